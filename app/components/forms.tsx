@@ -1,0 +1,54 @@
+import { useRootData } from "~/root";
+
+/** The hidden `_csrf` field every state-changing staff form carries. */
+export function CsrfInput() {
+  const data = useRootData();
+  return <input type="hidden" name="_csrf" value={data?.csrf ?? ""} />;
+}
+
+export type FieldProps = {
+  name: string;
+  label: string;
+  errors?: string[] | null;
+  hint?: React.ReactNode;
+  id?: string;
+} & Omit<React.InputHTMLAttributes<HTMLInputElement>, "name" | "id">;
+
+/** A labelled input whose errors are tied to it (aria-invalid, aria-describedby) and shown beside it. */
+export function Field({ name, label, errors, hint, id, ...input }: FieldProps) {
+  const fieldId = id ?? `field-${name}`;
+  const errorId = `${fieldId}-error`;
+  const hintId = `${fieldId}-hint`;
+  const describedBy = [hint ? hintId : null, errors?.length ? errorId : null].filter(Boolean).join(" ") || undefined;
+  return (
+    <div className={`field${errors?.length ? " field-invalid" : ""}`}>
+      <label htmlFor={fieldId}>{label}</label>
+      <input id={fieldId} name={name} aria-invalid={errors?.length ? true : undefined} aria-describedby={describedBy} {...input} />
+      {hint ? <p id={hintId} className="field-hint">{hint}</p> : null}
+      <FieldErrors id={errorId} errors={errors} />
+    </div>
+  );
+}
+
+export function FieldErrors({ id, errors }: { id?: string; errors?: string[] | null }) {
+  if (!errors?.length) return null;
+  return (
+    <ul id={id} className="field-errors" role="alert">
+      {errors.map((e) => (
+        <li key={e}>{e}</li>
+      ))}
+    </ul>
+  );
+}
+
+/** A message for the whole form (shown above the fields). */
+export function FormError({ errors }: { errors?: string[] | null }) {
+  if (!errors?.length) return null;
+  return (
+    <div className="alert alert-error" role="alert">
+      {errors.map((e) => (
+        <p key={e}>{e}</p>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,45 @@
+import type { Permission, Role } from "~/utils/permissions";
+
+export type NavItem = { to: string; label: string; permission: Permission; roles?: Role[] };
+export type NavSection = { title: string; items: NavItem[] };
+
+/** The app's navigation; each entry shows only to roles with its permission. */
+export const NAV: NavSection[] = [
+  {
+    title: "Work",
+    items: [
+      { to: "/", label: "Dashboard", permission: "view_dashboard" },
+      { to: "/field", label: "My day", permission: "use_offline_workflow", roles: ["technician"] },
+      { to: "/customers", label: "Customers", permission: "view_records", roles: ["owner", "admin", "office"] },
+      { to: "/jobs", label: "Jobs", permission: "view_records" },
+      { to: "/quotes", label: "Quotes", permission: "view_records", roles: ["owner", "admin", "office"] },
+      { to: "/invoices", label: "Invoices", permission: "view_records", roles: ["owner", "admin", "office"] },
+      { to: "/requests", label: "Booking requests", permission: "view_records", roles: ["owner", "admin", "office"] },
+    ],
+  },
+  {
+    title: "Tools",
+    items: [
+      { to: "/ai-assistant", label: "Assistant", permission: "use_ai_assistant" },
+      { to: "/import-data", label: "Import CSV", permission: "import_csv" },
+      { to: "/field", label: "Field app", permission: "use_offline_workflow", roles: ["owner", "admin", "office"] },
+    ],
+  },
+  {
+    title: "Settings",
+    items: [
+      { to: "/team", label: "Team", permission: "manage_team" },
+      { to: "/settings/accounting", label: "Accounting", permission: "view_accounting_integrations" },
+      { to: "/settings/calendar", label: "Calendar", permission: "view_calendar_integrations" },
+      { to: "/settings/llm", label: "Language model", permission: "view_llm_settings" },
+      { to: "/settings/billing", label: "Billing", permission: "manage_team", roles: ["owner"] },
+    ],
+  },
+];
+
+export function navFor(role: Role, permissions: readonly Permission[]): NavSection[] {
+  return NAV.map((s) => ({
+    ...s,
+    items: s.items.filter((i) => permissions.includes(i.permission) && (!i.roles || i.roles.includes(role))),
+  })).filter((s) => s.items.length > 0);
+}

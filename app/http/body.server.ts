@@ -1,0 +1,92 @@
+import { AppError } from "~/utils/app-error";
+
+export const KiB = 1024;
+export const MiB = 1024 * KiB;
+
+/** Body limits of CONTRACT section 9. */
+export const LIMITS = {
+  importFile: 10 * MiB,
+  importMultipart: 10 * MiB + 64 * KiB,
+  offlineSync: 1 * MiB,
+  billingWebhook: 256 * KiB,
+  form: 1 * MiB,
+} as const;
+
+export const tooLarge = (limit: number) =>
+  new AppError("PAYLOAD_TOO_LARGE", `The request body is larger than ${formatBytes(limit)}.`);
+
+function formatBytes(n: number) {
+  return n >= MiB ? `${n / MiB} MiB` : `${n / KiB} KiB`;
+}
+
+/** Refuses early on a declared Content-Length over the limit. */
+export function checkContentLength(request: Request, limit: number) {
+  const declared = Number(request.headers.get("content-length") ?? "NaN");
+  if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
+}
+
+/**
+ * Reads the raw body, stopping (and refusing) as soon as it passes `limit`, so a large
+ * body is never buffered whole.
+ */
+export async function readBodyLimited(request: Request, limit: number): Promise<Buffer> {
+  checkContentLength(request, limit);
+  if (!request.body) return Buffer.alloc(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, size);
+}
+
+/** Streams the body chunk by chunk under a limit (for imports, parsed while read). */
+export async function* streamBodyLimited(request: Request, limit: number): AsyncGenerator<Uint8Array> {
+  checkContentLength(request, limit);
+  if (!request.body) return;
+  const reader = request.body.getReader();
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      size += value.byteLength;
+      if (size > limit) throw tooLarge(limit);
+      yield value;
+    }
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+}
+
+/** A JSON body under a limit; malformed JSON is 400 BAD_REQUEST. */
+export async function readJson(request: Request, limit: number): Promise<unknown> {
+  const raw = await readBodyLimited(request, limit);
+  try {
+    return JSON.parse(raw.toString("utf8"));
+  } catch {
+    throw new AppError("BAD_REQUEST", "The request body is not valid JSON.");
+  }
+}
+
+/** A url-encoded or multipart form under a limit; a malformed body is 400 BAD_REQUEST. */
+export async function readForm(request: Request, limit: number = LIMITS.form): Promise<FormData> {
+  const raw = await readBodyLimited(request, limit);
+  try {
+    return await new Request(request.url, {
+      method: "POST",
+      headers: { "content-type": request.headers.get("content-type") ?? "application/x-www-form-urlencoded" },
+      body: new Uint8Array(raw),
+    }).formData();
+  } catch {
+    throw new AppError("BAD_REQUEST", "The form body could not be read.");
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * The production server: validates configuration, starts the embedded PostgreSQL when no
+ * DATABASE_URL is set, applies migrations, then serves the Remix app on node:http.
+ * Compiled together with the app into build/index.js (remix.config.js `server`).
+ */
+import http from "node:http";
+import path from "node:path";
+import { randomUUID } from "node:crypto";
+import { createRequestHandler, json } from "@remix-run/node";
+import * as build from "@remix-run/dev/server-build";
+import serveStatic from "serve-static";
+import { ConfigError, env } from "~/utils/env.server";
+import { log } from "~/utils/log.server";
+import { closeDb, db } from "../../db/index";
+import { startEmbedded, type EmbeddedDb } from "../../db/embedded";
+import { migrateUp } from "../../db/migrate";
+import { toFetchRequest, sendFetchResponse } from "./node-adapter.server";
+import { newNonce, securityHeaders } from "./security-headers.server";
+import { apiFallback } from "./api-fallback.server";
+
+const REQUEST_ID_RE = /^[\w.:-]{1,100}$/;
+
+async function main() {
+  let config;
+  try {
+    config = env();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  let embedded: EmbeddedDb | undefined;
+  if (!config.DATABASE_URL) {
+    embedded = await startEmbedded(path.join(config.DATA_DIR, "pg"));
+    process.env.DATABASE_URL = embedded.url;
+  }
+  await migrateUp(db());
+
+  const handle = createRequestHandler(build, build.mode);
+  const production = config.NODE_ENV === "production";
+  const assets = serveStatic("public/build", { immutable: true, maxAge: "1y", index: false, fallthrough: true });
+  const publicFiles = serveStatic("public", { maxAge: "1h", index: false, fallthrough: true });
+  const origin = `http://${config.HOST === "0.0.0.0" ? "localhost" : config.HOST}:${config.PORT}`;
+
+  const server = http.createServer((req, res) => {
+    const incoming = req.headers["x-request-id"];
+    const requestId = typeof incoming === "string" && REQUEST_ID_RE.test(incoming) ? incoming : randomUUID();
+    req.headers["x-request-id"] = requestId;
+    req.headers["x-client-ip"] = (req.socket.remoteAddress ?? "unknown").replace(/^::ffff:/, "");
+    res.setHeader("X-Request-Id", requestId);
+    const nonce = newNonce();
+    const headers = securityHeaders(nonce, production);
+
+    const url = req.url ?? "/";
+    const serveRemix = () => {
+      const request = toFetchRequest(req, res, origin);
+      handle(request, { nonce, requestId })
+        .then((response) => apiFallback(request, response))
+        .catch((error) => {
+          log.error("request failed", { requestId, error });
+          return apiFallback(request, json({ message: "Unexpected Server Error" }, { status: 500 }));
+        })
+        .then((response) => sendFetchResponse(res, response, headers))
+        .catch((error) => {
+          log.error("response failed", { requestId, error });
+          if (!res.headersSent) res.writeHead(500).end();
+          else res.destroy();
+        });
+    };
+    if ((req.method === "GET" || req.method === "HEAD") && !url.startsWith("/api/")) {
+      if (url.startsWith("/build/")) {
+        req.url = url.slice("/build".length);
+        return assets(req, res, () => {
+          req.url = url;
+          serveRemix();
+        });
+      }
+      return publicFiles(req, res, serveRemix);
+    }
+    serveRemix();
+  });
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  server.requestTimeout = 120_000;
+
+  await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
+  const { port } = server.address() as { port: number };
+  log.info("listening", { url: `http://localhost:${port}`, database: embedded ? "embedded" : "DATABASE_URL" });
+  if (process.send) process.send({ ready: true, port });
+  else console.log(`Field service app ready on http://localhost:${port}`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info("stopping", { signal });
+    server.close();
+    server.closeIdleConnections();
+    setTimeout(() => server.closeAllConnections(), 5_000).unref();
+    await closeDb().catch(() => {});
+    await embedded?.stop().catch(() => {});
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void stop("SIGINT"));
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+}
+
+main().catch((error) => {
+  console.error("The server could not start:", error);
+  process.exit(1);
+});

@@ -1,0 +1,76 @@
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "@remix-run/react";
+import { AppShell } from "~/components/layout";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { useNonce } from "~/components/nonce";
+import { csrfToken } from "~/http/csrf.server";
+import { getCurrentUser } from "~/utils/auth.server";
+import { setFlash } from "~/services/accounts/sessions.server";
+import styles from "~/styles/app.css";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: styles },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export const meta: MetaFunction = () => [{ title: "Fieldwork" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const [user, csrf] = await Promise.all([getCurrentUser(request), csrfToken(request)]);
+  const flash = user?.flash ?? null;
+  if (user && flash) await setFlash(user, null);
+  return json(
+    {
+      csrf: csrf.token,
+      flash: flash as { message?: string; tone?: "success" | "error" } | null,
+      user: user && {
+        name: user.name,
+        email: user.email,
+        role: user.role,
+        tenantName: user.tenantName,
+        timeZone: user.timeZone,
+        permissions: user.permissions,
+      },
+    },
+    { headers: csrf.setCookie ? { "Set-Cookie": csrf.setCookie } : {} },
+  );
+}
+
+export type RootData = ReturnType<typeof useRootData>;
+export const useRootData = () => useRouteLoaderData<typeof loader>("root");
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const nonce = useNonce();
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        {children}
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return (
+    <AppShell>
+      <Outlet />
+    </AppShell>
+  );
+}
+
+export function ErrorBoundary() {
+  return (
+    <AppShell>
+      <GeneralErrorBoundary />
+    </AppShell>
+  );
+}

@@ -1,0 +1,16 @@
+import { apiRoute } from "~/http/api.server";
+import { ok } from "~/http/envelope.server";
+import { AppError } from "~/utils/app-error";
+import { one } from "../../db/index";
+
+// Ready once the database answers; 503 otherwise.
+export const { loader, action } = apiRoute({
+  GET: async ({ request }) => {
+    try {
+      await one("SELECT 1");
+    } catch {
+      throw new AppError("INTERNAL_ERROR", "The database is not answering.", { status: 503 });
+    }
+    return ok(request, { status: "ok" });
+  },
+});

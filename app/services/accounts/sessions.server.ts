@@ -1,0 +1,79 @@
+import { one, rows } from "../../../db/index";
+import { isUuid, randomToken, sha256 } from "~/utils/crypto.server";
+import type { Role } from "~/utils/permissions";
+
+export const SESSION_DAYS = 30;
+
+export type SessionUser = {
+  sessionId: string;
+  tenantId: string;
+  tenantName: string;
+  timeZone: string;
+  id: string;
+  email: string;
+  name: string;
+  role: Role;
+  flash: Record<string, unknown> | null;
+};
+
+/**
+ * Creates a session row and returns the cookie value "<tenant id>.<secret>". Only the
+ * sha256 of the secret is stored; the tenant id lets every lookup stay tenant-scoped.
+ */
+export async function createSession(
+  tenantId: string,
+  userId: string,
+  meta: { ip?: string | null; userAgent?: string | null } = {},
+): Promise<string> {
+  const secret = randomToken(32);
+  await rows(
+    `INSERT INTO sessions (tenant_id, id, user_id, expires_at, ip, user_agent)
+     VALUES ($1, $2, $3, now() + interval '${SESSION_DAYS} days', $4, $5)`,
+    [tenantId, sha256(secret), userId, meta.ip ?? null, meta.userAgent?.slice(0, 500) ?? null],
+  );
+  return `${tenantId}.${secret}`;
+}
+
+function parse(token: string | null | undefined): { tenantId: string; id: string } | null {
+  if (!token) return null;
+  const dot = token.indexOf(".");
+  const tenantId = token.slice(0, dot);
+  const secret = token.slice(dot + 1);
+  if (dot < 0 || !isUuid(tenantId) || secret.length < 20) return null;
+  return { tenantId, id: sha256(secret) };
+}
+
+/** The signed-in user behind a session cookie value, or null (unknown, expired or deleted). */
+export async function findSessionUser(token: string | null | undefined): Promise<SessionUser | null> {
+  const key = parse(token);
+  if (!key) return null;
+  const row = await one<SessionUser>(
+    `SELECT s.id AS "sessionId", s.tenant_id AS "tenantId", t.name AS "tenantName", t.time_zone AS "timeZone",
+            u.id, u.email, u.name, u.role, s.flash
+       FROM sessions s
+       JOIN users u ON u.tenant_id = s.tenant_id AND u.id = s.user_id
+       JOIN tenants t ON t.id = s.tenant_id
+      WHERE s.tenant_id = $1 AND s.id = $2 AND s.expires_at > now()`,
+    [key.tenantId, key.id],
+  );
+  return row ?? null;
+}
+
+export async function deleteSession(token: string | null | undefined) {
+  const key = parse(token);
+  if (key) await rows(`DELETE FROM sessions WHERE tenant_id = $1 AND id = $2`, [key.tenantId, key.id]);
+}
+
+/** Ends every session of a user (password set through an invite, role removed). */
+export async function deleteUserSessions(tenantId: string, userId: string) {
+  await rows(`DELETE FROM sessions WHERE tenant_id = $1 AND user_id = $2`, [tenantId, userId]);
+}
+
+/** A one-time message for the next page the user sees (stored on the session row). */
+export async function setFlash(user: Pick<SessionUser, "tenantId" | "sessionId">, flash: Record<string, unknown> | null) {
+  await rows(`UPDATE sessions SET flash = $3 WHERE tenant_id = $1 AND id = $2`, [
+    user.tenantId,
+    user.sessionId,
+    flash === null ? null : JSON.stringify(flash),
+  ]);
+}

@@ -1,0 +1,91 @@
+import { json, redirect } from "@remix-run/node";
+import { AppError } from "./app-error";
+import { readCookie, sessionCookie } from "./cookies.server";
+import { can, ROLE_PERMISSIONS, type Permission } from "./permissions";
+import { createSession, deleteSession, findSessionUser, type SessionUser } from "~/services/accounts/sessions.server";
+
+export type CurrentUser = SessionUser & { permissions: Permission[] };
+/** Who is acting: what every service takes, so no query can forget its tenant. */
+export type Actor = { tenantId: string; userId: string; role: CurrentUser["role"] };
+
+export const actorOf = (u: CurrentUser): Actor => ({ tenantId: u.tenantId, userId: u.id, role: u.role });
+
+// One lookup per request, however many loaders ask.
+const cache = new WeakMap<Request, Promise<CurrentUser | null>>();
+
+export async function sessionTokenOf(request: Request) {
+  return readCookie(sessionCookie(), request);
+}
+
+export function getCurrentUser(request: Request): Promise<CurrentUser | null> {
+  let found = cache.get(request);
+  if (!found) {
+    found = sessionTokenOf(request).then(async (token) => {
+      const user = await findSessionUser(token);
+      return user && { ...user, permissions: [...ROLE_PERMISSIONS[user.role]] };
+    });
+    cache.set(request, found);
+  }
+  return found;
+}
+
+/** Same-site paths only: anything else (another host, a scheme, `//evil`) falls back to `/`. */
+export function safeRedirectTo(to: FormDataEntryValue | string | null | undefined, fallback = "/"): string {
+  if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
+  try {
+    const url = new URL(to, "http://x.invalid");
+    if (url.host !== "x.invalid") return fallback;
+    return url.pathname + url.search + url.hash;
+  } catch {
+    return fallback;
+  }
+}
+
+function loginRedirect(request: Request) {
+  const url = new URL(request.url);
+  const back = url.pathname + url.search;
+  const query = back === "/" ? "" : `?${new URLSearchParams({ redirectTo: back })}`;
+  return redirect(`/login${query}`);
+}
+
+/** Pages: a signed-out visitor is sent to /login?redirectTo=<path>. */
+export async function requireUser(request: Request): Promise<CurrentUser> {
+  const user = await getCurrentUser(request);
+  if (!user) throw loginRedirect(request);
+  return user;
+}
+
+/** Pages: redirects to login when signed out, throws the 403 page when the role lacks the permission. */
+export async function requireUserWithPermission(request: Request, permission: Permission): Promise<CurrentUser> {
+  const user = await requireUser(request);
+  if (!can(user.role, permission)) {
+    throw json({ message: "Your role does not give access to this page.", permission }, { status: 403 });
+  }
+  return user;
+}
+
+/** JSON routes: 401 UNAUTHENTICATED or 403 FORBIDDEN as AppErrors, mapped to the envelope. */
+export async function requireApiUser(request: Request, permission: Permission): Promise<CurrentUser> {
+  const user = await getCurrentUser(request);
+  if (!user) throw new AppError("UNAUTHENTICATED", "Sign in to continue.");
+  if (!can(user.role, permission)) throw new AppError("FORBIDDEN", "Your role does not give access to this action.");
+  return user;
+}
+
+export function clientIp(request: Request): string {
+  return request.headers.get("x-client-ip") ?? "unknown";
+}
+
+/** Signs a user in: a new session row and its cookie (a fresh id on every sign-in). */
+export async function startSession(request: Request, tenantId: string, userId: string): Promise<string> {
+  const token = await createSession(tenantId, userId, {
+    ip: clientIp(request),
+    userAgent: request.headers.get("user-agent"),
+  });
+  return sessionCookie().serialize(token);
+}
+
+export async function endSession(request: Request): Promise<string> {
+  await deleteSession(await sessionTokenOf(request));
+  return sessionCookie().serialize("", { maxAge: 0 });
+}

@@ -1,0 +1,109 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+/** Billing providers the webhook intake knows; `BILLING_<PROVIDER>_*` variables are read for each. */
+export const BILLING_PROVIDERS = ["stripe", "paddle"] as const;
+export type BillingProvider = (typeof BILLING_PROVIDERS)[number];
+
+const secretList = z
+  .string()
+  .transform((s) => s.split(",").map((p) => p.trim()).filter(Boolean))
+  .refine((l) => l.length > 0, "must hold at least one secret")
+  .refine((l) => l.every((s) => s.length >= 16), "each secret must be at least 16 characters");
+
+const pricePlans = z
+  .string()
+  .transform((s, ctx) => {
+    const map: Record<string, string> = {};
+    for (const pair of s.split(",").map((p) => p.trim()).filter(Boolean)) {
+      const [price, plan] = pair.split(":").map((p) => p?.trim());
+      if (!price || !plan) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: `"${pair}" is not price:plan` });
+        return z.NEVER;
+      }
+      map[price] = plan;
+    }
+    return map;
+  });
+
+const schema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// connection string")
+    .optional(),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default("0.0.0.0"),
+  DATA_DIR: z.string().default(".data"),
+  APP_URL: z.string().url("must be an absolute URL such as http://localhost:3000").optional(),
+  SESSION_SECRET: secretList.optional(),
+  PORTAL_TOKEN_SECRET: secretList.optional(),
+  DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  DB_POOL_ACQUIRE_MS: z.coerce.number().int().min(100).max(120_000).default(5_000),
+  LOG_LEVEL: z.enum(["silent", "error", "info", "debug"]).default("info"),
+  BILLING_STRIPE_WEBHOOK_SECRET: secretList.optional(),
+  BILLING_STRIPE_PRICE_PLANS: pricePlans.optional(),
+  BILLING_PADDLE_WEBHOOK_SECRET: secretList.optional(),
+  BILLING_PADDLE_PRICE_PLANS: pricePlans.optional(),
+});
+
+export type Env = Omit<z.infer<typeof schema>, "SESSION_SECRET" | "PORTAL_TOKEN_SECRET" | "APP_URL"> & {
+  SESSION_SECRET: string[];
+  PORTAL_TOKEN_SECRET: string[];
+  APP_URL: string;
+};
+
+export class ConfigError extends Error {}
+
+/** Parses and validates the environment; names every bad variable in one message. */
+export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const result = schema.safeParse(source);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const env = result.data;
+  const secrets = { SESSION_SECRET: env.SESSION_SECRET, PORTAL_TOKEN_SECRET: env.PORTAL_TOKEN_SECRET };
+  const missing = Object.entries(secrets).filter(([, v]) => !v).map(([k]) => k);
+  if (missing.length && env.NODE_ENV === "production") {
+    throw new ConfigError(
+      `Invalid configuration:\n${missing.map((k) => `  ${k}: required in production`).join("\n")}`,
+    );
+  }
+  const generated = missing.length ? devSecrets(env.DATA_DIR) : {};
+  return {
+    ...env,
+    SESSION_SECRET: env.SESSION_SECRET ?? [generated.SESSION_SECRET!],
+    PORTAL_TOKEN_SECRET: env.PORTAL_TOKEN_SECRET ?? [generated.PORTAL_TOKEN_SECRET!],
+    APP_URL: (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ""),
+  };
+}
+
+/** Development secrets: generated once, kept in DATA_DIR/secrets.json so sessions survive restarts. */
+function devSecrets(dataDir: string): Record<string, string> {
+  const file = path.resolve(dataDir, "secrets.json");
+  try {
+    return JSON.parse(fs.readFileSync(file, "utf8"));
+  } catch {
+    const secrets = {
+      SESSION_SECRET: randomBytes(32).toString("base64url"),
+      PORTAL_TOKEN_SECRET: randomBytes(32).toString("base64url"),
+    };
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+    return secrets;
+  }
+}
+
+let cached: Env | undefined;
+/** The validated environment of this process (parsed once). */
+export function env(): Env {
+  cached ??= parseEnv();
+  return cached;
+}
+/** For tests that change variables between calls. */
+export function resetEnvCache() {
+  cached = undefined;
+}

@@ -1,0 +1,49 @@
+/** Roles and the permission matrix of CONTRACT section 2: the one place that says who may do what. */
+export const ROLES = ["owner", "admin", "office", "technician"] as const;
+export type Role = (typeof ROLES)[number];
+
+export const PERMISSIONS = [
+  "use_ai_assistant",
+  "import_csv",
+  "view_accounting_integrations",
+  "view_calendar_integrations",
+  "view_llm_settings",
+  "manage_integrations",
+  "use_offline_workflow",
+  "view_records",
+  "manage_portal_links",
+  "view_dashboard",
+  "view_reports",
+  "manage_team",
+  "access_api",
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+const ALL: readonly Permission[] = PERMISSIONS;
+
+export const ROLE_PERMISSIONS: Record<Role, ReadonlySet<Permission>> = {
+  owner: new Set(ALL),
+  admin: new Set(ALL),
+  office: new Set<Permission>([
+    "use_ai_assistant",
+    "import_csv",
+    "view_calendar_integrations",
+    "use_offline_workflow",
+    "view_records",
+    "manage_portal_links",
+    "view_dashboard",
+  ]),
+  // view_records for a technician means their own assigned jobs only (services enforce it).
+  technician: new Set<Permission>(["use_ai_assistant", "use_offline_workflow", "view_records"]),
+};
+
+export function can(role: Role, permission: Permission): boolean {
+  return ROLE_PERMISSIONS[role]?.has(permission) ?? false;
+}
+
+export const ROLE_LABELS: Record<Role, string> = {
+  owner: "Owner",
+  admin: "Admin",
+  office: "Office",
+  technician: "Technician",
+};

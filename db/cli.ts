@@ -1,0 +1,26 @@
+/** `npm run db:migrate` / `npm run db:rollback`: against DATABASE_URL, or the embedded database in DATA_DIR. */
+import path from "node:path";
+import { closeDb, db } from "./index";
+import { startEmbedded } from "./embedded";
+import { migrateUp, migrator } from "./migrate";
+import { parseEnv } from "../app/utils/env.server";
+
+const command = process.argv[2];
+const env = parseEnv();
+const embedded = env.DATABASE_URL ? undefined : await startEmbedded(path.join(env.DATA_DIR, "pg"));
+if (embedded) process.env.DATABASE_URL = embedded.url;
+try {
+  if (command === "migrate") {
+    const applied = await migrateUp(db());
+    console.log(applied.length ? `Applied: ${applied.map((m) => m.name).join(", ")}` : "Nothing to migrate.");
+  } else if (command === "rollback") {
+    const undone = await migrator(db()).down();
+    console.log(undone.length ? `Rolled back: ${undone.map((m) => m.name).join(", ")}` : "Nothing to roll back.");
+  } else {
+    console.error("usage: tsx db/cli.ts migrate|rollback");
+    process.exitCode = 2;
+  }
+} finally {
+  await closeDb();
+  await embedded?.stop();
+}

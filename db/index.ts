@@ -1,0 +1,74 @@
+import pg from "pg";
+import { Sequelize } from "sequelize-typescript";
+import { Transaction } from "sequelize";
+import { MODELS } from "./models";
+
+// PostgreSQL `bigint` and `numeric` arrive as strings by default; counts and sums here fit a JS number.
+pg.types.setTypeParser(20, (v) => Number(v));
+
+declare global {
+  // eslint-disable-next-line no-var
+  var __db: Sequelize | undefined;
+}
+
+export type Tx = Transaction;
+
+/**
+ * The one Sequelize instance of the process, kept on globalThis so development rebuilds and
+ * the compiled server bundle share it. Created on first use from DATABASE_URL (which the
+ * embedded database sets when it starts).
+ */
+export function db(): Sequelize {
+  if (!globalThis.__db) {
+    const url = process.env.DATABASE_URL;
+    if (!url) throw new Error("DATABASE_URL is not set (start the embedded database first)");
+    globalThis.__db = new Sequelize(url, {
+      dialect: "postgres",
+      logging: process.env.LOG_SQL ? (sql) => process.stderr.write(sql + "\n") : false,
+      models: MODELS,
+      pool: {
+        max: Number(process.env.DB_POOL_MAX ?? 10),
+        min: 0,
+        acquire: Number(process.env.DB_POOL_ACQUIRE_MS ?? 5000),
+        idle: 10_000,
+        evict: 5_000,
+      },
+      dialectOptions: { application_name: "fieldservice", statement_timeout: 30_000 },
+      define: { underscored: true, timestamps: true },
+    });
+  }
+  return globalThis.__db;
+}
+
+export async function closeDb() {
+  const instance = globalThis.__db;
+  globalThis.__db = undefined;
+  await instance?.close();
+}
+
+/**
+ * Runs `fn` in one transaction scoped to a tenant: `app.tenant_id` is set for the
+ * transaction only (`set_config(..., true)`), so a pooled connection never carries one
+ * tenant's setting into another request. Row-level security policies read it.
+ */
+export async function inTenant<T>(tenantId: string, fn: (t: Tx) => Promise<T>): Promise<T> {
+  return db().transaction(async (t) => {
+    await db().query("SELECT set_config('app.tenant_id', $1, true)", { bind: [tenantId], transaction: t });
+    return fn(t);
+  });
+}
+
+/** A transaction with no tenant (sign-up, sign-in lookups, webhooks before the tenant is known). */
+export async function inSystem<T>(fn: (t: Tx) => Promise<T>): Promise<T> {
+  return db().transaction(async (t) => fn(t));
+}
+
+/** Plain rows from SQL with bind parameters ($1, $2...). */
+export async function rows<T = Record<string, unknown>>(sql: string, bind: unknown[] = [], t?: Tx): Promise<T[]> {
+  const [result] = await db().query(sql, { bind, transaction: t, raw: true });
+  return result as T[];
+}
+
+export async function one<T = Record<string, unknown>>(sql: string, bind: unknown[] = [], t?: Tx): Promise<T | undefined> {
+  return (await rows<T>(sql, bind, t))[0];
+}

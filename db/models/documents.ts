@@ -1,0 +1,86 @@
+import { Column, DataType, Model, Table } from "sequelize-typescript";
+import { Cents, DateOnly, Id, RequiredText, TenantKey, Text, Timestamp, Uuid } from "./columns";
+
+export const QUOTE_STATUSES = ["draft", "sent", "approved", "declined", "expired"] as const;
+export type QuoteStatus = (typeof QUOTE_STATUSES)[number];
+export const INVOICE_STATUSES = ["draft", "sent", "partial", "paid", "void"] as const;
+export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+
+/** Columns quotes and invoices share. */
+abstract class Document extends Model {
+  @TenantKey declare tenantId: string;
+  @Id declare id: string;
+  @Uuid declare customerId: string;
+  @RequiredText declare number: string;
+  @DateOnly declare issueDate: string | null;
+  @RequiredText declare currency: string;
+  @Text declare notes: string | null;
+  @Cents declare subtotalCents: number;
+  @Cents declare taxCents: number;
+  @Cents declare totalCents: number;
+  @Timestamp declare sentAt: Date | null;
+  @Uuid declare importRunId: string | null;
+  declare createdAt: Date;
+  declare updatedAt: Date;
+}
+
+@Table({ tableName: "quotes", underscored: true })
+export class Quote extends Document {
+  @Text declare title: string | null;
+  @RequiredText declare status: QuoteStatus;
+  @DateOnly declare validUntil: string | null;
+  @Timestamp declare approvedAt: Date | null;
+  @Text declare approvedName: string | null;
+  @Text declare approvedIp: string | null;
+  @Text declare approvedUserAgent: string | null;
+  @Timestamp declare declinedAt: Date | null;
+  @Text declare declineReason: string | null;
+}
+
+@Table({ tableName: "invoices", underscored: true })
+export class Invoice extends Document {
+  @Uuid declare quoteId: string | null;
+  @RequiredText declare status: InvoiceStatus;
+  @DateOnly declare dueDate: string | null;
+  @Cents declare amountPaidCents: number;
+  @Timestamp declare paidAt: Date | null;
+}
+
+/** Line items; quantity and tax rate are NUMERIC and read as strings (exact). */
+abstract class LineItem extends Model {
+  @TenantKey declare tenantId: string;
+  @Id declare id: string;
+  @Column({ type: DataType.INTEGER, allowNull: false }) declare position: number;
+  @RequiredText declare description: string;
+  @Column({ type: DataType.DECIMAL(12, 3), allowNull: false }) declare quantity: string;
+  @Cents declare unitPriceCents: number;
+  @Column({ type: DataType.DECIMAL(6, 3), allowNull: false }) declare taxRate: string;
+  @Cents declare lineTotalCents: number;
+  @Cents declare taxCents: number;
+}
+
+@Table({ tableName: "quote_items", underscored: true, timestamps: false })
+export class QuoteItem extends LineItem {
+  @Uuid declare quoteId: string;
+}
+
+@Table({ tableName: "invoice_items", underscored: true, timestamps: false })
+export class InvoiceItem extends LineItem {
+  @Uuid declare invoiceId: string;
+}
+
+@Table({ tableName: "payments", underscored: true, updatedAt: false })
+export class Payment extends Model {
+  @TenantKey declare tenantId: string;
+  @Id declare id: string;
+  @Uuid declare invoiceId: string;
+  @Column({ type: DataType.BIGINT, allowNull: false }) declare amountCents: number;
+  @RequiredText declare currency: string;
+  @RequiredText declare method: string;
+  @RequiredText declare reference: string;
+  @Text declare idempotencyKey: string | null;
+  @Text declare payerIp: string | null;
+  @Timestamp declare recordedAt: Date;
+  @Uuid declare importRunId: string | null;
+  declare createdAt: Date;
+}

@@ -1,0 +1,21 @@
+import { Customer } from "./customer";
+import { Invoice, InvoiceItem, Payment, Quote, QuoteItem } from "./documents";
+import { Job, JobEvent, JobNote, TimeEntry } from "./job";
+import { BookingRequest, PortalLink } from "./portal";
+import { Session } from "./session";
+import { Tenant } from "./tenant";
+import { User } from "./user";
+
+export * from "./customer";
+export * from "./documents";
+export * from "./job";
+export * from "./portal";
+export * from "./session";
+export * from "./tenant";
+export * from "./user";
+
+/** Every model, registered as classes (a folder path does not survive the bundle). */
+export const MODELS = [
+  Tenant, User, Session, Customer, Job, JobNote, TimeEntry, JobEvent,
+  Quote, QuoteItem, Invoice, InvoiceItem, Payment, PortalLink, BookingRequest,
+];

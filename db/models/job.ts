@@ -1,0 +1,59 @@
+import { Model, Table } from "sequelize-typescript";
+import { Id, RequiredText, TenantKey, Text, Timestamp, Uuid } from "./columns";
+
+export const JOB_STATUSES = ["unscheduled", "scheduled", "en_route", "in_progress", "on_hold", "completed", "cancelled"] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+@Table({ tableName: "jobs", underscored: true })
+export class Job extends Model {
+  @TenantKey declare tenantId: string;
+  @Id declare id: string;
+  @Uuid declare customerId: string;
+  @RequiredText declare title: string;
+  @Text declare description: string | null;
+  @RequiredText declare status: JobStatus;
+  @Timestamp declare scheduledStart: Date | null;
+  @Timestamp declare scheduledEnd: Date | null;
+  @Uuid declare assigneeId: string | null;
+  @Text declare address: string | null;
+  @Text declare externalId: string | null;
+  @Timestamp declare completedAt: Date | null;
+  @Uuid declare importRunId: string | null;
+  declare createdAt: Date;
+  declare updatedAt: Date;
+}
+
+@Table({ tableName: "job_notes", underscored: true, updatedAt: false })
+export class JobNote extends Model {
+  @TenantKey declare tenantId: string;
+  @Id declare id: string;
+  @Uuid declare jobId: string;
+  @Uuid declare authorId: string | null;
+  @RequiredText declare body: string;
+  @Timestamp declare occurredAt: Date;
+  declare createdAt: Date;
+}
+
+@Table({ tableName: "time_entries", underscored: true, updatedAt: false })
+export class TimeEntry extends Model {
+  @TenantKey declare tenantId: string;
+  @Id declare id: string;
+  @Uuid declare jobId: string;
+  @Uuid declare userId: string | null;
+  @Timestamp declare startedAt: Date;
+  @Timestamp declare endedAt: Date;
+  @Text declare note: string | null;
+  declare createdAt: Date;
+}
+
+@Table({ tableName: "job_events", underscored: true, updatedAt: false })
+export class JobEvent extends Model {
+  @TenantKey declare tenantId: string;
+  @Id declare id: string;
+  @Uuid declare jobId: string;
+  @Uuid declare userId: string | null;
+  @Text declare fromStatus: string | null;
+  @RequiredText declare toStatus: string;
+  @Timestamp declare occurredAt: Date;
+  declare createdAt: Date;
+}

@@ -1,0 +1,36 @@
+import { Model, Table } from "sequelize-typescript";
+import { DateOnly, Id, RequiredText, TenantKey, Text, Timestamp, Uuid } from "./columns";
+
+@Table({ tableName: "portal_links", underscored: true, updatedAt: false })
+export class PortalLink extends Model {
+  @TenantKey declare tenantId: string;
+  @Id declare id: string;
+  @Uuid declare customerId: string;
+  @Uuid declare createdBy: string | null;
+  @Timestamp declare expiresAt: Date;
+  @Timestamp declare revokedAt: Date | null;
+  @Uuid declare revokedBy: string | null;
+  declare createdAt: Date;
+}
+
+export const BOOKING_STATUSES = ["new", "scheduled", "declined", "archived"] as const;
+export const TIME_WINDOWS = ["any", "morning", "afternoon", "evening"] as const;
+
+@Table({ tableName: "booking_requests", underscored: true })
+export class BookingRequest extends Model {
+  @TenantKey declare tenantId: string;
+  @Id declare id: string;
+  @Uuid declare customerId: string;
+  @Uuid declare portalLinkId: string | null;
+  @RequiredText declare service: string;
+  @Text declare description: string | null;
+  @DateOnly declare preferredDate: string | null;
+  @RequiredText declare timeWindow: (typeof TIME_WINDOWS)[number];
+  @Text declare address: string | null;
+  @Text declare phone: string | null;
+  @RequiredText declare status: (typeof BOOKING_STATUSES)[number];
+  @Uuid declare triagedBy: string | null;
+  @Timestamp declare triagedAt: Date | null;
+  declare createdAt: Date;
+  declare updatedAt: Date;
+}

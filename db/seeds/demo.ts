@@ -1,0 +1,56 @@
+/**
+ * `npm run seed:demo`: a demo tenant with one user per role and realistic records.
+ * Uses DATABASE_URL, or starts the embedded database in DATA_DIR like `npm start`.
+ */
+import path from "node:path";
+import { closeDb, db, one } from "../index";
+import { startEmbedded } from "../embedded";
+import { migrateUp } from "../migrate";
+import { parseEnv } from "../../app/utils/env.server";
+import { createCustomer, createInvoice, createJob, createQuote, createUser, DEFAULT_PASSWORD } from "./factories";
+
+async function main() {
+  const env = parseEnv();
+  const embedded = env.DATABASE_URL ? undefined : await startEmbedded(path.join(env.DATA_DIR, "pg"));
+  if (embedded) process.env.DATABASE_URL = embedded.url;
+  try {
+    await migrateUp(db());
+    const existing = await one<{ id: string }>(`SELECT tenant_id AS id FROM users WHERE email = 'owner@demo.fieldwork.test'`);
+    if (existing) {
+      console.log("The demo tenant exists already. Logins (password: %s):", DEFAULT_PASSWORD);
+    } else {
+      const tenant = await one<{ id: string }>(`INSERT INTO tenants (name) VALUES ('Summit Plumbing & Heating') RETURNING id`);
+      const tenantId = tenant!.id;
+      const people = [
+        { role: "owner", name: "Morgan Ellis" },
+        { role: "admin", name: "Priya Shah" },
+        { role: "office", name: "Sam Okafor" },
+        { role: "technician", name: "Luis Romero" },
+      ] as const;
+      const users = [];
+      for (const p of people) users.push(await createUser(tenantId, { role: p.role, name: p.name, email: `${p.role}@demo.fieldwork.test` }));
+      const tech = users[3];
+      const customers = [];
+      for (const [name, email] of [
+        ["Ana García", "ana.garcia@example.com"],
+        ["Bob Nguyen", "bob.nguyen@example.com"],
+        ["Chloé Martin", "chloe.martin@example.com"],
+      ]) customers.push(await createCustomer(tenantId, { name, email }));
+      await createJob(tenantId, { customerId: customers[0].id, title: "Replace 50 gal water heater", assigneeId: tech.id });
+      await createJob(tenantId, { customerId: customers[1].id, title: "Kitchen drain clog", assigneeId: tech.id, scheduledStart: new Date(Date.now() + 86400_000) });
+      await createJob(tenantId, { customerId: customers[2].id, title: "AC tune-up", scheduledStart: null });
+      await createQuote(tenantId, { customerId: customers[0].id, number: "Q-1001" });
+      await createInvoice(tenantId, { customerId: customers[1].id, number: "INV-1001" });
+      console.log("Demo tenant 'Summit Plumbing & Heating' created. Logins (password: %s):", DEFAULT_PASSWORD);
+    }
+    for (const role of ["owner", "admin", "office", "technician"]) console.log(`  ${role.padEnd(10)} ${role}@demo.fieldwork.test`);
+  } finally {
+    await closeDb();
+    await embedded?.stop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,16 @@
+/** @type {import('@remix-run/dev').AppConfig} */
+export default {
+  // The node server (app/http/server.ts) is compiled together with the app into one
+  // file, build/index.js, so `node build/index.js` starts the database, migrates and serves.
+  server: "./app/http/server.ts",
+  serverBuildPath: "build/index.js",
+  serverModuleFormat: "esm",
+  serverPlatform: "node",
+  ignoredRouteFiles: ["**/.*", "**/*.test.*"],
+  future: {
+    v3_fetcherPersist: true,
+    v3_relativeSplatPath: true,
+    v3_throwAbortReason: true,
+    v3_lazyRouteDiscovery: true,
+  },
+};

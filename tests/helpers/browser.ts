@@ -1,0 +1,59 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { BASE_URL } from "./client";
+
+/** CHROMIUM_PATH, else the `chromium` on the PATH; null when there is none. */
+export function findChromium(): string | null {
+  const configured = process.env.CHROMIUM_PATH;
+  if (configured) return fs.existsSync(configured) ? configured : null;
+  for (const name of ["chromium", "chromium-browser"]) {
+    try {
+      const found = execFileSync("sh", ["-c", `command -v ${name}`], { encoding: "utf8" }).trim();
+      if (found) return found;
+    } catch {
+      /* not this one */
+    }
+  }
+  return null;
+}
+
+export const SKIP_BROWSER = findChromium() ? false : "Chromium not found (set CHROMIUM_PATH or install chromium): browser test skipped";
+
+export async function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: findChromium()!,
+    args: [
+      "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+      "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
+    ],
+  });
+}
+
+/** A browser context, with JavaScript on or off, whose pages resolve relative URLs against the test server. */
+export async function newContext(browser: Browser, opts: { javaScript: boolean; base?: string }): Promise<BrowserContext> {
+  return browser.newContext({ javaScriptEnabled: opts.javaScript, baseURL: opts.base ?? BASE_URL, viewport: { width: 1280, height: 900 } });
+}
+
+export const ARTIFACTS = path.resolve(import.meta.dirname, "../.artifacts");
+
+/** Saves a screenshot to tests/.artifacts/<name>.png (to look at what the pages show). */
+export async function screenshot(page: Page, name: string) {
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+/** Signs in through the login form (works with JavaScript on or off). */
+export async function signIn(page: Page, email: string, password: string) {
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await Promise.all([page.waitForURL((u) => !u.pathname.startsWith("/login")), page.getByRole("button", { name: "Sign in" }).click()]);
+}
+
+/** Both JavaScript modes, for tests that run every form with JavaScript off and on. */
+export const JS_MODES = [
+  { javaScript: false, label: "JavaScript off" },
+  { javaScript: true, label: "JavaScript on" },
+] as const;

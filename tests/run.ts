@@ -1,0 +1,149 @@
+/**
+ * `npm test`: builds the app, starts a throw-away PostgreSQL (embedded, or a fresh database
+ * in TEST_DATABASE_URL), migrates it, starts the built server on a free port, runs every
+ * test file with node's test runner and ends with "N passed, N failed".
+ *
+ *   npm test                      every test
+ *   npm test -- tests/unit        only files under a path (or matching a substring)
+ *   SKIP_BUILD=1 npm test         reuse build/ (when only tests changed)
+ */
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { run } from "node:test";
+import { spec } from "node:test/reporters";
+import pg from "pg";
+import { startEmbedded, type EmbeddedDb } from "../db/embedded";
+import { closeDb, db } from "../db/index";
+import { migrateUp } from "../db/migrate";
+import { findChromium } from "./helpers/browser";
+import { ROOT, startServer } from "./helpers/server";
+
+const started = Date.now();
+const filters = process.argv.slice(2);
+
+function testFiles(): string[] {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(p);
+      else if (/\.test\.tsx?$/.test(entry.name)) out.push(p);
+    }
+  };
+  for (const group of ["unit", "integration", "e2e"]) {
+    const dir = path.join(ROOT, "tests", group);
+    if (fs.existsSync(dir)) walk(dir);
+  }
+  return out.filter((f) => !filters.length || filters.some((s) => path.relative(ROOT, f).includes(s.replace(/^\.\//, ""))));
+}
+
+async function database(): Promise<{ url: string; stop: () => Promise<void> }> {
+  const external = process.env.TEST_DATABASE_URL;
+  if (!external) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fieldservice-test-pg-"));
+    fs.chmodSync(dir, 0o755);
+    const embedded: EmbeddedDb = await startEmbedded(path.join(dir, "data"), { database: "fieldservice_test" });
+    return {
+      url: embedded.url,
+      stop: async () => {
+        await embedded.stop();
+        fs.rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  // A fresh database inside the given server, dropped at the end.
+  const name = `fieldservice_test_${process.pid}_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: external });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(external);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    stop: async () => {
+      const c = new pg.Client({ connectionString: external });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+async function main() {
+  const files = testFiles();
+  if (!files.length) {
+    console.error(`No test files match ${filters.join(" ")}`);
+    process.exit(1);
+  }
+  if (!process.env.SKIP_BUILD) {
+    console.log("Building the app…");
+    execFileSync(process.execPath, [path.join(ROOT, "node_modules/@remix-run/dev/dist/cli.js"), "build"], {
+      cwd: ROOT,
+      stdio: ["ignore", "ignore", "inherit"],
+      env: { ...process.env, NODE_ENV: "production" },
+    });
+  }
+  const chromium = findChromium();
+  if (!chromium) {
+    console.log("\n*** Chromium was not found (set CHROMIUM_PATH or install `chromium`): the browser tests will be SKIPPED. ***\n");
+  }
+
+  const dbHandle = await database();
+  process.env.DATABASE_URL = dbHandle.url;
+  process.env.SESSION_SECRET ??= "test-session-secret-0123456789abcdef";
+  process.env.PORTAL_TOKEN_SECRET ??= "test-portal-secret-0123456789abcdef";
+  await migrateUp(db());
+  await closeDb();
+  const server = await startServer();
+  process.env.BASE_URL = server.url;
+  process.env.APP_URL = server.url;
+  process.env.TEST_SERVER_PID = String(server.child.pid);
+  console.log(`Database ready, server on ${server.url}; running ${files.length} test files.\n`);
+
+  let passed = 0;
+  let failed = 0;
+  let skipped = 0;
+  const failures: string[] = [];
+  const stream = run({ files, concurrency: Number(process.env.TEST_CONCURRENCY ?? 2), timeout: 10 * 60_000 });
+  stream.on("test:pass", (t) => {
+    if (t.details?.type === "suite" || t.nesting === 0 && files.includes(t.name)) return;
+    if (t.skip || t.todo) skipped++;
+    else passed++;
+  });
+  stream.on("test:fail", (t) => {
+    if (t.details?.type === "suite" || (t.nesting === 0 && files.includes(t.name))) {
+      // A file that failed outside any test (a crash at import) counts as one failure.
+      if (t.nesting === 0 && files.includes(t.name)) {
+        failed++;
+        failures.push(`${path.relative(ROOT, t.name)} (the file itself failed)`);
+      }
+      return;
+    }
+    failed++;
+    failures.push(`${t.file ? path.relative(ROOT, t.file) + ": " : ""}${t.name}`);
+  });
+  await new Promise<void>((resolve) => {
+    stream.compose(spec).pipe(process.stdout);
+    stream.on("end", () => resolve());
+    stream.on("close", () => resolve());
+  });
+
+  await server.stop();
+  await dbHandle.stop();
+  if (failures.length) {
+    console.log("\nFailed:");
+    for (const f of failures) console.log(`  - ${f}`);
+  }
+  console.log(`\nTook ${((Date.now() - started) / 1000).toFixed(1)} s.${chromium ? "" : " Browser tests were skipped: no Chromium."}`);
+  console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
+  process.exit(failed > 0 || passed === 0 ? 1 : 0);
+}
+
+main().catch((error) => {
+  console.error(error);
+  console.log("0 passed, 1 failed");
+  process.exit(1);
+});

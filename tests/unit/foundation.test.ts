@@ -1,0 +1,42 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { parseEnv } from "../../app/utils/env.server";
+import { safeRedirectTo } from "../../app/utils/auth.server";
+import { can, PERMISSIONS, ROLES } from "../../app/utils/permissions";
+
+test("configuration: a bad variable is named in the message", () => {
+  assert.throws(() => parseEnv({ PORT: "not-a-port", DATA_DIR: "/tmp/x-env-test" }), /PORT/);
+  assert.throws(() => parseEnv({ DATABASE_URL: "mysql://x", DATA_DIR: "/tmp/x-env-test" }), /DATABASE_URL: must be a postgres/);
+  assert.throws(() => parseEnv({ APP_URL: "not a url", DATA_DIR: "/tmp/x-env-test" }), /APP_URL/);
+  assert.throws(() => parseEnv({ SESSION_SECRET: "short", DATA_DIR: "/tmp/x-env-test" }), /SESSION_SECRET: each secret/);
+});
+
+test("configuration: production refuses to start without secrets; development generates them once", () => {
+  assert.throws(() => parseEnv({ NODE_ENV: "production" }), /SESSION_SECRET: required in production[\s\S]*PORTAL_TOKEN_SECRET: required/);
+  const dir = `/tmp/fs-env-${process.pid}`;
+  const a = parseEnv({ DATA_DIR: dir });
+  const b = parseEnv({ DATA_DIR: dir });
+  assert.equal(a.SESSION_SECRET[0], b.SESSION_SECRET[0]);
+  assert.ok(a.SESSION_SECRET[0].length >= 32);
+  const rotated = parseEnv({ SESSION_SECRET: "new-secret-0123456789abc, old-secret-0123456789abc", PORTAL_TOKEN_SECRET: "p".repeat(20) });
+  assert.deepEqual(rotated.SESSION_SECRET, ["new-secret-0123456789abc", "old-secret-0123456789abc"]);
+});
+
+test("redirectTo: same-site paths only", () => {
+  assert.equal(safeRedirectTo("/customers?q=a"), "/customers?q=a");
+  for (const bad of ["https://evil.example/", "//evil.example/x", "/\\evil.example", "javascript:alert(1)", "", null, undefined]) {
+    assert.equal(safeRedirectTo(bad as string), "/", String(bad));
+  }
+});
+
+test("permission matrix matches the contract", () => {
+  const expected: Record<string, string> = {
+    use_ai_assistant: "xxxx", import_csv: "xxx-", view_accounting_integrations: "xx--", view_calendar_integrations: "xxx-",
+    view_llm_settings: "xx--", manage_integrations: "xx--", use_offline_workflow: "xxxx", view_records: "xxxx",
+    manage_portal_links: "xxx-", view_dashboard: "xxx-", view_reports: "xx--", manage_team: "xx--", access_api: "xx--",
+  };
+  assert.deepEqual(Object.keys(expected).sort(), [...PERMISSIONS].sort());
+  for (const [permission, row] of Object.entries(expected)) {
+    ROLES.forEach((role, i) => assert.equal(can(role, permission as never), row[i] === "x", `${role} ${permission}`));
+  }
+});
