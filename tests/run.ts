@@ -126,7 +126,7 @@ async function main() {
     failures.push(`${t.file ? path.relative(ROOT, t.file) + ": " : ""}${t.name}`);
   });
   await new Promise<void>((resolve) => {
-    stream.compose(spec).pipe(process.stdout);
+    stream.compose(new spec()).pipe(process.stdout);
     stream.on("end", () => resolve());
     stream.on("close", () => resolve());
   });

@@ -58,7 +58,7 @@ export type Env = Omit<z.infer<typeof schema>, "SESSION_SECRET" | "PORTAL_TOKEN_
 export class ConfigError extends Error {}
 
 /** Parses and validates the environment; names every bad variable in one message. */
-export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
+export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
   const result = schema.safeParse(source);
   if (!result.success) {
     const lines = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);

@@ -1,0 +1,112 @@
+import { createHmac } from "node:crypto";
+import { z } from "zod";
+import { inTenant, one, rows } from "../../../db/index";
+import { notFound } from "~/utils/app-error";
+import type { Actor } from "~/utils/auth.server";
+import { isUuid, safeEqual } from "~/utils/crypto.server";
+import { env } from "~/utils/env.server";
+
+/**
+ * Portal links. The token is `<base64url(tenant id ‖ link id)>.<base64url(HMAC-SHA256)>`
+ * under PORTAL_TOKEN_SECRET (a comma list rotates: the first signs, all verify). The
+ * database stores only the link row (tenant, customer, expiry, revoked), never a token, so
+ * reading it does not open any portal; expiry and revocation live in the row, so a link
+ * can be revoked at once.
+ */
+const uuidBytes = (id: string) => Buffer.from(id.replace(/-/g, ""), "hex");
+const bytesUuid = (b: Buffer) => b.toString("hex").replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, "$1-$2-$3-$4-$5");
+const sign = (secret: string, payload: string) => createHmac("sha256", secret).update(`portal|${payload}`).digest("base64url");
+
+export function signPortalToken(tenantId: string, linkId: string): string {
+  const payload = Buffer.concat([uuidBytes(tenantId), uuidBytes(linkId)]).toString("base64url");
+  return `${payload}.${sign(env().PORTAL_TOKEN_SECRET[0], payload)}`;
+}
+
+/** The ids a token names, or null for anything forged, tampered or malformed. */
+export function verifyPortalToken(token: string): { tenantId: string; linkId: string } | null {
+  if (typeof token !== "string" || token.length > 200) return null;
+  const [payload, signature, extra] = token.split(".");
+  if (!payload || !signature || extra !== undefined) return null;
+  if (!env().PORTAL_TOKEN_SECRET.some((s) => safeEqual(signature, sign(s, payload)))) return null;
+  const bytes = Buffer.from(payload, "base64url");
+  if (bytes.length !== 32) return null;
+  return { tenantId: bytesUuid(bytes.subarray(0, 16)), linkId: bytesUuid(bytes.subarray(16)) };
+}
+
+/** The public URL, always from APP_URL (never the Host header). */
+export const portalUrl = (token: string) => `${env().APP_URL}/portal/${token}`;
+
+export const portalLinkDaysSchema = z.coerce
+  .number({ invalid_type_error: "Enter a number of days." })
+  .int("Enter a whole number of days.")
+  .min(1, "A link lasts at least 1 day.")
+  .max(90, "A link lasts at most 90 days.")
+  .default(30);
+
+export type PortalLinkView = {
+  id: string;
+  url: string;
+  expiresAt: string;
+  revokedAt: string | null;
+  createdAt: string;
+  createdByName: string | null;
+  state: "active" | "expired" | "revoked";
+};
+
+/** Creates a link for a customer of the actor's tenant (404 for another tenant's customer). */
+export async function createPortalLink(actor: Actor, customerId: string, days: number): Promise<PortalLinkView> {
+  if (!isUuid(customerId)) throw notFound("Customer not found.");
+  return inTenant(actor.tenantId, async (t) => {
+    const customer = await one(`SELECT 1 FROM customers WHERE tenant_id = $1 AND id = $2`, [actor.tenantId, customerId], t);
+    if (!customer) throw notFound("Customer not found.");
+    const link = await one<{ id: string }>(
+      `INSERT INTO portal_links (tenant_id, customer_id, created_by, expires_at)
+       VALUES ($1, $2, $3, now() + make_interval(days => $4)) RETURNING id`,
+      [actor.tenantId, customerId, actor.userId, days],
+      t,
+    );
+    const [view] = await linkViews(actor.tenantId, `pl.id = $2`, [link!.id], t);
+    return view;
+  });
+}
+
+/** Revokes a link of the actor's tenant; revoking twice is harmless. Returns its customer id. */
+export async function revokePortalLink(actor: Actor, linkId: string): Promise<{ customerId: string }> {
+  if (!isUuid(linkId)) throw notFound("Portal link not found.");
+  return inTenant(actor.tenantId, async (t) => {
+    const row = await one<{ customer_id: string }>(
+      `UPDATE portal_links SET revoked_at = coalesce(revoked_at, now()), revoked_by = coalesce(revoked_by, $3)
+        WHERE tenant_id = $1 AND id = $2 RETURNING customer_id`,
+      [actor.tenantId, linkId, actor.userId],
+      t,
+    );
+    if (!row) throw notFound("Portal link not found.");
+    return { customerId: row.customer_id };
+  });
+}
+
+/** A customer's links, newest first, with their URLs. */
+export async function listPortalLinks(actor: Actor, customerId: string): Promise<PortalLinkView[]> {
+  if (!isUuid(customerId)) return [];
+  return inTenant(actor.tenantId, (t) => linkViews(actor.tenantId, `pl.customer_id = $2`, [customerId], t));
+}
+
+async function linkViews(tenantId: string, where: string, bind: unknown[], t: Parameters<typeof rows>[2]): Promise<PortalLinkView[]> {
+  const found = await rows<{ id: string; expires_at: Date; revoked_at: Date | null; created_at: Date; created_by_name: string | null }>(
+    `SELECT pl.id, pl.expires_at, pl.revoked_at, pl.created_at, u.name AS created_by_name
+       FROM portal_links pl LEFT JOIN users u ON u.tenant_id = pl.tenant_id AND u.id = pl.created_by
+      WHERE pl.tenant_id = $1 AND ${where} ORDER BY pl.created_at DESC LIMIT 50`,
+    [tenantId, ...bind],
+    t,
+  );
+  const now = Date.now();
+  return found.map((r) => ({
+    id: r.id,
+    url: portalUrl(signPortalToken(tenantId, r.id)),
+    expiresAt: r.expires_at.toISOString(),
+    revokedAt: r.revoked_at?.toISOString() ?? null,
+    createdAt: r.created_at.toISOString(),
+    createdByName: r.created_by_name,
+    state: (r.revoked_at ? "revoked" : r.expires_at.getTime() <= now ? "expired" : "active") as PortalLinkView["state"],
+  }));
+}
