@@ -14,6 +14,7 @@ import { log } from "~/utils/log.server";
 import { closeDb, db } from "../../db/index";
 import { startEmbedded, type EmbeddedDb } from "../../db/embedded";
 import { migrateUp } from "../../db/migrate";
+import { APP_ROLE } from "../../db/migrations/0009-row-level-security";
 import { toFetchRequest, sendFetchResponse } from "./node-adapter.server";
 import { newNonce, securityHeaders } from "./security-headers.server";
 import { apiFallback } from "./api-fallback.server";
@@ -38,6 +39,9 @@ async function main() {
     process.env.DATABASE_URL = embedded.url;
   }
   await migrateUp(db());
+  // Migrations ran as the owner; requests run as the app role, under row-level security.
+  await closeDb();
+  process.env.DB_SET_ROLE = APP_ROLE;
 
   const handle = createRequestHandler(build, build.mode);
   const production = config.NODE_ENV === "production";
