@@ -37,6 +37,15 @@ const STATUS_TONE: Record<string, string> = {
   incomplete_expired: "badge-danger",
 };
 
+const STATUS_NOTE: Record<string, string> = {
+  trialing: "You are in your free trial.",
+  past_due: "The last payment failed. Your payment provider retries it; check the payment method on file.",
+  unpaid: "Payments have failed and the provider has stopped retrying. Update the payment method to continue.",
+  incomplete: "The first payment has not gone through yet.",
+  canceled: "The subscription has ended.",
+  paused: "The subscription is paused.",
+};
+
 const sentence = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 function StatusBadge({ status }: { status: string }) {
@@ -76,6 +85,9 @@ export default function BillingSettings() {
             <dt>Last update</dt>
             <dd>{when(overview.lastEventAt)}</dd>
           </dl>
+          {overview.subscriptionStatus && STATUS_NOTE[overview.subscriptionStatus] ? (
+            <p className="small muted billing-note">{STATUS_NOTE[overview.subscriptionStatus]}</p>
+          ) : null}
         </section>
 
         <section className="card" aria-labelledby="providers-title">
@@ -93,7 +105,7 @@ export default function BillingSettings() {
                 </div>
                 {p.configured ? (
                   <p className="small muted">
-                    Receives events at <code>{p.webhookUrl}</code>
+                    Receives events at <code className="billing-url">{p.webhookUrl}</code>
                   </p>
                 ) : (
                   <p className="small muted">
@@ -154,7 +166,9 @@ export default function BillingSettings() {
                 </tbody>
               </table>
             </div>
-            <p className="small muted">The latest {recentLimit} events are shown.</p>
+            {overview.events.length >= recentLimit ? (
+              <p className="small muted billing-note">Showing the latest {recentLimit} events.</p>
+            ) : null}
           </>
         )}
       </section>
