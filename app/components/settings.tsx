@@ -131,7 +131,7 @@ export function CheckboxField({
           {hint ? <span id={`${id}-hint`} className="field-hint checkbox-hint">{hint}</span> : null}
         </span>
       </label>
-      <FieldErrors errors={errors} />
+      <FieldErrors id={`${id}-error`} errors={errors} />
     </div>
   );
 }
@@ -148,7 +148,7 @@ export function RadioGroup({
           <span>{o.label}</span>
         </label>
       ))}
-      <FieldErrors errors={errors} />
+      <FieldErrors id={`field-${name}-error`} errors={errors} />
     </fieldset>
   );
 }
