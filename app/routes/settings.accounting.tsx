@@ -131,38 +131,41 @@ function AccountingProviderCard({ provider: p }: { provider: AccountingProvider 
       </header>
       <dl className="details provider-details">
         <dt>Authentication</dt>
-        <dd>
-          {p.auth.label}
-          <span className="detail-note">{p.auth.detail}</span>
-        </dd>
+        <dd>{p.auth.label}</dd>
         <dt>Regions</dt>
-        <dd>
-          {p.regions.map((r) => r.name).join(", ")}
-          <span className="detail-note">{p.regionNote}</span>
-        </dd>
+        <dd>{p.regions.map((r) => r.name).join(", ")}</dd>
         <dt>Default sync</dt>
         <dd>{SYNC_DIRECTION_LABELS[p.defaultDirection]}</dd>
+        <dt>Objects synced</dt>
+        <dd>
+          <ul className="object-list">
+            {p.objects.map((o) => (
+              <li key={o.object}>
+                <span className="object-name">{ACCOUNTING_OBJECT_LABELS[o.object]}</span>
+                <span aria-hidden="true"> → </span>
+                <span className="visually-hidden"> as </span>
+                {o.providerName}
+                {o.direction === p.defaultDirection ? null : <span className="badge badge-warning">{SYNC_DIRECTION_LABELS[o.direction]}</span>}
+              </li>
+            ))}
+          </ul>
+        </dd>
       </dl>
-      <table className="objects-table">
-        <caption className="visually-hidden">Objects synced with {p.name}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Object</th>
-            <th scope="col">In {p.name}</th>
-            <th scope="col">Direction</th>
-          </tr>
-        </thead>
-        <tbody>
-          {p.objects.map((o) => (
-            <tr key={o.object}>
-              <td>{ACCOUNTING_OBJECT_LABELS[o.object]}</td>
-              <td>{o.providerName}</td>
-              <td>{SYNC_DIRECTION_LABELS[o.direction]}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
       <Requirements items={p.requirements} />
+      <details className="tech-details">
+        <summary>How {p.name} connects</summary>
+        <p>{p.auth.detail}</p>
+        <p>{p.regionNote}</p>
+        {p.regions.some((r) => r.host) ? (
+          <ul className="plain-list">
+            {p.regions.filter((r) => r.host).map((r) => (
+              <li key={r.code}>
+                {r.name}: <code>{r.host}</code>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </details>
       <div className="provider-foot">
         <ConnectControl id={p.id} name={p.name} reason={p.disabledReason} />
         <a href={p.docsUrl} className="small" rel="noopener noreferrer" target="_blank">

@@ -152,7 +152,8 @@ function CalendarProviderCard({
           <ul className="plain-list">
             {p.scopes.map((s) => (
               <li key={s.scope}>
-                <code>{s.scope}</code> <span className="detail-note inline">{s.purpose}</span>
+                <code>{s.scope}</code>
+                <span className="detail-note">{s.purpose}</span>
               </li>
             ))}
           </ul>

@@ -82,16 +82,18 @@ export default function LlmSettings() {
             </div>
           </fieldset>
           {/* Disabled inputs are never submitted; the server refuses a posted key anyway. */}
-          <Field
-            name="api_key"
-            label="API key"
-            type="password"
-            disabled
-            autoComplete="off"
-            placeholder="Not accepted yet"
-            hint={API_KEY_DISABLED_REASON}
-            errors={form.errorsFor("api_key")}
-          />
+          <div className="api-key-field">
+            <Field
+              name="api_key"
+              label="API key"
+              type="password"
+              disabled
+              autoComplete="off"
+              placeholder="Not accepted yet"
+              hint={API_KEY_DISABLED_REASON}
+              errors={form.errorsFor("api_key")}
+            />
+          </div>
           <SaveRow canManage={data.canManage} busy={busy} label="Save preferences" />
         </Form>
       </section>

@@ -98,7 +98,8 @@ describe("settings pages render for owner and admin", () => {
         const c = card(html, p.id);
         const ct = pageText(c);
         assert.match(ct, new RegExp(`^\\s*${p.name}\\b`), `${p.name} heads its card`);
-        assert.ok(ct.includes(p.auth.label), `${p.name}: auth method`);
+        assert.ok(ct.includes(p.auth.label) && ct.includes(p.auth.detail), `${p.name}: auth method`);
+        assert.ok(ct.includes(p.regionNote), `${p.name}: region note`);
         for (const r of p.regions) assert.ok(ct.includes(r.name), `${p.name}: region ${r.name}`);
         for (const o of p.objects) {
           assert.ok(ct.includes(ACCOUNTING_OBJECT_LABELS[o.object]) && ct.includes(o.providerName), `${p.name}: ${o.object}`);
