@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { useFetcher, useLoaderData } from "@remix-run/react";
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { CopyButton, PrintButton } from "~/components/copy-button";
 import { CsrfInput, Field, FieldErrors, FormError } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
@@ -46,6 +46,8 @@ const EXAMPLES = [
   "Add 3 GFCI outlets in kitchen",
 ];
 
+type Asked = { job_title: string; details: string };
+
 type GenerateReply =
   | { success: true; data: AssistantData }
   | { success: false; error: { code: string; message: string; fields: Record<string, string[]> } };
@@ -60,6 +62,9 @@ export default function AssistantPage() {
   const formError = reply && !reply.success && Object.keys(reply.error.fields).length === 0 ? reply.error.message : null;
   const values = kept?.input;
   const busy = fetcher.state !== "idle";
+  // What the shown guidance was asked for, printed above it (the form itself is not printed).
+  const [asked, setAsked] = useState<Asked | null>(null);
+  const askedFor = reply ? asked : (values ?? null);
   const checkedMode = MODES.some((m) => m.value === values?.mode) ? values!.mode : "quote";
 
   return (
@@ -71,7 +76,15 @@ export default function AssistantPage() {
         />
       </div>
       <section className="card assistant-form no-print" aria-label="Ask the assistant">
-        <fetcher.Form method="post" action={GENERATE} className="stack">
+        <fetcher.Form
+          method="post"
+          action={GENERATE}
+          className="stack"
+          onSubmit={(e) => {
+            const form = new FormData(e.currentTarget);
+            setAsked({ job_title: String(form.get("job_title") ?? ""), details: String(form.get("details") ?? "") });
+          }}
+        >
           <CsrfInput />
           <FormError errors={formError ? [formError] : null} />
           <fieldset className={`assistant-modes${fields.mode?.length ? " field-invalid" : ""}`} aria-describedby={fields.mode?.length ? "field-mode-error" : undefined}>
@@ -123,7 +136,7 @@ export default function AssistantPage() {
           </div>
         </fetcher.Form>
       </section>
-      {data ? <GuidanceView data={data} focus={Boolean(reply)} /> : <NoGuidanceYet />}
+      {data ? <GuidanceView data={data} asked={askedFor} focus={Boolean(reply)} /> : <NoGuidanceYet />}
     </>
   );
 }
@@ -152,7 +165,7 @@ function toPlainText(data: AssistantData): string {
   return [title, summary, ...body].join("\n\n") + "\n";
 }
 
-function GuidanceView({ data, focus }: { data: AssistantData; focus: boolean }) {
+function GuidanceView({ data, asked, focus }: { data: AssistantData; asked: Asked | null; focus: boolean }) {
   const heading = useRef<HTMLHeadingElement>(null);
   // A new answer from the fetcher: move focus (and the view) to it, as a page load would.
   useEffect(() => {
@@ -172,6 +185,22 @@ function GuidanceView({ data, focus }: { data: AssistantData; focus: boolean }) 
           <PrintButton />
         </div>
       </header>
+      {asked && (asked.job_title.trim() || asked.details.trim()) ? (
+        <dl className="guidance-asked">
+          {asked.job_title.trim() ? (
+            <>
+              <dt>Job</dt>
+              <dd>{asked.job_title}</dd>
+            </>
+          ) : null}
+          {asked.details.trim() ? (
+            <>
+              <dt>Details</dt>
+              <dd>{asked.details}</dd>
+            </>
+          ) : null}
+        </dl>
+      ) : null}
       <p className="guidance-summary">{data.guidance.summary}</p>
       <div className="guidance-sections">
         {data.guidance.sections.map((s) => (
