@@ -80,6 +80,10 @@ export async function sendFetchResponse(res: ServerResponse, response: Response,
   }
   const cookies = response.headers.getSetCookie();
   if (cookies.length) out["set-cookie"] = cookies;
+  // A reply sent before the request body was read (413, 401, 403) leaves the rest of the body
+  // in the socket; reused, that connection would stall the client's next request until the
+  // headers timeout. Close it instead.
+  if (!res.req.complete) out["connection"] = "close";
   res.writeHead(response.status, response.statusText || undefined, out);
   if (response.body && res.req.method !== "HEAD") {
     await writeReadableStreamToWritable(response.body, res);
