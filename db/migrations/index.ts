@@ -1,15 +1,19 @@
 import type { MigrationModule } from "../migrate";
 import * as m0001 from "./0001-foundation";
 import * as m0002 from "./0002-records";
+import * as m0007 from "./0007-billing";
+import * as m0008 from "./0008-tenant-settings";
 import * as m0009 from "./0009-row-level-security";
 
 /**
  * Every migration, in order. Listed by hand (not globbed) so the compiled server bundle
- * carries them. Add new ones at the end with the next number.
+ * carries them. Add new ones with the next number; row-level security stays last, as it
+ * covers every tenant table the migrations before it made.
  */
 export const MIGRATIONS: Array<[string, MigrationModule]> = [
   ["0001-foundation", m0001],
   ["0002-records", m0002],
-  // Row-level security stays last: it covers every tenant table the migrations before it made.
+  ["0007-billing", m0007],
+  ["0008-tenant-settings", m0008],
   ["0009-row-level-security", m0009],
 ];
