@@ -11,6 +11,12 @@ export type OriginVerdict = "same" | "cross";
  */
 export function checkOrigin(req: IncomingMessage, appOrigin: string): OriginVerdict {
   delete req.headers["x-forwarded-host"];
+  // Portal forms and billing webhooks authenticate by token or signature, not by origin; a
+  // portal page sends Referrer-Policy: no-referrer, which makes browsers post `Origin: null`.
+  if (/^\/api\/(portal|billing)\//.test(req.url ?? "")) {
+    delete req.headers.origin;
+    return "same";
+  }
   const method = req.method ?? "GET";
   const origin = req.headers.origin;
   if (method === "GET" || method === "HEAD" || method === "OPTIONS" || origin === undefined || origin === "") return "same";
@@ -28,6 +34,9 @@ export function checkOrigin(req: IncomingMessage, appOrigin: string): OriginVerd
   }
   return "cross";
 }
+
+/** Routes that answer the JSON envelope (the rest answer pages). */
+export const isJsonRoute = (url: string) => /^\/(api\/(?!portal\/)|ai-assistant\/generate\b)/.test(url);
 
 export const CROSS_SITE_MESSAGE = "Cross-site requests are not accepted.";
 

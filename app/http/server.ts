@@ -18,7 +18,7 @@ import { APP_ROLE } from "../../db/migrations/0009-row-level-security";
 import { toFetchRequest, sendFetchResponse } from "./node-adapter.server";
 import { newNonce, securityHeaders } from "./security-headers.server";
 import { apiFallback } from "./api-fallback.server";
-import { checkOrigin, crossSitePage, CROSS_SITE_MESSAGE } from "./origin.server";
+import { checkOrigin, crossSitePage, CROSS_SITE_MESSAGE, isJsonRoute } from "./origin.server";
 
 const REQUEST_ID_RE = /^[\w.:-]{1,100}$/;
 
@@ -62,7 +62,7 @@ async function main() {
 
     const url = req.url ?? "/";
     if (checkOrigin(req, appOrigin) === "cross") {
-      const api = url.startsWith("/api/") && !url.startsWith("/api/portal/");
+      const api = isJsonRoute(url);
       const body = api
         ? JSON.stringify({ success: false, error: { code: "CSRF_INVALID", message: CROSS_SITE_MESSAGE, fields: {} }, meta: { requestId } })
         : crossSitePage();
