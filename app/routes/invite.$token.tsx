@@ -18,7 +18,10 @@ import { passThroughHeaders } from "~/utils/route-headers";
 export const headers = passThroughHeaders;
 export const meta: MetaFunction = () => [{ title: "Set your password · Fieldwork" }, { name: "robots", content: "noindex" }];
 
-const NO_STORE = { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer", "X-Robots-Tag": "noindex" };
+// The URL holds a secret: no cache keeps the page and no other site sees it as a referrer.
+// (Not `no-referrer`: with it Chromium posts the form with `Origin: null`, which the
+// same-origin check rightly refuses.)
+const NO_STORE = { "Cache-Control": "no-store", "Referrer-Policy": "same-origin", "X-Robots-Tag": "noindex" };
 
 export async function loader({ params }: LoaderFunctionArgs) {
   const status = await inviteStatus(params.token!);

@@ -6,8 +6,8 @@ import { isUuid } from "~/utils/crypto.server";
 import { keysetPage, type PageCursor } from "./keyset.server";
 import { containsPattern, CUSTOMER_SEARCH, invoiceOverdue, quoteStatus } from "./sql.server";
 import { listSchemaBase } from "./list-params";
+import { CUSTOMER_FILTERS } from "./statuses";
 
-export const CUSTOMER_FILTERS = ["all", "open_jobs", "unpaid"] as const;
 export const customerListSchema = listSchemaBase.extend({
   filter: z.enum(CUSTOMER_FILTERS).catch("all"),
 });

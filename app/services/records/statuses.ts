@@ -1,5 +1,8 @@
 // Record states and the list filters built on them (shared by services and pages: no server imports).
 
+/** Customers list filters: everyone, with open jobs, with unpaid invoices. */
+export const CUSTOMER_FILTERS = ["all", "open_jobs", "unpaid"] as const;
+
 export const JOB_STATUSES = ["unscheduled", "scheduled", "en_route", "in_progress", "on_hold", "completed", "cancelled"] as const;
 export const CLOSED_JOB_STATUSES = ["completed", "cancelled"] as const;
 /** Jobs list filters: `open` (the default) is every status but completed and cancelled. */
