@@ -123,6 +123,23 @@ test("quotes: search by number, title or customer; filter by status, with expire
   assert.ok(sent.id && expired.id && approved.id);
 });
 
+test("quotes: a broad search (over a thousand matches) still pages newest first", async () => {
+  const t = await createTenantWithUsers();
+  const cust = await createCustomer(t.id, { name: "Broadway Builders" });
+  await rows(
+    `INSERT INTO quotes (tenant_id, customer_id, number, status, created_at)
+     SELECT $1, $2, 'BW-' || lpad(g::text, 4, '0'), 'sent', now() - g * interval '1 minute' FROM generate_series(1, 1100) g`,
+    [t.id, cust.id],
+  );
+  const c = await clientFor(t.users.office);
+  const first = await page(c, "/quotes?q=broadway");
+  assert.deepEqual(names(first, "/quotes/"), Array.from({ length: 25 }, (_, i) => `BW-${String(i + 1).padStart(4, "0")}`));
+  const second = await page(c, relLink(first, "next")!);
+  assert.deepEqual(names(second, "/quotes/").slice(0, 2), ["BW-0026", "BW-0027"]);
+  // A specific search among them is a short list.
+  assert.deepEqual(names(await page(c, "/quotes?q=bw-1099"), "/quotes/"), ["BW-1099"]);
+});
+
 test("invoices: search by number or customer; filter unpaid, overdue and paid", async () => {
   const t = await createTenantWithUsers();
   const c = await clientFor(t.users.office);

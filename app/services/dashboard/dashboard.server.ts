@@ -12,14 +12,16 @@ export async function dashboardCounts(tenantId: string) {
     const r = await one<{ customers: number; open_jobs: number; unscheduled_jobs: number; quotes_awaiting: number; new_requests: number; overdue_invoices: number; unpaid: Array<{ currency: string; cents: number }> | null }>(
       `SELECT
          (SELECT count(*) FROM customers WHERE tenant_id = $1)::int AS customers,
-         (SELECT count(*) FROM jobs WHERE tenant_id = $1 AND status NOT IN ('completed', 'cancelled'))::int AS open_jobs,
-         (SELECT count(*) FROM jobs WHERE tenant_id = $1 AND status = 'unscheduled')::int AS unscheduled_jobs,
+         j.open_jobs, j.unscheduled_jobs,
          (SELECT count(*) FROM quotes WHERE tenant_id = $1 AND status = 'sent' AND (valid_until IS NULL OR valid_until >= ${TENANT_TODAY}))::int AS quotes_awaiting,
          (SELECT count(*) FROM booking_requests WHERE tenant_id = $1 AND status = 'new')::int AS new_requests,
          (SELECT count(*) FROM invoices WHERE tenant_id = $1 AND status IN ('sent', 'partial') AND due_date < ${TENANT_TODAY})::int AS overdue_invoices,
          (SELECT json_agg(json_build_object('currency', currency, 'cents', cents) ORDER BY currency)
             FROM (SELECT currency, sum(total_cents - amount_paid_cents)::bigint AS cents FROM invoices
-                   WHERE tenant_id = $1 AND status IN ('sent', 'partial') GROUP BY currency) u) AS unpaid`,
+                   WHERE tenant_id = $1 AND status IN ('sent', 'partial') GROUP BY currency) u) AS unpaid
+       FROM (SELECT count(*) FILTER (WHERE status NOT IN ('completed', 'cancelled'))::int AS open_jobs,
+                    count(*) FILTER (WHERE status = 'unscheduled')::int AS unscheduled_jobs
+               FROM jobs WHERE tenant_id = $1) j`,
       [tenantId],
       t,
     );
@@ -52,7 +54,7 @@ export async function dashboardLists(tenantId: string) {
     newRequests: await rows<{ id: string; service: string; preferred_date: string | null; created_at: string; customer_name: string }>(
       `SELECT r.id, r.service, r.preferred_date::text, r.created_at, c.name AS customer_name
          FROM booking_requests r JOIN customers c ON c.tenant_id = r.tenant_id AND c.id = r.customer_id
-        WHERE r.tenant_id = $1 AND r.status = 'new' ORDER BY r.created_at DESC, r.id LIMIT 6`,
+        WHERE r.tenant_id = $1 AND r.status = 'new' ORDER BY r.created_at DESC LIMIT 6`,
       [tenantId],
       t,
     ),

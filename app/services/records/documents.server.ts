@@ -31,8 +31,17 @@ export type InvoiceListItem = {
   total_cents: number; amount_paid_cents: number; currency: string; customer_id: string; customer_name: string;
 };
 
-/** Conditions shared by both lists: tenant, customer, and the search over number/title or the customer. */
-function baseWhere(actor: Actor, p: { q?: string; customer?: string }, numberSearch: string) {
+/** Above this many matches a search walks the list's index instead of listing ids first. */
+const ID_LIST_MAX = 1000;
+
+/**
+ * Conditions shared by both lists: tenant, customer, and the search over number/title or the
+ * customer. A search first collects the matching ids through the two trigram indexes (its own
+ * and customers_search); a specific search ("Q-1042", a customer's name) is then a handful of
+ * primary-key lookups. A broad one (over ID_LIST_MAX matches) instead filters while walking the
+ * newest-first index, which finds a page of matches quickly precisely because they are many.
+ */
+async function baseWhere(table: "quotes" | "invoices", actor: Actor, p: { q?: string; customer?: string }, numberSearch: (alias: string) => string, t: Tx) {
   const where = ["d.tenant_id = $1"];
   const bind: unknown[] = [actor.tenantId];
   if (p.customer) {
@@ -40,10 +49,24 @@ function baseWhere(actor: Actor, p: { q?: string; customer?: string }, numberSea
     where.push(`d.customer_id = $${bind.length}`);
   }
   if (p.q) {
-    bind.push(containsPattern(p.q));
-    const n = `$${bind.length}`;
-    // Each side is served by its trigram index; the customer side through customers_search.
-    where.push(`(${numberSearch} LIKE ${n} OR d.customer_id IN (SELECT c.id FROM customers c WHERE c.tenant_id = $1 AND ${CUSTOMER_SEARCH} LIKE ${n}))`);
+    const pattern = containsPattern(p.q);
+    const byCustomer = (alias: string, n: string) =>
+      `${alias}.customer_id IN (SELECT c.id FROM customers c WHERE c.tenant_id = $1 AND ${CUSTOMER_SEARCH} LIKE ${n})`;
+    const ids = await rows<{ id: string }>(
+      `SELECT x.id FROM ${table} x WHERE x.tenant_id = $1 AND ${numberSearch("x")} LIKE $2
+       UNION ALL
+       SELECT x.id FROM ${table} x WHERE x.tenant_id = $1 AND ${byCustomer("x", "$2")}
+       LIMIT ${ID_LIST_MAX + 1}`,
+      [actor.tenantId, pattern],
+      t,
+    );
+    if (ids.length <= ID_LIST_MAX) {
+      bind.push([...new Set(ids.map((r) => r.id))]);
+      where.push(`d.id = ANY($${bind.length}::uuid[])`);
+    } else {
+      bind.push(pattern);
+      where.push(`(${numberSearch("d")} LIKE $${bind.length} OR ${byCustomer("d", `$${bind.length}`)})`);
+    }
   }
   return { where, bind };
 }
@@ -52,15 +75,15 @@ const NEWEST = { expr: "d.created_at", type: "timestamptz", dir: "desc" } as con
 const CUSTOMER_JOIN = "JOIN customers c ON c.tenant_id = d.tenant_id AND c.id = d.customer_id";
 
 export async function listQuotes(actor: Actor, p: QuoteListParams) {
-  const { where, bind } = baseWhere(actor, p, `lower(d.number || ' ' || coalesce(d.title, ''))`);
-  if (p.status === "sent") where.push(`d.status = 'sent' AND (d.valid_until IS NULL OR d.valid_until >= ${TENANT_TODAY})`);
-  else if (p.status === "expired") where.push(`d.status = 'sent' AND d.valid_until < ${TENANT_TODAY}`);
-  else if (p.status !== "all") {
-    bind.push(p.status);
-    where.push(`d.status = $${bind.length}`);
-  }
-  return inTenant(actor.tenantId, (t) =>
-    keysetPage<QuoteListItem>(
+  return inTenant(actor.tenantId, async (t) => {
+    const { where, bind } = await baseWhere("quotes", actor, p, (a) => `lower(${a}.number || ' ' || coalesce(${a}.title, ''))`, t);
+    if (p.status === "sent") where.push(`d.status = 'sent' AND (d.valid_until IS NULL OR d.valid_until >= ${TENANT_TODAY})`);
+    else if (p.status === "expired") where.push(`d.status = 'sent' AND d.valid_until < ${TENANT_TODAY}`);
+    else if (p.status !== "all") {
+      bind.push(p.status);
+      where.push(`d.status = $${bind.length}`);
+    }
+    return keysetPage<QuoteListItem>(
       {
         select: `d.id, d.number, d.title, ${quoteStatus("d")} AS status, d.issue_date::text, d.valid_until::text,
                  d.total_cents, d.currency, d.customer_id, c.name AS customer_name`,
@@ -72,21 +95,21 @@ export async function listQuotes(actor: Actor, p: QuoteListParams) {
         cursor: p,
       },
       t,
-    ),
-  );
+    );
+  });
 }
 
 export async function listInvoices(actor: Actor, p: InvoiceListParams) {
-  const { where, bind } = baseWhere(actor, p, `lower(d.number)`);
-  const overdue = invoiceOverdue("d");
-  if (p.status === "unpaid") where.push(`d.status IN ('sent', 'partial')`);
-  else if (p.status === "overdue") where.push(overdue);
-  else if (p.status !== "all") {
-    bind.push(p.status);
-    where.push(`d.status = $${bind.length}`);
-  }
-  return inTenant(actor.tenantId, (t) =>
-    keysetPage<InvoiceListItem>(
+  return inTenant(actor.tenantId, async (t) => {
+    const { where, bind } = await baseWhere("invoices", actor, p, (a) => `lower(${a}.number)`, t);
+    const overdue = invoiceOverdue("d");
+    if (p.status === "unpaid") where.push(`d.status IN ('sent', 'partial')`);
+    else if (p.status === "overdue") where.push(overdue);
+    else if (p.status !== "all") {
+      bind.push(p.status);
+      where.push(`d.status = $${bind.length}`);
+    }
+    return keysetPage<InvoiceListItem>(
       {
         select: `d.id, d.number, d.status, ${overdue} AS overdue, d.issue_date::text, d.due_date::text, d.total_cents,
                  d.amount_paid_cents, d.currency, d.customer_id, c.name AS customer_name`,
@@ -98,8 +121,8 @@ export async function listInvoices(actor: Actor, p: InvoiceListParams) {
         cursor: p,
       },
       t,
-    ),
-  );
+    );
+  });
 }
 
 export type LineItem = {
