@@ -76,9 +76,9 @@ export default function RequestsPage() {
             <tbody>
               {page.items.map((r) => (
                 <tr key={r.id}>
-                  <td><DateTime value={r.created_at} /></td>
+                  <td className="nowrap"><DateTime value={r.created_at} /></td>
                   <td>
-                    <Link to={`/customers/${r.customer_id}`}>{r.customer_name}</Link>
+                    <Link to={`/customers/${r.customer_id}`} className="nowrap">{r.customer_name}</Link>
                     {r.phone ? <div className="muted small">{r.phone}</div> : null}
                   </td>
                   <td>

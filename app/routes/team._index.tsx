@@ -138,7 +138,7 @@ export default function TeamPage() {
         </table>
       </div>
 
-      <div className="grid grid-2 section-gap">
+      <div className="grid grid-2 align-start section-gap">
         <section className="card" aria-labelledby="add-title">
           <h2 id="add-title">Add a member</h2>
           <p className="muted small">They get no password: create an invite link for them, and they choose one.</p>
