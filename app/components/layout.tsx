@@ -9,7 +9,8 @@ export function AppShell({ children }: { children: React.ReactNode }) {
   const data = useRootData();
   const user = data?.user;
   const location = useLocation();
-  if (!user || location.pathname.startsWith("/portal/")) {
+  // The portal and invite pages stand alone, even for a signed-in member of staff.
+  if (!user || location.pathname.startsWith("/portal/") || location.pathname.startsWith("/invite/")) {
     return <div className="public-shell">{children}</div>;
   }
   return (
