@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { writeReadableStreamToWritable } from "@remix-run/node";
 
+const MANAGED = new Set(["x-request-id", "x-client-ip", "x-forwarded-host", "origin"]);
+
 /** A Fetch API Request from a node request; the body stays a stream (read under limits by routes). */
 export function toFetchRequest(req: IncomingMessage, res: ServerResponse, origin: string): Request {
   const controller = new AbortController();
@@ -8,13 +10,13 @@ export function toFetchRequest(req: IncomingMessage, res: ServerResponse, origin
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
     const name = req.rawHeaders[i];
-    // Headers the server sets itself are never taken from the client.
-    if (/^x-(request-id|client-ip)$/i.test(name)) continue;
+    // Headers the server sets or checks itself come from req.headers, never raw from the client.
+    if (MANAGED.has(name.toLowerCase())) continue;
     headers.append(name, req.rawHeaders[i + 1]);
   }
-  for (const name of ["x-request-id", "x-client-ip"]) {
+  for (const name of MANAGED) {
     const v = req.headers[name];
-    if (typeof v === "string") headers.set(name, v);
+    if (typeof v === "string" && v !== "") headers.set(name, v);
   }
   const method = req.method ?? "GET";
   const init: RequestInit & { duplex?: "half" } = { method, headers, signal: controller.signal };
