@@ -86,7 +86,8 @@ export const SESSION_SECRET = process.env.SESSION_SECRET ?? "test-session-secret
 /** A client already signed in as `user` (a session row made directly, as login would). */
 export async function clientFor(user: { tenantId: string; id: string }, base = BASE_URL): Promise<Client> {
   const token = await createSession(user.tenantId, user.id);
-  const cookie = createCookie("__session", { secrets: SESSION_SECRET.split(","), path: "/" });
+  const secrets = (process.env.SESSION_SECRET ?? SESSION_SECRET).split(",");
+  const cookie = createCookie("__session", { secrets, path: "/" });
   const c = new Client(base);
   const serialized = await cookie.serialize(token);
   c.cookies.set("__session", serialized.split(";")[0].split("=").slice(1).join("="));
