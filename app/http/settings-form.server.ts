@@ -1,9 +1,10 @@
 import { json, redirect } from "@remix-run/node";
 import { setFlash } from "~/services/accounts/sessions.server";
 import { formDataToEntries, isSecretFieldName } from "~/services/integrations/preferences";
-import { saveSettings, type SettingsKey } from "~/services/integrations/settings.server";
+import { readSettings, saveSettings, type SettingsKey, type StoredSettings } from "~/services/integrations/settings.server";
 import { isAppError } from "~/utils/app-error";
 import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
+import { can, type Permission } from "~/utils/permissions";
 import { staffFormAction, type FormFailure } from "./form.server";
 
 /**
@@ -26,5 +27,23 @@ export async function settingsFormAction(request: Request, key: SettingsKey, opt
     }
     await setFlash(user, { message: opts.saved, tone: "success" });
     return redirect(opts.redirectTo, { status: 303 });
+  });
+}
+
+/** The loader of the three settings pages: the saved preferences as form values, who saved them, and whether this user may save. */
+export async function settingsPageLoader<K extends SettingsKey, F>(
+  request: Request,
+  permission: Permission,
+  key: K,
+  toForm: (value: StoredSettings<K>["value"]) => F,
+) {
+  const user = await requireUserWithPermission(request, permission);
+  const settings = await readSettings(user.tenantId, key);
+  return json({
+    form: toForm(settings.value),
+    updatedAt: settings.updatedAt,
+    updatedByName: settings.updatedByName,
+    canManage: can(user.role, "manage_integrations"),
+    timeZone: user.timeZone,
   });
 }

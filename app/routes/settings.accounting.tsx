@@ -1,5 +1,4 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { CsrfInput } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
@@ -7,30 +6,18 @@ import {
   CheckboxField, ConnectControl, LastSaved, RadioGroup, ReadOnlyNote, Requirements, SaveRow, SelectField,
   SettingsFormErrors, StatusBadge, settingsFormState, type SettingsFailure,
 } from "~/components/settings";
-import { settingsFormAction } from "~/http/settings-form.server";
+import { settingsFormAction, settingsPageLoader } from "~/http/settings-form.server";
 import {
   ACCOUNTING_OBJECT_LABELS, ACCOUNTING_PROVIDERS, SYNC_DIRECTION_LABELS, type AccountingProvider,
 } from "~/services/integrations/accounting";
 import { NO_ACCOUNTING_PROVIDER, accountingPrefsToForm } from "~/services/integrations/preferences";
-import { readSettings } from "~/services/integrations/settings.server";
 import settingsStyles from "~/styles/settings.css";
-import { requireUserWithPermission } from "~/utils/auth.server";
 import { can } from "~/utils/permissions";
 
 export const meta: MetaFunction = () => [{ title: "Accounting integrations · Fieldwork" }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: settingsStyles }];
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUserWithPermission(request, "view_accounting_integrations");
-  const settings = await readSettings(user.tenantId, "accounting");
-  return json({
-    form: accountingPrefsToForm(settings.value),
-    updatedAt: settings.updatedAt,
-    updatedByName: settings.updatedByName,
-    canManage: can(user.role, "manage_integrations"),
-    timeZone: user.timeZone,
-  });
-}
+export const loader = ({ request }: LoaderFunctionArgs) => settingsPageLoader(request, "view_accounting_integrations", "accounting", accountingPrefsToForm);
 
 export async function action({ request }: ActionFunctionArgs) {
   return settingsFormAction(request, "accounting", { redirectTo: "/settings/accounting", saved: "Accounting preferences saved." });

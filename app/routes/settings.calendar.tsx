@@ -1,5 +1,4 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { CsrfInput } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
@@ -7,30 +6,18 @@ import {
   CheckboxField, ConnectControl, LastSaved, RadioGroup, ReadOnlyNote, Requirements, SaveRow,
   SettingsFormErrors, StatusBadge, settingsFormState, type SettingsFailure,
 } from "~/components/settings";
-import { settingsFormAction } from "~/http/settings-form.server";
+import { settingsFormAction, settingsPageLoader } from "~/http/settings-form.server";
 import {
   CALENDAR_JOB_SCOPES, CALENDAR_JOB_SCOPE_LABELS, CALENDAR_PROVIDERS, type CalendarProvider,
 } from "~/services/integrations/calendar";
 import { calendarFieldNames, calendarPrefsToForm } from "~/services/integrations/preferences";
-import { readSettings } from "~/services/integrations/settings.server";
 import settingsStyles from "~/styles/settings.css";
-import { requireUserWithPermission } from "~/utils/auth.server";
 import { can } from "~/utils/permissions";
 
 export const meta: MetaFunction = () => [{ title: "Calendar integrations · Fieldwork" }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: settingsStyles }];
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUserWithPermission(request, "view_calendar_integrations");
-  const settings = await readSettings(user.tenantId, "calendar");
-  return json({
-    form: calendarPrefsToForm(settings.value),
-    updatedAt: settings.updatedAt,
-    updatedByName: settings.updatedByName,
-    canManage: can(user.role, "manage_integrations"),
-    timeZone: user.timeZone,
-  });
-}
+export const loader = ({ request }: LoaderFunctionArgs) => settingsPageLoader(request, "view_calendar_integrations", "calendar", calendarPrefsToForm);
 
 export async function action({ request }: ActionFunctionArgs) {
   return settingsFormAction(request, "calendar", { redirectTo: "/settings/calendar", saved: "Calendar preferences saved." });

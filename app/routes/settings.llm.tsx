@@ -1,33 +1,20 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { CsrfInput, Field } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
 import {
   LastSaved, ReadOnlyNote, SaveRow, SelectField, SettingsFormErrors, settingsFormState, type SettingsFailure,
 } from "~/components/settings";
-import { settingsFormAction } from "~/http/settings-form.server";
+import { settingsFormAction, settingsPageLoader } from "~/http/settings-form.server";
 import { API_KEY_DISABLED_REASON, LLM_PROVIDERS, LOCAL_STATEMENT } from "~/services/integrations/llm";
 import { llmPrefsToForm } from "~/services/integrations/preferences";
-import { readSettings } from "~/services/integrations/settings.server";
 import settingsStyles from "~/styles/settings.css";
-import { requireUserWithPermission } from "~/utils/auth.server";
 import { can } from "~/utils/permissions";
 
 export const meta: MetaFunction = () => [{ title: "Language model · Fieldwork" }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: settingsStyles }];
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUserWithPermission(request, "view_llm_settings");
-  const settings = await readSettings(user.tenantId, "llm");
-  return json({
-    form: llmPrefsToForm(settings.value),
-    updatedAt: settings.updatedAt,
-    updatedByName: settings.updatedByName,
-    canManage: can(user.role, "manage_integrations"),
-    timeZone: user.timeZone,
-  });
-}
+export const loader = ({ request }: LoaderFunctionArgs) => settingsPageLoader(request, "view_llm_settings", "llm", llmPrefsToForm);
 
 export async function action({ request }: ActionFunctionArgs) {
   return settingsFormAction(request, "llm", { redirectTo: "/settings/llm", saved: "Language-model preferences saved." });
