@@ -9,7 +9,8 @@ export function AppShell({ children }: { children: React.ReactNode }) {
   const data = useRootData();
   const user = data?.user;
   const location = useLocation();
-  if (!user || location.pathname.startsWith("/portal/")) {
+  // Portal pages (the hub, and the form routes' answers) are the customer's, even when staff are signed in.
+  if (!user || location.pathname.startsWith("/portal/") || location.pathname.startsWith("/api/portal/")) {
     return <div className="public-shell">{children}</div>;
   }
   return (
