@@ -50,6 +50,8 @@ export async function signIn(page: Page, email: string, password: string) {
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);
   await Promise.all([page.waitForURL((u) => !u.pathname.startsWith("/login")), page.getByRole("button", { name: "Sign in" }).click()]);
+  // With JavaScript the URL changes before the next page renders; wait until the login form is gone.
+  await page.getByRole("button", { name: "Sign in" }).waitFor({ state: "detached" });
 }
 
 /** Both JavaScript modes, for tests that run every form with JavaScript off and on. */

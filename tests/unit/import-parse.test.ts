@@ -136,6 +136,7 @@ describe("file errors", () => {
     ["invalid UTF-8", Buffer.from([0x6e, 0x61, 0x6d, 0x65, 0x0a, 0xc3, 0x28, 0x0a]), 400, "INVALID_UTF8"],
     ["truncated UTF-8 at the end", Buffer.from("name\nA\xe2\x82", "latin1"), 400, "INVALID_UTF8"],
     ["binary (NUL bytes)", Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00, 0x0a]), 400, "NOT_CSV"],
+    ["broken quotes in the header", 'name,"email\nA,a@x.co\n', 400, "NOT_CSV"],
     ["duplicate header names", "name,Email, email \nA,a@x.co,b@x.co\n", 422, "DUPLICATE_COLUMN"],
     ["missing required column", "email,company\na@x.co,C\n", 422, "MISSING_COLUMN"],
   ];

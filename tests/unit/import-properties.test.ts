@@ -41,6 +41,26 @@ describe("parseCsv on arbitrary input", () => {
   });
 });
 
+describe("parseCsv chunking", () => {
+  it("gives the same answer however the bytes are split", async () => {
+    const text = fc.string({ unit: fc.constantFrom("a", "é", "😀", ",", '"', "\n", "\r", "\r\n", " "), minLength: 1, maxLength: 120 });
+    await fc.assert(
+      fc.asyncProperty(text, fc.array(fc.integer({ min: 1, max: 7 }), { minLength: 1, maxLength: 10 }), async (body, sizes) => {
+        const bytes = Buffer.from(`h1,h2\r\n${body}`);
+        async function* split() {
+          for (let i = 0, k = 0; i < bytes.length; k++) {
+            const n = sizes[k % sizes.length];
+            yield bytes.subarray(i, i + n);
+            i += n;
+          }
+        }
+        assert.deepEqual(await parseCsv(split(), LIMITS), await parseCsv(bytes, LIMITS));
+      }),
+      { seed: 42, numRuns: 300 },
+    );
+  });
+});
+
 describe("validators on arbitrary records", () => {
   for (const type of IMPORT_TYPES) {
     it(`${type}: never throw, and every error names a row and a known column or none`, () => {

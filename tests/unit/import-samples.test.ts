@@ -45,8 +45,14 @@ describe("sample CSVs", () => {
       const a = v.customerEmail ? emails.get(v.customerEmail) : undefined;
       const b = v.customerExternalId ? ids.get(v.customerExternalId) : undefined;
       assert.ok(a || b, `no customer for ${JSON.stringify(v)}`);
-      if (v.customerEmail) assert.ok(a, `unknown customer email ${v.customerEmail}`), byEmail++;
-      if (v.customerExternalId) assert.ok(b, `unknown customer external_id ${v.customerExternalId}`), byId++;
+      if (v.customerEmail) {
+        assert.ok(a, `unknown customer email ${v.customerEmail}`);
+        byEmail++;
+      }
+      if (v.customerExternalId) {
+        assert.ok(b, `unknown customer external_id ${v.customerExternalId}`);
+        byId++;
+      }
       if (a && b) assert.equal(a, b, "both references name the same customer");
       if ("assigneeEmail" in v && v.assigneeEmail) assert.ok(members.has(v.assigneeEmail), `unknown assignee ${v.assigneeEmail}`);
     }

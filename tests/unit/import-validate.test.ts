@@ -13,6 +13,8 @@ import {
   ROW_SCHEMAS,
   validateRows,
   type AnalysedCsv,
+  type RowValues,
+  type ValidatedRow,
 } from "../../app/services/import/validate.server";
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/import/${name}`, import.meta.url));
@@ -25,7 +27,7 @@ function ok<T extends ImportType>(r: AnalysedCsv<T>) {
 /** Validates one record of the given type, the row numbered 2. */
 function one<T extends ImportType>(type: T, values: Record<string, string>) {
   const r = validateRows(type, [{ row: 2, values }]);
-  return { row: r.rows[0], errors: r.errors.map((e) => `${e.column}: ${e.message}`) };
+  return { row: r.rows[0] as ValidatedRow<RowValues[T]>, errors: r.errors.map((e) => `${e.column}: ${e.message}`) };
 }
 
 describe("a file mixing good and bad rows", () => {

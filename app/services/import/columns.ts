@@ -106,7 +106,7 @@ export const IMPORT_COLUMNS: Record<ImportType, readonly ImportColumn[]> = {
       name: "amount_paid",
       required: false,
       format: `${money}. paid: the total (or empty); partial: above 0 and below the total; draft or sent: empty or 0; void: up to the total.`,
-      example: "200.00",
+      example: "50.00",
     },
   ],
   team: [

@@ -175,7 +175,7 @@ function readHeader(cells: string[], type: ImportType | undefined): Header | Fil
     }
     if (seen.has(name)) return fileError(422, "DUPLICATE_COLUMN", `The column "${name}" appears more than once in the header.`);
     seen.add(name);
-    if (known && !known.has(name)) {
+    if ((known && !known.has(name)) || name === "__proto__") {
       warnings.push(`Unknown column "${name}" is ignored.`);
       keys.push(null);
       continue;
@@ -248,6 +248,11 @@ export async function parseCsv(input: CsvInput, opts: ParseOptions): Promise<Par
   let dataRows = 0;
 
   const stream = Readable.from(all(), { objectMode: true, highWaterMark: 1 });
+  function stop(error: FileError, parser: Papa.Parser) {
+    state.error = error;
+    parser.abort();
+    stream.destroy();
+  }
   await new Promise<void>((resolve, reject) => {
     Papa.parse<string[]>(stream, {
       delimiter: ",",
@@ -263,27 +268,23 @@ export async function parseCsv(input: CsvInput, opts: ParseOptions): Promise<Par
         const broken = quoteError(result.errors);
         // Rows of only empty cells (blank lines, or ",,," left by spreadsheets) carry nothing.
         if (!broken && isBlank(cells)) return;
-        const stop = (error: FileError) => {
-          state.error = error;
-          parser.abort();
-          stream.destroy();
-        };
         if (!header) {
+          if (broken) return stop(fileError(400, "NOT_CSV", `The header row is not valid CSV. ${broken}`), parser);
           const h = readHeader(cells, opts.type);
-          if ("ok" in h) stop(h);
+          if ("ok" in h) stop(h, parser);
           else header = h;
           return;
         }
         if (++dataRows > opts.maxRows) {
-          stop(fileError(413, "TOO_MANY_ROWS", `The file has more than ${opts.maxRows.toLocaleString("en-US")} data rows.`));
+          stop(fileError(413, "TOO_MANY_ROWS", `The file has more than ${opts.maxRows.toLocaleString("en-US")} data rows.`), parser);
           return;
         }
-        const entries: [string, string][] = [];
-        header.keys.forEach((key, i) => {
-          if (key !== null) entries.push([key, cells[i] ?? ""]);
-        });
-        // fromEntries defines own properties, so a "__proto__" header stays a plain key.
-        const record: CsvRecord = { row: recordIndex, values: Object.fromEntries(entries) };
+        const values: Record<string, string> = {};
+        for (let i = 0; i < header.keys.length; i++) {
+          const key = header.keys[i]; // never "__proto__": readHeader drops it
+          if (key !== null) values[key] = cells[i] ?? "";
+        }
+        const record: CsvRecord = { row: recordIndex, values };
         const error =
           broken ??
           (cells.length !== header.keys.length

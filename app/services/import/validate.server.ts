@@ -15,11 +15,11 @@
 //   amount (8.25% -> 82,500 ppm; 100% -> 1,000,000). It is a LINE-level column (labour and
 //   materials are often taxed differently), so rows of one document may differ on it.
 // - enums (status, role) and currency: case-insensitive on input, stored lower / upper case.
+// - length limits count UTF-16 units (an emoji counts 2), so never under PostgreSQL's count.
 import { z } from "zod";
-import type { ImportType } from "./columns";
+import { IMPORT_LIMITS, type ImportType } from "./columns";
 import { unescapeFormula } from "./csv-write";
 import { parseCsv, type CsvInput, type CsvRecord, type FileError, type ParseLimits, type RowError } from "./parse.server";
-import { IMPORT_LIMITS } from "./columns";
 
 export type { RowError } from "./parse.server";
 
@@ -189,10 +189,20 @@ type Check<T> = (s: string) => T | Invalid;
 const SPACE_RUNS = /\s+/g;
 const LINE_BREAKS = /\r\n?/g;
 
+/** Printable ASCII without double spaces: nothing to collapse or normalise (the common case). */
+function isPlain(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e || (c === 0x20 && s.charCodeAt(i + 1) === 0x20)) return false;
+  }
+  return true;
+}
+
 function clean(value: string | undefined, multiline: boolean): string | null {
   if (value === undefined) return null;
   const s = unescapeFormula(value.trim()).trim();
   if (s === "") return null;
+  if (isPlain(s)) return s;
   return (multiline ? s.replace(LINE_BREAKS, "\n") : s.replace(SPACE_RUNS, " ")).normalize("NFC");
 }
 
@@ -335,18 +345,19 @@ type Issue = (column: string, message: string) => void;
 /** What a failed column holds while the cross-column checks run. Those checks look only at
  * values of the expected type, so a failed column adds no second, confusing error. */
 const FAILED = Symbol("failed");
-const rawCell = z.string().optional();
+/** A record: header -> raw cell. Unknown keys are ignored; a cell must be text or absent. */
+const record = z.custom<Record<string, unknown>>((v) => typeof v === "object" && v !== null && !Array.isArray(v), "Expected a record");
+const NOT_TEXT = new Invalid("Expected text");
 
 /**
- * One zod schema per type: an object of raw cells (text, or absent when the file lacks the
+ * One zod schema per type: a record of raw cells (text, or absent when the file lacks the
  * column) with one transform that checks every column, then the cross-column rules, then
- * builds the typed row. The checks are plain functions rather than a zod effect per cell:
- * at 50,000 rows the per-effect allocations cost seconds.
+ * builds the typed row. The column checks are plain functions rather than a zod schema per
+ * cell: at 50,000 rows, per-cell zod parsing and effects cost seconds in allocations.
  */
 function rowSchema<S extends Spec, R>(spec: S, toRow: (v: Values<S>) => R, cross?: (v: Values<S>, issue: Issue) => void) {
   const columns = Object.keys(spec);
-  const rawShape = Object.fromEntries(columns.map((c) => [c, rawCell]));
-  return z.object(rawShape).transform((raw, ctx): R => {
+  return record.transform((raw, ctx): R => {
     let failed = false;
     const issue: Issue = (column, message) => {
       failed = true;
@@ -354,7 +365,8 @@ function rowSchema<S extends Spec, R>(spec: S, toRow: (v: Values<S>) => R, cross
     };
     const values: Record<string, unknown> = {};
     for (const column of columns) {
-      const v = spec[column](raw[column]);
+      const cell = raw[column];
+      const v = cell === undefined || typeof cell === "string" ? spec[column](cell) : NOT_TEXT;
       if (v instanceof Invalid) {
         issue(column, v.message);
         values[column] = FAILED;
@@ -648,6 +660,10 @@ function findDuplicates(type: "customers" | "team" | "jobs", rows: AnyRow[], err
   }
 }
 
+// Document grouping: rows whose `number` is equal (exactly, after trimming) form one document.
+// They must agree on these columns, compared after normalisation and defaults ("usd" = "USD",
+// empty status = "draft"), but empty and a value differ (amount_paid "" vs "0" too: repeat
+// the value on every row). Line columns (item_*, tax_rate) may differ.
 const DOC_COLUMNS = {
   quotes: [
     ["customer_email", "customerEmail"],

@@ -1,0 +1,99 @@
+/** Shared pieces of the benchmarks: a database, the built server, autocannon, figures. */
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import autocannon from "autocannon";
+import { startEmbedded, type EmbeddedDb } from "../db/embedded";
+import { closeDb, db } from "../db/index";
+import { migrateUp } from "../db/migrate";
+import { startServer, ROOT, type RunningServer } from "../tests/helpers/server";
+
+export type Figure = {
+  name: string;
+  value: number;
+  unit: string;
+  goal: string;
+  met: boolean | null;
+  floor?: { name: string; value: number; unit: string };
+};
+
+export const BENCH_SECRETS = {
+  SESSION_SECRET: "bench-session-secret-0123456789abcdef",
+  PORTAL_TOKEN_SECRET: "bench-portal-secret-0123456789abcdef",
+};
+
+export type BenchContext = {
+  databaseUrl: string;
+  /** Starts the production build against the bench database (extra env for billing etc.). */
+  server: (env?: Record<string, string | undefined>) => Promise<RunningServer>;
+};
+
+/** A fresh embedded PostgreSQL (or BENCH_DATABASE_URL), migrated. */
+export async function benchDatabase(): Promise<{ url: string; stop: () => Promise<void>; version: string }> {
+  let embedded: EmbeddedDb | undefined;
+  let dir: string | undefined;
+  let url = process.env.BENCH_DATABASE_URL;
+  if (!url) {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "fieldservice-bench-pg-"));
+    fs.chmodSync(dir, 0o755);
+    embedded = await startEmbedded(path.join(dir, "data"), { database: "fieldservice_bench" });
+    url = embedded.url;
+  }
+  process.env.DATABASE_URL = url;
+  Object.assign(process.env, BENCH_SECRETS);
+  await migrateUp(db());
+  const v = (await db().query("SHOW server_version"))[0] as Array<{ server_version: string }>;
+  await closeDb();
+  return {
+    url,
+    version: v[0]?.server_version ?? "unknown",
+    stop: async () => {
+      await embedded?.stop();
+      if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function buildApp() {
+  execFileSync(process.execPath, [path.join(ROOT, "node_modules/@remix-run/dev/dist/cli.js"), "build"], {
+    cwd: ROOT,
+    stdio: ["ignore", "ignore", "inherit"],
+    env: { ...process.env, NODE_ENV: "production" },
+  });
+}
+
+export function productionServer(extra: Record<string, string | undefined> = {}) {
+  return startServer({ NODE_ENV: "production", ...BENCH_SECRETS, LOG_LEVEL: "error", ...extra });
+}
+
+export type LoadResult = { rps: number; p99: number; p50: number; errors: number; non2xx: number; total: number };
+
+/** autocannon with a bounded duration; returns throughput and latency percentiles (ms). */
+export async function load(opts: autocannon.Options): Promise<LoadResult> {
+  const r = await autocannon({ connections: 20, duration: 10, ...opts });
+  return {
+    rps: r.requests.average,
+    p99: r.latency.p99,
+    p50: r.latency.p50,
+    errors: r.errors + r.timeouts,
+    non2xx: r.non2xx,
+    total: r.requests.total,
+  };
+}
+
+export const round = (n: number, d = 2) => Math.round(n * 10 ** d) / 10 ** d;
+
+export function figure(name: string, value: number, unit: string, goal: string, met: boolean | null, floor?: Figure["floor"]): Figure {
+  return { name, value: round(value), unit, goal, met, ...(floor ? { floor } : {}) };
+}
+
+export function printTable(figures: Figure[]) {
+  const rows = figures.map((f) => [f.name, `${f.value} ${f.unit}`, f.goal, f.met === null ? "-" : f.met ? "yes" : "NO"]);
+  const head = ["figure", "value", "goal", "met"];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (r: string[]) => `| ${r.map((c, i) => c.padEnd(widths[i])).join(" | ")} |`;
+  console.log(line(head));
+  console.log(`|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`);
+  for (const r of rows) console.log(line(r));
+}

@@ -1,0 +1,56 @@
+/**
+ * `npm run bench`: every figure of BENCHMARKS.md in one run against the production build and
+ * a fresh PostgreSQL on loopback; prints one table and writes bench/results/latest.json.
+ * Bounded: each load runs a fixed time or count. Run alone on a quiet machine.
+ */
+import { execSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { benchDatabase, buildApp, printTable, productionServer, type Figure } from "./lib";
+import { benchHttp } from "./http";
+import { benchStart } from "./start";
+import { ROOT } from "../tests/helpers/server";
+
+async function main() {
+  const started = Date.now();
+  console.log("Building the production app…");
+  buildApp();
+  const database = await benchDatabase();
+  const figures: Figure[] = [];
+  const server = await productionServer({ DATABASE_URL: database.url });
+  try {
+    console.log("B2 HTTP…");
+    figures.push(...(await benchHttp(server)));
+  } finally {
+    await server.stop();
+    await database.stop();
+  }
+  console.log("B5 start…");
+  figures.push(...(await benchStart()));
+
+  printTable(figures);
+  const commit = (() => {
+    try {
+      return execSync("git rev-parse HEAD", { cwd: ROOT, encoding: "utf8" }).trim();
+    } catch {
+      return "unknown";
+    }
+  })();
+  const result = {
+    date: new Date().toISOString(),
+    commit,
+    machine: { cores: os.cpus().length, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version, postgres: database.version, platform: `${os.platform()} ${os.arch()}` },
+    seconds: Math.round((Date.now() - started) / 1000),
+    figures,
+  };
+  fs.mkdirSync(path.join(ROOT, "bench/results"), { recursive: true });
+  fs.writeFileSync(path.join(ROOT, "bench/results/latest.json"), JSON.stringify(result, null, 2) + "\n");
+  console.log(`\nWrote bench/results/latest.json (${result.seconds} s).`);
+  process.exit(0);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
