@@ -20,7 +20,7 @@ export function InvoiceCard({ invoice: inv, token, timeZone }: { invoice: Portal
       <header className="portal-card-head">
         <div>
           <p className="portal-kicker">Invoice</p>
-          <h3 id={`invoice-${inv.id}-title`}>Invoice {inv.number}</h3>
+          <h3 id={`invoice-${inv.id}-title`}>{inv.number}</h3>
         </div>
         <span className={badgeClass}>{label}</span>
       </header>

@@ -7,7 +7,8 @@ import { TIME_WINDOWS } from "./types";
 
 const text = (max: number, message: string) => z.string().trim().max(max, message).optional().default("");
 const ACCEPTED = new Set(["on", "true", "yes", "1"]);
-const formKey = z.string().regex(/^[A-Za-z0-9_-]{16,100}$/, "This form is out of date. Reload the page and try again.");
+const STALE_FORM = "This form is out of date. Reload the page and try again.";
+const formKey = z.string({ required_error: STALE_FORM }).regex(/^[A-Za-z0-9_-]{16,100}$/, STALE_FORM);
 
 export const quoteDecisionSchema = z
   .object({
@@ -63,7 +64,7 @@ const realDate = (s: string) => DATE_RE.test(s) && new Date(`${s}T00:00:00Z`).to
 /** The booking form; the preferred date must fall within today..lastDate of the business's calendar. */
 export const bookingRequestSchema = (today: string, lastDate: string) =>
   z.object({
-    service: z.string().trim().min(1, "Tell us what you need done.").max(200, "Please keep this under 200 characters."),
+    service: z.string({ required_error: "Tell us what you need done." }).trim().min(1, "Tell us what you need done.").max(200, "Please keep this under 200 characters."),
     description: text(2000, "Please keep the details under 2,000 characters."),
     preferredDate: z
       .string()
