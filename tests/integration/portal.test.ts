@@ -463,6 +463,20 @@ test("the database holds no portal token: only the link row (ids, expiry, revoke
   assert.deepEqual(Object.keys(link!).sort(), ["created_at", "created_by", "customer_id", "expires_at", "id", "revoked_at", "revoked_by", "tenant_id"]);
 });
 
+test("portal forms posted as browsers post them from the page (Origin: null under no-referrer) or from elsewhere are handled, not refused", async () => {
+  const s = await portalSetup();
+  const ip = randomLoopback();
+  for (const origin of ["null", "https://elsewhere.example"]) {
+    const q = await createQuote(s.tenant.id, { customerId: s.customer.id });
+    const headers = { origin, "sec-fetch-site": origin === "null" ? "same-origin" : "cross-site", "sec-fetch-mode": "navigate", accept: "text/html" };
+    const invalid = await portalRequest("POST", "/api/portal/quote", { ip, headers, form: { token: s.token, quoteId: q.id, decision: "approve" } });
+    assert.equal(invalid.status, 422, `Origin: ${origin}`);
+    const ok = await portalRequest("POST", "/api/portal/quote", { ip, headers, form: { token: s.token, quoteId: q.id, decision: "approve", signatureName: "J R", acceptTerms: "yes" } });
+    assert.equal(ok.status, 303, `Origin: ${origin}`);
+    assert.equal(await quoteStatus(s.tenant.id, q.id), "approved");
+  }
+});
+
 test("GET on a portal form route is a 405 page (HTML with Allow: POST), not the JSON envelope", async () => {
   for (const path of ["/api/portal/quote", "/api/portal/invoice-payment", "/api/portal/booking-request"]) {
     const res = await portalRequest("GET", path, { ip: randomLoopback() });
