@@ -69,6 +69,9 @@ describe("browser: the customer portal on a phone", { skip: SKIP_BROWSER }, () =
       const paid = await one<{ status: string; amount_paid_cents: number }>(`SELECT status, amount_paid_cents FROM invoices WHERE tenant_id = $1 AND id = $2`, [tenant.id, invoice.id]);
       assert.deepEqual(paid, { status: "partial", amount_paid_cents: 10_000 });
       assert.match(await page.locator(`#invoice-${invoice.id}`).innerText(), /SBX-[0-9A-F]{12}/);
+      // The form starts afresh: the new balance offered, the earlier error gone.
+      assert.equal(await page.getByLabel("Amount to pay (USD)").inputValue(), "142.04");
+      assert.equal(await page.locator(`#amount-${invoice.id}-error`).count(), 0);
       await page.locator(`#invoice-${invoice.id}`).scrollIntoViewIfNeeded();
       await screenshot(page, `portal-paid-part-phone-${tag}`);
 
@@ -79,6 +82,7 @@ describe("browser: the customer portal on a phone", { skip: SKIP_BROWSER }, () =
       await page.getByLabel("Time of day").selectOption("morning");
       await submit(page, "Send request", /Your request was sent to Northside Heating & Air/);
       assert.match(await page.locator(".portal-requests").innerText(), /Annual furnace service/);
+      assert.equal(await page.getByLabel("What do you need?").inputValue(), "", "the booking form is ready for another request");
       const request = await one<{ status: string; service: string; time_window: string }>(
         `SELECT status, service, time_window FROM booking_requests WHERE tenant_id = $1 AND customer_id = $2`,
         [tenant.id, s.customer.id],

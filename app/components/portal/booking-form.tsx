@@ -7,7 +7,7 @@ import { CardError, SelectField, TextAreaField } from "./parts";
 const STATUS_LABELS = { new: ["Received", "badge"], scheduled: ["Scheduled", "badge badge-success"], declined: ["Not possible", "badge badge-muted"], archived: ["Closed", "badge badge-muted"] } as const;
 
 export function BookingForm({ hub }: { hub: PortalHubData }) {
-  const { Form, failure, busy } = usePortalForm("booking", null);
+  const { Form, formKey, failure, busy } = usePortalForm("booking", null);
   const v = failure?.values ?? {};
   const f = failure?.fields ?? {};
   return (
@@ -20,7 +20,7 @@ export function BookingForm({ hub }: { hub: PortalHubData }) {
       </header>
       <p className="muted">Tell us what you need and when suits you. {hub.business.name} will contact you to confirm a time.</p>
       <CardError errors={failure?.formErrors} />
-      <Form method="post" action="/api/portal/booking-request" className="stack" noValidate>
+      <Form key={formKey} method="post" action="/api/portal/booking-request" className="stack" noValidate>
         <input type="hidden" name="token" value={hub.token} />
         <input type="hidden" name="idempotencyKey" value={hub.bookingKey} />
         <Field id="book-service" name="service" label="What do you need?" placeholder="e.g. Annual furnace service" maxLength={200} required defaultValue={v.service} errors={f.service} />

@@ -79,8 +79,8 @@ export function PortalHub({ hub, failure = null }: { hub: PortalHubData; failure
             <span className="portal-stat-label">due on {open.length} {open.length === 1 ? "invoice" : "invoices"}</span>
           </a>
           <a href="#book" className="portal-stat portal-stat-action">
-            <span className="portal-stat-value" aria-hidden="true">＋</span>
             <span className="portal-stat-label">Request a visit</span>
+            <span className="portal-stat-arrow" aria-hidden="true">→</span>
           </a>
         </div>
 

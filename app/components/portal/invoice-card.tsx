@@ -8,11 +8,11 @@ function badge(i: PortalInvoice): [string, string] {
   if (i.status === "paid") return ["Paid", "badge badge-success"];
   if (i.overdue) return ["Overdue", "badge badge-danger"];
   if (i.status === "partial") return ["Partly paid", "badge badge-warning"];
-  return ["Due", "badge"];
+  return ["To pay", "badge"];
 }
 
 export function InvoiceCard({ invoice: inv, token, timeZone }: { invoice: PortalInvoice; token: string; timeZone: string }) {
-  const { Form, failure, busy } = usePortalForm("payment", inv.id);
+  const { Form, formKey, failure, busy } = usePortalForm("payment", inv.id);
   const [label, badgeClass] = badge(inv);
   const open = inv.status !== "paid" && inv.balanceCents > 0;
   return (
@@ -77,7 +77,7 @@ export function InvoiceCard({ invoice: inv, token, timeZone }: { invoice: Portal
             <strong>Sandbox payment: no money moves.</strong> This is a test checkout. No card is charged and nothing is sent to a bank;
             the payment is only recorded on this invoice.
           </div>
-          <Form method="post" action="/api/portal/invoice-payment" className="stack" noValidate>
+          <Form key={formKey} method="post" action="/api/portal/invoice-payment" className="stack" noValidate>
             <input type="hidden" name="token" value={token} />
             <input type="hidden" name="invoiceId" value={inv.id} />
             <input type="hidden" name="idempotencyKey" value={inv.paymentKey} />

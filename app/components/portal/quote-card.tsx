@@ -12,7 +12,7 @@ const BADGES: Record<PortalQuote["status"], [string, string]> = {
 };
 
 export function QuoteCard({ quote: q, token, business, timeZone }: { quote: PortalQuote; token: string; business: string; timeZone: string }) {
-  const { Form, failure, busy, submitting } = usePortalForm("quote", q.id);
+  const { Form, formKey, failure, busy, submitting } = usePortalForm("quote", q.id);
   const decision = failure?.values.decision ?? "";
   const approveErrors = decision === "approve" ? failure?.fields : undefined;
   const [badge, badgeClass] = BADGES[q.status];
@@ -65,7 +65,7 @@ export function QuoteCard({ quote: q, token, business, timeZone }: { quote: Port
       ) : q.status === "expired" ? (
         <p className="portal-outcome portal-outcome-warning">This quote has expired. Ask {business} for an updated quote.</p>
       ) : (
-        <div className="portal-action">
+        <div className="portal-action" key={formKey}>
           <Form method="post" action="/api/portal/quote" className="stack" noValidate>
             <input type="hidden" name="token" value={token} />
             <input type="hidden" name="quoteId" value={q.id} />
