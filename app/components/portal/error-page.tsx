@@ -19,7 +19,7 @@ export function PortalErrorPage() {
   const page = PAGES[status] ?? { title: "Something went wrong", text: "An unexpected error happened on our side. Please try again in a moment." };
   const detail = isRouteErrorResponse(error) && status < 500 && typeof error.data?.message === "string" ? error.data.message : null;
   return (
-    <PortalFrame business={null} subtitle="Secure customer portal">
+    <PortalFrame business={null}>
       <section className="portal-card portal-error" aria-labelledby="portal-error-title">
         <p className="portal-kicker">Error {status}</p>
         <h1 id="portal-error-title">{page.title}</h1>

@@ -12,7 +12,7 @@ export function PortalFrame({ business, subtitle, children }: { business: string
   return (
     <div className="portal">
       <header className="portal-top">
-        <span className="portal-mark" aria-hidden="true">{(business ?? "•").trim().charAt(0).toUpperCase()}</span>
+        {business ? <span className="portal-mark" aria-hidden="true">{business.trim().charAt(0).toUpperCase()}</span> : null}
         <div>
           <p className="portal-business">{business ?? "Customer portal"}</p>
           {subtitle ? <p className="portal-sub">{subtitle}</p> : null}
@@ -20,7 +20,9 @@ export function PortalFrame({ business, subtitle, children }: { business: string
       </header>
       <main className="portal-main" id="main">{children}</main>
       <footer className="portal-footer">
-        <p>This page is private to you. Please do not share its link. Secure customer portal powered by Fieldwork.</p>
+        <p>
+          {business ? "This page is private to you. Please do not share its link. " : null}Secure customer portal powered by Fieldwork.
+        </p>
       </footer>
     </div>
   );

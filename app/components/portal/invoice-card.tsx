@@ -62,7 +62,10 @@ export function InvoiceCard({ invoice: inv, token, timeZone }: { invoice: Portal
             {inv.payments.map((p) => (
               <li key={p.reference}>
                 <span>
-                  {formatDateTime(p.recordedAt, timeZone)} <span className="portal-ref">{p.reference}</span>
+                  {formatDateTime(p.recordedAt, timeZone)}
+                  <span className="portal-item-qty">
+                    Sandbox payment · <span className="portal-ref">{p.reference}</span>
+                  </span>
                 </span>
                 <span className="portal-amount">{formatMoney(p.amountCents, inv.currency)}</span>
               </li>
