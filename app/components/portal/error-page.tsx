@@ -2,6 +2,7 @@ import { isRouteErrorResponse, useRouteError } from "@remix-run/react";
 import { PortalFrame } from "./hub";
 
 const PAGES: Record<number, { title: string; text: string }> = {
+  400: { title: "That form could not be read", text: "Please go back to your portal page and send it again." },
   404: {
     title: "This link is no longer valid",
     text: "Check that you opened the whole link from your email or text message. If it still does not open, ask the business that sent it for a new link.",

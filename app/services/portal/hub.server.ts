@@ -47,22 +47,21 @@ export async function loadHub(portal: Portal, t: Tx): Promise<PortalHubData> {
     [tenantId, customerId, today],
     t,
   );
-  const [quoteItems, invoiceItems, payments, requests] = await Promise.all([
-    lineItems("quote", tenantId, quoteRows.map((q) => q.id), t),
-    lineItems("invoice", tenantId, invoiceRows.map((i) => i.id), t),
-    rows<{ invoice_id: string; amount_cents: number; reference: string; recorded_at: Date }>(
-      `SELECT invoice_id, amount_cents, reference, recorded_at FROM payments
-        WHERE tenant_id = $1 AND invoice_id = ANY($2::uuid[]) ORDER BY recorded_at`,
-      [tenantId, invoiceRows.map((i) => i.id)],
-      t,
-    ),
-    rows<{ service: string; preferred_date: string | null; time_window: PortalBookingRequest["timeWindow"]; status: PortalBookingRequest["status"]; created_at: Date }>(
-      `SELECT service, preferred_date::text, time_window, status, created_at FROM booking_requests
-        WHERE tenant_id = $1 AND customer_id = $2 ORDER BY created_at DESC LIMIT 5`,
-      [tenantId, customerId],
-      t,
-    ),
-  ]);
+  // One after another: a transaction is one connection, which runs one query at a time.
+  const quoteItems = await lineItems("quote", tenantId, quoteRows.map((q) => q.id), t);
+  const invoiceItems = await lineItems("invoice", tenantId, invoiceRows.map((i) => i.id), t);
+  const payments = await rows<{ invoice_id: string; amount_cents: number; reference: string; recorded_at: Date }>(
+    `SELECT invoice_id, amount_cents, reference, recorded_at FROM payments
+      WHERE tenant_id = $1 AND invoice_id = ANY($2::uuid[]) ORDER BY recorded_at`,
+    [tenantId, invoiceRows.map((i) => i.id)],
+    t,
+  );
+  const requests = await rows<{ service: string; preferred_date: string | null; time_window: PortalBookingRequest["timeWindow"]; status: PortalBookingRequest["status"]; created_at: Date }>(
+    `SELECT service, preferred_date::text, time_window, status, created_at FROM booking_requests
+      WHERE tenant_id = $1 AND customer_id = $2 ORDER BY created_at DESC LIMIT 5`,
+    [tenantId, customerId],
+    t,
+  );
 
   const paymentsOf = new Map<string, PortalPayment[]>();
   for (const p of payments) {
