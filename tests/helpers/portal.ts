@@ -26,13 +26,13 @@ export async function portalSetup(o: { businessName?: string; customerName?: str
 
 export type PortalResponse = { status: number; headers: http.IncomingHttpHeaders; text: string };
 
-/** A request to the test server from `ip`; redirects are not followed. */
+/** A request to the test server (or `base`) from `ip`; redirects are not followed. */
 export function portalRequest(
   method: string,
   path: string,
-  o: { form?: Record<string, string | undefined>; body?: string; ip?: string; headers?: Record<string, string> } = {},
+  o: { form?: Record<string, string | undefined>; body?: string; ip?: string; headers?: Record<string, string>; base?: string } = {},
 ): Promise<PortalResponse> {
-  const base = new URL(BASE_URL);
+  const base = new URL(o.base ?? BASE_URL);
   let body: string | undefined = o.body;
   const headers: Record<string, string> = { "user-agent": "PortalTest/1.0", ...o.headers };
   if (o.form) {

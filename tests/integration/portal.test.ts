@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
-import { test } from "node:test";
+import { after, before, describe, test } from "node:test";
 import { one, rows } from "../../db/index";
 import { revokePortalLink } from "../../app/services/portal/links.server";
 import { createCustomer, createInvoice, createQuote, tenantCounts, twoTenants } from "../helpers/fixtures";
+import { startServer, type RunningServer } from "../helpers/server";
 import { fieldError, pageText, paymentKeyOf, portalRequest, portalSetup, raceOnRow, randomLoopback, type PortalResponse } from "../helpers/portal";
 
 const TABLES = ["quotes", "invoices", "payments", "booking_requests", "portal_links"];
@@ -196,23 +197,6 @@ test("a draft or expired quote cannot be approved or declined (409, nothing chan
   assert.match(pageText(hub.text), /This quote has expired/);
 });
 
-test("ten approvals of one quote at once record one approval; the others answer 409", async () => {
-  const s = await portalSetup();
-  const q = await createQuote(s.tenant.id, { customerId: s.customer.id });
-  const ip = randomLoopback();
-  const results = await raceOnRow("quotes", s.tenant.id, q.id, 10, () =>
-    Array.from({ length: 10 }, (_, i) =>
-      portalRequest("POST", "/api/portal/quote", { ip, form: { token: s.token, quoteId: q.id, decision: "approve", signatureName: `Signer ${i}`, acceptTerms: "on" } }),
-    ),
-  );
-  const statuses = results.map((r) => r.status).sort();
-  assert.deepEqual(statuses, [303, 409, 409, 409, 409, 409, 409, 409, 409, 409]);
-  const row = await one<{ status: string; approved_name: string }>(`SELECT status, approved_name FROM quotes WHERE tenant_id = $1 AND id = $2`, [s.tenant.id, q.id]);
-  assert.equal(row?.status, "approved");
-  const winner = results.findIndex((r) => r.status === 303);
-  assert.equal(row?.approved_name, `Signer ${winner}`);
-});
-
 test("payment amounts: zero, negative, non-numeric or over the balance are 422 beside the field and record nothing", async () => {
   const s = await portalSetup();
   const inv = await createInvoice(s.tenant.id, { customerId: s.customer.id });
@@ -288,30 +272,60 @@ test("a partial sandbox payment makes the invoice partial, the rest makes it pai
   assert.equal((await tenantCounts(s.tenant.id, ["payments"])).payments, 2);
 });
 
-test("concurrent payments (ten posts in flight at once): ten with one key record one payment; ten posts of the full balance with different keys record one", async () => {
-  const s = await portalSetup();
-  const ip = randomLoopback();
-  const a = await createInvoice(s.tenant.id, { customerId: s.customer.id });
-  const sameKey = key();
-  const same = await raceOnRow("invoices", s.tenant.id, a.id, 10, () =>
-    Array.from({ length: 10 }, () => portalRequest("POST", "/api/portal/invoice-payment", { ip, form: { token: s.token, invoiceId: a.id, amount: "100", idempotencyKey: sameKey } })),
-  );
-  assert.deepEqual(same.map((r) => r.status), Array(10).fill(303));
-  const aPayments = await rows(`SELECT 1 FROM payments WHERE tenant_id = $1 AND invoice_id = $2`, [s.tenant.id, a.id]);
-  assert.equal(aPayments.length, 1);
-  assert.equal((await one<{ amount_paid_cents: number }>(`SELECT amount_paid_cents FROM invoices WHERE tenant_id = $1 AND id = $2`, [s.tenant.id, a.id]))?.amount_paid_cents, 10_000);
+// Ten requests in flight at once, each holding a database connection while it waits on the
+// row lock: they get their own server with a larger pool, so the shared server's other tests
+// never wait for a connection meanwhile.
+describe("races", () => {
+  let races: RunningServer;
+  before(async () => {
+    races = await startServer({ DB_POOL_MAX: "30" });
+  });
+  after(async () => {
+    await races?.stop();
+  });
 
-  const b = await createInvoice(s.tenant.id, { customerId: s.customer.id });
-  const tabs = await raceOnRow("invoices", s.tenant.id, b.id, 10, () =>
-    Array.from({ length: 10 }, () =>
-      portalRequest("POST", "/api/portal/invoice-payment", { ip, form: { token: s.token, invoiceId: b.id, amount: (b.totalCents / 100).toFixed(2), idempotencyKey: key() } }),
-    ),
-  );
-  assert.deepEqual(tabs.map((r) => r.status).sort(), [303, 409, 409, 409, 409, 409, 409, 409, 409, 409]);
-  const bPayments = await rows(`SELECT 1 FROM payments WHERE tenant_id = $1 AND invoice_id = $2`, [s.tenant.id, b.id]);
-  assert.equal(bPayments.length, 1);
-  const row = await one<{ status: string; amount_paid_cents: number }>(`SELECT status, amount_paid_cents FROM invoices WHERE tenant_id = $1 AND id = $2`, [s.tenant.id, b.id]);
-  assert.deepEqual(row, { status: "paid", amount_paid_cents: b.totalCents });
+  test("ten approvals of one quote at once record one approval; the others answer 409", async () => {
+    const s = await portalSetup();
+    const q = await createQuote(s.tenant.id, { customerId: s.customer.id });
+    const ip = randomLoopback();
+    const results = await raceOnRow("quotes", s.tenant.id, q.id, 10, () =>
+      Array.from({ length: 10 }, (_, i) =>
+        portalRequest("POST", "/api/portal/quote", { base: races.url, ip, form: { token: s.token, quoteId: q.id, decision: "approve", signatureName: `Signer ${i}`, acceptTerms: "on" } }),
+      ),
+    );
+    const statuses = results.map((r) => r.status).sort();
+    assert.deepEqual(statuses, [303, 409, 409, 409, 409, 409, 409, 409, 409, 409]);
+    const row = await one<{ status: string; approved_name: string }>(`SELECT status, approved_name FROM quotes WHERE tenant_id = $1 AND id = $2`, [s.tenant.id, q.id]);
+    assert.equal(row?.status, "approved");
+    const winner = results.findIndex((r) => r.status === 303);
+    assert.equal(row?.approved_name, `Signer ${winner}`);
+  });
+
+  test("concurrent payments (ten posts in flight at once): ten with one key record one payment; ten posts of the full balance with different keys record one", async () => {
+    const s = await portalSetup();
+    const ip = randomLoopback();
+    const a = await createInvoice(s.tenant.id, { customerId: s.customer.id });
+    const sameKey = key();
+    const same = await raceOnRow("invoices", s.tenant.id, a.id, 10, () =>
+      Array.from({ length: 10 }, () => portalRequest("POST", "/api/portal/invoice-payment", { base: races.url, ip, form: { token: s.token, invoiceId: a.id, amount: "100", idempotencyKey: sameKey } })),
+    );
+    assert.deepEqual(same.map((r) => r.status), Array(10).fill(303));
+    const aPayments = await rows(`SELECT 1 FROM payments WHERE tenant_id = $1 AND invoice_id = $2`, [s.tenant.id, a.id]);
+    assert.equal(aPayments.length, 1);
+    assert.equal((await one<{ amount_paid_cents: number }>(`SELECT amount_paid_cents FROM invoices WHERE tenant_id = $1 AND id = $2`, [s.tenant.id, a.id]))?.amount_paid_cents, 10_000);
+
+    const b = await createInvoice(s.tenant.id, { customerId: s.customer.id });
+    const tabs = await raceOnRow("invoices", s.tenant.id, b.id, 10, () =>
+      Array.from({ length: 10 }, () =>
+        portalRequest("POST", "/api/portal/invoice-payment", { base: races.url, ip, form: { token: s.token, invoiceId: b.id, amount: (b.totalCents / 100).toFixed(2), idempotencyKey: key() } }),
+      ),
+    );
+    assert.deepEqual(tabs.map((r) => r.status).sort(), [303, 409, 409, 409, 409, 409, 409, 409, 409, 409]);
+    const bPayments = await rows(`SELECT 1 FROM payments WHERE tenant_id = $1 AND invoice_id = $2`, [s.tenant.id, b.id]);
+    assert.equal(bPayments.length, 1);
+    const row = await one<{ status: string; amount_paid_cents: number }>(`SELECT status, amount_paid_cents FROM invoices WHERE tenant_id = $1 AND id = $2`, [s.tenant.id, b.id]);
+    assert.deepEqual(row, { status: "paid", amount_paid_cents: b.totalCents });
+  });
 });
 
 test("booking request: service required, preferredDate within today..+365 days, timeWindow from the list; a good one is stored as new, once per form", async () => {
