@@ -23,7 +23,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json(
     {
       csrf: csrf.token,
-      flash: flash as { message?: string; tone?: "success" | "error" } | null,
+      // Only the layout's one-line message goes to the browser; pages read their own flash keys.
+      flash: typeof flash?.message === "string" ? { message: flash.message, tone: flash.tone === "error" ? ("error" as const) : ("success" as const) } : null,
       user: user && {
         name: user.name,
         email: user.email,

@@ -9,8 +9,10 @@ export function AppShell({ children }: { children: React.ReactNode }) {
   const data = useRootData();
   const user = data?.user;
   const location = useLocation();
-  // Portal pages (the hub, and the form routes' answers) are the customer's, even when staff are signed in.
-  if (!user || location.pathname.startsWith("/portal/") || location.pathname.startsWith("/api/portal/")) {
+  // The portal (the hub, and the form routes' answers) and invite pages stand alone, even for a
+  // signed-in member of staff.
+  const path = location.pathname;
+  if (!user || path.startsWith("/portal/") || path.startsWith("/api/portal/") || path.startsWith("/invite/")) {
     return <div className="public-shell">{children}</div>;
   }
   return (

@@ -12,8 +12,11 @@ export const LIMITS = {
   form: 1 * MiB,
 } as const;
 
+// Connection: close, because the rest of the body may still be on its way (it is discarded).
 export const tooLarge = (limit: number) =>
-  new AppError("PAYLOAD_TOO_LARGE", `The request body is larger than ${formatBytes(limit)}.`);
+  new AppError("PAYLOAD_TOO_LARGE", `The request body is larger than ${formatBytes(limit)}.`, {
+    headers: { Connection: "close" },
+  });
 
 function formatBytes(n: number) {
   return n >= MiB ? `${n / MiB} MiB` : `${n / KiB} KiB`;

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { createReadableStreamFromReadable, writeReadableStreamToWritable } from "@remix-run/node";
+import { writeReadableStreamToWritable } from "@remix-run/node";
 
 /** A Fetch API Request from a node request; the body stays a stream (read under limits by routes). */
 export function toFetchRequest(req: IncomingMessage, res: ServerResponse, origin: string): Request {
@@ -25,10 +25,56 @@ export function toFetchRequest(req: IncomingMessage, res: ServerResponse, origin
   }
   const init: RequestInit & { duplex?: "half" } = { method, headers, signal: controller.signal };
   if (method !== "GET" && method !== "HEAD") {
-    init.body = createReadableStreamFromReadable(req);
+    init.body = bodyStream(req);
     init.duplex = "half";
   }
   return new Request(new URL(req.url ?? "/", origin), init);
+}
+
+// After a route stops reading (a body over its limit), at most this much more is read and
+// discarded before the connection is cut.
+const DRAIN_LIMIT = 16 * 1024 * 1024;
+
+/**
+ * The request body as a web stream, paused while the route is not reading. A route that
+ * refuses a body part-way cancels it (readBodyLimited, streamBodyLimited): the rest is then
+ * read and thrown away instead of the socket being destroyed, as Remix's own adapter does,
+ * so a client sending a chunked body still receives the 413 rather than a connection reset.
+ */
+function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
+  let settled = false;
+  const settle = (fn: () => void) => {
+    if (settled) return;
+    settled = true;
+    fn();
+  };
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        req.on("data", (chunk: Buffer) => {
+          if (settled) return;
+          controller.enqueue(chunk);
+          if ((controller.desiredSize ?? 0) <= 0) req.pause();
+        });
+        req.once("end", () => settle(() => controller.close()));
+        req.once("error", (error) => settle(() => controller.error(error)));
+        req.once("close", () => settle(() => controller.error(new Error("the request was aborted"))));
+      },
+      pull() {
+        req.resume();
+      },
+      cancel() {
+        settled = true;
+        let discarded = 0;
+        req.on("data", (chunk: Buffer) => {
+          discarded += chunk.byteLength;
+          if (discarded > DRAIN_LIMIT) req.destroy();
+        });
+        req.resume();
+      },
+    },
+    { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
+  );
 }
 
 /** Writes a Fetch API Response to a node response (Set-Cookie kept as separate headers). */
@@ -40,6 +86,10 @@ export async function sendFetchResponse(res: ServerResponse, response: Response,
   }
   const cookies = response.headers.getSetCookie();
   if (cookies.length) out["set-cookie"] = cookies;
+  // A reply sent before the request body was read (413, 401, 403) leaves the rest of the body
+  // in the socket; reused, that connection would stall the client's next request until the
+  // headers timeout. Close it instead.
+  if (!res.req.complete) out["connection"] = "close";
   res.writeHead(response.status, response.statusText || undefined, out);
   if (response.body && res.req.method !== "HEAD") {
     await writeReadableStreamToWritable(response.body, res);

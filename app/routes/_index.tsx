@@ -1,40 +1,96 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { PageHeader } from "~/components/layout";
-import { dashboardCounts } from "~/services/dashboard/dashboard.server";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { EmptyState, PageHeader } from "~/components/layout";
+import { DateTime, StatusBadge } from "~/components/records";
+import { dashboardCounts, dashboardLists } from "~/services/dashboard/dashboard.server";
 import { requireUser } from "~/utils/auth.server";
-import { can } from "~/utils/permissions";
+import { formatDate } from "~/utils/format";
+import { can, recordScope } from "~/utils/permissions";
 
 export const meta: MetaFunction = () => [{ title: "Dashboard · Fieldwork" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  // Roles without the dashboard land on their own start page: a technician, their day.
-  if (!can(user.role, "view_dashboard")) throw redirect(user.role === "technician" ? "/field" : "/ai-assistant");
-  return json({ name: user.name, counts: await dashboardCounts(user.tenantId) });
+  // Roles without the dashboard land on their own start page: a technician, their jobs.
+  if (!can(user.role, "view_dashboard")) throw redirect(recordScope(user.role) === "own_jobs" ? "/jobs" : "/ai-assistant");
+  const [counts, lists] = await Promise.all([dashboardCounts(user.tenantId), dashboardLists(user.tenantId)]);
+  return json({ name: user.name, counts, lists, canImport: can(user.role, "import_csv") });
 }
 
 export default function Dashboard() {
-  const { name, counts } = useLoaderData<typeof loader>();
+  const { name, counts, lists, canImport } = useLoaderData<typeof loader>();
   const stats = [
-    { label: "Customers", value: counts.customers, to: "/customers" },
-    { label: "Open jobs", value: counts.openJobs, to: "/jobs?status=open" },
-    { label: "Quotes awaiting response", value: counts.quotesAwaiting, to: "/quotes?status=sent" },
-    { label: "Unpaid total", value: counts.unpaidTotal, to: "/invoices?status=unpaid" },
-    { label: "New booking requests", value: counts.newRequests, to: "/requests?status=new" },
+    { label: "Customers", value: counts.customers, to: "/customers", note: "Everyone you work for" },
+    { label: "Open jobs", value: counts.openJobs, to: "/jobs?status=open", note: counts.unscheduledJobs ? `${counts.unscheduledJobs} not scheduled yet` : "All scheduled" },
+    { label: "Quotes awaiting response", value: counts.quotesAwaiting, to: "/quotes?status=sent", note: "Sent and still valid" },
+    { label: "Unpaid total", value: counts.unpaidTotal, to: "/invoices?status=unpaid", note: counts.overdueInvoices ? `${counts.overdueInvoices} overdue` : "Nothing overdue" },
+    { label: "New booking requests", value: counts.newRequests, to: "/requests?status=new", note: "From the customer portal" },
   ];
   return (
     <>
       <PageHeader title={`Welcome, ${name.split(" ")[0]}`} description="Here is where your business stands today." />
-      <div className="grid grid-3">
+      {counts.customers === 0 ? (
+        <EmptyState title="Start with your customers">
+          {canImport ? (
+            <p>No customers yet: <Link to="/import-data?type=customers">import them</Link>, then your team, jobs, quotes and invoices.</p>
+          ) : (
+            <p>No customers yet. Ask an owner, admin or office member to import them.</p>
+          )}
+        </EmptyState>
+      ) : null}
+      <div className="grid grid-3 stats">
         {stats.map((s) => (
           <Link key={s.label} to={s.to} className="stat">
             <div className="stat-label">{s.label}</div>
             <div className="stat-value">{s.value}</div>
+            <div className="stat-note">{s.note}</div>
           </Link>
         ))}
       </div>
+      <div className="grid grid-2 section-gap">
+        <section className="card" aria-labelledby="upcoming-title">
+          <div className="card-header">
+            <h2 id="upcoming-title">Coming up</h2>
+            <Link to="/jobs?status=open" className="small">All open jobs</Link>
+          </div>
+          {lists.upcomingJobs.length ? (
+            <ul className="plain-list">
+              {lists.upcomingJobs.map((j) => (
+                <li key={j.id}>
+                  <Link to={`/jobs/${j.id}`}>{j.title}</Link> <StatusBadge status={j.status} />
+                  <div className="muted small"><DateTime value={j.scheduled_start} /> · {j.customer_name} · {j.assignee_name ?? "Unassigned"}</div>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p className="muted">Nothing on the schedule from today on.</p>
+          )}
+        </section>
+        <section className="card" aria-labelledby="requests-title">
+          <div className="card-header">
+            <h2 id="requests-title">New booking requests</h2>
+            <Link to="/requests?status=new" className="small">Triage requests</Link>
+          </div>
+          {lists.newRequests.length ? (
+            <ul className="plain-list">
+              {lists.newRequests.map((r) => (
+                <li key={r.id}>
+                  <strong>{r.service}</strong>
+                  <div className="muted small">{r.customer_name} · {r.preferred_date ? `prefers ${formatDate(r.preferred_date)}` : "any day"} · received <DateTime value={r.created_at} /></div>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p className="muted">No new requests. Customers send them from their portal link.</p>
+          )}
+        </section>
+      </div>
     </>
   );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
 }

@@ -12,9 +12,16 @@ export const actorOf = (u: CurrentUser): Actor => ({ tenantId: u.tenantId, userI
 
 // One lookup per request, however many loaders ask.
 const cache = new WeakMap<Request, Promise<CurrentUser | null>>();
+// The cookie's signature is checked once per request too (the user lookup and CSRF both need it).
+const tokens = new WeakMap<Request, Promise<string | null>>();
 
-export async function sessionTokenOf(request: Request) {
-  return readCookie(sessionCookie(), request);
+export function sessionTokenOf(request: Request): Promise<string | null> {
+  let token = tokens.get(request);
+  if (!token) {
+    token = readCookie(sessionCookie(), request);
+    tokens.set(request, token);
+  }
+  return token;
 }
 
 export function getCurrentUser(request: Request): Promise<CurrentUser | null> {

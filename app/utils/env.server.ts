@@ -2,10 +2,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-
-/** Billing providers the webhook intake knows; `BILLING_<PROVIDER>_*` variables are read for each. */
-export const BILLING_PROVIDERS = ["stripe", "paddle"] as const;
-export type BillingProvider = (typeof BILLING_PROVIDERS)[number];
+import { parsePricePlans, pricePlansVariable, type BillingProvider } from "~/services/billing/config.server";
 
 const secretList = z
   .string()
@@ -13,19 +10,12 @@ const secretList = z
   .refine((l) => l.length > 0, "must hold at least one secret")
   .refine((l) => l.every((s) => s.length >= 16), "each secret must be at least 16 characters");
 
-const pricePlans = z
-  .string()
-  .transform((s, ctx) => {
-    const map: Record<string, string> = {};
-    for (const pair of s.split(",").map((p) => p.trim()).filter(Boolean)) {
-      const [price, plan] = pair.split(":").map((p) => p?.trim());
-      if (!price || !plan) {
-        ctx.addIssue({ code: z.ZodIssueCode.custom, message: `"${pair}" is not price:plan` });
-        return z.NEVER;
-      }
-      map[price] = plan;
-    }
-    return map;
+// Checked with the intake's own parser, so a map the intake would refuse (and answer 503 for)
+// stops the start with the variable named, instead of being found when events bounce.
+const pricePlans = (provider: BillingProvider) =>
+  z.string().superRefine((value, ctx) => {
+    const parsed = parsePricePlans(value, pricePlansVariable(provider));
+    if (!parsed.ok) ctx.addIssue({ code: z.ZodIssueCode.custom, message: parsed.problem });
   });
 
 const schema = z.object({
@@ -44,9 +34,9 @@ const schema = z.object({
   DB_POOL_ACQUIRE_MS: z.coerce.number().int().min(100).max(120_000).default(5_000),
   LOG_LEVEL: z.enum(["silent", "error", "info", "debug"]).default("info"),
   BILLING_STRIPE_WEBHOOK_SECRET: secretList.optional(),
-  BILLING_STRIPE_PRICE_PLANS: pricePlans.optional(),
+  BILLING_STRIPE_PRICE_PLANS: pricePlans("stripe").optional(),
   BILLING_PADDLE_WEBHOOK_SECRET: secretList.optional(),
-  BILLING_PADDLE_PRICE_PLANS: pricePlans.optional(),
+  BILLING_PADDLE_PRICE_PLANS: pricePlans("paddle").optional(),
 });
 
 export type Env = Omit<z.infer<typeof schema>, "SESSION_SECRET" | "PORTAL_TOKEN_SECRET" | "APP_URL"> & {

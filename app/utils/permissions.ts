@@ -47,3 +47,12 @@ export const ROLE_LABELS: Record<Role, string> = {
   office: "Office",
   technician: "Technician",
 };
+
+/**
+ * What `view_records` covers for a role: everything in the tenant, or (a technician) only
+ * the jobs assigned to them. The one place that says so; services and routes ask here.
+ */
+export function recordScope(role: Role): "all" | "own_jobs" | "none" {
+  if (!can(role, "view_records")) return "none";
+  return role === "technician" ? "own_jobs" : "all";
+}

@@ -1,14 +1,21 @@
 import type { MigrationModule } from "../migrate";
 import * as m0001 from "./0001-foundation";
 import * as m0002 from "./0002-records";
+import * as m0004 from "./0004-back-office";
 import * as m0005 from "./0005-portal";
+import * as m0007 from "./0007-billing";
+import * as m0008 from "./0008-tenant-settings";
 
 /**
  * Every migration, in order. Listed by hand (not globbed) so the compiled server bundle
- * carries them. Add new ones at the end with the next number.
+ * carries them. Add new ones with the next number; row-level security stays last, as it
+ * covers every tenant table the migrations before it made.
  */
 export const MIGRATIONS: Array<[string, MigrationModule]> = [
   ["0001-foundation", m0001],
   ["0002-records", m0002],
+  ["0004-back-office", m0004],
   ["0005-portal", m0005],
+  ["0007-billing", m0007],
+  ["0008-tenant-settings", m0008],
 ];

@@ -1,11 +1,18 @@
 import { Column, DataType, Model, Table } from "sequelize-typescript";
-import { Id, RequiredText } from "./columns";
+import { Id, RequiredText, Text, Timestamp } from "./columns";
 
 @Table({ tableName: "tenants", underscored: true })
 export class Tenant extends Model {
   @Id declare id: string;
   @RequiredText declare name: string;
   @Column({ type: DataType.TEXT, allowNull: false, defaultValue: "UTC" }) declare timeZone: string;
+  // Billing state, written only by the billing webhook intake (app/services/billing/intake.server.ts).
+  @Text declare plan: string | null;
+  @Text declare subscriptionStatus: string | null;
+  @Timestamp declare currentPeriodEnd: Date | null;
+  @Text declare billingProvider: "stripe" | "paddle" | null;
+  /** Provider time of the last applied billing event: older ones arriving late change nothing. */
+  @Timestamp declare billingEventAt: Date | null;
   declare createdAt: Date;
   declare updatedAt: Date;
 }

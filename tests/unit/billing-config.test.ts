@@ -2,6 +2,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { billingConfig, isBillingProvider } from "../../app/services/billing/config.server";
+import { parseEnv } from "../../app/utils/env.server";
 
 describe("isBillingProvider", () => {
   it("knows exactly stripe and paddle", () => {
@@ -67,5 +68,15 @@ describe("billingConfig", () => {
     assert.equal(config.pricePlans["__proto__"], "pro");
     assert.equal(config.pricePlans["constructor"], undefined);
     assert.equal(config.pricePlans["toString"], undefined);
+  });
+});
+
+describe("start-up validation of the billing variables", () => {
+  it("a price map the intake would refuse stops the start, naming the variable", () => {
+    for (const value of ["price_1", "price_1:pro:annual", "price_1:pro,price_1:starter"]) {
+      assert.throws(() => parseEnv({ DATA_DIR: "/tmp/x-env-test", BILLING_PADDLE_PRICE_PLANS: value }), /BILLING_PADDLE_PRICE_PLANS/, value);
+    }
+    const ok = parseEnv({ DATA_DIR: "/tmp/x-env-test", BILLING_STRIPE_PRICE_PLANS: "price_123:starter, price_456:pro" });
+    assert.equal(ok.BILLING_STRIPE_PRICE_PLANS, "price_123:starter, price_456:pro");
   });
 });

@@ -223,7 +223,17 @@ describe("Stripe events", () => {
 
   it("a subscription event without a status is refused", () => {
     const { status: _status, ...withoutStatus } = stripeSubscription();
-    expectRefused(normaliseEvent("stripe", stripeEvent("customer.subscription.updated", withoutStatus)), "no status");
+    const result = normaliseEvent("stripe", stripeEvent("customer.subscription.updated", withoutStatus));
+    expectRefused(result, "no status");
+    // Still identifiable, so the intake can store it as ignored instead of refusing it.
+    assert.equal(result.ok === false && result.envelope?.eventId, "evt_1NG8Du2eZvKYlo2CUI79vXWy");
+    assert.equal(result.ok === false && result.envelope?.type, "customer.subscription.updated");
+  });
+
+  it("an event without its envelope is refused with no envelope to store", () => {
+    const result = normaliseEvent("stripe", { type: "customer.subscription.updated", data: { object: {} } });
+    expectRefused(result, "no id");
+    assert.equal(result.ok === false && result.envelope, undefined);
   });
 
   it("invoice.paid (2025 shape): parent.subscription_details tenant, pricing price, line period end", () => {
@@ -483,7 +493,9 @@ describe("Paddle Billing events", () => {
   });
 
   it("a subscription event without a status is refused", () => {
-    expectRefused(normaliseEvent("paddle", paddleEvent("subscription.updated", paddleSubscription({ status: null }))), "null status");
+    const result = normaliseEvent("paddle", paddleEvent("subscription.updated", paddleSubscription({ status: null })));
+    expectRefused(result, "null status");
+    assert.equal(result.ok === false && result.envelope?.type, "subscription.updated");
   });
 
   it("transaction.completed and transaction.paid: invoice_paid, active, price, billing period end", () => {

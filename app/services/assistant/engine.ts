@@ -155,13 +155,36 @@ function phraseKey(phrase: string): string {
   return tokenize(phrase).join(" ");
 }
 
-function containsPhrase(haystack: string, key: string): boolean {
-  return key !== "" && haystack.includes(` ${key} `);
+/**
+ * The words of a text with the positions of each word, so a phrase is found by looking up its
+ * first word instead of scanning the whole text once per phrase (hundreds of phrases against
+ * up to 5,000 characters of details). Same answer as searching " key " in the joined words.
+ */
+class WordIndex {
+  private readonly positions = new Map<string, number[]>();
+  constructor(private readonly words: readonly string[]) {
+    for (let i = 0; i < words.length; i++) {
+      const at = this.positions.get(words[i]);
+      if (at) at.push(i);
+      else this.positions.set(words[i], [i]);
+    }
+  }
+
+  has(phrase: readonly string[]): boolean {
+    const starts = this.positions.get(phrase[0]);
+    if (!starts) return false;
+    next: for (const start of starts) {
+      for (let k = 1; k < phrase.length; k++) if (this.words[start + k] !== phrase[k]) continue next;
+      return true;
+    }
+    return false;
+  }
 }
 
 interface CompiledPhrase {
   readonly phrase: string;
   readonly key: string;
+  readonly parts: readonly string[];
   readonly words: number;
 }
 
@@ -172,7 +195,8 @@ function compilePhrases(phrases: readonly string[]): CompiledPhrase[] {
     const key = phraseKey(phrase);
     if (key === "" || seen.has(key)) continue;
     seen.add(key);
-    out.push({ phrase, key, words: key.split(" ").length });
+    const parts = key.split(" ");
+    out.push({ phrase, key, parts, words: parts.length });
   }
   return out;
 }
@@ -194,9 +218,8 @@ interface RuleMatch {
 }
 
 interface Prepared {
-  readonly titleText: string;
-  readonly detailsText: string;
-  readonly allText: string;
+  readonly title: WordIndex;
+  readonly details: WordIndex;
   readonly tokens: readonly string[];
 }
 
@@ -207,12 +230,7 @@ function prepare(jobTitle: string | undefined, details: string | undefined): Pre
   const detailTokens = tokenize(body);
   // A separator token that no phrase contains keeps title and details from running together.
   const tokens = [...titleTokens, "|", ...detailTokens];
-  return {
-    titleText: ` ${titleTokens.join(" ")} `,
-    detailsText: ` ${detailTokens.join(" ")} `,
-    allText: ` ${tokens.join(" ")} `,
-    tokens,
-  };
+  return { title: new WordIndex(titleTokens), details: new WordIndex(detailTokens), tokens };
 }
 
 function rankRules(p: Prepared): RuleMatch[] {
@@ -222,8 +240,8 @@ function rankRules(p: Prepared): RuleMatch[] {
     const matched: string[] = [];
     const matchedKeys = new Set<string>();
     for (const ph of phrases) {
-      const inTitle = containsPhrase(p.titleText, ph.key);
-      const inDetails = !inTitle && containsPhrase(p.detailsText, ph.key);
+      const inTitle = p.title.has(ph.parts);
+      const inDetails = !inTitle && p.details.has(ph.parts);
       if (!inTitle && !inDetails) continue;
       score += ph.words * (inTitle ? TITLE_WEIGHT : DETAILS_WEIGHT);
       matched.push(ph.phrase);
@@ -249,7 +267,7 @@ function findModifiers(p: Prepared, primary: RuleMatch | undefined): AppliedModi
       // A word that named the job kind itself ("knob and tube" for a rewire) is already in its
       // base hours; urgency ("no heat") still counts, because the base hours assume a booked visit.
       if (!modifier.emergency && primary?.matchedKeys.has(ph.key)) continue;
-      if (containsPhrase(p.allText, ph.key)) matched.push(ph.phrase);
+      if (p.title.has(ph.parts) || p.details.has(ph.parts)) matched.push(ph.phrase);
     }
     if (matched.length > 0) out.push({ modifier, matched });
   }
@@ -328,7 +346,7 @@ const QUANTITY_STOP = new Set([
 function parseCount(token: string | undefined): number | undefined {
   if (token === undefined) return undefined;
   if (/^\d{1,3}$/.test(token)) return Number(token);
-  return NUMBER_WORDS[token];
+  return Object.hasOwn(NUMBER_WORDS, token) ? NUMBER_WORDS[token] : undefined; // not "constructor"
 }
 
 interface QuantityCount {

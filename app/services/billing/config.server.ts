@@ -38,7 +38,7 @@ function commaList(value: string | undefined): string[] {
 // A malformed entry makes the whole map unusable rather than silently dropping a price:
 // a disabled intake answers 503 and the provider retries later, whereas a dropped price
 // would store paying customers' events as "ignored" for good.
-function parsePricePlans(
+export function parsePricePlans(
   value: string | undefined,
   variable: string,
 ): { ok: true; plans: Record<string, string> } | { ok: false; problem: string } {

@@ -23,7 +23,14 @@ export type NormalisedEvent = {
   currentPeriodEnd: Date | null;
 };
 
-export type NormaliseResult = { ok: true; event: NormalisedEvent } | { ok: false; reason: string };
+/** Identity of an event whose envelope was read even though its facts were not. */
+export type EventEnvelope = Pick<NormalisedEvent, "eventId" | "type" | "occurredAt">;
+
+// `envelope` is set when the event is identifiable (id, type, time) but its object is of an
+// unexpected shape: the intake stores such an event as "ignored" rather than refusing it.
+export type NormaliseResult =
+  | { ok: true; event: NormalisedEvent }
+  | { ok: false; reason: string; envelope?: EventEnvelope };
 
 // ---------------------------------------------------------------------------------------
 // Shared shapes
@@ -193,9 +200,10 @@ function normaliseStripe(payload: unknown): NormaliseResult {
   const envelope = StripeEnvelope.safeParse(payload);
   if (!envelope.success) return { ok: false, reason: "not a Stripe event (id, type, created, data.object)" };
   const { id, type, created, data } = envelope.data;
+  const identity = { eventId: id, type, occurredAt: new Date(created * 1000) };
   const facts = stripeFacts(type, data.object);
-  if (typeof facts === "string") return { ok: false, reason: facts };
-  return { ok: true, event: { eventId: id, type, occurredAt: new Date(created * 1000), ...facts } };
+  if (typeof facts === "string") return { ok: false, reason: facts, envelope: identity };
+  return { ok: true, event: { ...identity, ...facts } };
 }
 
 // ---------------------------------------------------------------------------------------
@@ -279,9 +287,10 @@ function normalisePaddle(payload: unknown): NormaliseResult {
     return { ok: false, reason: "not a Paddle Billing event (event_id, event_type, occurred_at, data)" };
   }
   const { event_id, event_type, occurred_at, data } = envelope.data;
+  const identity = { eventId: event_id, type: event_type, occurredAt: occurred_at };
   const facts = paddleFacts(event_type, data);
-  if (typeof facts === "string") return { ok: false, reason: facts };
-  return { ok: true, event: { eventId: event_id, type: event_type, occurredAt: occurred_at, ...facts } };
+  if (typeof facts === "string") return { ok: false, reason: facts, envelope: identity };
+  return { ok: true, event: { ...identity, ...facts } };
 }
 
 // ---------------------------------------------------------------------------------------

@@ -1,27 +1,62 @@
-import { inTenant, one } from "../../../db/index";
+import { inTenant, one, rows } from "../../../db/index";
 import { formatMoneyTotals } from "~/utils/format";
+import { TENANT_TODAY } from "~/services/records/sql.server";
 
-/** The dashboard's counts in one query (each an index-backed count within the tenant). */
+/**
+ * The dashboard: its counts in one query (each an index-backed count within the tenant) and
+ * the two short lists that need a decision soon. "Quotes awaiting response" counts exactly
+ * what /quotes?status=sent lists (sent, not past valid_until in the tenant's time zone).
+ */
 export async function dashboardCounts(tenantId: string) {
   return inTenant(tenantId, async (t) => {
-    const r = await one<{ customers: number; open_jobs: number; quotes_awaiting: number; new_requests: number; unpaid: Array<{ currency: string; cents: number }> | null }>(
+    const r = await one<{ customers: number; open_jobs: number; unscheduled_jobs: number; quotes_awaiting: number; new_requests: number; overdue_invoices: number; unpaid: Array<{ currency: string; cents: number }> | null }>(
       `SELECT
          (SELECT count(*) FROM customers WHERE tenant_id = $1)::int AS customers,
-         (SELECT count(*) FROM jobs WHERE tenant_id = $1 AND status NOT IN ('completed', 'cancelled'))::int AS open_jobs,
-         (SELECT count(*) FROM quotes WHERE tenant_id = $1 AND status = 'sent' AND (valid_until IS NULL OR valid_until >= current_date))::int AS quotes_awaiting,
+         j.open_jobs, j.unscheduled_jobs,
+         (SELECT count(*) FROM quotes WHERE tenant_id = $1 AND status = 'sent' AND (valid_until IS NULL OR valid_until >= ${TENANT_TODAY}))::int AS quotes_awaiting,
          (SELECT count(*) FROM booking_requests WHERE tenant_id = $1 AND status = 'new')::int AS new_requests,
+         (SELECT count(*) FROM invoices WHERE tenant_id = $1 AND status IN ('sent', 'partial') AND due_date < ${TENANT_TODAY})::int AS overdue_invoices,
          (SELECT json_agg(json_build_object('currency', currency, 'cents', cents) ORDER BY currency)
             FROM (SELECT currency, sum(total_cents - amount_paid_cents)::bigint AS cents FROM invoices
-                   WHERE tenant_id = $1 AND status IN ('sent', 'partial') GROUP BY currency) u) AS unpaid`,
+                   WHERE tenant_id = $1 AND status IN ('sent', 'partial') GROUP BY currency) u) AS unpaid
+       FROM (SELECT count(*) FILTER (WHERE status NOT IN ('completed', 'cancelled'))::int AS open_jobs,
+                    count(*) FILTER (WHERE status = 'unscheduled')::int AS unscheduled_jobs
+               FROM jobs WHERE tenant_id = $1) j`,
       [tenantId],
       t,
     );
     return {
       customers: r!.customers,
       openJobs: r!.open_jobs,
+      unscheduledJobs: r!.unscheduled_jobs,
       quotesAwaiting: r!.quotes_awaiting,
       newRequests: r!.new_requests,
+      overdueInvoices: r!.overdue_invoices,
       unpaidTotal: formatMoneyTotals(r!.unpaid ?? []),
     };
   });
+}
+
+/** The next open jobs on the schedule and the newest booking requests. */
+export async function dashboardLists(tenantId: string) {
+  return inTenant(tenantId, async (t) => ({
+    upcomingJobs: await rows<{ id: string; title: string; status: string; scheduled_start: string; customer_name: string; assignee_name: string | null }>(
+      `SELECT j.id, j.title, j.status, j.scheduled_start, c.name AS customer_name, u.name AS assignee_name
+         FROM jobs j
+         JOIN customers c ON c.tenant_id = j.tenant_id AND c.id = j.customer_id
+         LEFT JOIN users u ON u.tenant_id = j.tenant_id AND u.id = j.assignee_id
+        WHERE j.tenant_id = $1 AND j.status NOT IN ('completed', 'cancelled', 'unscheduled')
+          AND coalesce(j.scheduled_start, 'infinity'::timestamptz) >= date_trunc('day', now())
+        ORDER BY coalesce(j.scheduled_start, 'infinity'::timestamptz), j.id LIMIT 6`,
+      [tenantId],
+      t,
+    ),
+    newRequests: await rows<{ id: string; service: string; preferred_date: string | null; created_at: string; customer_name: string }>(
+      `SELECT r.id, r.service, r.preferred_date::text, r.created_at, c.name AS customer_name
+         FROM booking_requests r JOIN customers c ON c.tenant_id = r.tenant_id AND c.id = r.customer_id
+        WHERE r.tenant_id = $1 AND r.status = 'new' ORDER BY r.created_at DESC LIMIT 6`,
+      [tenantId],
+      t,
+    ),
+  }));
 }

@@ -1,0 +1,31 @@
+import { redirect } from "@remix-run/node";
+import { apiRoute } from "~/http/api.server";
+import { LIMITS, readForm } from "~/http/body.server";
+import { assertCsrf } from "~/http/csrf.server";
+import { ok } from "~/http/envelope.server";
+import { formObject } from "~/http/form.server";
+import { prefersHtml } from "~/http/negotiate.server";
+import { generateFromForm, keepForNextPage } from "~/services/assistant/assistant.server";
+import { validationFailed } from "~/utils/app-error";
+import { requireApiUser } from "~/utils/auth.server";
+
+/**
+ * POST /ai-assistant/generate (CONTRACT section 4). A JavaScript client gets the envelope;
+ * a browser form post without JavaScript (Accept prefers text/html) gets a 303 back to the
+ * page, which shows the answer kept in the session flash. Session lookup is the only query
+ * on the JSON path: the engine is pure and in memory.
+ */
+export const { loader, action } = apiRoute({
+  POST: async ({ request }) => {
+    const user = await requireApiUser(request, "use_ai_assistant");
+    const form = await readForm(request, LIMITS.form);
+    await assertCsrf(request, form);
+    const result = generateFromForm(formObject(form));
+    if (prefersHtml(request)) {
+      await keepForNextPage(user, result);
+      return redirect("/ai-assistant", { status: 303, headers: { "Cache-Control": "no-store" } });
+    }
+    if (!result.ok) throw validationFailed(result.fields);
+    return ok(request, result.data);
+  },
+});

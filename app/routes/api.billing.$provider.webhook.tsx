@@ -1,0 +1,47 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { apiRoute } from "~/http/api.server";
+import { LIMITS, readBodyLimited } from "~/http/body.server";
+import { fail, ok } from "~/http/envelope.server";
+import { billingConfig, isBillingProvider, pricePlansVariable, secretVariable } from "~/services/billing/config.server";
+import { receiveBillingEvent, SIGNATURE_HEADER } from "~/services/billing/intake.server";
+import { AppError } from "~/utils/app-error";
+import { log } from "~/utils/log.server";
+
+// POST /api/billing/<provider>/webhook (CONTRACT section 8; operator notes in docs/billing.md).
+// No login: the provider's signature is the only authentication.
+const route = apiRoute({
+  POST: async ({ request, params }) => {
+    const provider = params.provider;
+    if (!isBillingProvider(provider)) throw unknownProvider();
+    // Read per request, so the answer follows the configuration the server runs with.
+    const config = billingConfig(provider, process.env);
+    if (!config.enabled) {
+      if (config.problem) log.error("billing provider misconfigured", { provider, problem: config.problem });
+      throw new AppError(
+        "BILLING_DISABLED",
+        `Billing with ${provider} is not configured on this server (${secretVariable(provider)} and ${pricePlansVariable(provider)}).`,
+      );
+    }
+    const rawBody = await readBodyLimited(request, LIMITS.billingWebhook);
+    const result = await receiveBillingEvent({
+      provider,
+      secrets: config.secrets,
+      pricePlans: config.pricePlans,
+      rawBody,
+      signature: request.headers.get(SIGNATURE_HEADER[provider]),
+      nowSeconds: Math.floor(Date.now() / 1000),
+    });
+    return ok(request, result);
+  },
+});
+
+const unknownProvider = () => new AppError("NOT_FOUND", "There is no such billing provider.");
+
+// An unknown provider is an unknown /api path: 404 for every method, not 405.
+function dispatch(args: LoaderFunctionArgs | ActionFunctionArgs) {
+  if (!isBillingProvider(args.params.provider)) return fail(args.request, unknownProvider());
+  return route.action(args);
+}
+
+export const loader = dispatch;
+export const action = dispatch;

@@ -1,0 +1,58 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json, redirect } from "@remix-run/node";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { asPage } from "~/http/page.server";
+import { FormError } from "~/components/forms";
+import { PageHeader } from "~/components/layout";
+import { CreatePortalLinkForm } from "~/components/portal-links";
+import { parseWith, staffFormAction, type FormFailure } from "~/http/form.server";
+import { createPortalLink, portalLinkDaysSchema } from "~/services/portal/links.server";
+import { customerName } from "~/services/records/customers.server";
+import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
+import { recordPageOf } from "~/utils/return-to";
+
+// POST /customers/<id>/portal-links (CONTRACT section 11): creates a portal link and goes
+// back to the page the form was on, which shows the new link's full URL. GET shows the form
+// on its own; a bad `days` comes back here with the message beside the field.
+
+export const meta: MetaFunction = () => [{ title: "New portal link · Fieldwork" }];
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  return asPage(async () => {
+    const user = await requireUserWithPermission(request, "manage_portal_links");
+    const customer = await customerName(actorOf(user), params.id!);
+    return json({ customer, returnTo: recordPageOf(new URL(request.url).searchParams.get("returnTo"), `/customers/${customer.id}`) });
+  });
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const user = await requireUserWithPermission(request, "manage_portal_links");
+  return staffFormAction(request, async (form) => {
+    const raw = form.get("days");
+    const days = parseWith(portalLinkDaysSchema, typeof raw === "string" && raw.trim() !== "" ? raw.trim() : undefined);
+    const link = await createPortalLink(actorOf(user), params.id!, days);
+    const back = recordPageOf(form.get("returnTo"), `/customers/${params.id}`);
+    return redirect(`${back}?link=${link.id}#portal-links`, 303);
+  });
+}
+
+export default function NewPortalLinkPage() {
+  const { customer, returnTo } = useLoaderData<typeof loader>();
+  const failure = useActionData<FormFailure>();
+  const dayErrors = failure?.fields ? Object.values(failure.fields).flat() : undefined;
+  return (
+    <>
+      <PageHeader title="New portal link" description={<>For <Link to={`/customers/${customer.id}`}>{customer.name}</Link></>} />
+      <section className="card narrow">
+        <p className="muted">The link opens {customer.name}'s portal: their sent quotes, open invoices and a booking form. It lasts 1 to 90 days.</p>
+        <FormError errors={failure?.formErrors} />
+        <CreatePortalLinkForm customerId={customer.id} returnTo={failure?.values?.returnTo ?? returnTo} errors={dayErrors} defaultDays={failure?.values?.days} />
+      </section>
+    </>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,72 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { z } from "zod";
+import { AuthCard } from "~/components/auth-card";
+import { CsrfInput, Field, FormError } from "~/components/forms";
+import { formObject, parseWith, staffFormAction, type FormFailure } from "~/http/form.server";
+import { PASSWORD_MAX, PASSWORD_MIN, passwordSchema } from "~/services/accounts/schemas";
+import { deleteSession } from "~/services/accounts/sessions.server";
+import { acceptInvite, INVITE_MESSAGES, inviteStatus } from "~/services/team/invites.server";
+import { sessionTokenOf, startSession } from "~/utils/auth.server";
+import { passThroughHeaders } from "~/utils/route-headers";
+
+// GET /invite/<token>: who the invite is for and a password form; POST sets the password,
+// uses up the invite and signs the member in. A forged link is 404; a used, replaced or
+// expired one is 410; each says what to do instead.
+
+export const headers = passThroughHeaders;
+export const meta: MetaFunction = () => [{ title: "Set your password · Fieldwork" }, { name: "robots", content: "noindex" }];
+
+// The URL holds a secret: no cache keeps the page and no other site sees it as a referrer.
+// (Not `no-referrer`: with it Chromium posts the form with `Origin: null`, which the
+// same-origin check rightly refuses.)
+const NO_STORE = { "Cache-Control": "no-store", "Referrer-Policy": "same-origin", "X-Robots-Tag": "noindex" };
+
+export async function loader({ params }: LoaderFunctionArgs) {
+  const status = await inviteStatus(params.token!);
+  if (status.state === "valid") return json(status, { headers: NO_STORE });
+  return json({ ...status, message: INVITE_MESSAGES[status.state] }, { status: status.state === "invalid" ? 404 : 410, headers: NO_STORE });
+}
+
+const setPasswordSchema = z.object({ password: passwordSchema });
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  return staffFormAction(request, async (form) => {
+    const { password } = parseWith(setPasswordSchema, formObject(form));
+    const { tenantId, userId } = await acceptInvite(params.token!, password);
+    // Whoever was signed in in this browser is signed out: the browser now belongs to the member.
+    await deleteSession(await sessionTokenOf(request));
+    return redirect("/", { status: 303, headers: { "Set-Cookie": await startSession(request, tenantId, userId) } });
+  });
+}
+
+export default function AcceptInvitePage() {
+  const invite = useLoaderData<typeof loader>();
+  const failure = useActionData<FormFailure>();
+  const busy = useNavigation().state === "submitting";
+  if (invite.state !== "valid") {
+    return (
+      <AuthCard title="This invite link no longer works" footer={<Link to="/login">Go to sign in</Link>}>
+        <p>{"message" in invite ? invite.message : ""}</p>
+      </AuthCard>
+    );
+  }
+  return (
+    <AuthCard title={`Welcome to ${invite.tenantName}`}>
+      <p className="muted">
+        {invite.name}, choose a password for <strong>{invite.email}</strong>. You will use it with your email to sign in.
+      </p>
+      <Form method="post" className="stack" noValidate>
+        <CsrfInput />
+        <FormError errors={failure?.formErrors} />
+        <Field
+          name="password" label="Password" type="password" autoComplete="new-password" required
+          minLength={PASSWORD_MIN} maxLength={PASSWORD_MAX} hint={`${PASSWORD_MIN} to ${PASSWORD_MAX} characters.`}
+          errors={failure?.fields.password}
+        />
+        <button type="submit" className="btn btn-primary btn-lg" disabled={busy}>{busy ? "Saving…" : "Set password and sign in"}</button>
+      </Form>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,112 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { asPage } from "~/http/page.server";
+import { PageHeader } from "~/components/layout";
+import { DateTime, StatusBadge } from "~/components/records";
+import { getJob } from "~/services/records/jobs.server";
+import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
+import { humanize } from "~/utils/format";
+import { recordScope } from "~/utils/permissions";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.job.title ?? "Job"} · Fieldwork` }];
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  return asPage(async () => {
+    const user = await requireUserWithPermission(request, "view_records");
+    const found = await getJob(actorOf(user), params.id!);
+    return json({ ...found, ownOnly: recordScope(user.role) !== "all" });
+  });
+}
+
+const hours = (minutes: number) => `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, "0")} min`;
+
+export default function JobPage() {
+  const { job, activity, timeEntries, totalMinutes, ownOnly } = useLoaderData<typeof loader>();
+  return (
+    <>
+      <PageHeader
+        title={job.title}
+        description={<><StatusBadge status={job.status} /> for {ownOnly ? job.customer_name : <Link to={`/customers/${job.customer_id}`}>{job.customer_name}</Link>}</>}
+        actions={<Link to={ownOnly ? "/jobs" : "/jobs?status=all"} className="btn btn-secondary">{ownOnly ? "My jobs" : "All jobs"}</Link>}
+      />
+      <div className="grid grid-2">
+        <section className="card">
+          <h2>Details</h2>
+          <dl className="details">
+            <dt>Status</dt><dd><StatusBadge status={job.status} /></dd>
+            <dt>Scheduled</dt>
+            <dd>{job.scheduled_start ? <><DateTime value={job.scheduled_start} />{job.scheduled_end ? <> to <DateTime value={job.scheduled_end} /></> : null}</> : <span className="muted">Not scheduled</span>}</dd>
+            <dt>Assigned to</dt><dd>{job.assignee_name ?? <span className="muted">Unassigned</span>}</dd>
+            <dt>Address</dt><dd>{job.address ?? job.customer_address ?? <span className="muted">—</span>}</dd>
+            {job.completed_at ? <><dt>Completed</dt><dd><DateTime value={job.completed_at} /></dd></> : null}
+            {job.external_id ? <><dt>External id</dt><dd className="mono">{job.external_id}</dd></> : null}
+          </dl>
+          {job.description ? <><h3 className="section-gap">Description</h3><p className="prewrap">{job.description}</p></> : null}
+        </section>
+        <section className="card">
+          <h2>Customer</h2>
+          <dl className="details">
+            <dt>Name</dt><dd>{ownOnly ? job.customer_name : <Link to={`/customers/${job.customer_id}`}>{job.customer_name}</Link>}</dd>
+            <dt>Phone</dt><dd>{job.customer_phone ? <a href={`tel:${job.customer_phone}`}>{job.customer_phone}</a> : <span className="muted">—</span>}</dd>
+            <dt>Email</dt><dd>{job.customer_email ?? <span className="muted">—</span>}</dd>
+          </dl>
+        </section>
+      </div>
+
+      <section className="card" aria-labelledby="time-title">
+        <div className="card-header">
+          <h2 id="time-title">Time entries</h2>
+          {timeEntries.length ? <span className="muted">Total {hours(totalMinutes)}</span> : null}
+        </div>
+        {timeEntries.length ? (
+          <div className="table-wrap">
+            <table>
+              <thead><tr><th>Who</th><th>Started</th><th>Ended</th><th className="num">Duration</th><th>Note</th></tr></thead>
+              <tbody>
+                {timeEntries.map((e) => (
+                  <tr key={e.id}>
+                    <td>{e.who ?? <span className="muted">Former member</span>}</td>
+                    <td><DateTime value={e.started_at} /></td>
+                    <td><DateTime value={e.ended_at} /></td>
+                    <td className="num">{hours(e.minutes)}</td>
+                    <td>{e.note}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ) : (
+          <p className="muted">No time recorded yet. Technicians record time from the field app, even offline.</p>
+        )}
+      </section>
+
+      <section className="card" aria-labelledby="activity-title">
+        <h2 id="activity-title">Activity from the field</h2>
+        {activity.length ? (
+          <ol className="timeline">
+            {activity.map((a) => (
+              <li key={`${a.kind}-${a.id}`} className={`timeline-${a.kind}`}>
+                <div className="timeline-meta">
+                  <DateTime value={a.at} /> · {a.who ?? "Former member"}
+                </div>
+                {a.kind === "note" ? (
+                  <p className="prewrap">{a.body}</p>
+                ) : (
+                  <p>Status {a.from ? <>changed from <StatusBadge status={a.from} /> to</> : "set to"} <StatusBadge status={a.to} label={humanize(a.to)} /></p>
+                )}
+              </li>
+            ))}
+          </ol>
+        ) : (
+          <p className="muted">No notes or status changes yet. They appear here when the technician syncs.</p>
+        )}
+      </section>
+    </>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

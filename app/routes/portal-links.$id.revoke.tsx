@@ -1,0 +1,32 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { json, redirect } from "@remix-run/node";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { staffFormAction } from "~/http/form.server";
+import { setFlash } from "~/services/accounts/sessions.server";
+import { revokePortalLink } from "~/services/portal/links.server";
+import { actorOf, requireUser, requireUserWithPermission } from "~/utils/auth.server";
+import { recordPageOf } from "~/utils/return-to";
+
+// POST /portal-links/<id>/revoke (CONTRACT section 11): the link stops opening at once.
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireUser(request);
+  throw json({ message: "Revoke a portal link with the Revoke button on the customer's page." }, { status: 404 });
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const user = await requireUserWithPermission(request, "manage_portal_links");
+  return staffFormAction(request, async (form) => {
+    const { customerId } = await revokePortalLink(actorOf(user), params.id!);
+    await setFlash(user, { message: "Portal link revoked. It no longer opens the portal.", tone: "success" });
+    return redirect(`${recordPageOf(form.get("returnTo"), `/customers/${customerId}`)}#portal-links`, 303);
+  });
+}
+
+export default function RevokePortalLink() {
+  return null;
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

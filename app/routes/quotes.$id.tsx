@@ -1,0 +1,103 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { LineItemsTable } from "~/components/documents";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { asPage } from "~/http/page.server";
+import { PageHeader } from "~/components/layout";
+import { PortalLinksCard } from "~/components/portal-links";
+import { DateTime, StatusBadge } from "~/components/records";
+import { listPortalLinks } from "~/services/portal/links.server";
+import { getQuote } from "~/services/records/documents.server";
+import { actorOf } from "~/utils/auth.server";
+import { formatDate } from "~/utils/format";
+import { can } from "~/utils/permissions";
+import { requireAllRecords } from "~/utils/records-access.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Quote ${data?.quote.number ?? ""} · Fieldwork` }];
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  return asPage(async () => {
+    const user = await requireAllRecords(request);
+    const actor = actorOf(user);
+    const found = await getQuote(actor, params.id!);
+    const canManageLinks = can(user.role, "manage_portal_links");
+    const links = canManageLinks ? await listPortalLinks(actor, found.quote.customer_id) : [];
+    return json({ ...found, links, canManageLinks, createdId: new URL(request.url).searchParams.get("link") });
+  });
+}
+
+export default function QuotePage() {
+  const { quote: q, items, invoices, links, canManageLinks, createdId } = useLoaderData<typeof loader>();
+  return (
+    <>
+      <PageHeader
+        title={`Quote ${q.number}`}
+        description={<><StatusBadge status={q.status} /> {q.title ? `${q.title} · ` : ""}for <Link to={`/customers/${q.customer_id}`}>{q.customer_name}</Link></>}
+        actions={<Link to="/quotes" className="btn btn-secondary">All quotes</Link>}
+      />
+      <div className="grid grid-2">
+        <section className="card">
+          <h2>Details</h2>
+          <dl className="details">
+            <dt>Customer</dt><dd><Link to={`/customers/${q.customer_id}`}>{q.customer_name}</Link></dd>
+            <dt>Issued</dt><dd>{formatDate(q.issue_date) || <span className="muted">—</span>}</dd>
+            <dt>Valid until</dt><dd>{formatDate(q.valid_until) || <span className="muted">No limit</span>}</dd>
+            <dt>Sent</dt><dd>{q.sent_at ? <DateTime value={q.sent_at} /> : <span className="muted">Not sent</span>}</dd>
+            <dt>Currency</dt><dd>{q.currency}</dd>
+            {invoices.length ? (
+              <><dt>Invoiced as</dt><dd>{invoices.map((i, n) => <span key={i.id}>{n ? ", " : ""}<Link to={`/invoices/${i.id}`}>{i.number}</Link></span>)}</dd></>
+            ) : null}
+          </dl>
+        </section>
+        <section className="card" aria-labelledby="answer-title">
+          <h2 id="answer-title">Customer's answer</h2>
+          <QuoteAnswer quote={q} />
+        </section>
+      </div>
+
+      <section className="card" aria-labelledby="items-title">
+        <h2 id="items-title">Line items</h2>
+        <LineItemsTable items={items} currency={q.currency} subtotal={q.subtotal_cents} tax={q.tax_cents} total={q.total_cents} />
+        {q.notes ? <><h3 className="section-gap">Notes</h3><p className="prewrap">{q.notes}</p></> : null}
+      </section>
+
+      <PortalLinksCard customerId={q.customer_id} customerName={q.customer_name} links={links} canManage={canManageLinks} returnTo={`/quotes/${q.id}`} createdId={createdId} />
+    </>
+  );
+}
+
+type QuoteView = ReturnType<typeof useLoaderData<typeof loader>>["quote"];
+
+function QuoteAnswer({ quote: q }: { quote: QuoteView }) {
+  switch (q.status) {
+    case "approved":
+      return (
+        <div className="answer answer-approved">
+          <p><StatusBadge status="approved" /> Approved by <strong>{q.approved_name ?? "the customer"}</strong></p>
+          <dl className="details">
+            <dt>Signed as</dt><dd>{q.approved_name ?? <span className="muted">—</span>}</dd>
+            <dt>Approved at</dt><dd><DateTime value={q.approved_at} /></dd>
+            <dt>From IP address</dt><dd className="mono">{q.approved_ip ?? <span className="muted">—</span>}</dd>
+          </dl>
+        </div>
+      );
+    case "declined":
+      return (
+        <div className="answer answer-declined">
+          <p><StatusBadge status="declined" /> Declined <DateTime value={q.declined_at} /></p>
+          <p className="prewrap">{q.decline_reason ? <>Reason: “{q.decline_reason}”</> : <span className="muted">No reason given.</span>}</p>
+        </div>
+      );
+    case "expired":
+      return <p><StatusBadge status="expired" /> Expired on {formatDate(q.valid_until)} without an answer. The customer can no longer approve it.</p>;
+    case "sent":
+      return <p>Waiting for the customer. They can approve or decline it from their portal{q.valid_until ? ` until ${formatDate(q.valid_until)}` : ""}.</p>;
+    default:
+      return <p className="muted">A draft: not sent to the customer yet.</p>;
+  }
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

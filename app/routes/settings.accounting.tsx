@@ -1,0 +1,177 @@
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { CsrfInput } from "~/components/forms";
+import { PageHeader } from "~/components/layout";
+import {
+  CheckboxField, ConnectControl, LastSaved, RadioGroup, ReadOnlyNote, Requirements, SaveRow, SelectField,
+  SettingsFormErrors, StatusBadge, settingsFormState, type SettingsFailure,
+} from "~/components/settings";
+import { settingsFormAction } from "~/http/settings-form.server";
+import {
+  ACCOUNTING_OBJECT_LABELS, ACCOUNTING_PROVIDERS, SYNC_DIRECTION_LABELS, type AccountingProvider,
+} from "~/services/integrations/accounting";
+import { NO_ACCOUNTING_PROVIDER, accountingPrefsToForm } from "~/services/integrations/preferences";
+import { readSettings } from "~/services/integrations/settings.server";
+import settingsStyles from "~/styles/settings.css";
+import { requireUserWithPermission } from "~/utils/auth.server";
+import { can } from "~/utils/permissions";
+
+export const meta: MetaFunction = () => [{ title: "Accounting integrations · Fieldwork" }];
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: settingsStyles }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUserWithPermission(request, "view_accounting_integrations");
+  const settings = await readSettings(user.tenantId, "accounting");
+  return json({
+    form: accountingPrefsToForm(settings.value),
+    updatedAt: settings.updatedAt,
+    updatedByName: settings.updatedByName,
+    canManage: can(user.role, "manage_integrations"),
+    timeZone: user.timeZone,
+  });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  return settingsFormAction(request, "accounting", { redirectTo: "/settings/accounting", saved: "Accounting preferences saved." });
+}
+
+const FIELDS = ["preferred_provider", "push_invoices", "push_payments"] as const;
+
+const PUSH_INVOICE_OPTIONS = [
+  { value: "on_sent", label: "When the invoice is sent to the customer" },
+  { value: "on_paid", label: "Only once the invoice is paid" },
+];
+
+export default function AccountingSettings() {
+  const data = useLoaderData<typeof loader>();
+  const failure = useActionData<SettingsFailure>();
+  const busy = useNavigation().state === "submitting";
+  const form = settingsFormState(data.form, failure);
+  return (
+    <>
+      <PageHeader
+        title="Accounting integrations"
+        description="Send customers, items, invoices and payments from Fieldwork to your accounting system."
+      />
+      <div className="alert alert-info">
+        <p>
+          <strong>No accounting system is connected yet.</strong> Live connections wait for provider credentials,
+          registered redirect URLs, an encryption key for tokens and HTTPS callbacks. Your preferences below are
+          saved now and apply once a connection is made.
+        </p>
+      </div>
+
+      <section className="card" aria-labelledby="prefs-title">
+        <div className="card-header">
+          <h2 id="prefs-title">Sync preferences</h2>
+          <LastSaved updatedAt={data.updatedAt} by={data.updatedByName} timeZone={data.timeZone} />
+        </div>
+        {data.canManage ? null : <ReadOnlyNote />}
+        <Form method="post" noValidate key={data.updatedAt ?? "defaults"}>
+          <CsrfInput />
+          <SettingsFormErrors failure={failure} placed={FIELDS} />
+          <fieldset className="settings-fieldset" disabled={!data.canManage}>
+            <div className="settings-form-grid">
+              <SelectField
+                name="preferred_provider"
+                label="Preferred accounting system"
+                value={form.values.preferred_provider}
+                errors={form.errorsFor("preferred_provider")}
+                hint="The system you plan to connect. Nothing is sent until it is connected."
+                options={[
+                  { value: NO_ACCOUNTING_PROVIDER, label: "No preference yet" },
+                  ...ACCOUNTING_PROVIDERS.map((p) => ({ value: p.id, label: p.name })),
+                ]}
+              />
+              <RadioGroup
+                name="push_invoices"
+                legend="Push invoices to the ledger"
+                options={PUSH_INVOICE_OPTIONS}
+                value={form.values.push_invoices}
+                errors={form.errorsFor("push_invoices")}
+              />
+              <CheckboxField
+                name="push_payments"
+                label="Push payments recorded in Fieldwork"
+                hint="Marks the invoice paid in the ledger so your books match."
+                checked={form.checked("push_payments")}
+                errors={form.errorsFor("push_payments")}
+              />
+            </div>
+          </fieldset>
+          <SaveRow canManage={data.canManage} busy={busy} label="Save preferences" />
+        </Form>
+      </section>
+
+      <h2 className="section-title">Supported accounting systems</h2>
+      <p className="muted">
+        Ten systems, each synced one way by default: Fieldwork creates and updates records in the ledger and never
+        overwrites it from two sides, so your accountant's books stay the system of record.
+      </p>
+      <div className="provider-grid">
+        {ACCOUNTING_PROVIDERS.map((p) => (
+          <AccountingProviderCard key={p.id} provider={p} />
+        ))}
+      </div>
+    </>
+  );
+}
+
+function AccountingProviderCard({ provider: p }: { provider: AccountingProvider }) {
+  const titleId = `provider-${p.id}`;
+  return (
+    <article className="card provider-card" aria-labelledby={titleId}>
+      <header className="provider-head">
+        <div>
+          <h3 id={titleId}>{p.name}</h3>
+          <p className="muted small">{p.vendor}</p>
+        </div>
+        <StatusBadge status={p.status} />
+      </header>
+      <dl className="details provider-details">
+        <dt>Authentication</dt>
+        <dd>{p.auth.label}</dd>
+        <dt>Regions</dt>
+        <dd>{p.regions.map((r) => r.name).join(", ")}</dd>
+        <dt>Default sync</dt>
+        <dd>{SYNC_DIRECTION_LABELS[p.defaultDirection]}</dd>
+        <dt>Objects synced</dt>
+        <dd>
+          <ul className="object-list">
+            {p.objects.map((o) => (
+              <li key={o.object}>
+                <span className="object-name">{ACCOUNTING_OBJECT_LABELS[o.object]}</span>
+                <span aria-hidden="true"> → </span>
+                <span className="visually-hidden"> as </span>
+                {o.providerName}
+                {o.direction === p.defaultDirection ? null : <span className="badge badge-warning">{SYNC_DIRECTION_LABELS[o.direction]}</span>}
+              </li>
+            ))}
+          </ul>
+        </dd>
+      </dl>
+      <Requirements items={p.requirements} />
+      <details className="tech-details">
+        <summary>How {p.name} connects</summary>
+        <p>{p.auth.detail}</p>
+        <p>{p.regionNote}</p>
+        {p.regions.some((r) => r.host) ? (
+          <ul className="plain-list">
+            {p.regions.filter((r) => r.host).map((r) => (
+              <li key={r.code}>
+                {r.name}: <code>{r.host}</code>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </details>
+      <div className="provider-foot">
+        <ConnectControl id={p.id} name={p.name} reason={p.disabledReason} />
+        <a href={p.docsUrl} className="small" rel="noopener noreferrer" target="_blank">
+          Developer documentation
+        </a>
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,139 @@
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { CsrfInput, Field } from "~/components/forms";
+import { PageHeader } from "~/components/layout";
+import {
+  LastSaved, ReadOnlyNote, SaveRow, SelectField, SettingsFormErrors, settingsFormState, type SettingsFailure,
+} from "~/components/settings";
+import { settingsFormAction } from "~/http/settings-form.server";
+import { API_KEY_DISABLED_REASON, LLM_PROVIDERS, LOCAL_STATEMENT } from "~/services/integrations/llm";
+import { llmPrefsToForm } from "~/services/integrations/preferences";
+import { readSettings } from "~/services/integrations/settings.server";
+import settingsStyles from "~/styles/settings.css";
+import { requireUserWithPermission } from "~/utils/auth.server";
+import { can } from "~/utils/permissions";
+
+export const meta: MetaFunction = () => [{ title: "Language model · Fieldwork" }];
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: settingsStyles }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUserWithPermission(request, "view_llm_settings");
+  const settings = await readSettings(user.tenantId, "llm");
+  return json({
+    form: llmPrefsToForm(settings.value),
+    updatedAt: settings.updatedAt,
+    updatedByName: settings.updatedByName,
+    canManage: can(user.role, "manage_integrations"),
+    timeZone: user.timeZone,
+  });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  return settingsFormAction(request, "llm", { redirectTo: "/settings/llm", saved: "Language-model preferences saved." });
+}
+
+// api_key is rendered (disabled) so a refused key gets its message beside the field.
+const FIELDS = ["provider", "model", "api_key"] as const;
+
+const label = (p: (typeof LLM_PROVIDERS)[number]) => (p.status === "active" ? p.name : `${p.name} (planned)`);
+
+export default function LlmSettings() {
+  const data = useLoaderData<typeof loader>();
+  const failure = useActionData<SettingsFailure>();
+  const busy = useNavigation().state === "submitting";
+  const form = settingsFormState(data.form, failure);
+  return (
+    <>
+      <PageHeader title="Language model" description="Which language model the assistant should use." />
+      <div className="alert alert-success local-statement" role="note">
+        <p>
+          <strong>The assistant is local.</strong> {LOCAL_STATEMENT}
+        </p>
+      </div>
+
+      <section className="card" aria-labelledby="prefs-title">
+        <div className="card-header">
+          <h2 id="prefs-title">Model preferences</h2>
+          <LastSaved updatedAt={data.updatedAt} by={data.updatedByName} timeZone={data.timeZone} />
+        </div>
+        {data.canManage ? null : <ReadOnlyNote />}
+        <Form method="post" noValidate key={data.updatedAt ?? "defaults"}>
+          <CsrfInput />
+          <SettingsFormErrors failure={failure} placed={FIELDS} />
+          <fieldset className="settings-fieldset" disabled={!data.canManage}>
+            <div className="settings-form-grid">
+              <SelectField
+                name="provider"
+                label="Provider"
+                value={form.values.provider}
+                errors={form.errorsFor("provider")}
+                hint="Planned providers are recorded as a preference only; the assistant keeps running locally."
+                options={LLM_PROVIDERS.map((p) => ({ value: p.id, label: label(p) }))}
+              />
+              <SelectField
+                name="model"
+                label="Model"
+                value={form.values.model}
+                errors={form.errorsFor("model")}
+                hint="Choose a model of the selected provider."
+                groups={LLM_PROVIDERS.map((p) => ({ label: p.name, options: p.models.map((m) => ({ value: m, label: m })) }))}
+              />
+            </div>
+          </fieldset>
+          {/* Disabled inputs are never submitted; the server refuses a posted key anyway. */}
+          <div className="api-key-field">
+            <Field
+              name="api_key"
+              label="API key"
+              type="password"
+              disabled
+              autoComplete="off"
+              placeholder="Not accepted yet"
+              hint={API_KEY_DISABLED_REASON}
+              errors={form.errorsFor("api_key")}
+            />
+          </div>
+          <SaveRow canManage={data.canManage} busy={busy} label="Save preferences" />
+        </Form>
+      </section>
+
+      <h2 className="section-title">Providers</h2>
+      <div className="table-wrap">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Provider</th>
+              <th scope="col">Status</th>
+              <th scope="col">Models</th>
+              <th scope="col">API key</th>
+            </tr>
+          </thead>
+          <tbody>
+            {LLM_PROVIDERS.map((p) => (
+              <tr key={p.id}>
+                <td>
+                  <strong>{p.name}</strong>
+                  {p.isDefault ? <span className="badge badge-muted default-badge">Default</span> : null}
+                </td>
+                <td>
+                  {p.status === "active" ? (
+                    <span className="badge badge-success">Active: runs locally</span>
+                  ) : (
+                    <span className="badge badge-muted">Planned: not connected</span>
+                  )}
+                </td>
+                <td>
+                  {p.models.map((m) => (
+                    <code key={m} className="model-chip">{m}</code>
+                  ))}
+                </td>
+                <td>{p.requiresApiKey ? "Required (not accepted until an encryption key is configured)" : "Not needed"}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,192 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json, redirect } from "@remix-run/node";
+import { Fragment } from "react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { CsrfInput, Field, FieldErrors, FormError } from "~/components/forms";
+import { PageHeader } from "~/components/layout";
+import { DateTime } from "~/components/records";
+import { formObject, parseWith, staffFormAction, type FormFailure } from "~/http/form.server";
+import { setFlash } from "~/services/accounts/sessions.server";
+import {
+  addMember, addMemberSchema, changeRole, changeRoleSchema, listMembers, setTimeZone, timeZones, timeZoneSchema,
+} from "~/services/team/team.server";
+import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
+import { can, ROLE_LABELS, ROLES, type Role } from "~/utils/permissions";
+import { validationFailed } from "~/utils/app-error";
+
+export const meta: MetaFunction = () => [{ title: "Team · Fieldwork" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUserWithPermission(request, "manage_team");
+  return json({
+    members: await listMembers(user.tenantId),
+    me: { id: user.id, role: user.role },
+    timeZone: user.timeZone,
+    timeZones: timeZones(),
+    canImport: can(user.role, "import_csv"),
+  });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUserWithPermission(request, "manage_team");
+  const actor = actorOf(user);
+  return staffFormAction(request, async (form) => {
+    const values = formObject(form);
+    let message: string;
+    switch (values.intent) {
+      case "role": {
+        const input = parseWith(changeRoleSchema, values);
+        const result = await changeRole(actor, input.userId, input.role);
+        message = result.changed
+          ? `${result.name} is now ${ROLE_LABELS[result.role]}. It applies from their next page.`
+          : `${result.name} is already ${ROLE_LABELS[result.role]}.`;
+        break;
+      }
+      case "add": {
+        const input = parseWith(addMemberSchema, values);
+        await addMember(actor, input);
+        message = `${input.name} was added. Create an invite link so they can set a password and sign in.`;
+        break;
+      }
+      case "time_zone": {
+        const input = parseWith(timeZoneSchema, values);
+        await setTimeZone(actor, input.timeZone);
+        message = `Dates now show in ${input.timeZone} time.`;
+        break;
+      }
+      default:
+        throw validationFailed({ intent: ["Unknown action."] });
+    }
+    await setFlash(user, { message, tone: "success" });
+    return redirect("/team", 303);
+  });
+}
+
+const ROLE_HELP: Record<Role, string> = {
+  owner: "Everything, including billing and other owners.",
+  admin: "Everything but billing; manages the team and settings.",
+  office: "Customers, jobs, quotes, invoices, requests, imports and portal links.",
+  technician: "Only the jobs assigned to them, in the field app.",
+};
+
+export default function TeamPage() {
+  const { members, me, timeZone, timeZones: zones, canImport } = useLoaderData<typeof loader>();
+  const failure = useActionData<FormFailure>();
+  const failed = (intent: string, userId?: string) =>
+    failure && failure.values?.intent === intent && (!userId || failure.values?.userId === userId) ? failure : undefined;
+  const grantable = ROLES.filter((r) => r !== "owner" || me.role === "owner");
+  return (
+    <>
+      <PageHeader
+        title="Team"
+        description="Who works here, what each role may do, and invite links for members who have no password yet."
+        actions={canImport ? <Link to="/import-data?type=team" className="btn btn-secondary">Import team</Link> : null}
+      />
+      <FormError errors={failure && failure.values?.intent !== "add" && failure.values?.intent !== "time_zone" ? [...failure.formErrors, ...Object.values(failure.fields).flat()] : undefined} />
+      <div className="table-wrap">
+        <table>
+          <thead>
+            <tr><th>Member</th><th>Role</th><th>Sign-in</th></tr>
+          </thead>
+          <tbody>
+            {members.map((m) => {
+              const locked = m.role === "owner" && me.role !== "owner";
+              return (
+                <tr key={m.id} className={failed("role", m.id) ? "row-error" : undefined}>
+                  <td>
+                    <strong>{m.name}</strong>{m.id === me.id ? <span className="badge badge-muted">You</span> : null}
+                    <div className="muted small">{m.email}{m.phone ? ` · ${m.phone}` : ""}</div>
+                  </td>
+                  <td>
+                    {locked ? (
+                      <span title="Only an owner can change an owner's role.">{ROLE_LABELS[m.role]}</span>
+                    ) : (
+                      <Form method="post" className="inline-form" aria-label={`Role of ${m.name}`}>
+                        <CsrfInput />
+                        <input type="hidden" name="intent" value="role" />
+                        <input type="hidden" name="userId" value={m.id} />
+                        <label className="visually-hidden" htmlFor={`role-${m.id}`}>Role of {m.name}</label>
+                        <select id={`role-${m.id}`} name="role" defaultValue={m.role}>
+                          {(m.role === "owner" ? ROLES : grantable).map((r) => <option key={r} value={r}>{ROLE_LABELS[r]}</option>)}
+                        </select>
+                        <button type="submit" className="btn btn-secondary btn-sm">Save</button>
+                      </Form>
+                    )}
+                  </td>
+                  <td>
+                    {m.has_password ? (
+                      <span className="badge badge-success">Signs in with a password</span>
+                    ) : (
+                      <div className="invite-cell">
+                        {m.invite_expires_at ? (
+                          <span className="small">Invite link sent, valid until <DateTime value={m.invite_expires_at} /></span>
+                        ) : (
+                          <span className="badge badge-warning">Needs an invite</span>
+                        )}
+                        <Form method="post" action={`/team/${m.id}/invite`}>
+                          <CsrfInput />
+                          <button type="submit" className="btn btn-primary btn-sm">{m.invite_expires_at ? "New invite link" : "Create invite link"}</button>
+                        </Form>
+                      </div>
+                    )}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+
+      <div className="grid grid-2 align-start section-gap">
+        <section className="card" aria-labelledby="add-title">
+          <h2 id="add-title">Add a member</h2>
+          <p className="muted small">They get no password: create an invite link for them, and they choose one.</p>
+          <Form method="post" className="stack">
+            <CsrfInput />
+            <input type="hidden" name="intent" value="add" />
+            <FormError errors={failed("add")?.formErrors} />
+            <Field name="name" label="Name" required maxLength={200} defaultValue={failed("add")?.values?.name} errors={failed("add")?.fields.name} />
+            <Field name="email" label="Email" type="email" required defaultValue={failed("add")?.values?.email} errors={failed("add")?.fields.email} />
+            <div className="field">
+              <label htmlFor="add-role">Role</label>
+              <select id="add-role" name="role" defaultValue={failed("add")?.values?.role ?? "technician"}>
+                {grantable.map((r) => <option key={r} value={r}>{ROLE_LABELS[r]}</option>)}
+              </select>
+              <FieldErrors errors={failed("add")?.fields.role} />
+            </div>
+            <div><button type="submit" className="btn btn-primary">Add member</button></div>
+          </Form>
+        </section>
+        <div>
+          <section className="card" aria-labelledby="roles-title">
+            <h2 id="roles-title">Roles</h2>
+            <dl className="details">
+              {ROLES.map((r) => <Fragment key={r}><dt>{ROLE_LABELS[r]}</dt><dd>{ROLE_HELP[r]}</dd></Fragment>)}
+            </dl>
+            <p className="muted small section-gap">A role change applies from the member's next page. The last owner cannot be demoted.</p>
+          </section>
+          <section className="card" aria-labelledby="tz-title">
+            <h2 id="tz-title">Time zone</h2>
+            <Form method="post" className="form-row">
+              <CsrfInput />
+              <input type="hidden" name="intent" value="time_zone" />
+              <div className="field grow">
+                <label htmlFor="time-zone">Dates and times show in</label>
+                <select id="time-zone" name="timeZone" defaultValue={timeZone}>
+                  {zones.map((z) => <option key={z} value={z}>{z.replace(/_/g, " ")}</option>)}
+                </select>
+                <FieldErrors errors={failed("time_zone")?.fields.timeZone ?? failed("time_zone")?.formErrors} />
+              </div>
+              <button type="submit" className="btn btn-secondary">Save time zone</button>
+            </Form>
+          </section>
+        </div>
+      </div>
+    </>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,204 @@
+import { z } from "zod";
+import { inTenant, one, rows, type Tx } from "../../../db/index";
+import { notFound } from "~/utils/app-error";
+import type { Actor } from "~/utils/auth.server";
+import { isUuid } from "~/utils/crypto.server";
+import { keysetPage, type PageCursor } from "./keyset.server";
+import { listSchemaBase } from "./list-params";
+import { containsPattern, CUSTOMER_SEARCH, invoiceOverdue, quoteStatus, TENANT_TODAY } from "./sql.server";
+import { INVOICE_FILTERS, QUOTE_FILTERS } from "./statuses";
+
+// Quotes and invoices: lists newest first, searched by number, title or customer; details
+// with their line items, totals and approval or payment history.
+
+export const quoteListSchema = listSchemaBase.extend({
+  status: z.enum(QUOTE_FILTERS).catch("all"),
+  customer: z.string().uuid().optional().catch(undefined),
+});
+export const invoiceListSchema = listSchemaBase.extend({
+  status: z.enum(INVOICE_FILTERS).catch("all"),
+  customer: z.string().uuid().optional().catch(undefined),
+});
+export type QuoteListParams = z.infer<typeof quoteListSchema> & PageCursor;
+export type InvoiceListParams = z.infer<typeof invoiceListSchema> & PageCursor;
+
+export type QuoteListItem = {
+  id: string; number: string; title: string | null; status: string; issue_date: string | null; valid_until: string | null;
+  total_cents: number; currency: string; customer_id: string; customer_name: string;
+};
+export type InvoiceListItem = {
+  id: string; number: string; status: string; overdue: boolean; issue_date: string | null; due_date: string | null;
+  total_cents: number; amount_paid_cents: number; currency: string; customer_id: string; customer_name: string;
+};
+
+/** Above this many matches a search walks the list's index instead of listing ids first. */
+const ID_LIST_MAX = 1000;
+
+/**
+ * Conditions shared by both lists: tenant, customer, and the search over number/title or the
+ * customer. A search first collects the matching ids through the two trigram indexes (its own
+ * and customers_search); a specific search ("Q-1042", a customer's name) is then a handful of
+ * primary-key lookups. A broad one (over ID_LIST_MAX matches) instead filters while walking the
+ * newest-first index, which finds a page of matches quickly precisely because they are many.
+ */
+async function baseWhere(table: "quotes" | "invoices", actor: Actor, p: { q?: string; customer?: string }, numberSearch: (alias: string) => string, t: Tx) {
+  const where = ["d.tenant_id = $1"];
+  const bind: unknown[] = [actor.tenantId];
+  if (p.customer) {
+    bind.push(p.customer);
+    where.push(`d.customer_id = $${bind.length}`);
+  }
+  if (p.q) {
+    const pattern = containsPattern(p.q);
+    const byCustomer = (alias: string, n: string) =>
+      `${alias}.customer_id IN (SELECT c.id FROM customers c WHERE c.tenant_id = $1 AND ${CUSTOMER_SEARCH} LIKE ${n})`;
+    const ids = await rows<{ id: string }>(
+      `SELECT x.id FROM ${table} x WHERE x.tenant_id = $1 AND ${numberSearch("x")} LIKE $2
+       UNION ALL
+       SELECT x.id FROM ${table} x WHERE x.tenant_id = $1 AND ${byCustomer("x", "$2")}
+       LIMIT ${ID_LIST_MAX + 1}`,
+      [actor.tenantId, pattern],
+      t,
+    );
+    if (ids.length <= ID_LIST_MAX) {
+      bind.push([...new Set(ids.map((r) => r.id))]);
+      where.push(`d.id = ANY($${bind.length}::uuid[])`);
+    } else {
+      bind.push(pattern);
+      where.push(`(${numberSearch("d")} LIKE $${bind.length} OR ${byCustomer("d", `$${bind.length}`)})`);
+    }
+  }
+  return { where, bind };
+}
+
+const NEWEST = { expr: "d.created_at", type: "timestamptz", dir: "desc" } as const;
+const CUSTOMER_JOIN = "JOIN customers c ON c.tenant_id = d.tenant_id AND c.id = d.customer_id";
+
+export async function listQuotes(actor: Actor, p: QuoteListParams) {
+  return inTenant(actor.tenantId, async (t) => {
+    const { where, bind } = await baseWhere("quotes", actor, p, (a) => `lower(${a}.number || ' ' || coalesce(${a}.title, ''))`, t);
+    if (p.status === "sent") where.push(`d.status = 'sent' AND (d.valid_until IS NULL OR d.valid_until >= ${TENANT_TODAY})`);
+    else if (p.status === "expired") where.push(`d.status = 'sent' AND d.valid_until < ${TENANT_TODAY}`);
+    else if (p.status !== "all") {
+      bind.push(p.status);
+      where.push(`d.status = $${bind.length}`);
+    }
+    return keysetPage<QuoteListItem>(
+      {
+        select: `d.id, d.number, d.title, ${quoteStatus("d")} AS status, d.issue_date::text, d.valid_until::text,
+                 d.total_cents, d.currency, d.customer_id, c.name AS customer_name`,
+        from: `quotes d ${CUSTOMER_JOIN}`,
+        where,
+        bind,
+        key: NEWEST,
+        id: "d.id",
+        cursor: p,
+      },
+      t,
+    );
+  });
+}
+
+export async function listInvoices(actor: Actor, p: InvoiceListParams) {
+  return inTenant(actor.tenantId, async (t) => {
+    const { where, bind } = await baseWhere("invoices", actor, p, (a) => `lower(${a}.number)`, t);
+    const overdue = invoiceOverdue("d");
+    if (p.status === "unpaid") where.push(`d.status IN ('sent', 'partial')`);
+    else if (p.status === "overdue") where.push(overdue);
+    else if (p.status !== "all") {
+      bind.push(p.status);
+      where.push(`d.status = $${bind.length}`);
+    }
+    return keysetPage<InvoiceListItem>(
+      {
+        select: `d.id, d.number, d.status, ${overdue} AS overdue, d.issue_date::text, d.due_date::text, d.total_cents,
+                 d.amount_paid_cents, d.currency, d.customer_id, c.name AS customer_name`,
+        from: `invoices d ${CUSTOMER_JOIN}`,
+        where,
+        bind,
+        key: NEWEST,
+        id: "d.id",
+        cursor: p,
+      },
+      t,
+    );
+  });
+}
+
+export type LineItem = {
+  id: string; position: number; description: string; quantity: string; unit_price_cents: number;
+  tax_rate: string; line_total_cents: number; tax_cents: number;
+};
+
+async function lineItems(table: "quote_items" | "invoice_items", column: "quote_id" | "invoice_id", tenantId: string, id: string, t: Tx) {
+  return rows<LineItem>(
+    `SELECT id, position, description, trim_scale(quantity)::text AS quantity, unit_price_cents,
+            trim_scale(tax_rate)::text AS tax_rate, line_total_cents, tax_cents
+       FROM ${table} WHERE tenant_id = $1 AND ${column} = $2 ORDER BY position`,
+    [tenantId, id],
+    t,
+  );
+}
+
+/** A quote with its line items, totals and the customer's answer (404 for another tenant's id). */
+export async function getQuote(actor: Actor, id: string) {
+  if (!isUuid(id)) throw notFound("Quote not found.");
+  return inTenant(actor.tenantId, async (t) => {
+    const quote = await one<{
+      id: string; number: string; title: string | null; status: string; stored_status: string; issue_date: string | null;
+      valid_until: string | null; currency: string; notes: string | null; subtotal_cents: number; tax_cents: number;
+      total_cents: number; sent_at: string | null; approved_at: string | null; approved_name: string | null;
+      approved_ip: string | null; declined_at: string | null; decline_reason: string | null; created_at: string;
+      customer_id: string; customer_name: string; customer_email: string | null;
+    }>(
+      `SELECT q.id, q.number, q.title, ${quoteStatus("q")} AS status, q.status AS stored_status, q.issue_date::text, q.valid_until::text,
+              q.currency, q.notes, q.subtotal_cents, q.tax_cents, q.total_cents, q.sent_at, q.approved_at, q.approved_name,
+              q.approved_ip, q.declined_at, q.decline_reason, q.created_at, q.customer_id, c.name AS customer_name,
+              c.email AS customer_email
+         FROM quotes q JOIN customers c ON c.tenant_id = q.tenant_id AND c.id = q.customer_id
+        WHERE q.tenant_id = $1 AND q.id = $2`,
+      [actor.tenantId, id],
+      t,
+    );
+    if (!quote) throw notFound("Quote not found.");
+    const items = await lineItems("quote_items", "quote_id", actor.tenantId, id, t);
+    const invoices = await rows<{ id: string; number: string }>(
+      `SELECT id, number FROM invoices WHERE tenant_id = $1 AND quote_id = $2 ORDER BY created_at`,
+      [actor.tenantId, id],
+      t,
+    );
+    return { quote, items, invoices };
+  });
+}
+
+/** An invoice with its line items, totals and payments (404 for another tenant's id). */
+export async function getInvoice(actor: Actor, id: string) {
+  if (!isUuid(id)) throw notFound("Invoice not found.");
+  return inTenant(actor.tenantId, async (t) => {
+    const invoice = await one<{
+      id: string; number: string; status: string; overdue: boolean; issue_date: string | null; due_date: string | null;
+      currency: string; notes: string | null; subtotal_cents: number; tax_cents: number; total_cents: number;
+      amount_paid_cents: number; sent_at: string | null; paid_at: string | null; created_at: string;
+      customer_id: string; customer_name: string; customer_email: string | null; quote_id: string | null; quote_number: string | null;
+    }>(
+      `SELECT i.id, i.number, i.status, ${invoiceOverdue("i")} AS overdue, i.issue_date::text, i.due_date::text, i.currency,
+              i.notes, i.subtotal_cents, i.tax_cents, i.total_cents, i.amount_paid_cents, i.sent_at, i.paid_at, i.created_at,
+              i.customer_id, c.name AS customer_name, c.email AS customer_email, i.quote_id, q.number AS quote_number
+         FROM invoices i
+         JOIN customers c ON c.tenant_id = i.tenant_id AND c.id = i.customer_id
+         LEFT JOIN quotes q ON q.tenant_id = i.tenant_id AND q.id = i.quote_id
+        WHERE i.tenant_id = $1 AND i.id = $2`,
+      [actor.tenantId, id],
+      t,
+    );
+    if (!invoice) throw notFound("Invoice not found.");
+    const items = await lineItems("invoice_items", "invoice_id", actor.tenantId, id, t);
+    const payments = await rows<{ id: string; amount_cents: number; currency: string; method: string; reference: string; recorded_at: string }>(
+      `SELECT id, amount_cents, currency, method, reference, recorded_at FROM payments
+        WHERE tenant_id = $1 AND invoice_id = $2 ORDER BY recorded_at, id`,
+      [actor.tenantId, id],
+      t,
+    );
+    return { invoice, items, payments };
+  });
+}

@@ -1,0 +1,137 @@
+import { z } from "zod";
+import { inTenant, one, rows } from "../../../db/index";
+import { notFound } from "~/utils/app-error";
+import type { Actor } from "~/utils/auth.server";
+import { isUuid } from "~/utils/crypto.server";
+import { recordScope } from "~/utils/permissions";
+import { keysetPage, type PageCursor } from "./keyset.server";
+import { listSchemaBase } from "./list-params";
+import { containsPattern } from "./sql.server";
+import { CLOSED_JOB_STATUSES, JOB_FILTERS } from "./statuses";
+
+export const jobListSchema = listSchemaBase.extend({
+  status: z.enum(JOB_FILTERS).catch("open"),
+  /** A member id, `unassigned`, or empty for everyone. */
+  assignee: z.union([z.literal("unassigned"), z.string().uuid()]).optional().catch(undefined),
+  customer: z.string().uuid().optional().catch(undefined),
+});
+export type JobListParams = z.infer<typeof jobListSchema> & PageCursor;
+
+export type JobListItem = {
+  id: string; title: string; status: string; scheduled_start: string | null; scheduled_end: string | null;
+  customer_id: string; customer_name: string; assignee_name: string | null;
+};
+
+/** The sort key of the jobs_schedule_order index: by schedule, unscheduled last. */
+const SCHEDULE_KEY = `coalesce(j.scheduled_start, 'infinity'::timestamptz)`;
+
+/**
+ * Jobs by schedule (finished ones newest first), filtered by status, assignee, customer and
+ * title. A technician sees only the jobs assigned to them, whatever the filters say.
+ */
+export async function listJobs(actor: Actor, p: JobListParams) {
+  const where = ["j.tenant_id = $1"];
+  const bind: unknown[] = [actor.tenantId];
+  const add = (cond: (n: string) => string, value: unknown) => {
+    bind.push(value);
+    where.push(cond(`$${bind.length}`));
+  };
+  if (recordScope(actor.role) !== "all") add((n) => `j.assignee_id = ${n}`, actor.userId);
+  else if (p.assignee === "unassigned") where.push("j.assignee_id IS NULL");
+  else if (p.assignee) add((n) => `j.assignee_id = ${n}`, p.assignee);
+  if (p.customer) add((n) => `j.customer_id = ${n}`, p.customer);
+  if (p.status === "open") where.push(`j.status NOT IN ('completed', 'cancelled')`);
+  else if (p.status !== "all") add((n) => `j.status = ${n}`, p.status);
+  if (p.q) add((n) => `lower(j.title) LIKE ${n}`, containsPattern(p.q));
+  const finished = (CLOSED_JOB_STATUSES as readonly string[]).includes(p.status);
+  return inTenant(actor.tenantId, (t) =>
+    keysetPage<JobListItem>(
+      {
+        select: `j.id, j.title, j.status, j.scheduled_start, j.scheduled_end, j.customer_id, c.name AS customer_name, u.name AS assignee_name`,
+        from: `jobs j
+               JOIN customers c ON c.tenant_id = j.tenant_id AND c.id = j.customer_id
+               LEFT JOIN users u ON u.tenant_id = j.tenant_id AND u.id = j.assignee_id`,
+        where,
+        bind,
+        key: { expr: SCHEDULE_KEY, type: "timestamptz", dir: finished ? "desc" : "asc" },
+        id: "j.id",
+        cursor: p,
+      },
+      t,
+    ),
+  );
+}
+
+/** The members a job can be assigned to (for the assignee filter). */
+export async function listAssignees(tenantId: string) {
+  return inTenant(tenantId, (t) =>
+    rows<{ id: string; name: string; role: string }>(
+      `SELECT id, name, role FROM users WHERE tenant_id = $1 ORDER BY (role <> 'technician'), name, id LIMIT 500`,
+      [tenantId],
+      t,
+    ),
+  );
+}
+
+type ActivityItem =
+  | { kind: "note"; id: string; at: string; who: string | null; body: string }
+  | { kind: "status"; id: string; at: string; who: string | null; from: string | null; to: string };
+
+/**
+ * A job with what happened to it in the field: notes, status changes (one activity stream,
+ * newest first) and time entries. A technician gets only jobs assigned to them; any other id
+ * is "not found", exactly like another tenant's.
+ */
+export async function getJob(actor: Actor, id: string) {
+  if (!isUuid(id)) throw notFound("Job not found.");
+  return inTenant(actor.tenantId, async (t) => {
+    const ownOnly = recordScope(actor.role) !== "all";
+    const job = await one<{
+      id: string; title: string; description: string | null; status: string; scheduled_start: string | null;
+      scheduled_end: string | null; address: string | null; external_id: string | null; completed_at: string | null;
+      created_at: string; updated_at: string; customer_id: string; customer_name: string; customer_phone: string | null;
+      customer_email: string | null; customer_address: string | null; assignee_id: string | null; assignee_name: string | null;
+    }>(
+      `SELECT j.id, j.title, j.description, j.status, j.scheduled_start, j.scheduled_end, j.address, j.external_id,
+              j.completed_at, j.created_at, j.updated_at, j.customer_id, c.name AS customer_name, c.phone AS customer_phone,
+              c.email AS customer_email,
+              nullif(concat_ws(', ', c.address_line1, c.address_line2, c.city, c.region, c.postal_code), '') AS customer_address,
+              j.assignee_id, u.name AS assignee_name
+         FROM jobs j
+         JOIN customers c ON c.tenant_id = j.tenant_id AND c.id = j.customer_id
+         LEFT JOIN users u ON u.tenant_id = j.tenant_id AND u.id = j.assignee_id
+        WHERE j.tenant_id = $1 AND j.id = $2 ${ownOnly ? "AND j.assignee_id = $3" : ""}`,
+      ownOnly ? [actor.tenantId, id, actor.userId] : [actor.tenantId, id],
+      t,
+    );
+    if (!job) throw notFound("Job not found.");
+    const bind = [actor.tenantId, id];
+    const notes = await rows<{ id: string; at: string; who: string | null; body: string }>(
+      `SELECT n.id, n.occurred_at AS at, u.name AS who, n.body FROM job_notes n
+         LEFT JOIN users u ON u.tenant_id = n.tenant_id AND u.id = n.author_id
+        WHERE n.tenant_id = $1 AND n.job_id = $2 ORDER BY n.occurred_at DESC LIMIT 200`,
+      bind,
+      t,
+    );
+    const events = await rows<{ id: string; at: string; who: string | null; from: string | null; to: string }>(
+      `SELECT e.id, e.occurred_at AS at, u.name AS who, e.from_status AS "from", e.to_status AS "to" FROM job_events e
+         LEFT JOIN users u ON u.tenant_id = e.tenant_id AND u.id = e.user_id
+        WHERE e.tenant_id = $1 AND e.job_id = $2 ORDER BY e.occurred_at DESC LIMIT 200`,
+      bind,
+      t,
+    );
+    const timeEntries = await rows<{ id: string; started_at: string; ended_at: string; minutes: number; who: string | null; note: string | null }>(
+      `SELECT te.id, te.started_at, te.ended_at, round(extract(epoch FROM te.ended_at - te.started_at) / 60)::int AS minutes,
+              u.name AS who, te.note
+         FROM time_entries te LEFT JOIN users u ON u.tenant_id = te.tenant_id AND u.id = te.user_id
+        WHERE te.tenant_id = $1 AND te.job_id = $2 ORDER BY te.started_at DESC LIMIT 200`,
+      bind,
+      t,
+    );
+    const activity: ActivityItem[] = [
+      ...notes.map((n) => ({ kind: "note" as const, ...n })),
+      ...events.map((e) => ({ kind: "status" as const, ...e })),
+    ].sort((a, b) => new Date(b.at).getTime() - new Date(a.at).getTime());
+    return { job, activity, timeEntries, totalMinutes: timeEntries.reduce((s, e) => s + e.minutes, 0) };
+  });
+}

@@ -1,0 +1,78 @@
+import { z } from "zod";
+import { inTenant, one } from "../../../db/index";
+import { conflict, notFound } from "~/utils/app-error";
+import type { Actor } from "~/utils/auth.server";
+import { isUuid } from "~/utils/crypto.server";
+import { keysetPage, type PageCursor } from "./keyset.server";
+import { listSchemaBase } from "./list-params";
+import { containsPattern, CUSTOMER_SEARCH } from "./sql.server";
+import { REQUEST_FILTERS, REQUEST_STATUSES, REQUEST_TRANSITIONS, type RequestStatus } from "./statuses";
+
+// Booking requests customers sent from the portal, and their triage by the office.
+
+export const requestListSchema = listSchemaBase.extend({ status: z.enum(REQUEST_FILTERS).catch("all") });
+export type RequestListParams = z.infer<typeof requestListSchema> & PageCursor;
+
+export type RequestListItem = {
+  id: string; service: string; description: string | null; preferred_date: string | null; time_window: string;
+  address: string | null; phone: string | null; status: RequestStatus; created_at: string; triaged_at: string | null;
+  triaged_by_name: string | null; customer_id: string; customer_name: string;
+};
+
+/** Requests newest first, by status, searched by service or customer. */
+export async function listRequests(actor: Actor, p: RequestListParams) {
+  const where = ["r.tenant_id = $1"];
+  const bind: unknown[] = [actor.tenantId];
+  if (p.status !== "all") {
+    bind.push(p.status);
+    where.push(`r.status = $${bind.length}`);
+  }
+  if (p.q) {
+    bind.push(containsPattern(p.q));
+    where.push(`(lower(r.service) LIKE $${bind.length} OR ${CUSTOMER_SEARCH} LIKE $${bind.length})`);
+  }
+  return inTenant(actor.tenantId, (t) =>
+    keysetPage<RequestListItem>(
+      {
+        select: `r.id, r.service, r.description, r.preferred_date::text, r.time_window, r.address, r.phone, r.status, r.created_at,
+                 r.triaged_at, u.name AS triaged_by_name, r.customer_id, c.name AS customer_name`,
+        from: `booking_requests r
+               JOIN customers c ON c.tenant_id = r.tenant_id AND c.id = r.customer_id
+               LEFT JOIN users u ON u.tenant_id = r.tenant_id AND u.id = r.triaged_by`,
+        where,
+        bind,
+        key: { expr: "r.created_at", type: "timestamptz", dir: "desc" },
+        id: "r.id",
+        cursor: p,
+      },
+      t,
+    ),
+  );
+}
+
+export const triageSchema = z.object({
+  requestId: z.string({ required_error: "Choose a booking request." }),
+  status: z.enum(REQUEST_STATUSES, { errorMap: () => ({ message: "Choose scheduled, declined or archived." }) })
+    .refine((s) => s !== "new", "Choose scheduled, declined or archived."),
+});
+
+/**
+ * Moves a request to its next state in one conditional UPDATE, so two people triaging at
+ * once cannot both win: the second finds the state changed and gets 409.
+ */
+export async function triageRequest(actor: Actor, requestId: string, to: RequestStatus) {
+  if (!isUuid(requestId)) throw notFound("Booking request not found.");
+  const from = REQUEST_STATUSES.filter((s) => REQUEST_TRANSITIONS[s].includes(to));
+  return inTenant(actor.tenantId, async (t) => {
+    const updated = await one<{ service: string }>(
+      `UPDATE booking_requests SET status = $3, triaged_by = $4, triaged_at = now(), updated_at = now()
+        WHERE tenant_id = $1 AND id = $2 AND status = ANY($5::text[]) RETURNING service`,
+      [actor.tenantId, requestId, to, actor.userId, from],
+      t,
+    );
+    if (updated) return updated;
+    const current = await one<{ status: string }>(`SELECT status FROM booking_requests WHERE tenant_id = $1 AND id = $2`, [actor.tenantId, requestId], t);
+    if (!current) throw notFound("Booking request not found.");
+    throw conflict(`This request is already ${current.status}; it cannot be marked ${to}.`);
+  });
+}

@@ -1,0 +1,17 @@
+// SQL fragments the back-office services share. Each assumes $1 is the tenant id.
+
+/** The tenant's calendar date today, in its time zone. */
+export const TENANT_TODAY = `(SELECT (now() AT TIME ZONE time_zone)::date FROM tenants WHERE id = $1)`;
+
+/** A quote's status as staff see it: a sent quote whose validity has passed shows `expired`. */
+export const quoteStatus = (q: string) =>
+  `(CASE WHEN ${q}.status = 'sent' AND ${q}.valid_until < ${TENANT_TODAY} THEN 'expired' ELSE ${q}.status END)`;
+
+/** An invoice is overdue when it is still owed and its due date has passed. */
+export const invoiceOverdue = (i: string) => `(${i}.status IN ('sent', 'partial') AND ${i}.due_date < ${TENANT_TODAY})`;
+
+/** A LIKE pattern matching `text` anywhere, lower-cased, with LIKE's own characters escaped. */
+export const containsPattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** The customer search expression of the trigram index customers_search (migration 0002), alias c. */
+export const CUSTOMER_SEARCH = `lower(c.name || ' ' || coalesce(c.email, '') || ' ' || coalesce(c.phone, '') || ' ' || coalesce(c.company, ''))`;

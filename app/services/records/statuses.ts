@@ -1,0 +1,51 @@
+// Record states and the list filters built on them (shared by services and pages: no server imports).
+
+/** Customers list filters: everyone, with open jobs, with unpaid invoices. */
+export const CUSTOMER_FILTERS = ["all", "open_jobs", "unpaid"] as const;
+
+export const JOB_STATUSES = ["unscheduled", "scheduled", "en_route", "in_progress", "on_hold", "completed", "cancelled"] as const;
+export const CLOSED_JOB_STATUSES = ["completed", "cancelled"] as const;
+/** Jobs list filters: `open` (the default) is every status but completed and cancelled. */
+export const JOB_FILTERS = ["open", "all", ...JOB_STATUSES] as const;
+
+/** Quote states as staff see them (`expired` is derived: sent and past valid_until). */
+export const QUOTE_FILTERS = ["all", "draft", "sent", "expired", "approved", "declined"] as const;
+
+/** Invoice filters: `unpaid` is sent or partial; `overdue` is unpaid and past the due date. */
+export const INVOICE_FILTERS = ["all", "unpaid", "overdue", "draft", "sent", "partial", "paid", "void"] as const;
+
+export const REQUEST_STATUSES = ["new", "scheduled", "declined", "archived"] as const;
+export type RequestStatus = (typeof REQUEST_STATUSES)[number];
+export const REQUEST_FILTERS = ["all", ...REQUEST_STATUSES] as const;
+/** Triage: a new request is scheduled, declined or archived; a handled one can still be archived. */
+export const REQUEST_TRANSITIONS: Record<RequestStatus, RequestStatus[]> = {
+  new: ["scheduled", "declined", "archived"],
+  scheduled: ["archived"],
+  declined: ["archived"],
+  archived: [],
+};
+
+export const FILTER_LABELS: Record<string, string> = {
+  all: "All",
+  open: "Open",
+  unpaid: "Unpaid",
+  overdue: "Overdue",
+  sent: "Sent",
+  open_jobs: "With open jobs",
+};
+
+/** Badge colour of a status. */
+export function statusTone(status: string): "success" | "danger" | "warning" | "muted" | "info" {
+  switch (status) {
+    case "completed": case "approved": case "paid": case "active":
+      return "success";
+    case "cancelled": case "declined": case "void": case "overdue": case "revoked":
+      return "danger";
+    case "on_hold": case "expired": case "partial": case "new": case "unscheduled":
+      return "warning";
+    case "draft": case "archived":
+      return "muted";
+    default:
+      return "info";
+  }
+}

@@ -1,0 +1,123 @@
+import { z } from "zod";
+import { inTenant, one, rows } from "../../../db/index";
+import { AppError, conflict, forbidden, notFound } from "~/utils/app-error";
+import type { Actor } from "~/utils/auth.server";
+import { isUuid } from "~/utils/crypto.server";
+import { ROLES, type Role } from "~/utils/permissions";
+import { emailSchema } from "~/services/accounts/schemas";
+
+// The team: members, their roles, and the tenant's time zone.
+
+export type Member = {
+  id: string; name: string; email: string; role: Role; phone: string | null; has_password: boolean;
+  invite_expires_at: string | null; created_at: string;
+};
+
+/** Members by role (owners first), each with whether they can sign in and any pending invite. */
+export function listMembers(tenantId: string): Promise<Member[]> {
+  return memberRows(tenantId);
+}
+
+export async function getMember(tenantId: string, id: string): Promise<Member> {
+  const member = isUuid(id) ? (await memberRows(tenantId, id))[0] : undefined;
+  if (!member) throw notFound("Team member not found.");
+  return member;
+}
+
+function memberRows(tenantId: string, id?: string) {
+  return inTenant(tenantId, (t) =>
+    rows<Member>(
+      `SELECT u.id, u.name, u.email, u.role, u.phone, u.password_hash IS NOT NULL AS has_password, u.created_at,
+              (SELECT max(i.expires_at) FROM invites i
+                WHERE i.tenant_id = u.tenant_id AND i.user_id = u.id AND i.used_at IS NULL AND i.revoked_at IS NULL
+                  AND i.expires_at > now()) AS invite_expires_at
+         FROM users u WHERE u.tenant_id = $1 ${id ? "AND u.id = $2" : ""}
+        ORDER BY array_position(ARRAY['owner', 'admin', 'office', 'technician'], u.role), u.name, u.id
+        LIMIT 1000`,
+      id ? [tenantId, id] : [tenantId],
+      t,
+    ),
+  );
+}
+
+export const roleSchema = z.enum(ROLES, { errorMap: () => ({ message: "Choose owner, admin, office or technician." }) });
+export const changeRoleSchema = z.object({ userId: z.string(), role: roleSchema });
+
+/**
+ * Changes a member's role. Only an owner grants or takes away the owner role, and the last
+ * owner is never demoted: the tenant's owner rows are locked first, so two demotions at once
+ * cannot leave it with none. The session lookup reads the role on every request, so the
+ * change applies to the member's next request.
+ */
+export async function changeRole(actor: Actor, userId: string, role: Role) {
+  if (!isUuid(userId)) throw notFound("Team member not found.");
+  return inTenant(actor.tenantId, async (t) => {
+    const owners = await rows<{ id: string }>(
+      `SELECT id FROM users WHERE tenant_id = $1 AND role = 'owner' ORDER BY id FOR UPDATE`,
+      [actor.tenantId],
+      t,
+    );
+    const member = await one<{ role: Role; name: string }>(
+      `SELECT role, name FROM users WHERE tenant_id = $1 AND id = $2 FOR UPDATE`,
+      [actor.tenantId, userId],
+      t,
+    );
+    if (!member) throw notFound("Team member not found.");
+    if (member.role === role) return { name: member.name, role, changed: false };
+    if ((member.role === "owner" || role === "owner") && actor.role !== "owner") {
+      throw forbidden("Only an owner can make someone an owner or change an owner's role.");
+    }
+    if (member.role === "owner" && owners.length <= 1) {
+      throw conflict(`${member.name} is the only owner. Make someone else an owner first.`);
+    }
+    await one(`UPDATE users SET role = $3, updated_at = now() WHERE tenant_id = $1 AND id = $2`, [actor.tenantId, userId, role], t);
+    return { name: member.name, role, changed: true };
+  });
+}
+
+export const addMemberSchema = z.object({
+  name: z.string({ required_error: "Enter a name." }).trim().min(1, "Enter a name.").max(200, "At most 200 characters."),
+  email: emailSchema,
+  role: roleSchema,
+});
+
+/** Adds a member without a password; they sign in through an invite (like an imported member). */
+export async function addMember(actor: Actor, input: z.infer<typeof addMemberSchema>) {
+  if (input.role === "owner" && actor.role !== "owner") throw forbidden("Only an owner can add another owner.");
+  try {
+    return await inTenant(actor.tenantId, async (t) =>
+      (await one<{ id: string }>(
+        `INSERT INTO users (tenant_id, email, name, role) VALUES ($1, $2, $3, $4) RETURNING id`,
+        [actor.tenantId, input.email, input.name, input.role],
+        t,
+      ))!,
+    );
+  } catch (error) {
+    if ((error as { name?: string }).name === "SequelizeUniqueConstraintError") {
+      throw new AppError("VALIDATION_FAILED", "Some fields are not valid.", {
+        fields: { email: ["Someone already signs in with this email."] },
+      });
+    }
+    throw error;
+  }
+}
+
+/** The IANA time zones the runtime knows, plus UTC (which Intl does not list). */
+export function timeZones(): string[] {
+  return ["UTC", ...Intl.supportedValuesOf("timeZone")];
+}
+
+export const timeZoneSchema = z.object({
+  timeZone: z.string().refine((tz) => timeZones().includes(tz), "Choose a time zone from the list."),
+});
+
+/** Sets the tenant's time zone, when PostgreSQL knows it too (every page's dates use it). */
+export async function setTimeZone(actor: Actor, timeZone: string) {
+  await inTenant(actor.tenantId, async (t) => {
+    const known = await one(`SELECT 1 FROM pg_timezone_names WHERE name = $1`, [timeZone], t);
+    if (!known) {
+      throw new AppError("VALIDATION_FAILED", "Some fields are not valid.", { fields: { timeZone: ["This time zone is not supported."] } });
+    }
+    await one(`UPDATE tenants SET time_zone = $2, updated_at = now() WHERE id = $1`, [actor.tenantId, timeZone], t);
+  });
+}
