@@ -3,6 +3,7 @@ import { after, before, describe, test } from "node:test";
 import { one, rows } from "../../db/index";
 import { revokePortalLink } from "../../app/services/portal/links.server";
 import { createCustomer, createInvoice, createQuote, tenantCounts, twoTenants } from "../helpers/fixtures";
+import { clientFor } from "../helpers/client";
 import { startServer, type RunningServer } from "../helpers/server";
 import { fieldError, pageText, paymentKeyOf, portalRequest, portalSetup, raceOnRow, randomLoopback, type PortalResponse } from "../helpers/portal";
 
@@ -146,6 +147,11 @@ test("approve needs signatureName and acceptTerms; a sent quote is approved once
   assert.match(pageText(hub.text), /Thank you! Quote .* is approved/);
   assert.match(pageText(hub.text), /Approved by Jamie Rivera on/);
 
+  // Staff see who approved, when and from where.
+  const staff = pageText(await (await (await clientFor(s.tenant.users.office)).get(`/quotes/${q.id}`)).text());
+  assert.match(staff, /Approved by Jamie Rivera/);
+  assert.ok(staff.includes(`From IP address ${ip}`), "the quote page shows the IP");
+
   const again = await post({ signatureName: "Someone Else", acceptTerms: "yes" });
   assert.equal(again.status, 409);
   assertHtml(again, "409");
@@ -173,6 +179,8 @@ test("decline stores the reason (at most 1000 characters); a declined quote cann
   assert.equal(row?.status, "declined");
   assert.equal(row?.decline_reason, "We went with a tankless unit.");
   assert.ok(row?.declined_at);
+  const staff = pageText(await (await (await clientFor(s.tenant.users.office)).get(`/quotes/${q.id}`)).text());
+  assert.match(staff, /Reason: “ ?We went with a tankless unit\. ?”/);
   const approve = await portalRequest("POST", "/api/portal/quote", { ip, form: { token: s.token, quoteId: q.id, decision: "approve", signatureName: "J", acceptTerms: "yes" } });
   assert.equal(approve.status, 409);
   assert.equal(await quoteStatus(s.tenant.id, q.id), "declined");
@@ -251,6 +259,10 @@ test("a partial sandbox payment makes the invoice partial, the rest makes it pai
   assert.match(payments[0].reference, /^SBX-[0-9A-F]{12}$/);
   assert.equal(payments[0].currency, "USD");
   assert.equal(payments[0].payer_ip, ip);
+
+  const invoicePage = pageText(await (await (await clientFor(s.tenant.users.office)).get(`/invoices/${inv.id}`)).text());
+  assert.ok(invoicePage.includes(payments[0].reference), "the invoice page lists the payment");
+  assert.match(invoicePage, /Portal sandbox/);
 
   const after = await portalRequest("GET", first.headers.location!, { ip });
   const text = pageText(after.text);
@@ -380,6 +392,9 @@ test("booking request: service required, preferredDate within today..+365 days, 
     customer_id: s.customer.id,
     portal_link_id: s.linkId,
   });
+  const requests = pageText(await (await (await clientFor(s.tenant.users.office)).get("/requests")).text());
+  assert.match(requests, /Annual furnace service/);
+  assert.match(requests, /New/);
   const hub = pageText((await portalRequest("GET", res.headers.location!, { ip })).text);
   assert.match(hub, /Your request was sent to/);
   assert.match(hub, /Your recent requests Annual furnace service/);
