@@ -10,6 +10,9 @@ import path from "node:path";
 import { benchDatabase, buildApp, printTable, productionServer, type Figure } from "./lib";
 import { benchHttp } from "./http";
 import { benchStart } from "./start";
+import { benchBilling, BENCH_STRIPE } from "./billing";
+import { benchUser } from "./session";
+import { portalTarget } from "./portal";
 import { ROOT } from "../tests/helpers/server";
 
 async function main() {
@@ -18,10 +21,31 @@ async function main() {
   buildApp();
   const database = await benchDatabase();
   const figures: Figure[] = [];
-  const server = await productionServer({ DATABASE_URL: database.url });
+  const server = await productionServer({
+    DATABASE_URL: database.url,
+    BILLING_STRIPE_WEBHOOK_SECRET: BENCH_STRIPE.secret,
+    BILLING_STRIPE_PRICE_PLANS: BENCH_STRIPE.pricePlans,
+  });
   try {
+    const user = await benchUser(server.url, database.url);
+    const session = { cookie: user.cookie, origin: server.url };
     console.log("B2 HTTP…");
-    figures.push(...(await benchHttp(server)));
+    figures.push(
+      ...(await benchHttp(server, [
+        {
+          name: "POST /ai-assistant/generate",
+          path: "/ai-assistant/generate",
+          method: "POST",
+          body: new URLSearchParams({ _csrf: user.csrf, mode: "quote", job_title: "Replace 50 gal water heater", details: "Two-story house, heater in the attic" }).toString(),
+          headers: { ...session, "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
+          goal: { rps: 1500, p99: 50 },
+        },
+        { name: "GET /import-data?type=customers", path: "/import-data?type=customers", headers: session, goal: { p99: 100 } },
+        { name: "GET /portal/<token>", path: await portalTarget(database.url, user), goal: { p99: 100 } },
+      ])),
+    );
+    console.log("B4 billing webhook…");
+    figures.push(...(await benchBilling(server.url, database.url, user.tenantId)));
   } finally {
     await server.stop();
     await database.stop();

@@ -34,6 +34,11 @@ export function db(): Sequelize {
         evict: 5_000,
       },
       dialectOptions: { application_name: "fieldservice", statement_timeout: 30_000 },
+      // The server serves requests as the unprivileged app role, so row-level security applies
+      // to every query (migrations ran before, as the owner). Tests and scripts stay the owner.
+      hooks: process.env.DB_SET_ROLE
+        ? { afterConnect: async (connection: unknown) => void (await (connection as pg.Client).query(`SET ROLE ${pg.escapeIdentifier(process.env.DB_SET_ROLE!)}`)) }
+        : {},
       define: { underscored: true, timestamps: true },
     });
   }

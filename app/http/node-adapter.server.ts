@@ -1,28 +1,24 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { writeReadableStreamToWritable } from "@remix-run/node";
 
+const MANAGED = new Set(["x-request-id", "x-client-ip", "x-forwarded-host", "origin"]);
+
 /** A Fetch API Request from a node request; the body stays a stream (read under limits by routes). */
 export function toFetchRequest(req: IncomingMessage, res: ServerResponse, origin: string): Request {
   const controller = new AbortController();
   res.on("close", () => controller.abort());
   const headers = new Headers();
-  const method = req.method ?? "GET";
-  // Portal pages are sent with Referrer-Policy: no-referrer, so browsers post their forms with
-  // `Origin: null`, which Remix refuses (a 500) as a cross-site action. The portal form routes
-  // check no origin: the signed token is the credential (CONTRACT section 3). So for them the
-  // Origin header is dropped (docs/decisions/020).
-  const portalForm = method === "POST" && (req.url ?? "").startsWith("/api/portal/");
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
     const name = req.rawHeaders[i];
-    // Headers the server sets itself are never taken from the client.
-    if (/^x-(request-id|client-ip)$/i.test(name)) continue;
-    if (portalForm && /^origin$/i.test(name)) continue;
+    // Headers the server sets or checks itself come from req.headers, never raw from the client.
+    if (MANAGED.has(name.toLowerCase())) continue;
     headers.append(name, req.rawHeaders[i + 1]);
   }
-  for (const name of ["x-request-id", "x-client-ip"]) {
+  for (const name of MANAGED) {
     const v = req.headers[name];
-    if (typeof v === "string") headers.set(name, v);
+    if (typeof v === "string" && v !== "") headers.set(name, v);
   }
+  const method = req.method ?? "GET";
   const init: RequestInit & { duplex?: "half" } = { method, headers, signal: controller.signal };
   if (method !== "GET" && method !== "HEAD") {
     init.body = bodyStream(req);

@@ -14,9 +14,11 @@ import { log } from "~/utils/log.server";
 import { closeDb, db } from "../../db/index";
 import { startEmbedded, type EmbeddedDb } from "../../db/embedded";
 import { migrateUp } from "../../db/migrate";
+import { APP_ROLE } from "../../db/migrations/0009-row-level-security";
 import { toFetchRequest, sendFetchResponse } from "./node-adapter.server";
 import { newNonce, securityHeaders } from "./security-headers.server";
 import { apiFallback } from "./api-fallback.server";
+import { checkOrigin, crossSitePage, CROSS_SITE_MESSAGE, isJsonRoute } from "./origin.server";
 
 const REQUEST_ID_RE = /^[\w.:-]{1,100}$/;
 
@@ -38,12 +40,16 @@ async function main() {
     process.env.DATABASE_URL = embedded.url;
   }
   await migrateUp(db());
+  // Migrations ran as the owner; requests run as the app role, under row-level security.
+  await closeDb();
+  process.env.DB_SET_ROLE = APP_ROLE;
 
   const handle = createRequestHandler(build, build.mode);
   const production = config.NODE_ENV === "production";
   const assets = serveStatic("public/build", { immutable: true, maxAge: "1y", index: false, fallthrough: true });
   const publicFiles = serveStatic("public", { maxAge: "1h", index: false, fallthrough: true });
   const origin = `http://${config.HOST === "0.0.0.0" ? "localhost" : config.HOST}:${config.PORT}`;
+  const appOrigin = new URL(config.APP_URL).origin;
 
   const server = http.createServer((req, res) => {
     const incoming = req.headers["x-request-id"];
@@ -55,6 +61,16 @@ async function main() {
     const headers = securityHeaders(nonce, production);
 
     const url = req.url ?? "/";
+    if (checkOrigin(req, appOrigin) === "cross") {
+      const api = isJsonRoute(url);
+      const body = api
+        ? JSON.stringify({ success: false, error: { code: "CSRF_INVALID", message: CROSS_SITE_MESSAGE, fields: {} }, meta: { requestId } })
+        : crossSitePage();
+      res.writeHead(403, { ...headers, "content-type": api ? "application/json; charset=utf-8" : "text/html; charset=utf-8", "cache-control": "no-store", connection: "close" });
+      res.end(body);
+      req.resume();
+      return;
+    }
     const serveRemix = () => {
       const request = toFetchRequest(req, res, origin);
       handle(request, { nonce, requestId })

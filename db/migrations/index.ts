@@ -5,6 +5,7 @@ import * as m0004 from "./0004-back-office";
 import * as m0005 from "./0005-portal";
 import * as m0007 from "./0007-billing";
 import * as m0008 from "./0008-tenant-settings";
+import * as m0009 from "./0009-row-level-security";
 
 /**
  * Every migration, in order. Listed by hand (not globbed) so the compiled server bundle
@@ -18,4 +19,5 @@ export const MIGRATIONS: Array<[string, MigrationModule]> = [
   ["0005-portal", m0005],
   ["0007-billing", m0007],
   ["0008-tenant-settings", m0008],
+  ["0009-row-level-security", m0009],
 ];

@@ -94,3 +94,20 @@ test("an error thrown inside an /api route answers the 500 envelope without inte
   assert.equal(body.error.code, "INTERNAL_ERROR");
   assert.doesNotMatch(text, /injected|stack|at .*\.js|node_modules/i);
 });
+
+test("behind a proxy (Origin is APP_URL, Host is internal) forms work; another Origin is 403, never 500", async () => {
+  const proxied = await startServer({ APP_URL: "https://fieldwork.example" });
+  try {
+    const c = new Client(proxied.url);
+    const res = await c.post("/login", { email: "nobody@example.test", password: "wrong-password-123" }, { headers: { origin: "https://fieldwork.example" } });
+    assert.equal(res.status, 401, "the form reached its action");
+    const cross = await c.request("POST", "/login", { body: "x=1", headers: { origin: "https://evil.example", "content-type": "multipart/form-data; boundary=x" } });
+    assert.equal(cross.status, 403);
+    const api = await c.request("POST", "/ai-assistant/generate", { body: "{}", headers: { origin: "null", "content-type": "application/json" } });
+    assert.equal(api.status, 403);
+    const empty = await c.request("POST", "/login", { body: "x=1", headers: { origin: "", "content-type": "multipart/form-data" } });
+    assert.ok(empty.status < 500, `an empty Origin header is not a crash (${empty.status})`);
+  } finally {
+    await proxied.stop();
+  }
+});

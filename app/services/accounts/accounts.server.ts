@@ -1,4 +1,5 @@
-import { inSystem, one, rows } from "../../../db/index";
+import { randomUUID } from "node:crypto";
+import { inTenant, one } from "../../../db/index";
 import { AppError } from "~/utils/app-error";
 import { blockedFor, countFailure, rateLimited, resetKey, RULES } from "~/http/rate-limit.server";
 import { hashPassword, verifyPassword } from "./passwords.server";
@@ -8,14 +9,16 @@ import type { SignupInput } from "./schemas";
 export async function signup(input: SignupInput): Promise<{ tenantId: string; userId: string }> {
   const passwordHash = await hashPassword(input.password);
   try {
-    return await inSystem(async (t) => {
-      const tenant = await one<{ id: string }>(`INSERT INTO tenants (name) VALUES ($1) RETURNING id`, [input.businessName], t);
+    // The tenant id is chosen here so the new rows are written inside their own tenant scope.
+    const tenantId = randomUUID();
+    return await inTenant(tenantId, async (t) => {
+      await one(`INSERT INTO tenants (id, name) VALUES ($1, $2)`, [tenantId, input.businessName], t);
       const user = await one<{ id: string }>(
         `INSERT INTO users (tenant_id, email, name, role, password_hash) VALUES ($1, $2, $3, 'owner', $4) RETURNING id`,
-        [tenant!.id, input.email, input.name, passwordHash],
+        [tenantId, input.email, input.name, passwordHash],
         t,
       );
-      return { tenantId: tenant!.id, userId: user!.id };
+      return { tenantId, userId: user!.id };
     });
   } catch (error) {
     if ((error as { name?: string }).name === "SequelizeUniqueConstraintError") {
@@ -41,8 +44,9 @@ export async function login(email: string, password: string, ip: string): Promis
   const wait = Math.max(await blockedFor(pair, pairKey), await blockedFor(account, email));
   if (wait > 0) throw rateLimited(wait, "Too many failed sign-in attempts. Try again later.");
 
+  // Sign-in is the one lookup by email across tenants (a SECURITY DEFINER function, migration 0009).
   const user = await one<{ id: string; tenant_id: string; password_hash: string | null }>(
-    `SELECT id, tenant_id, password_hash FROM users WHERE email = $1`,
+    `SELECT id, tenant_id, password_hash FROM app_login_lookup($1)`,
     [email],
   );
   if (user?.password_hash && (await verifyPassword(user.password_hash, password))) {

@@ -1,4 +1,4 @@
-import { one, rows } from "../../../db/index";
+import { inTenant, one, rows } from "../../../db/index";
 import { isUuid, randomToken, sha256 } from "~/utils/crypto.server";
 import type { Role } from "~/utils/permissions";
 
@@ -26,10 +26,13 @@ export async function createSession(
   meta: { ip?: string | null; userAgent?: string | null } = {},
 ): Promise<string> {
   const secret = randomToken(32);
-  await rows(
-    `INSERT INTO sessions (tenant_id, id, user_id, expires_at, ip, user_agent)
-     VALUES ($1, $2, $3, now() + interval '${SESSION_DAYS} days', $4, $5)`,
-    [tenantId, sha256(secret), userId, meta.ip ?? null, meta.userAgent?.slice(0, 500) ?? null],
+  await inTenant(tenantId, (t) =>
+    rows(
+      `INSERT INTO sessions (tenant_id, id, user_id, expires_at, ip, user_agent)
+       VALUES ($1, $2, $3, now() + interval '${SESSION_DAYS} days', $4, $5)`,
+      [tenantId, sha256(secret), userId, meta.ip ?? null, meta.userAgent?.slice(0, 500) ?? null],
+      t,
+    ),
   );
   return `${tenantId}.${secret}`;
 }
@@ -47,33 +50,25 @@ function parse(token: string | null | undefined): { tenantId: string; id: string
 export async function findSessionUser(token: string | null | undefined): Promise<SessionUser | null> {
   const key = parse(token);
   if (!key) return null;
-  const row = await one<SessionUser>(
-    `SELECT s.id AS "sessionId", s.tenant_id AS "tenantId", t.name AS "tenantName", t.time_zone AS "timeZone",
-            u.id, u.email, u.name, u.role, s.flash
-       FROM sessions s
-       JOIN users u ON u.tenant_id = s.tenant_id AND u.id = s.user_id
-       JOIN tenants t ON t.id = s.tenant_id
-      WHERE s.tenant_id = $1 AND s.id = $2 AND s.expires_at > now()`,
-    [key.tenantId, key.id],
-  );
+  // One round trip through a SECURITY DEFINER function (migration 0009), scoped by the
+  // tenant and session id it is given: every request pays for this lookup.
+  const row = await one<SessionUser>(`SELECT * FROM app_session_user($1, $2)`, [key.tenantId, key.id]);
   return row ?? null;
 }
 
 export async function deleteSession(token: string | null | undefined) {
   const key = parse(token);
-  if (key) await rows(`DELETE FROM sessions WHERE tenant_id = $1 AND id = $2`, [key.tenantId, key.id]);
+  if (key) await inTenant(key.tenantId, (t) => rows(`DELETE FROM sessions WHERE tenant_id = $1 AND id = $2`, [key.tenantId, key.id], t));
 }
 
 /** Ends every session of a user (password set through an invite, role removed). */
 export async function deleteUserSessions(tenantId: string, userId: string) {
-  await rows(`DELETE FROM sessions WHERE tenant_id = $1 AND user_id = $2`, [tenantId, userId]);
+  await inTenant(tenantId, (t) => rows(`DELETE FROM sessions WHERE tenant_id = $1 AND user_id = $2`, [tenantId, userId], t));
 }
 
 /** A one-time message for the next page the user sees (stored on the session row). */
 export async function setFlash(user: Pick<SessionUser, "tenantId" | "sessionId">, flash: Record<string, unknown> | null) {
-  await rows(`UPDATE sessions SET flash = $3 WHERE tenant_id = $1 AND id = $2`, [
-    user.tenantId,
-    user.sessionId,
-    flash === null ? null : JSON.stringify(flash),
-  ]);
+  await inTenant(user.tenantId, (t) =>
+    rows(`UPDATE sessions SET flash = $3 WHERE tenant_id = $1 AND id = $2`, [user.tenantId, user.sessionId, flash === null ? null : JSON.stringify(flash)], t),
+  );
 }

@@ -2,7 +2,7 @@
 // The route reads the body under its limit and checks the provider is configured; this
 // takes the raw bytes and the signature header, never the Request.
 
-import { inSystem, one, rows, type Tx } from "../../../db/index";
+import { inSystem, inTenant, one, rows, type Tx } from "../../../db/index";
 import { AppError } from "~/utils/app-error";
 import { log } from "~/utils/log.server";
 import type { BillingProvider } from "./config.server";
@@ -83,7 +83,10 @@ async function store(
   payloadText: string,
   decide: (tenant: TenantBillingClock) => Outcome,
 ): Promise<IntakeResult> {
-  const status = await inSystem(async (t): Promise<IntakeStatus> => {
+  // The verified event names its tenant: work inside that tenant's scope (row-level
+  // security), so an id that names no tenant simply finds no row.
+  const scoped = <T>(fn: (t: Tx) => Promise<T>) => (tenantId ? inTenant(tenantId, fn) : inSystem(fn));
+  const status = await scoped(async (t): Promise<IntakeStatus> => {
     const claimed = await rows(
       `INSERT INTO billing_events (provider, event_id, type, status, tenant_id, occurred_at, payload)
        VALUES ($1, $2, $3, 'processed', (SELECT id FROM tenants WHERE id = $4::uuid), $5, $6::jsonb)

@@ -1,0 +1,30 @@
+/** A signed-in owner for the benchmarks: cookie header and CSRF token, as a browser would hold. */
+import { createTenantWithUsers } from "../db/seeds/factories";
+import { closeDb } from "../db/index";
+import { clientFor } from "../tests/helpers/client";
+
+export type BenchUser = { tenantId: string; userId: string; technicianId: string; cookie: string; csrf: string };
+
+export async function benchUser(baseUrl: string, databaseUrl: string): Promise<BenchUser> {
+  process.env.DATABASE_URL = databaseUrl;
+  const t = await createTenantWithUsers("Bench Plumbing");
+  const client = await clientFor(t.users.owner, baseUrl);
+  const csrf = await client.csrf();
+  await closeDb();
+  return { tenantId: t.id, userId: t.users.owner.id, technicianId: t.users.technician.id, cookie: client.cookieHeader(), csrf };
+}
+
+/** Runs `count` jobs with at most `concurrency` at once (a bounded request loop). */
+export async function pool<T>(count: number, concurrency: number, job: (i: number) => Promise<T>): Promise<T[]> {
+  const out: T[] = new Array(count);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) {
+        const i = next++;
+        out[i] = await job(i);
+      }
+    }),
+  );
+  return out;
+}
