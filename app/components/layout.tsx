@@ -9,8 +9,10 @@ export function AppShell({ children }: { children: React.ReactNode }) {
   const data = useRootData();
   const user = data?.user;
   const location = useLocation();
-  // The portal and invite pages stand alone, even for a signed-in member of staff.
-  if (!user || location.pathname.startsWith("/portal/") || location.pathname.startsWith("/invite/")) {
+  // The portal (the hub, and the form routes' answers) and invite pages stand alone, even for a
+  // signed-in member of staff.
+  const path = location.pathname;
+  if (!user || path.startsWith("/portal/") || path.startsWith("/api/portal/") || path.startsWith("/invite/")) {
     return <div className="public-shell">{children}</div>;
   }
   return (

@@ -16,3 +16,17 @@ export const passThroughHeaders: HeadersFunction = ({ actionHeaders, loaderHeade
   }
   return out;
 };
+
+/** Every customer-portal response: the token in the URL must not leak, be cached or be indexed. */
+export const PORTAL_HEADERS = {
+  "Referrer-Policy": "no-referrer",
+  "Cache-Control": "no-store",
+  "X-Robots-Tag": "noindex",
+} as const;
+
+/** `headers` of the portal routes: PORTAL_HEADERS on every page, error pages included. */
+export const portalHeaders: HeadersFunction = (args) => {
+  const out = new Headers(passThroughHeaders(args) as Headers);
+  for (const [name, value] of Object.entries(PORTAL_HEADERS)) out.set(name, value);
+  return out;
+};

@@ -2,6 +2,7 @@ import type { MigrationModule } from "../migrate";
 import * as m0001 from "./0001-foundation";
 import * as m0002 from "./0002-records";
 import * as m0004 from "./0004-back-office";
+import * as m0005 from "./0005-portal";
 import * as m0007 from "./0007-billing";
 import * as m0008 from "./0008-tenant-settings";
 import * as m0009 from "./0009-row-level-security";
@@ -15,6 +16,7 @@ export const MIGRATIONS: Array<[string, MigrationModule]> = [
   ["0001-foundation", m0001],
   ["0002-records", m0002],
   ["0004-back-office", m0004],
+  ["0005-portal", m0005],
   ["0007-billing", m0007],
   ["0008-tenant-settings", m0008],
   ["0009-row-level-security", m0009],

@@ -29,6 +29,8 @@ export class BookingRequest extends Model {
   @Text declare address: string | null;
   @Text declare phone: string | null;
   @RequiredText declare status: (typeof BOOKING_STATUSES)[number];
+  /** The portal form's key: one request per rendered form (migration 0005). */
+  @Text declare idempotencyKey: string | null;
   @Uuid declare triagedBy: string | null;
   @Timestamp declare triagedAt: Date | null;
   declare createdAt: Date;

@@ -1,0 +1,114 @@
+import { useSearchParams } from "@remix-run/react";
+import { DONE, type PortalDone, type PortalFormFailure, type PortalHubData } from "~/services/portal/types";
+import { formatDateTime, formatMoney, formatMoneyTotals } from "~/utils/format";
+import { BookingForm } from "./booking-form";
+import { PageFailure } from "./form-state";
+import { InvoiceCard } from "./invoice-card";
+import { CardError } from "./parts";
+import { QuoteCard } from "./quote-card";
+
+/** The portal's frame: the business's name on top, the customer's page below. */
+export function PortalFrame({ business, subtitle, children }: { business: string | null; subtitle?: React.ReactNode; children: React.ReactNode }) {
+  return (
+    <div className="portal">
+      <header className="portal-top">
+        {business ? <span className="portal-mark" aria-hidden="true">{business.trim().charAt(0).toUpperCase()}</span> : null}
+        <div>
+          <p className="portal-business">{business ?? "Customer portal"}</p>
+          {subtitle ? <p className="portal-sub">{subtitle}</p> : null}
+        </div>
+      </header>
+      <main className="portal-main" id="main">{children}</main>
+      <footer className="portal-footer">
+        <p>
+          {business ? "This page is private to you. Please do not share its link. " : null}Secure customer portal powered by Fieldwork.
+        </p>
+      </footer>
+    </div>
+  );
+}
+
+function confirmation(done: PortalDone, id: string | null, hub: PortalHubData): string {
+  const business = hub.business.name;
+  const quote = hub.quotes.find((q) => q.id === id);
+  const invoice = hub.invoices.find((i) => i.id === id);
+  const quoteName = quote ? `Quote ${quote.number}` : "The quote";
+  switch (done) {
+    case "quote-approved":
+      return `Thank you! ${quoteName} is approved. ${business} will be in touch to schedule the work.`;
+    case "quote-declined":
+      return `${quoteName} is declined. Thank you for letting ${business} know.`;
+    case "payment-recorded":
+      if (invoice?.status === "paid") return `Sandbox payment recorded: invoice ${invoice.number} is paid in full. No money moved.`;
+      return invoice
+        ? `Sandbox payment recorded on invoice ${invoice.number}. Balance still due: ${formatMoney(invoice.balanceCents, invoice.currency)}. No money moved.`
+        : "Sandbox payment recorded. No money moved.";
+    case "booking-sent":
+      return `Your request was sent to ${business}. They will contact you to confirm a time.`;
+  }
+}
+
+/** The customer's hub: quotes to decide, invoices to pay, a visit to book. */
+export function PortalHub({ hub, failure = null }: { hub: PortalHubData; failure?: PortalFormFailure | null }) {
+  const [params] = useSearchParams();
+  const done = params.get("done");
+  const message = !failure && DONE.includes(done as PortalDone) ? confirmation(done as PortalDone, params.get("id"), hub) : null;
+  const awaiting = hub.quotes.filter((q) => q.status === "sent").length;
+  const open = hub.invoices.filter((i) => i.status !== "paid" && i.balanceCents > 0);
+  const dueByCurrency = new Map<string, number>();
+  for (const i of open) dueByCurrency.set(i.currency, (dueByCurrency.get(i.currency) ?? 0) + i.balanceCents);
+  // A form answer about a record that is not on the page (an unknown id) is said on top.
+  const onACard = failure && (failure.form === "booking" || [...hub.quotes, ...hub.invoices].some((d) => d.id === failure.targetId));
+
+  return (
+    <PageFailure.Provider value={failure}>
+      <PortalFrame business={hub.business.name} subtitle={<>Quotes, invoices and bookings for <strong>{hub.customer.name}</strong></>}>
+        {message ? (
+          <div className="portal-banner" role="status">
+            <span className="portal-banner-icon" aria-hidden="true">✓</span>
+            <p>{message}</p>
+          </div>
+        ) : null}
+        {failure && !onACard ? <CardError errors={[...failure.formErrors, ...Object.values(failure.fields).flat()].filter((e, i, all) => all.indexOf(e) === i)} /> : null}
+
+        <div className="portal-summary">
+          <a href="#quotes" className="portal-stat">
+            <span className="portal-stat-value">{awaiting}</span>
+            <span className="portal-stat-label">{awaiting === 1 ? "quote awaits" : "quotes await"} your decision</span>
+          </a>
+          <a href="#invoices" className="portal-stat">
+            <span className="portal-stat-value">{formatMoneyTotals([...dueByCurrency].map(([currency, cents]) => ({ currency, cents })))}</span>
+            <span className="portal-stat-label">due on {open.length} {open.length === 1 ? "invoice" : "invoices"}</span>
+          </a>
+          <a href="#book" className="portal-stat portal-stat-action">
+            <span className="portal-stat-label">Request a visit</span>
+            <span className="portal-stat-arrow" aria-hidden="true">→</span>
+          </a>
+        </div>
+
+        <section id="quotes" className="portal-section" aria-labelledby="quotes-title">
+          <h2 id="quotes-title">Quotes</h2>
+          {hub.quotes.length ? (
+            hub.quotes.map((q) => <QuoteCard key={q.id} quote={q} token={hub.token} business={hub.business.name} timeZone={hub.business.timeZone} />)
+          ) : (
+            <p className="portal-empty">No quotes for you right now.</p>
+          )}
+        </section>
+
+        <section id="invoices" className="portal-section" aria-labelledby="invoices-title">
+          <h2 id="invoices-title">Invoices</h2>
+          {hub.invoices.length ? (
+            hub.invoices.map((i) => <InvoiceCard key={i.id} invoice={i} token={hub.token} timeZone={hub.business.timeZone} />)
+          ) : (
+            <p className="portal-empty">No invoices to pay. You are all settled.</p>
+          )}
+        </section>
+
+        <section id="book" className="portal-section" aria-label="Book a visit">
+          <BookingForm hub={hub} />
+        </section>
+        <p className="portal-expiry">This link works until {formatDateTime(hub.linkExpiresAt, hub.business.timeZone)}.</p>
+      </PortalFrame>
+    </PageFailure.Provider>
+  );
+}

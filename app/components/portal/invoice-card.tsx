@@ -1,0 +1,111 @@
+import { Field } from "~/components/forms";
+import type { PortalInvoice } from "~/services/portal/types";
+import { formatDate, formatDateTime, formatMoney } from "~/utils/format";
+import { usePortalForm } from "./form-state";
+import { CardError, LineItems, Totals } from "./parts";
+
+function badge(i: PortalInvoice): [string, string] {
+  if (i.status === "paid") return ["Paid", "badge badge-success"];
+  if (i.overdue) return ["Overdue", "badge badge-danger"];
+  if (i.status === "partial") return ["Partly paid", "badge badge-warning"];
+  return ["To pay", "badge"];
+}
+
+export function InvoiceCard({ invoice: inv, token, timeZone }: { invoice: PortalInvoice; token: string; timeZone: string }) {
+  const { Form, formKey, failure, busy } = usePortalForm("payment", inv.id);
+  const [label, badgeClass] = badge(inv);
+  const open = inv.status !== "paid" && inv.balanceCents > 0;
+  return (
+    <article className="portal-card" id={`invoice-${inv.id}`} aria-labelledby={`invoice-${inv.id}-title`}>
+      <header className="portal-card-head">
+        <div>
+          <p className="portal-kicker">Invoice</p>
+          <h3 id={`invoice-${inv.id}-title`}>{inv.number}</h3>
+        </div>
+        <span className={badgeClass}>{label}</span>
+      </header>
+      <dl className="portal-meta">
+        {inv.issueDate ? (
+          <div>
+            <dt>Issued</dt>
+            <dd>{formatDate(inv.issueDate)}</dd>
+          </div>
+        ) : null}
+        {inv.dueDate ? (
+          <div>
+            <dt>Due</dt>
+            <dd className={inv.overdue ? "portal-overdue" : undefined}>{formatDate(inv.dueDate)}</dd>
+          </div>
+        ) : null}
+        {open ? (
+          <div>
+            <dt>Balance due</dt>
+            <dd>{formatMoney(inv.balanceCents, inv.currency)}</dd>
+          </div>
+        ) : null}
+      </dl>
+      <LineItems items={inv.items} currency={inv.currency} />
+      <Totals
+        currency={inv.currency}
+        rows={[
+          ["Subtotal", inv.subtotalCents],
+          ["Tax", inv.taxCents],
+          ["Total", inv.totalCents, !inv.amountPaidCents],
+          ...(inv.amountPaidCents ? ([["Paid so far", -inv.amountPaidCents], ["Balance due", inv.balanceCents, true]] as Array<[string, number, boolean?]>) : []),
+        ]}
+      />
+      {inv.notes ? <p className="portal-notes">{inv.notes}</p> : null}
+      {inv.payments.length ? (
+        <div className="portal-payments">
+          <h4>Payments</h4>
+          <ul>
+            {inv.payments.map((p) => (
+              <li key={p.reference}>
+                <span>
+                  {formatDateTime(p.recordedAt, timeZone)}
+                  <span className="portal-item-qty">
+                    Sandbox payment · <span className="portal-ref">{p.reference}</span>
+                  </span>
+                </span>
+                <span className="portal-amount">{formatMoney(p.amountCents, inv.currency)}</span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      <CardError errors={failure?.formErrors} />
+      {open ? (
+        <div className="portal-action">
+          <div className="portal-sandbox" role="note">
+            <strong>Sandbox payment: no money moves.</strong> This is a test checkout. No card is charged and nothing is sent to a bank;
+            the payment is only recorded on this invoice.
+          </div>
+          <Form key={formKey} method="post" action="/api/portal/invoice-payment" className="stack" noValidate>
+            <input type="hidden" name="token" value={token} />
+            <input type="hidden" name="invoiceId" value={inv.id} />
+            <input type="hidden" name="idempotencyKey" value={inv.paymentKey} />
+            <Field
+              id={`amount-${inv.id}`}
+              name="amount"
+              label={`Amount to pay (${inv.currency})`}
+              inputMode="decimal"
+              autoComplete="off"
+              defaultValue={failure?.values.amount ?? (inv.balanceCents / 100).toFixed(2)}
+              hint="Pay the whole balance or any part of it."
+              errors={failure?.fields.amount}
+            />
+            <button type="submit" className="btn btn-primary btn-lg btn-block" disabled={busy}>
+              {busy ? "Recording…" : "Record sandbox payment"}
+            </button>
+          </Form>
+        </div>
+      ) : inv.status === "paid" ? (
+        <p className="portal-outcome portal-outcome-success">
+          Paid in full{inv.paidAt ? ` on ${formatDateTime(inv.paidAt, timeZone)}` : ""}. Thank you!
+        </p>
+      ) : (
+        <p className="portal-outcome portal-outcome-muted">Nothing to pay on this invoice.</p>
+      )}
+    </article>
+  );
+}

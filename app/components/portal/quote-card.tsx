@@ -1,0 +1,132 @@
+import { Field, FieldErrors } from "~/components/forms";
+import type { PortalQuote } from "~/services/portal/types";
+import { formatDate, formatDateTime, formatMoney } from "~/utils/format";
+import { usePortalForm } from "./form-state";
+import { CardError, LineItems, TextAreaField, Totals } from "./parts";
+
+const BADGES: Record<PortalQuote["status"], [string, string]> = {
+  sent: ["Awaiting your decision", "badge"],
+  approved: ["Approved", "badge badge-success"],
+  declined: ["Declined", "badge badge-muted"],
+  expired: ["Expired", "badge badge-warning"],
+};
+
+export function QuoteCard({ quote: q, token, business, timeZone }: { quote: PortalQuote; token: string; business: string; timeZone: string }) {
+  const { Form, formKey, failure, busy, submitting } = usePortalForm("quote", q.id);
+  const decision = failure?.values.decision ?? "";
+  const approveErrors = decision === "approve" ? failure?.fields : undefined;
+  const [badge, badgeClass] = BADGES[q.status];
+  const pending = submitting?.get("decision");
+  return (
+    <article className="portal-card" id={`quote-${q.id}`} aria-labelledby={`quote-${q.id}-title`}>
+      <header className="portal-card-head">
+        <div>
+          <p className="portal-kicker">Quote {q.number}</p>
+          <h3 id={`quote-${q.id}-title`}>{q.title || `Quote ${q.number}`}</h3>
+        </div>
+        <span className={badgeClass}>{badge}</span>
+      </header>
+      <dl className="portal-meta">
+        {q.issueDate ? (
+          <div>
+            <dt>Issued</dt>
+            <dd>{formatDate(q.issueDate)}</dd>
+          </div>
+        ) : null}
+        {q.validUntil ? (
+          <div>
+            <dt>{q.status === "expired" ? "Expired" : "Valid until"}</dt>
+            <dd>{formatDate(q.validUntil)}</dd>
+          </div>
+        ) : null}
+      </dl>
+      <LineItems items={q.items} currency={q.currency} />
+      <Totals
+        currency={q.currency}
+        rows={[
+          ["Subtotal", q.subtotalCents],
+          ["Tax", q.taxCents],
+          ["Total", q.totalCents, true],
+        ]}
+      />
+      {q.notes ? <p className="portal-notes">{q.notes}</p> : null}
+      <CardError errors={failure?.formErrors} />
+
+      {q.status === "approved" ? (
+        <p className="portal-outcome portal-outcome-success">
+          Approved{q.approvedName ? ` by ${q.approvedName}` : ""}
+          {q.approvedAt ? ` on ${formatDateTime(q.approvedAt, timeZone)}` : ""}. {business} will be in touch to schedule the work.
+        </p>
+      ) : q.status === "declined" ? (
+        <p className="portal-outcome portal-outcome-muted">
+          Declined{q.declinedAt ? ` on ${formatDateTime(q.declinedAt, timeZone)}` : ""}.
+          {q.declineReason ? <> Your reason: “{q.declineReason}”</> : null}
+        </p>
+      ) : q.status === "expired" ? (
+        <p className="portal-outcome portal-outcome-warning">This quote has expired. Ask {business} for an updated quote.</p>
+      ) : (
+        <div className="portal-action" key={formKey}>
+          <Form method="post" action="/api/portal/quote" className="stack" noValidate>
+            <input type="hidden" name="token" value={token} />
+            <input type="hidden" name="quoteId" value={q.id} />
+            <input type="hidden" name="decision" value="approve" />
+            <h4>Approve this quote</h4>
+            <Field
+              id={`signature-${q.id}`}
+              name="signatureName"
+              label="Your full name (your signature)"
+              autoComplete="name"
+              maxLength={100}
+              required
+              defaultValue={decision === "approve" ? failure?.values.signatureName : undefined}
+              errors={approveErrors?.signatureName}
+            />
+            <div className={`field${approveErrors?.acceptTerms?.length ? " field-invalid" : ""}`}>
+              <label className="checkbox portal-checkbox">
+                <input
+                  type="checkbox"
+                  name="acceptTerms"
+                  value="yes"
+                  required
+                  defaultChecked={decision === "approve" && Boolean(failure?.values.acceptTerms)}
+                  aria-invalid={approveErrors?.acceptTerms?.length ? true : undefined}
+                  aria-describedby={approveErrors?.acceptTerms?.length ? `terms-${q.id}-error` : undefined}
+                />
+                <span>
+                  I accept this quote for <strong>{formatMoney(q.totalCents, q.currency)}</strong> and its terms, and ask {business} to go
+                  ahead with the work.
+                </span>
+              </label>
+              <FieldErrors id={`terms-${q.id}-error`} errors={approveErrors?.acceptTerms} />
+            </div>
+            <button type="submit" className="btn btn-primary btn-lg btn-block" disabled={busy}>
+              {pending === "approve" ? "Approving…" : "Approve and sign"}
+            </button>
+            <p className="field-hint">Your typed name, the time and your IP address are recorded with your approval.</p>
+          </Form>
+          <details className="portal-decline" open={decision === "decline" || undefined}>
+            <summary>Decline this quote</summary>
+            <Form method="post" action="/api/portal/quote" className="stack" noValidate>
+              <input type="hidden" name="token" value={token} />
+              <input type="hidden" name="quoteId" value={q.id} />
+              <input type="hidden" name="decision" value="decline" />
+              <TextAreaField
+                id={`reason-${q.id}`}
+                name="reason"
+                label="Reason (optional)"
+                hint={`Helps ${business} improve. At most 1,000 characters.`}
+                maxLength={1000}
+                rows={3}
+                defaultValue={decision === "decline" ? failure?.values.reason : undefined}
+                errors={decision === "decline" ? failure?.fields.reason : undefined}
+              />
+              <button type="submit" className="btn btn-secondary btn-lg btn-block" disabled={busy}>
+                {pending === "decline" ? "Declining…" : "Decline quote"}
+              </button>
+            </Form>
+          </details>
+        </div>
+      )}
+    </article>
+  );
+}

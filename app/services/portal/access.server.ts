@@ -1,0 +1,76 @@
+import { inTenant, one, type Tx } from "../../../db/index";
+import { blockedFor, countFailure, rateLimited, RULES } from "~/http/rate-limit.server";
+import { AppError } from "~/utils/app-error";
+import { verifyPortalToken } from "./links.server";
+
+/** An open portal: the link a valid token names, its customer and the business. */
+export type Portal = {
+  token: string;
+  tenantId: string;
+  linkId: string;
+  customerId: string;
+  tenantName: string;
+  timeZone: string;
+  linkExpiresAt: Date;
+  /** Today in the business's time zone (YYYY-MM-DD): quotes expire and visits are booked by its calendar. */
+  today: string;
+};
+
+const forged = () =>
+  new AppError("NOT_FOUND", "Check that you opened the whole link from your email or text message. If it still does not open, ask the business that sent it for a new link.");
+const gone = (business: string) =>
+  new AppError("GONE", `This link has expired or was turned off. Please ask ${business} to send you a new link.`);
+const tooMany = (seconds: number) =>
+  rateLimited(seconds, "Too many links that do not work were opened from your network. Please wait a few minutes and try again.");
+
+/**
+ * Opens the portal a token names and runs `fn` in ONE transaction of its tenant, so a write
+ * and its state checks see the link as it is (a write takes `lock`: a share lock on the link
+ * row, so a revoke waits for it). Forged, tampered, expired and revoked tokens answer 404 /
+ * 410 and count against the caller's IP; over 30 in 10 minutes every portal request from that
+ * IP answers 429 (otherwise a good token would still tell itself apart from a bad one).
+ */
+export async function withPortal<T>(
+  token: string,
+  ip: string,
+  fn: (portal: Portal, t: Tx) => Promise<T>,
+  opts: { lock?: boolean } = {},
+): Promise<T> {
+  const limiter = RULES.portalBadToken();
+  const wait = await blockedFor(limiter, ip);
+  if (wait > 0) throw tooMany(wait);
+  let badLink: AppError | null = null;
+  try {
+    const claims = verifyPortalToken(token);
+    if (!claims) throw (badLink = forged());
+    return await inTenant(claims.tenantId, async (t) => {
+      const link = await one<{ customer_id: string; expires_at: Date; usable: boolean; name: string; time_zone: string; today: string }>(
+        `SELECT pl.customer_id, pl.expires_at, (pl.revoked_at IS NULL AND pl.expires_at > now()) AS usable,
+                tn.name, tn.time_zone, (now() AT TIME ZONE tn.time_zone)::date::text AS today
+           FROM portal_links pl JOIN tenants tn ON tn.id = pl.tenant_id
+          WHERE pl.tenant_id = $1 AND pl.id = $2 ${opts.lock ? "FOR SHARE OF pl" : ""}`,
+        [claims.tenantId, claims.linkId],
+        t,
+      );
+      if (!link) throw (badLink = forged());
+      if (!link.usable) throw (badLink = gone(link.name));
+      const portal: Portal = {
+        token,
+        tenantId: claims.tenantId,
+        linkId: claims.linkId,
+        customerId: link.customer_id,
+        tenantName: link.name,
+        timeZone: link.time_zone,
+        linkExpiresAt: link.expires_at,
+        today: link.today,
+      };
+      return fn(portal, t);
+    });
+  } catch (error) {
+    if (error === badLink) {
+      const over = await countFailure(limiter, ip);
+      if (over > 0) throw tooMany(over);
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,128 @@
+import { randomBytes } from "node:crypto";
+import { one, type Tx } from "../../../db/index";
+import { parseWith } from "~/http/form.server";
+import { conflict, validationFailed } from "~/utils/app-error";
+import { isUuid } from "~/utils/crypto.server";
+import { formatDate, formatMoney } from "~/utils/format";
+import type { Portal } from "./access.server";
+import { lastBookableDate } from "./hub.server";
+import { bookingRequestSchema, paymentSchema, quoteDecisionSchema } from "./schemas";
+import type { PortalDone } from "./types";
+
+// The three portal actions. Each runs inside the portal's transaction (withPortal) and takes
+// a row lock on the record it changes before checking its state, so two clicks, two tabs or
+// two servers cannot approve twice or pay twice: the second waits, then sees the first.
+
+export type Confirmation = { done: PortalDone; id: string };
+export type RequestMeta = { ip: string; userAgent: string | null };
+/** The posted form's text fields. */
+export type FormValues = Record<string, unknown>;
+
+// Another customer's or tenant's id is answered exactly like an id that does not exist.
+const unknownQuote = () => validationFailed({ quoteId: ["This quote is not available on your page. It may have been withdrawn."] });
+const unknownInvoice = () => validationFailed({ invoiceId: ["This invoice is not available on your page. It may have been withdrawn."] });
+
+/** Approves (signed: typed name, time, IP, user agent) or declines a sent, unexpired quote of this customer. */
+export async function decideQuote(portal: Portal, t: Tx, form: FormValues, meta: RequestMeta): Promise<Confirmation> {
+  const input = parseWith(quoteDecisionSchema, form);
+  if (!isUuid(input.quoteId)) throw unknownQuote();
+  const quote = await one<{ status: string; expired: boolean; valid_until: string | null; approved_at: Date | null; approved_name: string | null; declined_at: Date | null }>(
+    `SELECT status, coalesce(valid_until < $4::date, false) AS expired, valid_until::text, approved_at, approved_name, declined_at
+       FROM quotes WHERE tenant_id = $1 AND id = $2 AND customer_id = $3 FOR UPDATE`,
+    [portal.tenantId, input.quoteId, portal.customerId, portal.today],
+    t,
+  );
+  if (!quote) throw unknownQuote();
+  if (quote.status === "approved") throw conflict(`This quote was already approved${quote.approved_name ? ` by ${quote.approved_name}` : ""}. Nothing more to do.`);
+  if (quote.status === "declined") throw conflict("This quote was already declined. Ask the business for a new quote if you changed your mind.");
+  if (quote.status === "expired" || (quote.status === "sent" && quote.expired)) {
+    throw conflict(`This quote expired${quote.valid_until ? ` on ${formatDate(quote.valid_until)}` : ""}. Ask ${portal.tenantName} for an updated quote.`);
+  }
+  if (quote.status !== "sent") throw conflict("This quote is not open for a decision.");
+
+  if (input.decision === "approve") {
+    await one(
+      `UPDATE quotes SET status = 'approved', approved_at = now(), approved_name = $3, approved_ip = $4, approved_user_agent = $5, updated_at = now()
+        WHERE tenant_id = $1 AND id = $2`,
+      [portal.tenantId, input.quoteId, input.signatureName, meta.ip, meta.userAgent?.slice(0, 500) ?? null],
+      t,
+    );
+    return { done: "quote-approved", id: input.quoteId };
+  }
+  await one(
+    `UPDATE quotes SET status = 'declined', declined_at = now(), decline_reason = $3, updated_at = now() WHERE tenant_id = $1 AND id = $2`,
+    [portal.tenantId, input.quoteId, input.reason || null],
+    t,
+  );
+  return { done: "quote-declined", id: input.quoteId };
+}
+
+/**
+ * Records a sandbox payment (no money moves) on a sent or part-paid invoice of this customer:
+ * at most the balance; the invoice becomes `partial` or `paid`. The form's idempotency key
+ * makes a repeat (double click, resubmitted page) answer like the first and record nothing.
+ */
+export async function recordSandboxPayment(portal: Portal, t: Tx, form: FormValues, meta: RequestMeta): Promise<Confirmation> {
+  const input = parseWith(paymentSchema, form);
+  if (!isUuid(input.invoiceId)) throw unknownInvoice();
+  const invoice = await one<{ status: string; currency: string; total_cents: number; amount_paid_cents: number }>(
+    `SELECT status, currency, total_cents, amount_paid_cents FROM invoices
+      WHERE tenant_id = $1 AND id = $2 AND customer_id = $3 FOR UPDATE`,
+    [portal.tenantId, input.invoiceId, portal.customerId],
+    t,
+  );
+  if (!invoice) throw unknownInvoice();
+  // Under the invoice lock, a payment made with this key by an earlier request is visible.
+  const earlier = await one<{ invoice_id: string }>(
+    `SELECT invoice_id FROM payments WHERE tenant_id = $1 AND idempotency_key = $2`,
+    [portal.tenantId, input.idempotencyKey],
+    t,
+  );
+  if (earlier?.invoice_id === input.invoiceId) return { done: "payment-recorded", id: input.invoiceId };
+  if (earlier) throw conflict("This payment form was already used. Reload the page and try again.");
+  if (invoice.status === "paid") throw conflict("This invoice is already paid in full. Thank you!");
+  if (invoice.status !== "sent" && invoice.status !== "partial") throw conflict("This invoice is not open for payment.");
+
+  const balance = invoice.total_cents - invoice.amount_paid_cents;
+  if (input.amount > balance) {
+    throw validationFailed({ amount: [`The balance is ${formatMoney(balance, invoice.currency)}. Enter that amount or less.`] });
+  }
+  const inserted = await one<{ id: string }>(
+    `INSERT INTO payments (tenant_id, invoice_id, amount_cents, currency, method, reference, idempotency_key, payer_ip)
+     VALUES ($1, $2, $3, $4, 'sandbox', $5, $6, $7)
+     ON CONFLICT (tenant_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING RETURNING id`,
+    [portal.tenantId, input.invoiceId, input.amount, invoice.currency, sandboxReference(), input.idempotencyKey, meta.ip],
+    t,
+  );
+  if (!inserted) throw conflict("This payment form was already used. Reload the page and try again.");
+  await one(
+    `UPDATE invoices SET amount_paid_cents = amount_paid_cents + $3,
+            status = CASE WHEN amount_paid_cents + $3 >= total_cents THEN 'paid' ELSE 'partial' END,
+            paid_at = CASE WHEN amount_paid_cents + $3 >= total_cents THEN now() ELSE paid_at END,
+            updated_at = now()
+      WHERE tenant_id = $1 AND id = $2`,
+    [portal.tenantId, input.invoiceId, input.amount],
+    t,
+  );
+  return { done: "payment-recorded", id: input.invoiceId };
+}
+
+/** SBX- and 12 random hex digits: plainly a sandbox reference, unique enough to quote on the phone. */
+const sandboxReference = () => `SBX-${randomBytes(6).toString("hex").toUpperCase()}`;
+
+/** A booking request in state `new` for staff to triage on /requests. */
+export async function requestBooking(portal: Portal, t: Tx, form: FormValues): Promise<Confirmation> {
+  const input = parseWith(bookingRequestSchema(portal.today, lastBookableDate(portal.today)), form);
+  const row = await one<{ id: string }>(
+    `INSERT INTO booking_requests (tenant_id, customer_id, portal_link_id, service, description, preferred_date, time_window, address, phone, idempotency_key)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+     ON CONFLICT (tenant_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING RETURNING id`,
+    [
+      portal.tenantId, portal.customerId, portal.linkId, input.service, input.description || null, input.preferredDate || null,
+      input.timeWindow, input.address || null, input.phone || null, input.idempotencyKey ?? null,
+    ],
+    t,
+  );
+  // A repeat of the same form lands on the same confirmation.
+  return { done: "booking-sent", id: row?.id ?? "" };
+}

@@ -1,0 +1,90 @@
+import { z } from "zod";
+import { TIME_WINDOWS } from "./types";
+
+// The fields of the three portal forms (CONTRACT section 6). A blank field is the same as a
+// missing one; ids are checked by the services, where an unknown id and another customer's
+// id get the same answer.
+
+const text = (max: number, message: string) => z.string().trim().max(max, message).optional().default("");
+const ACCEPTED = new Set(["on", "true", "yes", "1"]);
+const STALE_FORM = "This form is out of date. Reload the page and try again.";
+const formKey = z.string({ required_error: STALE_FORM }).regex(/^[A-Za-z0-9_-]{16,100}$/, STALE_FORM);
+
+export const quoteDecisionSchema = z
+  .object({
+    quoteId: z.string().optional().default(""),
+    decision: z.enum(["approve", "decline"], { errorMap: () => ({ message: "Choose to approve or decline the quote." }) }),
+    signatureName: text(100, "Your name can be at most 100 characters."),
+    acceptTerms: z.string().optional(),
+    reason: text(1000, "Please keep the reason under 1,000 characters."),
+  })
+  .superRefine((v, ctx) => {
+    if (v.decision !== "approve") return;
+    if (!v.signatureName) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["signatureName"], message: "Type your full name to sign the quote." });
+    if (!ACCEPTED.has(String(v.acceptTerms ?? "").toLowerCase())) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["acceptTerms"], message: "Tick the box to accept the quote and its terms." });
+    }
+  });
+export type QuoteDecisionInput = z.output<typeof quoteDecisionSchema>;
+
+/** Money typed by a person ("1,250.50", "$80") to integer cents, or the message saying what is wrong. */
+export function parseAmountCents(raw: string): number | string {
+  let s = raw.trim().replace(/^[$€£]\s*/, "");
+  if (/^\d{1,3}(,\d{3})+(\.\d*)?$/.test(s)) s = s.replace(/,/g, "");
+  if (!s) return "Enter the amount you want to pay.";
+  if (!/^[-+]?(\d+(\.\d*)?|\.\d+)$/.test(s)) return "Enter an amount in numbers, such as 120.50.";
+  if (Number(s) <= 0) return "Enter an amount greater than zero.";
+  const m = /^\+?(\d*)(?:\.(\d*))?$/.exec(s)!;
+  if ((m[2] ?? "").length > 2) return "Use at most two decimal places.";
+  if ((m[1] ?? "").replace(/^0+/, "").length > 10) return "That amount is too large.";
+  return Number(m[1] || "0") * 100 + Number((m[2] ?? "").padEnd(2, "0"));
+}
+
+export const paymentSchema = z.object({
+  invoiceId: z.string().optional().default(""),
+  amount: z
+    .string()
+    .optional()
+    .default("")
+    .transform((raw, ctx) => {
+      const cents = parseAmountCents(raw);
+      if (typeof cents === "string") {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: cents });
+        return z.NEVER;
+      }
+      return cents;
+    }),
+  idempotencyKey: formKey,
+});
+export type PaymentInput = z.output<typeof paymentSchema>;
+
+const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
+const realDate = (s: string) => DATE_RE.test(s) && new Date(`${s}T00:00:00Z`).toISOString().slice(0, 10) === s;
+
+/** The booking form; the preferred date must fall within today..lastDate of the business's calendar. */
+export const bookingRequestSchema = (today: string, lastDate: string) =>
+  z.object({
+    service: z.string({ required_error: "Tell us what you need done." }).trim().min(1, "Tell us what you need done.").max(200, "Please keep this under 200 characters."),
+    description: text(2000, "Please keep the details under 2,000 characters."),
+    preferredDate: z
+      .string()
+      .trim()
+      .optional()
+      .default("")
+      .refine((s) => !s || realDate(s), "Pick a date from the calendar (YYYY-MM-DD).")
+      .refine((s) => !s || !realDate(s) || (s >= today && s <= lastDate), "Pick a date between today and one year from now."),
+    timeWindow: z.preprocess(
+      (v) => (v === "" || v === undefined ? "any" : v),
+      z.enum(TIME_WINDOWS, { errorMap: () => ({ message: "Choose a time of day from the list." }) }),
+    ),
+    address: text(500, "Please keep the address under 500 characters."),
+    phone: z
+      .string()
+      .trim()
+      .optional()
+      .default("")
+      .refine((s) => s.length <= 40, "Please keep the phone number under 40 characters.")
+      .refine((s) => !s || /^[0-9+().\-\s/xXext]+$/.test(s), "Enter a phone number using digits, spaces and + ( ) -."),
+    idempotencyKey: formKey.optional(),
+  });
+export type BookingRequestInput = z.output<ReturnType<typeof bookingRequestSchema>>;

@@ -1,0 +1,99 @@
+// What the customer portal page shows, shared by the services that build it and the
+// components that render it (no server imports here).
+import type { FieldErrors } from "~/utils/app-error";
+
+export const TIME_WINDOWS = ["any", "morning", "afternoon", "evening"] as const;
+export type TimeWindow = (typeof TIME_WINDOWS)[number];
+
+export const TIME_WINDOW_LABELS: Record<TimeWindow, string> = {
+  any: "Any time",
+  morning: "Morning (8 am – 12 pm)",
+  afternoon: "Afternoon (12 – 5 pm)",
+  evening: "Evening (5 – 8 pm)",
+};
+
+export type PortalLineItem = {
+  description: string;
+  quantity: string;
+  unitPriceCents: number;
+  taxRate: string;
+  lineTotalCents: number;
+};
+
+type Totals = { currency: string; subtotalCents: number; taxCents: number; totalCents: number };
+
+export type PortalQuote = Totals & {
+  id: string;
+  number: string;
+  title: string | null;
+  /** `expired` is a sent quote whose valid_until has passed (derived, in the business's time zone). */
+  status: "sent" | "approved" | "declined" | "expired";
+  issueDate: string | null;
+  validUntil: string | null;
+  notes: string | null;
+  approvedAt: string | null;
+  approvedName: string | null;
+  declinedAt: string | null;
+  declineReason: string | null;
+  items: PortalLineItem[];
+};
+
+export type PortalPayment = { amountCents: number; reference: string; recordedAt: string };
+
+export type PortalInvoice = Totals & {
+  id: string;
+  number: string;
+  status: "sent" | "partial" | "paid";
+  overdue: boolean;
+  issueDate: string | null;
+  dueDate: string | null;
+  notes: string | null;
+  amountPaidCents: number;
+  balanceCents: number;
+  paidAt: string | null;
+  items: PortalLineItem[];
+  payments: PortalPayment[];
+  /** The payment form's idempotency key, new on every render. */
+  paymentKey: string;
+};
+
+export type PortalBookingRequest = {
+  service: string;
+  preferredDate: string | null;
+  timeWindow: TimeWindow;
+  status: "new" | "scheduled" | "declined" | "archived";
+  createdAt: string;
+};
+
+export type PortalHubData = {
+  token: string;
+  business: { name: string; timeZone: string };
+  customer: { name: string; phone: string | null; address: string | null };
+  linkExpiresAt: string;
+  /** The business's calendar day and the last day a visit can be requested for. */
+  today: string;
+  lastBookableDate: string;
+  quotes: PortalQuote[];
+  invoices: PortalInvoice[];
+  bookingRequests: PortalBookingRequest[];
+  bookingKey: string;
+};
+
+export type PortalFormKind = "quote" | "payment" | "booking";
+
+/** What a portal form route answers when a field or the state is wrong (status 422 / 409). */
+export type PortalFormFailure = {
+  ok: false;
+  form: PortalFormKind;
+  /** The quote or invoice the form was about (to show the error on its card). */
+  targetId: string | null;
+  formErrors: string[];
+  fields: FieldErrors;
+  values: Record<string, string>;
+  /** The page to render around the error (the no-JavaScript form post lands on the form route). */
+  hub: PortalHubData;
+};
+
+/** Confirmations after a 303 back to the hub (`?done=...&id=...`). */
+export const DONE = ["quote-approved", "quote-declined", "payment-recorded", "booking-sent"] as const;
+export type PortalDone = (typeof DONE)[number];
