@@ -102,6 +102,11 @@ async function main() {
   process.env.APP_URL = server.url;
   process.env.TEST_SERVER_PID = String(server.child.pid);
   console.log(`Database ready, server on ${server.url}; running ${files.length} test files.\n`);
+  let finished = false;
+  server.child.once("exit", (code, signal) => {
+    if (finished) return;
+    console.error(`\n*** The shared test server exited during the run (code ${code}, signal ${signal}). Its last output:\n${server.logs.join("").slice(-4000)}\n`);
+  });
 
   let passed = 0;
   let failed = 0;
@@ -131,6 +136,7 @@ async function main() {
     stream.on("close", () => resolve());
   });
 
+  finished = true;
   await server.stop();
   await dbHandle.stop();
   if (failures.length) {
