@@ -34,6 +34,9 @@ export async function sendFetchResponse(res: ServerResponse, response: Response,
   }
   const cookies = response.headers.getSetCookie();
   if (cookies.length) out["set-cookie"] = cookies;
+  // Answered before the request body was read (a 413, 415 or 403 refuses it unread): close the
+  // connection, or the unread bytes would be taken as the client's next request on it.
+  if (!res.req.complete) out["connection"] = "close";
   res.writeHead(response.status, response.statusText || undefined, out);
   if (response.body && res.req.method !== "HEAD") {
     await writeReadableStreamToWritable(response.body, res);
