@@ -1,10 +1,9 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import { after, before, describe, test } from "node:test";
-import { one, rows } from "../../db/index";
+import { describe, test } from "node:test";
+import { db, one, rows } from "../../db/index";
 import { Client, clientFor, envelope } from "../helpers/client";
 import { createCustomer, createJob, createTenantWithUsers, createUser, twoTenants, type TestTenant } from "../helpers/fixtures";
-import { startServer, type RunningServer } from "../helpers/server";
 
 type M = { id: number; type: string; occurredAt: string; args: Record<string, unknown> };
 
@@ -102,10 +101,12 @@ test("a gap is skipped and changes nothing; a bad transition, unknown job, anoth
     note(9, job.id, ""),
     { id: 10, type: "job.teleport", occurredAt: at(1), args: { jobId: job.id } },
     status(11, job.id, "on_hold"),
+    note(12, job.id, "a NUL \u0000 character"), // text PostgreSQL cannot store: refused, not retried for ever
+    note(13, job.id, "a lone \ud800 surrogate"),
   ]);
   assert.equal(res.status, 200);
   const body = await envelope(res);
-  assert.equal(body.data.lastMutationId, 11);
+  assert.equal(body.data.lastMutationId, 13);
   const byId = Object.fromEntries(body.data.results.map((r: { id: number }) => [r.id, r]));
   assert.equal(byId[5].status, "rejected");
   assert.equal(byId[5].error.code, "CONFLICT");
@@ -118,7 +119,9 @@ test("a gap is skipped and changes nothing; a bad transition, unknown job, anoth
   assert.ok(byId[9].error.fields.body, "the bad argument is named");
   assert.equal(byId[10].error.code, "VALIDATION_FAILED");
   assert.deepEqual(byId[11], { id: 11, status: "applied" }, "processing goes on after a rejection");
-  for (const id of [5, 6, 7, 8, 9, 10]) assert.equal(byId[id].status, "rejected");
+  for (const id of [5, 6, 7, 8, 9, 10, 12, 13]) assert.equal(byId[id].status, "rejected");
+  assert.equal(byId[12].error.code, "VALIDATION_FAILED");
+  assert.equal(byId[13].error.code, "VALIDATION_FAILED");
 
   const now = await effects(t.id, job.id);
   assert.equal(now.status, "on_hold");
@@ -126,7 +129,7 @@ test("a gap is skipped and changes nothing; a bad transition, unknown job, anoth
   assert.equal(now.notes.length, before.notes.length);
   assert.equal((await effects(t.id, othersJob.id)).notes.length, 0);
   assert.equal((await effects(b.id, foreign.id)).status, "scheduled");
-  assert.equal(await lastMutationId(t.id, clientId), 11);
+  assert.equal(await lastMutationId(t.id, clientId), 13);
 });
 
 test("completing a job stores completed_at from the field; office staff act on any job of the tenant and see only their own in data.jobs", async () => {
@@ -187,44 +190,43 @@ test("ten devices each sending the same five mutations five times at once: exact
   }
 });
 
-describe("a database failure in the middle of a batch", () => {
-  let faulty: RunningServer;
-  before(async () => {
-    faulty = await startServer({ FAULTS: "sync:mutation-3" });
-  });
-  after(async () => {
-    await faulty?.stop();
-  });
+test("a database failure in the middle of a batch answers 503, keeps the earlier mutations, leaves the rest untouched; the retry completes with no duplicate", async () => {
+  const { t, job, tech } = await field();
+  const clientId = randomUUID();
+  const batch = [status(1, job.id, "en_route"), note(2, job.id, "Parking on the street"), status(3, job.id, "in_progress"), note(4, job.id, "Found the leak"), timeEntry(5, job.id)];
 
-  test("answers 503, keeps the earlier mutations, leaves the rest untouched; the retry completes with no duplicate", async () => {
-    const { t, job, tech } = await field();
-    const clientId = randomUUID();
-    const batch = [status(1, job.id, "en_route"), note(2, job.id, "Parking on the street"), status(3, job.id, "in_progress"), note(4, job.id, "Found the leak"), timeEntry(5, job.id)];
+  // The database fails while writing mutation 3's event (after its job row was updated).
+  const fn = `fail_${randomUUID().replace(/-/g, "")}`;
+  await db().query(`CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'disk on fire'; END $$`);
+  await db().query(`CREATE TRIGGER ${fn} BEFORE INSERT ON job_events FOR EACH ROW WHEN (NEW.job_id = '${job.id}' AND NEW.to_status = 'in_progress') EXECUTE FUNCTION ${fn}()`);
+  let res: Response;
+  try {
+    res = await push(tech, clientId, batch);
+  } finally {
+    await db().query(`DROP TRIGGER ${fn} ON job_events; DROP FUNCTION ${fn}()`);
+  }
+  assert.equal(res.status, 503);
+  assert.ok(Number(res.headers.get("retry-after")) > 0);
+  const failed = await envelope(res);
+  assert.equal(failed.success, false);
+  assert.equal(failed.error?.code, "INTERNAL_ERROR");
+  assert.doesNotMatch(failed.error!.message, /disk on fire/, "no internals in the message");
 
-    const viaFaulty = await clientFor(t.users.technician, faulty.url);
-    const res = await push(viaFaulty, clientId, batch);
-    assert.equal(res.status, 503);
-    assert.ok(Number(res.headers.get("retry-after")) > 0);
-    const failed = await envelope(res);
-    assert.equal(failed.success, false);
-    assert.equal(failed.error?.code, "INTERNAL_ERROR");
-    assert.doesNotMatch(failed.error!.message, /injected|fault/i, "no internals in the message");
+  const half = await effects(t.id, job.id);
+  assert.equal(half.status, "en_route", "mutation 1 committed; 3 failed and its job update was rolled back with it");
+  assert.deepEqual(half.events.map((e) => e.to_status), ["en_route"]);
+  assert.deepEqual(half.notes.map((n) => n.body), ["Parking on the street"], "2 committed, 4 untouched");
+  assert.equal(half.times.length, 0, "5 untouched");
+  assert.equal(await lastMutationId(t.id, clientId), 2);
 
-    const half = await effects(t.id, job.id);
-    assert.equal(half.status, "en_route", "mutation 1 committed; 3 (which failed) did not");
-    assert.deepEqual(half.events.map((e) => e.to_status), ["en_route"]);
-    assert.deepEqual(half.notes.map((n) => n.body), ["Parking on the street"]);
-    assert.equal(half.times.length, 0);
-    assert.equal(await lastMutationId(t.id, clientId), 2);
-
-    const retry = await envelope(await push(tech, clientId, batch));
-    assert.deepEqual(retry.data.results.map((r: { status: string }) => r.status), ["duplicate", "duplicate", "applied", "applied", "applied"]);
-    assert.equal(retry.data.lastMutationId, 5);
-    const done = await effects(t.id, job.id);
-    assert.deepEqual(done.events.map((e) => e.to_status), ["en_route", "in_progress"]);
-    assert.deepEqual(done.notes.map((n) => n.body).sort(), ["Found the leak", "Parking on the street"]);
-    assert.equal(done.times.length, 1);
-  });
+  const retry = await envelope(await push(tech, clientId, batch));
+  assert.deepEqual(retry.data.results.map((r: { status: string }) => r.status), ["duplicate", "duplicate", "applied", "applied", "applied"]);
+  assert.equal(retry.data.lastMutationId, 5);
+  const done = await effects(t.id, job.id);
+  assert.equal(done.status, "in_progress");
+  assert.deepEqual(done.events.map((e) => e.to_status), ["en_route", "in_progress"]);
+  assert.deepEqual(done.notes.map((n) => n.body).sort(), ["Found the leak", "Parking on the street"]);
+  assert.equal(done.times.length, 1);
 });
 
 describe("refused requests answer the envelope and store nothing", () => {

@@ -1,110 +1,106 @@
-import { inTenant, one, rows, type Tx } from "../../../db/index";
-import { AppError, conflict, forbidden, isAppError, notFound } from "~/utils/app-error";
+import { one } from "../../../db/index";
+import { AppError, conflict, forbidden, notFound } from "~/utils/app-error";
 import type { Actor } from "~/utils/auth.server";
 import { isUuid } from "~/utils/crypto.server";
 import {
   ARGS_SCHEMAS,
-  canMoveTo,
+  NEXT_STATUSES,
   STATUS_LABELS,
+  type FieldStatus,
   type JobStatus,
-  type MutationArgs,
   type MutationError,
   type MutationType,
 } from "./protocol";
 
 /**
- * The field's operations on jobs, one handler per mutation type. Each handler checks
- * everything (arguments, the job, the actor's right to it, the transition) before its first
- * write, so a refusal (an AppError) leaves the transaction clean: the push still records the
- * mutation as processed, and the /field form shows the message.
+ * The field's operations on jobs. The rules live here: argument shapes, the transitions, who
+ * may act on which job, the messages. The database routines of migration 0006 do the locking
+ * and writing (docs/decisions/031): `field_apply_mutation` one action, `field_push` a whole
+ * push with a commit after each mutation. Both the push and the /field forms come here.
  */
 export type FieldMutation = { type: string; occurredAt: string; args: Record<string, unknown> };
 
-type Handler<T extends MutationType> = (actor: Actor, args: MutationArgs<T>, occurredAt: Date, t: Tx) => Promise<void>;
+export type Outcome = "applied" | "duplicate" | "skipped" | "invalid" | "not_found" | "forbidden" | "conflict" | "client_forbidden";
+/** What the database answers for one mutation. */
+export type DbOutcome = { outcome: Outcome; lastMutationId?: number; jobStatus?: JobStatus | null };
 
-type LockedJob = { status: JobStatus; assignee_id: string | null; title: string };
-
-/** The job, locked for this transaction, if the actor may act on it. */
-async function jobFor(actor: Actor, jobId: string, t: Tx): Promise<LockedJob> {
-  const job = isUuid(jobId)
-    ? await one<LockedJob>(`SELECT status, assignee_id, title FROM jobs WHERE tenant_id = $1 AND id = $2 FOR UPDATE`, [actor.tenantId, jobId], t)
-    : undefined;
-  if (!job) throw notFound("This job does not exist.");
-  // A technician acts only on jobs assigned to them; office and above on any job of the tenant.
-  if (actor.role === "technician" && job.assignee_id !== actor.userId) throw forbidden("This job is not assigned to you.");
-  return job;
-}
-
-// A device clock ahead of the server does not put events in the future.
-const notAfterNow = (d: Date) => new Date(Math.min(d.getTime(), Date.now()));
-
-const HANDLERS: { [T in MutationType]: Handler<T> } = {
-  async "job.status"(actor, args, occurredAt, t) {
-    const job = await jobFor(actor, args.jobId, t);
-    if (!canMoveTo(job.status, args.status)) {
-      throw conflict(`A job that is ${STATUS_LABELS[job.status].toLowerCase()} cannot become ${STATUS_LABELS[args.status].toLowerCase()}.`);
-    }
-    const at = notAfterNow(occurredAt);
-    await rows(
-      `WITH moved AS (
-         UPDATE jobs SET status = $3, updated_at = now(),
-                completed_at = CASE WHEN $3 = 'completed' THEN $6::timestamptz ELSE completed_at END
-          WHERE tenant_id = $1 AND id = $2 RETURNING id)
-       INSERT INTO job_events (tenant_id, job_id, user_id, from_status, to_status, occurred_at)
-       SELECT $1, id, $4, $5, $3, $6 FROM moved`,
-      [actor.tenantId, args.jobId, args.status, actor.userId, job.status, at],
-      t,
-    );
-  },
-  async "job.note"(actor, args, occurredAt, t) {
-    await jobFor(actor, args.jobId, t);
-    await rows(
-      `INSERT INTO job_notes (tenant_id, job_id, author_id, body, occurred_at) VALUES ($1, $2, $3, $4, $5)`,
-      [actor.tenantId, args.jobId, actor.userId, args.body, notAfterNow(occurredAt)],
-      t,
-    );
-  },
-  async "job.time_entry"(actor, args, _occurredAt, t) {
-    await jobFor(actor, args.jobId, t);
-    await rows(
-      `INSERT INTO time_entries (tenant_id, job_id, user_id, started_at, ended_at, note) VALUES ($1, $2, $3, $4, $5, $6)`,
-      [actor.tenantId, args.jobId, actor.userId, args.startedAt, args.endedAt, args.note || null],
-      t,
-    );
-  },
+/** A mutation checked and turned into the database routine's arguments (`type` null: refused). */
+export type Prepared = {
+  type: MutationType | null;
+  jobId: string | null;
+  status: FieldStatus | null;
+  allowedFrom: JobStatus[] | null;
+  body: string | null;
+  startedAt: string | null;
+  endedAt: string | null;
+  occurredAt: string | null;
+  error?: MutationError;
 };
 
-const isMutationType = (type: string): type is MutationType => Object.hasOwn(HANDLERS, type);
+// Which statuses a job may move from to reach each field status (NEXT_STATUSES turned round).
+const ALLOWED_FROM = Object.fromEntries(
+  (["en_route", "in_progress", "on_hold", "completed"] as const).map((to) => [
+    to,
+    (Object.keys(NEXT_STATUSES) as JobStatus[]).filter((from) => NEXT_STATUSES[from].includes(to)),
+  ]),
+) as Record<FieldStatus, JobStatus[]>;
 
-/** Applies one mutation inside `t`, or throws the AppError that says why it cannot apply. */
-export async function runMutation(actor: Actor, m: FieldMutation, t: Tx): Promise<void> {
+const isMutationType = (type: string): type is MutationType => Object.hasOwn(ARGS_SCHEMAS, type);
+
+// A device clock ahead of the server does not put events in the future.
+const notAfterNow = (iso: string) => new Date(Math.min(Date.parse(iso), Date.now())).toISOString();
+
+const refused = (error: MutationError): Prepared => ({
+  type: null, jobId: null, status: null, allowedFrom: null, body: null, startedAt: null, endedAt: null, occurredAt: null, error,
+});
+
+/** Checks the type and arguments; a refusal here is permanent (a push still counts the mutation). */
+export function prepare(m: FieldMutation): Prepared {
   if (!isMutationType(m.type)) {
-    throw new AppError("VALIDATION_FAILED", `Unknown mutation type "${m.type}".`, { fields: { type: [`One of ${Object.keys(HANDLERS).join(", ")}.`] } });
+    return refused({ code: "VALIDATION_FAILED", message: `Unknown mutation type "${m.type}".`, fields: { type: [`One of ${Object.keys(ARGS_SCHEMAS).join(", ")}.`] } });
   }
   const parsed = ARGS_SCHEMAS[m.type].safeParse(m.args);
   if (!parsed.success) {
     const fields: Record<string, string[]> = {};
     for (const issue of parsed.error.issues) (fields[issue.path.join(".") || "args"] ??= []).push(issue.message);
-    throw new AppError("VALIDATION_FAILED", "The mutation's arguments are not valid.", { fields });
+    return refused({ code: "VALIDATION_FAILED", message: "The mutation's arguments are not valid.", fields });
   }
-  const args = parsed.data;
-  await (HANDLERS[m.type] as Handler<MutationType>)(actor, args, new Date(m.occurredAt), t);
+  const a = parsed.data as { jobId: string; status?: FieldStatus; body?: string; note?: string; startedAt?: string; endedAt?: string };
+  return {
+    type: m.type,
+    // A job id that is not a UUID names no job: the database answers not_found.
+    jobId: isUuid(a.jobId) ? a.jobId : null,
+    status: a.status ?? null,
+    allowedFrom: a.status ? ALLOWED_FROM[a.status] : null,
+    body: a.body ?? (a.note || null),
+    startedAt: a.startedAt ?? null,
+    endedAt: a.endedAt ?? null,
+    occurredAt: notAfterNow(m.occurredAt),
+  };
 }
 
-/** For a push: null when applied, else the permanent error (the transaction stays usable). */
-export async function tryMutation(actor: Actor, m: FieldMutation, t: Tx): Promise<MutationError | null> {
-  try {
-    await runMutation(actor, m, t);
-    return null;
-  } catch (error) {
-    if (!isAppError(error)) throw error;
-    const out: MutationError = { code: error.code, message: error.message };
-    if (Object.keys(error.fields).length) out.fields = error.fields;
-    return out;
-  }
+/** Why a mutation did not apply, in the words the client shows; undefined when it applied. */
+export function errorOf(p: Prepared, r: DbOutcome): MutationError | undefined {
+  if (p.error) return p.error;
+  const e =
+    r.outcome === "not_found"
+      ? notFound("This job does not exist.")
+      : r.outcome === "forbidden"
+        ? forbidden("This job is not assigned to you.")
+        : r.outcome === "conflict"
+          ? conflict(`A job that is ${STATUS_LABELS[r.jobStatus!].toLowerCase()} cannot become ${STATUS_LABELS[p.status!].toLowerCase()}.`)
+          : null;
+  return e ? { code: e.code, message: e.message } : undefined;
 }
 
-/** The /field page's forms (no JavaScript): the same operations, applied at once in one transaction. */
+/** The /field page's forms (no JavaScript): one action, applied at once, or the AppError saying why not. */
 export async function applyFieldAction(actor: Actor, m: Omit<FieldMutation, "occurredAt">): Promise<void> {
-  await inTenant(actor.tenantId, (t) => runMutation(actor, { ...m, occurredAt: new Date().toISOString() }, t));
+  const p = prepare({ ...m, occurredAt: new Date().toISOString() });
+  if (p.error) throw new AppError("VALIDATION_FAILED", p.error.message, { fields: p.error.fields });
+  const row = await one<{ result: DbOutcome }>(
+    `SELECT field_apply_mutation($1, $2, NULL, NULL, $3, $4, $5, $6, $7, $8, $9, $10, $11) AS result`,
+    [actor.tenantId, actor.userId, p.type, p.jobId, actor.role !== "technician", p.status, p.allowedFrom, p.body, p.startedAt, p.endedAt, p.occurredAt],
+  );
+  const error = errorOf(p, row!.result);
+  if (error) throw new AppError(error.code as AppError["code"], error.message);
 }
