@@ -58,7 +58,7 @@ test("a batch 1..4 applies in order, lastMutationId is 4; the same batch again i
   assert.deepEqual(body.data.results, [1, 2, 3, 4].map((id) => ({ id, status: "applied" })));
   const listed = body.data.jobs.find((j: { id: string }) => j.id === job.id);
   assert.equal(listed.status, "in_progress", "data.jobs shows the job as it is now");
-  assert.deepEqual(listed.nextStatuses, ["on_hold", "completed"]);
+  assert.deepEqual(listed.nextStatuses, ["completed", "on_hold"]);
 
   const done = await effects(t.id, job.id);
   assert.equal(done.status, "in_progress");

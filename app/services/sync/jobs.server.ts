@@ -15,6 +15,7 @@ type JobRow = {
   description: string | null;
   customer_name: string;
   customer_phone: string | null;
+  time_entries: number;
   logged_minutes: number;
   recent_notes: Array<{ id: string; body: string; occurredAt: string; authorName: string | null }> | null;
   updated_at: Date;
@@ -27,14 +28,16 @@ const SELECT_FIELD_JOB = `
   SELECT j.id, j.title, j.status, j.scheduled_start, j.scheduled_end, j.description, j.updated_at,
          coalesce(j.address, nullif(concat_ws(', ', c.address_line1, c.address_line2, c.city, c.region, c.postal_code), '')) AS address,
          c.name AS customer_name, c.phone AS customer_phone,
-         (SELECT coalesce(sum(extract(epoch FROM te.ended_at - te.started_at)), 0)::bigint / 60
-            FROM time_entries te WHERE te.tenant_id = j.tenant_id AND te.job_id = j.id)::int AS logged_minutes,
+         te.time_entries, te.logged_minutes,
          (SELECT json_agg(n ORDER BY n."occurredAt" DESC) FROM (
             SELECT jn.id, jn.body, jn.occurred_at AS "occurredAt", u.name AS "authorName"
               FROM job_notes jn LEFT JOIN users u ON u.tenant_id = jn.tenant_id AND u.id = jn.author_id
              WHERE jn.tenant_id = j.tenant_id AND jn.job_id = j.id
              ORDER BY jn.occurred_at DESC LIMIT 3) n) AS recent_notes
-    FROM jobs j JOIN customers c ON c.tenant_id = j.tenant_id AND c.id = j.customer_id`;
+    FROM jobs j JOIN customers c ON c.tenant_id = j.tenant_id AND c.id = j.customer_id
+    CROSS JOIN LATERAL (
+      SELECT count(*)::int AS time_entries, round(coalesce(sum(extract(epoch FROM ended_at - started_at)), 0) / 60)::int AS logged_minutes
+        FROM time_entries WHERE tenant_id = j.tenant_id AND job_id = j.id) te`;
 
 function toFieldJob(r: JobRow): FieldJob {
   return {
@@ -47,6 +50,7 @@ function toFieldJob(r: JobRow): FieldJob {
     address: r.address,
     description: r.description,
     customer: { name: r.customer_name, phone: r.customer_phone },
+    timeEntries: r.time_entries,
     loggedMinutes: r.logged_minutes,
     recentNotes: (r.recent_notes ?? []).map((n) => ({ ...n, occurredAt: new Date(n.occurredAt).toISOString() })),
     updatedAt: iso(r.updated_at)!,

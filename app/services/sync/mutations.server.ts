@@ -2,8 +2,8 @@ import { one } from "../../../db/index";
 import { AppError, conflict, forbidden, notFound } from "~/utils/app-error";
 import type { Actor } from "~/utils/auth.server";
 import { isUuid } from "~/utils/crypto.server";
+import { ARGS_SCHEMAS } from "./schemas";
 import {
-  ARGS_SCHEMAS,
   NEXT_STATUSES,
   STATUS_LABELS,
   type FieldStatus,

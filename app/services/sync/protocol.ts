@@ -1,11 +1,13 @@
 /**
  * The offline sync protocol (CONTRACT section 7, docs/offline-sync.md), shared by the server
- * and the field page's browser code: request shapes, mutation types and the job transitions.
+ * and the field page's browser code: mutation types, results, the job transitions, labels.
+ * The request shapes (zod) are in ./schemas.
  */
-import { z } from "zod";
-
 export const MAX_MUTATIONS = 500;
 export const NOTE_MAX = 5000;
+
+export const MUTATION_TYPES = ["job.status", "job.note", "job.time_entry"] as const;
+export type MutationType = (typeof MUTATION_TYPES)[number];
 
 export const JOB_STATUSES = ["unscheduled", "scheduled", "en_route", "in_progress", "on_hold", "completed", "cancelled"] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
@@ -19,7 +21,7 @@ export const NEXT_STATUSES: Record<JobStatus, readonly FieldStatus[]> = {
   unscheduled: [],
   scheduled: ["en_route"],
   en_route: ["in_progress"],
-  in_progress: ["on_hold", "completed"],
+  in_progress: ["completed", "on_hold"],
   on_hold: ["in_progress"],
   completed: [],
   cancelled: [],
@@ -45,49 +47,6 @@ export function actionLabel(from: JobStatus, to: FieldStatus): string {
   return "Complete job";
 }
 
-// Text PostgreSQL can store: no NUL character and no lone UTF-16 surrogate (either would fail
-// the write every time, and the client would retry that mutation for ever).
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-const storable = (s: string) => !s.includes("\u0000") && !LONE_SURROGATE.test(s);
-const text = (max: number) =>
-  z.string({ required_error: "Required." }).trim().max(max, `At most ${max} characters.`).refine(storable, "Contains characters that cannot be stored.");
-
-const dateTime = z.string().datetime({ offset: true, message: "Use an ISO 8601 date-time with a time zone, e.g. 2026-06-16T09:30:00Z." });
-// A job id that is not a UUID names no job: rejected as unknown, like any other missing job.
-const jobId = z.string({ required_error: "Required." }).min(1, "Required.").max(100);
-
-/** The envelope of one mutation; its `args` are checked per type when it is processed. */
-export const mutationSchema = z.object({
-  id: z.number({ required_error: "Required.", invalid_type_error: "Must be a whole number." }).int("Must be a whole number.").positive("Must be 1 or more.").max(Number.MAX_SAFE_INTEGER),
-  type: z.string({ required_error: "Required." }).min(1, "Required.").max(100),
-  occurredAt: dateTime,
-  args: z.record(z.unknown(), { required_error: "Required.", invalid_type_error: "Must be an object." }),
-});
-export type Mutation = z.infer<typeof mutationSchema>;
-
-export const pushSchema = z.object({
-  clientId: z.string({ required_error: "Required." }).uuid("Must be a UUID."),
-  mutations: z.array(mutationSchema, { required_error: "Required.", invalid_type_error: "Must be an array." }).max(MAX_MUTATIONS),
-});
-export type PushRequest = z.infer<typeof pushSchema>;
-
-export const ARGS_SCHEMAS = {
-  "job.status": z.object({ jobId, status: z.enum(FIELD_STATUSES, { errorMap: () => ({ message: `One of ${FIELD_STATUSES.join(", ")}.` }) }) }),
-  "job.note": z.object({ jobId, body: text(NOTE_MAX).pipe(z.string().min(1, "Write a note.")) }),
-  "job.time_entry": z
-    .object({
-      jobId,
-      startedAt: dateTime,
-      endedAt: dateTime,
-      note: text(NOTE_MAX).optional(),
-    })
-    .refine((a) => Date.parse(a.endedAt) >= Date.parse(a.startedAt), { message: "Must not be before startedAt.", path: ["endedAt"] }),
-} as const;
-
-export type MutationType = keyof typeof ARGS_SCHEMAS;
-export const MUTATION_TYPES = Object.keys(ARGS_SCHEMAS) as MutationType[];
-export type MutationArgs<T extends MutationType> = z.infer<(typeof ARGS_SCHEMAS)[T]>;
-
 export type ResultStatus = "applied" | "duplicate" | "rejected" | "skipped";
 export type MutationError = { code: string; message: string; fields?: Record<string, string[]> };
 export type MutationResult = { id: number; status: ResultStatus; error?: MutationError };
@@ -103,6 +62,8 @@ export type FieldJob = {
   address: string | null;
   description: string | null;
   customer: { name: string; phone: string | null };
+  /** Time entries on the job (by anyone) and their total, rounded to the minute. */
+  timeEntries: number;
   loggedMinutes: number;
   recentNotes: Array<{ id: string; body: string; occurredAt: string; authorName: string | null }>;
   updatedAt: string;

@@ -4,7 +4,8 @@ import type { Actor } from "~/utils/auth.server";
 import { log } from "~/utils/log.server";
 import { openAssignedJobs } from "./jobs.server";
 import { errorOf, prepare, type DbOutcome } from "./mutations.server";
-import type { MutationResult, PushRequest, PushResponse } from "./protocol";
+import type { MutationResult, PushResponse } from "./protocol";
+import type { PushRequest } from "./schemas";
 
 /**
  * A push (Replicache style, CONTRACT section 7). The arguments are checked here; then one
