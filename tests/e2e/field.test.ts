@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { one, rows } from "../../db/index";
@@ -17,6 +19,16 @@ async function day() {
   const colleague = await createUser(t.id, { role: "technician" });
   await createJob(t.id, { customerId: customer.id, assigneeId: colleague.id, title: "Someone else's boiler" });
   return { t, tech, started, later, tomorrow };
+}
+
+/** axe-core's serious and critical findings on the page (run through the debugger, so the CSP does not apply). */
+async function accessibilityProblems(page: Page) {
+  await page.evaluate(fs.readFileSync(path.resolve("node_modules/axe-core/axe.min.js"), "utf8"));
+  const found = await page.evaluate(async () => {
+    const r = await (window as unknown as { axe: { run: () => Promise<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }> } }).axe.run();
+    return r.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id} (${v.nodes.length})`);
+  });
+  return found;
 }
 
 const card = (page: Page, title: string) => page.locator("article.job-card", { has: page.getByRole("heading", { name: title }) });
@@ -55,6 +67,7 @@ describe("browser: the field page", { skip: SKIP_BROWSER }, () => {
     // The service worker has kept the page for offline use.
     await page.waitForFunction(async () => (await navigator.serviceWorker.getRegistration("/field"))?.active && !!(await caches.match("/field")));
     await screenshot(page, "field-online");
+    assert.deepEqual(await accessibilityProblems(page), []);
 
     await context.setOffline(true);
     const job = card(page, "Water heater replacement");
@@ -92,6 +105,38 @@ describe("browser: the field page", { skip: SKIP_BROWSER }, () => {
     assert.match(await after.innerText(), /Old tank corroded/);
     assert.doesNotMatch(await after.innerText(), /Waiting to sync/);
     assert.deepEqual((await field(t.id, started.id)).notes.length, 1);
+
+    // The timer: started and stopped on the device, logged as one time entry.
+    await after.getByRole("button", { name: "Start time" }).click();
+    assert.match(await after.innerText(), /Timer running since/);
+    await after.getByRole("button", { name: "Stop time" }).click();
+    await page.getByText("All changes synced").waitFor();
+    await page.waitForFunction(() => !document.querySelector(".sync-waiting"));
+    assert.equal((await field(t.id, started.id)).times, 1);
+    assert.match(await after.innerText(), /Time logged: (\d+ min|under a minute)/);
+    await context.close();
+  });
+
+  test("an action the server refuses (the office cancelled the job meanwhile) is shown, not lost silently", async () => {
+    const { t, tech, later } = await day();
+    const context = await newContext(browser, { javaScript: true });
+    const page = await context.newPage();
+    await signIn(page, tech.email, tech.password);
+    await page.getByText("All changes synced").waitFor();
+    await context.setOffline(true);
+    await card(page, "Annual furnace tune-up").getByRole("button", { name: "On my way" }).click();
+    await page.getByText("1 action waiting to sync").waitFor();
+    await rows(`UPDATE jobs SET status = 'cancelled' WHERE tenant_id = $1 AND id = $2`, [t.id, later.id]);
+    await context.setOffline(false);
+    const alert = page.locator(".field-rejection");
+    await alert.waitFor();
+    assert.match(await alert.innerText(), /“On my way” for “Annual furnace tune-up” could not be applied: A job that is cancelled cannot become on the way\./);
+    await page.getByText("All changes synced").waitFor();
+    assert.equal(await card(page, "Annual furnace tune-up").count(), 0, "the cancelled job left the day");
+    await screenshot(page, "field-rejected");
+    await alert.getByRole("button", { name: "Dismiss" }).click();
+    assert.equal(await alert.count(), 0);
+    assert.equal((await field(t.id, later.id)).status, "cancelled");
     await context.close();
   });
 

@@ -73,14 +73,13 @@ export function formatMinutes(total: number) {
   return h ? `${h} h${m ? ` ${m} min` : ""}` : m ? `${m} min` : "under a minute";
 }
 
-/** One line for an action in the outbox, e.g. “Start work: Water heater replacement”. */
+/** One line for an action in the outbox, e.g. “Start work” for “Water heater replacement”. */
 export function describeAction(m: Queued, jobs: FieldJob[]): string {
   const job = jobs.find((j) => j.id === m.args.jobId);
   const title = job ? `“${job.title}”` : "a job";
   if (m.type === "job.status") {
     const to = m.args.status as FieldStatus;
-    return `${job ? actionLabel(job.status, to) : STATUS_LABELS[to]} on ${title}`;
+    return `“${job ? actionLabel(job.status, to) : STATUS_LABELS[to]}” for ${title}`;
   }
-  if (m.type === "job.note") return `Note on ${title}`;
-  return `Time entry on ${title}`;
+  return `${m.type === "job.note" ? "A note" : "A time entry"} for ${title}`;
 }
