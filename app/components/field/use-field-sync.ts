@@ -13,6 +13,9 @@ export type Rejection = { key: string; what: string; message: string };
 
 type Initial = { userId: string; open: FieldJob[]; doneToday: FieldJob[]; renderedAt: string };
 
+/** The service worker's cache (public/field-sw.js). */
+const FIELD_CACHE = "fieldwork-field-v1";
+
 const BACKOFF_MS = [1_000, 2_000, 5_000, 10_000, 30_000, 60_000];
 
 class HttpError extends Error {
@@ -177,6 +180,12 @@ export function useFieldSync(initial: Initial, describe: (m: Queued, jobs: Field
     const offline = () => setState((st) => ({ ...st, phase: "offline", retryAt: undefined }));
     // Another tab may have queued or sent actions: show the same outbox here.
     const visible = () => document.visibilityState === "visible" && void refreshPending().then(() => syncRef.current());
+    // Signing out: the kept copy of this day leaves the device (queued actions stay, in this user's outbox).
+    const signOut = (e: SubmitEvent) => {
+      const form = e.target as HTMLFormElement | null;
+      if (form?.action && new URL(form.action).pathname === "/logout") void window.caches?.delete(FIELD_CACHE).catch(() => {});
+    };
+    document.addEventListener("submit", signOut, true);
     window.addEventListener("online", online);
     window.addEventListener("offline", offline);
     document.addEventListener("visibilitychange", visible);
@@ -186,6 +195,7 @@ export function useFieldSync(initial: Initial, describe: (m: Queued, jobs: Field
       window.removeEventListener("online", online);
       window.removeEventListener("offline", offline);
       document.removeEventListener("visibilitychange", visible);
+      document.removeEventListener("submit", signOut, true);
     };
   }, [initial.userId, initial.renderedAt, refreshPending]);
 
