@@ -5,7 +5,7 @@ import { useCallback, useEffect, useMemo, useState } from "react";
 import { z } from "zod";
 import { EmptyState, PageHeader } from "~/components/layout";
 import { JobCard, type CardActions, type CardFailure } from "~/components/field/job-card";
-import { describeAction, formatMinutes, groupDay, project, type ShownJob } from "~/components/field/project";
+import { dayKey, describeAction, formatMinutes, groupDay, project, type ShownJob } from "~/components/field/project";
 import { SyncBar } from "~/components/field/sync-bar";
 import { useFieldSync } from "~/components/field/use-field-sync";
 import { formObject, parseWith, staffFormAction, type FormFailure } from "~/http/form.server";
@@ -138,7 +138,8 @@ export default function FieldPage() {
   const openCount = shown.length - groups.done.length;
   const today = new Intl.DateTimeFormat("en-US", { weekday: "long", month: "long", day: "numeric", timeZone: data.timeZone }).format(new Date(sync.jobs.at));
 
-  const card = (job: ShownJob, showDay: boolean) => (
+  const todayKey = dayKey(sync.jobs.at, data.timeZone);
+  const card = (job: ShownJob) => (
     <JobCard
       key={job.id}
       job={job}
@@ -147,7 +148,7 @@ export default function FieldPage() {
       elapsed={elapsed}
       failure={failure?.jobId === job.id ? failure : undefined}
       actions={actions}
-      showDay={showDay}
+      showDay={!!job.scheduledStart && dayKey(job.scheduledStart, data.timeZone) !== todayKey}
     />
   );
 
@@ -189,7 +190,7 @@ export default function FieldPage() {
             <h2 id={`section-${s.key}`}>
               {s.title} <span className="muted">{groups[s.key].length}</span>
             </h2>
-            <div className="job-list">{groups[s.key].map((j) => card(j, s.key === "upcoming" || s.key === "now"))}</div>
+            <div className="job-list">{groups[s.key].map(card)}</div>
           </section>
         ))
       )}

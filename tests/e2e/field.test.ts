@@ -96,6 +96,9 @@ describe("browser: the field page", { skip: SKIP_BROWSER }, () => {
     assert.deepEqual(synced.events, ["in_progress"], "one status change");
     assert.deepEqual(synced.notes, ["Old tank corroded at the base; replacing with a 50 gal unit."], "exactly one note");
     await screenshot(page, "field-synced");
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, "field-phone");
+    await page.setViewportSize({ width: 1280, height: 900 });
 
     // A fresh load from the server shows the same, with nothing waiting.
     await page.reload();
