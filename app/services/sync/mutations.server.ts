@@ -45,6 +45,9 @@ const ALLOWED_FROM = Object.fromEntries(
   ]),
 ) as Record<FieldStatus, JobStatus[]>;
 
+/** A technician acts only on jobs assigned to them; office and above on any job of the tenant. */
+export const actsOnAnyJob = (actor: Actor) => actor.role !== "technician";
+
 const isMutationType = (type: string): type is MutationType => Object.hasOwn(ARGS_SCHEMAS, type);
 
 // A device clock ahead of the server does not put events in the future.
@@ -99,7 +102,7 @@ export async function applyFieldAction(actor: Actor, m: Omit<FieldMutation, "occ
   if (p.error) throw new AppError("VALIDATION_FAILED", p.error.message, { fields: p.error.fields });
   const row = await one<{ result: DbOutcome }>(
     `SELECT field_apply_mutation($1, $2, NULL, NULL, $3, $4, $5, $6, $7, $8, $9, $10, $11) AS result`,
-    [actor.tenantId, actor.userId, p.type, p.jobId, actor.role !== "technician", p.status, p.allowedFrom, p.body, p.startedAt, p.endedAt, p.occurredAt],
+    [actor.tenantId, actor.userId, p.type, p.jobId, actsOnAnyJob(actor), p.status, p.allowedFrom, p.body, p.startedAt, p.endedAt, p.occurredAt],
   );
   const error = errorOf(p, row!.result);
   if (error) throw new AppError(error.code as AppError["code"], error.message);

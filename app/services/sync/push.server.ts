@@ -3,7 +3,7 @@ import { AppError, forbidden, isAppError } from "~/utils/app-error";
 import type { Actor } from "~/utils/auth.server";
 import { log } from "~/utils/log.server";
 import { openAssignedJobs } from "./jobs.server";
-import { errorOf, prepare, type DbOutcome } from "./mutations.server";
+import { actsOnAnyJob, errorOf, prepare, type DbOutcome } from "./mutations.server";
 import type { MutationResult, PushResponse } from "./protocol";
 import type { PushRequest } from "./schemas";
 
@@ -24,7 +24,7 @@ export async function pushMutations(actor: Actor, push: PushRequest): Promise<Pu
       actor.tenantId,
       actor.userId,
       clientId,
-      actor.role !== "technician", // office and above act on any job of the tenant
+      actsOnAnyJob(actor),
       JSON.stringify(prepared.map(({ error: _refusal, ...args }) => args)),
     ]);
     answer = row!.p_results;
