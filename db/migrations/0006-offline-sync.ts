@@ -7,9 +7,9 @@ import type { Migration } from "../migrate";
 // field_apply_mutation applies ONE field action in the caller's transaction. It is mechanism
 // only: the rules come as arguments from app/services/sync (which statuses a job may move
 // from, whether the actor may act on jobs not assigned to them), which also validated the
-// arguments. With a client id it also checks and advances last_mutation_id under the client
-// row's lock. field_push runs a whole push in one call, committing after every mutation, so
-// a push costs one round trip however many mutations it carries (docs/decisions/031).
+// arguments. With a client id it first advances last_mutation_id, which locks the client
+// row. field_push runs a whole push in one call, committing after every mutation, so a push
+// costs one round trip however many mutations it carries (docs/decisions/031).
 export const up: Migration = async ({ context: sql }) => {
   await sql.query(`
     CREATE TABLE sync_clients (
@@ -39,11 +39,17 @@ export const up: Migration = async ({ context: sql }) => {
     BEGIN
       PERFORM set_config('app.tenant_id', p_tenant::text, true);
       IF p_client IS NOT NULL THEN
-        SELECT c.last_mutation_id INTO v_last FROM sync_clients c
-         WHERE c.tenant_id = p_tenant AND c.client_id = p_client AND c.user_id = p_user FOR UPDATE;
-        IF NOT FOUND THEN RETURN jsonb_build_object('outcome', 'client_forbidden'); END IF;
-        IF p_mutation_id <= v_last THEN RETURN jsonb_build_object('outcome', 'duplicate', 'lastMutationId', v_last); END IF;
-        IF p_mutation_id > v_last + 1 THEN RETURN jsonb_build_object('outcome', 'skipped', 'lastMutationId', v_last); END IF;
+        -- Store the new id first: the update locks the client row until commit (a concurrent
+        -- push of this client waits, then finds the id taken), and it only succeeds for the
+        -- next id in order. A refused mutation keeps it too: it counts as processed.
+        UPDATE sync_clients SET last_mutation_id = p_mutation_id, updated_at = now()
+         WHERE tenant_id = p_tenant AND client_id = p_client AND user_id = p_user AND last_mutation_id = p_mutation_id - 1;
+        IF NOT FOUND THEN
+          SELECT c.last_mutation_id INTO v_last FROM sync_clients c
+           WHERE c.tenant_id = p_tenant AND c.client_id = p_client AND c.user_id = p_user;
+          IF NOT FOUND THEN RETURN jsonb_build_object('outcome', 'client_forbidden'); END IF;
+          RETURN jsonb_build_object('outcome', CASE WHEN p_mutation_id <= v_last THEN 'duplicate' ELSE 'skipped' END, 'lastMutationId', v_last);
+        END IF;
       END IF;
 
       IF p_type IS NULL THEN
@@ -76,10 +82,6 @@ export const up: Migration = async ({ context: sql }) => {
         END IF;
       END IF;
 
-      IF p_client IS NOT NULL THEN
-        UPDATE sync_clients SET last_mutation_id = p_mutation_id, updated_at = now()
-         WHERE tenant_id = p_tenant AND client_id = p_client;
-      END IF;
       RETURN jsonb_build_object('outcome', v_outcome, 'lastMutationId', p_mutation_id, 'jobStatus', v_status);
     END
     $fn$;
@@ -101,10 +103,13 @@ export const up: Migration = async ({ context: sql }) => {
       -- The client id belongs to the user that first used it. Each statement here sees rows
       -- committed before it started, so a concurrent first push's row is seen after the insert.
       PERFORM set_config('app.tenant_id', p_tenant::text, true);
-      INSERT INTO sync_clients (tenant_id, client_id, user_id) VALUES (p_tenant, p_client, p_user)
-        ON CONFLICT (tenant_id, client_id) DO NOTHING;
       SELECT user_id, last_mutation_id INTO v_owner, v_last FROM sync_clients WHERE tenant_id = p_tenant AND client_id = p_client;
-      COMMIT;
+      IF NOT FOUND THEN
+        INSERT INTO sync_clients (tenant_id, client_id, user_id) VALUES (p_tenant, p_client, p_user)
+          ON CONFLICT (tenant_id, client_id) DO NOTHING;
+        SELECT user_id, last_mutation_id INTO v_owner, v_last FROM sync_clients WHERE tenant_id = p_tenant AND client_id = p_client;
+        COMMIT;
+      END IF;
       IF v_owner IS DISTINCT FROM p_user THEN
         p_results := jsonb_build_object('forbidden', true);
         RETURN;
@@ -117,10 +122,9 @@ export const up: Migration = async ({ context: sql }) => {
           -- last_mutation_id only grows: no need to lock anything to know this one is done.
           r := jsonb_build_object('outcome', 'duplicate', 'lastMutationId', v_last);
         ELSE
-          PERFORM set_config('app.tenant_id', p_tenant::text, true);
-          PERFORM set_config('synchronous_commit', 'off', true);
-          r := field_apply_mutation(p_tenant, p_user, p_client, v_id, m ->> 'type', (m ->> 'jobId')::uuid, p_any_job,
-                 m ->> 'status', ARRAY(SELECT jsonb_array_elements_text(CASE WHEN jsonb_typeof(m -> 'allowedFrom') = 'array' THEN m -> 'allowedFrom' ELSE '[]' END)),
+          PERFORM set_config('synchronous_commit', 'off', true); -- (field_apply_mutation sets the tenant)
+          r := field_apply_mutation(p_tenant, p_user, p_client, v_id, m ->> 'type', (m ->> 'jobId')::uuid, p_any_job, m ->> 'status',
+                 CASE WHEN jsonb_typeof(m -> 'allowedFrom') = 'array' THEN ARRAY(SELECT jsonb_array_elements_text(m -> 'allowedFrom')) END,
                  m ->> 'body', (m ->> 'startedAt')::timestamptz, (m ->> 'endedAt')::timestamptz, (m ->> 'occurredAt')::timestamptz);
           COMMIT;
           v_last := coalesce((r ->> 'lastMutationId')::bigint, v_last);
