@@ -3,6 +3,7 @@ import * as m0001 from "./0001-foundation";
 import * as m0002 from "./0002-records";
 import * as m0004 from "./0004-back-office";
 import * as m0005 from "./0005-portal";
+import * as m0006 from "./0006-offline-sync";
 import * as m0007 from "./0007-billing";
 import * as m0008 from "./0008-tenant-settings";
 import * as m0009 from "./0009-row-level-security";
@@ -17,6 +18,7 @@ export const MIGRATIONS: Array<[string, MigrationModule]> = [
   ["0002-records", m0002],
   ["0004-back-office", m0004],
   ["0005-portal", m0005],
+  ["0006-offline-sync", m0006],
   ["0007-billing", m0007],
   ["0008-tenant-settings", m0008],
   ["0009-row-level-security", m0009],

@@ -1,0 +1,30 @@
+import { apiRoute } from "~/http/api.server";
+import { LIMITS, readJson } from "~/http/body.server";
+import { assertSameOrigin } from "~/http/csrf.server";
+import { ok } from "~/http/envelope.server";
+import { parseWith } from "~/http/form.server";
+import { MAX_MUTATIONS } from "~/services/sync/protocol";
+import { pushSchema } from "~/services/sync/schemas";
+import { pushMutations } from "~/services/sync/push.server";
+import { AppError } from "~/utils/app-error";
+import { actorOf, requireApiUser } from "~/utils/auth.server";
+
+// POST /api/offline-sync: the push of queued field actions (CONTRACT section 7, docs/offline-sync.md).
+export const { loader, action } = apiRoute({
+  async POST({ request }) {
+    const user = await requireApiUser(request, "use_offline_workflow");
+    // JSON only: a cross-site form cannot send it, and the body is never read otherwise.
+    const type = (request.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+    if (type !== "application/json") {
+      throw new AppError("UNSUPPORTED_MEDIA_TYPE", "Send the mutations as JSON with Content-Type: application/json.");
+    }
+    assertSameOrigin(request);
+    const body = await readJson(request, LIMITS.offlineSync);
+    const mutations = (body as { mutations?: unknown } | null)?.mutations;
+    if (Array.isArray(mutations) && mutations.length > MAX_MUTATIONS) {
+      throw new AppError("PAYLOAD_TOO_LARGE", `At most ${MAX_MUTATIONS} mutations per request; send the rest in the next one.`);
+    }
+    const push = parseWith(pushSchema, body);
+    return ok(request, await pushMutations(actorOf(user), push));
+  },
+});

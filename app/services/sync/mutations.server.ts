@@ -1,0 +1,109 @@
+import { one } from "../../../db/index";
+import { AppError, conflict, forbidden, notFound } from "~/utils/app-error";
+import type { Actor } from "~/utils/auth.server";
+import { isUuid } from "~/utils/crypto.server";
+import { ARGS_SCHEMAS } from "./schemas";
+import {
+  NEXT_STATUSES,
+  STATUS_LABELS,
+  type FieldStatus,
+  type JobStatus,
+  type MutationError,
+  type MutationType,
+} from "./protocol";
+
+/**
+ * The field's operations on jobs. The rules live here: argument shapes, the transitions, who
+ * may act on which job, the messages. The database routines of migration 0006 do the locking
+ * and writing (docs/decisions/031): `field_apply_mutation` one action, `field_push` a whole
+ * push with a commit after each mutation. Both the push and the /field forms come here.
+ */
+export type FieldMutation = { type: string; occurredAt: string; args: Record<string, unknown> };
+
+export type Outcome = "applied" | "duplicate" | "skipped" | "invalid" | "not_found" | "forbidden" | "conflict" | "client_forbidden";
+/** What the database answers for one mutation. */
+export type DbOutcome = { outcome: Outcome; lastMutationId?: number; jobStatus?: JobStatus | null };
+
+/** A mutation checked and turned into the database routine's arguments (`type` null: refused). */
+export type Prepared = {
+  type: MutationType | null;
+  jobId: string | null;
+  status: FieldStatus | null;
+  allowedFrom: JobStatus[] | null;
+  body: string | null;
+  startedAt: string | null;
+  endedAt: string | null;
+  occurredAt: string | null;
+  error?: MutationError;
+};
+
+// Which statuses a job may move from to reach each field status (NEXT_STATUSES turned round).
+const ALLOWED_FROM = Object.fromEntries(
+  (["en_route", "in_progress", "on_hold", "completed"] as const).map((to) => [
+    to,
+    (Object.keys(NEXT_STATUSES) as JobStatus[]).filter((from) => NEXT_STATUSES[from].includes(to)),
+  ]),
+) as Record<FieldStatus, JobStatus[]>;
+
+/** A technician acts only on jobs assigned to them; office and above on any job of the tenant. */
+export const actsOnAnyJob = (actor: Actor) => actor.role !== "technician";
+
+const isMutationType = (type: string): type is MutationType => Object.hasOwn(ARGS_SCHEMAS, type);
+
+// A device clock ahead of the server does not put events in the future.
+const notAfterNow = (iso: string) => new Date(Math.min(Date.parse(iso), Date.now())).toISOString();
+
+const refused = (error: MutationError): Prepared => ({
+  type: null, jobId: null, status: null, allowedFrom: null, body: null, startedAt: null, endedAt: null, occurredAt: null, error,
+});
+
+/** Checks the type and arguments; a refusal here is permanent (a push still counts the mutation). */
+export function prepare(m: FieldMutation): Prepared {
+  if (!isMutationType(m.type)) {
+    return refused({ code: "VALIDATION_FAILED", message: `Unknown mutation type "${m.type}".`, fields: { type: [`One of ${Object.keys(ARGS_SCHEMAS).join(", ")}.`] } });
+  }
+  const parsed = ARGS_SCHEMAS[m.type].safeParse(m.args);
+  if (!parsed.success) {
+    const fields: Record<string, string[]> = {};
+    for (const issue of parsed.error.issues) (fields[issue.path.join(".") || "args"] ??= []).push(issue.message);
+    return refused({ code: "VALIDATION_FAILED", message: "The mutation's arguments are not valid.", fields });
+  }
+  const a = parsed.data as { jobId: string; status?: FieldStatus; body?: string; note?: string; startedAt?: string; endedAt?: string };
+  return {
+    type: m.type,
+    // A job id that is not a UUID names no job: the database answers not_found.
+    jobId: isUuid(a.jobId) ? a.jobId : null,
+    status: a.status ?? null,
+    allowedFrom: a.status ? ALLOWED_FROM[a.status] : null,
+    body: a.body ?? (a.note || null),
+    startedAt: a.startedAt ?? null,
+    endedAt: a.endedAt ?? null,
+    occurredAt: notAfterNow(m.occurredAt),
+  };
+}
+
+/** Why a mutation did not apply, in the words the client shows; undefined when it applied. */
+export function errorOf(p: Prepared, r: DbOutcome): MutationError | undefined {
+  if (p.error) return p.error;
+  const e =
+    r.outcome === "not_found"
+      ? notFound("This job does not exist.")
+      : r.outcome === "forbidden"
+        ? forbidden("This job is not assigned to you.")
+        : r.outcome === "conflict"
+          ? conflict(`A job that is ${STATUS_LABELS[r.jobStatus!].toLowerCase()} cannot become ${STATUS_LABELS[p.status!].toLowerCase()}.`)
+          : null;
+  return e ? { code: e.code, message: e.message } : undefined;
+}
+
+/** The /field page's forms (no JavaScript): one action, applied at once, or the AppError saying why not. */
+export async function applyFieldAction(actor: Actor, m: Omit<FieldMutation, "occurredAt">): Promise<void> {
+  const p = prepare({ ...m, occurredAt: new Date().toISOString() });
+  if (p.error) throw new AppError("VALIDATION_FAILED", p.error.message, { fields: p.error.fields });
+  const row = await one<{ result: DbOutcome }>(
+    `SELECT field_apply_mutation($1, $2, NULL, NULL, $3, $4, $5, $6, $7, $8, $9, $10, $11) AS result`,
+    [actor.tenantId, actor.userId, p.type, p.jobId, actsOnAnyJob(actor), p.status, p.allowedFrom, p.body, p.startedAt, p.endedAt, p.occurredAt],
+  );
+  const error = errorOf(p, row!.result);
+  if (error) throw new AppError(error.code as AppError["code"], error.message);
+}

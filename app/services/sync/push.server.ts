@@ -1,0 +1,48 @@
+import { one } from "../../../db/index";
+import { AppError, forbidden, isAppError } from "~/utils/app-error";
+import type { Actor } from "~/utils/auth.server";
+import { log } from "~/utils/log.server";
+import { openAssignedJobs } from "./jobs.server";
+import { actsOnAnyJob, errorOf, prepare, type DbOutcome } from "./mutations.server";
+import type { MutationResult, PushResponse } from "./protocol";
+import type { PushRequest } from "./schemas";
+
+/**
+ * A push (Replicache style, CONTRACT section 7). The arguments are checked here; then one
+ * call of the database procedure `field_push` processes the mutations in the order sent,
+ * each in its own transaction that locks the client row (serialising concurrent pushes of
+ * one client), re-reads lastMutationId, applies the effect and stores the new id, and
+ * commits. An effect and its id commit together or not at all; a failure half way keeps
+ * what was done, and the client's retry sees those as duplicates (docs/decisions/030, 031).
+ */
+export async function pushMutations(actor: Actor, push: PushRequest): Promise<PushResponse> {
+  const { clientId } = push;
+  const prepared = push.mutations.map((m) => ({ id: m.id, ...prepare(m) }));
+  let answer: { forbidden?: boolean; lastMutationId: number; results: DbOutcome[] };
+  try {
+    const row = await one<{ p_results: typeof answer }>(`CALL field_push($1, $2, $3, $4, $5, NULL)`, [
+      actor.tenantId,
+      actor.userId,
+      clientId,
+      actsOnAnyJob(actor),
+      JSON.stringify(prepared.map(({ error: _refusal, ...args }) => args)),
+    ]);
+    answer = row!.p_results;
+  } catch (error) {
+    if (isAppError(error) && error.status < 500) throw error;
+    // What committed stays committed; the client resends the batch and gets those as duplicates.
+    log.error("offline sync interrupted", { tenantId: actor.tenantId, clientId, error });
+    throw new AppError("INTERNAL_ERROR", "The sync was interrupted. Send the same mutations again; those already applied will not apply twice.", {
+      status: 503,
+      headers: { "Retry-After": "2" },
+    });
+  }
+  if (answer.forbidden) throw forbidden("This client id belongs to another user. Make a new client id for this user.");
+
+  const results: MutationResult[] = answer.results.map((r, i) => {
+    const { id } = prepared[i];
+    if (r.outcome === "applied" || r.outcome === "duplicate" || r.outcome === "skipped") return { id, status: r.outcome };
+    return { id, status: "rejected", error: errorOf(prepared[i], r) };
+  });
+  return { clientId, lastMutationId: Number(answer.lastMutationId), results, jobs: await openAssignedJobs(actor) };
+}

@@ -1,0 +1,42 @@
+/** The shapes of a push and of each mutation's arguments (CONTRACT section 7). */
+import { z } from "zod";
+import { FIELD_STATUSES, MAX_MUTATIONS, NOTE_MAX, type MutationType } from "./protocol";
+
+// Text PostgreSQL can store: no NUL character and no lone UTF-16 surrogate (either would fail
+// the write every time, and the client would retry that mutation for ever).
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const storable = (s: string) => !s.includes("\u0000") && !LONE_SURROGATE.test(s);
+const text = (max: number) =>
+  z.string({ required_error: "Required." }).trim().max(max, `At most ${max} characters.`).refine(storable, "Contains characters that cannot be stored.");
+
+const dateTime = z.string().datetime({ offset: true, message: "Use an ISO 8601 date-time with a time zone, e.g. 2026-06-16T09:30:00Z." });
+// A job id that is not a UUID names no job: rejected as unknown, like any other missing job.
+const jobId = z.string({ required_error: "Required." }).min(1, "Required.").max(100);
+
+/** The envelope of one mutation; its `args` are checked per type when it is processed. */
+export const mutationSchema = z.object({
+  id: z.number({ required_error: "Required.", invalid_type_error: "Must be a whole number." }).int("Must be a whole number.").positive("Must be 1 or more.").max(Number.MAX_SAFE_INTEGER),
+  type: z.string({ required_error: "Required." }).min(1, "Required.").max(100),
+  occurredAt: dateTime,
+  args: z.record(z.unknown(), { required_error: "Required.", invalid_type_error: "Must be an object." }),
+});
+
+export const pushSchema = z.object({
+  clientId: z.string({ required_error: "Required." }).uuid("Must be a UUID."),
+  mutations: z.array(mutationSchema, { required_error: "Required.", invalid_type_error: "Must be an array." }).max(MAX_MUTATIONS),
+});
+export type PushRequest = z.infer<typeof pushSchema>;
+
+export const ARGS_SCHEMAS = {
+  "job.status": z.object({ jobId, status: z.enum(FIELD_STATUSES, { errorMap: () => ({ message: `One of ${FIELD_STATUSES.join(", ")}.` }) }) }),
+  "job.note": z.object({ jobId, body: text(NOTE_MAX).pipe(z.string().min(1, "Write a note.")) }),
+  "job.time_entry": z
+    .object({
+      jobId,
+      startedAt: dateTime,
+      endedAt: dateTime,
+      note: text(NOTE_MAX).optional(),
+    })
+    .refine((a) => Date.parse(a.endedAt) >= Date.parse(a.startedAt), { message: "Must not be before startedAt.", path: ["endedAt"] }),
+} satisfies Record<MutationType, z.ZodTypeAny>;
+
