@@ -13,8 +13,9 @@ export const meta: MetaFunction = () => [{ title: "Dashboard · Fieldwork" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  // Roles without the dashboard land on their own start page: a technician, their jobs.
-  if (!can(user.role, "view_dashboard")) throw redirect(recordScope(user.role) === "own_jobs" ? "/jobs" : "/ai-assistant");
+  // Roles without the dashboard land on their own start page: a technician, their day
+  // (/field, "My day": their assigned jobs with the actions of the field app).
+  if (!can(user.role, "view_dashboard")) throw redirect(recordScope(user.role) === "own_jobs" ? "/field" : "/ai-assistant");
   const [counts, lists] = await Promise.all([dashboardCounts(user.tenantId), dashboardLists(user.tenantId)]);
   return json({ name: user.name, counts, lists, canImport: can(user.role, "import_csv") });
 }

@@ -128,7 +128,7 @@ describe("browser: back office", { skip: SKIP_BROWSER }, () => {
       await context.close();
     });
 
-    test(`team: invite a member who sets a password and lands on their jobs (${mode.label})`, async () => {
+    test(`team: invite a member who sets a password and lands on their day (${mode.label})`, async () => {
       const t = await createTenantWithUsers();
       const member = await createUser(t.id, { role: "technician", password: null, name: "Sky Imported" });
       const context = await newContext(browser, mode);
@@ -146,7 +146,8 @@ describe("browser: back office", { skip: SKIP_BROWSER }, () => {
       await memberPage.goto(new URL(invite).pathname);
       await screenshot(memberPage, `back-office-invite-accept-${tag}`);
       await memberPage.getByLabel("Password").fill("sky-is-the-limit-2026");
-      await clickAndWait(memberPage, (u) => u.pathname === "/jobs", () => memberPage.getByRole("button", { name: "Set password and sign in" }).click());
+      await clickAndWait(memberPage, (u) => u.pathname === "/field", () => memberPage.getByRole("button", { name: "Set password and sign in" }).click());
+      await memberPage.goto("/jobs");
       await memberPage.locator("h1", { hasText: "My jobs" }).waitFor();
       await memberPage.goto(new URL(invite).pathname);
       await memberPage.getByText("already been used").waitFor();

@@ -50,10 +50,10 @@ test("invite: an imported technician gets a link, sets a password, is signed in,
   const set = await browser.post(pathOf(url), { password: "a-brand-new-password" });
   assert.equal(set.status, 303);
   assert.equal(set.headers.get("location"), "/");
-  // Signed in: the start page of a technician is their jobs.
+  // Signed in: the start page of a technician is their day in the field app.
   const start = await browser.get("/");
   assert.equal(start.status, 302);
-  assert.equal(start.headers.get("location"), "/jobs");
+  assert.equal(start.headers.get("location"), "/field");
   const jobs = await browser.get("/jobs");
   assert.equal(jobs.status, 200);
   assert.match(textOf(await jobs.text()), /Pat Imported/);
