@@ -631,11 +631,11 @@ export function collectUniqueValues(type: ImportType, rows: readonly ValidatedRo
 
 // --- Validation across rows --------------------------------------------------------------
 
-type AnyRow = ValidatedRow<Record<string, unknown>>;
+export type AnyRow = ValidatedRow<Record<string, unknown>>;
 
 /** A key column's normalised value, also for a row that failed on other columns, so a
  * duplicate is reported at once rather than after the other errors are fixed. */
-function keyValue(type: ImportType, row: AnyRow, column: string, field: string): string | null {
+export function keyValue(type: ImportType, row: AnyRow, column: string, field: string): string | null {
   if (row.values) return (row.values[field] as string | null) ?? null;
   const cell = row.raw[column];
   const v = typeof cell === "string" ? (SPECS[type] as Spec)[column](cell) : null;
