@@ -18,6 +18,7 @@ import type { CsvInput, FileError, RowError } from "./parse.server";
 import { insertRecords, recordsOf } from "./records.server";
 import { deleteRunRecords, undoStatus, type UndoStatus } from "./undo.server";
 import { analyseCsv, type AnalysedCsv, type ValidationResult } from "./validate.server";
+import type { ImportRun, PreviewRow, RunState } from "./run-types";
 
 export const PAGE_ROWS = 50;
 export const PAGE_ERRORS = 100;
@@ -28,37 +29,7 @@ const RECORDS_PER_CHUNK = 5000;
 /** Cells longer than this are cut in the stored preview (the records keep them whole). */
 const CELL_PREVIEW_CHARS = 300;
 
-export type RunState = "previewed" | "superseded" | "committed" | "undone";
-
-export interface ImportRun {
-  id: string;
-  type: ImportType;
-  state: RunState;
-  fileName: string | null;
-  fileBytes: number;
-  headers: string[];
-  warnings: string[];
-  rowCount: number;
-  validCount: number;
-  invalidCount: number;
-  errorCount: number;
-  documentCount: number | null;
-  itemCount: number | null;
-  importedCount: number | null;
-  /** At least one row and no invalid row: only then can it be committed. */
-  valid: boolean;
-  createdAt: Date;
-  createdByName: string | null;
-  committedAt: Date | null;
-  undoneAt: Date | null;
-}
-
-/** One row as the preview shows it: the raw cells (cut), and its errors (column null = the row). */
-export interface PreviewRow {
-  row: number;
-  cells: string[];
-  errors: [string | null, string][];
-}
+export type { ImportRun, PreviewRow, RunState } from "./run-types";
 
 export type AnalysedFile = Exclude<AnalysedCsv<ImportType>, FileError>;
 

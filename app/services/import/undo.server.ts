@@ -7,6 +7,7 @@ import { rows, type Tx } from "../../../db/index";
 import { conflict } from "~/utils/app-error";
 import type { ImportType } from "./columns";
 import { IMPORT_NOUNS } from "./records.server";
+import type { UndoStatusOf } from "./run-types";
 
 export const UNDO_WINDOW_HOURS = 24;
 
@@ -59,7 +60,7 @@ export interface RunForUndo {
   importedCount: number | null;
 }
 
-export type UndoStatus = { available: true; until: Date } | { available: false; reason: string };
+export type UndoStatus = UndoStatusOf<Date>;
 
 interface Reference {
   tbl: string;
