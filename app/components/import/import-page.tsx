@@ -2,7 +2,7 @@ import { Form, Link, useSearchParams } from "@remix-run/react";
 import { CsrfInput, FormError } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
 import { useRootData } from "~/root";
-import { IMPORT_COLUMNS, IMPORT_TYPES, type ImportType } from "~/services/import/columns";
+import { IMPORT_COLUMNS, type ImportType } from "~/services/import/columns";
 import type { PreviewError, PreviewRow, RunView, UndoStatusOf } from "~/services/import/run-types";
 import { formatDateTime } from "~/utils/format";
 import { UploadForm } from "./upload-form";
@@ -46,6 +46,9 @@ export const TYPE_INFO: Record<ImportType, { label: string; noun: string; one: s
   },
 };
 
+/** The order that works on an empty account: later types refer to records of earlier ones. */
+export const IMPORT_ORDER: readonly ImportType[] = ["customers", "team", "jobs", "quotes", "invoices"];
+
 const STATE_BADGE: Record<RunView["state"], [string, string]> = {
   previewed: ["badge", "Previewed"],
   superseded: ["badge badge-muted", "Replaced"],
@@ -68,12 +71,12 @@ export function ImportLanding({ recent }: { recent: RunView[] }) {
       <PageHeader title="Import data" description="Bring your records over from a spreadsheet or another system, up to 50,000 rows per file." />
       <div className="alert alert-info import-order">
         <p>
-          <strong>Recommended order:</strong> {IMPORT_TYPES.map((t) => TYPE_INFO[t].label).join(" → ")}. Jobs, quotes and invoices
+          <strong>Recommended order:</strong> {IMPORT_ORDER.map((t) => TYPE_INFO[t].label).join(" → ")}. Jobs, quotes and invoices
           refer to existing customers (and jobs to team members), so import those first. Every file is checked in full before anything is saved.
         </p>
       </div>
       <ol className="import-types">
-        {IMPORT_TYPES.map((type, i) => {
+        {IMPORT_ORDER.map((type, i) => {
           const required = IMPORT_COLUMNS[type].filter((c) => c.required).map((c) => c.name);
           return (
             <li key={type} className="card import-type-card">
@@ -174,7 +177,7 @@ export function ImportTypeView({
   uploadErrors?: string[] | null;
 }) {
   const info = TYPE_INFO[type];
-  const showUpload = !result;
+  const showUpload = !result || result.run.state === "undone";
   return (
     <>
       <PageHeader

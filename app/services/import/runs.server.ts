@@ -13,7 +13,7 @@ import { isUuid } from "~/utils/crypto.server";
 import type { Actor } from "~/utils/auth.server";
 import { IMPORT_LIMITS, type ImportType } from "./columns";
 import { checkAgainstDatabase } from "./checks.server";
-import { toCsv } from "./csv-write";
+import { toCsv, unescapeFormula } from "./csv-write";
 import type { CsvInput, FileError, RowError } from "./parse.server";
 import { insertRecords, recordsOf } from "./records.server";
 import { deleteRunRecords, undoStatus, type UndoStatus } from "./undo.server";
@@ -190,7 +190,9 @@ export function analyseImport<T extends ImportType>(type: T, input: CsvInput): P
   return analyseCsv(type, input, IMPORT_LIMITS);
 }
 
-function cut(s: string): string {
+/** A cell as the preview shows it: without our CSV-injection escape (as it will be imported), cut. */
+function cut(raw: string): string {
+  const s = unescapeFormula(raw.trim());
   return s.length > CELL_PREVIEW_CHARS ? `${s.slice(0, CELL_PREVIEW_CHARS - 1)}…` : s;
 }
 
