@@ -4,6 +4,15 @@ import type { Migration } from "../migrate";
 // previewed -> committed -> undone, or previewed -> superseded by a newer preview of its type.
 // The preview itself lives in import_run_data (not in process memory), so any app server can
 // show or commit a preview another one made.
+/** The foreign keys from jobs, quotes and invoices to customers, re-created with `onDelete`. */
+const customerForeignKeys = (onDelete: string) =>
+  ["jobs", "quotes", "invoices"]
+    .map(
+      (t) => `ALTER TABLE ${t} DROP CONSTRAINT ${t}_tenant_id_customer_id_fkey,
+        ADD CONSTRAINT ${t}_tenant_id_customer_id_fkey FOREIGN KEY (tenant_id, customer_id) REFERENCES customers (tenant_id, id) ${onDelete};`,
+    )
+    .join("\n");
+
 export const up: Migration = async ({ context: sql }) => {
   await sql.query(`
     CREATE TABLE import_runs (
@@ -68,11 +77,17 @@ export const up: Migration = async ({ context: sql }) => {
     -- Undo deletes an imported customer only when nothing refers to it; without this index each
     -- deleted customer would scan the tenant's booking requests (the foreign key check).
     CREATE INDEX booking_requests_customer ON booking_requests (tenant_id, customer_id);
+
+    -- Same guarantee as NO ACTION (a customer with jobs, quotes or invoices cannot be deleted),
+    -- checked at once: PostgreSQL then skips NO ACTION's extra "is there a new row with this key"
+    -- lookup for every deleted customer, which halves the cost of undoing a large import.
+    ${customerForeignKeys("ON DELETE RESTRICT")}
   `);
 };
 
 export const down: Migration = async ({ context: sql }) => {
   await sql.query(`
+    ${customerForeignKeys("")}
     DROP INDEX booking_requests_customer;
     DROP TABLE import_run_data, import_runs;
   `);
