@@ -90,19 +90,12 @@ const RECORD_COLUMNS = {
   ] as Column<QuoteDocument | InvoiceDocument>[],
 };
 
-/** The records of a valid preview, in file order, each an array in RECORD_COLUMNS order. */
-export function recordsOf(result: ValidationResult): unknown[][] {
-  switch (result.type) {
-    case "customers":
-      return result.rows.map((r) => toArray(RECORD_COLUMNS.customers, r.values!));
-    case "team":
-      return result.rows.map((r) => toArray(RECORD_COLUMNS.team, r.values!));
-    case "jobs":
-      return result.rows.map((r) => toArray(RECORD_COLUMNS.jobs, r.values!));
-    case "quotes":
-    case "invoices":
-      return result.documents.map((d) => toArray(RECORD_COLUMNS[result.type], d));
-  }
+/** The records of a valid preview, in file order and in slices of `size`, each record an
+ * array in RECORD_COLUMNS order (made slice by slice, so they never all exist at once). */
+export function* recordSlices(result: ValidationResult, size: number): Generator<unknown[][]> {
+  const list: readonly unknown[] = result.type === "quotes" || result.type === "invoices" ? result.documents : result.rows.map((r) => r.values);
+  const columns = RECORD_COLUMNS[result.type] as readonly Column<unknown>[];
+  for (let i = 0; i < list.length; i += size) yield list.slice(i, i + size).map((r) => toArray(columns, r));
 }
 
 /** Stored columns as a relation `r` (by position in each record's array). $1 = tenant, $2 = run. */
@@ -132,7 +125,7 @@ const itemsSql = (kind: "quote" | "invoice") => `
 
 /** Per type: the statement creating the main records (its row count must equal the records
  * stored), then statements for their parts (line items, payments). */
-const COMMIT_SQL: Record<ImportType, { main: string; parts: string[] }> = {
+export const COMMIT_SQL: Record<ImportType, { main: string; parts: string[] }> = {
   customers: {
     main: `
       INSERT INTO customers (tenant_id, name, company, email, phone, address_line1, address_line2, city, region,

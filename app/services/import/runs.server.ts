@@ -15,7 +15,7 @@ import { IMPORT_LIMITS, type ImportType } from "./columns";
 import { checkAgainstDatabase } from "./checks.server";
 import { toCsv, unescapeFormula } from "./csv-write";
 import type { CsvInput, FileError, RowError } from "./parse.server";
-import { insertRecords, recordsOf } from "./records.server";
+import { insertRecords, recordSlices } from "./records.server";
 import { deleteRunRecords, undoStatus, type UndoStatus } from "./undo.server";
 import { analyseCsv, type AnalysedCsv, type ValidationResult } from "./validate.server";
 import type { ImportRun, PreviewRow, RunState } from "./run-types";
@@ -196,49 +196,58 @@ function cut(raw: string): string {
   return s.length > CELL_PREVIEW_CHARS ? `${s.slice(0, CELL_PREVIEW_CHARS - 1)}…` : s;
 }
 
-function chunksOf<T>(list: T[], size: number): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < list.length; i += size) out.push(JSON.stringify(list.slice(i, i + size)));
-  return out;
-}
+type Chunk = [kind: "rows" | "invalid" | "errors" | "records", seq: number, json: string];
 
-/** The stored form of a checked analysis: display rows, errors and (when valid) records. */
-function serialise(file: AnalysedFile) {
+/** Rows with errors, as [column, message] lists by row number. */
+function errorsByRow(file: AnalysedFile): Map<number, [string | null, string][]> {
   const byRow = new Map<number, [string | null, string][]>();
   for (const e of file.errors) {
     let list = byRow.get(e.row);
     if (!list) byRow.set(e.row, (list = []));
     list.push([e.column, e.message]);
   }
-  const display: StoredRow[] = [];
-  const invalid: StoredRow[] = [];
-  for (const r of file.rows) {
-    const row: StoredRow = [r.rowNumber, file.headers.map((h) => cut(r.raw[h] ?? "")), byRow.get(r.rowNumber) ?? 0];
-    display.push(row);
-    if (row[2]) invalid.push(row);
-  }
-  const valid = file.rows.length > 0 && invalid.length === 0;
-  return {
-    invalidCount: invalid.length,
-    chunks: {
-      rows: chunksOf(display, ROWS_PER_CHUNK),
-      invalid: chunksOf(invalid, ROWS_PER_CHUNK),
-      errors: chunksOf(file.errors.map((e): StoredError => [e.row, e.column, e.message]), ERRORS_PER_CHUNK),
-      records: valid ? chunksOf(recordsOf(file as ValidationResult), RECORDS_PER_CHUNK) : [],
-    },
-  };
+  return byRow;
 }
 
-async function storeChunks(tenantId: string, runId: string, chunks: Record<string, string[]>, t: Tx) {
-  const bind: unknown[] = [tenantId, runId];
-  const values: string[] = [];
-  for (const [kind, list] of Object.entries(chunks)) {
-    list.forEach((data, seq) => {
-      bind.push(data);
-      values.push(`($1, $2, '${kind}', ${seq}, $${bind.length})`);
-    });
+/** The stored form of a checked analysis, chunk by chunk: display rows, rows with errors,
+ * errors and (when valid) records. Made lazily, so only a few chunks exist at a time. */
+function* serialise(file: AnalysedFile, byRow: Map<number, [string | null, string][]>): Generator<Chunk> {
+  const display = (r: AnalysedFile["rows"][number]): StoredRow => [r.rowNumber, file.headers.map((h) => cut(r.raw[h] ?? "")), byRow.get(r.rowNumber) ?? 0];
+  for (let i = 0, seq = 0; i < file.rows.length; i += ROWS_PER_CHUNK) {
+    yield ["rows", seq++, JSON.stringify(file.rows.slice(i, i + ROWS_PER_CHUNK).map(display))];
   }
-  if (values.length) await rows(`INSERT INTO import_run_data (tenant_id, run_id, kind, seq, data) VALUES ${values.join(", ")}`, bind, t);
+  const invalid = file.rows.filter((r) => byRow.has(r.rowNumber));
+  for (let i = 0, seq = 0; i < invalid.length; i += ROWS_PER_CHUNK) {
+    yield ["invalid", seq++, JSON.stringify(invalid.slice(i, i + ROWS_PER_CHUNK).map(display))];
+  }
+  for (let i = 0, seq = 0; i < file.errors.length; i += ERRORS_PER_CHUNK) {
+    const errors = file.errors.slice(i, i + ERRORS_PER_CHUNK).map((e): StoredError => [e.row, e.column, e.message]);
+    yield ["errors", seq++, JSON.stringify(errors)];
+  }
+  if (file.rows.length === 0 || invalid.length > 0) return;
+  let seq = 0;
+  for (const records of recordSlices(file as ValidationResult, RECORDS_PER_CHUNK)) yield ["records", seq++, JSON.stringify(records)];
+}
+
+/** Writes the chunks in statements of about 2 MB: the driver copies each statement's
+ * parameters, so one statement for a 50,000-row preview would hold tens of MB at once. */
+async function storeChunks(tenantId: string, runId: string, chunks: Iterable<Chunk>, t: Tx) {
+  let bind: unknown[] = [tenantId, runId];
+  let values: string[] = [];
+  let size = 0;
+  const flush = async () => {
+    if (values.length) await rows(`INSERT INTO import_run_data (tenant_id, run_id, kind, seq, data) VALUES ${values.join(", ")}`, bind, t);
+    bind = [tenantId, runId];
+    values = [];
+    size = 0;
+  };
+  for (const [kind, seq, data] of chunks) {
+    bind.push(data);
+    values.push(`($1, $2, '${kind}', ${seq}, $${bind.length})`);
+    size += data.length;
+    if (size >= 2_000_000) await flush();
+  }
+  await flush();
 }
 
 export interface UploadInfo {
@@ -253,7 +262,8 @@ export interface UploadInfo {
 export async function createPreview(actor: Actor, file: AnalysedFile, upload: UploadInfo): Promise<ImportRun> {
   return inTenantTx(actor.tenantId, async (t) => {
     await checkAgainstDatabase(actor.tenantId, file, t);
-    const { invalidCount, chunks } = serialise(file);
+    const byRow = errorsByRow(file);
+    const invalidCount = byRow.size;
     await lockPreviews(actor.tenantId, file.type, t);
     const superseded = await rows<{ id: string }>(
       `UPDATE import_runs SET state = 'superseded', superseded_at = now()
@@ -286,7 +296,7 @@ export async function createPreview(actor: Actor, file: AnalysedFile, upload: Up
       ],
       t,
     );
-    await storeChunks(actor.tenantId, run!.id, chunks, t);
+    await storeChunks(actor.tenantId, run!.id, serialise(file, byRow), t);
     return findRun(actor.tenantId, run!.id, t);
   });
 }
