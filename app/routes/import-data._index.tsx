@@ -4,6 +4,7 @@ import { useLoaderData } from "@remix-run/react";
 import { ImportLanding, ImportTypeView } from "~/components/import/import-page";
 import { IMPORT_TYPES, isImportType } from "~/services/import/columns";
 import { getPreviewPage, getRun, getRunWithUndo, recentRuns } from "~/services/import/runs.server";
+import { isAppError } from "~/utils/app-error";
 import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
 import styles from "~/styles/import.css";
 
@@ -12,6 +13,16 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.type ? `Import ${data.type}` : "Import data"} · Fieldwork` },
 ];
+
+/** A run of another tenant, a malformed id or none at all: the 404 page, all alike. */
+async function orNotFound<T>(load: Promise<T>): Promise<T> {
+  try {
+    return await load;
+  } catch (error) {
+    if (isAppError(error) && error.status === 404) throw json({ message: error.message }, { status: 404 });
+    throw error;
+  }
+}
 
 const pageNumber = (v: string | null) => Math.max(1, Math.min(10_000, Number.parseInt(v ?? "1", 10) || 1));
 
@@ -28,13 +39,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // A link without the type (or with the wrong one) goes to the run's own type.
   const id = runId ?? previewId;
   if (id && !type) {
-    const run = await getRun(actor, id);
+    const run = await orNotFound(getRun(actor, id));
     throw redirect(`/import-data?type=${run.type}&${runId ? "run" : "preview"}=${run.id}`);
   }
   if (!type) return json({ type: null, recent: await recentRuns(actor), preview: null, result: null });
 
   if (runId) {
-    const { run, undo } = await getRunWithUndo(actor, runId);
+    const { run, undo } = await orNotFound(getRunWithUndo(actor, runId));
     if (run.type !== type) throw redirect(`/import-data?type=${run.type}&run=${run.id}`);
     if (run.state === "previewed" || run.state === "superseded") throw redirect(`/import-data?type=${type}&preview=${run.id}`);
     return json({ type, recent: [], preview: null, result: { run, undo } });
@@ -43,7 +54,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     const page = pageNumber(params.get("page"));
     const errorsPage = pageNumber(params.get("errors"));
     const onlyInvalid = params.get("rows") === "invalid";
-    const preview = await getPreviewPage(actor, previewId, { page, onlyInvalid, errorsPage });
+    const preview = await orNotFound(getPreviewPage(actor, previewId, { page, onlyInvalid, errorsPage }));
     const run = preview.run;
     if (run.type !== type) throw redirect(`/import-data?type=${run.type}&preview=${run.id}`);
     // A committed preview is now an import run: show its result page.

@@ -24,29 +24,38 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ type: isImportType(type) ? type : null });
 }
 
-const failure = (message: string): FormFailure => ({ ok: false, formErrors: [message], fields: {} });
+type UploadFailure = FormFailure & { type: ImportType | null };
+/** The form again with the message, for the type the upload was for (when it names one). */
+const failure = (message: string, type: string | null | undefined): UploadFailure => ({
+  ok: false,
+  formErrors: [message],
+  fields: {},
+  type: isImportType(type) ? type : null,
+});
 
 // POST /import-data/preview (multipart: _csrf, type, file or csv). The file is parsed while it
 // streams in; a file-level problem answers the form again with 400/413/422 and stores nothing.
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUserWithPermission(request, "import_csv");
+  const typeFromUrl = new URL(request.url).searchParams.get("type");
+  let type: string | null = typeFromUrl;
   try {
     // A cross-site post is refused before its body is read; the token is checked once read.
     assertSameOrigin(request);
     const upload = await readImportUpload(request, {
-      typeFromUrl: new URL(request.url).searchParams.get("type"),
+      typeFromUrl,
       analyse: (type, input) => analyseImport(type as ImportType, input),
       isFileError: (r) => !r.ok,
       isType: isImportType,
     });
-    const type = upload.type;
+    type = upload.type;
     if (!type || !isImportType(type)) {
       throw new AppError("BAD_REQUEST", type ? `"${type}" is not an import type. Choose one of: ${IMPORT_TYPES.join(", ")}.` : "Choose what to import.");
     }
     if (!upload.file) throw new AppError("BAD_REQUEST", "Choose a CSV file, or paste CSV text.");
     const result = upload.file.result;
     // A file error changes nothing, and reading stopped at it (maybe before the token).
-    if (!result.ok) return json(failure(result.message), { status: result.status });
+    if (!result.ok) return json(failure(result.message, type), { status: result.status });
     const token = new FormData();
     if (upload.fields._csrf) token.set("_csrf", upload.fields._csrf);
     await assertCsrf(request, token);
@@ -56,13 +65,14 @@ export async function action({ request }: ActionFunctionArgs) {
     if (error instanceof Response) throw error;
     const e = toAppError(error, request);
     if (e.code === "CSRF_INVALID" || e.code === "FORBIDDEN") throw json({ message: e.message }, { status: e.status });
-    return json(failure(e.message), { status: e.status, headers: e.headers });
+    return json(failure(e.message, type), { status: e.status, headers: e.headers });
   }
 }
 
 export default function ImportUploadPage() {
-  const { type } = useLoaderData<typeof loader>();
-  const result = useActionData<FormFailure>();
+  const loaded = useLoaderData<typeof loader>();
+  const result = useActionData<UploadFailure>();
+  const type = result?.type ?? loaded.type;
   if (!type) return <ImportRefused title="Choose what to import" errors={result?.formErrors} back="/import-data" />;
   return <ImportTypeView type={type} uploadErrors={result?.formErrors} />;
 }

@@ -2,7 +2,7 @@ import { Form, Link, useSearchParams } from "@remix-run/react";
 import { CsrfInput, FormError } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
 import { useRootData } from "~/root";
-import { IMPORT_COLUMNS, type ImportType } from "~/services/import/columns";
+import { IMPORT_COLUMNS, IMPORT_ORDER, type ImportType } from "~/services/import/columns";
 import type { PreviewError, PreviewRow, RunView, UndoStatusOf } from "~/services/import/run-types";
 import { formatDateTime } from "~/utils/format";
 import { UploadForm } from "./upload-form";
@@ -45,9 +45,6 @@ export const TYPE_INFO: Record<ImportType, { label: string; noun: string; one: s
     records: "/invoices",
   },
 };
-
-/** The order that works on an empty account: later types refer to records of earlier ones. */
-export const IMPORT_ORDER: readonly ImportType[] = ["customers", "team", "jobs", "quotes", "invoices"];
 
 const STATE_BADGE: Record<RunView["state"], [string, string]> = {
   previewed: ["badge", "Previewed"],
