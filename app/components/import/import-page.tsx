@@ -191,12 +191,13 @@ export function ImportTypeView({
       {preview ? <Preview type={type} data={preview} /> : null}
       {showUpload ? (
         <section className="card" aria-labelledby="upload-title">
-          <h2 id="upload-title">{preview ? "Upload a corrected file" : `Upload your ${info.noun}`}</h2>
+          <h2 id="upload-title">{!preview ? `Upload your ${info.noun}` : preview.run.valid ? "Upload another file" : "Upload a corrected file"}</h2>
           <p className="muted">
             Nothing is saved until you have seen the preview and chosen to import. Start from the{" "}
             <a href={`/import-data/sample?type=${type}`} download>sample file</a> if you are unsure of the format.
           </p>
-          <UploadForm type={type} errors={uploadErrors} />
+          {/* A new preview starts with an empty form (with JavaScript the page is not reloaded). */}
+          <UploadForm key={preview?.run.id ?? "new"} type={type} errors={uploadErrors} />
         </section>
       ) : null}
       <ColumnsTable type={type} collapsed={Boolean(preview || result)} />
