@@ -63,16 +63,16 @@ export function customersCsv(rows = ROWS): string {
     const last = pick(LAST);
     return [
       `${first} ${last}`,
-      `${last} ${pick(["Plumbing", "Dental", "Property Group", "Holdings", "& Sons", "Bakery", "Law, LLP"])}`,
-      `customer${i}@example.com`,
-      `(512) 555-${String(i % 10_000).padStart(4, "0")}`,
+      `${last} ${pick(["Dental", "Realty", "& Sons", "Bakery", "Law, LLP"])}`,
+      `c${i}@example.com`,
+      `512-555-${String(i % 10_000).padStart(4, "0")}`,
       `${100 + Math.floor(r() * 9800)} ${pick(STREETS)}`,
-      `Suite ${1 + (i % 400)}`,
+      `Ste ${1 + (i % 400)}`,
       city,
       "TX",
       `${zip}${String(Math.floor(r() * 100)).padStart(2, "0")}`,
       "US",
-      i % 9 === 0 ? "Gate code 4412.\nDog in the yard, call ahead." : `Prefers ${pick(["mornings", "afternoons", "email", "text messages"])}.`,
+      i % 9 === 0 ? "Gate code 4412.\nDog in yard." : pick(["Mornings only.", "Call first.", "Side door.", "Text ahead."]),
       `CUST-${100_000 + i}`,
     ];
   });
@@ -90,7 +90,7 @@ export function jobsCsv(team: string[], rows = ROWS): string {
     const end = start ? start.replace(/T(\d\d)/, (_m, h) => `T${String(Number(h) + 2).padStart(2, "0")}`) : "";
     return [
       pick(["Replace water heater", "AC not cooling", "Drain cleaning", "Panel upgrade", "Annual furnace service", "Leak under sink"]),
-      byEmail ? `customer${i}@example.com` : "",
+      byEmail ? `c${i}@example.com` : "",
       byEmail ? "" : `CUST-${100_000 + i}`,
       pick(["Customer reports noise at start-up.", "Bring the long ladder.", "Second visit; parts ordered.", ""]),
       status,
