@@ -14,8 +14,10 @@ const FIXTURES = path.resolve(import.meta.dirname, "../fixtures/import");
 
 function goodFile(tag: string): string {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "import-e2e-")), `customers-${tag}.csv`);
-  const lines = ["name,company,email,phone,city,external_id"];
-  for (let i = 1; i <= 30; i++) lines.push(`Customer ${i} ${tag},"Plumbing, Inc.",c${i}-${tag}@example.com,+1 512 555 01${String(i).padStart(2, "0")},Austin,${tag}-${i}`);
+  const lines = ["name,company,email,phone,city,external_id,notes"];
+  // Notes long enough (about 150 KB in all) that the upload takes a moment on a throttled connection.
+  const notes = `"Gate code 4412, dog in the yard.\n${"Prefers morning visits; call 30 minutes ahead. ".repeat(100)}"`;
+  for (let i = 1; i <= 30; i++) lines.push(`Customer ${i} ${tag},"Plumbing, Inc.",c${i}-${tag}@example.com,+1 512 555 01${String(i).padStart(2, "0")},Austin,${tag}-${i},${notes}`);
   fs.writeFileSync(file, lines.join("\r\n") + "\r\n");
   return file;
 }
@@ -66,9 +68,23 @@ describe("browser: import customers", { skip: SKIP_BROWSER }, () => {
       assert.equal(await page.getByRole("button", { name: /^Import \d+ customers/ }).count(), 0);
       await screenshot(page, `import-preview-errors-${suffix}`);
 
-      // A good file: commit, then undo.
+      // A good file: commit, then undo. With JavaScript, a slow upload shows its progress.
       const tag = `${suffix}${Date.now().toString(36)}`;
-      await uploadFile(page, goodFile(tag));
+      const file = goodFile(tag);
+      if (mode.javaScript) {
+        const cdp = await context.newCDPSession(page);
+        await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 64 * 1024 });
+        await page.setInputFiles("#import-file", file);
+        await page.getByRole("button", { name: "Upload and preview" }).click();
+        const status = page.getByRole("status").filter({ hasText: "Uploading" });
+        await status.waitFor();
+        assert.match(await status.innerText(), /Uploading… [\d.]+ [KM]B of [\d.]+ [KM]B \(\d+%\)/);
+        await screenshot(page, "import-upload-progress-js");
+        await page.getByRole("heading", { name: `Preview: ${path.basename(file)}` }).waitFor({ timeout: 60_000 });
+        await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+      } else {
+        await uploadFile(page, file);
+      }
       assert.match(await page.locator(".import-stats").innerText(), /Rows\s+30\s+Valid\s+30\s+With errors\s+0/);
       await screenshot(page, `import-preview-valid-${suffix}`);
       await Promise.all([page.waitForURL(/run=/), page.getByRole("button", { name: "Import 30 customers" }).click()]);

@@ -7,7 +7,7 @@ import { IMPORT_LIMITS, type ImportType } from "~/services/import/columns";
 type Progress = { phase: "uploading"; loaded: number; total: number } | { phase: "checking" };
 
 const MB = 1024 * 1024;
-const mb = (n: number) => `${(n / MB).toFixed(n < 10 * MB ? 1 : 0)} MB`;
+const mb = (n: number) => (n < MB ? `${Math.round(n / 1024)} KB` : `${(n / MB).toFixed(n < 10 * MB ? 1 : 0)} MB`);
 
 /**
  * The upload form. Without JavaScript it is a plain multipart POST (the server answers a 303

@@ -127,10 +127,13 @@ export async function getRunWithUndo(actor: Actor, id: string): Promise<{ run: I
 }
 
 export async function recentRuns(actor: Actor, limit = 8): Promise<ImportRun[]> {
-  const found = await rows<RunRow>(
-    `SELECT ${RUN_COLUMNS} FROM import_runs r LEFT JOIN users u ON u.tenant_id = r.tenant_id AND u.id = r.created_by
-      WHERE r.tenant_id = $1 ORDER BY r.created_at DESC LIMIT $2`,
-    [actor.tenantId, limit],
+  const found = await inTenantTx(actor.tenantId, (t) =>
+    rows<RunRow>(
+      `SELECT ${RUN_COLUMNS} FROM import_runs r LEFT JOIN users u ON u.tenant_id = r.tenant_id AND u.id = r.created_by
+        WHERE r.tenant_id = $1 ORDER BY r.created_at DESC LIMIT $2`,
+      [actor.tenantId, limit],
+      t,
+    ),
   );
   return found.map(toRun);
 }
