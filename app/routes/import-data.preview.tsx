@@ -73,6 +73,8 @@ export default function ImportUploadPage() {
   const loaded = useLoaderData<typeof loader>();
   const result = useActionData<UploadFailure>();
   const type = result?.type ?? loaded.type;
-  if (!type) return <ImportRefused title="Choose what to import" errors={result?.formErrors} back="/import-data" />;
+  if (!type) {
+    return <ImportRefused title="Choose what to import" errors={result?.formErrors ?? ["Pick a type of records, then upload its file."]} back="/import-data" />;
+  }
   return <ImportTypeView type={type} uploadErrors={result?.formErrors} />;
 }
