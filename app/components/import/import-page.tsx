@@ -3,7 +3,7 @@ import { CsrfInput, FormError } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
 import { useRootData } from "~/root";
 import { IMPORT_COLUMNS, IMPORT_ORDER, type ImportType } from "~/services/import/columns";
-import type { PreviewError, PreviewRow, RunView, UndoStatusOf } from "~/services/import/run-types";
+import { PAGE_ERRORS, PAGE_ROWS, type PreviewError, type PreviewRow, type RunView, type UndoStatusOf } from "~/services/import/run-types";
 import { formatDateTime } from "~/utils/format";
 import { UploadForm } from "./upload-form";
 
@@ -286,9 +286,6 @@ function Pager({ page, pages, param, label, hash }: { page: number; pages: numbe
     </nav>
   );
 }
-
-const PAGE_ROWS = 50;
-const PAGE_ERRORS = 100;
 
 function Preview({ type, data }: { type: ImportType; data: PreviewData }) {
   const { run } = data;

@@ -7,7 +7,7 @@
 //          checked, the stored records inserted set-based, the run marked committed.
 // undo     the same lock: only the latest committed run, within 24 hours, untouched and
 //          unreferenced; deletes exactly its records.
-import { db, one, rows, type Tx } from "../../../db/index";
+import { inTenant, one, rows, type Tx } from "../../../db/index";
 import { AppError, conflict, notFound } from "~/utils/app-error";
 import { isUuid } from "~/utils/crypto.server";
 import type { Actor } from "~/utils/auth.server";
@@ -18,10 +18,8 @@ import type { CsvInput, FileError, RowError } from "./parse.server";
 import { insertRecords, recordSlices } from "./records.server";
 import { deleteRunRecords, undoStatus, type UndoStatus } from "./undo.server";
 import { analyseCsv, type AnalysedCsv, type ValidationResult } from "./validate.server";
-import type { ImportRun, PreviewRow, RunState } from "./run-types";
+import { PAGE_ERRORS, PAGE_ROWS, type ImportRun, type PreviewRow, type RunState } from "./run-types";
 
-export const PAGE_ROWS = 50;
-export const PAGE_ERRORS = 100;
 // Chunk sizes of import_run_data: a page of rows or errors is read from one chunk.
 const ROWS_PER_CHUNK = 500;
 const ERRORS_PER_CHUNK = 1000;
@@ -41,14 +39,6 @@ const lockTenantImports = (tenantId: string, t: Tx) =>
 /** Serialises previews of one type in a tenant (one live preview per type). */
 const lockPreviews = (tenantId: string, type: ImportType, t: Tx) =>
   rows(`SELECT pg_advisory_xact_lock(hashtextextended('import-preview:' || $1 || ':' || $2, 0))`, [tenantId, type], t);
-
-/** A tenant transaction (like inTenant) for the long import statements. */
-function inTenantTx<T>(tenantId: string, fn: (t: Tx) => Promise<T>): Promise<T> {
-  return db().transaction(async (t) => {
-    await db().query("SELECT set_config('app.tenant_id', $1, true)", { bind: [tenantId], transaction: t });
-    return fn(t);
-  });
-}
 
 // --- Reading runs ------------------------------------------------------------------------
 
@@ -115,19 +105,19 @@ async function findRun(tenantId: string, id: string, t: Tx, lock = false): Promi
 }
 
 export async function getRun(actor: Actor, id: string): Promise<ImportRun> {
-  return inTenantTx(actor.tenantId, (t) => findRun(actor.tenantId, id, t));
+  return inTenant(actor.tenantId, (t) => findRun(actor.tenantId, id, t));
 }
 
 /** The run with what its result page needs: may it still be undone, and if not, why. */
 export async function getRunWithUndo(actor: Actor, id: string): Promise<{ run: ImportRun; undo: UndoStatus }> {
-  return inTenantTx(actor.tenantId, async (t) => {
+  return inTenant(actor.tenantId, async (t) => {
     const run = await findRun(actor.tenantId, id, t);
     return { run, undo: await undoStatus(actor.tenantId, run, t) };
   });
 }
 
 export async function recentRuns(actor: Actor, limit = 8): Promise<ImportRun[]> {
-  const found = await inTenantTx(actor.tenantId, (t) =>
+  const found = await inTenant(actor.tenantId, (t) =>
     rows<RunRow>(
       `SELECT ${RUN_COLUMNS} FROM import_runs r LEFT JOIN users u ON u.tenant_id = r.tenant_id AND u.id = r.created_by
         WHERE r.tenant_id = $1 ORDER BY r.created_at DESC LIMIT $2`,
@@ -156,7 +146,7 @@ export async function getPreviewPage(
   id: string,
   opts: { page: number; onlyInvalid: boolean; errorsPage: number },
 ): Promise<{ run: ImportRun; rows: PreviewRow[]; errors: RowError[] }> {
-  return inTenantTx(actor.tenantId, async (t) => {
+  return inTenant(actor.tenantId, async (t) => {
     const run = await findRun(actor.tenantId, id, t);
     const rowsAt = (opts.page - 1) * PAGE_ROWS;
     const errorsAt = (opts.errorsPage - 1) * PAGE_ERRORS;
@@ -174,7 +164,7 @@ export async function getPreviewPage(
 
 /** Every error of a preview as CSV (row, column, message), for download. */
 export async function errorsCsv(actor: Actor, id: string): Promise<{ run: ImportRun; csv: string }> {
-  return inTenantTx(actor.tenantId, async (t) => {
+  return inTenant(actor.tenantId, async (t) => {
     const run = await findRun(actor.tenantId, id, t);
     const chunks = await rows<{ data: string }>(
       `SELECT data FROM import_run_data WHERE tenant_id = $1 AND run_id = $2 AND kind = 'errors' ORDER BY seq`,
@@ -263,7 +253,7 @@ export interface UploadInfo {
  * The previous preview of the type (if any) becomes superseded.
  */
 export async function createPreview(actor: Actor, file: AnalysedFile, upload: UploadInfo): Promise<ImportRun> {
-  return inTenantTx(actor.tenantId, async (t) => {
+  return inTenant(actor.tenantId, async (t) => {
     await checkAgainstDatabase(actor.tenantId, file, t);
     const byRow = errorsByRow(file);
     const invalidCount = byRow.size;
@@ -324,7 +314,7 @@ export async function previewImport(
  * two servers) returns its run, so every submit lands on the same result page.
  */
 export async function commitPreview(actor: Actor, previewId: string): Promise<ImportRun> {
-  return inTenantTx(actor.tenantId, async (t) => {
+  return inTenant(actor.tenantId, async (t) => {
     await lockTenantImports(actor.tenantId, t);
     const run = await findRun(actor.tenantId, previewId, t, true);
     if (run.state === "committed" || run.state === "undone") return run;
@@ -350,7 +340,7 @@ export async function commitPreview(actor: Actor, previewId: string): Promise<Im
 
 /** Undoes a committed import, or refuses (409) with the reason and deletes nothing. */
 export async function undoImport(actor: Actor, runId: string): Promise<ImportRun> {
-  return inTenantTx(actor.tenantId, async (t) => {
+  return inTenant(actor.tenantId, async (t) => {
     await lockTenantImports(actor.tenantId, t);
     const run = await findRun(actor.tenantId, runId, t, true);
     const status = await undoStatus(actor.tenantId, run, t);
