@@ -98,14 +98,18 @@ export function* recordSlices(result: ValidationResult, size: number): Generator
   for (let i = 0; i < list.length; i += size) yield list.slice(i, i + size).map((r) => toArray(columns, r));
 }
 
-/** Stored columns as a relation `r` (by position in each record's array). $1 = tenant, $2 = run. */
+/**
+ * Stored columns as a relation `r` (by position in each record's array). $1 = tenant, $2 = run.
+ * OFFSET 0 keeps it a separate subquery: otherwise the planner joins customers inside the loop
+ * over chunks and hashes the tenant's customers once per chunk.
+ */
 function source(columns: readonly Column<never>[], pick?: string[]): string {
   const select = columns
     .map(([name, type], i) => (pick && !pick.includes(name) ? null : type === "jsonb" ? `x->${i} AS ${name}` : `(x->>${i})::${type} AS ${name}`))
     .filter(Boolean)
     .join(", ");
   return `FROM (SELECT ${select} FROM import_run_data d CROSS JOIN LATERAL jsonb_array_elements(d.data::jsonb) AS x
-    WHERE d.tenant_id = $1 AND d.run_id = $2 AND d.kind = 'records') r`;
+    WHERE d.tenant_id = $1 AND d.run_id = $2 AND d.kind = 'records' OFFSET 0) r`;
 }
 
 const customerJoin = `
@@ -210,6 +214,8 @@ function pgCode(error: unknown): string | undefined {
  */
 export async function insertRecords(type: ImportType, tenantId: string, runId: string, expected: number, t: Tx): Promise<number> {
   const { main, parts } = COMMIT_SQL[type];
+  // The joins hash up to 50,000 records and the tenant's customers: room to do it in memory.
+  await rows(`SET LOCAL work_mem = '64MB'`, [], t);
   try {
     const [{ n }] = await rows<{ n: number }>(`WITH ins AS (${main} RETURNING 1) SELECT count(*)::int AS n FROM ins`, [tenantId, runId], t);
     if (n !== expected) {
