@@ -172,6 +172,26 @@ test("undo is refused after 24 hours, and once a record was changed or is refere
   await refused(referenced, /A job now refers to one of its customers/);
 });
 
+test("undo is refused once a portal link names an imported customer, or a job is assigned to an imported team member", async () => {
+  const { t, c } = await signedIn();
+  const customersRun = await importFile(c, "customers", customersCsv(2));
+  const [customer] = await rows<{ id: string }>(`SELECT id FROM customers WHERE tenant_id = $1 AND import_run_id = $2 LIMIT 1`, [t.id, customersRun]);
+  await rows(`INSERT INTO portal_links (tenant_id, customer_id, expires_at) VALUES ($1, $2, now() + interval '30 days')`, [t.id, customer.id]);
+  const linked = await undo(c, customersRun);
+  assert.equal(linked.status, 409);
+  assert.match(pageText(await linked.text()), /A portal link now refers to one of its customers/);
+  assert.equal(await countOf(t.id, "customers"), 2);
+
+  const tag = unique();
+  const teamRun = await importFile(c, "team", `name,email,role\r\nTomás Ibáñez,tomas-${tag}@example.com,technician\r\n`);
+  const [member] = await rows<{ id: string }>(`SELECT id FROM users WHERE tenant_id = $1 AND import_run_id = $2`, [t.id, teamRun]);
+  await createJob(t.id, { customerId: customer.id, assigneeId: member.id });
+  const assigned = await undo(c, teamRun);
+  assert.equal(assigned.status, 409);
+  assert.match(pageText(await assigned.text()), /A job now refers to one of its team members/);
+  assert.equal(await countOf(t.id, "users", `import_run_id = '${teamRun}'`), 1);
+});
+
 test("an imported invoice with a payment from outside cannot be undone; its own import payment does not block it", async () => {
   const { t, c } = await signedIn();
   const tag = unique();
