@@ -1,6 +1,7 @@
 import type { MigrationModule } from "../migrate";
 import * as m0001 from "./0001-foundation";
 import * as m0002 from "./0002-records";
+import * as m0003 from "./0003-import-runs";
 import * as m0004 from "./0004-back-office";
 import * as m0005 from "./0005-portal";
 import * as m0006 from "./0006-offline-sync";
@@ -16,6 +17,7 @@ import * as m0009 from "./0009-row-level-security";
 export const MIGRATIONS: Array<[string, MigrationModule]> = [
   ["0001-foundation", m0001],
   ["0002-records", m0002],
+  ["0003-import-runs", m0003],
   ["0004-back-office", m0004],
   ["0005-portal", m0005],
   ["0006-offline-sync", m0006],

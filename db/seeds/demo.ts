@@ -8,6 +8,10 @@ import { startEmbedded } from "../embedded";
 import { migrateUp } from "../migrate";
 import { parseEnv } from "../../app/utils/env.server";
 import { createCustomer, createInvoice, createJob, createQuote, createUser, DEFAULT_PASSWORD } from "./factories";
+import { IMPORT_ORDER } from "../../app/services/import/columns";
+import { IMPORT_NOUNS } from "../../app/services/import/records.server";
+import { commitPreview, previewImport } from "../../app/services/import/runs.server";
+import { sampleCsv, sampleFilename } from "../../app/services/import/samples";
 
 async function main() {
   const env = parseEnv();
@@ -39,8 +43,18 @@ async function main() {
       await createJob(tenantId, { customerId: customers[0].id, title: "Replace 50 gal water heater", assigneeId: tech.id });
       await createJob(tenantId, { customerId: customers[1].id, title: "Kitchen drain clog", assigneeId: tech.id, scheduledStart: new Date(Date.now() + 86400_000) });
       await createJob(tenantId, { customerId: customers[2].id, title: "AC tune-up", scheduledStart: null });
-      await createQuote(tenantId, { customerId: customers[0].id, number: "Q-1001" });
+      await createQuote(tenantId, { customerId: customers[0].id, number: "Q-0950" });
       await createInvoice(tenantId, { customerId: customers[1].id, number: "INV-1001" });
+      // The five sample files, through the import itself (preview, then commit), in the order
+      // that works on a fresh account: customers, team, jobs, quotes, invoices.
+      const owner = { tenantId, userId: users[0].id, role: users[0].role };
+      for (const type of IMPORT_ORDER) {
+        const preview = await previewImport(owner, type, sampleCsv(type), { fileName: sampleFilename(type) });
+        if (!preview.ok) throw new Error(`The ${type} sample did not parse: ${preview.message}`);
+        if (!preview.run.valid) throw new Error(`The ${type} sample has ${preview.run.errorCount} errors`);
+        const run = await commitPreview(owner, preview.run.id);
+        console.log(`Imported ${run.importedCount} ${IMPORT_NOUNS[type]} from ${sampleFilename(type)}.`);
+      }
       console.log("Demo tenant 'Summit Plumbing & Heating' created. Logins (password: %s):", DEFAULT_PASSWORD);
     }
     for (const role of ["owner", "admin", "office", "technician"]) console.log(`  ${role.padEnd(10)} ${role}@demo.fieldwork.test`);

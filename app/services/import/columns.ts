@@ -8,6 +8,9 @@ export function isImportType(value: unknown): value is ImportType {
   return typeof value === "string" && (IMPORT_TYPES as readonly string[]).includes(value);
 }
 
+/** The order that works on an empty account: later types refer to records of earlier ones. */
+export const IMPORT_ORDER: readonly ImportType[] = ["customers", "team", "jobs", "quotes", "invoices"];
+
 /** CONTRACT section 9. */
 export const IMPORT_LIMITS = { maxBytes: 10 * 1024 * 1024, maxRows: 50_000 } as const;
 

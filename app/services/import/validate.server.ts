@@ -269,7 +269,18 @@ const isoDate: Check<string> = (s) => {
 };
 
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)$/;
+// Files repeat date-times a lot (the same slots on many jobs) and toISOString is the costly
+// part, so results are remembered (a small cache, emptied when full: a pure function).
+const DATE_TIME_CACHE = new Map<string, string | Invalid>();
 const isoDateTime: Check<string> = (s) => {
+  let v = DATE_TIME_CACHE.get(s);
+  if (v === undefined) {
+    if (DATE_TIME_CACHE.size >= 4096) DATE_TIME_CACHE.clear();
+    DATE_TIME_CACHE.set(s, (v = parseDateTime(s)));
+  }
+  return v;
+};
+function parseDateTime(s: string): string | Invalid {
   const m = DATE_TIME.exec(s);
   if (!m) return new Invalid("Must be a date-time with a UTC offset, like 2026-07-06T08:00:00-05:00 or 2026-07-06T13:00:00Z");
   const [y, mo, d, h, mi, sec] = [+m[1], +m[2], +m[3], +m[4], +m[5], +(m[6] ?? 0)];
@@ -281,7 +292,7 @@ const isoDateTime: Check<string> = (s) => {
   const ms = +(m[7] ?? "0").slice(0, 3).padEnd(3, "0");
   const offset = m[8] ? 0 : (m[9] === "-" ? -1 : 1) * (offH * 60 + offM);
   return new Date(Date.UTC(y, mo - 1, d, h, mi, sec, ms) - offset * 60_000).toISOString();
-};
+}
 
 const DECIMAL = /^(-?)(\d*)(?:\.(\d*))?$/;
 const LEADING_ZEROS = /^0+/;
@@ -349,19 +360,23 @@ const FAILED = Symbol("failed");
 const record = z.custom<Record<string, unknown>>((v) => typeof v === "object" && v !== null && !Array.isArray(v), "Expected a record");
 const NOT_TEXT = new Invalid("Expected text");
 
+/** A row's own checks without zod's machinery: the value, or the issues (column, message). */
+type RowCheck<R> = (raw: Record<string, unknown>) => { ok: true; value: R } | { ok: false; issues: [string, string][] };
+
 /**
  * One zod schema per type: a record of raw cells (text, or absent when the file lacks the
  * column) with one transform that checks every column, then the cross-column rules, then
  * builds the typed row. The column checks are plain functions rather than a zod schema per
- * cell: at 50,000 rows, per-cell zod parsing and effects cost seconds in allocations.
+ * cell: at 50,000 rows, per-cell zod parsing and effects cost seconds in allocations. The
+ * same check is exposed as `.check` (ROW_CHECKS) for validateRows' loop, which skips zod's
+ * per-row contexts and wrappers; the schema is a thin wrapper of it, so both say the same.
  */
 function rowSchema<S extends Spec, R>(spec: S, toRow: (v: Values<S>) => R, cross?: (v: Values<S>, issue: Issue) => void) {
   const columns = Object.keys(spec);
-  return record.transform((raw, ctx): R => {
-    let failed = false;
+  const check: RowCheck<R> = (raw) => {
+    let issues: [string, string][] | null = null;
     const issue: Issue = (column, message) => {
-      failed = true;
-      ctx.addIssue({ code: z.ZodIssueCode.custom, path: [column], message });
+      (issues ??= []).push([column, message]);
     };
     const values: Record<string, unknown> = {};
     for (const column of columns) {
@@ -373,8 +388,15 @@ function rowSchema<S extends Spec, R>(spec: S, toRow: (v: Values<S>) => R, cross
       } else values[column] = v;
     }
     cross?.(values as Values<S>, issue);
-    return failed ? z.NEVER : toRow(values as Values<S>);
+    return issues ? { ok: false, issues } : { ok: true, value: toRow(values as Values<S>) };
+  };
+  const schema = record.transform((raw, ctx): R => {
+    const r = check(raw);
+    if (r.ok) return r.value;
+    for (const [column, message] of r.issues) ctx.addIssue({ code: z.ZodIssueCode.custom, path: [column], message });
+    return z.NEVER;
   });
+  return Object.assign(schema, { check });
 }
 
 function requireCustomer(r: { customer_email?: string | null; customer_external_id?: string | null }, issue: Issue) {
@@ -567,6 +589,15 @@ export const ROW_SCHEMAS: { [K in ImportType]: z.ZodType<RowValues[K], z.ZodType
   team: teamMemberSchema,
 };
 
+/** The schemas' checks, for the hot loop of validateRows (same rules, no zod per row). */
+const ROW_CHECKS: { [K in ImportType]: RowCheck<RowValues[K]> } = {
+  customers: customerSchema.check,
+  jobs: jobSchema.check,
+  quotes: quoteSchema.check,
+  invoices: invoiceSchema.check,
+  team: teamMemberSchema.check,
+};
+
 // --- Keys the database layer resolves or checks ------------------------------------------
 
 export type ReferenceTarget = "customer.email" | "customer.externalId" | "user.email";
@@ -631,11 +662,11 @@ export function collectUniqueValues(type: ImportType, rows: readonly ValidatedRo
 
 // --- Validation across rows --------------------------------------------------------------
 
-type AnyRow = ValidatedRow<Record<string, unknown>>;
+export type AnyRow = ValidatedRow<Record<string, unknown>>;
 
 /** A key column's normalised value, also for a row that failed on other columns, so a
  * duplicate is reported at once rather than after the other errors are fixed. */
-function keyValue(type: ImportType, row: AnyRow, column: string, field: string): string | null {
+export function keyValue(type: ImportType, row: AnyRow, column: string, field: string): string | null {
   if (row.values) return (row.values[field] as string | null) ?? null;
   const cell = row.raw[column];
   const v = typeof cell === "string" ? (SPECS[type] as Spec)[column](cell) : null;
@@ -797,7 +828,7 @@ function buildDocuments(type: "quotes" | "invoices", rows: AnyRow[], errors: Row
 }
 
 export function validateRows<T extends ImportType>(type: T, records: readonly CsvRecord[]): ValidationResultFor<T> {
-  const schema: z.ZodTypeAny = ROW_SCHEMAS[type];
+  const check = ROW_CHECKS[type] as unknown as RowCheck<Record<string, unknown>>;
   const rows: AnyRow[] = [];
   const errors: RowError[] = [];
   for (const record of records) {
@@ -807,14 +838,12 @@ export function validateRows<T extends ImportType>(type: T, records: readonly Cs
       errors.push({ row: record.row, column: null, message: record.error });
       continue;
     }
-    const r = schema.safeParse(record.values);
-    if (r.success) {
+    const r = check(record.values);
+    if (r.ok) {
       row.ok = true;
-      row.values = r.data;
+      row.values = r.value;
     } else {
-      for (const e of r.error.issues) {
-        errors.push({ row: record.row, column: typeof e.path[0] === "string" ? e.path[0] : null, message: e.message });
-      }
+      for (const [column, message] of r.issues) errors.push({ row: record.row, column, message });
     }
   }
   let documents: (QuoteDocument | InvoiceDocument)[] | undefined;

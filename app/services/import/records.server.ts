@@ -1,0 +1,238 @@
+// What a valid preview stores for its commit, and the set-based SQL that commits it
+// (docs/decisions/071). Each record is a JSON array in the column order below (arrays, not
+// objects: half the bytes, and jsonb reads an array element by position), so the commit is one
+// `INSERT ... SELECT ... FROM jsonb_array_elements(...)` per table, never a loop.
+import { rows, type Tx } from "../../../db/index";
+import { conflict } from "~/utils/app-error";
+import type { ImportType } from "./columns";
+import type { CustomerRow, InvoiceDocument, JobRow, LineItem, QuoteDocument, TeamMemberRow, ValidationResult } from "./validate.server";
+
+/** A stored record column: name in the SQL, PostgreSQL type, and how to read it. */
+type Column<R> = readonly [name: string, type: string, get: (r: R) => unknown];
+
+/** Integer thousandths as a decimal string: 2500 -> "2.500" (numeric columns, no float). */
+function thousandths(n: number): string {
+  return `${Math.floor(n / 1000)}.${String(n % 1000).padStart(3, "0")}`;
+}
+
+const ITEM_COLUMNS: Column<LineItem>[] = [
+  ["position", "integer", (i) => i.position],
+  ["description", "text", (i) => i.description],
+  ["quantity", "numeric", (i) => thousandths(i.quantityMilli)],
+  ["unit_price_cents", "bigint", (i) => i.unitPriceCents],
+  ["tax_rate", "numeric", (i) => thousandths(i.taxRatePpm / 10)], // ppm of the amount -> percent, 3 decimals
+  ["line_total_cents", "bigint", (i) => i.lineSubtotalCents],
+  ["tax_cents", "bigint", (i) => i.lineTaxCents],
+];
+
+const toArray = <R>(columns: readonly Column<R>[], r: R) => columns.map((c) => c[2](r));
+
+const CUSTOMER_REF = [
+  ["customer_email", "text", (r: { customerEmail: string | null }) => r.customerEmail],
+  ["customer_external_id", "text", (r: { customerExternalId: string | null }) => r.customerExternalId],
+] as const;
+
+const DOCUMENT: Column<QuoteDocument | InvoiceDocument>[] = [
+  ["number", "text", (d) => d.number],
+  ...CUSTOMER_REF,
+  ["status", "text", (d) => d.status],
+  ["issue_date", "date", (d) => d.issueDate],
+  ["currency", "text", (d) => d.currency],
+  ["subtotal_cents", "bigint", (d) => d.subtotalCents],
+  ["tax_cents", "bigint", (d) => d.taxCents],
+  ["total_cents", "bigint", (d) => d.totalCents],
+  ["items", "jsonb", (d) => d.items.map((i) => toArray(ITEM_COLUMNS, i))],
+];
+
+const RECORD_COLUMNS = {
+  customers: [
+    ["name", "text", (v) => v.name],
+    ["company", "text", (v) => v.company],
+    ["email", "text", (v) => v.email],
+    ["phone", "text", (v) => v.phone],
+    ["address_line1", "text", (v) => v.addressLine1],
+    ["address_line2", "text", (v) => v.addressLine2],
+    ["city", "text", (v) => v.city],
+    ["region", "text", (v) => v.region],
+    ["postal_code", "text", (v) => v.postalCode],
+    ["country", "text", (v) => v.country],
+    ["notes", "text", (v) => v.notes],
+    ["external_id", "text", (v) => v.externalId],
+  ] as Column<CustomerRow>[],
+  team: [
+    ["name", "text", (v) => v.name],
+    ["email", "text", (v) => v.email],
+    ["role", "text", (v) => v.role],
+    ["phone", "text", (v) => v.phone],
+    ["hourly_rate_cents", "bigint", (v) => v.hourlyRateCents],
+  ] as Column<TeamMemberRow>[],
+  jobs: [
+    ["title", "text", (v) => v.title],
+    ...CUSTOMER_REF,
+    ["description", "text", (v) => v.description],
+    ["status", "text", (v) => v.status],
+    ["scheduled_start", "timestamptz", (v) => v.scheduledStart],
+    ["scheduled_end", "timestamptz", (v) => v.scheduledEnd],
+    ["assignee_email", "text", (v) => v.assigneeEmail],
+    ["address", "text", (v) => v.address],
+    ["external_id", "text", (v) => v.externalId],
+  ] as Column<JobRow>[],
+  quotes: [
+    ...DOCUMENT,
+    ["title", "text", (d) => (d as QuoteDocument).title],
+    ["valid_until", "date", (d) => (d as QuoteDocument).validUntil],
+    ["notes", "text", (d) => (d as QuoteDocument).notes],
+  ] as Column<QuoteDocument | InvoiceDocument>[],
+  invoices: [
+    ...DOCUMENT,
+    ["due_date", "date", (d) => (d as InvoiceDocument).dueDate],
+    ["amount_paid_cents", "bigint", (d) => (d as InvoiceDocument).amountPaidCents],
+  ] as Column<QuoteDocument | InvoiceDocument>[],
+};
+
+/** The records of a valid preview, in file order and in slices of `size`, each record an
+ * array in RECORD_COLUMNS order (made slice by slice, so they never all exist at once). */
+export function* recordSlices(result: ValidationResult, size: number): Generator<unknown[][]> {
+  const list: readonly unknown[] = result.type === "quotes" || result.type === "invoices" ? result.documents : result.rows.map((r) => r.values);
+  const columns = RECORD_COLUMNS[result.type] as readonly Column<unknown>[];
+  for (let i = 0; i < list.length; i += size) yield list.slice(i, i + size).map((r) => toArray(columns, r));
+}
+
+/**
+ * Stored columns as a relation `r` (by position in each record's array). $1 = tenant, $2 = run.
+ * OFFSET 0 keeps it a separate subquery: otherwise the planner joins customers inside the loop
+ * over chunks and hashes the tenant's customers once per chunk.
+ */
+function source(columns: readonly Column<never>[], pick?: string[]): string {
+  const select = columns
+    .map(([name, type], i) => (pick && !pick.includes(name) ? null : type === "jsonb" ? `x->${i} AS ${name}` : `(x->>${i})::${type} AS ${name}`))
+    .filter(Boolean)
+    .join(", ");
+  return `FROM (SELECT ${select} FROM import_run_data d CROSS JOIN LATERAL jsonb_array_elements(d.data::jsonb) AS x
+    WHERE d.tenant_id = $1 AND d.run_id = $2 AND d.kind = 'records' OFFSET 0) r`;
+}
+
+const customerJoin = `
+  LEFT JOIN customers ce ON ce.tenant_id = $1 AND ce.email = r.customer_email
+  LEFT JOIN customers cx ON cx.tenant_id = $1 AND cx.external_id = r.customer_external_id`;
+const customerResolved = `
+  (r.customer_email IS NULL OR ce.id IS NOT NULL) AND (r.customer_external_id IS NULL OR cx.id IS NOT NULL)
+  AND (ce.id IS NULL OR cx.id IS NULL OR ce.id = cx.id)`;
+const issuedAt = `coalesce(r.issue_date::timestamp AT TIME ZONE 'UTC', now())`;
+
+const itemsSql = (kind: "quote" | "invoice") => `
+  INSERT INTO ${kind}_items (tenant_id, ${kind}_id, ${ITEM_COLUMNS.map((c) => c[0]).join(", ")})
+  SELECT $1, doc.id, ${ITEM_COLUMNS.map(([, type], i) => `(item->>${i})::${type}`).join(", ")}
+  ${source(RECORD_COLUMNS[`${kind}s`], ["number", "items"])}
+  JOIN ${kind}s doc ON doc.tenant_id = $1 AND doc.number = r.number AND doc.import_run_id = $2
+  CROSS JOIN LATERAL jsonb_array_elements(r.items) AS item`;
+
+/** Per type: the statement creating the main records (its row count must equal the records
+ * stored), then statements for their parts (line items, payments). */
+export const COMMIT_SQL: Record<ImportType, { main: string; parts: string[] }> = {
+  customers: {
+    main: `
+      INSERT INTO customers (tenant_id, name, company, email, phone, address_line1, address_line2, city, region,
+        postal_code, country, notes, external_id, import_run_id)
+      SELECT $1, r.name, r.company, r.email, r.phone, r.address_line1, r.address_line2, r.city, r.region,
+        r.postal_code, r.country, r.notes, r.external_id, $2
+      ${source(RECORD_COLUMNS.customers)}`,
+    parts: [],
+  },
+  team: {
+    // No password: imported members sign in through an invite (docs/decisions/003).
+    main: `
+      INSERT INTO users (tenant_id, email, name, role, password_hash, phone, hourly_rate_cents, import_run_id)
+      SELECT $1, r.email, r.name, r.role, NULL, r.phone, r.hourly_rate_cents, $2
+      ${source(RECORD_COLUMNS.team)}`,
+    parts: [],
+  },
+  jobs: {
+    main: `
+      INSERT INTO jobs (tenant_id, customer_id, title, description, status, scheduled_start, scheduled_end, assignee_id,
+        address, external_id, completed_at, import_run_id)
+      SELECT $1, coalesce(ce.id, cx.id), r.title, r.description, r.status, r.scheduled_start, r.scheduled_end, u.id,
+        r.address, r.external_id, CASE WHEN r.status = 'completed' THEN coalesce(r.scheduled_end, r.scheduled_start) END, $2
+      ${source(RECORD_COLUMNS.jobs)}
+      ${customerJoin}
+      LEFT JOIN users u ON u.tenant_id = $1 AND u.email = r.assignee_email
+      WHERE ${customerResolved} AND (r.assignee_email IS NULL OR u.id IS NOT NULL)`,
+    parts: [],
+  },
+  quotes: {
+    main: `
+      INSERT INTO quotes (tenant_id, customer_id, number, title, status, issue_date, valid_until, currency, notes,
+        subtotal_cents, tax_cents, total_cents, sent_at, approved_at, declined_at, import_run_id)
+      SELECT $1, coalesce(ce.id, cx.id), r.number, r.title, r.status, r.issue_date, r.valid_until, r.currency, r.notes,
+        r.subtotal_cents, r.tax_cents, r.total_cents,
+        CASE WHEN r.status <> 'draft' THEN ${issuedAt} END,
+        CASE WHEN r.status = 'approved' THEN now() END,
+        CASE WHEN r.status = 'declined' THEN now() END, $2
+      ${source(RECORD_COLUMNS.quotes)}
+      ${customerJoin}
+      WHERE ${customerResolved}`,
+    parts: [itemsSql("quote")],
+  },
+  invoices: {
+    main: `
+      INSERT INTO invoices (tenant_id, customer_id, number, status, issue_date, due_date, currency, subtotal_cents,
+        tax_cents, total_cents, amount_paid_cents, sent_at, paid_at, import_run_id)
+      SELECT $1, coalesce(ce.id, cx.id), r.number, r.status, r.issue_date, r.due_date, r.currency, r.subtotal_cents,
+        r.tax_cents, r.total_cents, r.amount_paid_cents,
+        CASE WHEN r.status <> 'draft' THEN ${issuedAt} END,
+        CASE WHEN r.status = 'paid' THEN now() END, $2
+      ${source(RECORD_COLUMNS.invoices)}
+      ${customerJoin}
+      WHERE ${customerResolved}`,
+    parts: [
+      itemsSql("invoice"),
+      // Money received before the import becomes one payment (method "import"), so the
+      // invoice's payments add up to its amount_paid (docs/decisions/073).
+      `INSERT INTO payments (tenant_id, invoice_id, amount_cents, currency, method, reference, recorded_at, import_run_id)
+       SELECT $1, i.id, i.amount_paid_cents, i.currency, 'import', 'Paid before the CSV import', now(), $2
+         FROM invoices i WHERE i.tenant_id = $1 AND i.import_run_id = $2 AND i.amount_paid_cents > 0`,
+    ],
+  },
+};
+
+const NOUNS: Record<ImportType, string> = {
+  customers: "customers",
+  team: "team members",
+  jobs: "jobs",
+  quotes: "quotes",
+  invoices: "invoices",
+};
+
+function pgCode(error: unknown): string | undefined {
+  const e = error as { parent?: { code?: string }; original?: { code?: string }; code?: string };
+  return e?.parent?.code ?? e?.original?.code ?? e?.code;
+}
+
+/**
+ * Inserts the run's stored records inside the caller's transaction. Anything that changed
+ * since the preview (a duplicate added, a referenced record deleted) refuses the whole commit.
+ */
+export async function insertRecords(type: ImportType, tenantId: string, runId: string, expected: number, t: Tx): Promise<number> {
+  const { main, parts } = COMMIT_SQL[type];
+  // The joins hash up to 50,000 records and the tenant's customers: room to do it in memory.
+  await rows(`SET LOCAL work_mem = '64MB'`, [], t);
+  try {
+    const [{ n }] = await rows<{ n: number }>(`WITH ins AS (${main} RETURNING 1) SELECT count(*)::int AS n FROM ins`, [tenantId, runId], t);
+    if (n !== expected) {
+      throw conflict(
+        `Some ${NOUNS[type]} refer to customers or team members that were deleted or changed since the preview. Preview the file again to see which rows.`,
+      );
+    }
+    for (const sql of parts) await rows(sql, [tenantId, runId], t);
+    return n;
+  } catch (error) {
+    const code = pgCode(error);
+    if (code === "23505") {
+      throw conflict(`Some of these ${NOUNS[type]} were added since the preview (the same email, external_id or number now exists). Preview the file again to see which rows.`);
+    }
+    if (code === "23503") throw conflict("Records this file refers to were deleted since the preview. Preview the file again.");
+    throw error;
+  }
+}
+
+export const IMPORT_NOUNS = NOUNS;

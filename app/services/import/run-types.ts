@@ -1,0 +1,51 @@
+// Shapes of import runs shared by the service and the pages (no server code: safe in the browser).
+import type { ImportType } from "./columns";
+
+/** Rows and errors per page of a preview. */
+export const PAGE_ROWS = 50;
+export const PAGE_ERRORS = 100;
+
+export type RunState = "previewed" | "superseded" | "committed" | "undone";
+
+/** An import run; `D` is Date on the server and string once sent to the page. */
+export interface ImportRunOf<D> {
+  id: string;
+  type: ImportType;
+  state: RunState;
+  fileName: string | null;
+  fileBytes: number;
+  /** The file's known columns in file order: the preview table's header. */
+  headers: string[];
+  warnings: string[];
+  rowCount: number;
+  validCount: number;
+  invalidCount: number;
+  errorCount: number;
+  documentCount: number | null;
+  itemCount: number | null;
+  importedCount: number | null;
+  /** At least one row and no invalid row: only then can it be committed. */
+  valid: boolean;
+  createdAt: D;
+  createdByName: string | null;
+  committedAt: D | null;
+  undoneAt: D | null;
+}
+
+export type ImportRun = ImportRunOf<Date>;
+export type RunView = ImportRunOf<string>;
+
+/** One row as the preview shows it: the raw cells (cut), and its errors (column null = the row). */
+export interface PreviewRow {
+  row: number;
+  cells: string[];
+  errors: [string | null, string][];
+}
+
+export interface PreviewError {
+  row: number;
+  column: string | null;
+  message: string;
+}
+
+export type UndoStatusOf<D> = { available: true; until: D } | { available: false; reason: string };

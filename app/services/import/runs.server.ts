@@ -1,0 +1,362 @@
+// Import runs: preview, commit, undo (CONTRACT section 5, docs/decisions/070-074).
+//
+// preview  parse + validate (pure) -> checks against the database (one query per table) ->
+//          the run and its chunks stored in one transaction; the previous preview of the type
+//          becomes superseded.
+// commit   one transaction under the tenant's import lock: the run row locked, its state
+//          checked, the stored records inserted set-based, the run marked committed.
+// undo     the same lock: only the latest committed run, within 24 hours, untouched and
+//          unreferenced; deletes exactly its records.
+import { inTenant, one, rows, type Tx } from "../../../db/index";
+import { AppError, conflict, notFound } from "~/utils/app-error";
+import { isUuid } from "~/utils/crypto.server";
+import type { Actor } from "~/utils/auth.server";
+import { IMPORT_LIMITS, type ImportType } from "./columns";
+import { checkAgainstDatabase } from "./checks.server";
+import { toCsv, unescapeFormula } from "./csv-write";
+import type { CsvInput, FileError, RowError } from "./parse.server";
+import { insertRecords, recordSlices } from "./records.server";
+import { deleteRunRecords, undoStatus, type UndoStatus } from "./undo.server";
+import { analyseCsv, type AnalysedCsv, type ValidationResult } from "./validate.server";
+import { PAGE_ERRORS, PAGE_ROWS, type ImportRun, type PreviewRow, type RunState } from "./run-types";
+
+// Chunk sizes of import_run_data: a page of rows or errors is read from one chunk.
+const ROWS_PER_CHUNK = 500;
+const ERRORS_PER_CHUNK = 1000;
+const RECORDS_PER_CHUNK = 5000;
+/** Cells longer than this are cut in the stored preview (the records keep them whole). */
+const CELL_PREVIEW_CHARS = 300;
+
+export type { ImportRun, PreviewRow, RunState } from "./run-types";
+
+export type AnalysedFile = Exclude<AnalysedCsv<ImportType>, FileError>;
+
+// --- Locks -------------------------------------------------------------------------------
+
+/** Serialises commits and undos of one tenant (the "latest committed" rule needs it). */
+const lockTenantImports = (tenantId: string, t: Tx) =>
+  rows(`SELECT pg_advisory_xact_lock(hashtextextended('import:' || $1, 0))`, [tenantId], t);
+/** Serialises previews of one type in a tenant (one live preview per type). */
+const lockPreviews = (tenantId: string, type: ImportType, t: Tx) =>
+  rows(`SELECT pg_advisory_xact_lock(hashtextextended('import-preview:' || $1 || ':' || $2, 0))`, [tenantId, type], t);
+
+// --- Reading runs ------------------------------------------------------------------------
+
+const RUN_COLUMNS = `r.id, r.type, r.state, r.file_name, r.file_bytes, r.headers, r.warnings, r.row_count, r.valid_count,
+  r.invalid_count, r.error_count, r.document_count, r.item_count, r.imported_count, r.created_at, r.committed_at, r.undone_at,
+  u.name AS created_by_name`;
+
+interface RunRow {
+  id: string;
+  type: ImportType;
+  state: RunState;
+  file_name: string | null;
+  file_bytes: number;
+  headers: string[];
+  warnings: string[];
+  row_count: number;
+  valid_count: number;
+  invalid_count: number;
+  error_count: number;
+  document_count: number | null;
+  item_count: number | null;
+  imported_count: number | null;
+  created_at: Date;
+  committed_at: Date | null;
+  undone_at: Date | null;
+  created_by_name: string | null;
+}
+
+function toRun(r: RunRow): ImportRun {
+  return {
+    id: r.id,
+    type: r.type,
+    state: r.state,
+    fileName: r.file_name,
+    fileBytes: r.file_bytes,
+    headers: r.headers,
+    warnings: r.warnings,
+    rowCount: r.row_count,
+    validCount: r.valid_count,
+    invalidCount: r.invalid_count,
+    errorCount: r.error_count,
+    documentCount: r.document_count,
+    itemCount: r.item_count,
+    importedCount: r.imported_count,
+    valid: r.row_count > 0 && r.invalid_count === 0 && r.error_count === 0,
+    createdAt: r.created_at,
+    createdByName: r.created_by_name,
+    committedAt: r.committed_at,
+    undoneAt: r.undone_at,
+  };
+}
+
+/** The run, or 404 for a malformed id, another tenant's run or none (all look the same). */
+async function findRun(tenantId: string, id: string, t: Tx, lock = false): Promise<ImportRun> {
+  if (!isUuid(id)) throw notFound("This import does not exist.");
+  const r = await one<RunRow>(
+    `SELECT ${RUN_COLUMNS} FROM import_runs r LEFT JOIN users u ON u.tenant_id = r.tenant_id AND u.id = r.created_by
+      WHERE r.tenant_id = $1 AND r.id = $2 ${lock ? "FOR UPDATE OF r" : ""}`,
+    [tenantId, id],
+    t,
+  );
+  if (!r) throw notFound("This import does not exist.");
+  return toRun(r);
+}
+
+export async function getRun(actor: Actor, id: string): Promise<ImportRun> {
+  return inTenant(actor.tenantId, (t) => findRun(actor.tenantId, id, t));
+}
+
+/** The run with what its result page needs: may it still be undone, and if not, why. */
+export async function getRunWithUndo(actor: Actor, id: string): Promise<{ run: ImportRun; undo: UndoStatus }> {
+  return inTenant(actor.tenantId, async (t) => {
+    const run = await findRun(actor.tenantId, id, t);
+    return { run, undo: await undoStatus(actor.tenantId, run, t) };
+  });
+}
+
+export async function recentRuns(actor: Actor, limit = 8): Promise<ImportRun[]> {
+  const found = await inTenant(actor.tenantId, (t) =>
+    rows<RunRow>(
+      `SELECT ${RUN_COLUMNS} FROM import_runs r LEFT JOIN users u ON u.tenant_id = r.tenant_id AND u.id = r.created_by
+        WHERE r.tenant_id = $1 ORDER BY r.created_at DESC LIMIT $2`,
+      [actor.tenantId, limit],
+      t,
+    ),
+  );
+  return found.map(toRun);
+}
+
+async function chunk<T>(tenantId: string, runId: string, kind: string, seq: number, t?: Tx): Promise<T[]> {
+  const r = await one<{ data: string }>(
+    `SELECT data FROM import_run_data WHERE tenant_id = $1 AND run_id = $2 AND kind = $3 AND seq = $4`,
+    [tenantId, runId, kind, seq],
+    t,
+  );
+  return r ? (JSON.parse(r.data) as T[]) : [];
+}
+
+type StoredRow = [number, string[], [string | null, string][] | 0];
+type StoredError = [number, string | null, string];
+
+/** One page of the preview: rows (all, or only those with errors) and errors. Pages count from 1. */
+export async function getPreviewPage(
+  actor: Actor,
+  id: string,
+  opts: { page: number; onlyInvalid: boolean; errorsPage: number },
+): Promise<{ run: ImportRun; rows: PreviewRow[]; errors: RowError[] }> {
+  return inTenant(actor.tenantId, async (t) => {
+    const run = await findRun(actor.tenantId, id, t);
+    const rowsAt = (opts.page - 1) * PAGE_ROWS;
+    const errorsAt = (opts.errorsPage - 1) * PAGE_ERRORS;
+    const stored = await chunk<StoredRow>(actor.tenantId, id, opts.onlyInvalid ? "invalid" : "rows", Math.floor(rowsAt / ROWS_PER_CHUNK), t);
+    const errors = await chunk<StoredError>(actor.tenantId, id, "errors", Math.floor(errorsAt / ERRORS_PER_CHUNK), t);
+    const from = rowsAt % ROWS_PER_CHUNK;
+    const errFrom = errorsAt % ERRORS_PER_CHUNK;
+    return {
+      run,
+      rows: stored.slice(from, from + PAGE_ROWS).map(([row, cells, errs]) => ({ row, cells, errors: errs || [] })),
+      errors: errors.slice(errFrom, errFrom + PAGE_ERRORS).map(([row, column, message]) => ({ row, column, message })),
+    };
+  });
+}
+
+/** Every error of a preview as CSV (row, column, message), for download. */
+export async function errorsCsv(actor: Actor, id: string): Promise<{ run: ImportRun; csv: string }> {
+  return inTenant(actor.tenantId, async (t) => {
+    const run = await findRun(actor.tenantId, id, t);
+    const chunks = await rows<{ data: string }>(
+      `SELECT data FROM import_run_data WHERE tenant_id = $1 AND run_id = $2 AND kind = 'errors' ORDER BY seq`,
+      [actor.tenantId, id],
+      t,
+    );
+    const all = chunks.flatMap((c) => JSON.parse(c.data) as StoredError[]);
+    return { run, csv: toCsv(["row", "column", "message"], all.map(([row, column, message]) => [row, column ?? "", message])) };
+  });
+}
+
+// --- Preview -----------------------------------------------------------------------------
+
+/** Parses and validates a file (pure): the analysis a preview stores, or a file error. */
+export function analyseImport<T extends ImportType>(type: T, input: CsvInput): Promise<AnalysedCsv<T>> {
+  return analyseCsv(type, input, IMPORT_LIMITS);
+}
+
+/** A cell as the preview shows it: without our CSV-injection escape (as it will be imported), cut. */
+function cut(raw: string): string {
+  const s = unescapeFormula(raw.trim());
+  return s.length > CELL_PREVIEW_CHARS ? `${s.slice(0, CELL_PREVIEW_CHARS - 1)}…` : s;
+}
+
+type Chunk = [kind: "rows" | "invalid" | "errors" | "records", seq: number, json: string];
+
+/** Rows with errors, as [column, message] lists by row number. */
+function errorsByRow(file: AnalysedFile): Map<number, [string | null, string][]> {
+  const byRow = new Map<number, [string | null, string][]>();
+  for (const e of file.errors) {
+    let list = byRow.get(e.row);
+    if (!list) byRow.set(e.row, (list = []));
+    list.push([e.column, e.message]);
+  }
+  return byRow;
+}
+
+/** The stored form of a checked analysis, chunk by chunk: display rows, rows with errors,
+ * errors and (when valid) records. Made lazily, so only a few chunks exist at a time. */
+function* serialise(file: AnalysedFile, byRow: Map<number, [string | null, string][]>): Generator<Chunk> {
+  const display = (r: AnalysedFile["rows"][number]): StoredRow => [r.rowNumber, file.headers.map((h) => cut(r.raw[h] ?? "")), byRow.get(r.rowNumber) ?? 0];
+  for (let i = 0, seq = 0; i < file.rows.length; i += ROWS_PER_CHUNK) {
+    yield ["rows", seq++, JSON.stringify(file.rows.slice(i, i + ROWS_PER_CHUNK).map(display))];
+  }
+  const invalid = file.rows.filter((r) => byRow.has(r.rowNumber));
+  for (let i = 0, seq = 0; i < invalid.length; i += ROWS_PER_CHUNK) {
+    yield ["invalid", seq++, JSON.stringify(invalid.slice(i, i + ROWS_PER_CHUNK).map(display))];
+  }
+  for (let i = 0, seq = 0; i < file.errors.length; i += ERRORS_PER_CHUNK) {
+    const errors = file.errors.slice(i, i + ERRORS_PER_CHUNK).map((e): StoredError => [e.row, e.column, e.message]);
+    yield ["errors", seq++, JSON.stringify(errors)];
+  }
+  if (file.rows.length === 0 || invalid.length > 0) return;
+  let seq = 0;
+  for (const records of recordSlices(file as ValidationResult, RECORDS_PER_CHUNK)) yield ["records", seq++, JSON.stringify(records)];
+}
+
+/** Writes the chunks in statements of about 2 MB: the driver copies each statement's
+ * parameters, so one statement for a 50,000-row preview would hold tens of MB at once. */
+async function storeChunks(tenantId: string, runId: string, chunks: Iterable<Chunk>, t: Tx) {
+  let bind: unknown[] = [tenantId, runId];
+  let values: string[] = [];
+  let size = 0;
+  const flush = async () => {
+    if (values.length) await rows(`INSERT INTO import_run_data (tenant_id, run_id, kind, seq, data) VALUES ${values.join(", ")}`, bind, t);
+    bind = [tenantId, runId];
+    values = [];
+    size = 0;
+  };
+  for (const [kind, seq, data] of chunks) {
+    bind.push(data);
+    values.push(`($1, $2, '${kind}', ${seq}, $${bind.length})`);
+    size += data.length;
+    if (size >= 2_000_000) await flush();
+  }
+  await flush();
+}
+
+export interface UploadInfo {
+  fileName: string | null;
+  bytes: number;
+}
+
+/**
+ * Checks an analysed file against the tenant's records and stores it as the type's preview.
+ * The previous preview of the type (if any) becomes superseded.
+ */
+export async function createPreview(actor: Actor, file: AnalysedFile, upload: UploadInfo): Promise<ImportRun> {
+  return inTenant(actor.tenantId, async (t) => {
+    await checkAgainstDatabase(actor.tenantId, file, t);
+    const byRow = errorsByRow(file);
+    const invalidCount = byRow.size;
+    await lockPreviews(actor.tenantId, file.type, t);
+    const superseded = await rows<{ id: string }>(
+      `UPDATE import_runs SET state = 'superseded', superseded_at = now()
+        WHERE tenant_id = $1 AND type = $2 AND state = 'previewed' RETURNING id`,
+      [actor.tenantId, file.type],
+      t,
+    );
+    if (superseded.length) {
+      await rows(`DELETE FROM import_run_data WHERE tenant_id = $1 AND run_id = ANY($2::uuid[])`, [actor.tenantId, superseded.map((s) => s.id)], t);
+    }
+    const documents = "documents" in file ? file.documents : null;
+    const run = await one<{ id: string }>(
+      `INSERT INTO import_runs (tenant_id, type, file_name, file_bytes, headers, warnings, row_count, valid_count, invalid_count,
+         error_count, document_count, item_count, created_by)
+       VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7, $8, $9, $10, $11, $12, $13) RETURNING id`,
+      [
+        actor.tenantId,
+        file.type,
+        upload.fileName ? upload.fileName.slice(0, 255) : null,
+        upload.bytes,
+        JSON.stringify(file.headers),
+        JSON.stringify(file.warnings),
+        file.rows.length,
+        file.rows.length - invalidCount,
+        invalidCount,
+        file.errors.length,
+        documents ? documents.length : null,
+        documents ? documents.reduce((n, d) => n + d.rowNumbers.length, 0) : null,
+        actor.userId,
+      ],
+      t,
+    );
+    await storeChunks(actor.tenantId, run!.id, serialise(file, byRow), t);
+    return findRun(actor.tenantId, run!.id, t);
+  });
+}
+
+/** analyseImport + createPreview, for scripts and tests: the run, or the file's error. */
+export async function previewImport(
+  actor: Actor,
+  type: ImportType,
+  input: CsvInput,
+  upload: Partial<UploadInfo> = {},
+): Promise<{ ok: true; run: ImportRun } | FileError> {
+  const file = await analyseImport(type, input);
+  if (!file.ok) return file;
+  const bytes = upload.bytes ?? (typeof input === "string" ? Buffer.byteLength(input) : input instanceof Uint8Array ? input.byteLength : 0);
+  return { ok: true, run: await createPreview(actor, file, { fileName: upload.fileName ?? null, bytes }) };
+}
+
+// --- Commit and undo ---------------------------------------------------------------------
+
+/**
+ * Commits a preview: exactly once. A preview already committed (a double click, two tabs,
+ * two servers) returns its run, so every submit lands on the same result page.
+ */
+export async function commitPreview(actor: Actor, previewId: string): Promise<ImportRun> {
+  return inTenant(actor.tenantId, async (t) => {
+    await lockTenantImports(actor.tenantId, t);
+    const run = await findRun(actor.tenantId, previewId, t, true);
+    if (run.state === "committed" || run.state === "undone") return run;
+    if (run.state === "superseded") {
+      throw conflict("A newer file of this type was previewed after this one, so this preview can no longer be imported. Import the newer preview, or upload this file again.");
+    }
+    if (!run.valid) {
+      throw new AppError("VALIDATION_FAILED", "This preview has rows with errors, so nothing was imported. Fix the file and upload it again.");
+    }
+    const records = run.documentCount ?? run.rowCount;
+    const imported = await insertRecords(run.type, actor.tenantId, run.id, records, t);
+    await rows(
+      `UPDATE import_runs SET state = 'committed', committed_at = now(), committed_by = $3, imported_count = $4
+        WHERE tenant_id = $1 AND id = $2`,
+      [actor.tenantId, run.id, actor.userId, imported],
+      t,
+    );
+    // The records are in their tables now; the display rows are not needed any more either.
+    await rows(`DELETE FROM import_run_data WHERE tenant_id = $1 AND run_id = $2`, [actor.tenantId, run.id], t);
+    return findRun(actor.tenantId, run.id, t);
+  });
+}
+
+/** Undoes a committed import, or refuses (409) with the reason and deletes nothing. */
+export async function undoImport(actor: Actor, runId: string): Promise<ImportRun> {
+  return inTenant(actor.tenantId, async (t) => {
+    await lockTenantImports(actor.tenantId, t);
+    const run = await findRun(actor.tenantId, runId, t, true);
+    const status = await undoStatus(actor.tenantId, run, t);
+    if (!status.available) throw conflict(status.reason);
+    try {
+      await deleteRunRecords(actor.tenantId, run, t);
+    } catch (error) {
+      const code = (error as { parent?: { code?: string } })?.parent?.code;
+      if (code === "23503") throw conflict("This import can no longer be undone: another record was just linked to one of its records.");
+      throw error;
+    }
+    await rows(
+      `UPDATE import_runs SET state = 'undone', undone_at = now(), undone_by = $3 WHERE tenant_id = $1 AND id = $2`,
+      [actor.tenantId, run.id, actor.userId],
+      t,
+    );
+    return findRun(actor.tenantId, run.id, t);
+  });
+}
