@@ -13,14 +13,19 @@ import { benchStart } from "./start";
 import { benchBilling, BENCH_STRIPE } from "./billing";
 import { benchUser } from "./session";
 import { portalTarget } from "./portal";
+import { runImportBench } from "./import-lib";
+import { benchOfflineSync } from "./offline-sync";
+import { closeDb } from "../db/index";
 import { ROOT } from "../tests/helpers/server";
 
 async function main() {
   const started = Date.now();
   console.log("Building the production app…");
   buildApp();
-  const database = await benchDatabase();
   const figures: Figure[] = [];
+  console.log("B1 import (its own database and server)…");
+  figures.push(...(await runImportBench()).figures);
+  const database = await benchDatabase();
   const server = await productionServer({
     DATABASE_URL: database.url,
     BILLING_STRIPE_WEBHOOK_SECRET: BENCH_STRIPE.secret,
@@ -44,6 +49,9 @@ async function main() {
         { name: "GET /portal/<token>", path: await portalTarget(database.url, user), goal: { p99: 100 } },
       ])),
     );
+    console.log("B3 offline sync…");
+    figures.push(...(await benchOfflineSync(server.url)).figures);
+    await closeDb();
     console.log("B4 billing webhook…");
     figures.push(...(await benchBilling(server.url, database.url, user.tenantId)));
   } finally {
