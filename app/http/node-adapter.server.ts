@@ -73,6 +73,16 @@ function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
   );
 }
 
+function drainRequest(req: IncomingMessage) {
+  req.removeAllListeners("data");
+  let discarded = 0;
+  req.on("data", (chunk: Buffer) => {
+    discarded += chunk.byteLength;
+    if (discarded > DRAIN_LIMIT) req.destroy();
+  });
+  req.resume();
+}
+
 /** Writes a Fetch API Response to a node response (Set-Cookie kept as separate headers). */
 export async function sendFetchResponse(res: ServerResponse, response: Response, extra: Record<string, string>) {
   const out: Record<string, string | string[]> = { ...extra };
@@ -82,10 +92,11 @@ export async function sendFetchResponse(res: ServerResponse, response: Response,
   }
   const cookies = response.headers.getSetCookie();
   if (cookies.length) out["set-cookie"] = cookies;
-  // A reply sent before the request body was read (413, 401, 403) leaves the rest of the body
-  // in the socket; reused, that connection would stall the client's next request until the
-  // headers timeout. Close it instead.
-  if (!res.req.complete) out["connection"] = "close";
+  // Answered before the request body was read (a 413, 401 or 403 refuses it unread): read
+  // and discard the rest, so the client can finish sending and read this answer, and the
+  // connection is not left with unread bytes that would stall its next request. Past the
+  // drain limit the connection is cut.
+  if (!res.req.complete) drainRequest(res.req);
   res.writeHead(response.status, response.statusText || undefined, out);
   if (response.body && res.req.method !== "HEAD") {
     await writeReadableStreamToWritable(response.body, res);

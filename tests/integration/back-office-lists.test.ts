@@ -201,7 +201,7 @@ test("booking requests: search and filter; triage marks scheduled, declined or a
   assert.equal((await c.post("/requests", { requestId: gutter, status: "archived" }, { csrf: false })).status, 403);
 });
 
-test("the dashboard counts link to their filtered lists; a technician lands on their jobs", async () => {
+test("the dashboard counts link to their filtered lists; a technician lands on their day", async () => {
   const t = await createTenantWithUsers();
   const cust = await createCustomer(t.id, { name: "Hal Dash" });
   await createJob(t.id, { customerId: cust.id, title: "Open one" });
@@ -224,7 +224,7 @@ test("the dashboard counts link to their filtered lists; a technician lands on t
   const tech = await clientFor(t.users.technician);
   const res = await tech.get("/");
   assert.equal(res.status, 302);
-  assert.equal(res.headers.get("location"), "/jobs");
+  assert.equal(res.headers.get("location"), "/field");
 });
 
 test("empty lists say what to do next", async () => {
