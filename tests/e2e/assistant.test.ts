@@ -1,19 +1,14 @@
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import type { Browser } from "playwright-core";
 import { generateGuidance } from "../../app/services/assistant/engine";
-import { JS_MODES, launch, newContext, screenshot, signIn, SKIP_BROWSER } from "../helpers/browser";
+import { JS_MODES, newContext, screenshot, signIn, SKIP_BROWSER, withBrowser } from "../helpers/browser";
 import { BASE_URL } from "../helpers/client";
 import { createTenantWithUsers, DEFAULT_PASSWORD } from "../helpers/fixtures";
 
 describe("browser: the assistant", { skip: SKIP_BROWSER }, () => {
   let browser: Browser;
-  before(async () => {
-    browser = await launch();
-  });
-  after(async () => {
-    await browser?.close();
-  });
+  withBrowser((b) => (browser = b));
 
   for (const mode of JS_MODES) {
     const tag = mode.javaScript ? "js" : "nojs";

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { one, rows } from "../../db/index";
-import { JS_MODES, launch, newContext, screenshot, signIn, SKIP_BROWSER } from "../helpers/browser";
+import { JS_MODES, newContext, screenshot, signIn, SKIP_BROWSER, withBrowser } from "../helpers/browser";
 import { BASE_URL } from "../helpers/client";
 import { createCustomer, createInvoice, createJob, createQuote, createTenantWithUsers, createUser, DEFAULT_PASSWORD } from "../helpers/fixtures";
 
@@ -37,12 +37,7 @@ const clickAndWait = (page: Page, url: (u: URL) => boolean, click: () => Promise
 
 describe("browser: back office", { skip: SKIP_BROWSER }, () => {
   let browser: Browser;
-  before(async () => {
-    browser = await launch();
-  });
-  after(async () => {
-    await browser?.close();
-  });
+  withBrowser((b) => (browser = b));
 
   for (const mode of JS_MODES) {
     const tag = mode.javaScript ? "js" : "nojs";

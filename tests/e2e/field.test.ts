@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { one, rows } from "../../db/index";
-import { launch, newContext, screenshot, signIn, SKIP_BROWSER } from "../helpers/browser";
+import { newContext, screenshot, signIn, SKIP_BROWSER, withBrowser } from "../helpers/browser";
 import { createCustomer, createJob, createTenantWithUsers, createUser } from "../helpers/fixtures";
 
 /** A technician's day: a job under way, one later today, one tomorrow; and a colleague's job. */
@@ -45,12 +45,7 @@ async function field(tenantId: string, jobId: string) {
 
 describe("browser: the field page", { skip: SKIP_BROWSER }, () => {
   let browser: Browser;
-  before(async () => {
-    browser = await launch();
-  });
-  after(async () => {
-    await browser?.close();
-  });
+  withBrowser((b) => (browser = b));
 
   test("offline: a technician starts a job and adds a note, sees them waiting, and they sync once when back online", async () => {
     const { t, tech, started } = await day();

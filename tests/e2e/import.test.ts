@@ -4,10 +4,10 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { countOf } from "../helpers/import";
-import { JS_MODES, launch, newContext, screenshot, signIn, SKIP_BROWSER } from "../helpers/browser";
+import { JS_MODES, newContext, screenshot, signIn, SKIP_BROWSER, withBrowser } from "../helpers/browser";
 import { createTenantWithUsers } from "../helpers/fixtures";
 
 const FIXTURES = path.resolve(import.meta.dirname, "../fixtures/import");
@@ -33,12 +33,7 @@ async function uploadFile(page: Page, file: string) {
 
 describe("browser: import customers", { skip: SKIP_BROWSER }, () => {
   let browser: Browser;
-  before(async () => {
-    browser = await launch();
-  });
-  after(async () => {
-    await browser?.close();
-  });
+  withBrowser((b) => (browser = b));
 
   for (const mode of JS_MODES) {
     const suffix = mode.javaScript ? "js" : "nojs";

@@ -1,20 +1,15 @@
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { one } from "../../db/index";
-import { JS_MODES, launch, newContext, screenshot, signIn, SKIP_BROWSER } from "../helpers/browser";
+import { JS_MODES, newContext, screenshot, signIn, SKIP_BROWSER, withBrowser } from "../helpers/browser";
 import { createTenantWithUsers, DEFAULT_PASSWORD } from "../helpers/fixtures";
 
 const card = (page: Page, id: string) => page.locator("article", { has: page.locator(`#provider-${id}`) });
 
 describe("browser: integration settings", { skip: SKIP_BROWSER }, () => {
   let browser: Browser;
-  before(async () => {
-    browser = await launch();
-  });
-  after(async () => {
-    await browser?.close();
-  });
+  withBrowser((b) => (browser = b));
 
   for (const mode of JS_MODES) {
     const tag = mode.javaScript ? "js" : "nojs";

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { one } from "../../db/index";
 import { BASE_URL } from "../helpers/client";
 import { createRequire } from "node:module";
-import { JS_MODES, launch, screenshot, SKIP_BROWSER } from "../helpers/browser";
+import { JS_MODES, screenshot, SKIP_BROWSER, withBrowser } from "../helpers/browser";
 import { createInvoice, createQuote, createTenantWithUsers } from "../helpers/fixtures";
 import { portalSetup } from "../helpers/portal";
 
@@ -20,12 +20,7 @@ async function submit(page: Page, button: string, expect: RegExp) {
 
 describe("browser: the customer portal on a phone", { skip: SKIP_BROWSER }, () => {
   let browser: Browser;
-  before(async () => {
-    browser = await launch();
-  });
-  after(async () => {
-    await browser?.close();
-  });
+  withBrowser((b) => (browser = b));
 
   for (const mode of JS_MODES) {
     const tag = mode.javaScript ? "js" : "nojs";

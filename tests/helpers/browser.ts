@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { after, before } from "node:test";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { BASE_URL } from "./client";
 
@@ -28,6 +29,18 @@ export async function launch(): Promise<Browser> {
       "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
       "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
     ],
+  });
+}
+
+/** Launches Chromium before the enclosing suite's tests and closes it after them. */
+export function withBrowser(use: (browser: Browser) => void) {
+  let browser: Browser | undefined;
+  before(async () => {
+    browser = await launch();
+    use(browser);
+  });
+  after(async () => {
+    await browser?.close();
   });
 }
 
