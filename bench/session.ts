@@ -8,7 +8,10 @@ export type BenchUser = { tenantId: string; userId: string; technicianId: string
 export async function benchUser(baseUrl: string, databaseUrl: string): Promise<BenchUser> {
   process.env.DATABASE_URL = databaseUrl;
   const t = await createTenantWithUsers("Bench Plumbing");
-  const client = await clientFor(t.users.owner, baseUrl);
+  const client = await clientFor(t.users.owner, baseUrl, { production: true });
+  // A signed-out answer would be a redirect to /login: make sure the bench measures the real page.
+  const check = await client.get("/import-data?type=customers");
+  if (check.status !== 200) throw new Error(`the bench user is not signed in (GET /import-data answered ${check.status})`);
   const csrf = await client.csrf();
   await closeDb();
   return { tenantId: t.id, userId: t.users.owner.id, technicianId: t.users.technician.id, cookie: client.cookieHeader(), csrf };

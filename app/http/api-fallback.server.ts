@@ -1,9 +1,10 @@
 import { AppError } from "~/utils/app-error";
 import { fail } from "./envelope.server";
+import { UNKNOWN_API_MESSAGE } from "./api-routes.server";
 
 const MESSAGES: Record<number, [AppError["code"], string]> = {
   400: ["BAD_REQUEST", "The request could not be read."],
-  404: ["NOT_FOUND", "There is no such API route."],
+  404: ["NOT_FOUND", UNKNOWN_API_MESSAGE],
   405: ["METHOD_NOT_ALLOWED", "This method is not allowed here."],
   413: ["PAYLOAD_TOO_LARGE", "The request body is too large."],
 };

@@ -73,7 +73,8 @@ function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
   );
 }
 
-function drainRequest(req: IncomingMessage) {
+/** Reads and throws away the rest of a request answered before its body was read. */
+export function drainRequest(req: IncomingMessage) {
   req.removeAllListeners("data");
   let discarded = 0;
   req.on("data", (chunk: Buffer) => {

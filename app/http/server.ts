@@ -15,7 +15,8 @@ import { closeDb, db } from "../../db/index";
 import { startEmbedded, type EmbeddedDb } from "../../db/embedded";
 import { migrateUp } from "../../db/migrate";
 import { APP_ROLE } from "../../db/migrations/0009-row-level-security";
-import { toFetchRequest, sendFetchResponse } from "./node-adapter.server";
+import { drainRequest, toFetchRequest, sendFetchResponse } from "./node-adapter.server";
+import { knownApiPath, unknownApiBody } from "./api-routes.server";
 import { newNonce, securityHeaders } from "./security-headers.server";
 import { apiFallback } from "./api-fallback.server";
 import { checkOrigin, crossSitePage, CROSS_SITE_MESSAGE, isJsonRoute } from "./origin.server";
@@ -45,6 +46,7 @@ async function main() {
   process.env.DB_SET_ROLE = APP_ROLE;
 
   const handle = createRequestHandler(build, build.mode);
+  const isKnownApi = knownApiPath(build.routes);
   const production = config.NODE_ENV === "production";
   const assets = serveStatic("public/build", { immutable: true, maxAge: "1y", index: false, fallthrough: true });
   const publicFiles = serveStatic("public", { maxAge: "1h", index: false, fallthrough: true });
@@ -69,6 +71,18 @@ async function main() {
       res.writeHead(403, { ...headers, "content-type": api ? "application/json; charset=utf-8" : "text/html; charset=utf-8", "cache-control": "no-store", connection: "close" });
       res.end(body);
       req.resume();
+      return;
+    }
+    if (url.startsWith("/api/") && !isKnownApi(url.split("?", 1)[0])) {
+      const body = req.method === "HEAD" ? "" : unknownApiBody(requestId);
+      res.writeHead(404, {
+        ...headers,
+        "content-type": "application/json; charset=utf-8",
+        "cache-control": "no-store",
+        "content-length": Buffer.byteLength(body),
+      });
+      if (!req.complete) drainRequest(req);
+      res.end(body);
       return;
     }
     const serveRemix = () => {

@@ -83,14 +83,18 @@ export class Client {
 
 export const SESSION_SECRET = process.env.SESSION_SECRET ?? "test-session-secret-0123456789abcdef";
 
-/** A client already signed in as `user` (a session row made directly, as login would). */
-export async function clientFor(user: { tenantId: string; id: string }, base = BASE_URL): Promise<Client> {
+/**
+ * A client already signed in as `user` (a session row made directly, as login would). A
+ * production server names the cookie with the `__Host-` prefix (app/utils/cookies.server.ts).
+ */
+export async function clientFor(user: { tenantId: string; id: string }, base = BASE_URL, opts: { production?: boolean } = {}): Promise<Client> {
   const token = await createSession(user.tenantId, user.id);
   const secrets = (process.env.SESSION_SECRET ?? SESSION_SECRET).split(",");
-  const cookie = createCookie("__session", { secrets, path: "/" });
+  const name = opts.production ? "__Host-session" : "__session";
+  const cookie = createCookie(name, { secrets, path: "/" });
   const c = new Client(base);
   const serialized = await cookie.serialize(token);
-  c.cookies.set("__session", serialized.split(";")[0].split("=").slice(1).join("="));
+  c.cookies.set(name, serialized.split(";")[0].split("=").slice(1).join("="));
   return c;
 }
 

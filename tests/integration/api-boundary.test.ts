@@ -34,6 +34,26 @@ test("every method on an unknown /api path and on each planned route answers the
   }
 });
 
+test("the server's own 404 for unknown /api paths shadows no registered API route, in any case or with a trailing slash", async () => {
+  // Each registered /api route answers something of its own (a 401, 405, 415, 404 page...), never the unknown-route envelope.
+  const registered = ["/api/offline-sync", "/API/Offline-Sync/", "/api/billing/stripe/webhook", "/api/billing/anything/webhook", "/api/portal/quote", "/api/portal/invoice-payment", "/api/portal/booking-request"];
+  for (const path of registered) {
+    for (const method of ["GET", "POST"]) {
+      const res = await new Client().request(method, path, method === "GET" ? {} : { body: "{}", headers: { "content-type": "application/json" } });
+      const text = await res.text();
+      assert.doesNotMatch(text, /There is no such API route/, `${method} ${path} reached its route (${res.status})`);
+    }
+  }
+  // The fast answer carries the same security headers as every other response, and HEAD has no body.
+  const res = await new Client().get("/api/nope?x=1");
+  assert.equal(res.headers.get("cache-control"), "no-store");
+  assert.match(res.headers.get("content-security-policy") ?? "", /frame-ancestors 'none'/);
+  assert.equal(res.headers.get("x-content-type-options"), "nosniff");
+  const head = await new Client().request("HEAD", "/api/nope");
+  assert.equal(head.status, 404);
+  assert.equal(await head.text(), "");
+});
+
 test("X-Request-Id is echoed in meta.requestId; a client's own id is kept when well-formed", async () => {
   const res = await new Client().get("/healthz", { "x-request-id": "abc-123" });
   assert.equal(res.headers.get("x-request-id"), "abc-123");
