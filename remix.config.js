@@ -11,6 +11,8 @@ export default {
     v3_fetcherPersist: true,
     v3_relativeSplatPath: true,
     v3_throwAbortReason: true,
-    v3_lazyRouteDiscovery: true,
+    // Lazy route discovery computes a partial manifest on every page request (6% of the
+    // portal page's CPU, profiled); the full manifest is one cached file instead.
+    v3_lazyRouteDiscovery: false,
   },
 };

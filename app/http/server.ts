@@ -3,6 +3,7 @@
  * DATABASE_URL is set, applies migrations, then serves the Remix app on node:http.
  * Compiled together with the app into build/index.js (remix.config.js `server`).
  */
+import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
@@ -50,6 +51,9 @@ async function main() {
   const production = config.NODE_ENV === "production";
   const assets = serveStatic("public/build", { immutable: true, maxAge: "1y", index: false, fallthrough: true });
   const publicFiles = serveStatic("public", { maxAge: "1h", index: false, fallthrough: true });
+  const publicNames = new Set(
+    fs.readdirSync("public", { withFileTypes: true }).filter((e) => e.isFile()).map((e) => `/${e.name}`),
+  );
   const origin = `http://${config.HOST === "0.0.0.0" ? "localhost" : config.HOST}:${config.PORT}`;
   const appOrigin = new URL(config.APP_URL).origin;
 
@@ -108,7 +112,8 @@ async function main() {
           serveRemix();
         });
       }
-      return publicFiles(req, res, serveRemix);
+      // Only the files public/ holds go through serve-static (a stat per request otherwise).
+      if (publicNames.has(url.split("?", 1)[0])) return publicFiles(req, res, serveRemix);
     }
     serveRemix();
   });

@@ -8,6 +8,7 @@ import { JobCard, type CardActions, type CardFailure } from "~/components/field/
 import { dayKey, describeAction, formatMinutes, groupDay, project, type ShownJob } from "~/components/field/project";
 import { SyncBar } from "~/components/field/sync-bar";
 import { useFieldSync } from "~/components/field/use-field-sync";
+import { dateTimeFormat } from "~/utils/format";
 import { formObject, parseWith, staffFormAction, type FormFailure } from "~/http/form.server";
 import { setFlash } from "~/services/accounts/sessions.server";
 import { fieldDay, openAssignedJobs } from "~/services/sync/jobs.server";
@@ -136,7 +137,7 @@ export default function FieldPage() {
     ? { formErrors: failed.formErrors, fields: failed.fields, intent: failed.values?.intent, jobId: failed.values?.jobId }
     : undefined;
   const openCount = shown.length - groups.done.length;
-  const today = new Intl.DateTimeFormat("en-US", { weekday: "long", month: "long", day: "numeric", timeZone: data.timeZone }).format(new Date(sync.jobs.at));
+  const today = dateTimeFormat({ weekday: "long", month: "long", day: "numeric", timeZone: data.timeZone }).format(new Date(sync.jobs.at));
 
   const todayKey = dayKey(sync.jobs.at, data.timeZone);
   const card = (job: ShownJob) => (

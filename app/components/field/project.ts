@@ -4,6 +4,7 @@
  */
 import { actionLabel, canMoveTo, NEXT_STATUSES, STATUS_LABELS, type FieldJob, type FieldStatus, type JobStatus } from "~/services/sync/protocol";
 import type { Queued } from "./sync-store";
+import { dateTimeFormat } from "~/utils/format";
 
 export type ShownJob = FieldJob & {
   pendingNotes: Array<{ id: number; body: string; occurredAt: string }>;
@@ -41,7 +42,7 @@ export function project(open: FieldJob[], doneToday: FieldJob[], pending: Queued
 
 /** The calendar day of an instant in a time zone, as YYYY-MM-DD. */
 export function dayKey(iso: string, timeZone: string): string {
-  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date(iso));
+  return dateTimeFormat({ timeZone, year: "numeric", month: "2-digit", day: "2-digit" }, "en-CA").format(new Date(iso));
 }
 
 const ACTIVE: JobStatus[] = ["en_route", "in_progress", "on_hold"];
@@ -60,11 +61,11 @@ export function groupDay(jobs: ShownJob[], now: string, timeZone: string): DayGr
 }
 
 export function formatTime(iso: string, timeZone: string) {
-  return new Intl.DateTimeFormat("en-US", { hour: "numeric", minute: "2-digit", timeZone }).format(new Date(iso));
+  return dateTimeFormat({ hour: "numeric", minute: "2-digit", timeZone }).format(new Date(iso));
 }
 
 export function formatDay(iso: string, timeZone: string) {
-  return new Intl.DateTimeFormat("en-US", { weekday: "short", month: "short", day: "numeric", timeZone }).format(new Date(iso));
+  return dateTimeFormat({ weekday: "short", month: "short", day: "numeric", timeZone }).format(new Date(iso));
 }
 
 export function formatMinutes(total: number) {

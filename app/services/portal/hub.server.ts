@@ -1,4 +1,4 @@
-import { one, rows, type Tx } from "../../../db/index";
+import { one, type Tx } from "../../../db/index";
 import { randomToken } from "~/utils/crypto.server";
 import type { Portal } from "./access.server";
 import type { PortalBookingRequest, PortalHubData, PortalInvoice, PortalLineItem, PortalPayment, PortalQuote } from "./types";
@@ -9,67 +9,19 @@ export function lastBookableDate(today: string): string {
   return new Date(Date.UTC(y, m - 1, d + 365)).toISOString().slice(0, 10);
 }
 
-const iso = (v: Date | null) => (v ? v.toISOString() : null);
+const iso = (v: string | null) => (v ? new Date(v).toISOString() : null);
 
 /**
  * The customer's page: the business, their quotes (every one that was sent to them, newest
  * first, the ones awaiting a decision on top), their invoices (open ones on top, with
  * balance and payments; drafts and void ones are not theirs to see), their recent booking
- * requests, and fresh idempotency keys for the forms.
+ * requests, and fresh idempotency keys for the forms. One statement, one round trip: the
+ * page is opened by every customer a business texts, so its queries are folded together.
  */
 export async function loadHub(portal: Portal, t: Tx): Promise<PortalHubData> {
   const { tenantId, customerId, today } = portal;
-  const customer = await one<{ name: string; phone: string | null; address: string | null }>(
-    `SELECT name, phone,
-            nullif(concat_ws(', ', nullif(address_line1, ''), nullif(address_line2, ''), nullif(city, ''),
-                             nullif(concat_ws(' ', nullif(region, ''), nullif(postal_code, '')), '')), '') AS address
-       FROM customers WHERE tenant_id = $1 AND id = $2`,
-    [tenantId, customerId],
-    t,
-  );
-
-  const quoteRows = await rows<QuoteRow>(
-    `SELECT id, number, title, currency, subtotal_cents, tax_cents, total_cents, notes,
-            CASE WHEN status = 'sent' AND valid_until < $3::date THEN 'expired' ELSE status END AS status,
-            issue_date::text, valid_until::text, approved_at, approved_name, declined_at, decline_reason
-       FROM quotes WHERE tenant_id = $1 AND customer_id = $2 AND status <> 'draft'
-      ORDER BY (status = 'sent' AND coalesce(valid_until >= $3::date, true)) DESC, issue_date DESC NULLS LAST, created_at DESC
-      LIMIT 50`,
-    [tenantId, customerId, today],
-    t,
-  );
-  const invoiceRows = await rows<InvoiceRow>(
-    `SELECT id, number, status, currency, subtotal_cents, tax_cents, total_cents, amount_paid_cents, notes,
-            issue_date::text, due_date::text, paid_at, (status <> 'paid' AND due_date < $3::date) AS overdue
-       FROM invoices WHERE tenant_id = $1 AND customer_id = $2 AND status IN ('sent', 'partial', 'paid')
-      ORDER BY (status <> 'paid') DESC, due_date ASC NULLS LAST, created_at DESC
-      LIMIT 50`,
-    [tenantId, customerId, today],
-    t,
-  );
-  // One after another: a transaction is one connection, which runs one query at a time.
-  const quoteItems = await lineItems("quote", tenantId, quoteRows.map((q) => q.id), t);
-  const invoiceItems = await lineItems("invoice", tenantId, invoiceRows.map((i) => i.id), t);
-  const payments = await rows<{ invoice_id: string; amount_cents: number; reference: string; recorded_at: Date }>(
-    `SELECT invoice_id, amount_cents, reference, recorded_at FROM payments
-      WHERE tenant_id = $1 AND invoice_id = ANY($2::uuid[]) ORDER BY recorded_at`,
-    [tenantId, invoiceRows.map((i) => i.id)],
-    t,
-  );
-  const requests = await rows<{ service: string; preferred_date: string | null; time_window: PortalBookingRequest["timeWindow"]; status: PortalBookingRequest["status"]; created_at: Date }>(
-    `SELECT service, preferred_date::text, time_window, status, created_at FROM booking_requests
-      WHERE tenant_id = $1 AND customer_id = $2 ORDER BY created_at DESC LIMIT 5`,
-    [tenantId, customerId],
-    t,
-  );
-
-  const paymentsOf = new Map<string, PortalPayment[]>();
-  for (const p of payments) {
-    const list = paymentsOf.get(p.invoice_id) ?? [];
-    list.push({ amountCents: p.amount_cents, reference: p.reference, recordedAt: p.recorded_at.toISOString() });
-    paymentsOf.set(p.invoice_id, list);
-  }
-
+  const hub = await one<HubRow>(HUB_SQL, [tenantId, customerId, today], t);
+  const customer = hub?.customer;
   return {
     token: portal.token,
     business: { name: portal.tenantName, timeZone: portal.timeZone },
@@ -77,105 +29,73 @@ export async function loadHub(portal: Portal, t: Tx): Promise<PortalHubData> {
     linkExpiresAt: portal.linkExpiresAt.toISOString(),
     today,
     lastBookableDate: lastBookableDate(today),
-    quotes: quoteRows.map(
-      (q): PortalQuote => ({
-        id: q.id,
-        number: q.number,
-        title: q.title,
-        status: q.status,
-        issueDate: q.issue_date,
-        validUntil: q.valid_until,
-        notes: q.notes,
-        currency: q.currency,
-        subtotalCents: q.subtotal_cents,
-        taxCents: q.tax_cents,
-        totalCents: q.total_cents,
-        approvedAt: iso(q.approved_at),
-        approvedName: q.approved_name,
-        declinedAt: iso(q.declined_at),
-        declineReason: q.decline_reason,
-        items: quoteItems.get(q.id) ?? [],
-      }),
+    quotes: (hub?.quotes ?? []).map(
+      (q): PortalQuote => ({ ...q, approvedAt: iso(q.approvedAt), declinedAt: iso(q.declinedAt), items: q.items ?? [] }),
     ),
-    invoices: invoiceRows.map(
+    invoices: (hub?.invoices ?? []).map(
       (i): PortalInvoice => ({
-        id: i.id,
-        number: i.number,
-        status: i.status,
-        overdue: i.overdue,
-        issueDate: i.issue_date,
-        dueDate: i.due_date,
-        notes: i.notes,
-        currency: i.currency,
-        subtotalCents: i.subtotal_cents,
-        taxCents: i.tax_cents,
-        totalCents: i.total_cents,
-        amountPaidCents: i.amount_paid_cents,
-        balanceCents: i.total_cents - i.amount_paid_cents,
-        paidAt: iso(i.paid_at),
-        items: invoiceItems.get(i.id) ?? [],
-        payments: paymentsOf.get(i.id) ?? [],
+        ...i,
+        balanceCents: i.totalCents - i.amountPaidCents,
+        paidAt: iso(i.paidAt),
+        items: i.items ?? [],
+        payments: (i.payments ?? []).map((p) => ({ ...p, recordedAt: iso(p.recordedAt)! })),
         paymentKey: randomToken(18),
       }),
     ),
-    bookingRequests: requests.map((r) => ({
-      service: r.service,
-      preferredDate: r.preferred_date,
-      timeWindow: r.time_window,
-      status: r.status,
-      createdAt: r.created_at.toISOString(),
-    })),
+    bookingRequests: (hub?.requests ?? []).map((r) => ({ ...r, createdAt: iso(r.createdAt)! })),
     bookingKey: randomToken(18),
   };
 }
 
-type QuoteRow = {
-  id: string;
-  number: string;
-  title: string | null;
-  currency: string;
-  subtotal_cents: number;
-  tax_cents: number;
-  total_cents: number;
-  notes: string | null;
-  status: PortalQuote["status"];
-  issue_date: string | null;
-  valid_until: string | null;
-  approved_at: Date | null;
-  approved_name: string | null;
-  declined_at: Date | null;
-  decline_reason: string | null;
-};
+const ITEMS = (kind: "quote" | "invoice", doc: string) => `
+  (SELECT json_agg(json_build_object('description', li.description, 'quantity', li.quantity::text,
+            'unitPriceCents', li.unit_price_cents, 'taxRate', li.tax_rate::text, 'lineTotalCents', li.line_total_cents)
+            ORDER BY li.position)
+     FROM ${kind}_items li WHERE li.tenant_id = $1 AND li.${kind}_id = ${doc}.id)`;
 
-type InvoiceRow = {
-  id: string;
-  number: string;
-  status: PortalInvoice["status"];
-  currency: string;
-  subtotal_cents: number;
-  tax_cents: number;
-  total_cents: number;
-  amount_paid_cents: number;
-  notes: string | null;
-  issue_date: string | null;
-  due_date: string | null;
-  paid_at: Date | null;
-  overdue: boolean;
-};
+const HUB_SQL = `
+SELECT
+  (SELECT json_build_object('name', name, 'phone', phone, 'address',
+            nullif(concat_ws(', ', nullif(address_line1, ''), nullif(address_line2, ''), nullif(city, ''),
+                             nullif(concat_ws(' ', nullif(region, ''), nullif(postal_code, '')), '')), ''))
+     FROM customers WHERE tenant_id = $1 AND id = $2) AS customer,
+  (SELECT coalesce(json_agg(x.doc ORDER BY x.rank), '[]') FROM (
+     SELECT json_build_object('id', q.id, 'number', q.number, 'title', q.title, 'currency', q.currency,
+              'subtotalCents', q.subtotal_cents, 'taxCents', q.tax_cents, 'totalCents', q.total_cents, 'notes', q.notes,
+              'status', CASE WHEN q.status = 'sent' AND q.valid_until < $3::date THEN 'expired' ELSE q.status END,
+              'issueDate', q.issue_date::text, 'validUntil', q.valid_until::text, 'approvedAt', q.approved_at,
+              'approvedName', q.approved_name, 'declinedAt', q.declined_at, 'declineReason', q.decline_reason,
+              'items', ${ITEMS("quote", "q")}) AS doc,
+            row_number() OVER (ORDER BY (q.status = 'sent' AND coalesce(q.valid_until >= $3::date, true)) DESC,
+                                        q.issue_date DESC NULLS LAST, q.created_at DESC) AS rank
+       FROM quotes q WHERE q.tenant_id = $1 AND q.customer_id = $2 AND q.status <> 'draft'
+      ORDER BY rank LIMIT 50) x) AS quotes,
+  (SELECT coalesce(json_agg(x.doc ORDER BY x.rank), '[]') FROM (
+     SELECT json_build_object('id', i.id, 'number', i.number, 'status', i.status, 'currency', i.currency,
+              'subtotalCents', i.subtotal_cents, 'taxCents', i.tax_cents, 'totalCents', i.total_cents,
+              'amountPaidCents', i.amount_paid_cents, 'notes', i.notes, 'issueDate', i.issue_date::text,
+              'dueDate', i.due_date::text, 'paidAt', i.paid_at, 'overdue', (i.status <> 'paid' AND i.due_date < $3::date),
+              'items', ${ITEMS("invoice", "i")},
+              'payments', (SELECT json_agg(json_build_object('amountCents', p.amount_cents, 'reference', p.reference,
+                                                             'recordedAt', p.recorded_at) ORDER BY p.recorded_at)
+                             FROM payments p WHERE p.tenant_id = $1 AND p.invoice_id = i.id)) AS doc,
+            row_number() OVER (ORDER BY (i.status <> 'paid') DESC, i.due_date ASC NULLS LAST, i.created_at DESC) AS rank
+       FROM invoices i WHERE i.tenant_id = $1 AND i.customer_id = $2 AND i.status IN ('sent', 'partial', 'paid')
+      ORDER BY rank LIMIT 50) x) AS invoices,
+  (SELECT coalesce(json_agg(x.doc ORDER BY x.created_at DESC), '[]') FROM (
+     SELECT json_build_object('service', service, 'preferredDate', preferred_date::text, 'timeWindow', time_window,
+              'status', status, 'createdAt', created_at) AS doc, created_at
+       FROM booking_requests WHERE tenant_id = $1 AND customer_id = $2 ORDER BY created_at DESC LIMIT 5) x) AS requests`;
 
-async function lineItems(kind: "quote" | "invoice", tenantId: string, ids: string[], t: Tx): Promise<Map<string, PortalLineItem[]>> {
-  const out = new Map<string, PortalLineItem[]>();
-  if (!ids.length) return out;
-  const found = await rows<{ doc_id: string; description: string; quantity: string; unit_price_cents: number; tax_rate: string; line_total_cents: number }>(
-    `SELECT ${kind}_id AS doc_id, description, quantity::text, unit_price_cents, tax_rate::text, line_total_cents
-       FROM ${kind}_items WHERE tenant_id = $1 AND ${kind}_id = ANY($2::uuid[]) ORDER BY ${kind}_id, position`,
-    [tenantId, ids],
-    t,
-  );
-  for (const r of found) {
-    const list = out.get(r.doc_id) ?? [];
-    list.push({ description: r.description, quantity: r.quantity, unitPriceCents: r.unit_price_cents, taxRate: r.tax_rate, lineTotalCents: r.line_total_cents });
-    out.set(r.doc_id, list);
-  }
-  return out;
-}
+type Json<T, Dates extends keyof T> = Omit<T, Dates> & { [K in Dates]: string | null };
+type HubRow = {
+  customer: { name: string; phone: string | null; address: string | null } | null;
+  quotes: Array<Json<Omit<PortalQuote, "items">, "approvedAt" | "declinedAt"> & { items: PortalLineItem[] | null }>;
+  invoices: Array<
+    Json<Omit<PortalInvoice, "items" | "payments" | "paymentKey" | "balanceCents">, "paidAt"> & {
+      items: PortalLineItem[] | null;
+      payments: Array<Json<PortalPayment, "recordedAt">> | null;
+    }
+  >;
+  requests: Array<Json<PortalBookingRequest, "createdAt">>;
+};
