@@ -72,9 +72,16 @@ function parseJson(text: string): unknown {
 }
 
 /**
- * One transaction: claim (provider, event id) with the unique key, then apply the effect.
- * A repeat, even one racing the first delivery, finds the key taken (it waits for the first
- * transaction to commit) and changes nothing.
+ * Claim (provider, event id) with the unique key and apply the effect in ONE statement of
+ * one transaction. A repeat, even one racing the first delivery, finds the key taken (its
+ * insert waits for the first transaction to commit) and changes nothing.
+ *
+ * Everything about the effect but the tenant's clock is decided before the database is
+ * touched; the clock ("strictly older events are ignored") is the UPDATE's own condition,
+ * which PostgreSQL re-checks against the newest row version when two events of one tenant
+ * race. So the tenant row is locked for one statement and the commit, not for a
+ * read-decide-write exchange: events of one tenant are serialised, and that section is
+ * where their throughput is decided.
  */
 async function store(
   provider: BillingProvider,
@@ -86,51 +93,47 @@ async function store(
   // The verified event names its tenant: work inside that tenant's scope (row-level
   // security), so an id that names no tenant simply finds no row.
   const scoped = <T>(fn: (t: Tx) => Promise<T>) => (tenantId ? inTenant(tenantId, fn) : inSystem(fn));
+  // As if the tenant existed and had applied nothing yet: what remains is the clock.
+  const tentative = decide(tenantId ? { billingEventAt: null } : null);
   const status = await scoped(async (t): Promise<IntakeStatus> => {
-    const claimed = await rows(
-      `INSERT INTO billing_events (provider, event_id, type, status, tenant_id, occurred_at, payload)
-       VALUES ($1, $2, $3, 'processed', (SELECT id FROM tenants WHERE id = $4::uuid), $5, $6::jsonb)
-       ON CONFLICT (provider, event_id) DO NOTHING
-       RETURNING event_id`,
-      [provider, event.eventId, event.type, tenantId, event.occurredAt, payloadText],
+    const [row] = await rows<{ claimed: number; applied: number; tenant_known: boolean }>(
+      `WITH claim AS (
+         INSERT INTO billing_events (provider, event_id, type, status, reason, tenant_id, occurred_at, payload)
+         VALUES ($1, $2, $3, $7, $8, (SELECT id FROM tenants WHERE id = $4::uuid), $5, $6::jsonb)
+         ON CONFLICT (provider, event_id) DO NOTHING
+         RETURNING event_id
+       ), applied AS (
+         UPDATE tenants SET plan = coalesce($9, plan), subscription_status = coalesce($10, subscription_status),
+                current_period_end = coalesce($11, current_period_end), billing_provider = $1,
+                billing_event_at = $5, updated_at = now()
+          WHERE $7 = 'processed' AND id = $4::uuid AND EXISTS (SELECT 1 FROM claim)
+            AND (billing_event_at IS NULL OR billing_event_at <= $5)
+         RETURNING id
+       )
+       SELECT (SELECT count(*) FROM claim)::int AS claimed, (SELECT count(*) FROM applied)::int AS applied,
+              EXISTS (SELECT 1 FROM tenants WHERE id = $4::uuid) AS tenant_known`,
+      [
+        provider, event.eventId, event.type, tenantId, event.occurredAt, payloadText,
+        tentative.status, tentative.status === "ignored" ? tentative.reason : null,
+        tentative.status === "processed" ? tentative.changes.plan : null,
+        tentative.status === "processed" ? tentative.changes.subscriptionStatus : null,
+        tentative.status === "processed" ? tentative.changes.currentPeriodEnd : null,
+      ],
       t,
     );
-    if (claimed.length === 0) return "duplicate";
-
-    const outcome = decide(tenantId ? await lockTenant(tenantId, t) : null);
-    if (outcome.status === "processed") {
-      await rows(
-        `UPDATE tenants SET plan = coalesce($2, plan), subscription_status = coalesce($3, subscription_status),
-                current_period_end = coalesce($4, current_period_end), billing_provider = $5,
-                billing_event_at = $6, updated_at = now()
-          WHERE id = $1`,
-        [tenantId, outcome.changes.plan, outcome.changes.subscriptionStatus, outcome.changes.currentPeriodEnd, provider, event.occurredAt],
-        t,
-      );
-    } else {
-      await rows(
-        `UPDATE billing_events SET status = 'ignored', reason = $3 WHERE provider = $1 AND event_id = $2`,
-        [provider, event.eventId, outcome.reason],
-        t,
-      );
-    }
-    return outcome.status;
+    if (row.claimed === 0) return "duplicate";
+    if (tentative.status === "ignored" || row.applied === 1) return tentative.status;
+    // Claimed as processed but not applied: the tenant is unknown, or the event is older
+    // than the last one applied. The row says so (the rare path: one more statement).
+    const outcome = decide(row.tenant_known ? { billingEventAt: new Date(8.64e15) } : null);
+    const reason = outcome.status === "ignored" ? outcome.reason : REASONS.older;
+    await rows(
+      `UPDATE billing_events SET status = 'ignored', reason = $3 WHERE provider = $1 AND event_id = $2`,
+      [provider, event.eventId, reason],
+      t,
+    );
+    return "ignored";
   });
   log.info("billing event", { provider, eventId: event.eventId, type: event.type, status });
   return { eventId: event.eventId, type: event.type, status };
-}
-
-/**
- * Serialises the events of one tenant. FOR NO KEY UPDATE, not FOR UPDATE: the insert above
- * already holds a KEY SHARE lock on this row through the tenant_id foreign key, and two
- * intakes each holding KEY SHARE and waiting for FOR UPDATE would deadlock. It also leaves
- * the tenant's other inserts (customers, jobs...), which take KEY SHARE too, unblocked.
- */
-async function lockTenant(tenantId: string, t: Tx): Promise<TenantBillingClock> {
-  const row = await one<{ billing_event_at: Date | null }>(
-    `SELECT billing_event_at FROM tenants WHERE id = $1::uuid FOR NO KEY UPDATE`,
-    [tenantId],
-    t,
-  );
-  return row ? { billingEventAt: row.billing_event_at } : null;
 }
