@@ -7,35 +7,21 @@
  *   jobs       50,000 rows that look up those customers (and the team): preview + commit
  */
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
-import { startEmbedded, type EmbeddedDb } from "../db/embedded";
-import { closeDb, db, rows } from "../db/index";
-import { migrateUp } from "../db/migrate";
+import { closeDb } from "../db/index";
+import { BENCH_SECRETS, benchDatabase, type Figure } from "./lib";
 import { createTenant, createUser, DEFAULT_PASSWORD } from "../db/seeds/factories";
 import { toCsv } from "../app/services/import/csv-write";
 import { IMPORT_COLUMNS } from "../app/services/import/columns";
 import { Client } from "../tests/helpers/client";
 import { startServer, type RunningServer } from "../tests/helpers/server";
 
-export type Figure = {
-  name: string;
-  value: number;
-  unit: string;
-  goal: string;
-  met: boolean | null;
-  floor?: { name: string; value: number; unit: string };
-};
+export type { Figure };
 
 const ROWS = 50_000;
-const SECRETS = {
-  SESSION_SECRET: "bench-session-secret-0123456789abcdef",
-  PORTAL_TOKEN_SECRET: "bench-portal-secret-0123456789abcdef",
-};
 
 // --- Input ---------------------------------------------------------------------------------
 
@@ -106,30 +92,6 @@ export function jobsCsv(team: string[], rows = ROWS): string {
 
 // --- Harness -------------------------------------------------------------------------------
 
-async function database(): Promise<{ url: string; version: string; stop: () => Promise<void> }> {
-  let embedded: EmbeddedDb | undefined;
-  let dir: string | undefined;
-  let url = process.env.BENCH_DATABASE_URL;
-  if (!url) {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "fieldservice-bench-import-"));
-    fs.chmodSync(dir, 0o755);
-    embedded = await startEmbedded(path.join(dir, "data"), { database: "fieldservice_bench" });
-    url = embedded.url;
-  }
-  process.env.DATABASE_URL = url;
-  Object.assign(process.env, SECRETS);
-  await migrateUp(db());
-  const [v] = await rows<{ server_version: string }>("SELECT current_setting('server_version') AS server_version");
-  return {
-    url,
-    version: v?.server_version ?? "unknown",
-    stop: async () => {
-      await closeDb();
-      await embedded?.stop();
-      if (dir) fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
 
 async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
   const started = performance.now();
@@ -190,7 +152,7 @@ function peakRssMb(pid: number): number {
 const round = (n: number, d = 3) => Math.round(n * 10 ** d) / 10 ** d;
 
 export async function runImportBench(): Promise<{ figures: Figure[]; postgres: string }> {
-  const dbh = await database();
+  const dbh = await benchDatabase();
   let server: RunningServer | undefined;
   try {
     const tenant = await createTenant("Bench Plumbing & Air");
@@ -201,7 +163,7 @@ export async function runImportBench(): Promise<{ figures: Figure[]; postgres: s
 
     const customers = customersCsv();
     const jobs = jobsCsv(team);
-    server = await startServer({ NODE_ENV: "production", ...SECRETS, LOG_LEVEL: "error" });
+    server = await startServer({ NODE_ENV: "production", ...BENCH_SECRETS, LOG_LEVEL: "error" });
     const c = new Client(server.url);
     const login = await c.post("/login", { email: owner.email, password: DEFAULT_PASSWORD });
     if (login.status !== 303) throw new Error(`sign-in failed: ${login.status}`);
@@ -248,6 +210,7 @@ export async function runImportBench(): Promise<{ figures: Figure[]; postgres: s
     throw error;
   } finally {
     await server?.stop();
+    await closeDb();
     await dbh.stop();
   }
 }

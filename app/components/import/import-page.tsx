@@ -1,4 +1,4 @@
-import { Form, Link, useSearchParams } from "@remix-run/react";
+import { Form, Link, useActionData, useSearchParams } from "@remix-run/react";
 import { CsrfInput, FormError } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
 import { useRootData } from "~/root";
@@ -6,6 +6,7 @@ import { IMPORT_COLUMNS, IMPORT_ORDER, type ImportType } from "~/services/import
 import { PAGE_ERRORS, PAGE_ROWS, type PreviewError, type PreviewRow, type RunView, type UndoStatusOf } from "~/services/import/run-types";
 import { formatDateTime } from "~/utils/format";
 import { UploadForm } from "./upload-form";
+import type { FormFailure } from "~/http/form.server";
 
 /** What each type is, in the recommended order (later types refer to earlier ones). */
 export const TYPE_INFO: Record<ImportType, { label: string; noun: string; one: string; text: string; records: string }> = {
@@ -507,6 +508,20 @@ function RunResult({ type, data }: { type: ImportType; data: ResultData }) {
 }
 
 /** The message page of a refused commit or undo (409, 422), with the way back. */
+/** The page of /import-data/commit or /undo: the refusal of the post, or a hint on a plain visit. */
+export function ImportFormRefused({ field, refused, idle }: { field: "previewId" | "runId"; refused: string; idle: [title: string, hint: string] }) {
+  const result = useActionData<FormFailure>();
+  const id = result?.values?.[field];
+  const query = field === "previewId" ? "preview" : "run";
+  return (
+    <ImportRefused
+      title={result ? refused : idle[0]}
+      errors={result?.formErrors ?? [idle[1]]}
+      back={typeof id === "string" && id ? `/import-data?${query}=${encodeURIComponent(id)}` : "/import-data"}
+    />
+  );
+}
+
 export function ImportRefused({ title, errors, back }: { title: string; errors?: string[] | null; back: string }) {
   return (
     <>
