@@ -37,9 +37,9 @@ export function db(): Sequelize {
         // DB_APPLICATION_NAME tells one server's sessions apart in pg_stat_activity (the fault tests).
         application_name: process.env.DB_APPLICATION_NAME || "fieldservice",
         statement_timeout: 30_000,
-        // A database that does not answer (a dropped network, a host that is down) fails the
-        // connect after 5 s instead of the kernel's ~2 minutes, and TCP keepalive notices a
-        // dead peer on an idle pooled connection (docs/decisions/081).
+        // A database host that does not answer fails the connect after 5 s instead of the
+        // kernel's ~2 minutes; TCP keepalive lets the OS notice a vanished peer on a pooled
+        // connection eventually (docs/decisions/081).
         connectionTimeoutMillis: 5_000,
         keepAlive: true,
       },

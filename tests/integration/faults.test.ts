@@ -38,7 +38,7 @@ async function namedServer(env: Record<string, string | undefined> = {}) {
   return { server, name };
 }
 
-/** Kills a server whose session `waiter` is blocked on `lock`, lets the lock go, waits for PostgreSQL to end the session. */
+/** Kills a server while its request waits for `lock`, checks the request got no answer, lets the lock go, and waits until PostgreSQL has ended all its sessions. */
 async function killWhileBlocked(server: RunningServer, name: string, lock: { release: () => Promise<void> }, pending: Settled) {
   await server.kill();
   const answer = await pending;
