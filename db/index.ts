@@ -33,7 +33,16 @@ export function db(): Sequelize {
         idle: 10_000,
         evict: 5_000,
       },
-      dialectOptions: { application_name: "fieldservice", statement_timeout: 30_000 },
+      dialectOptions: {
+        // DB_APPLICATION_NAME tells one server's sessions apart in pg_stat_activity (the fault tests).
+        application_name: process.env.DB_APPLICATION_NAME || "fieldservice",
+        statement_timeout: 30_000,
+        // A database host that does not answer fails the connect after 5 s instead of the
+        // kernel's ~2 minutes; TCP keepalive lets the OS notice a vanished peer on a pooled
+        // connection eventually (docs/decisions/081).
+        connectionTimeoutMillis: 5_000,
+        keepAlive: true,
+      },
       // The server serves requests as the unprivileged app role, so row-level security applies
       // to every query (migrations ran before, as the owner). Tests and scripts stay the owner.
       hooks: process.env.DB_SET_ROLE

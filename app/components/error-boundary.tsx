@@ -5,6 +5,7 @@ const PAGES: Record<number, { title: string; text: string }> = {
   404: { title: "Page not found", text: "There is nothing at this address. It may have been moved or deleted, or the link is wrong." },
   410: { title: "This link is no longer valid", text: "It has expired or was revoked." },
   429: { title: "Too many attempts", text: "Please wait a few minutes and try again." },
+  503: { title: "The service is briefly unavailable", text: "We could not reach our database just now. Please try again in a moment." },
 };
 
 /** The one error boundary: 403, 404 and friends as pages in the layout; anything else as a 500 without internals. */

@@ -52,13 +52,25 @@ export function toAppError(error: unknown, request?: Request): AppError {
   return new AppError("INTERNAL_ERROR", "Something went wrong on our side. Please retry; if it persists, contact support.");
 }
 
-/** Connection-level database failures answer 503 rather than 500 (the client may retry). */
+// What node-postgres says, with no SQLSTATE, when the connection under a query went away
+// (the server was stopped or restarted, the network dropped it) or timed out while connecting.
+const PG_CONNECTION_LOST = /^(Connection terminated|Client has encountered a connection error|Client was closed|Connection ended)/;
+
+/**
+ * Connection-level database failures answer 503 rather than 500 (the client may retry): the
+ * database cannot be reached, is shutting down or starting up (57P0x), dropped the connection
+ * (08xxx, or node-postgres's "Connection terminated" without a code), or the pool had no free
+ * connection within DB_POOL_ACQUIRE_MS (docs/decisions/081).
+ */
 export function isDbUnavailable(error: unknown): boolean {
-  const e = error as { name?: string; original?: { code?: string }; parent?: { code?: string }; code?: string };
+  type PgLike = { code?: string; message?: string };
+  const e = error as { name?: string; original?: PgLike; parent?: PgLike } & PgLike;
   const name = e?.name ?? "";
   if (/Sequelize(Connection\w*|HostNotReachable|HostNotFound|AccessDenied)Error|ConnectionAcquireTimeoutError/.test(name)) return true;
   const code = e?.original?.code ?? e?.parent?.code ?? e?.code;
-  return typeof code === "string" && (/^(57P0[1-3]|08\w{3})$/.test(code) || ["ECONNREFUSED", "ECONNRESET", "EPIPE"].includes(code));
+  if (typeof code === "string") return /^(57P0[1-3]|08\w{3})$/.test(code) || ["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT"].includes(code);
+  const message = e?.original?.message ?? e?.parent?.message ?? e?.message;
+  return typeof message === "string" && PG_CONNECTION_LOST.test(message);
 }
 
 export function zodFields(error: ZodError): FieldErrors {

@@ -1,9 +1,11 @@
 import { json } from "@remix-run/node";
 import { isAppError } from "~/utils/app-error";
+import { isDbUnavailable, toAppError } from "./envelope.server";
 
 /**
  * Runs an HTML page's loader body: an AppError a service throws (404 for another tenant's
- * id, 403, 409) becomes that status's error page in the layout, instead of a 500.
+ * id, 403, 409) becomes that status's error page in the layout, instead of a 500; so does a
+ * database that cannot be reached or a pool with no free connection (503, docs/decisions/081).
  * (Called inside `export async function loader`, never at module level: the browser build
  * drops the loader, but not a module-level call to this server-only helper.)
  */
@@ -11,7 +13,8 @@ export async function asPage<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (error) {
-    if (isAppError(error)) throw json({ message: error.message }, { status: error.status, headers: error.headers });
+    const e = isAppError(error) ? error : isDbUnavailable(error) ? toAppError(error) : undefined;
+    if (e) throw json({ message: e.message }, { status: e.status, headers: e.headers });
     throw error;
   }
 }

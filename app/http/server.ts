@@ -41,9 +41,14 @@ async function main() {
     embedded = await startEmbedded(path.join(config.DATA_DIR, "pg"));
     process.env.DATABASE_URL = embedded.url;
   }
+  // The migrator holds its lock on one connection and migrates on another: it needs a pool of
+  // two even when DB_POOL_MAX is 1 (docs/decisions/081).
+  const poolMax = process.env.DB_POOL_MAX;
+  if (poolMax !== undefined && Number(poolMax) < 2) process.env.DB_POOL_MAX = "2";
   await migrateUp(db());
   // Migrations ran as the owner; requests run as the app role, under row-level security.
   await closeDb();
+  if (poolMax !== undefined) process.env.DB_POOL_MAX = poolMax;
   process.env.DB_SET_ROLE = APP_ROLE;
 
   const handle = createRequestHandler(build, build.mode);
@@ -91,7 +96,9 @@ async function main() {
     }
     const serveRemix = () => {
       const request = toFetchRequest(req, res, origin);
-      handle(request, { nonce, requestId })
+      const context = { nonce, requestId, dbUnavailable: false };
+      handle(request, context)
+        .then((response) => (context.dbUnavailable && response.status === 500 ? unavailable(response) : response))
         .then((response) => apiFallback(request, response))
         .catch((error) => {
           log.error("request failed", { requestId, error });
@@ -141,6 +148,17 @@ async function main() {
   };
   process.on("SIGINT", () => void stop("SIGINT"));
   process.on("SIGTERM", () => void stop("SIGTERM"));
+}
+
+/**
+ * A page that failed because the database is unavailable (entry.server.tsx handleError marks
+ * it) answers 503 with Retry-After instead of 500: the client may retry (docs/decisions/081).
+ * Page loaders map it themselves (asPage); this covers actions and the rest.
+ */
+function unavailable(response: Response): Response {
+  const headers = new Headers(response.headers);
+  headers.set("Retry-After", "2");
+  return new Response(response.body, { status: 503, statusText: "Service Unavailable", headers });
 }
 
 main().catch((error) => {

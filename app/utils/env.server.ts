@@ -32,6 +32,7 @@ const schema = z.object({
   PORTAL_TOKEN_SECRET: secretList.optional(),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
   DB_POOL_ACQUIRE_MS: z.coerce.number().int().min(100).max(120_000).default(5_000),
+  DB_APPLICATION_NAME: z.string().regex(/^[\w.:-]{1,63}$/, "letters, digits and . _ : - only, at most 63").optional(),
   LOG_LEVEL: z.enum(["silent", "error", "info", "debug"]).default("info"),
   BILLING_STRIPE_WEBHOOK_SECRET: secretList.optional(),
   BILLING_STRIPE_PRICE_PLANS: pricePlans("stripe").optional(),

@@ -12,6 +12,8 @@ type Body = Record<string, string | number | boolean | undefined | null> | FormD
  */
 export class Client {
   cookies = new Map<string, string>();
+  /** When set, every request is aborted after this long (fault tests: no request may hang). */
+  timeoutMs?: number;
   constructor(readonly base = BASE_URL) {}
 
   cookieHeader() {
@@ -47,7 +49,8 @@ export class Client {
       body = params;
     }
     if (method !== "GET" && method !== "HEAD" && !headers.has("origin")) headers.set("origin", new URL(this.base).origin);
-    const res = await fetch(new URL(path, this.base), { method, headers, body, redirect: "manual" });
+    const signal = this.timeoutMs ? AbortSignal.timeout(this.timeoutMs) : undefined;
+    const res = await fetch(new URL(path, this.base), { method, headers, body, redirect: "manual", signal });
     this.store(res);
     return res;
   }

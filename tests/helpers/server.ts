@@ -2,7 +2,16 @@ import { fork, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { freePort } from "../../db/embedded";
 
-export type RunningServer = { url: string; port: number; child: ChildProcess; stop: () => Promise<void>; logs: string[] };
+export type RunningServer = {
+  url: string;
+  port: number;
+  child: ChildProcess;
+  /** SIGTERM and wait for the exit (the server closes its pool and ends cleanly). */
+  stop: () => Promise<void>;
+  /** SIGKILL and wait for the exit: no handler runs, open sockets are closed by the kernel. */
+  kill: () => Promise<void>;
+  logs: string[];
+};
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -53,16 +62,11 @@ export async function startServer(extraEnv: Record<string, string | undefined> =
     });
   });
   child.removeAllListeners("exit");
-  return {
-    url: `http://localhost:${port}`,
-    port,
-    child,
-    logs,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode) return resolve();
-        child.once("exit", () => resolve());
-        child.kill("SIGTERM");
-      }),
-  };
+  const signal = (sig: NodeJS.Signals) =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode) return resolve();
+      child.once("exit", () => resolve());
+      child.kill(sig);
+    });
+  return { url: `http://localhost:${port}`, port, child, logs, stop: () => signal("SIGTERM"), kill: () => signal("SIGKILL") };
 }

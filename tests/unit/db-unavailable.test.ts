@@ -1,0 +1,38 @@
+// Which database errors answer 503 (the client may retry) rather than 500 (docs/decisions/081).
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { ConnectionAcquireTimeoutError, ConnectionRefusedError, DatabaseError, UniqueConstraintError } from "sequelize";
+import { isDbUnavailable, toAppError } from "../../app/http/envelope.server";
+
+/** An error as node-postgres raises it, wrapped as Sequelize wraps a failed query. */
+const failedQuery = (message: string, code?: string) => new DatabaseError(Object.assign(new Error(message), code ? { code } : {}) as never);
+
+test("unreachable, shutting down, dropped or exhausted: unavailable (503 INTERNAL_ERROR with Retry-After)", () => {
+  const refused = new ConnectionRefusedError(Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" }));
+  const cases = [
+    refused,
+    new ConnectionAcquireTimeoutError(new Error("Operation timeout")),
+    failedQuery("terminating connection due to administrator command", "57P01"),
+    failedQuery("the database system is starting up", "57P03"),
+    failedQuery("Connection terminated unexpectedly"),
+    failedQuery("Client has encountered a connection error and is not queryable"),
+    Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" }),
+  ];
+  for (const error of cases) {
+    assert.equal(isDbUnavailable(error), true, String(error));
+    const mapped = toAppError(error);
+    assert.equal(mapped.status, 503);
+    assert.equal(mapped.code, "INTERNAL_ERROR");
+    assert.ok(Number(new Headers(mapped.headers).get("retry-after")) > 0);
+  }
+});
+
+test("an error of the query or the data is not an outage", () => {
+  const cases = [
+    failedQuery("duplicate key value violates unique constraint", "23505"),
+    failedQuery("Connection terminated by a trigger", "P0001"), // a SQLSTATE: the database answered
+    new UniqueConstraintError({}),
+  ];
+  for (const error of cases) assert.equal(isDbUnavailable(error), false, String(error));
+  assert.equal(isDbUnavailable(new TypeError("x is undefined")), false);
+});
