@@ -30,14 +30,21 @@ export function Field({ name, label, errors, hint, id, ...input }: FieldProps) {
   );
 }
 
+/**
+ * A field's messages, shown beside it. The list keeps its list semantics (an `alert` role on
+ * the <ul> itself would hide them); the wrapper is the live region that announces a message
+ * that appears without a page load. The field names the list's id in aria-describedby.
+ */
 export function FieldErrors({ id, errors }: { id?: string; errors?: string[] | null }) {
   if (!errors?.length) return null;
   return (
-    <ul id={id} className="field-errors" role="alert">
-      {errors.map((e) => (
-        <li key={e}>{e}</li>
-      ))}
-    </ul>
+    <div role="alert">
+      <ul id={id} className="field-errors">
+        {errors.map((e) => (
+          <li key={e}>{e}</li>
+        ))}
+      </ul>
+    </div>
   );
 }
 

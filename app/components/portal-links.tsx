@@ -1,6 +1,6 @@
 import { Form } from "@remix-run/react";
 import type { PortalLinkView } from "~/services/portal/links.server";
-import { CsrfInput } from "./forms";
+import { CsrfInput, FieldErrors } from "./forms";
 import { DateTime, StatusBadge } from "./records";
 
 /**
@@ -90,13 +90,9 @@ export function CreatePortalLinkForm({
           id={`days-${customerId}`} name="days" type="number" min={1} max={90} defaultValue={defaultDays ?? "30"} required
           aria-invalid={errors?.length ? true : undefined} aria-describedby={errors?.length ? `days-${customerId}-error` : undefined}
         />
+        <FieldErrors id={`days-${customerId}-error`} errors={errors} />
       </div>
       <button type="submit" className="btn btn-primary">Create portal link</button>
-      {errors?.length ? (
-        <ul id={`days-${customerId}-error`} className="field-errors" role="alert">
-          {errors.map((e) => <li key={e}>{e}</li>)}
-        </ul>
-      ) : null}
     </Form>
   );
 }

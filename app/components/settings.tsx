@@ -122,10 +122,14 @@ export function CheckboxField({
   name, label, hint, checked, errors,
 }: { name: string; label: string; hint?: string; checked: boolean; errors?: string[] }) {
   const id = `field-${name}`;
+  const describedBy = [hint ? `${id}-hint` : null, errors?.length ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
   return (
     <div className={`field${errors?.length ? " field-invalid" : ""}`}>
       <label className="checkbox" htmlFor={id}>
-        <input type="checkbox" id={id} name={name} defaultChecked={checked} aria-describedby={hint ? `${id}-hint` : undefined} />
+        <input
+          type="checkbox" id={id} name={name} defaultChecked={checked}
+          aria-invalid={errors?.length ? true : undefined} aria-describedby={describedBy}
+        />
         <span>
           {label}
           {hint ? <span id={`${id}-hint`} className="field-hint checkbox-hint">{hint}</span> : null}
@@ -139,12 +143,17 @@ export function CheckboxField({
 export function RadioGroup({
   name, legend, options, value, errors,
 }: { name: string; legend: string; options: readonly Option[]; value?: string; errors?: string[] }) {
+  // Each radio carries the group's error, so it is read out whichever option has focus.
+  const errorId = errors?.length ? `field-${name}-error` : undefined;
   return (
     <fieldset className={`radio-group${errors?.length ? " field-invalid" : ""}`}>
       <legend>{legend}</legend>
       {options.map((o) => (
         <label key={o.value} className="checkbox">
-          <input type="radio" name={name} value={o.value} defaultChecked={value === o.value} />
+          <input
+            type="radio" name={name} value={o.value} defaultChecked={value === o.value}
+            aria-invalid={errorId ? true : undefined} aria-describedby={errorId}
+          />
           <span>{o.label}</span>
         </label>
       ))}

@@ -2,7 +2,6 @@ import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunctio
 import { json, redirect } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useCallback, useEffect, useMemo, useState } from "react";
-import { z } from "zod";
 import { EmptyState, PageHeader } from "~/components/layout";
 import { JobCard, type CardActions, type CardFailure } from "~/components/field/job-card";
 import { dayKey, describeAction, formatMinutes, groupDay, project, type ShownJob } from "~/components/field/project";
@@ -13,7 +12,8 @@ import { formObject, parseWith, staffFormAction, type FormFailure } from "~/http
 import { setFlash } from "~/services/accounts/sessions.server";
 import { fieldDay, openAssignedJobs } from "~/services/sync/jobs.server";
 import { applyFieldAction } from "~/services/sync/mutations.server";
-import { FIELD_STATUSES, parseTimer, STATUS_LABELS, timerCookie, type FieldTimer } from "~/services/sync/protocol";
+import { fieldFormSchema } from "~/services/sync/schemas";
+import { parseTimer, STATUS_LABELS, timerCookie, type FieldTimer } from "~/services/sync/protocol";
 import fieldStyles from "~/styles/field.css";
 import { conflict } from "~/utils/app-error";
 import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
@@ -36,20 +36,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   });
 }
 
-// The page's forms without JavaScript. They call the same operations as a push, applied at
-// once (docs/decisions/033); with JavaScript the page queues them and pushes instead.
-const fieldForm = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("status"), jobId: z.string(), status: z.enum(FIELD_STATUSES) }),
-  z.object({ intent: z.literal("note"), jobId: z.string(), body: z.string() }),
-  z.object({ intent: z.literal("timer-start"), jobId: z.string() }),
-  z.object({ intent: z.literal("timer-stop"), jobId: z.string() }),
-]);
+// The page's forms without JavaScript (fieldFormSchema). They call the same operations as a
+// push, applied at once (docs/decisions/033); with JavaScript the page queues them and pushes instead.
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUserWithPermission(request, "use_offline_workflow");
   const actor = actorOf(user);
   return staffFormAction(request, async (form) => {
-    const input = parseWith(fieldForm, formObject(form));
+    const input = parseWith(fieldFormSchema, formObject(form));
     const timer = parseTimer(request.headers.get("cookie"));
     let message: string;
     let cookie: string | undefined;

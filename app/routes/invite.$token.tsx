@@ -1,11 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { z } from "zod";
 import { AuthCard } from "~/components/auth-card";
 import { CsrfInput, Field, FormError } from "~/components/forms";
 import { formObject, parseWith, staffFormAction, type FormFailure } from "~/http/form.server";
-import { PASSWORD_MAX, PASSWORD_MIN, passwordSchema } from "~/services/accounts/schemas";
+import { PASSWORD_MAX, PASSWORD_MIN, setPasswordSchema } from "~/services/accounts/schemas";
 import { deleteSession } from "~/services/accounts/sessions.server";
 import { acceptInvite, INVITE_MESSAGES, inviteStatus } from "~/services/team/invites.server";
 import { sessionTokenOf, startSession } from "~/utils/auth.server";
@@ -28,8 +27,6 @@ export async function loader({ params }: LoaderFunctionArgs) {
   if (status.state === "valid") return json(status, { headers: NO_STORE });
   return json({ ...status, message: INVITE_MESSAGES[status.state] }, { status: status.state === "invalid" ? 404 : 410, headers: NO_STORE });
 }
-
-const setPasswordSchema = z.object({ password: passwordSchema });
 
 export async function action({ request, params }: ActionFunctionArgs) {
   return staffFormAction(request, async (form) => {

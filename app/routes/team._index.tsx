@@ -76,6 +76,7 @@ export default function TeamPage() {
   const failed = (intent: string, userId?: string) =>
     failure && failure.values?.intent === intent && (!userId || failure.values?.userId === userId) ? failure : undefined;
   const grantable = ROLES.filter((r) => r !== "owner" || me.role === "owner");
+  const timeZoneErrors = failed("time_zone")?.fields.timeZone ?? failed("time_zone")?.formErrors;
   return (
     <>
       <PageHeader
@@ -150,10 +151,14 @@ export default function TeamPage() {
             <Field name="email" label="Email" type="email" required defaultValue={failed("add")?.values?.email} errors={failed("add")?.fields.email} />
             <div className="field">
               <label htmlFor="add-role">Role</label>
-              <select id="add-role" name="role" defaultValue={failed("add")?.values?.role ?? "technician"}>
+              <select
+                id="add-role" name="role" defaultValue={failed("add")?.values?.role ?? "technician"}
+                aria-invalid={failed("add")?.fields.role?.length ? true : undefined}
+                aria-describedby={failed("add")?.fields.role?.length ? "add-role-error" : undefined}
+              >
                 {grantable.map((r) => <option key={r} value={r}>{ROLE_LABELS[r]}</option>)}
               </select>
-              <FieldErrors errors={failed("add")?.fields.role} />
+              <FieldErrors id="add-role-error" errors={failed("add")?.fields.role} />
             </div>
             <div><button type="submit" className="btn btn-primary">Add member</button></div>
           </Form>
@@ -173,10 +178,14 @@ export default function TeamPage() {
               <input type="hidden" name="intent" value="time_zone" />
               <div className="field grow">
                 <label htmlFor="time-zone">Dates and times show in</label>
-                <select id="time-zone" name="timeZone" defaultValue={timeZone}>
+                <select
+                  id="time-zone" name="timeZone" defaultValue={timeZone}
+                  aria-invalid={timeZoneErrors?.length ? true : undefined}
+                  aria-describedby={timeZoneErrors?.length ? "time-zone-error" : undefined}
+                >
                   {zones.map((z) => <option key={z} value={z}>{z.replace(/_/g, " ")}</option>)}
                 </select>
-                <FieldErrors errors={failed("time_zone")?.fields.timeZone ?? failed("time_zone")?.formErrors} />
+                <FieldErrors id="time-zone-error" errors={timeZoneErrors} />
               </div>
               <button type="submit" className="btn btn-secondary">Save time zone</button>
             </Form>

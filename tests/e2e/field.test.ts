@@ -1,10 +1,8 @@
 import assert from "node:assert/strict";
-import fs from "node:fs";
-import path from "node:path";
 import { describe, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { one, rows } from "../../db/index";
-import { newContext, screenshot, signIn, SKIP_BROWSER, withBrowser } from "../helpers/browser";
+import { expectNoSeriousAxeViolations, newContext, screenshot, signIn, SKIP_BROWSER, withBrowser } from "../helpers/browser";
 import { createCustomer, createJob, createTenantWithUsers, createUser } from "../helpers/fixtures";
 
 /** A technician's day: a job under way, one later today, one tomorrow; and a colleague's job. */
@@ -19,16 +17,6 @@ async function day() {
   const colleague = await createUser(t.id, { role: "technician" });
   await createJob(t.id, { customerId: customer.id, assigneeId: colleague.id, title: "Someone else's boiler" });
   return { t, tech, started, later, tomorrow };
-}
-
-/** axe-core's serious and critical findings on the page (run through the debugger, so the CSP does not apply). */
-async function accessibilityProblems(page: Page) {
-  await page.evaluate(fs.readFileSync(path.resolve("node_modules/axe-core/axe.min.js"), "utf8"));
-  const found = await page.evaluate(async () => {
-    const r = await (window as unknown as { axe: { run: () => Promise<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }> } }).axe.run();
-    return r.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id} (${v.nodes.length})`);
-  });
-  return found;
 }
 
 const card = (page: Page, title: string) => page.locator("article.job-card", { has: page.getByRole("heading", { name: title }) });
@@ -62,7 +50,7 @@ describe("browser: the field page", { skip: SKIP_BROWSER }, () => {
     // The service worker has kept the page for offline use.
     await page.waitForFunction(async () => (await navigator.serviceWorker.getRegistration("/field"))?.active && !!(await caches.match("/field")));
     await screenshot(page, "field-online");
-    assert.deepEqual(await accessibilityProblems(page), []);
+    await expectNoSeriousAxeViolations(page, "my day");
 
     await context.setOffline(true);
     const job = card(page, "Water heater replacement");

@@ -72,3 +72,53 @@ export const JS_MODES = [
   { javaScript: false, label: "JavaScript off" },
   { javaScript: true, label: "JavaScript on" },
 ] as const;
+
+const AXE_SOURCE = path.resolve(import.meta.dirname, "../../node_modules/axe-core/axe.min.js");
+let axeSource: string | undefined;
+
+export type AxeFinding = { id: string; impact: string; help: string; targets: string[] };
+
+/**
+ * axe-core's serious and critical findings on the page as it is now. axe is evaluated through
+ * the debugger protocol, so the page's CSP (own scripts only) does not stop it. A page opened
+ * with JavaScript off runs no timers, which axe needs: pass `javaScript: false` and the page's
+ * current document (its scripts removed, so nothing hydrates) is checked in a scripting page
+ * at the same address, with the same stylesheets and viewport.
+ */
+export async function seriousAxeViolations(page: Page, opts: { javaScript?: boolean } = {}): Promise<AxeFinding[]> {
+  if (opts.javaScript !== false) return runAxe(page);
+  const html = (await page.content()).replace(/<script\b[\s\S]*?<\/script>/gi, "");
+  const url = page.url();
+  const copy = await page.context().browser()!.newContext({ viewport: page.viewportSize() ?? undefined });
+  try {
+    const p = await copy.newPage();
+    await p.route(url, (r) => r.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: html }));
+    await p.goto(url, { waitUntil: "load" });
+    return await runAxe(p);
+  } finally {
+    await copy.close();
+  }
+}
+
+async function runAxe(page: Page): Promise<AxeFinding[]> {
+  axeSource ??= fs.readFileSync(AXE_SOURCE, "utf8");
+  const loaded = await page.evaluate(() => typeof (window as unknown as { axe?: unknown }).axe === "object");
+  if (!loaded) await page.evaluate(axeSource);
+  return page.evaluate(async () => {
+    type Result = { violations: Array<{ id: string; impact: string; help: string; nodes: Array<{ target: unknown[] }> }> };
+    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<Result> } }).axe;
+    const r = await axe.run(document, { resultTypes: ["violations"] });
+    return r.violations
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 5).map((n) => n.target.join(" ")) }));
+  });
+}
+
+/** Fails with every serious or critical axe-core finding (rule, help and where) on the page. */
+export async function expectNoSeriousAxeViolations(page: Page, name: string, opts: { javaScript?: boolean } = {}) {
+  const found = await seriousAxeViolations(page, opts);
+  if (found.length) {
+    const lines = found.map((f) => `  ${f.impact} ${f.id}: ${f.help}\n    at ${f.targets.join("\n    at ")}`);
+    throw new Error(`${name} (${page.url()}): ${found.length} serious or critical accessibility problem(s)\n${lines.join("\n")}`);
+  }
+}

@@ -219,7 +219,7 @@ describe("the page and a form post without JavaScript", () => {
     assert.equal(res.status, 303);
     assert.equal(res.headers.get("location"), "/ai-assistant");
     const html = await pageText(await c.get("/ai-assistant"));
-    assert.match(html, /<ul id="field-job_title-error" class="field-errors" role="alert"><li>Job title must be at most 200 characters\.<\/li><\/ul>/);
+    assert.match(html, /<div role="alert"><ul id="field-job_title-error" class="field-errors"><li>Job title must be at most 200 characters\.<\/li><\/ul>/);
     assert.match(html, /aria-invalid="true"/);
     assert.ok(html.includes(`value="${longTitle}"`));
     assert.match(html, /name="mode" checked="" value="schedule"/);

@@ -27,6 +27,9 @@ export const signupSchema = z.object({
 });
 export type SignupInput = z.infer<typeof signupSchema>;
 
+/** The invite page's form: the member chooses their password. */
+export const setPasswordSchema = z.object({ password: passwordSchema });
+
 export const loginSchema = z.object({
   email: emailSchema,
   password: z.string({ required_error: "Enter your password." }).min(1, "Enter your password.").max(1024),

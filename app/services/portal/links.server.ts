@@ -36,11 +36,17 @@ export function verifyPortalToken(token: string): { tenantId: string; linkId: st
 /** The public URL, always from APP_URL (never the Host header). */
 export const portalUrl = (token: string) => `${env().APP_URL}/portal/${token}`;
 
-export const portalLinkDaysSchema = z.coerce
-  .number({ invalid_type_error: "Enter a number of days." })
-  .int("Enter a whole number of days.")
-  .min(1, "A link lasts at least 1 day.")
-  .max(90, "A link lasts at most 90 days.")
+// Only text (a form field) is read as a number: z.coerce would call Number() on anything, and
+// Number() throws on an object without a prototype instead of answering a validation error.
+export const portalLinkDaysSchema = z
+  .preprocess(
+    (v) => (typeof v === "string" ? Number(v) : v),
+    z
+      .number({ invalid_type_error: "Enter a number of days." })
+      .int("Enter a whole number of days.")
+      .min(1, "A link lasts at least 1 day.")
+      .max(90, "A link lasts at most 90 days."),
+  )
   .default(30);
 
 export type PortalLinkView = {

@@ -27,6 +27,14 @@ export const pushSchema = z.object({
 });
 export type PushRequest = z.infer<typeof pushSchema>;
 
+/** The field page's forms without JavaScript: one per intent, each naming its job. */
+export const fieldFormSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("status"), jobId: z.string(), status: z.enum(FIELD_STATUSES) }),
+  z.object({ intent: z.literal("note"), jobId: z.string(), body: z.string() }),
+  z.object({ intent: z.literal("timer-start"), jobId: z.string() }),
+  z.object({ intent: z.literal("timer-stop"), jobId: z.string() }),
+]);
+
 export const ARGS_SCHEMAS = {
   "job.status": z.object({ jobId, status: z.enum(FIELD_STATUSES, { errorMap: () => ({ message: `One of ${FIELD_STATUSES.join(", ")}.` }) }) }),
   "job.note": z.object({ jobId, body: text(NOTE_MAX).pipe(z.string().min(1, "Write a note.")) }),

@@ -1,0 +1,352 @@
+import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { describe, test } from "node:test";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { one } from "../../db/index";
+import { createInvite } from "../../app/services/team/invites.server";
+import {
+  expectNoSeriousAxeViolations, JS_MODES, newContext, screenshot, seriousAxeViolations, signIn, SKIP_BROWSER, withBrowser,
+} from "../helpers/browser";
+import { clientFor } from "../helpers/client";
+import { createCustomer, createInvoice, createJob, createQuote, createTenantWithUsers, createUser, DEFAULT_PASSWORD } from "../helpers/fixtures";
+import { commit, idIn, preview, upload } from "../helpers/import";
+import { portalSetup } from "../helpers/portal";
+
+// Every page of the app, checked with axe-core with JavaScript off and on: no serious or
+// critical finding anywhere. Then the forms by keyboard alone, and validation errors tied to
+// their fields so a screen reader announces them.
+
+type Who = "owner" | "technician" | "visitor";
+type PageCase = {
+  name: string;
+  who: Who;
+  /** The address, or a function of the seeded data. */
+  path: (s: Seeded) => string;
+  status?: number;
+  /** What a person does on the page before it is checked (fill a form wrongly, ask the assistant). */
+  then?: (page: Page, s: Seeded) => Promise<void>;
+  /** Text that proves the page is the one meant (not an error page by mistake). */
+  shows: RegExp;
+  /** Keep a screenshot (tests/.artifacts/a11y-<name>-<mode>.png) to look at. */
+  shot?: boolean;
+};
+
+type Seeded = Awaited<ReturnType<typeof seed>>;
+
+async function seed(tag: string) {
+  const t = await createTenantWithUsers(`Summit Plumbing ${tag}`);
+  const office = { tenantId: t.id, userId: t.users.owner.id, role: "owner" as const };
+  const portal = await portalSetup({ tenant: t, customerName: "Rosa Marquez" });
+  const customer = portal.customer;
+  const job = await createJob(t.id, { customerId: customer.id, title: "Replace 50 gal water heater", assigneeId: t.users.technician.id });
+  await createJob(t.id, { customerId: customer.id, title: "Annual furnace tune-up", assigneeId: t.users.technician.id, status: "en_route", scheduledStart: new Date(Date.now() - 3600_000) });
+  const quote = await createQuote(t.id, { customerId: customer.id });
+  await createQuote(t.id, { customerId: customer.id, validUntil: new Date(Date.now() - 86400_000).toISOString().slice(0, 10) });
+  const invoice = await createInvoice(t.id, { customerId: customer.id, status: "partial", amountPaidCents: 50_000 });
+  await one(
+    `INSERT INTO booking_requests (tenant_id, customer_id, service, description, preferred_date, time_window, address, phone)
+     VALUES ($1, $2, 'Furnace not heating', 'Clicks but never lights.', current_date + 2, 'morning', '48 Oak Lane', '555-0142') RETURNING id`,
+    [t.id, customer.id],
+  );
+  const imported = await createUser(t.id, { role: "technician", name: "Dana Imported", password: null });
+  const invite = await createInvite(office, imported.id);
+  // Import pages: a preview with errors (jobs naming customers that do not exist), and the result of a committed one.
+  const c = await clientFor(t.users.owner);
+  const badPreview = await preview(c, "jobs", "title,customer_email,status\nFix leak,nobody@example.test,scheduled\n,rosa@example.test,unknown\n");
+  const goodPreview = await preview(c, "customers", `name,email\nAda Byrne,ada-${tag}@example.test\nBen Okafor,ben-${tag}@example.test\n`);
+  const runId = idIn(await commit(c, goodPreview), "run");
+  return { t, customer, job, quote, invoice, portalUrl: portal.url, invitePath: new URL(invite.url).pathname, member: imported, badPreview, runId };
+}
+
+const PAGES: PageCase[] = [
+  { name: "sign in", who: "visitor", path: () => "/login", shows: /Sign in/ },
+  {
+    name: "sign in with errors", who: "visitor", path: () => "/login", status: 200, shows: /Sign in/,
+    then: async (page) => {
+      await page.getByLabel("Email").fill("not-an-email");
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.locator("#field-email-error").waitFor();
+    },
+  },
+  { name: "sign up", who: "visitor", path: () => "/signup", shows: /Create your business account/ },
+  {
+    name: "sign up with errors", who: "visitor", path: () => "/signup", shows: /Create your business account/,
+    then: async (page) => {
+      await page.getByLabel("Password").fill("short");
+      await page.getByRole("button", { name: "Create account" }).click();
+      await page.locator("#field-password-error").waitFor();
+    },
+  },
+  { name: "invite", who: "visitor", path: (s) => s.invitePath, shows: /choose a password/ },
+  { name: "invite no longer valid", who: "visitor", path: () => "/invite/not-a-real-token", status: 404, shows: /no longer works/ },
+  { name: "portal hub", who: "visitor", path: (s) => s.portalUrl, shows: /Rosa Marquez/ },
+  { name: "portal link not valid", who: "visitor", path: () => "/portal/forged.token", status: 404, shows: /no longer valid/i },
+  { name: "dashboard", who: "owner", path: () => "/", shows: /Open jobs/i },
+  { name: "customers", who: "owner", path: () => "/customers", shows: /Rosa Marquez/ },
+  { name: "customer", who: "owner", path: (s) => `/customers/${s.customer.id}`, shows: /Replace 50 gal water heater/, shot: true },
+  { name: "new portal link", who: "owner", path: (s) => `/customers/${s.customer.id}/portal-links`, shows: /portal link/i },
+  {
+    name: "new portal link with errors", who: "owner", path: (s) => `/customers/${s.customer.id}/portal-links`, shows: /portal link/i, status: 200, shot: true,
+    then: async (page) => {
+      // The browser would stop 0 itself; skip its check to see the server's message.
+      await page.locator("form.portal-link-form").evaluate((f) => f.setAttribute("novalidate", ""));
+      await page.getByLabel("Valid for (days)").fill("0");
+      await page.getByRole("button", { name: "Create portal link" }).click();
+      await page.locator("[id$='-error']").first().waitFor();
+    },
+  },
+  { name: "jobs", who: "owner", path: () => "/jobs", shows: /Replace 50 gal water heater/ },
+  { name: "job", who: "owner", path: (s) => `/jobs/${s.job.id}`, shows: /Replace 50 gal water heater/, shot: true },
+  { name: "quotes", who: "owner", path: () => "/quotes", shows: /Q-/ },
+  { name: "quote", who: "owner", path: (s) => `/quotes/${s.quote.id}`, shows: /50 gal gas water heater/ },
+  { name: "invoices", who: "owner", path: () => "/invoices", shows: /INV-/ },
+  { name: "invoice", who: "owner", path: (s) => `/invoices/${s.invoice.id}`, shows: /50 gal gas water heater/ },
+  { name: "booking requests", who: "owner", path: () => "/requests", shows: /Furnace not heating/ },
+  { name: "team", who: "owner", path: () => "/team", shows: /Dana Imported/ },
+  { name: "team invite", who: "owner", path: (s) => `/team/${s.member.id}/invite`, shows: /Invite Dana Imported/ },
+  { name: "import", who: "owner", path: () => "/import-data", shows: /Customers/ },
+  { name: "import customers", who: "owner", path: () => "/import-data?type=customers", shows: /external_id/ },
+  { name: "import preview with errors", who: "owner", path: (s) => `/import-data?type=jobs&preview=${s.badPreview}`, shows: /With errors/, shot: true },
+  { name: "import result", who: "owner", path: (s) => `/import-data?type=customers&run=${s.runId}`, shows: /Imported 2 customers/ },
+  {
+    name: "import upload refused", who: "owner", path: () => "/import-data?type=customers", shows: /external_id/,
+    then: async (page) => {
+      await page.getByRole("button", { name: /preview/i }).first().click();
+      await page.getByRole("alert").first().waitFor();
+    },
+  },
+  { name: "import commit page", who: "owner", path: () => "/import-data/commit", shows: /Nothing to import here/ },
+  { name: "import undo page", who: "owner", path: () => "/import-data/undo", shows: /undo/i },
+  { name: "assistant", who: "owner", path: () => "/ai-assistant", shows: /Guidance appears here/ },
+  {
+    name: "assistant with guidance", who: "owner", path: () => "/ai-assistant", shows: /Assistant/,
+    then: async (page) => {
+      await page.getByLabel("Job title").fill("Replace 50 gallon gas water heater in garage");
+      await page.getByRole("button", { name: "Get guidance" }).click();
+      await page.locator("#guidance").waitFor();
+    },
+  },
+  { name: "accounting settings", who: "owner", path: () => "/settings/accounting", shows: /QuickBooks Online/ },
+  { name: "calendar settings", who: "owner", path: () => "/settings/calendar", shows: /Google Calendar/ },
+  { name: "language model settings", who: "owner", path: () => "/settings/llm", shows: /The assistant is local/ },
+  {
+    name: "language model settings with errors", who: "owner", path: () => "/settings/llm", shows: /The assistant is local/,
+    then: async (page) => {
+      await refuseLlmSave(page);
+    },
+  },
+  { name: "billing settings", who: "owner", path: () => "/settings/billing", shows: /Billing/ },
+  { name: "my day", who: "technician", path: () => "/field", shows: /Annual furnace tune-up/ },
+  { name: "forbidden", who: "technician", path: () => "/team", status: 403, shows: /don't have access/ },
+  { name: "page not found", who: "owner", path: () => "/no-such-page", status: 404, shows: /Page not found/, shot: true },
+  { name: "record not found", who: "owner", path: () => `/customers/${randomUUID()}`, status: 404, shows: /not found/i },
+];
+
+/** Picks a model of another provider than the one chosen and saves: the server refuses it beside the model field. */
+async function refuseLlmSave(page: Page) {
+  const provider = page.getByLabel("Provider", { exact: true });
+  const values = await provider.locator("option").evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+  const model = page.getByLabel("Model", { exact: true });
+  const models = await model.locator("optgroup").evaluateAll((gs) => gs.map((g) => ({ label: g.getAttribute("label"), first: (g.querySelector("option") as HTMLOptionElement).value })));
+  assert.ok(values.length > 1 && models.length > 1, "more than one provider to choose from");
+  await provider.selectOption(values[0]);
+  await model.selectOption(models[models.length - 1].first);
+  await page.getByRole("button", { name: "Save preferences" }).click();
+  await page.locator("#field-model-error").waitFor();
+}
+
+async function contextFor(browser: Browser, who: Who, javaScript: boolean, s: Seeded): Promise<BrowserContext> {
+  const context = await newContext(browser, { javaScript });
+  if (who !== "visitor") {
+    const page = await context.newPage();
+    await signIn(page, s.t.users[who].email, DEFAULT_PASSWORD);
+    await page.close();
+  }
+  return context;
+}
+
+describe("browser: accessibility of every page", { skip: SKIP_BROWSER }, () => {
+  let browser: Browser;
+  withBrowser((b) => (browser = b));
+
+  test("the page list names every page route of the app", () => {
+    const routes = fs.readdirSync(path.resolve("app/routes")).filter((f) => /export default/.test(fs.readFileSync(path.resolve("app/routes", f), "utf8")));
+    // Pages that only ever render a 404 or an action's answer are reached through the cases named here.
+    const coveredBy: Record<string, string> = {
+      "$.tsx": "page not found",
+      "_index.tsx": "dashboard",
+      "ai-assistant._index.tsx": "assistant",
+      "customers.$id.tsx": "customer",
+      "customers.$id_.portal-links.tsx": "new portal link",
+      "customers._index.tsx": "customers",
+      "field.tsx": "my day",
+      "import-data._index.tsx": "import",
+      "import-data.commit.tsx": "import commit page",
+      "import-data.preview.tsx": "import upload refused",
+      "import-data.undo.tsx": "import undo page",
+      "invite.$token.tsx": "invite",
+      "invoices.$id.tsx": "invoice",
+      "invoices._index.tsx": "invoices",
+      "jobs.$id.tsx": "job",
+      "jobs._index.tsx": "jobs",
+      "login.tsx": "sign in",
+      "portal-links.$id.revoke.tsx": "page not found",
+      "portal.$token.tsx": "portal hub",
+      "quotes.$id.tsx": "quote",
+      "quotes._index.tsx": "quotes",
+      "requests.tsx": "booking requests",
+      "settings.accounting.tsx": "accounting settings",
+      "settings.billing.tsx": "billing settings",
+      "settings.calendar.tsx": "calendar settings",
+      "settings.llm.tsx": "language model settings",
+      "signup.tsx": "sign up",
+      "team.$id.invite.tsx": "team invite",
+      "team._index.tsx": "team",
+    };
+    assert.deepEqual(routes.filter((r) => !coveredBy[r]), [], "a page route without an accessibility case");
+    const names = new Set(PAGES.map((p) => p.name));
+    for (const [route, name] of Object.entries(coveredBy)) assert.ok(names.has(name), `${route}: no case named ${name}`);
+  });
+
+  for (const mode of JS_MODES) {
+    test(`no serious or critical axe-core finding on any page (${mode.label})`, { timeout: 240_000 }, async () => {
+      const s = await seed(mode.javaScript ? "js" : "nojs");
+      const contexts = new Map<Who, BrowserContext>();
+      const problems: string[] = [];
+      try {
+        for (const who of ["visitor", "owner", "technician"] as const) contexts.set(who, await contextFor(browser, who, mode.javaScript, s));
+        for (const c of PAGES) {
+          const page = await contexts.get(c.who)!.newPage();
+          try {
+            const res = await page.goto(c.path(s));
+            assert.equal(res?.status(), c.status ?? 200, `${c.name}: status`);
+            if (c.then) await c.then(page, s);
+            assert.match(await page.locator("body").innerText(), c.shows, `${c.name}: the page meant`);
+            if (c.shot) await screenshot(page, `a11y-${c.name.replace(/\W+/g, "-")}-${mode.javaScript ? "js" : "nojs"}`);
+            const found = await seriousAxeViolations(page, mode);
+            for (const f of found) problems.push(`${c.name} (${c.path(s)}): ${f.impact} ${f.id}: ${f.help} at ${f.targets.join(", ")}`);
+          } finally {
+            await page.close();
+          }
+        }
+      } finally {
+        for (const c of contexts.values()) await c.close();
+      }
+      assert.deepEqual(problems, [], "serious or critical accessibility problems");
+    });
+  }
+
+  test("the sign-in form by keyboard alone: Tab reaches each field, Enter submits", async () => {
+    const t = await createTenantWithUsers();
+    const context = await newContext(browser, { javaScript: true });
+    const page = await context.newPage();
+    await page.goto("/login");
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute("name") ?? document.activeElement?.textContent?.trim() ?? "");
+    const order: string[] = [];
+    for (let i = 0; i < 8 && !order.includes("password"); i++) {
+      await page.keyboard.press("Tab");
+      order.push(await focused());
+    }
+    assert.ok(order.indexOf("email") >= 0 && order.indexOf("email") < order.indexOf("password"), `tab order: ${order.join(" > ")}`);
+    // The focused element shows where it is.
+    const outline = await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle);
+    assert.notEqual(outline, "none", "the focused field has a visible focus outline");
+    await page.keyboard.press("Shift+Tab");
+    assert.equal(await focused(), "email");
+    await page.keyboard.type(t.users.office.email);
+    await page.keyboard.press("Tab");
+    await page.keyboard.type(DEFAULT_PASSWORD);
+    await Promise.all([page.waitForURL((u) => u.pathname === "/"), page.keyboard.press("Enter")]);
+    await page.getByRole("heading", { level: 1 }).waitFor();
+    assert.match(await page.locator("main").innerText(), /Open jobs/i, "signed in and on the dashboard");
+    await context.close();
+  });
+
+  for (const mode of JS_MODES) {
+    test(`a settings form by keyboard alone: Tab to a choice, change it, Enter saves (${mode.label})`, async () => {
+      const t = await createTenantWithUsers();
+      const context = await newContext(browser, mode);
+      const page = await context.newPage();
+      await signIn(page, t.users.admin.email, DEFAULT_PASSWORD);
+      await page.goto("/settings/accounting");
+      // The skip link comes first and jumps to the content.
+      await page.keyboard.press("Tab");
+      assert.equal(await page.evaluate(() => document.activeElement?.textContent), "Skip to content");
+      let reached = "";
+      for (let i = 0; i < 60 && reached !== "preferred_provider"; i++) {
+        await page.keyboard.press("Tab");
+        reached = await page.evaluate(() => document.activeElement?.getAttribute("name") ?? "");
+      }
+      assert.equal(reached, "preferred_provider", "Tab reaches the first settings field");
+      await page.keyboard.press("ArrowDown"); // the next option: the first accounting system
+      const chosen = await page.getByLabel("Preferred accounting system").inputValue();
+      assert.notEqual(chosen, "none");
+      // Tab on to the push-payments checkbox, untick it with Space, then Enter on it submits the form.
+      for (let i = 0; i < 10 && reached !== "push_payments"; i++) {
+        await page.keyboard.press("Tab");
+        reached = await page.evaluate(() => document.activeElement?.getAttribute("name") ?? "");
+      }
+      assert.equal(reached, "push_payments", "Tab reaches the checkbox");
+      await page.keyboard.press("Space");
+      await Promise.all([page.getByText("Accounting preferences saved").waitFor(), page.keyboard.press("Enter")]);
+      const saved = await one<{ prefs: Record<string, unknown> }>(`SELECT value AS prefs FROM tenant_settings WHERE tenant_id = $1 AND key = 'accounting'`, [t.id]);
+      assert.equal(saved?.prefs.preferredProvider, chosen);
+      assert.equal(saved?.prefs.pushPayments, false);
+      await context.close();
+    });
+  }
+
+  /** The field's error is announced with it: aria-invalid, and aria-describedby naming the element with the message. */
+  async function errorTiedToField(page: Page, label: string, message: RegExp) {
+    const field = page.getByLabel(label, { exact: true });
+    assert.equal(await field.getAttribute("aria-invalid"), "true", `${label}: aria-invalid`);
+    const ids = (await field.getAttribute("aria-describedby"))?.split(/\s+/) ?? [];
+    const described = await Promise.all(ids.map((id) => page.locator(`[id="${id}"]`).innerText()));
+    assert.ok(described.some((d) => message.test(d)), `${label}: described by ${JSON.stringify(described)}, expected ${message}`);
+    // And the accessible description a screen reader reads out holds the message.
+    const description = await field.evaluate((el) => {
+      const byId = (el.getAttribute("aria-describedby") ?? "").split(/\s+/).map((id) => document.getElementById(id)?.textContent ?? "");
+      return byId.join(" ");
+    });
+    assert.match(description, message);
+  }
+
+  for (const mode of JS_MODES) {
+    test(`validation errors sit beside their fields and are tied to them (${mode.label})`, async () => {
+      const t = await createTenantWithUsers();
+      const context = await newContext(browser, mode);
+      const page = await context.newPage();
+
+      await page.goto("/login");
+      await page.getByLabel("Email").fill("not-an-email");
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.locator("#field-email-error").waitFor();
+      await errorTiedToField(page, "Email", /email/i);
+      await errorTiedToField(page, "Password", /password/i);
+      await expectNoSeriousAxeViolations(page, "sign in with errors", mode);
+
+      await page.goto("/signup");
+      await page.getByLabel("Business name").fill("Summit Plumbing");
+      await page.getByLabel("Your name").fill("Rosa");
+      await page.getByLabel("Email").fill(`rosa-${randomUUID().slice(0, 8)}@example.test`);
+      await page.getByLabel("Password").fill("short");
+      await page.getByRole("button", { name: "Create account" }).click();
+      await page.locator("#field-password-error").waitFor();
+      await errorTiedToField(page, "Password", /12/);
+      // The hint stays part of the description next to the error.
+      assert.match((await page.getByLabel("Password").getAttribute("aria-describedby")) ?? "", /field-password-hint/);
+      assert.equal(await page.getByLabel("Business name").getAttribute("aria-invalid"), null, "a good field is not marked");
+      await screenshot(page, `a11y-signup-errors-${mode.javaScript ? "js" : "nojs"}`);
+
+      await signIn(page, t.users.admin.email, DEFAULT_PASSWORD);
+      await page.goto("/settings/llm");
+      await refuseLlmSave(page);
+      await errorTiedToField(page, "Model", /model/i);
+      await expectNoSeriousAxeViolations(page, "language model settings with errors", mode);
+      await screenshot(page, `a11y-settings-llm-errors-${mode.javaScript ? "js" : "nojs"}`);
+      await context.close();
+    });
+  }
+});

@@ -1,0 +1,221 @@
+import assert from "node:assert/strict";
+import { randomBytes, randomUUID } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { test } from "node:test";
+import { one, rows } from "../../db/index";
+import { signPortalToken } from "../../app/services/portal/links.server";
+import { createInvite } from "../../app/services/team/invites.server";
+import { clientFor, type Client } from "../helpers/client";
+import { createCustomer, createInvoice, createJob, createQuote, createUser, twoTenants, type TestTenant } from "../helpers/fixtures";
+import { textOf } from "../helpers/html";
+import { commit, idIn, preview } from "../helpers/import";
+import { portalRequest, portalSetup, randomLoopback } from "../helpers/portal";
+
+// CONTRACT section 2: "An id of another tenant behaves exactly like an id that does not exist."
+// One table of every route that takes an id (in the path, the query, a form or a JSON body, or
+// inside a token): each is asked once with a random id that exists nowhere and once with a real
+// id of another tenant (and, on the portal, of another customer). The two answers must be the
+// same (status, redirect, error code, the page's text with the id blanked), and the other
+// tenant's rows must not change at all.
+
+type Answer = { status: number; location: string | null; body: string };
+
+/** What a person or a client sees of a response, with the id asked about blanked out. */
+async function answer(res: Response | { status: number; headers: Record<string, unknown>; text: string }, id: string): Promise<Answer> {
+  const blank = (s: string) => s.split(id).join(":id").replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, ":uuid");
+  const isFetch = res instanceof Response;
+  const type = String((isFetch ? res.headers.get("content-type") : res.headers["content-type"]) ?? "");
+  const location = (isFetch ? res.headers.get("location") : (res.headers.location as string | undefined)) ?? null;
+  const raw = isFetch ? await res.text() : res.text;
+  let body: string;
+  if (type.includes("json")) {
+    const env = JSON.parse(raw) as { success: boolean; error?: { code: string; message: string; fields: unknown }; data?: { results?: unknown[] } };
+    // The envelope without meta (request ids differ); for a push, its per-mutation results.
+    body = JSON.stringify(env.success ? (env.data?.results ?? env.data) : env.error);
+  } else body = textOf(raw);
+  return { status: res.status, location: location && blank(location), body: blank(body) };
+}
+
+/** Every row of every tenant-owned table of one tenant, as one fingerprint per table. */
+async function fingerprint(tenantId: string): Promise<Record<string, string>> {
+  const tables = await rows<{ table_name: string }>(
+    `SELECT table_name FROM information_schema.columns
+      WHERE table_schema = current_schema() AND column_name = 'tenant_id'
+        AND table_name IN (SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE')
+      ORDER BY table_name`,
+  );
+  const out: Record<string, string> = {};
+  for (const { table_name } of tables) {
+    const r = await one<{ n: number; digest: string | null }>(
+      `SELECT count(*)::int AS n, md5(string_agg(t::text, '|' ORDER BY t::text)) AS digest FROM "${table_name}" t WHERE tenant_id = $1`,
+      [tenantId],
+    );
+    out[table_name] = `${r!.n}:${r!.digest ?? ""}`;
+  }
+  return out;
+}
+
+/** Tenant B's records, each reachable only by its id. */
+async function theirRecords(b: TestTenant) {
+  const customer = await createCustomer(b.id, { name: "Ines Theirs", email: `ines-${b.id.slice(0, 8)}@example.test` });
+  const job = await createJob(b.id, { customerId: customer.id, title: "Their boiler service", assigneeId: b.users.technician.id });
+  const quote = await createQuote(b.id, { customerId: customer.id });
+  const invoice = await createInvoice(b.id, { customerId: customer.id });
+  const portal = await portalSetup({ tenant: b, customerName: "Ines Portal" });
+  const request = await one<{ id: string }>(`INSERT INTO booking_requests (tenant_id, customer_id, service) VALUES ($1, $2, 'Their request') RETURNING id`, [b.id, customer.id]);
+  const member = await createUser(b.id, { role: "technician", name: "Theo Theirs", password: null });
+  const invite = await createInvite({ tenantId: b.id, userId: b.users.owner.id, role: "owner" }, member.id);
+  const cb = await clientFor(b.users.owner);
+  const run = idIn(await commit(cb, await preview(cb, "customers", `name,email\nIvy Imported,ivy-${b.id.slice(0, 8)}@example.test\n`)), "run");
+  const pending = await preview(cb, "customers", `name,email\nIan Pending,ian-${b.id.slice(0, 8)}@example.test\n`);
+  return {
+    customer, job, quote, invoice, portal, request: request!, member, run, pending,
+    inviteSecret: new URL(invite.url).pathname.split("/").pop()!.split(".")[1],
+  };
+}
+
+type Case = {
+  route: string;
+  /** Asks the route about `id`. */
+  ask: (id: string) => Promise<Response | { status: number; headers: Record<string, unknown>; text: string }>;
+  /** Real ids that are not ours to see: another tenant's (and, on the portal, another customer's). */
+  theirs: string[];
+  /** A fresh id that exists nowhere (a random UUID unless the route takes something else). */
+  missing?: () => string;
+  /** The status both answers have. */
+  status: number;
+};
+
+test("every route that takes an id answers another tenant's id exactly as a missing one, and changes nothing of theirs", async () => {
+  const { a, b } = await twoTenants();
+  const t = await theirRecords(b);
+  // Our own records, so the routes have something real to work on.
+  const ours = await portalSetup({ tenant: a, customerName: "Olga Ours" });
+  const ourOtherCustomer = await createCustomer(a.id, { name: "Otto Other" });
+  const otherCustomersQuote = await createQuote(a.id, { customerId: ourOtherCustomer.id });
+  const otherCustomersInvoice = await createInvoice(a.id, { customerId: ourOtherCustomer.id });
+
+  const owner = await clientFor(a.users.owner);
+  const office = await clientFor(a.users.office);
+  const tech = await clientFor(a.users.technician);
+  const ip = randomLoopback();
+  const aPrefix = Buffer.from(a.id.replace(/-/g, ""), "hex").toString("base64url");
+  const occurredAt = new Date().toISOString();
+  const push = (c: Client, jobId: string) =>
+    c.postJson("/api/offline-sync", { clientId: randomUUID(), mutations: [{ id: 1, type: "job.status", occurredAt, args: { jobId, status: "en_route" } }] });
+  const mutation = (c: Client, type: string, args: Record<string, string>) =>
+    c.postJson("/api/offline-sync", { clientId: randomUUID(), mutations: [{ id: 1, type, occurredAt, args }] });
+
+  const cases: Case[] = [
+    // Pages with the id in the path.
+    { route: "GET /customers/<id>", ask: (id) => owner.get(`/customers/${id}`), theirs: [t.customer.id], status: 404 },
+    { route: "GET /jobs/<id>", ask: (id) => owner.get(`/jobs/${id}`), theirs: [t.job.id], status: 404 },
+    { route: "GET /jobs/<id> (technician)", ask: (id) => tech.get(`/jobs/${id}`), theirs: [t.job.id], status: 404 },
+    { route: "GET /quotes/<id>", ask: (id) => owner.get(`/quotes/${id}`), theirs: [t.quote.id], status: 404 },
+    { route: "GET /invoices/<id>", ask: (id) => owner.get(`/invoices/${id}`), theirs: [t.invoice.id], status: 404 },
+    { route: "GET /customers/<id>/portal-links", ask: (id) => owner.get(`/customers/${id}/portal-links`), theirs: [t.customer.id], status: 404 },
+    { route: "GET /team/<id>/invite", ask: (id) => owner.get(`/team/${id}/invite`), theirs: [t.member.id], status: 404 },
+    // Lists filtered by an id in the query.
+    { route: "GET /jobs?customer=<id>", ask: (id) => owner.get(`/jobs?status=all&customer=${id}`), theirs: [t.customer.id], status: 200 },
+    { route: "GET /jobs?assignee=<id>", ask: (id) => owner.get(`/jobs?status=all&assignee=${id}`), theirs: [b.users.technician.id], status: 200 },
+    { route: "GET /quotes?customer=<id>", ask: (id) => owner.get(`/quotes?customer=${id}`), theirs: [t.customer.id], status: 200 },
+    { route: "GET /invoices?customer=<id>", ask: (id) => owner.get(`/invoices?customer=${id}`), theirs: [t.customer.id], status: 200 },
+    // Import runs by id in the query.
+    { route: "GET /import-data?type=customers&preview=<id>", ask: (id) => owner.get(`/import-data?type=customers&preview=${id}`), theirs: [t.pending], status: 404 },
+    { route: "GET /import-data?preview=<id>", ask: (id) => owner.get(`/import-data?preview=${id}`), theirs: [t.pending], status: 404 },
+    { route: "GET /import-data?type=customers&run=<id>", ask: (id) => owner.get(`/import-data?type=customers&run=${id}`), theirs: [t.run], status: 404 },
+    { route: "GET /import-data?run=<id>", ask: (id) => owner.get(`/import-data?run=${id}`), theirs: [t.run], status: 404 },
+    { route: "GET /import-data/errors?preview=<id>", ask: (id) => owner.get(`/import-data/errors?preview=${id}`), theirs: [t.pending], status: 404 },
+    // Forms with the id in the path.
+    { route: "POST /customers/<id>/portal-links", ask: (id) => owner.post(`/customers/${id}/portal-links`, { days: 5 }), theirs: [t.customer.id], status: 404 },
+    { route: "POST /portal-links/<id>/revoke", ask: (id) => owner.post(`/portal-links/${id}/revoke`, {}), theirs: [t.portal.linkId], status: 404 },
+    { route: "POST /team/<id>/invite", ask: (id) => owner.post(`/team/${id}/invite`, {}), theirs: [t.member.id], status: 404 },
+    // Forms with the id in the body.
+    { route: "POST /team (role of userId)", ask: (id) => owner.post("/team", { intent: "role", userId: id, role: "office" }), theirs: [t.member.id], status: 404 },
+    { route: "POST /requests (requestId)", ask: (id) => owner.post("/requests", { requestId: id, status: "declined" }), theirs: [t.request.id], status: 404 },
+    { route: "POST /import-data/commit (previewId)", ask: (id) => owner.post("/import-data/commit", { previewId: id }), theirs: [t.pending], status: 404 },
+    { route: "POST /import-data/undo (runId)", ask: (id) => owner.post("/import-data/undo", { runId: id }), theirs: [t.run], status: 404 },
+    { route: "POST /field status (jobId)", ask: (id) => office.post("/field", { intent: "status", jobId: id, status: "en_route" }), theirs: [t.job.id], status: 404 },
+    { route: "POST /field note (jobId)", ask: (id) => office.post("/field", { intent: "note", jobId: id, body: "Checked it" }), theirs: [t.job.id], status: 404 },
+    { route: "POST /field note (jobId, technician)", ask: (id) => tech.post("/field", { intent: "note", jobId: id, body: "Checked it" }), theirs: [t.job.id], status: 404 },
+    // JSON: offline sync mutations name a job.
+    { route: "POST /api/offline-sync job.status (jobId)", ask: (id) => push(office, id), theirs: [t.job.id], status: 200 },
+    { route: "POST /api/offline-sync job.note (jobId, technician)", ask: (id) => mutation(tech, "job.note", { jobId: id, body: "Checked it" }), theirs: [t.job.id], status: 200 },
+    {
+      route: "POST /api/offline-sync job.time_entry (jobId)",
+      ask: (id) => mutation(office, "job.time_entry", { jobId: id, startedAt: new Date(Date.now() - 3600_000).toISOString(), endedAt: occurredAt }),
+      theirs: [t.job.id], status: 200,
+    },
+    // The customer portal: our link, their quote or invoice (another tenant's, and another customer's of ours).
+    {
+      route: "POST /api/portal/quote (quoteId)",
+      ask: (id) => portalRequest("POST", "/api/portal/quote", { ip, form: { token: ours.token, quoteId: id, decision: "approve", signatureName: "Mallory", acceptTerms: "yes" } }),
+      theirs: [t.quote.id, otherCustomersQuote.id], status: 422,
+    },
+    {
+      route: "POST /api/portal/quote decline (quoteId)",
+      ask: (id) => portalRequest("POST", "/api/portal/quote", { ip, form: { token: ours.token, quoteId: id, decision: "decline", reason: "No" } }),
+      theirs: [t.quote.id, otherCustomersQuote.id], status: 422,
+    },
+    {
+      route: "POST /api/portal/invoice-payment (invoiceId)",
+      ask: (id) => portalRequest("POST", "/api/portal/invoice-payment", { ip, form: { token: ours.token, invoiceId: id, amount: "10.00", idempotencyKey: randomBytes(16).toString("base64url") } }),
+      theirs: [t.invoice.id, otherCustomersInvoice.id], status: 422,
+    },
+    // Ids inside tokens: a correctly signed portal token pairing our tenant with their link,
+    // and an invite token pairing our tenant with their invite's secret.
+    {
+      route: "GET /portal/<token> (our tenant, their link id)",
+      ask: (token) => portalRequest("GET", `/portal/${token}`, { ip }),
+      theirs: [signPortalToken(a.id, t.portal.linkId)], missing: () => signPortalToken(a.id, randomUUID()), status: 404,
+    },
+    {
+      route: "POST /api/portal/booking-request (our tenant, their link id)",
+      ask: (token) => portalRequest("POST", "/api/portal/booking-request", { ip, form: { token, service: "Leak", timeWindow: "any" } }),
+      theirs: [signPortalToken(a.id, t.portal.linkId)], missing: () => signPortalToken(a.id, randomUUID()), status: 404,
+    },
+    {
+      route: "GET /invite/<token> (our tenant, their secret)",
+      ask: (token) => owner.get(`/invite/${token}`),
+      theirs: [`${aPrefix}.${t.inviteSecret}`], missing: () => `${aPrefix}.${randomBytes(32).toString("base64url")}`, status: 404,
+    },
+    {
+      route: "POST /invite/<token> (our tenant, their secret)",
+      ask: async (token) => (await clientFor(a.users.admin)).post(`/invite/${token}`, { password: "a brand new password" }),
+      theirs: [`${aPrefix}.${t.inviteSecret}`], missing: () => `${aPrefix}.${randomBytes(32).toString("base64url")}`, status: 404,
+    },
+  ];
+
+  // The table names every route whose path takes an id or a token.
+  const pathRoutes = fs.readdirSync(path.resolve("app/routes")).filter((f) => /\$(id|token)/.test(f));
+  for (const file of pathRoutes) {
+    const url = `/${file.replace(/\.tsx?$/, "").replace(/_(?=\.|$)/g, "").split(".").map((p) => (p.startsWith("$") ? `<${p.slice(1)}>` : p)).join("/")}`;
+    assert.ok(cases.some((c) => c.route.includes(` ${url}`)), `${file} (${url}) has no case`);
+  }
+
+  const before = await fingerprint(b.id);
+  const problems: string[] = [];
+  for (const c of cases) {
+    const missingId = (c.missing ?? randomUUID)();
+    const expected = await answer(await c.ask(missingId), missingId);
+    if (expected.status !== c.status) problems.push(`${c.route}: a missing id answers ${expected.status}, expected ${c.status}`);
+    for (const id of c.theirs) {
+      const got = await answer(await c.ask(id), id);
+      try {
+        assert.deepEqual(got, expected);
+      } catch {
+        problems.push(`${c.route}: their id answers ${JSON.stringify(got).slice(0, 600)}\n  a missing id answers ${JSON.stringify(expected).slice(0, 600)}`);
+      }
+      // Nothing of theirs shows through, whatever the answer.
+      for (const secret of ["Ines Theirs", "Their boiler service", "Their request", "Theo Theirs", "Ivy Imported", "Ian Pending", "Ines Portal", t.quote.number, t.invoice.number]) {
+        if (got.body.includes(secret)) problems.push(`${c.route}: shows ${secret}`);
+      }
+    }
+  }
+  assert.deepEqual(problems, [], "routes that tell another tenant's id from a missing one");
+  assert.deepEqual(await fingerprint(b.id), before, "another tenant's rows are unchanged");
+  // Ours too: the portal forms with others' ids recorded nothing.
+  assert.equal((await one<{ n: number }>(`SELECT count(*)::int AS n FROM payments WHERE tenant_id = $1`, [a.id]))!.n, 0);
+  assert.equal((await one<{ status: string }>(`SELECT status FROM quotes WHERE tenant_id = $1 AND id = $2`, [a.id, otherCustomersQuote.id]))!.status, "sent");
+});
