@@ -1,6 +1,7 @@
+import { Form } from "@remix-run/react";
 import type { Requirement } from "~/services/integrations/accounting";
 import { formatDateTime } from "~/utils/format";
-import { FieldErrors, FormError } from "./forms";
+import { CsrfInput, FieldErrors, FormError } from "./forms";
 
 /** What a settings page's action answers on a refused save (see app/http/settings-form.server.ts). */
 export type SettingsFailure = { ok: false; formErrors: string[]; fields: Record<string, string[]>; values?: Record<string, string> };
@@ -171,5 +172,50 @@ export function SaveRow({ canManage, busy, label }: { canManage: boolean; busy: 
         {busy ? "Saving…" : label}
       </button>
     </div>
+  );
+}
+
+/** What settingsPageLoader (app/http/settings-form.server.ts) gives every settings page. */
+export type SettingsPageData = {
+  updatedAt: string | null;
+  updatedByName: string | null;
+  canManage: boolean;
+  timeZone: string;
+};
+
+/**
+ * The card of a settings page's preferences form: title with when it was last saved, the
+ * read-only note for roles that cannot change it, the form (CSRF, the errors of fields not
+ * placed beside a field, a fieldset disabled for them) and its save button. `children` go in
+ * the form's grid; `after` below it, outside the fieldset.
+ */
+export function PrefsCard({
+  title, data, failure, placed, busy, children, after,
+}: {
+  title: string;
+  data: SettingsPageData;
+  failure: SettingsFailure | undefined;
+  placed: readonly string[];
+  busy: boolean;
+  children: React.ReactNode;
+  after?: React.ReactNode;
+}) {
+  return (
+    <section className="card" aria-labelledby="prefs-title">
+      <div className="card-header">
+        <h2 id="prefs-title">{title}</h2>
+        <LastSaved updatedAt={data.updatedAt} by={data.updatedByName} timeZone={data.timeZone} />
+      </div>
+      {data.canManage ? null : <ReadOnlyNote />}
+      <Form method="post" noValidate key={data.updatedAt ?? "defaults"}>
+        <CsrfInput />
+        <SettingsFormErrors failure={failure} placed={placed} />
+        <fieldset className="settings-fieldset" disabled={!data.canManage}>
+          <div className="settings-form-grid">{children}</div>
+        </fieldset>
+        {after}
+        <SaveRow canManage={data.canManage} busy={busy} label="Save preferences" />
+      </Form>
+    </section>
   );
 }

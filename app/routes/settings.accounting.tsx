@@ -1,10 +1,9 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { CsrfInput } from "~/components/forms";
+import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { PageHeader } from "~/components/layout";
 import {
-  CheckboxField, ConnectControl, LastSaved, RadioGroup, ReadOnlyNote, Requirements, SaveRow, SelectField,
-  SettingsFormErrors, StatusBadge, settingsFormState, type SettingsFailure,
+  CheckboxField, ConnectControl, PrefsCard, RadioGroup, Requirements, SelectField, StatusBadge, settingsFormState,
+  type SettingsFailure,
 } from "~/components/settings";
 import { settingsFormAction, settingsPageLoader } from "~/http/settings-form.server";
 import {
@@ -49,47 +48,33 @@ export default function AccountingSettings() {
         </p>
       </div>
 
-      <section className="card" aria-labelledby="prefs-title">
-        <div className="card-header">
-          <h2 id="prefs-title">Sync preferences</h2>
-          <LastSaved updatedAt={data.updatedAt} by={data.updatedByName} timeZone={data.timeZone} />
-        </div>
-        {data.canManage ? null : <ReadOnlyNote />}
-        <Form method="post" noValidate key={data.updatedAt ?? "defaults"}>
-          <CsrfInput />
-          <SettingsFormErrors failure={failure} placed={FIELDS} />
-          <fieldset className="settings-fieldset" disabled={!data.canManage}>
-            <div className="settings-form-grid">
-              <SelectField
-                name="preferred_provider"
-                label="Preferred accounting system"
-                value={form.values.preferred_provider}
-                errors={form.errorsFor("preferred_provider")}
-                hint="The system you plan to connect. Nothing is sent until it is connected."
-                options={[
-                  { value: NO_ACCOUNTING_PROVIDER, label: "No preference yet" },
-                  ...ACCOUNTING_PROVIDERS.map((p) => ({ value: p.id, label: p.name })),
-                ]}
-              />
-              <RadioGroup
-                name="push_invoices"
-                legend="Push invoices to the ledger"
-                options={PUSH_INVOICE_OPTIONS}
-                value={form.values.push_invoices}
-                errors={form.errorsFor("push_invoices")}
-              />
-              <CheckboxField
-                name="push_payments"
-                label="Push payments recorded in Fieldwork"
-                hint="Marks the invoice paid in the ledger so your books match."
-                checked={form.checked("push_payments")}
-                errors={form.errorsFor("push_payments")}
-              />
-            </div>
-          </fieldset>
-          <SaveRow canManage={data.canManage} busy={busy} label="Save preferences" />
-        </Form>
-      </section>
+      <PrefsCard title="Sync preferences" data={data} failure={failure} placed={FIELDS} busy={busy}>
+        <SelectField
+          name="preferred_provider"
+          label="Preferred accounting system"
+          value={form.values.preferred_provider}
+          errors={form.errorsFor("preferred_provider")}
+          hint="The system you plan to connect. Nothing is sent until it is connected."
+          options={[
+            { value: NO_ACCOUNTING_PROVIDER, label: "No preference yet" },
+            ...ACCOUNTING_PROVIDERS.map((p) => ({ value: p.id, label: p.name })),
+          ]}
+        />
+        <RadioGroup
+          name="push_invoices"
+          legend="Push invoices to the ledger"
+          options={PUSH_INVOICE_OPTIONS}
+          value={form.values.push_invoices}
+          errors={form.errorsFor("push_invoices")}
+        />
+        <CheckboxField
+          name="push_payments"
+          label="Push payments recorded in Fieldwork"
+          hint="Marks the invoice paid in the ledger so your books match."
+          checked={form.checked("push_payments")}
+          errors={form.errorsFor("push_payments")}
+        />
+      </PrefsCard>
 
       <h2 className="section-title">Supported accounting systems</h2>
       <p className="muted">

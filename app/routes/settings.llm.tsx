@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { CsrfInput, Field } from "~/components/forms";
+import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Field } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
 import {
-  LastSaved, ReadOnlyNote, SaveRow, SelectField, SettingsFormErrors, settingsFormState, type SettingsFailure,
+  PrefsCard, SelectField, settingsFormState, type SettingsFailure,
 } from "~/components/settings";
 import { settingsFormAction, settingsPageLoader } from "~/http/settings-form.server";
 import { API_KEY_DISABLED_REASON, LLM_PROVIDERS, LOCAL_STATEMENT } from "~/services/integrations/llm";
@@ -30,6 +30,21 @@ export default function LlmSettings() {
   const failure = useActionData<SettingsFailure>();
   const busy = useNavigation().state === "submitting";
   const form = settingsFormState(data.form, failure);
+  // Disabled inputs are never submitted; the server refuses a posted key anyway.
+  const apiKey = (
+    <div className="api-key-field">
+      <Field
+        name="api_key"
+        label="API key"
+        type="password"
+        disabled
+        autoComplete="off"
+        placeholder="Not accepted yet"
+        hint={API_KEY_DISABLED_REASON}
+        errors={form.errorsFor("api_key")}
+      />
+    </div>
+  );
   return (
     <>
       <PageHeader title="Language model" description="Which language model the assistant should use." />
@@ -39,51 +54,24 @@ export default function LlmSettings() {
         </p>
       </div>
 
-      <section className="card" aria-labelledby="prefs-title">
-        <div className="card-header">
-          <h2 id="prefs-title">Model preferences</h2>
-          <LastSaved updatedAt={data.updatedAt} by={data.updatedByName} timeZone={data.timeZone} />
-        </div>
-        {data.canManage ? null : <ReadOnlyNote />}
-        <Form method="post" noValidate key={data.updatedAt ?? "defaults"}>
-          <CsrfInput />
-          <SettingsFormErrors failure={failure} placed={FIELDS} />
-          <fieldset className="settings-fieldset" disabled={!data.canManage}>
-            <div className="settings-form-grid">
-              <SelectField
-                name="provider"
-                label="Provider"
-                value={form.values.provider}
-                errors={form.errorsFor("provider")}
-                hint="Planned providers are recorded as a preference only; the assistant keeps running locally."
-                options={LLM_PROVIDERS.map((p) => ({ value: p.id, label: label(p) }))}
-              />
-              <SelectField
-                name="model"
-                label="Model"
-                value={form.values.model}
-                errors={form.errorsFor("model")}
-                hint="Choose a model of the selected provider."
-                groups={LLM_PROVIDERS.map((p) => ({ label: p.name, options: p.models.map((m) => ({ value: m, label: m })) }))}
-              />
-            </div>
-          </fieldset>
-          {/* Disabled inputs are never submitted; the server refuses a posted key anyway. */}
-          <div className="api-key-field">
-            <Field
-              name="api_key"
-              label="API key"
-              type="password"
-              disabled
-              autoComplete="off"
-              placeholder="Not accepted yet"
-              hint={API_KEY_DISABLED_REASON}
-              errors={form.errorsFor("api_key")}
-            />
-          </div>
-          <SaveRow canManage={data.canManage} busy={busy} label="Save preferences" />
-        </Form>
-      </section>
+      <PrefsCard title="Model preferences" data={data} failure={failure} placed={FIELDS} busy={busy} after={apiKey}>
+        <SelectField
+          name="provider"
+          label="Provider"
+          value={form.values.provider}
+          errors={form.errorsFor("provider")}
+          hint="Planned providers are recorded as a preference only; the assistant keeps running locally."
+          options={LLM_PROVIDERS.map((p) => ({ value: p.id, label: label(p) }))}
+        />
+        <SelectField
+          name="model"
+          label="Model"
+          value={form.values.model}
+          errors={form.errorsFor("model")}
+          hint="Choose a model of the selected provider."
+          groups={LLM_PROVIDERS.map((p) => ({ label: p.name, options: p.models.map((m) => ({ value: m, label: m })) }))}
+        />
+      </PrefsCard>
 
       <h2 className="section-title">Providers</h2>
       <div className="table-wrap">
