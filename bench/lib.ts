@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { startEmbedded, type EmbeddedDb } from "../db/embedded";
-import { closeDb, db } from "../db/index";
+import { closeDb, db, rows } from "../db/index";
 import { migrateUp } from "../db/migrate";
 import { startServer, ROOT, type RunningServer } from "../tests/helpers/server";
 
@@ -43,7 +43,7 @@ export async function benchDatabase(): Promise<{ url: string; stop: () => Promis
   process.env.DATABASE_URL = url;
   Object.assign(process.env, BENCH_SECRETS);
   await migrateUp(db());
-  const v = (await db().query("SHOW server_version"))[0] as Array<{ server_version: string }>;
+  const v = await rows<{ server_version: string }>("SELECT current_setting('server_version') AS server_version");
   await closeDb();
   return {
     url,
