@@ -1,4 +1,4 @@
-import { json } from "@remix-run/node";
+import { json, type ServerBuild } from "@remix-run/node";
 import { isAppError } from "~/utils/app-error";
 import { isDbUnavailable, toAppError } from "./envelope.server";
 
@@ -17,4 +17,29 @@ export async function asPage<T>(fn: () => Promise<T>): Promise<T> {
     if (e) throw json({ message: e.message }, { status: e.status, headers: e.headers });
     throw error;
   }
+}
+
+/**
+ * Every page route's loader and action run through the outage mapping of `asPage`, so a
+ * database that goes away between two loaders of one page (the root's and the route's) still
+ * gives the 503 page with its message rather than the generic 500 one. JSON routes (/api,
+ * the assistant's endpoint, /healthz) answer their own envelope and are left as they are.
+ */
+export function withOutagePages(build: ServerBuild): ServerBuild {
+  const routes: ServerBuild["routes"] = {};
+  for (const [id, route] of Object.entries(build.routes)) {
+    const jsonRoute = id.startsWith("routes/api.") || id === "routes/ai-assistant.generate" || id === "routes/healthz";
+    const { loader, action } = route.module;
+    routes[id] = jsonRoute
+      ? route
+      : {
+          ...route,
+          module: {
+            ...route.module,
+            loader: loader && ((args) => asPage(async () => loader(args))),
+            action: action && ((args) => asPage(async () => action(args))),
+          },
+        };
+  }
+  return { ...build, routes };
 }

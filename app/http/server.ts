@@ -20,6 +20,7 @@ import { drainRequest, toFetchRequest, sendFetchResponse } from "./node-adapter.
 import { knownApiPath, unknownApiBody } from "./api-routes.server";
 import { newNonce, securityHeaders } from "./security-headers.server";
 import { apiFallback } from "./api-fallback.server";
+import { withOutagePages } from "./page.server";
 import { checkOrigin, crossSitePage, CROSS_SITE_MESSAGE, isJsonRoute } from "./origin.server";
 
 const REQUEST_ID_RE = /^[\w.:-]{1,100}$/;
@@ -51,7 +52,7 @@ async function main() {
   if (poolMax !== undefined) process.env.DB_POOL_MAX = poolMax;
   process.env.DB_SET_ROLE = APP_ROLE;
 
-  const handle = createRequestHandler(build, build.mode);
+  const handle = createRequestHandler(withOutagePages(build), build.mode);
   const isKnownApi = knownApiPath(build.routes);
   const production = config.NODE_ENV === "production";
   const assets = serveStatic("public/build", { immutable: true, maxAge: "1y", index: false, fallthrough: true });

@@ -36,3 +36,25 @@ test("an error of the query or the data is not an outage", () => {
   for (const error of cases) assert.equal(isDbUnavailable(error), false, String(error));
   assert.equal(isDbUnavailable(new TypeError("x is undefined")), false);
 });
+
+test("every page loader and action of the build maps an outage to the 503 page; JSON routes are left alone", async () => {
+  const { withOutagePages } = await import("../../app/http/page.server");
+  const outage = () => Promise.reject(failedQuery("Connection terminated unexpectedly"));
+  const bug = () => Promise.reject(new Error("a bug"));
+  const build = {
+    routes: {
+      "routes/customers._index": { id: "routes/customers._index", path: "customers", module: { loader: outage, action: outage } },
+      "routes/jobs._index": { id: "routes/jobs._index", path: "jobs", module: { loader: bug } },
+      "routes/api.offline-sync": { id: "routes/api.offline-sync", path: "api/offline-sync", module: { action: outage } },
+    },
+  } as never;
+  const wrapped = withOutagePages(build) as unknown as { routes: Record<string, { module: { loader?: (a: unknown) => Promise<unknown>; action?: (a: unknown) => Promise<unknown> } }> };
+  for (const fn of [wrapped.routes["routes/customers._index"].module.loader!, wrapped.routes["routes/customers._index"].module.action!]) {
+    const thrown = await fn({}).then(() => null, (e: unknown) => e);
+    assert.ok(thrown instanceof Response, "a page answer, not a crash");
+    assert.equal(thrown.status, 503);
+    assert.match((await thrown.json()).message, /briefly unavailable/i);
+  }
+  await assert.rejects(wrapped.routes["routes/jobs._index"].module.loader!({}), /a bug/, "other errors stay 500s");
+  await assert.rejects(wrapped.routes["routes/api.offline-sync"].module.action!({}), (e: unknown) => !(e instanceof Response));
+});
