@@ -3,7 +3,6 @@ import type { AppLoadContext, EntryContext } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "~/components/nonce";
-import { isDbUnavailable } from "~/http/envelope.server";
 import { log } from "~/utils/log.server";
 
 const ABORT_DELAY = 5_000;
@@ -58,10 +57,7 @@ export default function handleRequest(
   });
 }
 
-export function handleError(error: unknown, { request, context }: { request: Request; context: AppLoadContext }) {
-  // A page whose loader or action failed because the database is unavailable: server.ts
-  // answers its 500 as 503 (docs/decisions/081).
-  if (isDbUnavailable(error)) context.dbUnavailable = true;
+export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;
   log.error("route error", { requestId: request.headers.get("x-request-id"), error });
 }

@@ -5,7 +5,6 @@ import { AppShell } from "~/components/layout";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { useNonce } from "~/components/nonce";
 import { csrfToken } from "~/http/csrf.server";
-import { asPage } from "~/http/page.server";
 import { getCurrentUser } from "~/utils/auth.server";
 import { setFlash } from "~/services/accounts/sessions.server";
 import styles from "~/styles/app.css";
@@ -18,28 +17,25 @@ export const links: LinksFunction = () => [
 export const meta: MetaFunction = () => [{ title: "Fieldwork" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  // Every page runs this loader first: a database that is down answers the 503 page from here.
-  return asPage(async () => {
-    const [user, csrf] = await Promise.all([getCurrentUser(request), csrfToken(request)]);
-    const flash = user?.flash ?? null;
-    if (user && flash) await setFlash(user, null);
-    return json(
-      {
-        csrf: csrf.token,
-        // Only the layout's one-line message goes to the browser; pages read their own flash keys.
-        flash: typeof flash?.message === "string" ? { message: flash.message, tone: flash.tone === "error" ? ("error" as const) : ("success" as const) } : null,
-        user: user && {
-          name: user.name,
-          email: user.email,
-          role: user.role,
-          tenantName: user.tenantName,
-          timeZone: user.timeZone,
-          permissions: user.permissions,
-        },
+  const [user, csrf] = await Promise.all([getCurrentUser(request), csrfToken(request)]);
+  const flash = user?.flash ?? null;
+  if (user && flash) await setFlash(user, null);
+  return json(
+    {
+      csrf: csrf.token,
+      // Only the layout's one-line message goes to the browser; pages read their own flash keys.
+      flash: typeof flash?.message === "string" ? { message: flash.message, tone: flash.tone === "error" ? ("error" as const) : ("success" as const) } : null,
+      user: user && {
+        name: user.name,
+        email: user.email,
+        role: user.role,
+        tenantName: user.tenantName,
+        timeZone: user.timeZone,
+        permissions: user.permissions,
       },
-      { headers: csrf.setCookie ? { "Set-Cookie": csrf.setCookie } : {} },
-    );
-  });
+    },
+    { headers: csrf.setCookie ? { "Set-Cookie": csrf.setCookie } : {} },
+  );
 }
 
 export type RootData = ReturnType<typeof useRootData>;

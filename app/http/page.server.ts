@@ -3,13 +3,12 @@ import { isAppError } from "~/utils/app-error";
 import { isDbUnavailable, toAppError } from "./envelope.server";
 
 /**
- * Runs an HTML page's loader body: an AppError a service throws (404 for another tenant's
- * id, 403, 409) becomes that status's error page in the layout, instead of a 500; so does a
- * database that cannot be reached or a pool with no free connection (503, docs/decisions/081).
- * (Called inside `export async function loader`, never at module level: the browser build
- * drops the loader, but not a module-level call to this server-only helper.)
+ * Runs an HTML page's loader or action: an AppError a service throws (404 for another
+ * tenant's id, 403, 409) becomes that status's error page in the layout, instead of a 500;
+ * so does a database that cannot be reached or a pool with no free connection (503,
+ * docs/decisions/081). Applied to every page route by `withOutagePages`, not by the routes.
  */
-export async function asPage<T>(fn: () => Promise<T>): Promise<T> {
+async function asPage<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (error) {
@@ -20,10 +19,10 @@ export async function asPage<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 /**
- * Every page route's loader and action run through the outage mapping of `asPage`, so a
- * database that goes away between two loaders of one page (the root's and the route's) still
- * gives the 503 page with its message rather than the generic 500 one. JSON routes (/api,
- * the assistant's endpoint, /healthz) answer their own envelope and are left as they are.
+ * Every page route's loader and action run through `asPage`, given to Remix once in
+ * server.ts, so no route can forget it: a database that goes away between two loaders of one
+ * page (the root's and the route's) still gives the 503 page with its message. JSON routes
+ * (/api, the assistant's endpoint, /healthz) answer their own envelope and are left alone.
  */
 export function withOutagePages(build: ServerBuild): ServerBuild {
   const routes: ServerBuild["routes"] = {};

@@ -97,9 +97,7 @@ async function main() {
     }
     const serveRemix = () => {
       const request = toFetchRequest(req, res, origin);
-      const context = { nonce, requestId, dbUnavailable: false };
-      handle(request, context)
-        .then((response) => (context.dbUnavailable && response.status === 500 ? unavailable(response) : response))
+      handle(request, { nonce, requestId })
         .then((response) => apiFallback(request, response))
         .catch((error) => {
           log.error("request failed", { requestId, error });
@@ -149,17 +147,6 @@ async function main() {
   };
   process.on("SIGINT", () => void stop("SIGINT"));
   process.on("SIGTERM", () => void stop("SIGTERM"));
-}
-
-/**
- * A page that failed because the database is unavailable (entry.server.tsx handleError marks
- * it) answers 503 with Retry-After instead of 500: the client may retry (docs/decisions/081).
- * Page loaders map it themselves (asPage); this covers actions and the rest.
- */
-function unavailable(response: Response): Response {
-  const headers = new Headers(response.headers);
-  headers.set("Retry-After", "2");
-  return new Response(response.body, { status: 503, statusText: "Service Unavailable", headers });
 }
 
 main().catch((error) => {

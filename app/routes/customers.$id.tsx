@@ -2,7 +2,6 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { asPage } from "~/http/page.server";
 import { PageHeader } from "~/components/layout";
 import { PortalLinksCard } from "~/components/portal-links";
 import { DateTime, Money, RelatedTable, StatusBadge } from "~/components/records";
@@ -16,14 +15,12 @@ import { requireAllRecords } from "~/utils/records-access.server";
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.customer.name ?? "Customer"} · Fieldwork` }];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  return asPage(async () => {
-    const user = await requireAllRecords(request);
-    const actor = actorOf(user);
-    const found = await getCustomer(actor, params.id!);
-    const canManageLinks = can(user.role, "manage_portal_links");
-    const links = canManageLinks ? await listPortalLinks(actor, found.customer.id) : [];
-    return json({ ...found, links, canManageLinks, createdId: new URL(request.url).searchParams.get("link") });
-  });
+  const user = await requireAllRecords(request);
+  const actor = actorOf(user);
+  const found = await getCustomer(actor, params.id!);
+  const canManageLinks = can(user.role, "manage_portal_links");
+  const links = canManageLinks ? await listPortalLinks(actor, found.customer.id) : [];
+  return json({ ...found, links, canManageLinks, createdId: new URL(request.url).searchParams.get("link") });
 }
 
 export default function CustomerPage() {

@@ -2,7 +2,6 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json, redirect } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { asPage } from "~/http/page.server";
 import { FormError } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
 import { CreatePortalLinkForm } from "~/components/portal-links";
@@ -19,11 +18,9 @@ import { recordPageOf } from "~/utils/return-to";
 export const meta: MetaFunction = () => [{ title: "New portal link · Fieldwork" }];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  return asPage(async () => {
-    const user = await requireUserWithPermission(request, "manage_portal_links");
-    const customer = await customerName(actorOf(user), params.id!);
-    return json({ customer, returnTo: recordPageOf(new URL(request.url).searchParams.get("returnTo"), `/customers/${customer.id}`) });
-  });
+  const user = await requireUserWithPermission(request, "manage_portal_links");
+  const customer = await customerName(actorOf(user), params.id!);
+  return json({ customer, returnTo: recordPageOf(new URL(request.url).searchParams.get("returnTo"), `/customers/${customer.id}`) });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {

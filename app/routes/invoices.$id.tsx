@@ -3,7 +3,6 @@ import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { LineItemsTable } from "~/components/documents";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { asPage } from "~/http/page.server";
 import { PageHeader } from "~/components/layout";
 import { PortalLinksCard } from "~/components/portal-links";
 import { DateTime, Money, StatusBadge } from "~/components/records";
@@ -17,14 +16,12 @@ import { requireAllRecords } from "~/utils/records-access.server";
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Invoice ${data?.invoice.number ?? ""} · Fieldwork` }];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  return asPage(async () => {
-    const user = await requireAllRecords(request);
-    const actor = actorOf(user);
-    const found = await getInvoice(actor, params.id!);
-    const canManageLinks = can(user.role, "manage_portal_links");
-    const links = canManageLinks ? await listPortalLinks(actor, found.invoice.customer_id) : [];
-    return json({ ...found, links, canManageLinks, createdId: new URL(request.url).searchParams.get("link") });
-  });
+  const user = await requireAllRecords(request);
+  const actor = actorOf(user);
+  const found = await getInvoice(actor, params.id!);
+  const canManageLinks = can(user.role, "manage_portal_links");
+  const links = canManageLinks ? await listPortalLinks(actor, found.invoice.customer_id) : [];
+  return json({ ...found, links, canManageLinks, createdId: new URL(request.url).searchParams.get("link") });
 }
 
 export default function InvoicePage() {

@@ -2,7 +2,6 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { asPage } from "~/http/page.server";
 import { PageHeader } from "~/components/layout";
 import { DateTime, StatusBadge } from "~/components/records";
 import { getJob } from "~/services/records/jobs.server";
@@ -13,11 +12,9 @@ import { recordScope } from "~/utils/permissions";
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.job.title ?? "Job"} · Fieldwork` }];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  return asPage(async () => {
-    const user = await requireUserWithPermission(request, "view_records");
-    const found = await getJob(actorOf(user), params.id!);
-    return json({ ...found, ownOnly: recordScope(user.role) !== "all" });
-  });
+  const user = await requireUserWithPermission(request, "view_records");
+  const found = await getJob(actorOf(user), params.id!);
+  return json({ ...found, ownOnly: recordScope(user.role) !== "all" });
 }
 
 const hours = (minutes: number) => `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, "0")} min`;

@@ -2,7 +2,6 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { asPage } from "~/http/page.server";
 import { CsrfInput, FormError } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
 import { DateTime } from "~/components/records";
@@ -20,10 +19,8 @@ export const headers = passThroughHeaders;
 export const meta: MetaFunction = () => [{ title: "Invite link · Fieldwork" }];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  return asPage(async () => {
-    const user = await requireUserWithPermission(request, "manage_team");
-    return json({ member: await getMember(user.tenantId, params.id!), inviteDays: INVITE_DAYS });
-  });
+  const user = await requireUserWithPermission(request, "manage_team");
+  return json({ member: await getMember(user.tenantId, params.id!), inviteDays: INVITE_DAYS });
 }
 
 type Created = { ok: true; url: string; expiresAt: string; memberName: string };
