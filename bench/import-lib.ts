@@ -19,7 +19,6 @@ import { IMPORT_COLUMNS } from "../app/services/import/columns";
 import { Client } from "../tests/helpers/client";
 import { startServer, type RunningServer } from "../tests/helpers/server";
 
-export type { Figure };
 
 const ROWS = 50_000;
 

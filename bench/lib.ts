@@ -1,5 +1,6 @@
 /** Shared pieces of the benchmarks: a database, the built server, autocannon, figures. */
 import { execFileSync } from "node:child_process";
+import { buildIfStale } from "../scripts/build.mjs";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -55,12 +56,29 @@ export async function benchDatabase(): Promise<{ url: string; stop: () => Promis
   };
 }
 
+/** The production build, remade only when the sources changed (scripts/build.mjs); SKIP_BUILD=1 reuses build/. */
 export function buildApp() {
-  execFileSync(process.execPath, [path.join(ROOT, "node_modules/@remix-run/dev/dist/cli.js"), "build"], {
-    cwd: ROOT,
-    stdio: ["ignore", "ignore", "inherit"],
-    env: { ...process.env, NODE_ENV: "production" },
-  });
+  if (!process.env.SKIP_BUILD) buildIfStale();
+}
+
+/** Writes bench/results/<file>: the figures with the machine, versions and commit they were measured on. */
+export function writeResults(file: string, figures: Figure[], meta: { postgres: string; started: number }) {
+  let commit = "unknown";
+  try {
+    commit = execFileSync("git", ["rev-parse", "HEAD"], { cwd: ROOT, encoding: "utf8" }).trim();
+  } catch {
+    /* not a git checkout */
+  }
+  const result = {
+    date: new Date().toISOString(),
+    commit,
+    machine: { cores: os.cpus().length, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version, postgres: meta.postgres, platform: `${os.platform()} ${os.arch()}` },
+    seconds: Math.round((Date.now() - meta.started) / 1000),
+    figures,
+  };
+  fs.mkdirSync(path.join(ROOT, "bench/results"), { recursive: true });
+  fs.writeFileSync(path.join(ROOT, "bench/results", file), JSON.stringify(result, null, 2) + "\n");
+  console.log(`\nWrote bench/results/${file} (${result.seconds} s).`);
 }
 
 export function productionServer(extra: Record<string, string | undefined> = {}) {

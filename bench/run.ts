@@ -3,11 +3,7 @@
  * a fresh PostgreSQL on loopback; prints one table and writes bench/results/latest.json.
  * Bounded: each load runs a fixed time or count. Run alone on a quiet machine.
  */
-import { execSync } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { benchDatabase, buildApp, printTable, productionServer, type Figure } from "./lib";
+import { benchDatabase, buildApp, printTable, productionServer, writeResults, type Figure } from "./lib";
 import { benchHttp } from "./http";
 import { benchStart } from "./start";
 import { benchBilling, BENCH_STRIPE } from "./billing";
@@ -16,7 +12,6 @@ import { portalTarget } from "./portal";
 import { runImportBench } from "./import-lib";
 import { benchOfflineSync } from "./offline-sync";
 import { closeDb } from "../db/index";
-import { ROOT } from "../tests/helpers/server";
 
 async function main() {
   const started = Date.now();
@@ -62,23 +57,7 @@ async function main() {
   figures.push(...(await benchStart()));
 
   printTable(figures);
-  const commit = (() => {
-    try {
-      return execSync("git rev-parse HEAD", { cwd: ROOT, encoding: "utf8" }).trim();
-    } catch {
-      return "unknown";
-    }
-  })();
-  const result = {
-    date: new Date().toISOString(),
-    commit,
-    machine: { cores: os.cpus().length, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version, postgres: database.version, platform: `${os.platform()} ${os.arch()}` },
-    seconds: Math.round((Date.now() - started) / 1000),
-    figures,
-  };
-  fs.mkdirSync(path.join(ROOT, "bench/results"), { recursive: true });
-  fs.writeFileSync(path.join(ROOT, "bench/results/latest.json"), JSON.stringify(result, null, 2) + "\n");
-  console.log(`\nWrote bench/results/latest.json (${result.seconds} s).`);
+  writeResults("latest.json", figures, { postgres: database.version, started });
   process.exit(0);
 }
 

@@ -7,7 +7,6 @@
  *   npm test -- tests/unit        only files under a path (or matching a substring)
  *   SKIP_BUILD=1 npm test         reuse build/ (when only tests changed)
  */
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -18,6 +17,7 @@ import { startEmbedded, type EmbeddedDb } from "../db/embedded";
 import { closeDb, db } from "../db/index";
 import { migrateUp } from "../db/migrate";
 import { findChromium } from "./helpers/browser";
+import { buildIfStale } from "../scripts/build.mjs";
 import { ROOT, startServer } from "./helpers/server";
 
 const started = Date.now();
@@ -78,14 +78,8 @@ async function main() {
     console.error(`No test files match ${filters.join(" ")}`);
     process.exit(1);
   }
-  if (!process.env.SKIP_BUILD) {
-    console.log("Building the app…");
-    execFileSync(process.execPath, [path.join(ROOT, "node_modules/@remix-run/dev/dist/cli.js"), "build"], {
-      cwd: ROOT,
-      stdio: ["ignore", "ignore", "inherit"],
-      env: { ...process.env, NODE_ENV: "production" },
-    });
-  }
+  // The production build, remade only when the sources changed (scripts/build.mjs).
+  if (!process.env.SKIP_BUILD && buildIfStale()) console.log("Built the app.");
   const chromium = findChromium();
   if (!chromium) {
     console.log("\n*** Chromium was not found (set CHROMIUM_PATH or install `chromium`): the browser tests will be SKIPPED. ***\n");
