@@ -2,6 +2,7 @@ import pg from "pg";
 import { Sequelize } from "sequelize-typescript";
 import { Transaction, type TransactionOptions } from "sequelize";
 import { MODELS } from "./models";
+import { isUuid } from "../app/utils/crypto.server";
 
 // PostgreSQL `bigint` and `numeric` arrive as strings by default; counts and sums here fit a JS number.
 pg.types.setTypeParser(20, (v) => Number(v));
@@ -67,12 +68,9 @@ export async function closeDb() {
  * tenant's setting into another request. Row-level security policies read it.
  */
 export async function inTenant<T>(tenantId: string, fn: (t: Tx) => Promise<T>): Promise<T> {
-  if (!UUID.test(tenantId)) throw new Error("inTenant: the tenant id is not a uuid");
   // The setting travels with the transaction's first statement (startTransaction below).
-  return db().transaction({ tenantId } as TransactionOptions, async (t) => fn(t));
+  return db().transaction({ tenantId } as TransactionOptions, fn);
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * A tenant's transaction opens with its setting in the same round trip: START TRANSACTION
@@ -86,7 +84,7 @@ function withTenantBegin(instance: Sequelize) {
   qi.startTransaction = async (transaction, options) => {
     const tenantId = (transaction as unknown as { options?: { tenantId?: string } }).options?.tenantId;
     if (!tenantId || (transaction as unknown as { parent?: unknown }).parent) return start(transaction, options);
-    if (!UUID.test(tenantId)) throw new Error("inTenant: the tenant id is not a uuid");
+    if (!isUuid(tenantId)) throw new Error("inTenant: the tenant id is not a uuid");
     await instance.query(`START TRANSACTION; SELECT set_config('app.tenant_id', '${tenantId}', true);`, { ...options, transaction });
   };
 }
