@@ -125,8 +125,7 @@ async function store(
     if (tentative.status === "ignored" || row.applied === 1) return tentative.status;
     // Claimed as processed but not applied: the tenant is unknown, or the event is older
     // than the last one applied. The row says so (the rare path: one more statement).
-    const outcome = decide(row.tenant_known ? { billingEventAt: new Date(8.64e15) } : null);
-    const reason = outcome.status === "ignored" ? outcome.reason : REASONS.older;
+    const reason = row.tenant_known ? REASONS.older : REASONS.unknownTenant(tenantId!);
     await rows(
       `UPDATE billing_events SET status = 'ignored', reason = $3 WHERE provider = $1 AND event_id = $2`,
       [provider, event.eventId, reason],
