@@ -5,7 +5,8 @@ import type { ServerBuild } from "@remix-run/node";
  * them matches is answered by the server itself with the 404 envelope, before Remix: the
  * envelope boundary costs no route matching, loader call or Fetch API Response (Remix
  * flattens and ranks every route on each request, most of the cost of an unknown path).
- * The catch-all route api.$ stays as the fallback for anything this does not answer.
+ * (Should an /api request still reach Remix unmatched, apiFallback turns its 404 into the
+ * same envelope.)
  */
 export function knownApiPath(routes: ServerBuild["routes"]): (pathname: string) => boolean {
   const fullPath = (id: string): string => {
@@ -17,7 +18,7 @@ export function knownApiPath(routes: ServerBuild["routes"]): (pathname: string) 
   const patterns: RegExp[] = [];
   for (const id of Object.keys(routes)) {
     const path = fullPath(id);
-    if (!path.startsWith("api/") || path === "api/*") continue;
+    if (!path.startsWith("api/")) continue;
     const source = path
       .split("/")
       .map((segment) => (segment === "*" ? ".*" : segment.startsWith(":") ? "[^/]+" : escapeRegExp(segment)))
@@ -32,7 +33,7 @@ const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 export const UNKNOWN_API_MESSAGE = "There is no such API route.";
 
-/** The bytes of the 404 envelope for an unknown /api path (the same as the api.$ route answers). */
+/** The bytes of the 404 envelope for an unknown /api path. */
 export function unknownApiBody(requestId: string): string {
   return JSON.stringify({
     success: false,
