@@ -20,11 +20,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const found = await getCustomer(actor, params.id!);
   const canManageLinks = can(user.role, "manage_portal_links");
   const links = canManageLinks ? await listPortalLinks(actor, found.customer.id) : [];
-  return json({ ...found, links, canManageLinks, createdId: new URL(request.url).searchParams.get("link") });
+  return json({ ...found, links, canManageLinks, canManageRecords: can(user.role, "manage_records"), createdId: new URL(request.url).searchParams.get("link") });
 }
 
 export default function CustomerPage() {
-  const { customer: c, jobs, quotes, invoices, requests, links, canManageLinks, createdId } = useLoaderData<typeof loader>();
+  const { customer: c, jobs, quotes, invoices, requests, links, canManageLinks, canManageRecords, createdId } = useLoaderData<typeof loader>();
   const address = [c.address_line1, c.address_line2, [c.city, c.region, c.postal_code].filter(Boolean).join(" "), c.country].filter(Boolean);
   const more = (count: number, shown: number, to: string, what: string) =>
     count > shown ? <Link to={to} className="small">View all {count} {what}</Link> : null;
@@ -61,7 +61,10 @@ export default function CustomerPage() {
       <section className="card" aria-labelledby="jobs-title">
         <div className="card-header">
           <h2 id="jobs-title">Jobs</h2>
-          {more(c.jobs_count, jobs.length, `/jobs?status=all&customer=${c.id}`, "jobs")}
+          <div className="page-actions">
+            {more(c.jobs_count, jobs.length, `/jobs?status=all&customer=${c.id}`, "jobs")}
+            {canManageRecords ? <Link to={`/jobs/new?customerId=${c.id}`} className="btn btn-secondary btn-sm">New job</Link> : null}
+          </div>
         </div>
         <RelatedTable count={jobs.length} empty="No jobs for this customer yet." head={<tr><th>Job</th><th>Status</th><th>Scheduled</th><th>Assigned to</th></tr>}>
           {jobs.map((j) => (

@@ -99,6 +99,17 @@ const PAGES: PageCase[] = [
   },
   { name: "jobs", who: "owner", path: () => "/jobs", shows: /Replace 50 gal water heater/ },
   { name: "job", who: "owner", path: (s) => `/jobs/${s.job.id}`, shows: /Replace 50 gal water heater/, shot: true },
+  { name: "new job", who: "owner", path: (s) => `/jobs/new?customerId=${s.customer.id}`, shows: /New job/, shot: true },
+  {
+    name: "new job with errors", who: "owner", path: (s) => `/jobs/new?customerId=${s.customer.id}`, shows: /New job/, shot: true,
+    then: async (page) => {
+      await page.getByLabel("Start").fill("2026-06-16T11:00");
+      await page.getByLabel("End").fill("2026-06-16T09:00");
+      await page.getByRole("button", { name: "Create job" }).click();
+      await page.locator("#job-form-title-error").waitFor();
+    },
+  },
+  { name: "edit job", who: "owner", path: (s) => `/jobs/${s.job.id}/edit`, shows: /Edit job/ },
   { name: "quotes", who: "owner", path: () => "/quotes", shows: /Q-/ },
   { name: "quote", who: "owner", path: (s) => `/quotes/${s.quote.id}`, shows: /50 gal gas water heater/ },
   { name: "invoices", who: "owner", path: () => "/invoices", shows: /INV-/ },
@@ -190,6 +201,8 @@ describe("browser: accessibility of every page", { skip: SKIP_BROWSER }, () => {
       "invoices.$id.tsx": "invoice",
       "invoices._index.tsx": "invoices",
       "jobs.$id.tsx": "job",
+      "jobs.$id_.edit.tsx": "edit job",
+      "jobs.new.tsx": "new job",
       "jobs._index.tsx": "jobs",
       "login.tsx": "sign in",
       "portal-links.$id.revoke.tsx": "page not found",

@@ -32,7 +32,7 @@ test("redirectTo: same-site paths only", () => {
 test("permission matrix matches the contract", () => {
   const expected: Record<string, string> = {
     use_ai_assistant: "xxxx", import_csv: "xxx-", view_accounting_integrations: "xx--", view_calendar_integrations: "xxx-",
-    view_llm_settings: "xx--", manage_integrations: "xx--", use_offline_workflow: "xxxx", view_records: "xxxx",
+    view_llm_settings: "xx--", manage_integrations: "xx--", use_offline_workflow: "xxxx", view_records: "xxxx", manage_records: "xxx-",
     manage_portal_links: "xxx-", view_dashboard: "xxx-", view_reports: "xx--", manage_team: "xx--", access_api: "xx--",
   };
   assert.deepEqual(Object.keys(expected).sort(), [...PERMISSIONS].sort());
