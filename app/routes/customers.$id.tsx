@@ -7,6 +7,7 @@ import { PortalLinksCard } from "~/components/portal-links";
 import { DateTime, Money, RelatedTable, StatusBadge } from "~/components/records";
 import { listPortalLinks } from "~/services/portal/links.server";
 import { getCustomer } from "~/services/records/customers.server";
+import { balanceDue } from "~/services/records/statuses";
 import { actorOf } from "~/utils/auth.server";
 import { formatDate, formatMoneyTotals } from "~/utils/format";
 import { can } from "~/utils/permissions";
@@ -104,7 +105,7 @@ export default function CustomerPage() {
               <tr key={i.id}>
                 <td><Link to={`/invoices/${i.id}`}>{i.number}</Link>{i.due_date ? <div className="muted small">Due {formatDate(i.due_date)}</div> : null}</td>
                 <td><StatusBadge status={i.status} /> {i.overdue ? <StatusBadge status="overdue" /> : null}</td>
-                <td className="num"><Money cents={i.total_cents - i.amount_paid_cents} currency={i.currency} /></td>
+                <td className="num"><Money cents={balanceDue(i)} currency={i.currency} /></td>
               </tr>
             ))}
           </RelatedTable>
