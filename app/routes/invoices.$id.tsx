@@ -3,6 +3,7 @@ import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { LineItemsTable } from "~/components/documents";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { RecordHistory } from "~/components/record-history";
 import { PageHeader } from "~/components/layout";
 import { PaymentForm } from "~/components/payment-form";
 import { PortalLinksCard } from "~/components/portal-links";
@@ -12,6 +13,7 @@ import { PAYMENT_METHOD_LABELS } from "~/services/invoices/schemas";
 import { zonedToday } from "~/services/jobs/local-time";
 import { getInvoice } from "~/services/records/documents.server";
 import { balanceDue } from "~/services/records/statuses";
+import { historyOf } from "~/services/history/history.server";
 import { actorOf } from "~/utils/auth.server";
 import { randomToken } from "~/utils/crypto.server";
 import { formatDate, formatMoney, humanize } from "~/utils/format";
@@ -27,15 +29,16 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const canManageLinks = can(user.role, "manage_portal_links");
   const links = canManageLinks ? await listPortalLinks(actor, found.invoice.customer_id) : [];
   const canManage = can(user.role, "manage_records");
+  const history = await historyOf(actor.tenantId, "invoice", found.invoice.id);
   return json({
-    ...found, links, canManageLinks, canManage, createdId: new URL(request.url).searchParams.get("link"),
+    ...found, history, links, canManageLinks, canManage, createdId: new URL(request.url).searchParams.get("link"),
     // A fresh key each time the page renders: one payment per rendered form.
     payment: canManage ? { today: zonedToday(user.timeZone), idempotencyKey: randomToken(18) } : null,
   });
 }
 
 export default function InvoicePage() {
-  const { invoice: i, items, payments, links, canManageLinks, canManage, createdId, payment } = useLoaderData<typeof loader>();
+  const { invoice: i, items, payments, links, canManageLinks, canManage, createdId, payment, history } = useLoaderData<typeof loader>();
   const balance = balanceDue(i);
   const open = i.status === "sent" || i.status === "partial";
   const voidable = (i.status === "draft" || i.status === "sent") && !payments.length;
@@ -129,6 +132,8 @@ export default function InvoicePage() {
       ) : null}
 
       <PortalLinksCard customerId={i.customer_id} customerName={i.customer_name} links={links} canManage={canManageLinks} returnTo={`/invoices/${i.id}`} createdId={createdId} />
+
+      <RecordHistory entries={history} />
     </>
   );
 }

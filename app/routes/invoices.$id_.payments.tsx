@@ -4,7 +4,7 @@ import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { PageHeader } from "~/components/layout";
 import { PaymentForm } from "~/components/payment-form";
-import { conformAction } from "~/http/conform.server";
+import { formAction, type FormReply } from "~/http/conform.server";
 import { setFlash } from "~/services/accounts/sessions.server";
 import { recordOfficePayment } from "~/services/invoices/payments.server";
 import { officePaymentSchema, PAYMENT_METHOD_LABELS } from "~/services/invoices/schemas";
@@ -31,7 +31,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUserWithPermission(request, "manage_records");
-  return conformAction(request, officePaymentSchema, async (value) => {
+  return formAction(request, officePaymentSchema, async (value) => {
     const paid = await recordOfficePayment(actorOf(user), params.id!, value);
     const what = `${formatMoney(paid.amountCents, paid.currency)} by ${PAYMENT_METHOD_LABELS[value.method].toLowerCase()}`;
     await setFlash(user, {
@@ -44,7 +44,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 export default function RecordPaymentPage() {
   const { invoice, balanceCents, today, idempotencyKey } = useLoaderData<typeof loader>();
-  const lastResult = useActionData<typeof action>();
+  const lastResult = useActionData<FormReply>()?.result;
   const open = invoice.status === "sent" || invoice.status === "partial";
   return (
     <>

@@ -4,9 +4,11 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { CsrfInput, FormError } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
+import { RecordHistory } from "~/components/record-history";
 import { DateTime, StatusBadge } from "~/components/records";
 import { formObject, staffFormAction, type FormFailure } from "~/http/form.server";
 import { setFlash } from "~/services/accounts/sessions.server";
+import { historyOf } from "~/services/history/history.server";
 import { cancelJob, reopenJob } from "~/services/jobs/jobs.server";
 import { getJob } from "~/services/records/jobs.server";
 import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
@@ -18,7 +20,8 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUserWithPermission(request, "view_records");
   const found = await getJob(actorOf(user), params.id!);
-  return json({ ...found, ownOnly: recordScope(user.role) !== "all", canManage: can(user.role, "manage_records") });
+  const history = await historyOf(user.tenantId, "job", found.job.id);
+  return json({ ...found, history, ownOnly: recordScope(user.role) !== "all", canManage: can(user.role, "manage_records") });
 }
 
 /** Cancel a job, or put a cancelled one back to unscheduled (the office; 409 from any other state). */
@@ -37,7 +40,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 const hours = (minutes: number) => `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, "0")} min`;
 
 export default function JobPage() {
-  const { job, activity, timeEntries, totalMinutes, ownOnly, canManage } = useLoaderData<typeof loader>();
+  const { job, activity, timeEntries, totalMinutes, ownOnly, canManage, history } = useLoaderData<typeof loader>();
   const failure = useActionData<FormFailure>();
   const busy = useNavigation().state === "submitting";
   const cancelled = job.status === "cancelled";
@@ -134,6 +137,8 @@ export default function JobPage() {
           <p className="muted">No notes or status changes yet. They appear here when the technician syncs.</p>
         )}
       </section>
+
+      <RecordHistory entries={history} />
     </>
   );
 }

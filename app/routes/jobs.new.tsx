@@ -5,7 +5,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { JobForm } from "~/components/job-form";
 import { PageHeader } from "~/components/layout";
 import { useTimeZone } from "~/components/records";
-import { conformAction } from "~/http/conform.server";
+import { formAction, type FormReply } from "~/http/conform.server";
 import { setFlash } from "~/services/accounts/sessions.server";
 import { createJob, jobFormChoices } from "~/services/jobs/jobs.server";
 import { jobFormSchema } from "~/services/jobs/schemas";
@@ -23,7 +23,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUserWithPermission(request, "manage_records");
-  return conformAction(request, jobFormSchema, async (value) => {
+  return formAction(request, jobFormSchema, async (value) => {
     const job = await createJob(actorOf(user), value);
     await setFlash(user, { message: `Job “${job.title}” created${job.status === "scheduled" ? " and scheduled" : ""}.`, tone: "success" });
     return redirect(`/jobs/${job.id}`, 303);
@@ -32,7 +32,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function NewJobPage() {
   const { choices, defaultValue, backTo } = useLoaderData<typeof loader>();
-  const lastResult = useActionData<typeof action>();
+  const lastResult = useActionData<FormReply>()?.result;
   return (
     <>
       <PageHeader title="New job" description="Book work for a customer. Add a start time to put it on the schedule." />

@@ -45,6 +45,9 @@ test("the office creates a job: a start in the tenant's time zone makes it sched
   assert.equal(new Date(job!.end).toISOString(), "2026-06-16T16:00:00.000Z");
   assert.equal(job!.assignee_id, tenant.users.technician.id);
 
+  const jobPage = textOf(await (await office.get(`/jobs/${id}`)).text());
+  assert.match(jobPage, new RegExp(`Scheduled for Jun 16, 2026, 9:30 AM with ${tenant.users.technician.name} by ${tenant.users.office.name}`));
+  assert.match(jobPage, new RegExp(`Created by ${tenant.users.office.name}`));
   const edit = await (await office.get(`/jobs/${id}/edit`)).text();
   assert.equal(valueOf(edit, "scheduledStart"), "2026-06-16T09:30", "the edit form shows the wall-clock time it was given");
 

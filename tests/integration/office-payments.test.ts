@@ -74,6 +74,7 @@ test("the same idempotency key twice records one payment, also when both arrive 
   const page = textOf(await (await office.get(`/invoices/${invoice.id}`)).text());
   assert.match(page, /Check 77/);
   assert.match(page, /Balance due \$500\.00/);
+  assert.match(page, new RegExp(`Payment of \\$250\\.00 by check recorded by ${tenant.users.office.name}`), "the invoice's history tells of it");
 });
 
 test("bad payment fields answer 422 beside each field with the typed values kept, and record nothing", async () => {
@@ -120,6 +121,7 @@ test("voiding: a paid invoice is 409 and nothing changes; one without payments b
   assert.equal((await office.post(`/invoices/${unpaid.id}/void`, {})).status, 303, "voiding twice changes nothing");
   const page = textOf(await (await office.get(`/invoices/${unpaid.id}`)).text());
   assert.match(page, /Balance due None: void/);
+  assert.match(page, new RegExp(`Voided by ${tenant.users.office.name}`));
   assert.doesNotMatch(page, /Record a payment/);
   const customerPage = await (await office.get(`/customers/${customer.id}`)).text();
   assert.match(textOf(customerPage), new RegExp(`${unpaid.number} Due [^$]*Void \\$0\\.00`), "the customer's invoice list shows nothing due on it");

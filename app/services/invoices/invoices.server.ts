@@ -3,6 +3,7 @@ import { Invoice, Payment } from "../../../db/models/index";
 import { conflict, notFound } from "~/utils/app-error";
 import type { Actor } from "~/utils/auth.server";
 import { isUuid } from "~/utils/crypto.server";
+import { recordHistory } from "~/services/history/history.server";
 import { assertManagesRecords } from "~/services/jobs/jobs.server";
 
 // Invoices changed by hand in the office (CONTRACT section 12).
@@ -21,7 +22,7 @@ export async function voidInvoice(actor: Actor, invoiceId: string): Promise<Invo
     }
     invoice.set({ status: "void", voidedAt: new Date(), voidedBy: actor.userId });
     await invoice.save({ transaction: t });
-    // history: recordHistory(t, actor, { kind: "invoice", id: invoice.id, action: "voided" })
+    await recordHistory(t, actor, { recordType: "invoice", recordId: invoice.id, action: "voided", summary: "Voided" });
     return invoice;
   });
 }

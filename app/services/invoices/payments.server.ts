@@ -1,13 +1,14 @@
 import { UniqueConstraintError } from "sequelize";
 import { inTenant, type Tx } from "../../../db/index";
-import { Invoice, Payment } from "../../../db/models/index";
+import { Customer, Invoice, Payment } from "../../../db/models/index";
 import { conflict, notFound, validationFailed, type AppError } from "~/utils/app-error";
 import type { Actor } from "~/utils/auth.server";
 import { isUuid } from "~/utils/crypto.server";
 import { formatMoney } from "~/utils/format";
+import { recordHistory, type HistoryActor } from "~/services/history/history.server";
 import { assertManagesRecords, tenantTimeZone } from "~/services/jobs/jobs.server";
 import { zonedToday } from "~/services/jobs/local-time";
-import type { OfficePaymentInput } from "./schemas";
+import { PAYMENT_METHOD_LABELS, type OfficePaymentInput } from "./schemas";
 
 // Payments on an invoice, from the portal (sandbox) or recorded by the office. One path for
 // both: the invoice row is locked first, so twenty posts at once are taken one after the other
@@ -32,6 +33,13 @@ export type PaymentOutcome = {
   invoiceId: string; paymentId: string; repeated: boolean; amountCents: number; currency: string; status: string; balanceCents: number;
 };
 
+/** The portal acts as the customer: their name on the history line. */
+async function withCustomerName(by: HistoryActor, customerId: string, t: Tx): Promise<HistoryActor> {
+  if (by.source !== "portal" || by.name) return by;
+  const customer = await Customer.findOne({ where: { tenantId: by.tenantId, id: customerId }, attributes: ["name"], transaction: t });
+  return { ...by, name: customer?.name ?? null };
+}
+
 const formUsed = () => conflict("This payment form was already used. Reload the page and try again.");
 
 /**
@@ -40,7 +48,7 @@ const formUsed = () => conflict("This payment form was already used. Reload the 
  * answers like the first and records nothing. `unknown` is what a missing (or another
  * customer's or tenant's) invoice answers.
  */
-export async function recordPayment(t: Tx, p: PaymentToRecord, unknown: () => AppError): Promise<PaymentOutcome> {
+export async function recordPayment(t: Tx, p: PaymentToRecord, by: HistoryActor, unknown: () => AppError): Promise<PaymentOutcome> {
   if (!isUuid(p.invoiceId)) throw unknown();
   const invoice = await Invoice.findOne({
     where: { tenantId: p.tenantId, id: p.invoiceId, ...(p.customerId ? { customerId: p.customerId } : {}) },
@@ -84,6 +92,13 @@ export async function recordPayment(t: Tx, p: PaymentToRecord, unknown: () => Ap
   const full = paid >= Number(invoice.totalCents);
   invoice.set({ amountPaidCents: paid, status: full ? "paid" : "partial", paidAt: full ? new Date() : invoice.paidAt });
   await invoice.save({ transaction: t });
+  await recordHistory(t, await withCustomerName(by, invoice.customerId, t), {
+    recordType: "invoice", recordId: invoice.id, action: "payment_recorded", details: { paymentId: payment.id, amountCents: p.amountCents, method: p.method },
+    summary: p.method === "sandbox"
+      ? `Paid ${formatMoney(p.amountCents, invoice.currency)} in the portal`
+      : `Payment of ${formatMoney(p.amountCents, invoice.currency)} by ${(PAYMENT_METHOD_LABELS[p.method] ?? p.method).toLowerCase()} recorded`,
+  });
+  if (full) await recordHistory(t, { tenantId: p.tenantId, source: "system" }, { recordType: "invoice", recordId: invoice.id, action: "paid", summary: "Paid in full" });
   return outcome(payment.id, false, p.amountCents);
 }
 
@@ -99,9 +114,9 @@ export async function recordOfficePayment(actor: Actor, invoiceId: string, input
         tenantId: actor.tenantId, invoiceId, amountCents: input.amount, method: input.method, reference: input.reference ?? "",
         idempotencyKey: input.idempotencyKey, receivedOn: input.receivedOn, recordedBy: actor.userId,
       },
+      actor,
       () => notFound("Invoice not found."),
     );
-    // history: if (!outcome.repeated) recordHistory(t, actor, { kind: "invoice", id: invoiceId, action: "payment", ... })
     return outcome;
   });
 }

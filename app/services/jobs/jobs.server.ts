@@ -4,7 +4,9 @@ import { Customer, Job, JobEvent, Tenant, User, type JobStatus } from "../../../
 import { conflict, forbidden, notFound, validationFailed } from "~/utils/app-error";
 import type { Actor } from "~/utils/auth.server";
 import { isUuid } from "~/utils/crypto.server";
+import { formatDateTime } from "~/utils/format";
 import { can } from "~/utils/permissions";
+import { recordHistory } from "~/services/history/history.server";
 import { utcToZoned, zonedToUtc } from "./local-time";
 import type { JobFormInput } from "./schemas";
 
@@ -83,12 +85,23 @@ export async function lockJob(actor: Actor, jobId: string, t: Tx): Promise<Job> 
   return job;
 }
 
+/** "Scheduled for Jun 16, 2026, 9:30 AM with Tom Tech", "Unscheduled": a schedule as a history line. */
+async function scheduleSummary(tenantId: string, s: Schedule, t: Tx): Promise<string> {
+  const who = s.assigneeId ? (await User.findOne({ where: { tenantId, id: s.assigneeId }, attributes: ["name"], transaction: t }))?.name : null;
+  if (!s.start) return who ? `Unscheduled, assigned to ${who},` : "Unscheduled";
+  return `Scheduled for ${formatDateTime(s.start, await tenantTimeZone(tenantId, t))}${who ? ` with ${who}` : ""}`;
+}
+
 /** Moves a job to a technician and times (the schedule page's one action; all empty = unschedule). */
 export async function scheduleJob(actor: Actor, jobId: string, input: LocalSchedule) {
   assertManagesRecords(actor);
   return inTenant(actor.tenantId, async (t) => {
     const job = await lockJob(actor, jobId, t);
-    const result = await applySchedule(actor, job, await scheduleFromLocal(actor.tenantId, input, t), t);
+    const schedule = await scheduleFromLocal(actor.tenantId, input, t);
+    const result = await applySchedule(actor, job, schedule, t);
+    if (result.changed) {
+      await recordHistory(t, actor, { recordType: "job", recordId: job.id, action: "scheduled", summary: await scheduleSummary(actor.tenantId, schedule, t) });
+    }
     return { job, ...result };
   });
 }
@@ -98,17 +111,24 @@ async function assertCustomer(tenantId: string, customerId: string, t: Tx) {
   if (!customer) throw validationFailed({ customerId: ["Choose a customer."] });
 }
 
-/** A new job: `scheduled` with a start, else `unscheduled`. Runs in `t` when given (a request's conversion). */
-export async function createJob(actor: Actor, input: JobFormInput, t?: Tx): Promise<Job> {
+/**
+ * A new job: `scheduled` with a start, else `unscheduled`. Runs in `t` when given (a booking
+ * request's conversion), whose `summary` then says where it came from.
+ */
+export async function createJob(actor: Actor, input: JobFormInput, t?: Tx, summary = "Created"): Promise<Job> {
   assertManagesRecords(actor);
-  if (!t) return inTenant(actor.tenantId, (tx) => createJob(actor, input, tx));
+  if (!t) return inTenant(actor.tenantId, (tx) => createJob(actor, input, tx, summary));
   await assertCustomer(actor.tenantId, input.customerId, t);
   const job = Job.build({
     tenantId: actor.tenantId, customerId: input.customerId, title: input.title.trim(), description: input.description?.trim() || null,
     address: input.address?.trim() || null, status: "unscheduled",
   });
-  await applySchedule(actor, job, await scheduleFromLocal(actor.tenantId, input, t), t);
-  // history: recordHistory(t, actor, { kind: "job", id: job.id, action: "created" })
+  const schedule = await scheduleFromLocal(actor.tenantId, input, t);
+  await applySchedule(actor, job, schedule, t);
+  await recordHistory(t, actor, { recordType: "job", recordId: job.id, action: "created", summary });
+  if (schedule.start || schedule.assigneeId) {
+    await recordHistory(t, actor, { recordType: "job", recordId: job.id, action: "scheduled", summary: await scheduleSummary(actor.tenantId, schedule, t) });
+  }
   return job;
 }
 
@@ -120,8 +140,11 @@ export async function updateJob(actor: Actor, jobId: string, input: JobFormInput
     if (job.status === "cancelled") throw conflict("This job is cancelled. Reopen it before changing it.");
     await assertCustomer(actor.tenantId, input.customerId, t);
     job.set({ customerId: input.customerId, title: input.title.trim(), description: input.description?.trim() || null, address: input.address?.trim() || null });
-    await applySchedule(actor, job, await scheduleFromLocal(actor.tenantId, input, t), t);
-    // history: recordHistory(t, actor, { kind: "job", id: job.id, action: "edited" })
+    const changedDetails = job.changed() || [];
+    const schedule = await scheduleFromLocal(actor.tenantId, input, t);
+    const { changed } = await applySchedule(actor, job, schedule, t);
+    if (changedDetails.length) await recordHistory(t, actor, { recordType: "job", recordId: job.id, action: "updated", summary: "Edited" });
+    if (changed) await recordHistory(t, actor, { recordType: "job", recordId: job.id, action: "scheduled", summary: await scheduleSummary(actor.tenantId, schedule, t) });
     return job;
   });
 }
@@ -136,8 +159,8 @@ export async function cancelJob(actor: Actor, jobId: string): Promise<Job> {
     const from = job.status;
     job.status = "cancelled";
     await job.save({ transaction: t });
+    // The status change is the job event (docs/decisions/120: no second history line for it).
     await statusEvent(actor, job, from, t);
-    // history: recordHistory(t, actor, { kind: "job", id: job.id, action: "cancelled" })
     return job;
   });
 }
@@ -154,7 +177,6 @@ export async function reopenJob(actor: Actor, jobId: string): Promise<Job> {
     job.set({ status: "unscheduled", scheduledStart: null, scheduledEnd: null });
     await job.save({ transaction: t });
     await statusEvent(actor, job, "cancelled", t);
-    // history: recordHistory(t, actor, { kind: "job", id: job.id, action: "reopened" })
     return job;
   });
 }
