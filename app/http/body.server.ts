@@ -5,8 +5,9 @@ export const MiB = 1024 * KiB;
 
 /** Body limits of CONTRACT section 9. */
 export const LIMITS = {
-  importFile: 10 * MiB,
-  importMultipart: 10 * MiB + 64 * KiB,
+  // Another product's export may be 32 MiB (section 14); section 5's own files stop at 10 MiB in the parser.
+  importFile: 32 * MiB,
+  importMultipart: 32 * MiB + 64 * KiB,
   offlineSync: 1 * MiB,
   billingWebhook: 256 * KiB,
   form: 1 * MiB,
