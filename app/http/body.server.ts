@@ -44,7 +44,9 @@ export async function readBodyLimited(request: Request, limit: number): Promise<
     if (done) break;
     size += value.byteLength;
     if (size > limit) {
-      await reader.cancel().catch(() => {});
+      // Not cancelled: cancelling the body resets the connection and the client never reads
+      // the 413. What is left is read and dropped once the answer is sent (scripts/serve-hooks.mjs).
+      reader.releaseLock();
       throw tooLarge(limit);
     }
     chunks.push(value);
@@ -67,7 +69,8 @@ export async function* streamBodyLimited(request: Request, limit: number): Async
       yield value;
     }
   } finally {
-    await reader.cancel().catch(() => {});
+    // Not cancelled (see readBodyLimited).
+    reader.releaseLock();
   }
 }
 
