@@ -49,6 +49,7 @@ export default function InvoicePage() {
         description={<><StatusBadge status={i.status} /> {i.overdue ? <StatusBadge status="overdue" /> : null} for <Link to={`/customers/${i.customer_id}`}>{i.customer_name}</Link></>}
         actions={
           <>
+            <a href={`/invoices/${i.id}.pdf`} className="btn btn-secondary">Download PDF</a>
             {canManage && voidable ? <Link to={`/invoices/${i.id}/void`} className="btn btn-secondary">Void invoice</Link> : null}
             <Link to="/invoices" className="btn btn-secondary">All invoices</Link>
           </>
@@ -110,7 +111,7 @@ export default function InvoicePage() {
                   <tr key={p.id}>
                     <td>{p.received_on ? formatDate(p.received_on) : <DateTime value={p.recorded_at} />}</td>
                     <td>{p.method === "sandbox" ? <>Portal <span className="badge badge-muted">sandbox</span></> : PAYMENT_METHOD_LABELS[p.method] ?? humanize(p.method)}</td>
-                    <td className="mono">{p.reference || <span className="muted">—</span>}</td>
+                    <td className="mono">{p.reference || <span className="muted">—</span>} <a href={`/invoices/${i.id}/receipts/${p.id}.pdf`} className="small">Receipt<span className="visually-hidden"> {p.reference}</span></a></td>
                     <td>{p.recorded_by_name ?? (p.method === "sandbox" ? "The customer, in the portal" : <span className="muted">—</span>)}</td>
                     <td className="num"><Money cents={p.amount_cents} currency={p.currency} /></td>
                   </tr>
