@@ -14,6 +14,7 @@ import { getJob } from "~/services/records/jobs.server";
 import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
 import { humanize } from "~/utils/format";
 import { can, recordScope } from "~/utils/permissions";
+import { useLiveUpdates } from "~/components/live-updates";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.job.title ?? "Job"} · Fieldwork` }];
 
@@ -40,6 +41,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 const hours = (minutes: number) => `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, "0")} min`;
 
 export default function JobPage() {
+  useLiveUpdates();
   const { job, activity, timeEntries, totalMinutes, ownOnly, canManage, history } = useLoaderData<typeof loader>();
   const failure = useActionData<FormFailure>();
   const busy = useNavigation().state === "submitting";

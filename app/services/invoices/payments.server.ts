@@ -5,6 +5,7 @@ import { conflict, notFound, validationFailed, type AppError } from "~/utils/app
 import type { Actor } from "~/utils/auth.server";
 import { isUuid } from "~/utils/crypto.server";
 import { formatMoney } from "~/utils/format";
+import { notify } from "~/services/events/events.server";
 import { recordHistory, type HistoryActor } from "~/services/history/history.server";
 import { assertManagesRecords, tenantTimeZone } from "~/services/jobs/jobs.server";
 import { zonedToday } from "~/services/jobs/local-time";
@@ -99,6 +100,8 @@ export async function recordPayment(t: Tx, p: PaymentToRecord, by: HistoryActor,
       : `Payment of ${formatMoney(p.amountCents, invoice.currency)} by ${(PAYMENT_METHOD_LABELS[p.method] ?? p.method).toLowerCase()} recorded`,
   });
   if (full) await recordHistory(t, { tenantId: p.tenantId, source: "system" }, { recordType: "invoice", recordId: invoice.id, action: "paid", summary: "Paid in full" });
+  // Live pages (dashboard, the invoice) hear of it once the transaction commits (section 17).
+  await notify(t, p.tenantId, { type: "payment.recorded", id: invoice.id });
   return outcome(payment.id, false, p.amountCents);
 }
 

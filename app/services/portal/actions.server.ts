@@ -3,6 +3,7 @@ import { one, type Tx } from "../../../db/index";
 import { conflict, validationFailed } from "~/utils/app-error";
 import { isUuid } from "~/utils/crypto.server";
 import { formatDate } from "~/utils/format";
+import { notify } from "~/services/events/events.server";
 import { recordPayment } from "~/services/invoices/payments.server";
 import type { Portal } from "./access.server";
 import type { BookingRequestInput, PaymentInput, QuoteDecisionInput } from "./schemas";
@@ -43,6 +44,7 @@ export async function decideQuote(portal: Portal, t: Tx, input: QuoteDecisionInp
       [portal.tenantId, input.quoteId, input.signatureName, meta.ip, meta.userAgent?.slice(0, 500) ?? null],
       t,
     );
+    await notify(t, portal.tenantId, { type: "quote.approved", id: input.quoteId });
     return { done: "quote-approved", id: input.quoteId };
   }
   await one(
@@ -50,6 +52,7 @@ export async function decideQuote(portal: Portal, t: Tx, input: QuoteDecisionInp
     [portal.tenantId, input.quoteId, input.reason || null],
     t,
   );
+  await notify(t, portal.tenantId, { type: "quote.declined", id: input.quoteId });
   return { done: "quote-declined", id: input.quoteId };
 }
 
@@ -86,6 +89,7 @@ export async function requestBooking(portal: Portal, t: Tx, input: BookingReques
     ],
     t,
   );
+  if (row) await notify(t, portal.tenantId, { type: "booking_request.received", id: row.id });
   // A repeat of the same form lands on the same confirmation.
   return { done: "booking-sent", id: row?.id ?? "" };
 }
