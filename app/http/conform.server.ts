@@ -6,6 +6,7 @@ import type { AppError } from "~/utils/app-error";
 import { LIMITS, readForm } from "./body.server";
 import { assertCsrf, CSRF_FIELD } from "./csrf.server";
 import { toAppError } from "./envelope.server";
+import { assertNotSpam } from "~/utils/honeypot.server";
 
 // The server half of every conform form (the browser half is `useConformForm` in
 // app/components/forms.tsx). One zod schema per form, shared by both:
@@ -91,6 +92,8 @@ export type FormActionOptions = {
   hideFields?: string[] | ((form: FormData) => string[]);
   /** A message above the fields when the schema refuses the form ("Nothing was saved ..."). */
   formMessage?: string;
+  /** Forms anyone may post (signup, login, booking): a filled honeypot is 400, before anything. */
+  honeypot?: boolean;
 };
 
 /**
@@ -109,6 +112,7 @@ export async function formAction<S extends z.ZodTypeAny>(
   let form: FormData;
   try {
     form = await readStaffForm(request, opts);
+    if (opts.honeypot) assertNotSpam(form);
   } catch (error) {
     if (error instanceof Response) throw error;
     const e = toAppError(error, request);
