@@ -3,9 +3,13 @@ import type { AppLoadContext, EntryContext } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "~/components/nonce";
+import { startCleanupSchedule } from "~/services/maintenance/cleanup.server";
 import { log } from "~/utils/log.server";
 
 const ABORT_DELAY = 5_000;
+
+// Each app server ticks the cleanup; the database makes it run once per interval (decision 102).
+startCleanupSchedule();
 
 /**
  * Renders the whole page, then answers it in one piece with its length. No route defers

@@ -6,7 +6,7 @@ import { loadHub } from "~/services/portal/hub.server";
 import type { PortalFormFailure, PortalFormKind } from "~/services/portal/types";
 import { clientIp } from "~/utils/auth.server";
 import { PORTAL_HEADERS } from "~/utils/route-headers";
-import { readForm } from "./body.server";
+import { assertNoNul, readForm } from "./body.server";
 import { toAppError } from "./envelope.server";
 import { echoValues, formObject } from "./form.server";
 
@@ -50,6 +50,7 @@ export async function portalFormAction(request: Request, kind: PortalFormKind, p
   const meta: RequestMeta = { ip, userAgent: request.headers.get("user-agent") };
   const values = formObject(form);
   try {
+    assertNoNul(form);
     const done = await withPortal(token, ip, (portal, t) => perform(portal, t, values, meta), { lock: true });
     const query = new URLSearchParams({ done: done.done, ...(done.id ? { id: done.id } : {}) });
     return redirect(`/portal/${token}?${query}`, { status: 303, headers: PORTAL_HEADERS });

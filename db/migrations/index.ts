@@ -9,6 +9,8 @@ import * as m0007 from "./0007-billing";
 import * as m0008 from "./0008-tenant-settings";
 import * as m0009 from "./0009-row-level-security";
 import * as m0010 from "./0010-emails-per-tenant";
+import * as m0011 from "./0011-cleanup";
+import * as m0012 from "./0012-billing-raw-body";
 
 /**
  * Every migration, in order. Listed by hand (not globbed) so the compiled server bundle
@@ -26,4 +28,6 @@ export const MIGRATIONS: Array<[string, MigrationModule]> = [
   ["0008-tenant-settings", m0008],
   ["0009-row-level-security", m0009],
   ["0010-emails-per-tenant", m0010],
+  ["0011-cleanup", m0011],
+  ["0012-billing-raw-body", m0012],
 ];

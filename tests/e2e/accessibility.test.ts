@@ -51,9 +51,9 @@ async function seed(tag: string) {
     [t.id, customer.id],
   );
   const imported = await createUser(t.id, { role: "technician", name: "Dana Imported", password: null });
-  // The owner's e-mail also works for a second business: sign-in asks which (CONTRACT section 19).
+  // The admin's e-mail also works for a second business: sign-in asks which (CONTRACT section 19).
   const second = await createTenant(`Harbor Heating ${tag}`);
-  await createUser(second.id, { role: "office", email: t.users.owner.email });
+  await createUser(second.id, { role: "office", email: t.users.admin.email });
   const invite = await createInvite(office, imported.id);
   // Import pages: a preview with errors (jobs naming customers that do not exist), and the result of a committed one.
   const c = await clientFor(t.users.owner);
@@ -76,7 +76,7 @@ const PAGES: PageCase[] = [
   {
     name: "choose a business", who: "visitor", path: () => "/login", shows: /Choose a business[\s\S]*Harbor Heating/, shot: true,
     then: async (page, s) => {
-      await page.getByLabel("Email").fill(s.t.users.owner.email);
+      await page.getByLabel("Email").fill(s.t.users.admin.email);
       await page.getByLabel("Password").fill(DEFAULT_PASSWORD);
       await page.getByRole("button", { name: "Sign in" }).click();
       await page.getByRole("heading", { name: "Choose a business" }).waitFor();
