@@ -6,8 +6,12 @@ import { env } from "./env.server";
 // the portal booking request. A hidden field a person never fills, and an encrypted "valid
 // from" time (keyed by SESSION_SECRET, so every app server reads every other's).
 let honeypot: Honeypot | undefined;
+// The portal hub renders the booking form inside its own page data; it carries the hidden
+// field only (no encrypted time), so its check is the field alone.
+let untimed: Honeypot | undefined;
 
-function instance(): Honeypot {
+function instance(timed = true): Honeypot {
+  if (!timed) return (untimed ??= new Honeypot({ validFromFieldName: null }));
   honeypot ??= new Honeypot({ encryptionSeed: env().SESSION_SECRET[0] });
   return honeypot;
 }
@@ -16,9 +20,9 @@ function instance(): Honeypot {
 export const honeypotInputProps = () => instance().getInputProps();
 
 /** A filled honeypot (or a forged time) is 400 and nothing is stored: call before anything else. */
-export function assertNotSpam(form: FormData) {
+export function assertNotSpam(form: FormData, opts: { timed?: boolean } = {}) {
   try {
-    instance().check(form);
+    instance(opts.timed ?? true).check(form);
   } catch (error) {
     if (error instanceof SpamError) throw json({ message: "This form could not be accepted." }, { status: 400 });
     throw error;

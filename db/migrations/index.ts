@@ -11,6 +11,8 @@ import * as m0009 from "./0009-row-level-security";
 import * as m0010 from "./0010-emails-per-tenant";
 import * as m0011 from "./0011-cleanup";
 import * as m0012 from "./0012-billing-raw-body";
+import * as m0020 from "./0020-history-and-numbering";
+import * as m0070 from "./0070-report-indexes";
 
 /**
  * Every migration, in order. Listed by hand (not globbed) so the compiled server bundle
@@ -30,4 +32,6 @@ export const MIGRATIONS: Array<[string, MigrationModule]> = [
   ["0010-emails-per-tenant", m0010],
   ["0011-cleanup", m0011],
   ["0012-billing-raw-body", m0012],
+  ["0020-history-and-numbering", m0020],
+  ["0070-report-indexes", m0070],
 ];

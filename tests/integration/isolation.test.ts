@@ -116,6 +116,10 @@ test("every route that takes an id answers another tenant's id exactly as a miss
     { route: "GET /invoices/<id>", ask: (id) => owner.get(`/invoices/${id}`), theirs: [t.invoice.id], status: 404 },
     { route: "GET /customers/<id>/portal-links", ask: (id) => owner.get(`/customers/${id}/portal-links`), theirs: [t.customer.id], status: 404 },
     { route: "GET /team/<id>/invite", ask: (id) => owner.get(`/team/${id}/invite`), theirs: [t.member.id], status: 404 },
+    // Documents customers keep (CONTRACT section 16).
+    { route: "GET /quotes/<id>.pdf", ask: (id) => owner.get(`/quotes/${id}.pdf`), theirs: [t.quote.id], status: 404 },
+    { route: "GET /invoices/<id>.pdf", ask: (id) => owner.get(`/invoices/${id}.pdf`), theirs: [t.invoice.id], status: 404 },
+    { route: "GET /invoices/<id>/receipts/<paymentId>.pdf", ask: (id) => owner.get(`/invoices/${id}/receipts/${randomUUID()}.pdf`), theirs: [t.invoice.id], status: 404 },
     // Lists filtered by an id in the query.
     { route: "GET /jobs?customer=<id>", ask: (id) => owner.get(`/jobs?status=all&customer=${id}`), theirs: [t.customer.id], status: 200 },
     { route: "GET /jobs?assignee=<id>", ask: (id) => owner.get(`/jobs?status=all&assignee=${id}`), theirs: [b.users.technician.id], status: 200 },
@@ -163,6 +167,21 @@ test("every route that takes an id answers another tenant's id exactly as a miss
       ask: (id) => portalRequest("POST", "/api/portal/invoice-payment", { ip, form: { token: ours.token, invoiceId: id, amount: "10.00", idempotencyKey: randomBytes(16).toString("base64url") } }),
       theirs: [t.invoice.id, otherCustomersInvoice.id], status: 422,
     },
+    {
+      route: "GET /portal/<token>/quotes/<id>.pdf",
+      ask: (id) => portalRequest("GET", `/portal/${ours.token}/quotes/${id}.pdf`, { ip }),
+      theirs: [t.quote.id, otherCustomersQuote.id], status: 404,
+    },
+    {
+      route: "GET /portal/<token>/invoices/<id>.pdf",
+      ask: (id) => portalRequest("GET", `/portal/${ours.token}/invoices/${id}.pdf`, { ip }),
+      theirs: [t.invoice.id, otherCustomersInvoice.id], status: 404,
+    },
+    {
+      route: "GET /portal/<token>/invoices/<id>/receipts/<paymentId>.pdf",
+      ask: (id) => portalRequest("GET", `/portal/${ours.token}/invoices/${id}/receipts/${randomUUID()}.pdf`, { ip }),
+      theirs: [t.invoice.id, otherCustomersInvoice.id], status: 404,
+    },
     // Ids inside tokens: a correctly signed portal token pairing our tenant with their link,
     // and an invite token pairing our tenant with their invite's secret.
     {
@@ -190,7 +209,8 @@ test("every route that takes an id answers another tenant's id exactly as a miss
   // The table names every route whose path takes an id or a token.
   const pathRoutes = fs.readdirSync(path.resolve("app/routes")).filter((f) => /\$(id|token)/.test(f));
   for (const file of pathRoutes) {
-    const url = `/${file.replace(/\.tsx?$/, "").replace(/_(?=\.|$)/g, "").split(".").map((p) => (p.startsWith("$") ? `<${p.slice(1)}>` : p)).join("/")}`;
+    // `$id[.pdf]` is the segment `<id>.pdf` (an escaped dot in a flat route name).
+    const url = `/${file.replace(/\.tsx?$/, "").replace(/\[\.(\w+)\]/g, "~$1").replace(/_(?=\.|~|$)/g, "").split(".").map((p) => (p.startsWith("$") ? `<${p.slice(1)}>` : p).replace(/^<(\w+)~(\w+)>$/, "<$1>.$2")).join("/")}`;
     assert.ok(cases.some((c) => c.route.includes(` ${url}`)), `${file} (${url}) has no case`);
   }
 
