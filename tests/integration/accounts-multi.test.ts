@@ -199,3 +199,28 @@ test("signup is rate-limited per address: past the limit 429 with Retry-After, n
     }
   }
 });
+
+test("NUL bytes: a member name or a signup field holding U+0000 is 422 beside the field, nothing stored; an import cell with it is a row error and commits nothing", async () => {
+  const t = await createTenantWithUsers();
+  const owner = await clientFor(t.users.owner);
+  const email = uniqueEmail("nul");
+  const res = await owner.post("/team", { intent: "add", name: "Nul\u0000Name", email, role: "technician" });
+  assert.equal(res.status, 422);
+  assert.match(await res.text(), /cannot be stored \(U\+0000\)/);
+  assert.equal((await rows(`SELECT 1 FROM users WHERE email = $1`, [email.toLowerCase()])).length, 0);
+
+  const signup = await new Client().post("/signup", { businessName: "Nul\u0000Co", name: "N", email, password: PASSWORD });
+  assert.equal(signup.status, 422);
+  const html = await signup.text();
+  assert.match(html, /id="field-businessName-error"[\s\S]*cannot be stored/);
+  assert.equal((await rows(`SELECT 1 FROM users WHERE email = $1`, [email.toLowerCase()])).length, 0);
+
+  // A NUL byte in an uploaded file: the file is refused as not CSV text (400, said on the
+  // upload form), before anything is stored (docs/decisions/103).
+  const runsBefore = (await rows(`SELECT 1 FROM import_runs WHERE tenant_id = $1`, [t.id])).length;
+  const refused = await upload(owner, "customers", `name,email\r\nAda\u0000Byrne,${email}\r\n`);
+  assert.equal(refused.status, 400);
+  assert.match(pageText(await refused.text()), /does not look like a CSV text file/);
+  assert.equal((await rows(`SELECT 1 FROM import_runs WHERE tenant_id = $1`, [t.id])).length, runsBefore);
+  assert.equal((await rows(`SELECT 1 FROM customers WHERE tenant_id = $1 AND email = $2`, [t.id, email.toLowerCase()])).length, 0);
+});

@@ -195,7 +195,7 @@ describe("Stripe: anything but a correct signature of the exact bytes is refused
     const res = await deliver(server.url, "stripe", { body: JSON.stringify({ hello: "world" }) });
     assert.equal(res.status, 400);
     assert.equal((await envelope(res)).error?.code, "BAD_REQUEST");
-    assert.deepEqual(await rows(`SELECT 1 FROM billing_events WHERE payload = $1::jsonb`, [JSON.stringify({ hello: "world" })]), []);
+    assert.deepEqual(await rows(`SELECT 1 FROM billing_events WHERE payload = $1`, [JSON.stringify({ hello: "world" })]), []);
   });
 });
 
