@@ -8,6 +8,7 @@ import * as m0006 from "./0006-offline-sync";
 import * as m0007 from "./0007-billing";
 import * as m0008 from "./0008-tenant-settings";
 import * as m0009 from "./0009-row-level-security";
+import * as m0030 from "./0030-schedule";
 
 /**
  * Every migration, in order. Listed by hand (not globbed) so the compiled server bundle
@@ -24,4 +25,5 @@ export const MIGRATIONS: Array<[string, MigrationModule]> = [
   ["0007-billing", m0007],
   ["0008-tenant-settings", m0008],
   ["0009-row-level-security", m0009],
+  ["0030-schedule", m0030],
 ];

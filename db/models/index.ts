@@ -1,3 +1,4 @@
+import { CalendarFeed } from "./calendar-feed";
 import { Customer } from "./customer";
 import { Invoice, InvoiceItem, Payment, Quote, QuoteItem } from "./documents";
 import { Job, JobEvent, JobNote, TimeEntry } from "./job";
@@ -6,6 +7,7 @@ import { Session } from "./session";
 import { Tenant } from "./tenant";
 import { User } from "./user";
 
+export * from "./calendar-feed";
 export * from "./customer";
 export * from "./documents";
 export * from "./job";
@@ -17,5 +19,5 @@ export * from "./user";
 /** Every model, registered as classes (a folder path does not survive the bundle). */
 export const MODELS = [
   Tenant, User, Session, Customer, Job, JobNote, TimeEntry, JobEvent,
-  Quote, QuoteItem, Invoice, InvoiceItem, Payment, PortalLink, BookingRequest,
+  Quote, QuoteItem, Invoice, InvoiceItem, Payment, PortalLink, BookingRequest, CalendarFeed,
 ];
