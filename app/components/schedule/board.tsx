@@ -2,7 +2,7 @@ import { Link, useFetcher } from "@remix-run/react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useRootData } from "~/root";
 import type { Board, BoardJob, BoardRow } from "~/services/schedule/board.server";
-import { atMinute, clock, minuteOfDay, shortDate, snap, weekdayName } from "~/services/schedule/days";
+import { atMinute, clock, clockRange, minuteOfDay, shortDate, snap, weekdayName } from "~/services/schedule/days";
 import { dayHours, lanes, markOverlaps, spanOn } from "~/services/schedule/layout";
 import { minutesBetween } from "~/services/schedule/schemas";
 import { humanize } from "~/utils/format";
@@ -123,21 +123,13 @@ export function ScheduleBoard({ board, returnTo }: { board: JsonBoard; returnTo:
         <PendingMove key={m.key} move={m} onSettled={settled} />
       ))}
       <div className={`board-layout${board.ownOnly ? " board-own" : ""}`}>
-        <section className={`board board-${board.view}`} aria-label={board.view === "day" ? "Day schedule by technician" : "Week schedule by technician"}>
-          {rows.length === 0 ? (
-            <EmptyState title="No technicians yet">
-              <p>Add technicians on the <Link to="/team">Team</Link> page; each gets a row here.</p>
-            </EmptyState>
-          ) : board.view === "week" ? (
-            <WeekGrid board={board} rows={rows} card={card} dropZone={dropZone} isHover={isHover} />
-          ) : (
-            <DayGrid board={board} rows={rows} card={card} dropZone={dropZone} hover={hover} />
-          )}
-        </section>
-        <aside className="unscheduled" aria-labelledby="unscheduled-title" {...(canDrag ? unscheduledZone(drop, dragged, setHover) : {})}>
-          <h2 id="unscheduled-title">
-            Unscheduled <span className="count">{unscheduled.length < board.unscheduled.length ? unscheduled.length : board.unscheduledTotal}</span>
-          </h2>
+        <section className="unscheduled" aria-labelledby="unscheduled-title" {...(canDrag ? unscheduledZone(drop, dragged, setHover) : {})}>
+          <div className="unscheduled-head">
+            <h2 id="unscheduled-title">
+              Unscheduled <span className="count">{unscheduled.length < board.unscheduled.length ? unscheduled.length : board.unscheduledTotal}</span>
+            </h2>
+            {board.canMove ? <p className="muted small board-tip">Drag a card onto a technician and a time, or use its <em>Move</em> link. Drop a card here to unschedule it.</p> : null}
+          </div>
           {unscheduled.length ? (
             <ul className="unscheduled-list">
               {unscheduled.map((j) => (
@@ -150,8 +142,18 @@ export function ScheduleBoard({ board, returnTo }: { board: JsonBoard; returnTo:
           {board.unscheduledTotal > board.unscheduled.length ? (
             <p className="muted small">Showing the {board.unscheduled.length} oldest. <Link to="/jobs?status=unscheduled">All unscheduled jobs</Link></p>
           ) : null}
-          {board.canMove ? <p className="muted small board-tip">Drag a card onto a technician and a time, or use its <em>Move</em> link.</p> : null}
-        </aside>
+        </section>
+        <section className={`board board-${board.view}`} aria-label={board.view === "day" ? "Day schedule by technician" : "Week schedule by technician"}>
+          {rows.length === 0 ? (
+            <EmptyState title="No technicians yet">
+              <p>Add technicians on the <Link to="/team">Team</Link> page; each gets a row here.</p>
+            </EmptyState>
+          ) : board.view === "week" ? (
+            <WeekGrid board={board} rows={rows} card={card} dropZone={dropZone} isHover={isHover} />
+          ) : (
+            <DayGrid board={board} rows={rows} card={card} dropZone={dropZone} hover={hover} />
+          )}
+        </section>
       </div>
       <Legend />
     </>
@@ -338,26 +340,32 @@ function JobCard({ job, style, returnTo, canMove, refused, ...drag }: {
   const classes = ["job-card", `status-${job.status}`, job.overlaps ? "is-overlap" : "", job.outsideWindow ? "is-outside" : "", job.pending ? "is-pending" : "", refused ? "is-refused" : ""];
   const titleId = `job-${job.id}-title`;
   return (
-    <article className={classes.filter(Boolean).join(" ")} style={style} data-job-id={job.id} data-start={job.start ?? ""} aria-labelledby={titleId} {...drag}>
+    <article
+      className={classes.filter(Boolean).join(" ")}
+      style={style}
+      data-job-id={job.id}
+      data-start={job.start ?? ""}
+      aria-labelledby={titleId}
+      title={`${job.start ? `${clock(job.start)}–${clock(job.end!)} · ` : ""}${job.title} · ${job.customerName}${job.address ? ` · ${job.address}` : ""}`}
+      {...drag}
+    >
       <div className="job-top">
-        <span className="job-time">{job.start ? `${clock(job.start)} – ${clock(job.end!)}` : "No time yet"}</span>
-        <span className="job-status">{humanize(job.status)}</span>
+        <span className="job-time">{job.start ? clockRange(job.start, job.end!) : "No time yet"}</span>
+        {job.status !== "unscheduled" ? <span className="job-status">{humanize(job.status)}</span> : null}
       </div>
       <Link id={titleId} to={`/jobs/${job.id}`} className="job-title" draggable={false}>{job.title}</Link>
       <div className="job-customer">{job.customerName}</div>
       {job.address ? <div className="job-address">{job.address}</div> : null}
-      {job.overlaps || job.outsideWindow ? (
-        <div className="job-flags">
-          {job.overlaps ? <span className="flag flag-overlap">Overlaps another job</span> : null}
-          {job.outsideWindow ? <span className="flag flag-window" title={job.outsideWindow}>Outside requested time</span> : null}
-        </div>
-      ) : null}
       {job.outsideWindow ? <p className="visually-hidden">{job.outsideWindow}</p> : null}
-      {canMove && job.status !== "completed" && job.status !== "cancelled" ? (
-        <Link className="job-move" to={`/jobs/${job.id}/schedule?returnTo=${encodeURIComponent(returnTo)}`} draggable={false}>
-          Move<span className="visually-hidden"> {job.title}</span>
-        </Link>
-      ) : null}
+      <div className="job-foot">
+        {job.overlaps ? <span className="flag flag-overlap" title="Overlaps another job of this technician">Overlap</span> : null}
+        {job.outsideWindow ? <span className="flag flag-window" title={job.outsideWindow}>Outside window</span> : null}
+        {canMove && job.status !== "completed" && job.status !== "cancelled" ? (
+          <Link className="job-move" to={`/jobs/${job.id}/schedule?returnTo=${encodeURIComponent(returnTo)}`} draggable={false}>
+            Move<span className="visually-hidden"> {job.title}</span>
+          </Link>
+        ) : null}
+      </div>
       {job.pending ? <span className="job-saving" role="status">Saving…</span> : null}
     </article>
   );
@@ -370,8 +378,8 @@ function Legend() {
       {items.map((s) => (
         <li key={s}><span className={`swatch status-${s}`} aria-hidden="true" />{humanize(s)}</li>
       ))}
-      <li><span className="flag flag-overlap">Overlaps</span> two jobs of one technician at once</li>
-      <li><span className="flag flag-window">Outside requested time</span> not in the customer's preferred window</li>
+      <li><span className="flag flag-overlap">Overlap</span> two jobs of one technician at once</li>
+      <li><span className="flag flag-window">Outside window</span> not in the time the customer asked for</li>
     </ul>
   );
 }

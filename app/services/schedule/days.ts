@@ -48,3 +48,10 @@ export function clock(local: string): string {
   const m = local.slice(14, 16);
   return `${h % 12 === 0 ? 12 : h % 12}:${m} ${h < 12 ? "AM" : "PM"}`;
 }
+
+/** "9:00–11:00 AM", or "10:30 AM–12:00 PM" across noon: a card's time, as short as it reads. */
+export function clockRange(start: string, end: string): string {
+  const a = clock(start);
+  const b = clock(end);
+  return a.slice(-2) === b.slice(-2) && start.slice(0, 10) === end.slice(0, 10) ? `${a.slice(0, -3)}–${b}` : `${a}–${b}`;
+}
