@@ -1,35 +1,40 @@
-import { Form } from "@remix-run/react";
+import { getFormProps } from "@conform-to/react";
+import { Form, useActionData } from "@remix-run/react";
+import type { z } from "zod";
+import type { FormReply } from "~/http/conform.server";
 import type { Requirement } from "~/services/integrations/accounting";
 import { formatDateTime } from "~/utils/format";
-import { CsrfInput, FieldErrors, FormError } from "./forms";
-
-/** What a settings page's action answers on a refused save (see app/http/settings-form.server.ts). */
-export type SettingsFailure = { ok: false; formErrors: string[]; fields: Record<string, string[]>; values?: Record<string, string> };
+import { CsrfInput, FieldErrors, FormError, useConformForm } from "./forms";
 
 /**
- * The values a settings form shows: what was just posted when the save was refused, else
- * what is stored. `errorsFor` gives a field's messages.
+ * A settings page's conform form: the area's schema (shared with the action), the stored
+ * preferences as defaults, the action's answer as the last result. `values`, `checked` and
+ * `errorsFor` read conform's state: what was typed when a save was refused, else what is stored.
  */
-export function settingsFormState(stored: Record<string, string>, failure: SettingsFailure | undefined) {
-  const values = failure?.values ?? stored;
-  const fields = failure?.fields ?? {};
+export function useSettingsForm(schema: z.ZodTypeAny, data: SettingsPageData & { form: Record<string, string> }, area: string) {
+  const reply = useActionData<FormReply>();
+  // A new id after each save resets the form to what was stored.
+  const [form] = useConformForm(schema, { id: `${area}-settings-${data.updatedAt ?? "defaults"}`, lastResult: reply?.result, defaultValue: data.form });
+  const values = (form.initialValue ?? {}) as Record<string, string | undefined>;
   return {
+    form,
     values,
     checked: (name: string) => ["on", "true", "1", "yes"].includes((values[name] ?? "").toLowerCase()),
-    errorsFor: (name: string) => fields[name],
+    errorsFor: (name: string) => form.allErrors[name],
   };
 }
+
+export type SettingsForm = ReturnType<typeof useSettingsForm>;
 
 /**
  * The form-level alert of a refused save: the summary, plus messages for fields the page
  * does not render (a posted `client_secret` on the calendar page has no input to sit beside).
  */
-export function SettingsFormErrors({ failure, placed }: { failure: SettingsFailure | undefined; placed: readonly string[] }) {
-  if (!failure) return null;
-  const unplaced = Object.entries(failure.fields)
-    .filter(([name]) => !placed.includes(name))
+export function SettingsFormErrors({ form, placed }: { form: SettingsForm["form"]; placed: readonly string[] }) {
+  const unplaced = Object.entries(form.allErrors)
+    .filter(([name]) => name !== "" && !placed.includes(name))
     .flatMap(([name, messages]) => messages.map((m) => `${name}: ${m}`));
-  return <FormError errors={[...failure.formErrors, ...unplaced]} />;
+  return <FormError errors={[...(form.errors ?? []), ...unplaced]} />;
 }
 
 /** For roles that may look but not change (office on the calendar page). */
@@ -190,11 +195,11 @@ export type SettingsPageData = {
  * the form's grid; `after` below it, outside the fieldset.
  */
 export function PrefsCard({
-  title, data, failure, placed, busy, children, after,
+  title, data, form, placed, busy, children, after,
 }: {
   title: string;
   data: SettingsPageData;
-  failure: SettingsFailure | undefined;
+  form: SettingsForm["form"];
   placed: readonly string[];
   busy: boolean;
   children: React.ReactNode;
@@ -207,9 +212,9 @@ export function PrefsCard({
         <LastSaved updatedAt={data.updatedAt} by={data.updatedByName} timeZone={data.timeZone} />
       </div>
       {data.canManage ? null : <ReadOnlyNote />}
-      <Form method="post" noValidate key={data.updatedAt ?? "defaults"}>
+      <Form method="post" {...getFormProps(form)} key={form.id}>
         <CsrfInput />
-        <SettingsFormErrors failure={failure} placed={placed} />
+        <SettingsFormErrors form={form} placed={placed} />
         <fieldset className="settings-fieldset" disabled={!data.canManage}>
           <div className="settings-form-grid">{children}</div>
         </fieldset>

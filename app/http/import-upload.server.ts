@@ -1,12 +1,13 @@
 // Reading an import upload (POST /import-data/preview) as a stream (CONTRACT sections 5, 9).
 //
-// The multipart body is parsed as it arrives; the file part (or the pasted `csv` field) goes
-// straight into the CSV parser, chunk by chunk, so a 10 MiB file is never held twice and a
-// file over the limits is refused as soon as the limit is passed. A file error stops the read
-// at once. docs/decisions/072.
+// The multipart body is parsed as it arrives by busboy (a maintained streaming parser); the
+// file part goes straight into the CSV parser, chunk by chunk, so a 10 MiB file is never held
+// twice and a file over the limits is refused as soon as the limit is passed. A file error
+// stops the read at once. docs/decisions/072, 110.
+import type { Readable } from "node:stream";
+import busboy from "busboy";
 import { AppError } from "~/utils/app-error";
 import { checkContentLength, LIMITS, readForm } from "./body.server";
-import { multipartBoundary, parseMultipart } from "./multipart.server";
 
 /** What the parser made of the file: its analysis, or a file error (both from the service). */
 export type Analyse<R> = (type: string, input: AsyncIterable<Uint8Array> | Buffer | string) => Promise<R>;
@@ -19,6 +20,9 @@ export interface ImportUpload<R> {
 }
 
 const FIELD_LIMIT = 4 * 1024;
+// After reading stops (an answer is ready, or the body is over its limit), at most this many
+// bytes of the body are read and thrown away, so the client finishes sending and reads the
+// answer; past it the connection is cut.
 const DRAIN_LIMIT = 4 * LIMITS.importMultipart;
 const fileTooLarge = () =>
   new AppError(
@@ -27,44 +31,133 @@ const fileTooLarge = () =>
   );
 
 class BodyTooLarge extends Error {}
+class Unreadable extends Error {}
+
+/** A part as busboy hands it over: a text field whole, a file part as a stream. */
+type Part =
+  | { kind: "field"; name: string; value: string; truncated: boolean }
+  | { kind: "file"; name: string; filename: string | null; stream: Readable };
 
 /**
- * The request body as chunks, under a byte limit. `drain` reads what is left and drops it (up
- * to a bound) rather than cancelling: a cancelled request closes the connection under the
- * client, which then never sees the 413 or the page with the message.
+ * The parts of a multipart body, in order, pulled one by one. The body is fed to busboy under
+ * a byte limit, with backpressure: a file part that is not being read holds the body back.
+ * `stop()` ends the parse and reads what is left of the body (up to DRAIN_LIMIT) and drops
+ * it, rather than cancelling it: a cancelled request closes the connection under the client,
+ * which then never sees the 413 or the page with the message.
  */
-function limitedBody(request: Request, limit: number) {
-  const reader = request.body!.getReader();
-  let draining = false;
-  const drain = () => {
-    if (draining) return;
-    draining = true;
-    void (async () => {
-      try {
-        for (let drained = 0; drained < DRAIN_LIMIT; ) {
-          const { done, value } = await reader.read();
-          if (done) return;
-          drained += value.byteLength;
-        }
-        await reader.cancel();
-      } catch {
-        /* the client went away */
-      }
-    })();
+function multipartParts(request: Request, limit: number) {
+  const queue: Part[] = [];
+  let failure: Error | null = null;
+  let finished = false;
+  let wake: (() => void) | null = null;
+  const notify = () => {
+    wake?.();
+    wake = null;
   };
-  const chunks: AsyncIterable<Uint8Array> = {
-    async *[Symbol.asyncIterator]() {
-      let size = 0;
+  const fail = (error: Error) => {
+    failure ??= error;
+    notify();
+  };
+
+  const parser = busboy({
+    headers: { "content-type": request.headers.get("content-type") ?? "" },
+    // The pasted `csv` field may be as large as a file; other fields are checked below.
+    limits: { fieldSize: LIMITS.importFile + 1 },
+    // Browsers send file names as UTF-8.
+    defParamCharset: "utf8",
+  });
+  parser.on("field", (name, value, info) => {
+    queue.push({ kind: "field", name, value, truncated: info.valueTruncated });
+    notify();
+  });
+  parser.on("file", (name, stream, info) => {
+    // Browsers encode a quote in a file name as %22 (busboy keeps only the base name).
+    const filename = info.filename ? info.filename.replace(/%22/g, '"') : null;
+    queue.push({ kind: "file", name, filename, stream });
+    notify();
+  });
+  parser.on("close", () => {
+    finished = true;
+    notify();
+  });
+  parser.on("error", (error) => fail(error instanceof BodyTooLarge || error instanceof Unreadable ? error : new Unreadable(String(error))));
+
+  let stopped = false;
+  let unblock: (() => void) | null = null;
+  const reader = request.body!.getReader();
+  void (async () => {
+    let size = 0;
+    try {
       for (;;) {
         const { done, value } = await reader.read();
-        if (done) return;
+        if (done) break;
         size += value.byteLength;
-        if (size > limit) throw new BodyTooLarge();
-        yield value;
+        if (stopped) {
+          if (size > DRAIN_LIMIT) return void (await reader.cancel());
+          continue;
+        }
+        if (size > limit) {
+          // Also ends a file part being read, with this error.
+          stopped = true;
+          parser.destroy(new BodyTooLarge());
+          continue;
+        }
+        if (!parser.write(value)) {
+          await new Promise<void>((resolve) => {
+            unblock = resolve;
+            parser.once("drain", resolve);
+          });
+          unblock = null;
+        }
+      }
+      if (!stopped && !failure) parser.end();
+    } catch {
+      // The client went away.
+      parser.destroy(new Unreadable("the request was aborted"));
+    }
+  })();
+
+  const parts: AsyncIterable<Part> = {
+    async *[Symbol.asyncIterator]() {
+      for (;;) {
+        if (failure) throw failure;
+        const part = queue.shift();
+        if (part) {
+          yield part;
+          // What the reader left of a file part is skipped, so the parse goes on.
+          if (part.kind === "file") part.stream.resume();
+          continue;
+        }
+        if (finished) return;
+        await new Promise<void>((resolve) => (wake = resolve));
       }
     },
   };
-  return { chunks, drain };
+  const stop = () => {
+    if (stopped) return;
+    stopped = true;
+    unblock?.();
+    if (!parser.destroyed) parser.destroy();
+  };
+  return { parts, stop, failure: () => failure };
+}
+
+/** A file part's bytes; a reader that stops early leaves the stream open (the rest is skipped). */
+function chunksOf(stream: Readable): AsyncIterable<Uint8Array> {
+  return {
+    async *[Symbol.asyncIterator]() {
+      for await (const chunk of stream.iterator({ destroyOnReturn: false })) yield chunk as Uint8Array;
+    },
+  };
+}
+
+/** A text field's value as chunks (none when empty), read like a file part. */
+function textChunks(value: string): AsyncIterable<Uint8Array> {
+  return {
+    async *[Symbol.asyncIterator]() {
+      if (value !== "") yield Buffer.from(value);
+    },
+  };
 }
 
 /** The first chunk of a part (null when it is empty) and an iterable of the whole part. */
@@ -128,51 +221,66 @@ async function readUrlEncoded<R>(request: Request, opts: Options<R>): Promise<Im
 export async function readImportUpload<R>(request: Request, opts: Options<R>): Promise<ImportUpload<R>> {
   const contentType = request.headers.get("content-type");
   if (contentType?.startsWith("application/x-www-form-urlencoded")) return readUrlEncoded(request, opts);
-  const boundary = multipartBoundary(contentType);
-  if (!boundary || !request.body) throw new AppError("BAD_REQUEST", "Send the file as a form upload (multipart/form-data).");
+  if (!/^multipart\/form-data\s*;/i.test(contentType ?? "") || !request.body) {
+    throw new AppError("BAD_REQUEST", "Send the file as a form upload (multipart/form-data).");
+  }
+  try {
+    checkContentLength(request, LIMITS.importMultipart);
+  } catch {
+    throw fileTooLarge();
+  }
+  let upload: ReturnType<typeof multipartParts>;
+  try {
+    upload = multipartParts(request, LIMITS.importMultipart);
+  } catch {
+    // busboy refuses a content type without a boundary.
+    throw new AppError("BAD_REQUEST", "Send the file as a form upload (multipart/form-data).");
+  }
 
-  const { chunks, drain } = limitedBody(request, LIMITS.importMultipart);
   const fields: Record<string, string> = {};
   const typeNow = () => fields.type || opts.typeFromUrl;
   let file: ImportUpload<R>["file"] = null;
   let readAs: string | null = null;
   let pending: { name: string | null; chunks: Buffer[] } | null = null;
   try {
-    checkContentLength(request, LIMITS.importMultipart);
-    for await (const part of parseMultipart(chunks, boundary)) {
+    for await (const part of upload.parts) {
+      const data: AsyncIterable<Uint8Array> = part.kind === "file" ? chunksOf(part.stream) : textChunks(part.value);
       if (part.name !== "file" && part.name !== "csv") {
-        fields[part.name] = await readText(part.data, FIELD_LIMIT);
+        fields[part.name] = await readText(data, FIELD_LIMIT);
         continue;
       }
+      if (part.kind === "field" && part.truncated) throw fileTooLarge();
       if (file || pending) {
-        if (await isBlank(part.data)) continue;
+        if (await isBlank(data)) continue;
         throw new AppError("BAD_REQUEST", "Choose a file or paste CSV text, not both.");
       }
-      const name = part.name === "file" ? part.filename || null : null;
+      const name = part.kind === "file" && part.name === "file" ? part.filename : null;
       // No file chosen (an empty part without a name) or nothing pasted: not a source. A chosen
       // file with no bytes is one, and the parser says it is empty.
-      const data = await peek(part.data);
-      if (!data && !name) continue;
+      const source = await peek(data);
+      if (!source && !name) continue;
       const type = typeNow();
       if (type && !opts.isType(type)) throw new AppError("BAD_REQUEST", `"${type}" is not an import type.`);
       if (!type) {
         // The type comes after the file in this body: keep the file (under the body limit) until then.
         pending = { name, chunks: [] };
-        if (data) for await (const chunk of data) pending.chunks.push(Buffer.from(chunk));
+        if (source) for await (const chunk of source) pending.chunks.push(Buffer.from(chunk));
         continue;
       }
       readAs = type;
       const counter = { bytes: 0 };
-      const result = await opts.analyse(type, data ? counted(data, counter) : Buffer.alloc(0));
+      const result = await opts.analyse(type, source ? counted(source, counter) : Buffer.alloc(0));
       file = { name, bytes: counter.bytes, result };
       if (opts.isFileError(result)) return { fields, type, file };
     }
   } catch (error) {
+    // A stopped parse fails what was reading it: the body's own failure is the cause.
+    error = upload.failure() ?? error;
     if (error instanceof BodyTooLarge || (error instanceof AppError && error.code === "PAYLOAD_TOO_LARGE")) throw fileTooLarge();
     if (error instanceof AppError) throw error;
     throw new AppError("BAD_REQUEST", "The upload could not be read. Please try again.");
   } finally {
-    drain();
+    upload.stop();
   }
   const type = typeNow();
   if (readAs && type !== readAs) throw new AppError("BAD_REQUEST", `The file was sent for "${readAs}" but the form says "${type}".`);

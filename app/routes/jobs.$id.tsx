@@ -4,29 +4,39 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { PageHeader } from "~/components/layout";
 import { DateTime, StatusBadge } from "~/components/records";
+import { RecordHistory } from "~/components/record-history";
+import { historyOf } from "~/services/history/history.server";
 import { getJob } from "~/services/records/jobs.server";
 import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
 import { humanize } from "~/utils/format";
-import { recordScope } from "~/utils/permissions";
+import { can, recordScope } from "~/utils/permissions";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.job.title ?? "Job"} · Fieldwork` }];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUserWithPermission(request, "view_records");
   const found = await getJob(actorOf(user), params.id!);
-  return json({ ...found, ownOnly: recordScope(user.role) !== "all" });
+  const history = await historyOf(user.tenantId, "job", found.job.id);
+  return json({ ...found, history, ownOnly: recordScope(user.role) !== "all", canSchedule: can(user.role, "manage_records") });
 }
 
 const hours = (minutes: number) => `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, "0")} min`;
 
 export default function JobPage() {
-  const { job, activity, timeEntries, totalMinutes, ownOnly } = useLoaderData<typeof loader>();
+  const { job, activity, timeEntries, totalMinutes, ownOnly, history, canSchedule } = useLoaderData<typeof loader>();
   return (
     <>
       <PageHeader
         title={job.title}
         description={<><StatusBadge status={job.status} /> for {ownOnly ? job.customer_name : <Link to={`/customers/${job.customer_id}`}>{job.customer_name}</Link>}</>}
-        actions={<Link to={ownOnly ? "/jobs" : "/jobs?status=all"} className="btn btn-secondary">{ownOnly ? "My jobs" : "All jobs"}</Link>}
+        actions={
+          <>
+            {canSchedule && job.status !== "completed" && job.status !== "cancelled" ? (
+              <Link to={`/jobs/${job.id}/schedule`} className="btn btn-primary">{job.scheduled_start ? "Reschedule" : "Schedule"}</Link>
+            ) : null}
+            <Link to={ownOnly ? "/jobs" : "/jobs?status=all"} className="btn btn-secondary">{ownOnly ? "My jobs" : "All jobs"}</Link>
+          </>
+        }
       />
       <div className="grid grid-2">
         <section className="card">
@@ -100,6 +110,7 @@ export default function JobPage() {
           <p className="muted">No notes or status changes yet. They appear here when the technician syncs.</p>
         )}
       </section>
+      <RecordHistory entries={history} />
     </>
   );
 }

@@ -1,15 +1,14 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useLoaderData, useNavigation } from "@remix-run/react";
 import { PageHeader } from "~/components/layout";
 import {
-  CheckboxField, ConnectControl, PrefsCard, RadioGroup, Requirements, SelectField, StatusBadge, settingsFormState,
-  type SettingsFailure,
+  CheckboxField, ConnectControl, PrefsCard, RadioGroup, Requirements, SelectField, StatusBadge, useSettingsForm,
 } from "~/components/settings";
 import { settingsFormAction, settingsPageLoader } from "~/http/settings-form.server";
 import {
   ACCOUNTING_OBJECT_LABELS, ACCOUNTING_PROVIDERS, SYNC_DIRECTION_LABELS, type AccountingProvider,
 } from "~/services/integrations/accounting";
-import { NO_ACCOUNTING_PROVIDER, accountingPrefsToForm } from "~/services/integrations/preferences";
+import { NO_ACCOUNTING_PROVIDER, accountingPrefsToForm, SETTINGS_FORMS } from "~/services/integrations/preferences";
 import settingsStyles from "~/styles/settings.css";
 import { can } from "~/utils/permissions";
 
@@ -31,9 +30,8 @@ const PUSH_INVOICE_OPTIONS = [
 
 export default function AccountingSettings() {
   const data = useLoaderData<typeof loader>();
-  const failure = useActionData<SettingsFailure>();
   const busy = useNavigation().state === "submitting";
-  const form = settingsFormState(data.form, failure);
+  const form = useSettingsForm(SETTINGS_FORMS.accounting, data, "accounting");
   return (
     <>
       <PageHeader
@@ -48,7 +46,7 @@ export default function AccountingSettings() {
         </p>
       </div>
 
-      <PrefsCard title="Sync preferences" data={data} failure={failure} placed={FIELDS} busy={busy}>
+      <PrefsCard title="Sync preferences" data={data} form={form.form} placed={FIELDS} busy={busy}>
         <SelectField
           name="preferred_provider"
           label="Preferred accounting system"

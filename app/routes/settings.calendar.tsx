@@ -1,17 +1,18 @@
+import { getFormProps } from "@conform-to/react";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useLoaderData, useNavigation } from "@remix-run/react";
 import { CsrfInput } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
 import {
   CheckboxField, ConnectControl, LastSaved, RadioGroup, ReadOnlyNote, Requirements, SaveRow,
-  SettingsFormErrors, StatusBadge, settingsFormState, type SettingsFailure,
+  SettingsFormErrors, StatusBadge, useSettingsForm, type SettingsForm,
 } from "~/components/settings";
 import { settingsFormAction, settingsPageLoader } from "~/http/settings-form.server";
 import {
   CALENDAR_JOB_SCOPES, CALENDAR_JOB_SCOPE_LABELS, CALENDAR_PROVIDERS, type CalendarProvider,
 } from "~/services/integrations/calendar";
-import { calendarFieldNames, calendarPrefsToForm } from "~/services/integrations/preferences";
+import { calendarFieldNames, calendarPrefsToForm, SETTINGS_FORMS } from "~/services/integrations/preferences";
 import settingsStyles from "~/styles/settings.css";
 import feedStyles from "~/styles/calendar-feed.css";
 import { CalendarFeedsSection } from "~/components/schedule/calendar-feeds";
@@ -55,9 +56,8 @@ export default function CalendarSettings() {
 }
 
 function CalendarIntegrations({ data }: { data: Extract<ReturnType<typeof useLoaderData<typeof loader>>, { integrations: true }> }) {
-  const failure = useActionData<SettingsFailure>();
   const busy = useNavigation().state === "submitting";
-  const form = settingsFormState(data.form, failure);
+  const form = useSettingsForm(SETTINGS_FORMS.calendar, data, "calendar");
   return (
     <>
       <PageHeader
@@ -90,7 +90,7 @@ function CalendarIntegrations({ data }: { data: Extract<ReturnType<typeof useLoa
       {data.canManage ? null : <ReadOnlyNote />}
       <Form method="post" noValidate key={data.updatedAt ?? "defaults"}>
         <CsrfInput />
-        <SettingsFormErrors failure={failure} placed={FIELDS} />
+        <SettingsFormErrors form={form.form} placed={FIELDS} />
         <div className="provider-grid">
           {CALENDAR_PROVIDERS.map((p) => (
             <CalendarProviderCard key={p.id} provider={p} form={form} canManage={data.canManage} />
@@ -107,7 +107,7 @@ function CalendarIntegrations({ data }: { data: Extract<ReturnType<typeof useLoa
 
 function CalendarProviderCard({
   provider: p, form, canManage,
-}: { provider: CalendarProvider; form: ReturnType<typeof settingsFormState>; canManage: boolean }) {
+}: { provider: CalendarProvider; form: SettingsForm; canManage: boolean }) {
   const names = calendarFieldNames(p.id);
   const titleId = `provider-${p.id}`;
   return (

@@ -1,13 +1,13 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useLoaderData, useNavigation } from "@remix-run/react";
 import { Field } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
 import {
-  PrefsCard, SelectField, settingsFormState, type SettingsFailure,
+  PrefsCard, SelectField, useSettingsForm,
 } from "~/components/settings";
 import { settingsFormAction, settingsPageLoader } from "~/http/settings-form.server";
 import { API_KEY_DISABLED_REASON, LLM_PROVIDERS, LOCAL_STATEMENT } from "~/services/integrations/llm";
-import { llmPrefsToForm } from "~/services/integrations/preferences";
+import { llmPrefsToForm, SETTINGS_FORMS } from "~/services/integrations/preferences";
 import settingsStyles from "~/styles/settings.css";
 import { can } from "~/utils/permissions";
 
@@ -27,9 +27,8 @@ const label = (p: (typeof LLM_PROVIDERS)[number]) => (p.status === "active" ? p.
 
 export default function LlmSettings() {
   const data = useLoaderData<typeof loader>();
-  const failure = useActionData<SettingsFailure>();
   const busy = useNavigation().state === "submitting";
-  const form = settingsFormState(data.form, failure);
+  const form = useSettingsForm(SETTINGS_FORMS.llm, data, "llm");
   // Disabled inputs are never submitted; the server refuses a posted key anyway.
   const apiKey = (
     <div className="api-key-field">
@@ -54,7 +53,7 @@ export default function LlmSettings() {
         </p>
       </div>
 
-      <PrefsCard title="Model preferences" data={data} failure={failure} placed={FIELDS} busy={busy} after={apiKey}>
+      <PrefsCard title="Model preferences" data={data} form={form.form} placed={FIELDS} busy={busy} after={apiKey}>
         <SelectField
           name="provider"
           label="Provider"

@@ -1,4 +1,5 @@
 import { json, redirect } from "@remix-run/node";
+import { safeRedirect } from "remix-utils/safe-redirect";
 import { AppError } from "./app-error";
 import { readCookie, sessionCookie } from "./cookies.server";
 import { can, ROLE_PERMISSIONS, type Permission } from "./permissions";
@@ -36,16 +37,25 @@ export function getCurrentUser(request: Request): Promise<CurrentUser | null> {
   return found;
 }
 
-/** Same-site paths only: anything else (another host, a scheme, `//evil`) falls back to `/`. */
+/**
+ * Same-site paths only: anything else (another host, a scheme, `//evil`, `/\evil`) falls back.
+ * remix-utils' `safeRedirect` refuses `//`, `/\` and `..`; the checks around it are on the value
+ * RETURNED (the old helper checked the raw string and returned the URL parser's normalised path,
+ * so `/.//evil.example` came out as `//evil.example`): no control character or backslash anywhere
+ * (a browser drops tabs and CR/LF inside a URL and reads `\` as `/`), and the path a browser
+ * would request for it must itself not start with `//`. The value is returned unchanged.
+ */
 export function safeRedirectTo(to: FormDataEntryValue | string | null | undefined, fallback = "/"): string {
-  if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
+  if (typeof to !== "string" || /[\u0000-\u0020\u007f\\]/.test(to)) return fallback;
+  const out = safeRedirect(to, fallback);
+  if (out === fallback) return fallback;
   try {
-    const url = new URL(to, "http://x.invalid");
-    if (url.host !== "x.invalid") return fallback;
-    return url.pathname + url.search + url.hash;
+    const url = new URL(out, "http://x.invalid");
+    if (url.origin !== "http://x.invalid" || url.pathname.startsWith("//") || !out.startsWith("/") || out.startsWith("//")) return fallback;
   } catch {
     return fallback;
   }
+  return out;
 }
 
 function loginRedirect(request: Request) {

@@ -1,6 +1,7 @@
 import { CalendarFeed } from "./calendar-feed";
 import { Customer } from "./customer";
 import { Invoice, InvoiceItem, Payment, Quote, QuoteItem } from "./documents";
+import { DocumentCounter, RecordHistoryEntry } from "./history";
 import { Job, JobEvent, JobNote, TimeEntry } from "./job";
 import { BookingRequest, PortalLink } from "./portal";
 import { Session } from "./session";
@@ -10,6 +11,7 @@ import { User } from "./user";
 export * from "./calendar-feed";
 export * from "./customer";
 export * from "./documents";
+export * from "./history";
 export * from "./job";
 export * from "./portal";
 export * from "./session";
@@ -19,5 +21,6 @@ export * from "./user";
 /** Every model, registered as classes (a folder path does not survive the bundle). */
 export const MODELS = [
   Tenant, User, Session, Customer, Job, JobNote, TimeEntry, JobEvent,
-  Quote, QuoteItem, Invoice, InvoiceItem, Payment, PortalLink, BookingRequest, CalendarFeed,
+  Quote, QuoteItem, Invoice, InvoiceItem, Payment, PortalLink, BookingRequest,
+  RecordHistoryEntry, DocumentCounter, CalendarFeed,
 ];

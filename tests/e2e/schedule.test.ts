@@ -90,10 +90,15 @@ describe("browser: the dispatch board", { skip: SKIP_BROWSER }, () => {
       await page.getByLabel("End", { exact: true }).fill(`${s.wednesday}T15:30`);
       await page.getByRole("button", { name: "Save schedule" }).click();
       await page.waitForURL((u) => u.pathname === "/schedule");
-      assert.match(await page.getByRole("status").first().innerText(), /booked .*1:30 PM–3:30 PM, with Eli Moreau/);
+      assert.match(await page.getByRole("status").first().innerText(), /booked .*1:30–3:30 PM, with Eli Moreau/);
       const moved = page.locator(`tr[data-assignee="${s.eli.id}"] td[data-date="${s.wednesday}"] article[data-job-id="${s.heater.id}"]`);
       assert.match(await moved.innerText(), /1:30–3:30 PM/);
       assert.equal(await page.locator(`tr[data-assignee="${s.dana.id}"] article[data-job-id="${s.heater.id}"]`).count(), 0);
+      // The job's history says who moved it.
+      await moved.getByRole("link", { name: "Replace water heater", exact: true }).click();
+      await page.getByRole("heading", { name: "History" }).waitFor();
+      assert.match(await page.getByRole("list", { name: /History/ }).innerText(), /Moved to Wednesday, .*1:30–3:30 PM, with Eli Moreau by Olive Office/);
+      await screenshot(page, "schedule-job-history");
 
       await page.setViewportSize({ width: 390, height: 844 });
       await page.reload();

@@ -3,6 +3,7 @@ import { test } from "node:test";
 import { one, rows } from "../../db/index";
 import { Client, clientFor } from "../helpers/client";
 import { createTenantWithUsers, createUser, DEFAULT_PASSWORD } from "../helpers/fixtures";
+import { followedHost, REDIRECT_PROBES } from "../helpers/redirects";
 
 const uniqueEmail = (p: string) => `${p}-${Date.now()}-${Math.random().toString(36).slice(2, 7)}@example.test`;
 
@@ -104,6 +105,23 @@ test("a signed-out visit redirects to login, and signing in returns there; anoth
   assert.equal(evil.headers.get("location"), "/");
   const evil2 = await new Client().post("/login", { email: t.users.office.email, password: DEFAULT_PASSWORD, redirectTo: "//evil.example" });
   assert.equal(evil2.headers.get("location"), "/");
+});
+
+test("open redirect (issue 24): every probe variant of redirectTo, posted to /login or opened signed in, stays on this site", async () => {
+  const t = await createTenantWithUsers();
+  const signedIn = await clientFor(t.users.office);
+  for (const probe of REDIRECT_PROBES) {
+    const posted = await new Client().post("/login", { email: t.users.office.email, password: DEFAULT_PASSWORD, redirectTo: probe });
+    assert.equal(posted.status, 303, JSON.stringify(probe));
+    assert.equal(followedHost(posted.headers.get("location")!), "app.example", `POST ${JSON.stringify(probe)} -> ${posted.headers.get("location")}`);
+    const opened = await signedIn.get(`/login?${new URLSearchParams({ redirectTo: probe })}`);
+    assert.equal(opened.status, 302, JSON.stringify(probe));
+    assert.equal(followedHost(opened.headers.get("location")!), "app.example", `GET ${JSON.stringify(probe)} -> ${opened.headers.get("location")}`);
+  }
+  for (const probe of ["/.//evil.example", "/..//evil.example"]) {
+    const res = await new Client().post("/login", { email: t.users.office.email, password: DEFAULT_PASSWORD, redirectTo: probe });
+    assert.equal(res.headers.get("location"), "/");
+  }
 });
 
 test("staff POSTs without _csrf, with a wrong one, or cross-site answer 403 and change nothing", async () => {

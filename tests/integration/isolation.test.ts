@@ -142,7 +142,11 @@ test("every route that takes an id answers another tenant's id exactly as a miss
     },
     {
       route: "POST /jobs/<id>/schedule (the board's fetcher)",
-      ask: (id) => office.post(`/jobs/${id}/schedule?_data=routes%2Fjobs.%24id_.schedule`, { via: "board", scheduledStart: "2030-06-04T09:00", scheduledEnd: "2030-06-04T11:00" }),
+      // Remix's data answer (not the envelope): compared as text.
+      ask: async (id) => {
+        const res = await office.post(`/jobs/${id}/schedule?_data=routes%2Fjobs.%24id_.schedule`, { via: "board", scheduledStart: "2030-06-04T09:00", scheduledEnd: "2030-06-04T11:00" });
+        return { status: res.status, headers: { "content-type": "text/plain" }, text: await res.text() };
+      },
       theirs: [t.job.id], status: 404,
     },
     {

@@ -80,6 +80,9 @@ test("week view without JavaScript: the Tuesday 09:00-11:00 job sits in its tech
     [s.t.id, job.id, ZONE],
   );
   assert.deepEqual(row, { assignee_id: s.eli.id, start: `${s.wednesday}T13:30`, status: "scheduled", sequence: 1 });
+  // The job's history says who moved it, and where to.
+  const jobPage = textOf(await (await office.get(`/jobs/${job.id}`)).text());
+  assert.match(jobPage, new RegExp(`Moved to Wednesday, [A-Za-z]+ \\d+, \\d{4}, 1:30–3:30 PM, with Eli Moreau by ${s.t.users.office.name}`));
 });
 
 test("the schedule action: 422 beside the field, 409 for a cancelled or completed job, 404 for another tenant's id, 403 for a technician; all empty unschedules", async () => {

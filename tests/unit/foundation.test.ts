@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { parseEnv } from "../../app/utils/env.server";
 import { safeRedirectTo } from "../../app/utils/auth.server";
+import { followedHost, REDIRECT_PROBES } from "../helpers/redirects";
 import { can, PERMISSIONS, ROLES } from "../../app/utils/permissions";
 
 test("configuration: a bad variable is named in the message", () => {
@@ -29,11 +30,26 @@ test("redirectTo: same-site paths only", () => {
   }
 });
 
+test("redirectTo: every probe variant lands on a same-site path; the value returned is what is checked", () => {
+  for (const probe of REDIRECT_PROBES) {
+    const out = safeRedirectTo(probe);
+    assert.equal(followedHost(out), "app.example", JSON.stringify(probe));
+    assert.ok(out.startsWith("/") && !out.startsWith("//") && !/[\\\u0000-\u001f]/.test(out), JSON.stringify(probe));
+  }
+  // The variants of the report come back as the fallback, not as a normalised `//evil.example`.
+  for (const probe of ["/.//evil.example", "/..//evil.example", "/\t/evil.example"]) assert.equal(safeRedirectTo(probe), "/");
+  // A harmless encoded path is kept as it was written (it stays on the site).
+  assert.equal(safeRedirectTo("/%2F%2Fevil.example"), "/%2F%2Fevil.example");
+  assert.equal(safeRedirectTo("/jobs?status=open#today"), "/jobs?status=open#today");
+  assert.equal(safeRedirectTo("/bad", "/customers"), "/bad");
+  assert.equal(safeRedirectTo("//bad", "/customers"), "/customers");
+});
+
 test("permission matrix matches the contract", () => {
   const expected: Record<string, string> = {
     use_ai_assistant: "xxxx", import_csv: "xxx-", view_accounting_integrations: "xx--", view_calendar_integrations: "xxx-",
     view_llm_settings: "xx--", manage_integrations: "xx--", use_offline_workflow: "xxxx", view_records: "xxxx",
-    manage_portal_links: "xxx-", view_dashboard: "xxx-", view_reports: "xx--", manage_team: "xx--", access_api: "xx--",
+    manage_portal_links: "xxx-", view_dashboard: "xxx-", view_reports: "xx--", manage_team: "xx--", access_api: "xx--", manage_records: "xxx-",
   };
   assert.deepEqual(Object.keys(expected).sort(), [...PERMISSIONS].sort());
   for (const [permission, row] of Object.entries(expected)) {

@@ -23,7 +23,7 @@ import { CALENDAR_JOB_SCOPES } from "../../app/services/integrations/calendar";
 import { LLM_PROVIDERS } from "../../app/services/integrations/llm";
 import {
   accountingFormSchema, accountingPrefsToForm, calendarFormSchema, calendarPrefsToForm, checkbox, llmFormSchema, llmPrefsToForm,
-  loadAccountingPrefs, loadCalendarPrefs, loadLlmPrefs, NO_ACCOUNTING_PROVIDER, PUSH_INVOICE_TRIGGERS,
+  loadAccountingPrefs, loadCalendarPrefs, loadLlmPrefs, NO_ACCOUNTING_PROVIDER, PUSH_INVOICE_TRIGGERS, SETTINGS_FORMS,
 } from "../../app/services/integrations/preferences";
 import { portalLinkDaysSchema } from "../../app/services/portal/links.server";
 import { bookingRequestSchema, paymentSchema, quoteDecisionSchema } from "../../app/services/portal/schemas";
@@ -66,6 +66,7 @@ export const SCHEMAS_TESTED: readonly Entry[] = [
   one("app/services/integrations/preferences.ts", "accountingFormSchema", accountingFormSchema),
   one("app/services/integrations/preferences.ts", "calendarFormSchema", calendarFormSchema),
   one("app/services/integrations/preferences.ts", "llmFormSchema", llmFormSchema),
+  { module: "app/services/integrations/preferences.ts", name: "SETTINGS_FORMS", schemas: SETTINGS_FORMS },
   one("app/services/portal/links.server.ts", "portalLinkDaysSchema", portalLinkDaysSchema),
   one("app/services/portal/schemas.ts", "quoteDecisionSchema", quoteDecisionSchema),
   one("app/services/portal/schemas.ts", "paymentSchema", paymentSchema),
@@ -505,6 +506,18 @@ describe("settings forms", () => {
       assert.equal(prefs.microsoft.jobs, f.microsoft_jobs);
       assert.deepEqual(accepts(calendarFormSchema, calendarPrefsToForm(prefs)), prefs);
       refuses(calendarFormSchema, { ...f, google_jobs: "everyone's" }, "google_jobs");
+    }));
+  });
+
+  it("SETTINGS_FORMS: the area's fields and the secret guard together; a secret is refused beside its own name, with the other fields' errors", () => {
+    check(7_115, fc.property(fc.constantFrom("api_key", "clientSecret", "access_token", "password"), fc.string({ minLength: 1, maxLength: 20 }).filter((s) => s.trim() !== ""), (name, secret) => {
+      const good = llmPrefsToForm(loadLlmPrefs({}));
+      const r1 = SETTINGS_FORMS.llm.safeParse({ ...good, [name]: secret });
+      assert.equal(r1.success, false);
+      assert.deepEqual(r1.error!.issues.map((i) => i.path.join(".")), [name]);
+      const r2 = SETTINGS_FORMS.llm.safeParse({ provider: "skynet", model: "x", [name]: secret });
+      assert.deepEqual(new Set(r2.error!.issues.map((i) => i.path[0])), new Set([name, "provider"]));
+      assert.deepEqual(SETTINGS_FORMS.llm.parse(good), llmFormSchema.parse(good));
     }));
   });
 

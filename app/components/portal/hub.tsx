@@ -69,7 +69,7 @@ export function PortalHub({ hub, failure = null }: { hub: PortalHubData; failure
             <p>{message}</p>
           </div>
         ) : null}
-        {failure && !onACard ? <CardError errors={[...failure.formErrors, ...Object.values(failure.fields).flat()].filter((e, i, all) => all.indexOf(e) === i)} /> : null}
+        {failure && !onACard ? <CardError errors={Object.values(failure.result.error ?? {}).flatMap((e) => e ?? []).filter((e, i, all) => all.indexOf(e) === i)} /> : null}
 
         <div className="portal-summary">
           <a href="#quotes" className="portal-stat">

@@ -1,7 +1,9 @@
+import { getFormProps } from "@conform-to/react";
 import { Field } from "~/components/forms";
+import { paymentSchema } from "~/services/portal/schemas";
 import type { PortalInvoice } from "~/services/portal/types";
 import { formatDate, formatDateTime, formatMoney } from "~/utils/format";
-import { usePortalForm } from "./form-state";
+import { cardErrors, postedValues, useCardForm, usePortalForm } from "./form-state";
 import { CardError, LineItems, Totals } from "./parts";
 
 function badge(i: PortalInvoice): [string, string] {
@@ -13,6 +15,7 @@ function badge(i: PortalInvoice): [string, string] {
 
 export function InvoiceCard({ invoice: inv, token, timeZone }: { invoice: PortalInvoice; token: string; timeZone: string }) {
   const { Form, formKey, failure, busy } = usePortalForm("payment", inv.id);
+  const [form, fields] = useCardForm(paymentSchema, `payment-${inv.id}`, formKey, failure);
   const [label, badgeClass] = badge(inv);
   const open = inv.status !== "paid" && inv.balanceCents > 0;
   return (
@@ -73,14 +76,14 @@ export function InvoiceCard({ invoice: inv, token, timeZone }: { invoice: Portal
           </ul>
         </div>
       ) : null}
-      <CardError errors={failure?.formErrors} />
+      <CardError errors={cardErrors(failure)} />
       {open ? (
         <div className="portal-action">
           <div className="portal-sandbox" role="note">
             <strong>Sandbox payment: no money moves.</strong> This is a test checkout. No card is charged and nothing is sent to a bank;
             the payment is only recorded on this invoice.
           </div>
-          <Form key={formKey} method="post" action="/api/portal/invoice-payment" className="stack" noValidate>
+          <Form key={formKey} method="post" action="/api/portal/invoice-payment" className="stack" {...getFormProps(form)}>
             <input type="hidden" name="token" value={token} />
             <input type="hidden" name="invoiceId" value={inv.id} />
             <input type="hidden" name="idempotencyKey" value={inv.paymentKey} />
@@ -90,9 +93,9 @@ export function InvoiceCard({ invoice: inv, token, timeZone }: { invoice: Portal
               label={`Amount to pay (${inv.currency})`}
               inputMode="decimal"
               autoComplete="off"
-              defaultValue={failure?.values.amount ?? (inv.balanceCents / 100).toFixed(2)}
+              defaultValue={postedValues(failure).amount ?? (inv.balanceCents / 100).toFixed(2)}
               hint="Pay the whole balance or any part of it."
-              errors={failure?.fields.amount}
+              errors={fields.amount.errors}
             />
             <button type="submit" className="btn btn-primary btn-lg btn-block" disabled={busy}>
               {busy ? "Recording…" : "Record sandbox payment"}

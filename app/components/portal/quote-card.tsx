@@ -1,7 +1,9 @@
+import { getFormProps } from "@conform-to/react";
 import { Field, FieldErrors } from "~/components/forms";
+import { quoteDecisionSchema } from "~/services/portal/schemas";
 import type { PortalQuote } from "~/services/portal/types";
 import { formatDate, formatDateTime, formatMoney } from "~/utils/format";
-import { usePortalForm } from "./form-state";
+import { cardErrors, postedValues, useCardForm, usePortalForm } from "./form-state";
 import { CardError, LineItems, TextAreaField, Totals } from "./parts";
 
 const BADGES: Record<PortalQuote["status"], [string, string]> = {
@@ -13,8 +15,11 @@ const BADGES: Record<PortalQuote["status"], [string, string]> = {
 
 export function QuoteCard({ quote: q, token, business, timeZone }: { quote: PortalQuote; token: string; business: string; timeZone: string }) {
   const { Form, formKey, failure, busy, submitting } = usePortalForm("quote", q.id);
-  const decision = failure?.values.decision ?? "";
-  const approveErrors = decision === "approve" ? failure?.fields : undefined;
+  const posted = postedValues(failure);
+  const decision = posted.decision ?? "";
+  // The card's two forms share one schema; a refused answer belongs to the one it came from.
+  const [approveForm, approve] = useCardForm(quoteDecisionSchema, `quote-${q.id}-approve`, formKey, decision === "approve" ? failure : null);
+  const [declineForm, decline] = useCardForm(quoteDecisionSchema, `quote-${q.id}-decline`, formKey, decision === "decline" ? failure : null);
   const [badge, badgeClass] = BADGES[q.status];
   const pending = submitting?.get("decision");
   return (
@@ -50,7 +55,7 @@ export function QuoteCard({ quote: q, token, business, timeZone }: { quote: Port
         ]}
       />
       {q.notes ? <p className="portal-notes">{q.notes}</p> : null}
-      <CardError errors={failure?.formErrors} />
+      <CardError errors={cardErrors(failure)} />
 
       {q.status === "approved" ? (
         <p className="portal-outcome portal-outcome-success">
@@ -66,7 +71,7 @@ export function QuoteCard({ quote: q, token, business, timeZone }: { quote: Port
         <p className="portal-outcome portal-outcome-warning">This quote has expired. Ask {business} for an updated quote.</p>
       ) : (
         <div className="portal-action" key={formKey}>
-          <Form method="post" action="/api/portal/quote" className="stack" noValidate>
+          <Form method="post" action="/api/portal/quote" className="stack" {...getFormProps(approveForm)}>
             <input type="hidden" name="token" value={token} />
             <input type="hidden" name="quoteId" value={q.id} />
             <input type="hidden" name="decision" value="approve" />
@@ -78,26 +83,26 @@ export function QuoteCard({ quote: q, token, business, timeZone }: { quote: Port
               autoComplete="name"
               maxLength={100}
               required
-              defaultValue={decision === "approve" ? failure?.values.signatureName : undefined}
-              errors={approveErrors?.signatureName}
+              defaultValue={decision === "approve" ? posted.signatureName : undefined}
+              errors={approve.signatureName.errors}
             />
-            <div className={`field${approveErrors?.acceptTerms?.length ? " field-invalid" : ""}`}>
+            <div className={`field${approve.acceptTerms.errors?.length ? " field-invalid" : ""}`}>
               <label className="checkbox portal-checkbox">
                 <input
                   type="checkbox"
                   name="acceptTerms"
                   value="yes"
                   required
-                  defaultChecked={decision === "approve" && Boolean(failure?.values.acceptTerms)}
-                  aria-invalid={approveErrors?.acceptTerms?.length ? true : undefined}
-                  aria-describedby={approveErrors?.acceptTerms?.length ? `terms-${q.id}-error` : undefined}
+                  defaultChecked={decision === "approve" && Boolean(posted.acceptTerms)}
+                  aria-invalid={approve.acceptTerms.errors?.length ? true : undefined}
+                  aria-describedby={approve.acceptTerms.errors?.length ? `terms-${q.id}-error` : undefined}
                 />
                 <span>
                   I accept this quote for <strong>{formatMoney(q.totalCents, q.currency)}</strong> and its terms, and ask {business} to go
                   ahead with the work.
                 </span>
               </label>
-              <FieldErrors id={`terms-${q.id}-error`} errors={approveErrors?.acceptTerms} />
+              <FieldErrors id={`terms-${q.id}-error`} errors={approve.acceptTerms.errors} />
             </div>
             <button type="submit" className="btn btn-primary btn-lg btn-block" disabled={busy}>
               {pending === "approve" ? "Approving…" : "Approve and sign"}
@@ -106,7 +111,7 @@ export function QuoteCard({ quote: q, token, business, timeZone }: { quote: Port
           </Form>
           <details className="portal-decline" open={decision === "decline" || undefined}>
             <summary>Decline this quote</summary>
-            <Form method="post" action="/api/portal/quote" className="stack" noValidate>
+            <Form method="post" action="/api/portal/quote" className="stack" {...getFormProps(declineForm)}>
               <input type="hidden" name="token" value={token} />
               <input type="hidden" name="quoteId" value={q.id} />
               <input type="hidden" name="decision" value="decline" />
@@ -117,8 +122,8 @@ export function QuoteCard({ quote: q, token, business, timeZone }: { quote: Port
                 hint={`Helps ${business} improve. At most 1,000 characters.`}
                 maxLength={1000}
                 rows={3}
-                defaultValue={decision === "decline" ? failure?.values.reason : undefined}
-                errors={decision === "decline" ? failure?.fields.reason : undefined}
+                defaultValue={decision === "decline" ? posted.reason : undefined}
+                errors={decline.reason.errors}
               />
               <button type="submit" className="btn btn-secondary btn-lg btn-block" disabled={busy}>
                 {pending === "decline" ? "Declining…" : "Decline quote"}

@@ -302,36 +302,57 @@ export const llmFormSchema = z
 // ---------------------------------------------------------------------------
 // Parsers
 
-function addError(fields: FieldErrors, name: string, message: string): void {
-  const list = Object.prototype.hasOwnProperty.call(fields, name) ? fields[name] : undefined;
-  if (list) list.push(message);
-  else Object.defineProperty(fields, name, { value: [message], enumerable: true, writable: true, configurable: true });
+/**
+ * A settings form's schema as posted: the area's fields, plus the secret guard, which runs on
+ * every form independent of the fields and reports its errors alongside theirs. The same
+ * schema validates in the browser (conform) and on the server.
+ */
+function guarded<T>(schema: z.ZodType<T, z.ZodTypeDef, unknown>) {
+  return z.any().transform((raw, ctx): T => {
+    const record = raw !== null && typeof raw === "object" && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
+    for (const [name, messages] of Object.entries(rejectSecretFields(Object.entries(record)))) {
+      for (const message of messages) ctx.addIssue({ code: z.ZodIssueCode.custom, path: [name], message });
+    }
+    const result = schema.safeParse(raw);
+    if (!result.success) {
+      for (const issue of result.error.issues) ctx.addIssue({ code: z.ZodIssueCode.custom, path: issue.path.slice(0, 1), message: issue.message });
+      return z.NEVER;
+    }
+    return result.data;
+  });
 }
 
+/** The schema each settings page posts against, shared by the page (conform) and its action. */
+export const SETTINGS_FORMS = {
+  accounting: guarded(accountingFormSchema),
+  calendar: guarded(calendarFormSchema),
+  llm: guarded(llmFormSchema),
+} as const;
+
 function parseForm<T>(schema: z.ZodType<T, z.ZodTypeDef, unknown>, entries: FormEntries): ParseResult<T> {
-  // The secret guard runs on every form, independent of the schema, and its
-  // errors are reported alongside any validation errors.
-  const fields = rejectSecretFields(entries);
   const result = schema.safeParse(entries);
-  if (!result.success) {
-    for (const issue of result.error.issues) {
-      addError(fields, issue.path.length > 0 ? String(issue.path[0]) : "_form", issue.message);
+  if (result.success) return { ok: true, value: result.data };
+  const fields: FieldErrors = {};
+  for (const issue of result.error.issues) {
+    const name = issue.path.length > 0 ? String(issue.path[0]) : "_form";
+    if (!Object.prototype.hasOwnProperty.call(fields, name)) {
+      Object.defineProperty(fields, name, { value: [], enumerable: true, writable: true, configurable: true });
     }
+    fields[name].push(issue.message);
   }
-  if (!result.success || Object.keys(fields).length > 0) return { ok: false, fields };
-  return { ok: true, value: result.data };
+  return { ok: false, fields };
 }
 
 export function parseAccountingPrefs(formEntries: FormEntries): ParseResult<AccountingPrefs> {
-  return parseForm(accountingFormSchema, formEntries);
+  return parseForm(SETTINGS_FORMS.accounting, formEntries);
 }
 
 export function parseCalendarPrefs(formEntries: FormEntries): ParseResult<CalendarPrefs> {
-  return parseForm(calendarFormSchema, formEntries);
+  return parseForm(SETTINGS_FORMS.calendar, formEntries);
 }
 
 export function parseLlmPrefs(formEntries: FormEntries): ParseResult<LlmPrefs> {
-  return parseForm(llmFormSchema, formEntries);
+  return parseForm(SETTINGS_FORMS.llm, formEntries);
 }
 
 // ---------------------------------------------------------------------------

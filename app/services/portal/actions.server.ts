@@ -1,12 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { one, type Tx } from "../../../db/index";
-import { parseWith } from "~/http/form.server";
 import { conflict, validationFailed } from "~/utils/app-error";
 import { isUuid } from "~/utils/crypto.server";
 import { formatDate, formatMoney } from "~/utils/format";
 import type { Portal } from "./access.server";
-import { lastBookableDate } from "./hub.server";
-import { bookingRequestSchema, paymentSchema, quoteDecisionSchema } from "./schemas";
+import type { BookingRequestInput, PaymentInput, QuoteDecisionInput } from "./schemas";
 import type { PortalDone } from "./types";
 
 // The three portal actions. Each runs inside the portal's transaction (withPortal) and takes
@@ -15,16 +13,13 @@ import type { PortalDone } from "./types";
 
 export type Confirmation = { done: PortalDone; id: string };
 export type RequestMeta = { ip: string; userAgent: string | null };
-/** The posted form's text fields. */
-export type FormValues = Record<string, unknown>;
 
 // Another customer's or tenant's id is answered exactly like an id that does not exist.
 const unknownQuote = () => validationFailed({ quoteId: ["This quote is not available on your page. It may have been withdrawn."] });
 const unknownInvoice = () => validationFailed({ invoiceId: ["This invoice is not available on your page. It may have been withdrawn."] });
 
 /** Approves (signed: typed name, time, IP, user agent) or declines a sent, unexpired quote of this customer. */
-export async function decideQuote(portal: Portal, t: Tx, form: FormValues, meta: RequestMeta): Promise<Confirmation> {
-  const input = parseWith(quoteDecisionSchema, form);
+export async function decideQuote(portal: Portal, t: Tx, input: QuoteDecisionInput, meta: RequestMeta): Promise<Confirmation> {
   if (!isUuid(input.quoteId)) throw unknownQuote();
   const quote = await one<{ status: string; expired: boolean; valid_until: string | null; approved_at: Date | null; approved_name: string | null; declined_at: Date | null }>(
     `SELECT status, coalesce(valid_until < $4::date, false) AS expired, valid_until::text, approved_at, approved_name, declined_at
@@ -62,8 +57,7 @@ export async function decideQuote(portal: Portal, t: Tx, form: FormValues, meta:
  * at most the balance; the invoice becomes `partial` or `paid`. The form's idempotency key
  * makes a repeat (double click, resubmitted page) answer like the first and record nothing.
  */
-export async function recordSandboxPayment(portal: Portal, t: Tx, form: FormValues, meta: RequestMeta): Promise<Confirmation> {
-  const input = parseWith(paymentSchema, form);
+export async function recordSandboxPayment(portal: Portal, t: Tx, input: PaymentInput, meta: RequestMeta): Promise<Confirmation> {
   if (!isUuid(input.invoiceId)) throw unknownInvoice();
   const invoice = await one<{ status: string; currency: string; total_cents: number; amount_paid_cents: number }>(
     `SELECT status, currency, total_cents, amount_paid_cents FROM invoices
@@ -111,8 +105,7 @@ export async function recordSandboxPayment(portal: Portal, t: Tx, form: FormValu
 const sandboxReference = () => `SBX-${randomBytes(6).toString("hex").toUpperCase()}`;
 
 /** A booking request in state `new` for staff to triage on /requests. */
-export async function requestBooking(portal: Portal, t: Tx, form: FormValues): Promise<Confirmation> {
-  const input = parseWith(bookingRequestSchema(portal.today, lastBookableDate(portal.today)), form);
+export async function requestBooking(portal: Portal, t: Tx, input: BookingRequestInput): Promise<Confirmation> {
   const row = await one<{ id: string }>(
     `INSERT INTO booking_requests (tenant_id, customer_id, portal_link_id, service, description, preferred_date, time_window, address, phone, idempotency_key)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)

@@ -1,6 +1,6 @@
 // What the customer portal page shows, shared by the services that build it and the
 // components that render it (no server imports here).
-import type { FieldErrors } from "~/utils/app-error";
+import type { SubmissionResult } from "@conform-to/react";
 
 export const TIME_WINDOWS = ["any", "morning", "afternoon", "evening"] as const;
 export type TimeWindow = (typeof TIME_WINDOWS)[number];
@@ -87,9 +87,8 @@ export type PortalFormFailure = {
   form: PortalFormKind;
   /** The quote or invoice the form was about (to show the error on its card). */
   targetId: string | null;
-  formErrors: string[];
-  fields: FieldErrors;
-  values: Record<string, string>;
+  /** conform's answer: the errors beside the fields (the form's own: a wrong state, a hidden field), the typed values. */
+  result: SubmissionResult<string[]>;
   /** The page to render around the error (the no-JavaScript form post lands on the form route). */
   hub: PortalHubData;
 };

@@ -5,7 +5,8 @@ import { isUuid } from "~/utils/crypto.server";
 import type { Actor } from "~/utils/auth.server";
 import { applySchedule, assertManagesRecords, lockJob, scheduleFromLocal, tenantTimeZone, type LocalSchedule } from "~/services/jobs/jobs.server";
 import { utcToZoned } from "~/services/jobs/local-time";
-import { clock, longDate } from "./days";
+import { recordHistory } from "~/services/history/history.server";
+import { clock, clockRange, longDate } from "./days";
 
 export type MoveResult = { jobId: string; title: string; changed: boolean; message: string };
 
@@ -32,11 +33,24 @@ export async function moveJob(actor: Actor, jobId: string, input: LocalSchedule)
       ? await User.findOne({ where: { tenantId: actor.tenantId, id: schedule.assigneeId }, attributes: ["name"], transaction: t })
       : null;
     let message: string;
-    if (!schedule.start) message = wasScheduled ? `“${job.title}” is unscheduled.` : `“${job.title}” is not scheduled.`;
-    else {
+    let summary: string;
+    const who = assignee ? `with ${assignee.name}` : "unassigned";
+    if (!schedule.start) {
+      message = wasScheduled ? `“${job.title}” is unscheduled.` : `“${job.title}” is not scheduled.`;
+      summary = schedule.assigneeId ? `Taken off the schedule (kept ${who})` : "Taken off the schedule";
+    } else {
       const start = utcToZoned(schedule.start, zone);
       const end = schedule.end ? utcToZoned(schedule.end, zone) : null;
-      message = `“${job.title}” is booked ${longDate(start.slice(0, 10))}, ${clock(start)}${end ? `–${clock(end)}` : ""}, ${assignee ? `with ${assignee.name}` : "unassigned"}.`;
+      const when = `${longDate(start.slice(0, 10))}, ${end ? clockRange(start, end) : clock(start)}`;
+      message = `“${job.title}” is booked ${when}, ${who}.`;
+      summary = `${wasScheduled ? "Moved to" : "Scheduled for"} ${when}, ${who}`;
+    }
+    // The job's history says who moved it (docs/decisions/120); an unchanged save adds nothing.
+    if (changed) {
+      await recordHistory(t, actor, {
+        recordType: "job", recordId: job.id, action: "scheduled", summary,
+        details: { assigneeId: schedule.assigneeId, start: schedule.start?.toISOString() ?? null, end: schedule.end?.toISOString() ?? null },
+      });
     }
     return { jobId: job.id, title: job.title, changed, message };
   });
