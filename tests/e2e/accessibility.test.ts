@@ -232,7 +232,7 @@ describe("browser: accessibility of every page", { skip: SKIP_BROWSER }, () => {
   });
 
   for (const mode of JS_MODES) {
-    test(`no serious or critical axe-core finding on any page (${mode.label})`, { timeout: 240_000 }, async () => {
+    test(`no serious or critical axe-core finding on any page (${mode.label})`, { timeout: 480_000 }, async () => {
       const s = await seed(mode.javaScript ? "js" : "nojs");
       const contexts = new Map<Who, BrowserContext>();
       const problems: string[] = [];
