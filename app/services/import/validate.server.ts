@@ -19,6 +19,7 @@
 import { z } from "zod";
 import { IMPORT_LIMITS, type ImportType } from "./columns";
 import { unescapeFormula } from "./csv-write";
+import type { PropertyDraft } from "./mapping/apply.server";
 import { parseCsv, type CsvInput, type CsvRecord, type FileError, type ParseLimits, type RowError } from "./parse.server";
 
 export type { RowError } from "./parse.server";
@@ -45,6 +46,8 @@ export interface CustomerRow {
   country: string | null;
   notes: string | null;
   externalId: string | null;
+  /** Service properties, from a file mapped from another product's export (section 14). */
+  properties?: PropertyDraft[];
 }
 
 /** At least one of customerEmail / customerExternalId is set. When both are, both must name
