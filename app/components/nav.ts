@@ -10,6 +10,7 @@ export const NAV: NavSection[] = [
     items: [
       { to: "/", label: "Dashboard", permission: "view_dashboard" },
       { to: "/field", label: "My day", permission: "use_offline_workflow", roles: ["technician"] },
+      { to: "/schedule", label: "Schedule", permission: "view_records" },
       { to: "/customers", label: "Customers", permission: "view_records", roles: ["owner", "admin", "office"] },
       { to: "/jobs", label: "Jobs", permission: "view_records" },
       { to: "/quotes", label: "Quotes", permission: "view_records", roles: ["owner", "admin", "office"] },
@@ -32,6 +33,7 @@ export const NAV: NavSection[] = [
       { to: "/team", label: "Team", permission: "manage_team" },
       { to: "/settings/accounting", label: "Accounting", permission: "view_accounting_integrations" },
       { to: "/settings/calendar", label: "Calendar", permission: "view_calendar_integrations" },
+      { to: "/settings/calendar", label: "Calendar feed", permission: "use_offline_workflow", roles: ["technician"] },
       { to: "/settings/llm", label: "Language model", permission: "view_llm_settings" },
       { to: "/settings/billing", label: "Billing", permission: "manage_team", roles: ["owner"] },
     ],

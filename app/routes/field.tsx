@@ -4,7 +4,7 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { EmptyState, PageHeader } from "~/components/layout";
 import { JobCard, type CardActions, type CardFailure } from "~/components/field/job-card";
-import { dayKey, describeAction, formatMinutes, groupDay, project, type ShownJob } from "~/components/field/project";
+import { dayKey, describeAction, formatMinutes, groupDay, nextDays, project, type ShownJob } from "~/components/field/project";
 import { SyncBar } from "~/components/field/sync-bar";
 import { useFieldSync } from "~/components/field/use-field-sync";
 import { dateTimeFormat } from "~/utils/format";
@@ -83,7 +83,7 @@ export async function action({ request }: ActionFunctionArgs) {
 const SECTIONS = [
   { key: "now", title: "Under way" },
   { key: "today", title: "Today" },
-  { key: "upcoming", title: "Coming up" },
+  { key: "upcoming", title: "Next days" },
   { key: "unscheduled", title: "Not scheduled" },
   { key: "done", title: "Done today" },
 ] as const;
@@ -185,7 +185,18 @@ export default function FieldPage() {
             <h2 id={`section-${s.key}`}>
               {s.title} <span className="muted">{groups[s.key].length}</span>
             </h2>
-            <div className="job-list">{groups[s.key].map(card)}</div>
+            {s.key === "upcoming" ? (
+              nextDays(groups.upcoming, sync.jobs.at, data.timeZone).map((d) => (
+                <div key={d.day} className="field-day">
+                  <h3 className="field-day-title" suppressHydrationWarning>
+                    {d.label} <span className="muted">{d.jobs.length === 1 ? "1 job" : `${d.jobs.length} jobs`}</span>
+                  </h3>
+                  <div className="job-list">{d.jobs.map(card)}</div>
+                </div>
+              ))
+            ) : (
+              <div className="job-list">{groups[s.key].map(card)}</div>
+            )}
           </section>
         ))
       )}

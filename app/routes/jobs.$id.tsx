@@ -53,7 +53,10 @@ export default function JobPage() {
         description={<><StatusBadge status={job.status} /> for {ownOnly ? job.customer_name : <Link to={`/customers/${job.customer_id}`}>{job.customer_name}</Link>}</>}
         actions={
           <>
-            {canManage && !cancelled ? <Link to={`/jobs/${job.id}/edit`} className="btn btn-primary">Edit job</Link> : null}
+            {canManage && !cancelled && job.status !== "completed" ? (
+              <Link to={`/jobs/${job.id}/schedule`} className="btn btn-primary">{job.scheduled_start ? "Reschedule" : "Schedule"}</Link>
+            ) : null}
+            {canManage && !cancelled ? <Link to={`/jobs/${job.id}/edit`} className="btn btn-secondary">Edit job</Link> : null}
             {canManage && (cancelled || job.status !== "completed") ? (
               <Form method="post" className="inline-form">
                 <CsrfInput />

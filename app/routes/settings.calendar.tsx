@@ -1,5 +1,6 @@
 import { getFormProps } from "@conform-to/react";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
 import { Form, useLoaderData, useNavigation } from "@remix-run/react";
 import { CsrfInput } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
@@ -13,12 +14,24 @@ import {
 } from "~/services/integrations/calendar";
 import { calendarFieldNames, calendarPrefsToForm, SETTINGS_FORMS } from "~/services/integrations/preferences";
 import settingsStyles from "~/styles/settings.css";
+import feedStyles from "~/styles/calendar-feed.css";
+import { CalendarFeedsSection } from "~/components/schedule/calendar-feeds";
+import { feedsFor } from "~/services/schedule/calendar-feeds.server";
+import { actorOf, requireUser } from "~/utils/auth.server";
 import { can } from "~/utils/permissions";
 
 export const meta: MetaFunction = () => [{ title: "Calendar integrations · Fieldwork" }];
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: settingsStyles }];
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: settingsStyles }, { rel: "stylesheet", href: feedStyles }];
 
-export const loader = ({ request }: LoaderFunctionArgs) => settingsPageLoader(request, "view_calendar_integrations", "calendar", calendarPrefsToForm);
+// Every member opens this page for their own calendar feed (CONTRACT section 13); only those
+// with view_calendar_integrations see the integration preferences.
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const feeds = await feedsFor(actorOf(user));
+  if (!can(user.role, "view_calendar_integrations")) return json({ integrations: false as const, feeds });
+  const settings = await settingsPageLoader(request, "view_calendar_integrations", "calendar", calendarPrefsToForm);
+  return json({ integrations: true as const, feeds, ...(await settings.json()) });
+}
 
 export async function action({ request }: ActionFunctionArgs) {
   return settingsFormAction(request, "calendar", { redirectTo: "/settings/calendar", saved: "Calendar preferences saved." });
@@ -31,6 +44,18 @@ const FLOWS = CALENDAR_PROVIDERS[0].directions;
 
 export default function CalendarSettings() {
   const data = useLoaderData<typeof loader>();
+  if (!data.integrations) {
+    return (
+      <>
+        <PageHeader title="Calendar feed" description="Your jobs in the calendar on your phone." />
+        <CalendarFeedsSection {...data.feeds} />
+      </>
+    );
+  }
+  return <CalendarIntegrations data={data} />;
+}
+
+function CalendarIntegrations({ data }: { data: Extract<ReturnType<typeof useLoaderData<typeof loader>>, { integrations: true }> }) {
   const busy = useNavigation().state === "submitting";
   const form = useSettingsForm(SETTINGS_FORMS.calendar, data, "calendar");
   return (
@@ -39,6 +64,7 @@ export default function CalendarSettings() {
         title="Calendar integrations"
         description="Two-way sync with Google Calendar and Microsoft Outlook (Microsoft 365)."
       />
+      <CalendarFeedsSection {...data.feeds} />
       <section className="card sync-explainer" aria-labelledby="two-way-title">
         <h2 id="two-way-title">How two-way sync works</h2>
         <div className="grid grid-2">

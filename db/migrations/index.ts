@@ -13,6 +13,7 @@ import * as m0011 from "./0011-cleanup";
 import * as m0012 from "./0012-billing-raw-body";
 import * as m0020 from "./0020-history-and-numbering";
 import * as m0025 from "./0025-office-records";
+import * as m0030 from "./0030-schedule";
 import * as m0040 from "./0040-import-mapping";
 import * as m0070 from "./0070-report-indexes";
 
@@ -36,6 +37,7 @@ export const MIGRATIONS: Array<[string, MigrationModule]> = [
   ["0012-billing-raw-body", m0012],
   ["0020-history-and-numbering", m0020],
   ["0025-office-records", m0025],
+  ["0030-schedule", m0030],
   ["0040-import-mapping", m0040],
   ["0070-report-indexes", m0070],
 ];

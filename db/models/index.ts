@@ -1,3 +1,4 @@
+import { CalendarFeed } from "./calendar-feed";
 import { Customer } from "./customer";
 import { CustomerProperty } from "./customer-property";
 import { Invoice, InvoiceItem, Payment, Quote, QuoteItem } from "./documents";
@@ -8,6 +9,7 @@ import { Session } from "./session";
 import { Tenant } from "./tenant";
 import { User } from "./user";
 
+export * from "./calendar-feed";
 export * from "./customer";
 export * from "./customer-property";
 export * from "./documents";
@@ -22,5 +24,5 @@ export * from "./user";
 export const MODELS = [
   Tenant, User, Session, Customer, Job, JobNote, TimeEntry, JobEvent,
   Quote, QuoteItem, Invoice, InvoiceItem, Payment, PortalLink, BookingRequest,
-  RecordHistoryEntry, DocumentCounter, CustomerProperty,
+  RecordHistoryEntry, DocumentCounter, CustomerProperty, CalendarFeed,
 ];

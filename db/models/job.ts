@@ -1,4 +1,4 @@
-import { Model, Table } from "sequelize-typescript";
+import { Column, DataType, Model, Table } from "sequelize-typescript";
 import { Id, RequiredText, TenantKey, Text, Timestamp, Uuid } from "./columns";
 
 export const JOB_STATUSES = ["unscheduled", "scheduled", "en_route", "in_progress", "on_hold", "completed", "cancelled"] as const;
@@ -21,6 +21,8 @@ export class Job extends Model {
   @Text declare externalId: string | null;
   @Timestamp declare completedAt: Date | null;
   @Uuid declare importRunId: string | null;
+  /** The iCalendar SEQUENCE of the job's event: a trigger counts its moves (migration 0030). */
+  @Column({ type: DataType.INTEGER, allowNull: false, defaultValue: 0 }) declare scheduleSequence: number;
   declare createdAt: Date;
   declare updatedAt: Date;
 }

@@ -173,6 +173,21 @@ const PAGES: PageCase[] = [
   { name: "billing settings", who: "owner", path: () => "/settings/billing", shows: /Billing/ },
   { name: "reports", who: "owner", path: () => "/reports", shows: /Invoiced and collected per month/, shot: true },
   { name: "my day", who: "technician", path: () => "/field", shows: /Annual furnace tune-up/ },
+  { name: "schedule week", who: "owner", path: () => "/schedule?view=week", shows: /Unscheduled/, shot: true },
+  { name: "schedule day", who: "owner", path: () => "/schedule?view=day", shows: /Annual furnace tune-up/, shot: true },
+  { name: "my schedule", who: "technician", path: () => "/schedule", shows: /My schedule/ },
+  { name: "schedule a job", who: "owner", path: (s) => `/jobs/${s.job.id}/schedule`, shows: /Technician and time/ },
+  {
+    name: "schedule a job with errors", who: "owner", path: (s) => `/jobs/${s.job.id}/schedule`, shows: /Technician and time/, status: 200, shot: true,
+    then: async (page) => {
+      await page.locator("#schedule-form").evaluate((f) => f.setAttribute("novalidate", ""));
+      await page.getByLabel("Start", { exact: true }).fill("2030-06-04T11:00");
+      await page.getByLabel("End", { exact: true }).fill("2030-06-04T10:00");
+      await page.getByRole("button", { name: "Save schedule" }).click();
+      await page.locator("[id$='-error']").first().waitFor();
+    },
+  },
+  { name: "calendar feed", who: "technician", path: () => "/settings/calendar", shows: /Subscribe in your calendar/ },
   { name: "forbidden", who: "technician", path: () => "/team", status: 403, shows: /don't have access/ },
   { name: "page not found", who: "owner", path: () => "/no-such-page", status: 404, shows: /Page not found/, shot: true },
   { name: "record not found", who: "owner", path: () => `/customers/${randomUUID()}`, status: 404, shows: /not found/i },
@@ -241,6 +256,10 @@ describe("browser: accessibility of every page", { skip: SKIP_BROWSER }, () => {
       "settings.accounting.tsx": "accounting settings",
       "settings.billing.tsx": "billing settings",
       "settings.calendar.tsx": "calendar settings",
+      "settings.calendar_.feeds.tsx": "page not found",
+      "settings.calendar_.feeds.$id.revoke.tsx": "page not found",
+      "schedule.tsx": "schedule week",
+      "jobs.$id_.schedule.tsx": "schedule a job",
       "settings.llm.tsx": "language model settings",
       "signup.tsx": "sign up",
       "team.$id.invite.tsx": "team invite",

@@ -166,7 +166,7 @@ describe("settings pages render for owner and admin", () => {
 });
 
 describe("permissions (CONTRACT section 2)", () => {
-  test("office: 403 on accounting and LLM, calendar readable but read-only; technician: 403 on all three", async () => {
+  test("office: 403 on accounting and LLM, calendar readable but read-only; technician: 403 on accounting and LLM, only their feed on calendar", async () => {
     const t = await createTenantWithUsers();
     const office = await clientFor(t.users.office);
     for (const p of ["accounting", "llm"] as const) {
@@ -181,7 +181,13 @@ describe("permissions (CONTRACT section 2)", () => {
     assert.doesNotMatch(cal.html, /Save calendar preferences/, "no save button for a viewer");
 
     const tech = await clientFor(t.users.technician);
-    for (const p of PAGES) assert.equal((await page(tech, p)).status, 403, `technician on ${p}`);
+    for (const p of ["accounting", "llm"] as const) assert.equal((await page(tech, p)).status, 403, `technician on ${p}`);
+    // CONTRACT section 13: a technician opens the calendar page for their own feed link only,
+    // never the integration preferences.
+    const techCal = await page(tech, "calendar");
+    assert.equal(techCal.status, 200);
+    assert.match(techCal.text, /Subscribe in your calendar/);
+    assert.doesNotMatch(techCal.text, /Microsoft 365|Two-way sync|Which jobs sync|Save calendar preferences/);
   });
 
   test("signed out: each page redirects to login", async () => {

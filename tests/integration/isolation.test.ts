@@ -5,6 +5,7 @@ import path from "node:path";
 import { test } from "node:test";
 import { one, rows } from "../../db/index";
 import { signPortalToken } from "../../app/services/portal/links.server";
+import { signIdToken } from "../../app/utils/signed-ids.server";
 import { createInvite } from "../../app/services/team/invites.server";
 import { clientFor, type Client } from "../helpers/client";
 import { createCustomer, createInvoice, createJob, createQuote, createUser, twoTenants, type TestTenant } from "../helpers/fixtures";
@@ -65,6 +66,7 @@ async function theirRecords(b: TestTenant) {
   const portal = await portalSetup({ tenant: b, customerName: "Ines Portal" });
   const request = await one<{ id: string }>(`INSERT INTO booking_requests (tenant_id, customer_id, service) VALUES ($1, $2, 'Their request') RETURNING id`, [b.id, customer.id]);
   const member = await createUser(b.id, { role: "technician", name: "Theo Theirs", password: null });
+  const feed = await one<{ id: string }>(`INSERT INTO calendar_feeds (tenant_id, user_id, created_by) VALUES ($1, $2, $2) RETURNING id`, [b.id, b.users.technician.id]);
   const invite = await createInvite({ tenantId: b.id, userId: b.users.owner.id, role: "owner" }, member.id);
   const cb = await clientFor(b.users.owner);
   const run = idIn(await commit(cb, await preview(cb, "customers", `name,email\nIvy Imported,ivy-${b.id.slice(0, 8)}@example.test\n`)), "run");
@@ -73,7 +75,7 @@ async function theirRecords(b: TestTenant) {
   const waiting = await upload(cb, "customers", `Client Name,Email Address,Contact\nUna Uploaded,una-${b.id.slice(0, 8)}@example.test,555-0100\n`);
   const uploadId = new URL(waiting.headers.get("location")!, "http://x").searchParams.get("upload")!;
   return {
-    customer, job, quote, invoice, portal, request: request!, member, run, pending, uploadId,
+    customer, job, quote, invoice, portal, request: request!, member, run, pending, uploadId, feed: feed!,
     inviteSecret: new URL(invite.url).pathname.split("/").pop()!.split(".")[1],
   };
 }
@@ -98,6 +100,7 @@ test("every route that takes an id answers another tenant's id exactly as a miss
   const ourOtherCustomer = await createCustomer(a.id, { name: "Otto Other" });
   const otherCustomersQuote = await createQuote(a.id, { customerId: ourOtherCustomer.id });
   const otherCustomersInvoice = await createInvoice(a.id, { customerId: ourOtherCustomer.id });
+  const ourJob = await createJob(a.id, { customerId: ourOtherCustomer.id, title: "Our gutter cleaning" });
 
   const owner = await clientFor(a.users.owner);
   const office = await clientFor(a.users.office);
@@ -152,6 +155,32 @@ test("every route that takes an id answers another tenant's id exactly as a miss
     { route: "POST /customers/<id>/portal-links", ask: (id) => owner.post(`/customers/${id}/portal-links`, { days: 5 }), theirs: [t.customer.id], status: 404 },
     { route: "POST /portal-links/<id>/revoke", ask: (id) => owner.post(`/portal-links/${id}/revoke`, {}), theirs: [t.portal.linkId], status: 404 },
     { route: "POST /team/<id>/invite", ask: (id) => owner.post(`/team/${id}/invite`, {}), theirs: [t.member.id], status: 404 },
+    // The schedule (CONTRACT section 13): the move form and its action, calendar feed links.
+    { route: "GET /jobs/<id>/schedule", ask: (id) => owner.get(`/jobs/${id}/schedule`), theirs: [t.job.id], status: 404 },
+    {
+      route: "POST /jobs/<id>/schedule", ask: (id) => office.post(`/jobs/${id}/schedule`, { assigneeId: a.users.technician.id, scheduledStart: "2030-06-04T09:00", scheduledEnd: "2030-06-04T11:00" }),
+      theirs: [t.job.id], status: 404,
+    },
+    {
+      route: "POST /jobs/<id>/schedule (the board's fetcher)",
+      // Remix's data answer (not the envelope): compared as text.
+      ask: async (id) => {
+        const res = await office.post(`/jobs/${id}/schedule?_data=routes%2Fjobs.%24id_.schedule`, { via: "board", scheduledStart: "2030-06-04T09:00", scheduledEnd: "2030-06-04T11:00" });
+        return { status: res.status, headers: { "content-type": "text/plain" }, text: await res.text() };
+      },
+      theirs: [t.job.id], status: 404,
+    },
+    {
+      route: "POST /jobs/<id>/schedule (assigneeId)", ask: (id) => office.post(`/jobs/${ourJob.id}/schedule`, { assigneeId: id, scheduledStart: "2030-06-04T09:00", scheduledEnd: "2030-06-04T11:00" }),
+      theirs: [b.users.technician.id, t.member.id], status: 422,
+    },
+    { route: "POST /settings/calendar/feeds (userId)", ask: (id) => owner.post("/settings/calendar/feeds", { userId: id }), theirs: [b.users.technician.id, t.member.id], status: 404 },
+    { route: "POST /settings/calendar/feeds/<id>/revoke", ask: (id) => owner.post(`/settings/calendar/feeds/${id}/revoke`, {}), theirs: [t.feed.id], status: 404 },
+    {
+      route: "GET /calendar/<token> (our tenant, their feed id)",
+      ask: (token) => tech.get(`/calendar/${token}.ics`),
+      theirs: [signIdToken("calendar", a.id, t.feed.id)], missing: () => signIdToken("calendar", a.id, randomUUID()), status: 404,
+    },
     { route: "GET /invoices/<id>/payments", ask: (id) => owner.get(`/invoices/${id}/payments`), theirs: [t.invoice.id], status: 404 },
     { route: "GET /invoices/<id>/void", ask: (id) => owner.get(`/invoices/${id}/void`), theirs: [t.invoice.id], status: 404 },
     {

@@ -60,6 +60,32 @@ export function groupDay(jobs: ShownJob[], now: string, timeZone: string): DayGr
   return g;
 }
 
+/**
+ * The coming days of a technician's list, one group per calendar day in the tenant's zone,
+ * soonest first: "Tomorrow", then "Thursday, November 26" (what the schedule gave them).
+ */
+export function nextDays(upcoming: ShownJob[], now: string, timeZone: string): Array<{ day: string; label: string; jobs: ShownJob[] }> {
+  const tomorrow = nextDayKey(now, timeZone);
+  const days = new Map<string, ShownJob[]>();
+  const sorted = [...upcoming].sort((a, b) => Date.parse(a.scheduledStart!) - Date.parse(b.scheduledStart!));
+  for (const j of sorted) {
+    const day = dayKey(j.scheduledStart!, timeZone);
+    days.set(day, [...(days.get(day) ?? []), j]);
+  }
+  return [...days].map(([day, jobs]) => ({
+    day,
+    label: day === tomorrow ? "Tomorrow" : dateTimeFormat({ weekday: "long", month: "long", day: "numeric", timeZone }).format(new Date(jobs[0].scheduledStart!)),
+    jobs,
+  }));
+}
+
+/** The calendar day after `now`'s in a zone (noon-safe across clock changes). */
+function nextDayKey(now: string, timeZone: string): string {
+  const today = dayKey(now, timeZone);
+  const [y, m, d] = today.split("-").map(Number);
+  return new Date(Date.UTC(y, m - 1, d + 1)).toISOString().slice(0, 10);
+}
+
 export function formatTime(iso: string, timeZone: string) {
   return dateTimeFormat({ hour: "numeric", minute: "2-digit", timeZone }).format(new Date(iso));
 }

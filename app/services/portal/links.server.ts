@@ -1,36 +1,23 @@
-import { createHmac } from "node:crypto";
 import { z } from "zod";
 import { inTenant, one, rows } from "../../../db/index";
 import { notFound } from "~/utils/app-error";
 import type { Actor } from "~/utils/auth.server";
-import { isUuid, safeEqual } from "~/utils/crypto.server";
+import { isUuid } from "~/utils/crypto.server";
 import { env } from "~/utils/env.server";
+import { signIdToken, verifyIdToken } from "~/utils/signed-ids.server";
 
 /**
- * Portal links. The token is `<base64url(tenant id ‖ link id)>.<base64url(HMAC-SHA256)>`
- * under PORTAL_TOKEN_SECRET (a comma list rotates: the first signs, all verify). The
- * database stores only the link row (tenant, customer, expiry, revoked), never a token, so
- * reading it does not open any portal; expiry and revocation live in the row, so a link
- * can be revoked at once.
+ * Portal links. The token is signed over (tenant id, link id) by `signIdToken` (purpose
+ * "portal"). The database stores only the link row (tenant, customer, expiry, revoked), never
+ * a token, so reading it does not open any portal; expiry and revocation live in the row, so a
+ * link can be revoked at once.
  */
-const uuidBytes = (id: string) => Buffer.from(id.replace(/-/g, ""), "hex");
-const bytesUuid = (b: Buffer) => b.toString("hex").replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, "$1-$2-$3-$4-$5");
-const sign = (secret: string, payload: string) => createHmac("sha256", secret).update(`portal|${payload}`).digest("base64url");
-
-export function signPortalToken(tenantId: string, linkId: string): string {
-  const payload = Buffer.concat([uuidBytes(tenantId), uuidBytes(linkId)]).toString("base64url");
-  return `${payload}.${sign(env().PORTAL_TOKEN_SECRET[0], payload)}`;
-}
+export const signPortalToken = (tenantId: string, linkId: string): string => signIdToken("portal", tenantId, linkId);
 
 /** The ids a token names, or null for anything forged, tampered or malformed. */
 export function verifyPortalToken(token: string): { tenantId: string; linkId: string } | null {
-  if (typeof token !== "string" || token.length > 200) return null;
-  const [payload, signature, extra] = token.split(".");
-  if (!payload || !signature || extra !== undefined) return null;
-  if (!env().PORTAL_TOKEN_SECRET.some((s) => safeEqual(signature, sign(s, payload)))) return null;
-  const bytes = Buffer.from(payload, "base64url");
-  if (bytes.length !== 32) return null;
-  return { tenantId: bytesUuid(bytes.subarray(0, 16)), linkId: bytesUuid(bytes.subarray(16)) };
+  const ids = verifyIdToken("portal", token);
+  return ids && { tenantId: ids.tenantId, linkId: ids.rowId };
 }
 
 /** The public URL, always from APP_URL (never the Host header). */
