@@ -8,6 +8,7 @@ import { getJob } from "~/services/records/jobs.server";
 import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
 import { humanize } from "~/utils/format";
 import { recordScope } from "~/utils/permissions";
+import { useLiveUpdates } from "~/components/live-updates";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.job.title ?? "Job"} · Fieldwork` }];
 
@@ -20,6 +21,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 const hours = (minutes: number) => `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, "0")} min`;
 
 export default function JobPage() {
+  useLiveUpdates();
   const { job, activity, timeEntries, totalMinutes, ownOnly } = useLoaderData<typeof loader>();
   return (
     <>
