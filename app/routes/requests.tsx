@@ -5,7 +5,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { CsrfInput, FormError } from "~/components/forms";
 import { EmptyState, PageHeader } from "~/components/layout";
 import { DateTime, ListToolbar, optionsOf, Pagination, StatusBadge } from "~/components/records";
-import { formObject, parseWith, staffFormAction, type FormFailure } from "~/http/form.server";
+import { formAction, type FormReply } from "~/http/conform.server";
 import { setFlash } from "~/services/accounts/sessions.server";
 import { tenantHasAny } from "~/services/records/keyset.server";
 import { searchParamsObject } from "~/services/records/list-params";
@@ -25,15 +25,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const params = requestListSchema.parse(searchParamsObject(request.url));
   const page = await listRequests(actorOf(user), params);
   const any = page.items.length > 0 || (await tenantHasAny(user.tenantId, "booking_requests"));
-  return json({ page, params, any, canTriage: can(user.role, "manage_portal_links") });
+  return json({ page, params, any, canTriage: can(user.role, "manage_portal_links"), canConvert: can(user.role, "manage_records") });
 }
 
 const DONE: Record<string, string> = { scheduled: "marked scheduled", declined: "declined", archived: "archived" };
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUserWithPermission(request, "manage_portal_links");
-  return staffFormAction(request, async (form) => {
-    const input = parseWith(triageSchema, formObject(form));
+  return formAction(request, triageSchema, async (input, { form }) => {
     const { service } = await triageRequest(actorOf(user), input.requestId, input.status);
     await setFlash(user, { message: `Booking request “${service}” ${DONE[input.status]}.`, tone: "success" });
     return redirect(listPageOf(form.get("returnTo"), "/requests"), 303);
@@ -45,8 +44,9 @@ const WINDOWS: Record<string, string> = { any: "Any time", morning: "Morning", a
 
 export default function RequestsPage() {
   useLiveUpdates();
-  const { page, params, any, canTriage } = useLoaderData<typeof loader>();
-  const failure = useActionData<FormFailure>();
+  const { page, params, any, canTriage, canConvert } = useLoaderData<typeof loader>();
+  const reply = useActionData<FormReply>()?.result;
+  const failure = reply?.error ? Object.values(reply.error).flatMap((e) => e ?? []) : undefined;
   const location = useLocation();
   const busy = useNavigation().state === "submitting";
   const returnTo = location.pathname + location.search;
@@ -62,8 +62,8 @@ export default function RequestsPage() {
   }
   return (
     <>
-      <PageHeader title="Booking requests" description="Requests customers sent from their portal, newest first. Schedule, decline or archive each one." />
-      <FormError errors={failure?.formErrors} />
+      <PageHeader title="Booking requests" description="Requests customers sent from their portal, newest first. Turn each into a quote or a job, or decline or archive it." />
+      <FormError errors={failure} />
       <ListToolbar
         q={params.q}
         placeholder="Service or customer"
@@ -73,7 +73,7 @@ export default function RequestsPage() {
         <div className="table-wrap">
           <table>
             <thead>
-              <tr><th>Received</th><th>Customer</th><th>Service</th><th>Preferred</th><th>Status</th>{canTriage ? <th>Triage</th> : null}</tr>
+              <tr><th>Received</th><th>Customer</th><th>Service</th><th>Preferred</th><th>Status</th>{canTriage || canConvert ? <th>Actions</th> : null}</tr>
             </thead>
             <tbody>
               {page.items.map((r) => (
@@ -96,9 +96,22 @@ export default function RequestsPage() {
                     <StatusBadge status={r.status} />
                     {r.triaged_at ? <div className="muted small">by {r.triaged_by_name ?? "a former member"}</div> : null}
                   </td>
-                  {canTriage ? (
+                  {canTriage || canConvert ? (
                     <td>
-                      {REQUEST_TRANSITIONS[r.status].length ? (
+                      {canConvert ? (
+                        <div className="triage-form">
+                          {r.quote_id ? <Link to={`/quotes/${r.quote_id}`} className="btn btn-sm btn-secondary">Quote {r.quote_number}</Link> : null}
+                          {r.job_id ? <Link to={`/jobs/${r.job_id}`} className="btn btn-sm btn-secondary">Open job</Link> : null}
+                          {r.status === "new" || r.status === "scheduled" ? (
+                            <Form method="post" action={`/requests/${r.id}/convert`} className="inline-form" aria-label={`Create from ${r.service} for ${r.customer_name}`}>
+                              <CsrfInput />
+                              {r.quote_id ? null : <button type="submit" name="to" value="quote" className="btn btn-sm btn-primary" disabled={busy}>Create quote</button>}
+                              {r.job_id ? null : <button type="submit" name="to" value="job" className={`btn btn-sm ${r.quote_id ? "btn-primary" : "btn-secondary"}`} disabled={busy}>Create job</button>}
+                            </Form>
+                          ) : null}
+                        </div>
+                      ) : null}
+                      {!canTriage ? null : REQUEST_TRANSITIONS[r.status].length ? (
                         <Form method="post" className="triage-form" aria-label={`Triage ${r.service} for ${r.customer_name}`}>
                           <CsrfInput />
                           <input type="hidden" name="requestId" value={r.id} />

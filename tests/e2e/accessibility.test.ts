@@ -251,6 +251,7 @@ describe("browser: accessibility of every page", { skip: SKIP_BROWSER }, () => {
       "quotes._index.tsx": "quotes",
       "reports._index.tsx": "reports",
       "requests.tsx": "booking requests",
+      "requests_.$id.convert.tsx": "booking requests",
       "settings.accounting.tsx": "accounting settings",
       "settings.billing.tsx": "billing settings",
       "settings.calendar.tsx": "calendar settings",

@@ -160,6 +160,7 @@ test("every route that takes an id answers another tenant's id exactly as a miss
       theirs: [t.invoice.id], status: 404,
     },
     { route: "POST /invoices/<id>/void", ask: (id) => owner.post(`/invoices/${id}/void`, {}), theirs: [t.invoice.id], status: 404 },
+    { route: "POST /requests/<id>/convert", ask: (id) => owner.post(`/requests/${id}/convert`, { to: "job" }), theirs: [t.request.id], status: 404 },
     { route: "POST /jobs/<id>/edit", ask: (id) => owner.post(`/jobs/${id}/edit`, { customerId: ours.customer.id, title: "Taken over" }), theirs: [t.job.id], status: 404 },
     { route: "POST /jobs/<id> (cancel)", ask: (id) => owner.post(`/jobs/${id}`, { intent: "cancel" }), theirs: [t.job.id], status: 404 },
     { route: "POST /jobs/<id> (reopen)", ask: (id) => owner.post(`/jobs/${id}`, { intent: "reopen" }), theirs: [t.job.id], status: 404 },

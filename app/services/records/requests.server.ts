@@ -17,6 +17,7 @@ export type RequestListItem = {
   id: string; service: string; description: string | null; preferred_date: string | null; time_window: string;
   address: string | null; phone: string | null; status: RequestStatus; created_at: string; triaged_at: string | null;
   triaged_by_name: string | null; customer_id: string; customer_name: string;
+  quote_id: string | null; quote_number: string | null; job_id: string | null;
 };
 
 /** Requests newest first, by status, searched by service or customer. */
@@ -35,10 +36,12 @@ export async function listRequests(actor: Actor, p: RequestListParams) {
     keysetPage<RequestListItem>(
       {
         select: `r.id, r.service, r.description, r.preferred_date::text, r.time_window, r.address, r.phone, r.status, r.created_at,
-                 r.triaged_at, u.name AS triaged_by_name, r.customer_id, c.name AS customer_name`,
+                 r.triaged_at, u.name AS triaged_by_name, r.customer_id, c.name AS customer_name,
+                 r.quote_id, q.number AS quote_number, r.job_id`,
         from: `booking_requests r
                JOIN customers c ON c.tenant_id = r.tenant_id AND c.id = r.customer_id
-               LEFT JOIN users u ON u.tenant_id = r.tenant_id AND u.id = r.triaged_by`,
+               LEFT JOIN users u ON u.tenant_id = r.tenant_id AND u.id = r.triaged_by
+               LEFT JOIN quotes q ON q.tenant_id = r.tenant_id AND q.id = r.quote_id`,
         where,
         bind,
         key: { expr: "r.created_at", type: "timestamptz", dir: "desc" },
