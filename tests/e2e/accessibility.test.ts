@@ -60,7 +60,10 @@ async function seed(tag: string) {
   const badPreview = await preview(c, "jobs", "title,customer_email,status\nFix leak,nobody@example.test,scheduled\n,rosa@example.test,unknown\n");
   const goodPreview = await preview(c, "customers", `name,email\nAda Byrne,ada-${tag}@example.test\nBen Okafor,ben-${tag}@example.test\n`);
   const runId = idIn(await commit(c, goodPreview), "run");
-  return { t, customer, job, quote, invoice, portalUrl: portal.url, invitePath: new URL(invite.url).pathname, member: imported, badPreview, runId };
+  // A file waiting at the mapping step (section 14): an ambiguous header.
+  const waiting = await upload(c, "customers", `Client Name,Email Address,Contact\nCora Vance,cora-${tag}@example.test,555-0100\n`);
+  const uploadId = new URL(waiting.headers.get("location")!, "http://x").searchParams.get("upload")!;
+  return { t, customer, job, quote, invoice, portalUrl: portal.url, invitePath: new URL(invite.url).pathname, member: imported, badPreview, runId, uploadId };
 }
 
 const PAGES: PageCase[] = [
@@ -150,6 +153,16 @@ const PAGES: PageCase[] = [
       await page.getByRole("alert").first().waitFor();
     },
   },
+  { name: "import column mapping", who: "owner", path: (s) => `/import-data?type=customers&upload=${s.uploadId}`, shows: /Match your columns/, shot: true },
+  {
+    name: "import column mapping refused", who: "owner", path: (s) => `/import-data?type=customers&upload=${s.uploadId}`, shows: /Match your columns/, status: 200,
+    then: async (page) => {
+      await page.getByLabel("Contact").selectOption("phone");
+      await page.getByLabel("Client Name").selectOption("ignore");
+      await page.getByRole("button", { name: "Continue to the preview" }).click();
+      await page.locator("#field-column-error").waitFor();
+    },
+  },
   { name: "import commit page", who: "owner", path: () => "/import-data/commit", shows: /Nothing to import here/ },
   { name: "import undo page", who: "owner", path: () => "/import-data/undo", shows: /undo/i },
   { name: "assistant", who: "owner", path: () => "/ai-assistant", shows: /Guidance appears here/ },
@@ -233,6 +246,7 @@ describe("browser: accessibility of every page", { skip: SKIP_BROWSER }, () => {
       "field.tsx": "my day",
       "import-data._index.tsx": "import",
       "import-data.commit.tsx": "import commit page",
+      "import-data.map.tsx": "import column mapping refused",
       "import-data.preview.tsx": "import upload refused",
       "import-data.undo.tsx": "import undo page",
       "invite.$token.tsx": "invite",

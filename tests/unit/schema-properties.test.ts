@@ -15,6 +15,8 @@ import {
 import { ASSISTANT_MODES, assistantInputSchema, DETAILS_MAX, JOB_TITLE_MAX } from "../../app/services/assistant/engine";
 import { normaliseEvent } from "../../app/services/billing/events.server";
 import { IMPORT_COLUMNS, type ImportType } from "../../app/services/import/columns";
+import { mapUploadSchema } from "../../app/services/import/mapping/schema";
+import { propertySchema } from "../../app/services/records/property-schema";
 import {
   customerSchema, invoiceSchema, jobSchema, quoteSchema, ROW_SCHEMAS, TEAM_ROLES, teamMemberSchema,
 } from "../../app/services/import/validate.server";
@@ -65,6 +67,8 @@ export const SCHEMAS_TESTED: readonly Entry[] = [
   one("app/services/import/validate.server.ts", "invoiceSchema", invoiceSchema, columns("invoices")),
   one("app/services/import/validate.server.ts", "teamMemberSchema", teamMemberSchema, columns("team")),
   { module: "app/services/import/validate.server.ts", name: "ROW_SCHEMAS", schemas: ROW_SCHEMAS as Record<string, z.ZodTypeAny> },
+  one("app/services/import/mapping/schema.ts", "mapUploadSchema", mapUploadSchema),
+  one("app/services/records/property-schema.ts", "propertySchema", propertySchema),
   one("app/services/integrations/preferences.ts", "checkbox", checkbox),
   one("app/services/integrations/preferences.ts", "accountingFormSchema", accountingFormSchema),
   one("app/services/integrations/preferences.ts", "calendarFormSchema", calendarFormSchema),
