@@ -2,6 +2,9 @@
 export const ROLES = ["owner", "admin", "office", "technician"] as const;
 export type Role = (typeof ROLES)[number];
 
+/** True when `actor` may give someone `role`: never a role above one's own (ROLES is ordered, owner first). */
+export const mayGrant = (actor: Role, role: Role) => ROLES.indexOf(role) >= ROLES.indexOf(actor);
+
 export const PERMISSIONS = [
   "use_ai_assistant",
   "import_csv",
