@@ -82,7 +82,8 @@ export function writeResults(file: string, figures: Figure[], meta: { postgres: 
 }
 
 export function productionServer(extra: Record<string, string | undefined> = {}) {
-  return startServer({ NODE_ENV: "production", ...BENCH_SECRETS, LOG_LEVEL: "error", ...extra });
+  // BENCH_SERVER_EXEC_ARGV, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the server.
+  return startServer({ NODE_ENV: "production", ...BENCH_SECRETS, LOG_LEVEL: "error", SERVER_EXEC_ARGV: process.env.BENCH_SERVER_EXEC_ARGV, ...extra });
 }
 
 export type LoadResult = { rps: number; p99: number; p50: number; errors: number; non2xx: number; total: number };

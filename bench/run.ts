@@ -2,6 +2,7 @@
  * `npm run bench`: every figure of BENCHMARKS.md in one run against the production build and
  * a fresh PostgreSQL on loopback; prints one table and writes bench/results/latest.json.
  * Bounded: each load runs a fixed time or count. Run alone on a quiet machine.
+ * `BENCH_ONLY=B2 npm run bench` runs B2 alone (writes bench/results/b2.json).
  */
 import { benchDatabase, buildApp, printTable, productionServer, writeResults, type Figure } from "./lib";
 import { benchHttp } from "./http";
@@ -18,8 +19,11 @@ async function main() {
   console.log("Building the production app…");
   buildApp();
   const figures: Figure[] = [];
-  console.log("B1 import (its own database and server)…");
-  figures.push(...(await runImportBench()).figures);
+  const only = process.env.BENCH_ONLY;
+  if (!only) {
+    console.log("B1 import (its own database and server)…");
+    figures.push(...(await runImportBench()).figures);
+  }
   const database = await benchDatabase();
   const server = await productionServer({
     DATABASE_URL: database.url,
@@ -44,20 +48,24 @@ async function main() {
         { name: "GET /portal/<token>", path: await portalTarget(database.url, user), goal: { p99: 100 } },
       ])),
     );
-    console.log("B3 offline sync…");
-    figures.push(...(await benchOfflineSync(server.url)).figures);
-    await closeDb();
-    console.log("B4 billing webhook…");
-    figures.push(...(await benchBilling(server.url, database.url, user.tenantId)));
+    if (!only) {
+      console.log("B3 offline sync…");
+      figures.push(...(await benchOfflineSync(server.url)).figures);
+      await closeDb();
+      console.log("B4 billing webhook…");
+      figures.push(...(await benchBilling(server.url, database.url, user.tenantId)));
+    }
   } finally {
     await server.stop();
     await database.stop();
   }
-  console.log("B5 start…");
-  figures.push(...(await benchStart()));
+  if (!only) {
+    console.log("B5 start…");
+    figures.push(...(await benchStart()));
+  }
 
   printTable(figures);
-  writeResults("latest.json", figures, { postgres: database.version, started });
+  writeResults(only ? `${only.toLowerCase()}.json` : "latest.json", figures, { postgres: database.version, started });
   process.exit(0);
 }
 

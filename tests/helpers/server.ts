@@ -67,7 +67,9 @@ export async function startServer(extraEnv: Record<string, string | undefined> =
     env.DB_SET_ROLE = APP_ROLE;
     env.NODE_OPTIONS = [env.NODE_OPTIONS, `--import=${SERVE_HOOKS}`].filter(Boolean).join(" ");
   }
-  const child = spawn(process.execPath, viaStartScript ? ["--import", "tsx", path.join(ROOT, "scripts/start.ts")] : [REMIX_SERVE, "build/index.js"], {
+  // SERVER_EXEC_ARGV: node flags for the serving process (e.g. --cpu-prof, not allowed in NODE_OPTIONS).
+  const execArgv = (env.SERVER_EXEC_ARGV ?? "").split(" ").filter(Boolean);
+  const child = spawn(process.execPath, viaStartScript ? ["--import", "tsx", path.join(ROOT, "scripts/start.ts")] : [...execArgv, REMIX_SERVE, "build/index.js"], {
     cwd: ROOT,
     env,
     stdio: ["ignore", "pipe", "pipe"],
