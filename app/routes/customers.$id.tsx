@@ -23,11 +23,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const canManageLinks = can(user.role, "manage_portal_links");
   const links = canManageLinks ? await listPortalLinks(actor, found.customer.id) : [];
   const history = await historyOf(actor.tenantId, "customer", found.customer.id);
-  return json({ ...found, history, links, canManageLinks, createdId: new URL(request.url).searchParams.get("link") });
+  return json({ ...found, history, links, canManageLinks, canManage: can(user.role, "manage_records"), createdId: new URL(request.url).searchParams.get("link") });
 }
 
 export default function CustomerPage() {
-  const { customer: c, jobs, quotes, invoices, requests, links, canManageLinks, createdId, history } = useLoaderData<typeof loader>();
+  const { customer: c, jobs, quotes, invoices, requests, links, canManageLinks, createdId, history, canManage } = useLoaderData<typeof loader>();
   const address = [c.address_line1, c.address_line2, [c.city, c.region, c.postal_code].filter(Boolean).join(" "), c.country].filter(Boolean);
   const more = (count: number, shown: number, to: string, what: string) =>
     count > shown ? <Link to={to} className="small">View all {count} {what}</Link> : null;
@@ -36,7 +36,13 @@ export default function CustomerPage() {
       <PageHeader
         title={c.name}
         description={c.company ?? undefined}
-        actions={<Link to="/customers" className="btn btn-secondary">All customers</Link>}
+        actions={
+          <>
+            <Link to="/customers" className="btn btn-secondary">All customers</Link>
+            {canManage ? <Link to={`/customers/${c.id}/edit`} className="btn btn-secondary">Edit</Link> : null}
+            {canManage ? <Link to={`/quotes/new?customerId=${c.id}`} className="btn btn-primary">New quote</Link> : null}
+          </>
+        }
       />
       <div className="grid grid-2">
         <section className="card">

@@ -9,6 +9,7 @@ import * as m0007 from "./0007-billing";
 import * as m0008 from "./0008-tenant-settings";
 import * as m0009 from "./0009-row-level-security";
 import * as m0020 from "./0020-history-and-numbering";
+import * as m0021 from "./0021-quote-builder";
 
 /**
  * Every migration, in order. Listed by hand (not globbed) so the compiled server bundle
@@ -26,4 +27,5 @@ export const MIGRATIONS: Array<[string, MigrationModule]> = [
   ["0008-tenant-settings", m0008],
   ["0009-row-level-security", m0009],
   ["0020-history-and-numbering", m0020],
+  ["0021-quote-builder", m0021],
 ];

@@ -19,6 +19,8 @@ export class Job extends Model {
   @Text declare externalId: string | null;
   @Timestamp declare completedAt: Date | null;
   @Uuid declare importRunId: string | null;
+  /** The quote this job was converted from. */
+  @Uuid declare quoteId: string | null;
   declare createdAt: Date;
   declare updatedAt: Date;
 }

@@ -116,6 +116,10 @@ test("every route that takes an id answers another tenant's id exactly as a miss
     { route: "GET /invoices/<id>", ask: (id) => owner.get(`/invoices/${id}`), theirs: [t.invoice.id], status: 404 },
     { route: "GET /customers/<id>/portal-links", ask: (id) => owner.get(`/customers/${id}/portal-links`), theirs: [t.customer.id], status: 404 },
     { route: "GET /team/<id>/invite", ask: (id) => owner.get(`/team/${id}/invite`), theirs: [t.member.id], status: 404 },
+    { route: "GET /customers/<id>/edit", ask: (id) => office.get(`/customers/${id}/edit`), theirs: [t.customer.id], status: 404 },
+    { route: "GET /quotes/<id>/edit", ask: (id) => office.get(`/quotes/${id}/edit`), theirs: [t.quote.id], status: 404 },
+    { route: "GET /quotes/new?customerId=<id>", ask: (id) => office.get(`/quotes/new?customerId=${id}`), theirs: [t.customer.id], status: 404 },
+    { route: "GET /quotes/new?requestId=<id>", ask: (id) => office.get(`/quotes/new?requestId=${id}`), theirs: [t.request.id], status: 404 },
     // Lists filtered by an id in the query.
     { route: "GET /jobs?customer=<id>", ask: (id) => owner.get(`/jobs?status=all&customer=${id}`), theirs: [t.customer.id], status: 200 },
     { route: "GET /jobs?assignee=<id>", ask: (id) => owner.get(`/jobs?status=all&assignee=${id}`), theirs: [b.users.technician.id], status: 200 },
@@ -131,8 +135,20 @@ test("every route that takes an id answers another tenant's id exactly as a miss
     { route: "POST /customers/<id>/portal-links", ask: (id) => owner.post(`/customers/${id}/portal-links`, { days: 5 }), theirs: [t.customer.id], status: 404 },
     { route: "POST /portal-links/<id>/revoke", ask: (id) => owner.post(`/portal-links/${id}/revoke`, {}), theirs: [t.portal.linkId], status: 404 },
     { route: "POST /team/<id>/invite", ask: (id) => owner.post(`/team/${id}/invite`, {}), theirs: [t.member.id], status: 404 },
+    { route: "POST /customers/<id>/edit", ask: (id) => office.post(`/customers/${id}/edit`, { name: "Mallory" }), theirs: [t.customer.id], status: 404 },
+    {
+      route: "POST /quotes/<id>/edit", theirs: [t.quote.id], status: 404,
+      ask: (id) => office.post(`/quotes/${id}/edit`, { customerId: ourOtherCustomer.id, "items[0].description": "Mallory", "items[0].unitPrice": "1" }),
+    },
+    { route: "POST /quotes/<id>/send", ask: (id) => office.post(`/quotes/${id}/send`, {}), theirs: [t.quote.id], status: 404 },
+    { route: "POST /quotes/<id>/convert", ask: (id) => office.post(`/quotes/${id}/convert`, {}), theirs: [t.quote.id], status: 404 },
     // Forms with the id in the body.
     { route: "POST /team (role of userId)", ask: (id) => owner.post("/team", { intent: "role", userId: id, role: "office" }), theirs: [t.member.id], status: 404 },
+    {
+      route: "POST /quotes/new (customerId)", status: 422,
+      ask: (id) => office.post(`/quotes/new?customerId=${ourOtherCustomer.id}`, { customerId: id, "items[0].description": "Mallory", "items[0].unitPrice": "1" }),
+      theirs: [t.customer.id],
+    },
     { route: "POST /requests (requestId)", ask: (id) => owner.post("/requests", { requestId: id, status: "declined" }), theirs: [t.request.id], status: 404 },
     { route: "POST /import-data/commit (previewId)", ask: (id) => owner.post("/import-data/commit", { previewId: id }), theirs: [t.pending], status: 404 },
     { route: "POST /import-data/undo (runId)", ask: (id) => owner.post("/import-data/undo", { runId: id }), theirs: [t.run], status: 404 },
