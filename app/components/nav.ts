@@ -30,6 +30,7 @@ export const NAV: NavSection[] = [
     items: [
       { to: "/team", label: "Team", permission: "manage_team" },
       { to: "/settings/accounting", label: "Accounting", permission: "view_accounting_integrations" },
+      { to: "/settings/price-book", label: "Price book", permission: "manage_records" },
       { to: "/settings/calendar", label: "Calendar", permission: "view_calendar_integrations" },
       { to: "/settings/llm", label: "Language model", permission: "view_llm_settings" },
       { to: "/settings/billing", label: "Billing", permission: "manage_team", roles: ["owner"] },

@@ -1,8 +1,9 @@
 import { Column, DataType, Model, Table } from "sequelize-typescript";
 import { Cents, Id, RequiredText, TenantKey, Text } from "./columns";
 
-export const PRICE_BOOK_KINDS = ["service", "product"] as const;
-export type PriceBookKind = (typeof PRICE_BOOK_KINDS)[number];
+import type { PriceBookKind } from "./price-book-kinds";
+
+export { PRICE_BOOK_KINDS, type PriceBookKind } from "./price-book-kinds";
 
 /** A service or product a line item can be picked from (/settings/price-book). */
 @Table({ tableName: "price_book_items", underscored: true })

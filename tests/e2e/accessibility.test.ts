@@ -110,6 +110,7 @@ const PAGES: PageCase[] = [
       await page.locator("#field-items-0-unitPrice-error").waitFor();
     },
   },
+  { name: "price book", who: "owner", path: () => "/settings/price-book", shows: /Add a service or product/ },
   { name: "edit quote", who: "owner", path: (s) => `/quotes/${s.quote.id}/edit`, shows: /Line items/ },
   { name: "jobs", who: "owner", path: () => "/jobs", shows: /Replace 50 gal water heater/ },
   { name: "job", who: "owner", path: (s) => `/jobs/${s.job.id}`, shows: /Replace 50 gal water heater/, shot: true },
@@ -199,6 +200,7 @@ describe("browser: accessibility of every page", { skip: SKIP_BROWSER }, () => {
       "customers.$id_.edit.tsx": "edit customer",
       "quotes.new.tsx": "quote builder",
       "quotes.$id_.edit.tsx": "edit quote",
+      "settings.price-book.tsx": "price book",
       "field.tsx": "my day",
       "import-data._index.tsx": "import",
       "import-data.commit.tsx": "import commit page",
@@ -229,7 +231,7 @@ describe("browser: accessibility of every page", { skip: SKIP_BROWSER }, () => {
   });
 
   for (const mode of JS_MODES) {
-    test(`no serious or critical axe-core finding on any page (${mode.label})`, { timeout: 240_000 }, async () => {
+    test(`no serious or critical axe-core finding on any page (${mode.label})`, { timeout: 480_000 }, async () => {
       const s = await seed(mode.javaScript ? "js" : "nojs");
       const contexts = new Map<Who, BrowserContext>();
       const problems: string[] = [];

@@ -65,12 +65,13 @@ async function theirRecords(b: TestTenant) {
   const portal = await portalSetup({ tenant: b, customerName: "Ines Portal" });
   const request = await one<{ id: string }>(`INSERT INTO booking_requests (tenant_id, customer_id, service) VALUES ($1, $2, 'Their request') RETURNING id`, [b.id, customer.id]);
   const member = await createUser(b.id, { role: "technician", name: "Theo Theirs", password: null });
+  const priceBookItem = (await one<{ id: string }>(`INSERT INTO price_book_items (tenant_id, name, unit_price_cents) VALUES ($1, 'Their flush', 100) RETURNING id`, [b.id]))!;
   const invite = await createInvite({ tenantId: b.id, userId: b.users.owner.id, role: "owner" }, member.id);
   const cb = await clientFor(b.users.owner);
   const run = idIn(await commit(cb, await preview(cb, "customers", `name,email\nIvy Imported,ivy-${b.id.slice(0, 8)}@example.test\n`)), "run");
   const pending = await preview(cb, "customers", `name,email\nIan Pending,ian-${b.id.slice(0, 8)}@example.test\n`);
   return {
-    customer, job, quote, invoice, portal, request: request!, member, run, pending,
+    customer, job, quote, invoice, portal, request: request!, member, run, pending, priceBookItem,
     inviteSecret: new URL(invite.url).pathname.split("/").pop()!.split(".")[1],
   };
 }
@@ -149,6 +150,9 @@ test("every route that takes an id answers another tenant's id exactly as a miss
       ask: (id) => office.post(`/quotes/new?customerId=${ourOtherCustomer.id}`, { customerId: id, "items[0].description": "Mallory", "items[0].unitPrice": "1" }),
       theirs: [t.customer.id],
     },
+    { route: "POST /settings/price-book?intent=remove (id)", ask: (id) => office.post("/settings/price-book?intent=remove", { id }), theirs: [t.priceBookItem.id], status: 404 },
+    { route: "POST /settings/price-book (id)", ask: (id) => office.post("/settings/price-book", { id, name: "Mallory", unitPrice: "1" }), theirs: [t.priceBookItem.id], status: 404 },
+    { route: "GET /settings/price-book?edit=<id>", ask: (id) => office.get(`/settings/price-book?edit=${id}`), theirs: [t.priceBookItem.id], status: 404 },
     { route: "POST /requests (requestId)", ask: (id) => owner.post("/requests", { requestId: id, status: "declined" }), theirs: [t.request.id], status: 404 },
     { route: "POST /import-data/commit (previewId)", ask: (id) => owner.post("/import-data/commit", { previewId: id }), theirs: [t.pending], status: 404 },
     { route: "POST /import-data/undo (runId)", ask: (id) => owner.post("/import-data/undo", { runId: id }), theirs: [t.run], status: 404 },

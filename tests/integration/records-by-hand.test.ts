@@ -244,9 +244,26 @@ test("a technician is refused every new route (403)", async () => {
   for (const [method, path] of [
     ["GET", "/customers/new"], ["POST", "/customers/new"], ["GET", `/customers/${customer.id}/edit`], ["POST", `/customers/${customer.id}/edit`],
     ["GET", "/quotes/new"], ["POST", "/quotes/new"], ["GET", `/quotes/${q.id}/edit`], ["POST", `/quotes/${q.id}/edit`],
-    ["POST", `/quotes/${q.id}/send`], ["POST", `/quotes/${q.id}/convert`],
+    ["POST", `/quotes/${q.id}/send`], ["POST", `/quotes/${q.id}/convert`], ["GET", "/settings/price-book"], ["POST", "/settings/price-book"],
   ]) {
     const res = method === "GET" ? await tech.get(path) : await tech.post(path, { name: "X" });
     assert.equal(res.status, 403, `${method} ${path}`);
   }
+});
+
+test("price book: add, a duplicate name 422 beside the field, change, remove", async () => {
+  const tenant = await createTenantWithUsers();
+  const office = await clientFor(tenant.users.office);
+  assert.equal((await office.post("/settings/price-book", { name: "Drain cleaning", kind: "service", unitPrice: "189.00", taxRate: "8.25" })).status, 303);
+  const dup = await office.post("/settings/price-book", { name: "drain CLEANING", unitPrice: "1", description: "kept" });
+  assert.equal(dup.status, 422);
+  const html = await dup.text();
+  assert.match(html, /id="field-name-error"[\s\S]*already has an item with this name/);
+  assert.equal(valueOf(html, "description"), "kept");
+  const item = (await one<{ id: string; unit_price_cents: number; tax_rate: string }>(`SELECT id, unit_price_cents, tax_rate::text FROM price_book_items WHERE tenant_id = $1`, [tenant.id]))!;
+  assert.deepEqual([item.unit_price_cents, item.tax_rate], [18_900, "8.250"]);
+  assert.equal((await office.post("/settings/price-book", { id: item.id, name: "Drain cleaning", unitPrice: "199" })).status, 303);
+  assert.equal((await one<{ unit_price_cents: number }>(`SELECT unit_price_cents FROM price_book_items WHERE tenant_id = $1`, [tenant.id]))!.unit_price_cents, 19_900);
+  assert.equal((await office.post("/settings/price-book?intent=remove", { id: item.id })).status, 303);
+  assert.equal((await tenantCounts(tenant.id, ["price_book_items"])).price_book_items, 0);
 });
