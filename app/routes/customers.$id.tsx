@@ -1,6 +1,11 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json, redirect } from "@remix-run/node";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { PropertiesCard } from "~/components/customer-properties";
+import { formAction, type FormReply } from "~/http/conform.server";
+import { listProperties, saveProperty } from "~/services/records/properties.server";
+import { propertySchema } from "~/services/records/property-schema";
+import { requireUserWithPermission } from "~/utils/auth.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { RecordHistory } from "~/components/record-history";
 import { PageHeader } from "~/components/layout";
@@ -8,6 +13,7 @@ import { PortalLinksCard } from "~/components/portal-links";
 import { DateTime, Money, RelatedTable, StatusBadge } from "~/components/records";
 import { listPortalLinks } from "~/services/portal/links.server";
 import { getCustomer } from "~/services/records/customers.server";
+import { balanceDue } from "~/services/records/statuses";
 import { historyOf } from "~/services/history/history.server";
 import { actorOf } from "~/utils/auth.server";
 import { formatDate, formatMoneyTotals } from "~/utils/format";
@@ -23,11 +29,23 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const canManageLinks = can(user.role, "manage_portal_links");
   const links = canManageLinks ? await listPortalLinks(actor, found.customer.id) : [];
   const history = await historyOf(actor.tenantId, "customer", found.customer.id);
-  return json({ ...found, history, links, canManageLinks, canManage: can(user.role, "manage_records"), createdId: new URL(request.url).searchParams.get("link") });
+  const properties = await listProperties(actor, found.customer.id);
+  return json({ ...found, history, links, canManageLinks, properties, canManageRecords: can(user.role, "manage_records"), createdId: new URL(request.url).searchParams.get("link") });
+}
+
+// POST /customers/<id> (intent property.add | property.save): a service property added or
+// changed (section 14); 303 back to the page, or the page with the messages beside the fields.
+export async function action({ request, params }: ActionFunctionArgs) {
+  const user = await requireUserWithPermission(request, "manage_records");
+  return formAction(request, propertySchema, async (value) => {
+    await saveProperty(actorOf(user), params.id!, value);
+    return redirect(`/customers/${params.id}#properties-title`, 303);
+  });
 }
 
 export default function CustomerPage() {
-  const { customer: c, jobs, quotes, invoices, requests, links, canManageLinks, createdId, history, canManage } = useLoaderData<typeof loader>();
+  const { customer: c, jobs, quotes, invoices, requests, links, canManageLinks, createdId, history, properties, canManageRecords } = useLoaderData<typeof loader>();
+  const reply = useActionData<FormReply>();
   const address = [c.address_line1, c.address_line2, [c.city, c.region, c.postal_code].filter(Boolean).join(" "), c.country].filter(Boolean);
   const more = (count: number, shown: number, to: string, what: string) =>
     count > shown ? <Link to={to} className="small">View all {count} {what}</Link> : null;
@@ -39,8 +57,8 @@ export default function CustomerPage() {
         actions={
           <>
             <Link to="/customers" className="btn btn-secondary">All customers</Link>
-            {canManage ? <Link to={`/customers/${c.id}/edit`} className="btn btn-secondary">Edit</Link> : null}
-            {canManage ? <Link to={`/quotes/new?customerId=${c.id}`} className="btn btn-primary">New quote</Link> : null}
+            {canManageRecords ? <Link to={`/customers/${c.id}/edit`} className="btn btn-secondary">Edit</Link> : null}
+            {canManageRecords ? <Link to={`/quotes/new?customerId=${c.id}`} className="btn btn-primary">New quote</Link> : null}
           </>
         }
       />
@@ -67,10 +85,15 @@ export default function CustomerPage() {
         </section>
       </div>
 
+      <PropertiesCard customerId={c.id} properties={properties} canManage={canManageRecords} lastResult={reply?.result} />
+
       <section className="card" aria-labelledby="jobs-title">
         <div className="card-header">
           <h2 id="jobs-title">Jobs</h2>
-          {more(c.jobs_count, jobs.length, `/jobs?status=all&customer=${c.id}`, "jobs")}
+          <div className="page-actions">
+            {more(c.jobs_count, jobs.length, `/jobs?status=all&customer=${c.id}`, "jobs")}
+            {canManageRecords ? <Link to={`/jobs/new?customerId=${c.id}`} className="btn btn-secondary btn-sm">New job</Link> : null}
+          </div>
         </div>
         <RelatedTable count={jobs.length} empty="No jobs for this customer yet." head={<tr><th>Job</th><th>Status</th><th>Scheduled</th><th>Assigned to</th></tr>}>
           {jobs.map((j) => (
@@ -110,7 +133,7 @@ export default function CustomerPage() {
               <tr key={i.id}>
                 <td><Link to={`/invoices/${i.id}`}>{i.number}</Link>{i.due_date ? <div className="muted small">Due {formatDate(i.due_date)}</div> : null}</td>
                 <td><StatusBadge status={i.status} /> {i.overdue ? <StatusBadge status="overdue" /> : null}</td>
-                <td className="num"><Money cents={i.total_cents - i.amount_paid_cents} currency={i.currency} /></td>
+                <td className="num"><Money cents={balanceDue(i)} currency={i.currency} /></td>
               </tr>
             ))}
           </RelatedTable>

@@ -40,6 +40,7 @@ export default function QuotePage() {
         description={<><StatusBadge status={q.status} /> {q.title ? `${q.title} · ` : ""}for <Link to={`/customers/${q.customer_id}`}>{q.customer_name}</Link></>}
         actions={
           <>
+            <a href={`/quotes/${q.id}.pdf`} className="btn btn-secondary">Download PDF</a>
             <Link to="/quotes" className="btn btn-secondary">All quotes</Link>
             {canManage && related.editable ? <Link to={`/quotes/${q.id}/edit`} className="btn btn-secondary">Edit</Link> : null}
             {canManage && related.editable ? (

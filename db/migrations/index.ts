@@ -10,6 +10,9 @@ import * as m0008 from "./0008-tenant-settings";
 import * as m0009 from "./0009-row-level-security";
 import * as m0020 from "./0020-history-and-numbering";
 import * as m0021 from "./0021-quote-builder";
+import * as m0025 from "./0025-office-records";
+import * as m0040 from "./0040-import-mapping";
+import * as m0070 from "./0070-report-indexes";
 
 /**
  * Every migration, in order. Listed by hand (not globbed) so the compiled server bundle
@@ -28,4 +31,7 @@ export const MIGRATIONS: Array<[string, MigrationModule]> = [
   ["0009-row-level-security", m0009],
   ["0020-history-and-numbering", m0020],
   ["0021-quote-builder", m0021],
+  ["0025-office-records", m0025],
+  ["0040-import-mapping", m0040],
+  ["0070-report-indexes", m0070],
 ];

@@ -9,7 +9,7 @@ import { createInvite } from "../../app/services/team/invites.server";
 import { clientFor, type Client } from "../helpers/client";
 import { createCustomer, createInvoice, createJob, createQuote, createUser, twoTenants, type TestTenant } from "../helpers/fixtures";
 import { textOf } from "../helpers/html";
-import { commit, idIn, preview } from "../helpers/import";
+import { commit, idIn, preview, upload } from "../helpers/import";
 import { portalRequest, portalSetup, randomLoopback } from "../helpers/portal";
 
 // CONTRACT section 2: "An id of another tenant behaves exactly like an id that does not exist."
@@ -70,8 +70,11 @@ async function theirRecords(b: TestTenant) {
   const cb = await clientFor(b.users.owner);
   const run = idIn(await commit(cb, await preview(cb, "customers", `name,email\nIvy Imported,ivy-${b.id.slice(0, 8)}@example.test\n`)), "run");
   const pending = await preview(cb, "customers", `name,email\nIan Pending,ian-${b.id.slice(0, 8)}@example.test\n`);
+  // A file waiting at the mapping step (an ambiguous header).
+  const waiting = await upload(cb, "customers", `Client Name,Email Address,Contact\nUna Uploaded,una-${b.id.slice(0, 8)}@example.test,555-0100\n`);
+  const uploadId = new URL(waiting.headers.get("location")!, "http://x").searchParams.get("upload")!;
   return {
-    customer, job, quote, invoice, portal, request: request!, member, run, pending, priceBookItem,
+    customer, job, quote, invoice, portal, request: request!, member, run, pending, priceBookItem, uploadId,
     inviteSecret: new URL(invite.url).pathname.split("/").pop()!.split(".")[1],
   };
 }
@@ -113,14 +116,25 @@ test("every route that takes an id answers another tenant's id exactly as a miss
     { route: "GET /customers/<id>", ask: (id) => owner.get(`/customers/${id}`), theirs: [t.customer.id], status: 404 },
     { route: "GET /jobs/<id>", ask: (id) => owner.get(`/jobs/${id}`), theirs: [t.job.id], status: 404 },
     { route: "GET /jobs/<id> (technician)", ask: (id) => tech.get(`/jobs/${id}`), theirs: [t.job.id], status: 404 },
+    { route: "GET /jobs/<id>/edit", ask: (id) => owner.get(`/jobs/${id}/edit`), theirs: [t.job.id], status: 404 },
+    { route: "GET /jobs/new?customerId=<id>", ask: (id) => owner.get(`/jobs/new?customerId=${id}`), theirs: [t.customer.id], status: 200 },
     { route: "GET /quotes/<id>", ask: (id) => owner.get(`/quotes/${id}`), theirs: [t.quote.id], status: 404 },
     { route: "GET /invoices/<id>", ask: (id) => owner.get(`/invoices/${id}`), theirs: [t.invoice.id], status: 404 },
+    {
+      route: "POST /customers/<id> (a service property)",
+      ask: (id) => owner.post(`/customers/${id}`, { intent: "property.add", label: "Mallory's", addressLine1: "1 Evil St" }),
+      theirs: [t.customer.id], status: 404,
+    },
     { route: "GET /customers/<id>/portal-links", ask: (id) => owner.get(`/customers/${id}/portal-links`), theirs: [t.customer.id], status: 404 },
     { route: "GET /team/<id>/invite", ask: (id) => owner.get(`/team/${id}/invite`), theirs: [t.member.id], status: 404 },
     { route: "GET /customers/<id>/edit", ask: (id) => office.get(`/customers/${id}/edit`), theirs: [t.customer.id], status: 404 },
     { route: "GET /quotes/<id>/edit", ask: (id) => office.get(`/quotes/${id}/edit`), theirs: [t.quote.id], status: 404 },
     { route: "GET /quotes/new?customerId=<id>", ask: (id) => office.get(`/quotes/new?customerId=${id}`), theirs: [t.customer.id], status: 404 },
     { route: "GET /quotes/new?requestId=<id>", ask: (id) => office.get(`/quotes/new?requestId=${id}`), theirs: [t.request.id], status: 404 },
+    // Documents customers keep (CONTRACT section 16).
+    { route: "GET /quotes/<id>.pdf", ask: (id) => owner.get(`/quotes/${id}.pdf`), theirs: [t.quote.id], status: 404 },
+    { route: "GET /invoices/<id>.pdf", ask: (id) => owner.get(`/invoices/${id}.pdf`), theirs: [t.invoice.id], status: 404 },
+    { route: "GET /invoices/<id>/receipts/<paymentId>.pdf", ask: (id) => owner.get(`/invoices/${id}/receipts/${randomUUID()}.pdf`), theirs: [t.invoice.id], status: 404 },
     // Lists filtered by an id in the query.
     { route: "GET /jobs?customer=<id>", ask: (id) => owner.get(`/jobs?status=all&customer=${id}`), theirs: [t.customer.id], status: 200 },
     { route: "GET /jobs?assignee=<id>", ask: (id) => owner.get(`/jobs?status=all&assignee=${id}`), theirs: [b.users.technician.id], status: 200 },
@@ -131,6 +145,13 @@ test("every route that takes an id answers another tenant's id exactly as a miss
     { route: "GET /import-data?preview=<id>", ask: (id) => owner.get(`/import-data?preview=${id}`), theirs: [t.pending], status: 404 },
     { route: "GET /import-data?type=customers&run=<id>", ask: (id) => owner.get(`/import-data?type=customers&run=${id}`), theirs: [t.run], status: 404 },
     { route: "GET /import-data?run=<id>", ask: (id) => owner.get(`/import-data?run=${id}`), theirs: [t.run], status: 404 },
+    { route: "GET /import-data?type=customers&upload=<id>", ask: (id) => owner.get(`/import-data?type=customers&upload=${id}`), theirs: [t.uploadId], status: 404 },
+    { route: "GET /import-data/map?upload=<id>", ask: (id) => owner.get(`/import-data/map?type=customers&upload=${id}`), theirs: [t.uploadId], status: 200 },
+    {
+      route: "POST /import-data/map (uploadId)",
+      ask: (id) => owner.post(`/import-data/map?type=customers&upload=${id}`, { uploadId: id, "column.0": "name", "column.1": "email", "column.2": "phone" }),
+      theirs: [t.uploadId], status: 404,
+    },
     { route: "GET /import-data/errors?preview=<id>", ask: (id) => owner.get(`/import-data/errors?preview=${id}`), theirs: [t.pending], status: 404 },
     // Forms with the id in the path.
     { route: "POST /customers/<id>/portal-links", ask: (id) => owner.post(`/customers/${id}/portal-links`, { days: 5 }), theirs: [t.customer.id], status: 404 },
@@ -143,7 +164,20 @@ test("every route that takes an id answers another tenant's id exactly as a miss
     },
     { route: "POST /quotes/<id>/send", ask: (id) => office.post(`/quotes/${id}/send`, {}), theirs: [t.quote.id], status: 404 },
     { route: "POST /quotes/<id>/convert", ask: (id) => office.post(`/quotes/${id}/convert`, {}), theirs: [t.quote.id], status: 404 },
+    { route: "GET /invoices/<id>/payments", ask: (id) => owner.get(`/invoices/${id}/payments`), theirs: [t.invoice.id], status: 404 },
+    { route: "GET /invoices/<id>/void", ask: (id) => owner.get(`/invoices/${id}/void`), theirs: [t.invoice.id], status: 404 },
+    {
+      route: "POST /invoices/<id>/payments",
+      ask: (id) => owner.post(`/invoices/${id}/payments`, { amount: "10.00", method: "cash", receivedOn: "2026-01-05", idempotencyKey: randomBytes(16).toString("base64url") }),
+      theirs: [t.invoice.id], status: 404,
+    },
+    { route: "POST /invoices/<id>/void", ask: (id) => owner.post(`/invoices/${id}/void`, {}), theirs: [t.invoice.id], status: 404 },
+    { route: "POST /jobs/<id>/edit", ask: (id) => owner.post(`/jobs/${id}/edit`, { customerId: ours.customer.id, title: "Taken over" }), theirs: [t.job.id], status: 404 },
+    { route: "POST /jobs/<id> (cancel)", ask: (id) => owner.post(`/jobs/${id}`, { intent: "cancel" }), theirs: [t.job.id], status: 404 },
+    { route: "POST /jobs/<id> (reopen)", ask: (id) => owner.post(`/jobs/${id}`, { intent: "reopen" }), theirs: [t.job.id], status: 404 },
     // Forms with the id in the body.
+    { route: "POST /jobs/new (customerId)", ask: (id) => owner.post("/jobs/new", { customerId: id, title: "For them" }), theirs: [t.customer.id], status: 422 },
+    { route: "POST /jobs/new (assigneeId)", ask: (id) => owner.post("/jobs/new", { customerId: ours.customer.id, title: "By them", assigneeId: id }), theirs: [b.users.technician.id], status: 422 },
     { route: "POST /team (role of userId)", ask: (id) => owner.post("/team", { intent: "role", userId: id, role: "office" }), theirs: [t.member.id], status: 404 },
     {
       route: "POST /quotes/new (customerId)", status: 422,
@@ -183,6 +217,21 @@ test("every route that takes an id answers another tenant's id exactly as a miss
       ask: (id) => portalRequest("POST", "/api/portal/invoice-payment", { ip, form: { token: ours.token, invoiceId: id, amount: "10.00", idempotencyKey: randomBytes(16).toString("base64url") } }),
       theirs: [t.invoice.id, otherCustomersInvoice.id], status: 422,
     },
+    {
+      route: "GET /portal/<token>/quotes/<id>.pdf",
+      ask: (id) => portalRequest("GET", `/portal/${ours.token}/quotes/${id}.pdf`, { ip }),
+      theirs: [t.quote.id, otherCustomersQuote.id], status: 404,
+    },
+    {
+      route: "GET /portal/<token>/invoices/<id>.pdf",
+      ask: (id) => portalRequest("GET", `/portal/${ours.token}/invoices/${id}.pdf`, { ip }),
+      theirs: [t.invoice.id, otherCustomersInvoice.id], status: 404,
+    },
+    {
+      route: "GET /portal/<token>/invoices/<id>/receipts/<paymentId>.pdf",
+      ask: (id) => portalRequest("GET", `/portal/${ours.token}/invoices/${id}/receipts/${randomUUID()}.pdf`, { ip }),
+      theirs: [t.invoice.id, otherCustomersInvoice.id], status: 404,
+    },
     // Ids inside tokens: a correctly signed portal token pairing our tenant with their link,
     // and an invite token pairing our tenant with their invite's secret.
     {
@@ -210,7 +259,8 @@ test("every route that takes an id answers another tenant's id exactly as a miss
   // The table names every route whose path takes an id or a token.
   const pathRoutes = fs.readdirSync(path.resolve("app/routes")).filter((f) => /\$(id|token)/.test(f));
   for (const file of pathRoutes) {
-    const url = `/${file.replace(/\.tsx?$/, "").replace(/_(?=\.|$)/g, "").split(".").map((p) => (p.startsWith("$") ? `<${p.slice(1)}>` : p)).join("/")}`;
+    // `$id[.pdf]` is the segment `<id>.pdf` (an escaped dot in a flat route name).
+    const url = `/${file.replace(/\.tsx?$/, "").replace(/\[\.(\w+)\]/g, "~$1").replace(/_(?=\.|~|$)/g, "").split(".").map((p) => (p.startsWith("$") ? `<${p.slice(1)}>` : p).replace(/^<(\w+)~(\w+)>$/, "<$1>.$2")).join("/")}`;
     assert.ok(cases.some((c) => c.route.includes(` ${url}`)), `${file} (${url}) has no case`);
   }
 
@@ -228,7 +278,7 @@ test("every route that takes an id answers another tenant's id exactly as a miss
         problems.push(`${c.route}: their id answers ${JSON.stringify(got).slice(0, 600)}\n  a missing id answers ${JSON.stringify(expected).slice(0, 600)}`);
       }
       // Nothing of theirs shows through, whatever the answer.
-      for (const secret of ["Ines Theirs", "Their boiler service", "Their request", "Theo Theirs", "Ivy Imported", "Ian Pending", "Ines Portal", t.quote.number, t.invoice.number]) {
+      for (const secret of ["Ines Theirs", "Their boiler service", "Their request", "Theo Theirs", "Ivy Imported", "Ian Pending", "Una Uploaded", "Ines Portal", t.quote.number, t.invoice.number]) {
         if (got.body.includes(secret)) problems.push(`${c.route}: shows ${secret}`);
       }
     }

@@ -22,6 +22,7 @@ import {
   currency, customerSchema, CUSTOMER_SPEC, email, isoDate, isoDateTime, maxLen, money, oneOf, optional, phone, present, quantity,
   required, rowSchema, SPACE_RUNS, taxRate, withDefault, type Issue, type RowCheck, type Spec,
 } from "./cells";
+import type { PropertyDraft } from "./mapping/apply.server";
 import { parseCsv, type CsvInput, type CsvRecord, type FileError, type ParseLimits, type RowError } from "./parse.server";
 
 export type { RowError } from "./parse.server";
@@ -48,6 +49,8 @@ export interface CustomerRow {
   country: string | null;
   notes: string | null;
   externalId: string | null;
+  /** Service properties, from a file mapped from another product's export (section 14). */
+  properties?: PropertyDraft[];
 }
 
 /** At least one of customerEmail / customerExternalId is set. When both are, both must name

@@ -38,12 +38,13 @@ export type PortalQuote = Totals & {
   items: PortalLineItem[];
 };
 
-export type PortalPayment = { amountCents: number; reference: string; recordedAt: string };
+/** A payment on one of the customer's invoices: the portal's sandbox, or one the office recorded. */
+export type PortalPayment = { id: string; amountCents: number; method: string; reference: string; recordedAt: string };
 
 export type PortalInvoice = Totals & {
   id: string;
   number: string;
-  status: "sent" | "partial" | "paid";
+  status: "sent" | "partial" | "paid" | "void";
   overdue: boolean;
   issueDate: string | null;
   dueDate: string | null;
