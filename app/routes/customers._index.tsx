@@ -34,7 +34,7 @@ export default function CustomersPage() {
         <PageHeader title="Customers" actions={actions} />
         <EmptyState title="No customers yet">
           {canImport ? (
-            <p>No customers yet: {canCreate ? <><Link to="/customers/new">add your first customer</Link>, or </> : null}<Link to="/import-data?type=customers">import them</Link> from a CSV file (a spreadsheet export works).</p>
+            <p>No customers yet: <Link to="/import-data?type=customers">import them</Link> from a CSV file (a spreadsheet export works){canCreate ? <>, or <Link to="/customers/new">add your first customer</Link></> : null}.</p>
           ) : (
             <p>No customers yet. Ask someone who can import data to import your customer list.</p>
           )}
