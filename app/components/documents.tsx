@@ -4,8 +4,8 @@ type Item = { id: string; description: string; quantity: string; unit_price_cent
 
 /** A quote's or invoice's line items with subtotal, tax and total (and any rows after, like paid and balance). */
 export function LineItemsTable({
-  items, currency, subtotal, tax, total, after,
-}: { items: Item[]; currency: string; subtotal: number; tax: number; total: number; after?: React.ReactNode }) {
+  items, currency, subtotal, tax, total, after, notes,
+}: { items: Item[]; currency: string; subtotal: number; tax: number; total: number; after?: React.ReactNode; notes?: Record<string, string | null> }) {
   return (
     <div className="table-wrap">
       <table className="line-items">
@@ -15,7 +15,7 @@ export function LineItemsTable({
         <tbody>
           {items.map((i) => (
             <tr key={i.id}>
-              <td>{i.description}</td>
+              <td>{i.description}{notes?.[i.id] ? <div className="muted small">{notes[i.id]}</div> : null}</td>
               <td className="num">{i.quantity}</td>
               <td className="num"><Money cents={i.unit_price_cents} currency={currency} /></td>
               <td className="num">{Number(i.tax_rate) ? `${i.tax_rate}%` : "—"}</td>

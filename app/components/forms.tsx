@@ -18,13 +18,19 @@ export function useConformForm<S extends z.ZodTypeAny>(
     defaultValue?: Record<string, unknown>;
     /** Browser-side validation off: for forms whose schema needs server state. */
     serverOnly?: boolean;
+    /**
+     * When a field is first checked (default on blur). Forms with intent buttons beside their
+     * fields (the line-item editor's Add line) check on submit: a message appearing on blur
+     * moves the button away from under the pointer before the click lands.
+     */
+    shouldValidate?: "onBlur" | "onSubmit";
   },
 ) {
   return useForm<z.input<S> & Record<string, unknown>, z.output<S>>({
     id: opts.id,
     lastResult: opts.lastResult ?? undefined,
     defaultValue: opts.defaultValue as never,
-    shouldValidate: "onBlur",
+    shouldValidate: opts.shouldValidate ?? "onBlur",
     shouldRevalidate: "onInput",
     onValidate: opts.serverOnly ? undefined : ({ formData }) => parseWithZod(formData, { schema }),
   });

@@ -54,7 +54,13 @@ export default function CustomerPage() {
       <PageHeader
         title={c.name}
         description={c.company ?? undefined}
-        actions={<Link to="/customers" className="btn btn-secondary">All customers</Link>}
+        actions={
+          <>
+            <Link to="/customers" className="btn btn-secondary">All customers</Link>
+            {canManageRecords ? <Link to={`/customers/${c.id}/edit`} className="btn btn-secondary">Edit</Link> : null}
+            {canManageRecords ? <Link to={`/quotes/new?customerId=${c.id}`} className="btn btn-primary">New quote</Link> : null}
+          </>
+        }
       />
       <div className="grid grid-2">
         <section className="card">

@@ -20,19 +20,21 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const page = await listCustomers(actorOf(user), params);
   const filtered = !!params.q || params.filter !== "all" || !!params.after || !!params.before;
   const anyCustomers = page.items.length > 0 || (filtered && (await tenantHasAny(user.tenantId, "customers")));
-  return json({ page, params, anyCustomers, canImport: can(user.role, "import_csv") });
+  return json({ page, params, anyCustomers, canImport: can(user.role, "import_csv"), canCreate: can(user.role, "manage_records") });
 }
 
 export default function CustomersPage() {
-  const { page, params, anyCustomers, canImport } = useLoaderData<typeof loader>();
+  const { page, params, anyCustomers, canImport, canCreate } = useLoaderData<typeof loader>();
   const importLink = canImport ? <Link to="/import-data?type=customers" className="btn btn-secondary">Import customers</Link> : null;
+  const newLink = canCreate ? <Link to="/customers/new" className="btn btn-primary">New customer</Link> : null;
+  const actions = importLink || newLink ? <>{importLink}{newLink}</> : null;
   if (!anyCustomers) {
     return (
       <>
-        <PageHeader title="Customers" />
+        <PageHeader title="Customers" actions={actions} />
         <EmptyState title="No customers yet">
           {canImport ? (
-            <p>No customers yet: <Link to="/import-data?type=customers">import them</Link> from a CSV file (a spreadsheet export works).</p>
+            <p>No customers yet: <Link to="/import-data?type=customers">import them</Link> from a CSV file (a spreadsheet export works){canCreate ? <>, or <Link to="/customers/new">add your first customer</Link></> : null}.</p>
           ) : (
             <p>No customers yet. Ask someone who can import data to import your customer list.</p>
           )}
@@ -42,7 +44,7 @@ export default function CustomersPage() {
   }
   return (
     <>
-      <PageHeader title="Customers" description="Everyone you work for, by name." actions={importLink} />
+      <PageHeader title="Customers" description="Everyone you work for, by name." actions={actions} />
       <ListToolbar
         q={params.q}
         placeholder="Name, email, phone or company"

@@ -1,6 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { CopyButton } from "~/components/copy-button";
+import { CsrfInput } from "~/components/forms";
 import { LineItemsTable } from "~/components/documents";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { RecordHistory } from "~/components/record-history";
@@ -8,6 +10,7 @@ import { PageHeader } from "~/components/layout";
 import { PortalLinksCard } from "~/components/portal-links";
 import { DateTime, StatusBadge } from "~/components/records";
 import { listPortalLinks } from "~/services/portal/links.server";
+import { quoteLinks, quoteShare } from "~/services/documents/quotes.server";
 import { getQuote } from "~/services/records/documents.server";
 import { historyOf } from "~/services/history/history.server";
 import { actorOf } from "~/utils/auth.server";
@@ -24,17 +27,37 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const canManageLinks = can(user.role, "manage_portal_links");
   const links = canManageLinks ? await listPortalLinks(actor, found.quote.customer_id) : [];
   const history = await historyOf(actor.tenantId, "quote", found.quote.id);
-  return json({ ...found, history, links, canManageLinks, createdId: new URL(request.url).searchParams.get("link") });
+  const [related, share] = [await quoteLinks(actor, found.quote.id), await quoteShare(actor, found.quote.id)];
+  return json({ ...found, history, related, share, canManage: can(user.role, "manage_records"), links, canManageLinks, createdId: new URL(request.url).searchParams.get("link") });
 }
 
 export default function QuotePage() {
-  const { quote: q, items, invoices, links, canManageLinks, createdId, history } = useLoaderData<typeof loader>();
+  const { quote: q, items, invoices, links, canManageLinks, createdId, history, related, share, canManage } = useLoaderData<typeof loader>();
   return (
     <>
       <PageHeader
         title={`Quote ${q.number}`}
         description={<><StatusBadge status={q.status} /> {q.title ? `${q.title} · ` : ""}for <Link to={`/customers/${q.customer_id}`}>{q.customer_name}</Link></>}
-        actions={<><a href={`/quotes/${q.id}.pdf`} className="btn btn-secondary">Download PDF</a><Link to="/quotes" className="btn btn-secondary">All quotes</Link></>}
+        actions={
+          <>
+            <a href={`/quotes/${q.id}.pdf`} className="btn btn-secondary">Download PDF</a>
+            <Link to="/quotes" className="btn btn-secondary">All quotes</Link>
+            {canManage && related.editable ? <Link to={`/quotes/${q.id}/edit`} className="btn btn-secondary">Edit</Link> : null}
+            {canManage && related.editable ? (
+              <Form method="post" action={`/quotes/${q.id}/send`} className="inline-form">
+                <CsrfInput />
+                <button type="submit" className={`btn ${q.stored_status === "draft" ? "btn-primary" : "btn-secondary"}`}>{q.stored_status === "draft" ? "Send" : "Send again"}</button>
+              </Form>
+            ) : null}
+            {canManage && q.stored_status === "approved" && !related.job ? (
+              <Form method="post" action={`/quotes/${q.id}/convert`} className="inline-form">
+                <CsrfInput />
+                <button type="submit" className="btn btn-primary">Convert to job</button>
+              </Form>
+            ) : null}
+            {related.job ? <Link to={`/jobs/${related.job.id}`} className="btn btn-primary">View job</Link> : null}
+          </>
+        }
       />
       <div className="grid grid-2">
         <section className="card">
@@ -56,9 +79,11 @@ export default function QuotePage() {
         </section>
       </div>
 
+      {share && canManage ? <ShareCard share={share} /> : null}
+
       <section className="card" aria-labelledby="items-title">
         <h2 id="items-title">Line items</h2>
-        <LineItemsTable items={items} currency={q.currency} subtotal={q.subtotal_cents} tax={q.tax_cents} total={q.total_cents} />
+        <LineItemsTable items={items} notes={lineNotes(related.lineFlags)} currency={q.currency} subtotal={q.subtotal_cents} tax={q.tax_cents} total={q.total_cents} />
         {q.notes ? <><h3 className="section-gap">Notes</h3><p className="prewrap">{q.notes}</p></> : null}
       </section>
 
@@ -66,6 +91,45 @@ export default function QuotePage() {
 
       <RecordHistory entries={history} />
     </>
+  );
+}
+
+/** "Option: Better", "Optional", "Chosen" under a line's description. */
+function lineNotes(flags: Record<string, { option: string | null; optional: boolean; selected: boolean | null }>) {
+  return Object.fromEntries(
+    Object.entries(flags).map(([id, f]) => [
+      id,
+      [f.option ? `Option: ${f.option}` : null, f.optional ? "Optional" : null, f.selected === true ? "Chosen by the customer" : f.selected === false ? "Not chosen" : null]
+        .filter(Boolean)
+        .join(" · ") || null,
+    ]),
+  );
+}
+
+type Share = NonNullable<ReturnType<typeof useLoaderData<typeof loader>>["share"]>;
+
+/** The sent quote's portal link and a ready message: email delivery is not ours (yet). */
+function ShareCard({ share }: { share: Share }) {
+  return (
+    <section className="card share-card" id="share" aria-labelledby="share-title">
+      <h2 id="share-title">Send it to the customer</h2>
+      <p className="muted">The customer can review and approve the quote in their portal. The link works until <DateTime value={share.expiresAt} />.</p>
+      <div className="share-link">
+        <label htmlFor="share-url" className="label">Portal link</label>
+        <div className="form-row">
+          <input id="share-url" type="text" readOnly value={share.url} className="mono grow" />
+          <CopyButton text={share.url} label="Copy link" />
+        </div>
+      </div>
+      <div className="share-message">
+        <label htmlFor="share-text" className="label">Message</label>
+        <textarea id="share-text" readOnly rows={9} value={`${share.subject}\n\n${share.body}`} />
+        <div className="form-row">
+          {share.mailto ? <a href={share.mailto} className="btn btn-primary">Email {share.email}</a> : <span className="muted small">No email address on file: copy the message into a text or email.</span>}
+          <CopyButton text={share.body} label="Copy message" />
+        </div>
+      </div>
+    </section>
   );
 }
 

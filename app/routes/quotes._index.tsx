@@ -20,15 +20,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const params = quoteListSchema.parse(searchParamsObject(request.url));
   const page = await listQuotes(actorOf(user), params);
   const any = page.items.length > 0 || (await tenantHasAny(user.tenantId, "quotes"));
-  return json({ page, params, any, canImport: can(user.role, "import_csv") });
+  return json({ page, params, any, canImport: can(user.role, "import_csv"), canCreate: can(user.role, "manage_records") });
 }
 
 export default function QuotesPage() {
-  const { page, params, any, canImport } = useLoaderData<typeof loader>();
+  const { page, params, any, canImport, canCreate } = useLoaderData<typeof loader>();
+  const newQuote = canCreate ? <Link to="/quotes/new" className="btn btn-primary">New quote</Link> : undefined;
   if (!any) {
     return (
       <>
-        <PageHeader title="Quotes" />
+        <PageHeader title="Quotes" actions={newQuote} />
         <EmptyState title="No quotes yet">
           {canImport ? <p>No quotes yet: <Link to="/import-data?type=quotes">import them</Link> from your current system.</p> : <p>Quotes appear here once they are imported.</p>}
         </EmptyState>
@@ -37,7 +38,7 @@ export default function QuotesPage() {
   }
   return (
     <>
-      <PageHeader title="Quotes" description="Newest first. A sent quote past its valid-until date shows as expired." />
+      <PageHeader title="Quotes" description="Newest first. A sent quote past its valid-until date shows as expired." actions={newQuote} />
       <ListToolbar
         q={params.q}
         placeholder="Number, title or customer"

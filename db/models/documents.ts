@@ -35,6 +35,11 @@ export class Quote extends Document {
   @Text declare approvedUserAgent: string | null;
   @Timestamp declare declinedAt: Date | null;
   @Text declare declineReason: string | null;
+  /** The job this quote was converted to (once). */
+  @Uuid declare jobId: string | null;
+  @Timestamp declare convertedAt: Date | null;
+  /** The booking request this quote answers. */
+  @Uuid declare bookingRequestId: string | null;
 }
 
 @Table({ tableName: "invoices", underscored: true })
@@ -66,6 +71,11 @@ abstract class LineItem extends Model {
 @Table({ tableName: "quote_items", underscored: true, timestamps: false })
 export class QuoteItem extends LineItem {
   @Uuid declare quoteId: string;
+  /** The option group ("Good", "Better"...); null = always included. */
+  @Text declare optionName: string | null;
+  @Column({ type: DataType.BOOLEAN, allowNull: false, defaultValue: false }) declare optional: boolean;
+  /** What the customer chose on approval; null until a choice is recorded. */
+  @Column(DataType.BOOLEAN) declare selected: boolean | null;
 }
 
 @Table({ tableName: "invoice_items", underscored: true, timestamps: false })

@@ -5,6 +5,7 @@ import { Invoice, InvoiceItem, Payment, Quote, QuoteItem } from "./documents";
 import { DocumentCounter, RecordHistoryEntry } from "./history";
 import { Job, JobEvent, JobNote, TimeEntry } from "./job";
 import { BookingRequest, PortalLink } from "./portal";
+import { PriceBookItem } from "./price-book";
 import { Session } from "./session";
 import { Tenant } from "./tenant";
 import { User } from "./user";
@@ -16,6 +17,7 @@ export * from "./documents";
 export * from "./history";
 export * from "./job";
 export * from "./portal";
+export * from "./price-book";
 export * from "./session";
 export * from "./tenant";
 export * from "./user";
@@ -24,5 +26,5 @@ export * from "./user";
 export const MODELS = [
   Tenant, User, Session, Customer, Job, JobNote, TimeEntry, JobEvent,
   Quote, QuoteItem, Invoice, InvoiceItem, Payment, PortalLink, BookingRequest,
-  RecordHistoryEntry, DocumentCounter, CustomerProperty, CalendarFeed,
+  RecordHistoryEntry, DocumentCounter, PriceBookItem, CustomerProperty, CalendarFeed,
 ];

@@ -23,6 +23,8 @@ export class Job extends Model {
   @Uuid declare importRunId: string | null;
   /** The iCalendar SEQUENCE of the job's event: a trigger counts its moves (migration 0030). */
   @Column({ type: DataType.INTEGER, allowNull: false, defaultValue: 0 }) declare scheduleSequence: number;
+  /** The quote this job was converted from. */
+  @Uuid declare quoteId: string | null;
   declare createdAt: Date;
   declare updatedAt: Date;
 }

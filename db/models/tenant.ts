@@ -6,6 +6,15 @@ export class Tenant extends Model {
   @Id declare id: string;
   @RequiredText declare name: string;
   @Column({ type: DataType.TEXT, allowNull: false, defaultValue: "UTC" }) declare timeZone: string;
+  // Company settings (/settings/company).
+  @Text declare phone: string | null;
+  @Text declare email: string | null;
+  @Text declare address: string | null;
+  @Column({ type: DataType.TEXT, allowNull: false, defaultValue: "USD" }) declare currency: string;
+  /** A percent, NUMERIC(6,3), read as a string (exact). */
+  @Column({ type: DataType.DECIMAL(6, 3), allowNull: false, defaultValue: "0" }) declare defaultTaxRate: string;
+  @Column({ type: DataType.INTEGER, allowNull: false, defaultValue: 14 }) declare paymentTermsDays: number;
+  @Column({ type: DataType.INTEGER, allowNull: false, defaultValue: 30 }) declare quoteValidityDays: number;
   // Billing state, written only by the billing webhook intake (app/services/billing/intake.server.ts).
   @Text declare plan: string | null;
   @Text declare subscriptionStatus: string | null;

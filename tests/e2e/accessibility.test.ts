@@ -112,6 +112,21 @@ const PAGES: PageCase[] = [
       await page.locator("[id$='-error']").first().waitFor();
     },
   },
+  { name: "new customer", who: "owner", path: () => "/customers/new", shows: /Only the name is required/ },
+  { name: "edit customer", who: "owner", path: (s) => `/customers/${s.customer.id}/edit`, shows: /Rosa Marquez/ },
+  { name: "new quote: choose the customer", who: "owner", path: () => "/quotes/new", shows: /Who is the quote for/ },
+  { name: "quote builder", who: "owner", path: (s) => `/quotes/new?customerId=${s.customer.id}`, shows: /Line items/, shot: true },
+  {
+    name: "quote builder with errors", who: "owner", path: (s) => `/quotes/new?customerId=${s.customer.id}`, shows: /Line items/, shot: true,
+    then: async (page) => {
+      await page.locator("form.quote-form").evaluate((f) => f.setAttribute("novalidate", ""));
+      await page.getByLabel("Unit price, line 1").fill("12,50");
+      await page.getByRole("button", { name: "Save quote" }).click();
+      await page.locator("#field-items-0-unitPrice-error").waitFor();
+    },
+  },
+  { name: "price book", who: "owner", path: () => "/settings/price-book", shows: /Add a service or product/ },
+  { name: "edit quote", who: "owner", path: (s) => `/quotes/${s.quote.id}/edit`, shows: /Line items/ },
   { name: "jobs", who: "owner", path: () => "/jobs", shows: /Replace 50 gal water heater/ },
   { name: "job", who: "owner", path: (s) => `/jobs/${s.job.id}`, shows: /Replace 50 gal water heater/, shot: true },
   { name: "new job", who: "owner", path: (s) => `/jobs/new?customerId=${s.customer.id}`, shows: /New job/, shot: true },
@@ -243,6 +258,11 @@ describe("browser: accessibility of every page", { skip: SKIP_BROWSER }, () => {
       "customers.$id.tsx": "customer",
       "customers.$id_.portal-links.tsx": "new portal link",
       "customers._index.tsx": "customers",
+      "customers.new.tsx": "new customer",
+      "customers.$id_.edit.tsx": "edit customer",
+      "quotes.new.tsx": "quote builder",
+      "quotes.$id_.edit.tsx": "edit quote",
+      "settings.price-book.tsx": "price book",
       "field.tsx": "my day",
       "import-data._index.tsx": "import",
       "import-data.commit.tsx": "import commit page",

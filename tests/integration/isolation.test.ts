@@ -67,6 +67,7 @@ async function theirRecords(b: TestTenant) {
   const request = await one<{ id: string }>(`INSERT INTO booking_requests (tenant_id, customer_id, service) VALUES ($1, $2, 'Their request') RETURNING id`, [b.id, customer.id]);
   const member = await createUser(b.id, { role: "technician", name: "Theo Theirs", password: null });
   const feed = await one<{ id: string }>(`INSERT INTO calendar_feeds (tenant_id, user_id, created_by) VALUES ($1, $2, $2) RETURNING id`, [b.id, b.users.technician.id]);
+  const priceBookItem = (await one<{ id: string }>(`INSERT INTO price_book_items (tenant_id, name, unit_price_cents) VALUES ($1, 'Their flush', 100) RETURNING id`, [b.id]))!;
   const invite = await createInvite({ tenantId: b.id, userId: b.users.owner.id, role: "owner" }, member.id);
   const cb = await clientFor(b.users.owner);
   const run = idIn(await commit(cb, await preview(cb, "customers", `name,email\nIvy Imported,ivy-${b.id.slice(0, 8)}@example.test\n`)), "run");
@@ -75,7 +76,7 @@ async function theirRecords(b: TestTenant) {
   const waiting = await upload(cb, "customers", `Client Name,Email Address,Contact\nUna Uploaded,una-${b.id.slice(0, 8)}@example.test,555-0100\n`);
   const uploadId = new URL(waiting.headers.get("location")!, "http://x").searchParams.get("upload")!;
   return {
-    customer, job, quote, invoice, portal, request: request!, member, run, pending, uploadId, feed: feed!,
+    customer, job, quote, invoice, portal, request: request!, member, run, pending, priceBookItem, uploadId, feed: feed!,
     inviteSecret: new URL(invite.url).pathname.split("/").pop()!.split(".")[1],
   };
 }
@@ -129,6 +130,10 @@ test("every route that takes an id answers another tenant's id exactly as a miss
     },
     { route: "GET /customers/<id>/portal-links", ask: (id) => owner.get(`/customers/${id}/portal-links`), theirs: [t.customer.id], status: 404 },
     { route: "GET /team/<id>/invite", ask: (id) => owner.get(`/team/${id}/invite`), theirs: [t.member.id], status: 404 },
+    { route: "GET /customers/<id>/edit", ask: (id) => office.get(`/customers/${id}/edit`), theirs: [t.customer.id], status: 404 },
+    { route: "GET /quotes/<id>/edit", ask: (id) => office.get(`/quotes/${id}/edit`), theirs: [t.quote.id], status: 404 },
+    { route: "GET /quotes/new?customerId=<id>", ask: (id) => office.get(`/quotes/new?customerId=${id}`), theirs: [t.customer.id], status: 404 },
+    { route: "GET /quotes/new?requestId=<id>", ask: (id) => office.get(`/quotes/new?requestId=${id}`), theirs: [t.request.id], status: 404 },
     // Documents customers keep (CONTRACT section 16).
     { route: "GET /quotes/<id>.pdf", ask: (id) => owner.get(`/quotes/${id}.pdf`), theirs: [t.quote.id], status: 404 },
     { route: "GET /invoices/<id>.pdf", ask: (id) => owner.get(`/invoices/${id}.pdf`), theirs: [t.invoice.id], status: 404 },
@@ -181,6 +186,13 @@ test("every route that takes an id answers another tenant's id exactly as a miss
       ask: (token) => tech.get(`/calendar/${token}.ics`),
       theirs: [signIdToken("calendar", a.id, t.feed.id)], missing: () => signIdToken("calendar", a.id, randomUUID()), status: 404,
     },
+    { route: "POST /customers/<id>/edit", ask: (id) => office.post(`/customers/${id}/edit`, { name: "Mallory" }), theirs: [t.customer.id], status: 404 },
+    {
+      route: "POST /quotes/<id>/edit", theirs: [t.quote.id], status: 404,
+      ask: (id) => office.post(`/quotes/${id}/edit`, { customerId: ourOtherCustomer.id, "items[0].description": "Mallory", "items[0].unitPrice": "1" }),
+    },
+    { route: "POST /quotes/<id>/send", ask: (id) => office.post(`/quotes/${id}/send`, {}), theirs: [t.quote.id], status: 404 },
+    { route: "POST /quotes/<id>/convert", ask: (id) => office.post(`/quotes/${id}/convert`, {}), theirs: [t.quote.id], status: 404 },
     { route: "GET /invoices/<id>/payments", ask: (id) => owner.get(`/invoices/${id}/payments`), theirs: [t.invoice.id], status: 404 },
     { route: "GET /invoices/<id>/void", ask: (id) => owner.get(`/invoices/${id}/void`), theirs: [t.invoice.id], status: 404 },
     {
@@ -197,6 +209,14 @@ test("every route that takes an id answers another tenant's id exactly as a miss
     { route: "POST /jobs/new (customerId)", ask: (id) => owner.post("/jobs/new", { customerId: id, title: "For them" }), theirs: [t.customer.id], status: 422 },
     { route: "POST /jobs/new (assigneeId)", ask: (id) => owner.post("/jobs/new", { customerId: ours.customer.id, title: "By them", assigneeId: id }), theirs: [b.users.technician.id], status: 422 },
     { route: "POST /team (role of userId)", ask: (id) => owner.post("/team", { intent: "role", userId: id, role: "office" }), theirs: [t.member.id], status: 404 },
+    {
+      route: "POST /quotes/new (customerId)", status: 422,
+      ask: (id) => office.post(`/quotes/new?customerId=${ourOtherCustomer.id}`, { customerId: id, "items[0].description": "Mallory", "items[0].unitPrice": "1" }),
+      theirs: [t.customer.id],
+    },
+    { route: "POST /settings/price-book?intent=remove (id)", ask: (id) => office.post("/settings/price-book?intent=remove", { id }), theirs: [t.priceBookItem.id], status: 404 },
+    { route: "POST /settings/price-book (id)", ask: (id) => office.post("/settings/price-book", { id, name: "Mallory", unitPrice: "1" }), theirs: [t.priceBookItem.id], status: 404 },
+    { route: "GET /settings/price-book?edit=<id>", ask: (id) => office.get(`/settings/price-book?edit=${id}`), theirs: [t.priceBookItem.id], status: 404 },
     { route: "POST /requests (requestId)", ask: (id) => owner.post("/requests", { requestId: id, status: "declined" }), theirs: [t.request.id], status: 404 },
     { route: "POST /import-data/commit (previewId)", ask: (id) => owner.post("/import-data/commit", { previewId: id }), theirs: [t.pending], status: 404 },
     { route: "POST /import-data/undo (runId)", ask: (id) => owner.post("/import-data/undo", { runId: id }), theirs: [t.run], status: 404 },

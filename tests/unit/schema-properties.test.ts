@@ -30,6 +30,10 @@ import {
 import { portalLinkDaysSchema } from "../../app/services/portal/links.server";
 import { bookingRequestSchema, paymentSchema, quoteDecisionSchema } from "../../app/services/portal/schemas";
 import { TIME_WINDOWS } from "../../app/services/portal/types";
+import { CUSTOMER_SPEC, rowSchema } from "../../app/services/import/cells";
+import { lineItemSchema, lineItemsSchema } from "../../app/services/documents/line-items";
+import { priceBookItemSchema } from "../../app/services/documents/price-book-form";
+import { quoteFormSchema } from "../../app/services/documents/quote-form";
 import { customerListSchema } from "../../app/services/records/customers.server";
 import { invoiceListSchema, quoteListSchema } from "../../app/services/records/documents.server";
 import { jobListSchema } from "../../app/services/records/jobs.server";
@@ -61,7 +65,12 @@ export const SCHEMAS_TESTED: readonly Entry[] = [
   one("app/services/assistant/schema.ts", "assistantInputSchema", assistantInputSchema),
   // engine.ts re-exports the same schema (the routes and tests import it from the engine).
   one("app/services/assistant/engine.ts", "assistantInputSchema", assistantInputSchema),
-  one("app/services/import/validate.server.ts", "customerSchema", customerSchema, columns("customers")),
+  one("app/services/import/cells.ts", "customerSchema", customerSchema, columns("customers")),
+  one("app/services/import/cells.ts", "rowSchema", rowSchema(CUSTOMER_SPEC, (r) => r), columns("customers")),
+  one("app/services/documents/line-items.ts", "lineItemSchema", lineItemSchema, ["description", "quantity", "unitPrice", "taxRate", "optional", "option"]),
+  one("app/services/documents/line-items.ts", "lineItemsSchema", lineItemsSchema),
+  one("app/services/documents/price-book-form.ts", "priceBookItemSchema", priceBookItemSchema, ["id", "kind", "name", "description", "unitPrice", "taxRate"]),
+  one("app/services/documents/quote-form.ts", "quoteFormSchema", quoteFormSchema, ["customerId", "title", "validUntil", "currency", "notes", "requestId", "items"]),
   one("app/services/import/validate.server.ts", "jobSchema", jobSchema, columns("jobs")),
   one("app/services/import/validate.server.ts", "quoteSchema", quoteSchema, columns("quotes")),
   one("app/services/import/validate.server.ts", "invoiceSchema", invoiceSchema, columns("invoices")),

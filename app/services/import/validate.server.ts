@@ -18,7 +18,10 @@
 // - length limits count UTF-16 units (an emoji counts 2), so never under PostgreSQL's count.
 import { z } from "zod";
 import { IMPORT_LIMITS, type ImportType } from "./columns";
-import { unescapeFormula } from "./csv-write";
+import {
+  currency, customerSchema, CUSTOMER_SPEC, email, isoDate, isoDateTime, maxLen, money, oneOf, optional, phone, present, quantity,
+  required, rowSchema, SPACE_RUNS, taxRate, withDefault, type Issue, type RowCheck, type Spec,
+} from "./cells";
 import type { PropertyDraft } from "./mapping/apply.server";
 import { parseCsv, type CsvInput, type CsvRecord, type FileError, type ParseLimits, type RowError } from "./parse.server";
 
@@ -182,227 +185,6 @@ export type ValidationResult =
 
 export type ValidationResultFor<T extends ImportType> = Extract<ValidationResult, { type: T }>;
 
-// --- Cell checks ---------------------------------------------------------------------------
-
-class Invalid {
-  constructor(readonly message: string) {}
-}
-type Check<T> = (s: string) => T | Invalid;
-
-const SPACE_RUNS = /\s+/g;
-const LINE_BREAKS = /\r\n?/g;
-
-/** Printable ASCII without double spaces: nothing to collapse or normalise (the common case). */
-function isPlain(s: string): boolean {
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x20 || c > 0x7e || (c === 0x20 && s.charCodeAt(i + 1) === 0x20)) return false;
-  }
-  return true;
-}
-
-function clean(value: string | undefined, multiline: boolean): string | null {
-  if (value === undefined) return null;
-  const s = unescapeFormula(value.trim()).trim();
-  if (s === "") return null;
-  if (isPlain(s)) return s;
-  return (multiline ? s.replace(LINE_BREAKS, "\n") : s.replace(SPACE_RUNS, " ")).normalize("NFC");
-}
-
-/** A column's check: raw cell (undefined when the column is absent) -> value or Invalid. */
-type Field<T> = (raw: string | undefined) => T | Invalid;
-
-const optional =
-  <T>(check: Check<T>, multiline = false): Field<T | null> =>
-  (raw) => {
-    const s = clean(raw, multiline);
-    return s === null ? null : check(s);
-  };
-const withDefault =
-  <T>(check: Check<T>, fallback: T): Field<T> =>
-  (raw) => {
-    const s = clean(raw, false);
-    return s === null ? fallback : check(s);
-  };
-const REQUIRED = new Invalid("Required");
-const required =
-  <T>(check: Check<T>): Field<T> =>
-  (raw) => {
-    const s = clean(raw, false);
-    return s === null ? REQUIRED : check(s);
-  };
-/** Like optional, but undefined when the column is absent, so the either-or check can name
- * the column that is actually in the file. */
-const present = <T>(check: Check<T>): Field<T | null | undefined> => {
-  const opt = optional(check);
-  return (raw) => (raw === undefined ? undefined : opt(raw));
-};
-
-const maxLen =
-  (max: number): Check<string> =>
-  (s) =>
-    s.length <= max ? s : new Invalid(`At most ${max.toLocaleString("en-US")} characters (this has ${s.length})`);
-
-const EMAIL =
-  /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
-const email: Check<string> = (s) => {
-  const e = s.toLowerCase();
-  return e.length <= 254 && e.indexOf("@") <= 64 && EMAIL.test(e) ? e : new Invalid("Not a valid email address");
-};
-
-const PHONE = /^\+?[0-9 ().\-/]+(?:\s*(?:x|ext\.?|extension)\s*[0-9]{1,6})?$/i;
-const NON_DIGITS = /\D/g;
-const phone: Check<string> = (s) => {
-  const digits = s.replace(NON_DIGITS, "").length;
-  return s.length <= 50 && PHONE.test(s) && digits >= 5 && digits <= 26
-    ? s
-    : new Invalid("Not a valid phone number (digits, spaces, + ( ) - . and an optional extension like x12)");
-};
-
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-function calendarOk(y: number, m: number, d: number): boolean {
-  if (y < 1900 || y > 2200 || m < 1 || m > 12 || d < 1) return false;
-  const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
-  return d <= [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1];
-}
-const isoDate: Check<string> = (s) => {
-  const m = DATE.exec(s);
-  if (!m) return new Invalid("Must be a date as YYYY-MM-DD");
-  return calendarOk(+m[1], +m[2], +m[3]) ? s : new Invalid("Not a real calendar date");
-};
-
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)$/;
-// Files repeat date-times a lot (the same slots on many jobs) and toISOString is the costly
-// part, so results are remembered (a small cache, emptied when full: a pure function).
-const DATE_TIME_CACHE = new Map<string, string | Invalid>();
-const isoDateTime: Check<string> = (s) => {
-  let v = DATE_TIME_CACHE.get(s);
-  if (v === undefined) {
-    if (DATE_TIME_CACHE.size >= 4096) DATE_TIME_CACHE.clear();
-    DATE_TIME_CACHE.set(s, (v = parseDateTime(s)));
-  }
-  return v;
-};
-function parseDateTime(s: string): string | Invalid {
-  const m = DATE_TIME.exec(s);
-  if (!m) return new Invalid("Must be a date-time with a UTC offset, like 2026-07-06T08:00:00-05:00 or 2026-07-06T13:00:00Z");
-  const [y, mo, d, h, mi, sec] = [+m[1], +m[2], +m[3], +m[4], +m[5], +(m[6] ?? 0)];
-  const offH = +(m[10] ?? 0);
-  const offM = +(m[11] ?? 0);
-  if (!calendarOk(y, mo, d) || h > 23 || mi > 59 || sec > 59 || offH > 23 || offM > 59) {
-    return new Invalid("Not a real date and time");
-  }
-  const ms = +(m[7] ?? "0").slice(0, 3).padEnd(3, "0");
-  const offset = m[8] ? 0 : (m[9] === "-" ? -1 : 1) * (offH * 60 + offM);
-  return new Date(Date.UTC(y, mo - 1, d, h, mi, sec, ms) - offset * 60_000).toISOString();
-}
-
-const DECIMAL = /^(-?)(\d*)(?:\.(\d*))?$/;
-const LEADING_ZEROS = /^0+/;
-const NON_ZERO = /[1-9]/;
-
-/** Parses "123.4" into an integer of 10^scale units, exactly (no float). */
-function decimal(s: string, scale: number, maxIntDigits: number): number | "format" | "negative" | "large" {
-  const m = DECIMAL.exec(s);
-  if (!m || (m[2] === "" && !m[3]) || (m[3] !== undefined && (m[3].length === 0 || m[3].length > scale))) return "format";
-  const int = m[2].replace(LEADING_ZEROS, "");
-  if (m[1] === "-" && (int !== "" || NON_ZERO.test(m[3] ?? ""))) return "negative";
-  if (int.length > maxIntDigits) return "large";
-  return Number(int || "0") * 10 ** scale + Number((m[3] ?? "").padEnd(scale, "0") || "0");
-}
-
-const money: Check<number> = (s) => {
-  const v = decimal(s, 2, 8);
-  if (v === "negative") return new Invalid("Must be 0 or more");
-  if (v === "large") return new Invalid("Too large (at most 99999999.99)");
-  if (v === "format") return new Invalid("Must be an amount like 1234.50: up to 2 decimals, no currency symbol or thousands separator");
-  return v;
-};
-
-const quantity: Check<number> = (s) => {
-  const v = decimal(s, 3, 6);
-  if (v === "format" || v === "negative") return new Invalid("Must be a number above 0 with up to 3 decimals, like 2.5");
-  if (v === "large" || v > 100_000_000) return new Invalid("Too large (at most 100000)");
-  return v === 0 ? new Invalid("Must be above 0") : v;
-};
-
-const taxRate: Check<number> = (s) => {
-  const v = decimal(s.endsWith("%") ? s.slice(0, -1).trimEnd() : s, 3, 3);
-  if (v === "format" || v === "negative" || v === "large" || v > 100_000) {
-    return new Invalid("Must be a percent from 0 to 100 with up to 3 decimals, like 8.25");
-  }
-  return v * 10; // thousandths of a percent -> parts per million
-};
-
-const oneOf =
-  <V extends string>(values: readonly V[]): Check<V> =>
-  (s) => {
-    const v = s.toLowerCase();
-    return (values as readonly string[]).includes(v) ? (v as V) : new Invalid(`Must be one of: ${values.join(", ")}`);
-  };
-
-const CURRENCIES: ReadonlySet<string> = new Set(typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("currency") : []);
-const CURRENCY = /^[A-Z]{3}$/;
-const currency: Check<string> = (s) => {
-  const c = s.toUpperCase();
-  return CURRENCY.test(c) && (CURRENCIES.size === 0 || CURRENCIES.has(c))
-    ? c
-    : new Invalid("Must be a 3-letter ISO 4217 currency code, like USD or EUR");
-};
-
-// --- Schemas ---------------------------------------------------------------------------------
-
-type Spec = Record<string, Field<unknown>>;
-type Values<S extends Spec> = { [K in keyof S]: S[K] extends Field<infer T> ? T : never };
-type Issue = (column: string, message: string) => void;
-
-/** What a failed column holds while the cross-column checks run. Those checks look only at
- * values of the expected type, so a failed column adds no second, confusing error. */
-const FAILED = Symbol("failed");
-/** A record: header -> raw cell. Unknown keys are ignored; a cell must be text or absent. */
-const record = z.custom<Record<string, unknown>>((v) => typeof v === "object" && v !== null && !Array.isArray(v), "Expected a record");
-const NOT_TEXT = new Invalid("Expected text");
-/** U+0000 cannot be stored in PostgreSQL text: refused at the boundary (issue 24). */
-const NUL_CELL = new Invalid("Contains a character that cannot be stored (U+0000)");
-
-/** A row's own checks without zod's machinery: the value, or the issues (column, message). */
-type RowCheck<R> = (raw: Record<string, unknown>) => { ok: true; value: R } | { ok: false; issues: [string, string][] };
-
-/**
- * One zod schema per type: a record of raw cells (text, or absent when the file lacks the
- * column) with one transform that checks every column, then the cross-column rules, then
- * builds the typed row. The column checks are plain functions rather than a zod schema per
- * cell: at 50,000 rows, per-cell zod parsing and effects cost seconds in allocations. The
- * same check is exposed as `.check` (ROW_CHECKS) for validateRows' loop, which skips zod's
- * per-row contexts and wrappers; the schema is a thin wrapper of it, so both say the same.
- */
-function rowSchema<S extends Spec, R>(spec: S, toRow: (v: Values<S>) => R, cross?: (v: Values<S>, issue: Issue) => void) {
-  const columns = Object.keys(spec);
-  const check: RowCheck<R> = (raw) => {
-    let issues: [string, string][] | null = null;
-    const issue: Issue = (column, message) => {
-      (issues ??= []).push([column, message]);
-    };
-    const values: Record<string, unknown> = {};
-    for (const column of columns) {
-      const cell = raw[column];
-      const v = cell === undefined ? spec[column](cell) : typeof cell !== "string" ? NOT_TEXT : cell.includes("\u0000") ? NUL_CELL : spec[column](cell);
-      if (v instanceof Invalid) {
-        issue(column, v.message);
-        values[column] = FAILED;
-      } else values[column] = v;
-    }
-    cross?.(values as Values<S>, issue);
-    return issues ? { ok: false, issues } : { ok: true, value: toRow(values as Values<S>) };
-  };
-  const schema = record.transform((raw, ctx): R => {
-    const r = check(raw);
-    if (r.ok) return r.value;
-    for (const [column, message] of r.issues) ctx.addIssue({ code: z.ZodIssueCode.custom, path: [column], message });
-    return z.NEVER;
-  });
-  return Object.assign(schema, { check });
-}
 
 function requireCustomer(r: { customer_email?: string | null; customer_external_id?: string | null }, issue: Issue) {
   if (r.customer_email || r.customer_external_id) return;
@@ -433,20 +215,7 @@ const lineFields = (r: { item_description: string; item_quantity: number; item_u
 });
 
 const SPECS = {
-  customers: {
-    name: required(maxLen(200)),
-    company: optional(maxLen(200)),
-    email: optional(email),
-    phone: optional(phone),
-    address_line1: optional(maxLen(200)),
-    address_line2: optional(maxLen(200)),
-    city: optional(maxLen(100)),
-    region: optional(maxLen(100)),
-    postal_code: optional(maxLen(20)),
-    country: optional(maxLen(100)),
-    notes: optional(maxLen(5000), true),
-    external_id: optional(maxLen(100)),
-  },
+  customers: CUSTOMER_SPEC,
   jobs: {
     title: required(maxLen(200)),
     ...customerRefShape,
@@ -488,23 +257,8 @@ const SPECS = {
   },
 };
 
-export const customerSchema = rowSchema(
-  SPECS.customers,
-  (r): CustomerRow => ({
-    name: r.name,
-    company: r.company,
-    email: r.email,
-    phone: r.phone,
-    addressLine1: r.address_line1,
-    addressLine2: r.address_line2,
-    city: r.city,
-    region: r.region,
-    postalCode: r.postal_code,
-    country: r.country,
-    notes: r.notes,
-    externalId: r.external_id,
-  }),
-);
+/** The customer row: one schema for the import and the customer form (./cells.ts). */
+export { customerSchema };
 
 export const jobSchema = rowSchema(
   SPECS.jobs,

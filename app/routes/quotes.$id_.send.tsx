@@ -1,0 +1,25 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { readStaffForm } from "~/http/conform.server";
+import { sendQuote } from "~/services/documents/quotes.server";
+import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
+
+// POST /quotes/<id>/send (CONTRACT section 12): draft -> sent, with a live portal link; back to
+// the quote, which shows the link and a ready message. 409 for an answered quote.
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireUserWithPermission(request, "manage_records");
+  return redirect(`/quotes/${params.id}`);
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const user = await requireUserWithPermission(request, "manage_records");
+  await readStaffForm(request);
+  await sendQuote(actorOf(user), params.id!);
+  return redirect(`/quotes/${params.id}?sent=1#share`, 303);
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,127 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json, redirect } from "@remix-run/node";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { EmptyState, PageHeader } from "~/components/layout";
+import { QuoteForm } from "~/components/quote-form";
+import { formAction } from "~/http/conform.server";
+import { applyPriceBookPick, dropBadIntent } from "~/http/line-items.server";
+import { emptyLine } from "~/services/documents/line-items";
+import { quoteFormSchema } from "~/services/documents/quote-form";
+import { builderContext, createQuote, quotePrefill } from "~/services/documents/quotes.server";
+import { customerListSchema, listCustomers } from "~/services/records/customers.server";
+import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
+
+// GET/POST /quotes/new (CONTRACT section 12). Prefill: ?customerId=, ?requestId=, and repeated
+// ?item= with matching ?qty= (the assistant's "start a quote"). Without a customer the page
+// first asks which one (a search that works without JavaScript), keeping the other parameters.
+
+export const meta: MetaFunction = () => [{ title: "New quote · Fieldwork" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUserWithPermission(request, "manage_records");
+  const actor = actorOf(user);
+  const url = new URL(request.url);
+  const context = await builderContext(actor);
+  const prefill = await quotePrefill(
+    actor,
+    { customerId: url.searchParams.get("customerId"), requestId: url.searchParams.get("requestId"), items: url.searchParams.getAll("item"), qtys: url.searchParams.getAll("qty") },
+    context.taxRate,
+  );
+  if (!prefill.customer) {
+    const q = url.searchParams.get("q") ?? "";
+    const page = await listCustomers(actor, customerListSchema.parse({ q }));
+    const keep = new URLSearchParams(url.searchParams);
+    keep.delete("q");
+    return json({ step: "customer" as const, q, customers: page.items.slice(0, 20), keep: keep.toString(), context, prefill });
+  }
+  const change = new URLSearchParams(url.searchParams);
+  change.delete("customerId");
+  change.delete("requestId");
+  return json({ step: "builder" as const, context, prefill, changeCustomerTo: prefill.requestId ? null : `/quotes/new?${change}`, q: "", customers: [], keep: "" });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUserWithPermission(request, "manage_records");
+  const actor = actorOf(user);
+  const context = await builderContext(actor);
+  return formAction(
+    request,
+    (form) => {
+      dropBadIntent(form);
+      applyPriceBookPick(form, context.priceBook);
+      return quoteFormSchema;
+    },
+    async (value) => {
+      const quote = await createQuote(actor, value);
+      return redirect(`/quotes/${quote.id}`, 303);
+    },
+  );
+}
+
+export default function NewQuotePage() {
+  const data = useLoaderData<typeof loader>();
+  if (data.step === "customer") {
+    const pick = (id: string) => `/quotes/new?${new URLSearchParams([...new URLSearchParams(data.keep), ["customerId", id]])}`;
+    return (
+      <>
+        <PageHeader title="New quote" description="Who is the quote for?" actions={<Link to="/customers/new" className="btn btn-secondary">New customer</Link>} />
+        <section className="card narrow">
+          <Form method="get" className="form-row" role="search">
+            {[...new URLSearchParams(data.keep)].map(([k, v], i) => <input key={`${k}-${i}`} type="hidden" name={k} value={v} />)}
+            <div className="field grow">
+              <label htmlFor="customer-search">Find the customer</label>
+              <input id="customer-search" type="search" name="q" defaultValue={data.q} placeholder="Name, email, phone or company" />
+            </div>
+            <button type="submit" className="btn btn-secondary">Search</button>
+          </Form>
+          {data.customers.length ? (
+            <ul className="pick-list">
+              {data.customers.map((c) => (
+                <li key={c.id}>
+                  <Link to={pick(c.id)}><strong>{c.name}</strong></Link>
+                  <span className="muted small">{[c.company, c.email, c.phone, c.city].filter(Boolean).join(" · ")}</span>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <EmptyState title={data.q ? "No customer matches" : "No customers yet"}>
+              <p><Link to="/customers/new">Add the customer</Link> first, then start the quote from their page.</p>
+            </EmptyState>
+          )}
+        </section>
+      </>
+    );
+  }
+  const { context, prefill } = data;
+  const defaultValue = {
+    customerId: prefill.customer!.id,
+    currency: context.currency,
+    validUntil: context.validUntil,
+    title: prefill.values.title ?? "",
+    notes: prefill.values.notes ?? "",
+    ...(prefill.values.requestId ? { requestId: prefill.values.requestId } : {}),
+    items: prefill.values.items?.length ? prefill.values.items : [emptyLine(context.taxRate)],
+  };
+  return (
+    <>
+      <PageHeader title="New quote" description={<>For <Link to={`/customers/${prefill.customer!.id}`}>{prefill.customer!.name}</Link>. Saved as a draft: send it when it is ready.</>} />
+      <section className="card">
+        <QuoteForm
+          id="quote-new"
+          action={`/quotes/new?customerId=${prefill.customer!.id}`}
+          context={context}
+          customer={prefill.customer!}
+          defaultValue={defaultValue}
+          submit="Save quote"
+          cancelTo={`/customers/${prefill.customer!.id}`}
+          changeCustomerTo={data.changeCustomerTo ?? undefined}
+        />
+      </section>
+    </>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,24 @@
+// The price book's form (/settings/price-book): one schema for the browser and the action.
+import { z } from "zod";
+import { PRICE_BOOK_KINDS } from "../../../db/models/price-book-kinds";
+import { Invalid, maxLen, money, taxRate } from "~/services/import/cells";
+
+const checked = <T>(check: (s: string) => T | Invalid) =>
+  z.string().transform((s, ctx) => {
+    const v = check(s.trim());
+    if (v instanceof Invalid) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: v.message });
+      return z.NEVER;
+    }
+    return v;
+  });
+
+export const priceBookItemSchema = z.object({
+  id: z.string().uuid().optional(),
+  kind: z.enum(PRICE_BOOK_KINDS).default("service"),
+  name: z.string({ required_error: "Name the service or product" }).trim().min(1).max(200, "At most 200 characters"),
+  description: checked(maxLen(1000)).optional().transform((v) => v ?? null),
+  unitPrice: checked(money).optional().refine((v) => v !== undefined, "Enter a unit price (0 for free)").transform((v) => v!),
+  taxRate: checked(taxRate).optional().transform((v) => v ?? 0),
+});
+export type PriceBookItemValue = z.output<typeof priceBookItemSchema>;

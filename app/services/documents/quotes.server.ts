@@ -1,0 +1,340 @@
+// Quotes by hand (CONTRACT sections 12 and 16, docs/decisions/122): the commands behind the
+// quote builder, Send and Convert. Each takes the acting member and runs in one tenant
+// transaction; the route, the seed, the tests and the assistant's "start a quote" call them.
+import { Op } from "sequelize";
+import { inTenant, one, type Tx } from "../../../db/index";
+import { BookingRequest, Customer, Job, PortalLink, PriceBookItem, Quote, QuoteItem, Tenant } from "../../../db/models";
+import { recordHistory } from "~/services/history/history.server";
+import { portalUrl, signPortalToken } from "~/services/portal/links.server";
+import { nextDocumentNumber } from "~/services/records/numbering.server";
+import { conflict, notFound, validationFailed } from "~/utils/app-error";
+import type { Actor } from "~/utils/auth.server";
+import { isUuid } from "~/utils/crypto.server";
+import { formatDate, formatMoney } from "~/utils/format";
+import {
+  centsToInput, countedLines, decimalToMilli, documentTotals, lineAmounts, milliToDecimal, percentToPpm, ppmToPercent, trimDecimal,
+  type LineItemInput,
+} from "./line-items";
+import type { QuoteFormValue } from "./quote-form";
+
+/** A date as YYYY-MM-DD in a time zone (the tenant's calendar day). */
+export function dayIn(timeZone: string, at = new Date()): string {
+  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(at);
+}
+export const addDays = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+const EDITABLE = new Set(["draft", "sent"]);
+
+async function tenantOf(t: Tx, tenantId: string) {
+  const tenant = await Tenant.findOne({ where: { id: tenantId }, transaction: t });
+  if (!tenant) throw notFound();
+  return tenant;
+}
+
+/** The builder's defaults: the tenant's currency, tax rate, validity, and its price book. */
+export async function builderContext(actor: Actor) {
+  return inTenant(actor.tenantId, async (t) => {
+    const tenant = await tenantOf(t, actor.tenantId);
+    const priceBook = await PriceBookItem.findAll({ where: { tenantId: actor.tenantId }, order: [["name", "ASC"], ["id", "ASC"]], limit: 500, transaction: t });
+    return {
+      currency: tenant.currency.trim(),
+      taxRate: trimDecimal(tenant.defaultTaxRate),
+      validUntil: addDays(dayIn(tenant.timeZone), tenant.quoteValidityDays),
+      priceBook: priceBook.map((p) => ({
+        id: p.id, kind: p.kind, name: p.name, description: p.description, unitPrice: centsToInput(p.unitPriceCents), taxRate: trimDecimal(p.taxRate),
+      })),
+    };
+  });
+}
+export type BuilderContext = Awaited<ReturnType<typeof builderContext>>;
+
+type FormLine = { description: string; quantity: string; unitPrice: string; taxRate: string; optional: string; option: string };
+export type QuotePrefill = {
+  customer: { id: string; name: string } | null;
+  requestId: string | null;
+  values: { customerId?: string; title?: string; notes?: string; requestId?: string; items?: FormLine[] };
+};
+
+/**
+ * What /quotes/new starts from: `?customerId=`, `?requestId=` (the booking request's customer,
+ * service as the title, its details in the notes) and repeated `item` with matching `qty`
+ * (the assistant's "start a quote"): each item priced from the price book by case-insensitive
+ * name, else at 0. Nothing is stored. An unknown customer or request is a 404.
+ */
+export async function quotePrefill(actor: Actor, q: { customerId?: string | null; requestId?: string | null; items: string[]; qtys: string[] }, defaultTaxRate: string): Promise<QuotePrefill> {
+  return inTenant(actor.tenantId, async (t) => {
+    const values: QuotePrefill["values"] = {};
+    let customerId = q.customerId || null;
+    let requestId: string | null = null;
+    if (q.requestId) {
+      if (!isUuid(q.requestId)) throw notFound("Booking request not found.");
+      const request = await BookingRequest.findOne({ where: { tenantId: actor.tenantId, id: q.requestId }, transaction: t });
+      if (!request) throw notFound("Booking request not found.");
+      requestId = request.id;
+      customerId = request.customerId;
+      values.requestId = request.id;
+      values.title = request.service;
+      const when = request.preferredDate ? `Preferred date: ${formatDate(request.preferredDate)}${request.timeWindow !== "any" ? ` (${request.timeWindow})` : ""}` : null;
+      values.notes = [request.description, request.address ? `Address: ${request.address}` : null, request.phone ? `Phone: ${request.phone}` : null, when]
+        .filter(Boolean)
+        .join("\n");
+    }
+    let customer: QuotePrefill["customer"] = null;
+    if (customerId) {
+      if (!isUuid(customerId)) throw notFound("Customer not found.");
+      const found = await Customer.findOne({ where: { tenantId: actor.tenantId, id: customerId }, attributes: ["id", "name"], transaction: t });
+      if (!found) throw notFound("Customer not found.");
+      customer = { id: found.id, name: found.name };
+      values.customerId = found.id;
+    }
+    const names = q.items.map((i) => i.trim()).filter(Boolean).slice(0, 50);
+    if (names.length) {
+      const lower = [...new Set(names.map((n) => n.toLowerCase()))];
+      const priced = await PriceBookItem.findAll({ where: { tenantId: actor.tenantId }, transaction: t }).then((all) =>
+        new Map(all.filter((p) => lower.includes(p.name.toLowerCase())).map((p) => [p.name.toLowerCase(), p])),
+      );
+      values.items = names.map((name, i) => {
+        const p = priced.get(name.toLowerCase());
+        const qty = q.qtys[i]?.trim();
+        return {
+          description: p?.name ?? name,
+          quantity: qty && /^\d+(\.\d{1,3})?$/.test(qty) && Number(qty) > 0 ? qty : "1",
+          unitPrice: p ? centsToInput(p.unitPriceCents) : "0.00",
+          taxRate: p ? trimDecimal(p.taxRate) : defaultTaxRate,
+          optional: "",
+          option: "",
+        };
+      });
+    }
+    return { customer, requestId, values };
+  });
+}
+
+/** Stored line rows from the form's lines, with each line's amount and tax. */
+function itemRows(tenantId: string, quoteId: string, items: LineItemInput[]) {
+  return items.map((l, i) => {
+    const priced = { quantityMilli: l.quantity, unitPriceCents: l.unitPrice, taxRatePpm: l.taxRate };
+    const a = lineAmounts(priced);
+    return {
+      tenantId, quoteId, position: i + 1, description: l.description, quantity: milliToDecimal(l.quantity), unitPriceCents: l.unitPrice,
+      taxRate: ppmToPercent(l.taxRate), lineTotalCents: a.amount, taxCents: a.tax, optionName: l.option, optional: l.optional,
+    };
+  });
+}
+
+const totalsOf = (items: LineItemInput[]) =>
+  documentTotals(items.map((l) => ({ quantityMilli: l.quantity, unitPriceCents: l.unitPrice, taxRatePpm: l.taxRate, optional: l.optional, option: l.option })));
+
+async function requireCustomer(t: Tx, actor: Actor, customerId: string) {
+  const customer = await Customer.findOne({ where: { tenantId: actor.tenantId, id: customerId }, attributes: ["id"], transaction: t });
+  if (!customer) throw validationFailed({ customerId: ["Choose a customer"] });
+}
+
+/** Creates a draft quote numbered Q-0001... (docs/decisions/121). */
+export async function createQuote(actor: Actor, v: QuoteFormValue, opts: { transaction?: Tx } = {}): Promise<{ id: string; number: string }> {
+  const run = async (t: Tx) => {
+    await requireCustomer(t, actor, v.customerId);
+    const tenant = await tenantOf(t, actor.tenantId);
+    let requestId: string | null = null;
+    if (v.requestId) {
+      const request = await BookingRequest.findOne({ where: { tenantId: actor.tenantId, id: v.requestId }, attributes: ["id"], transaction: t });
+      requestId = request?.id ?? null;
+    }
+    const totals = totalsOf(v.items);
+    const today = dayIn(tenant.timeZone);
+    // Taken last: the counter row stays locked until this transaction ends.
+    const number = await nextDocumentNumber(t, actor.tenantId, "quote");
+    const quote = await Quote.create(
+      {
+        tenantId: actor.tenantId, customerId: v.customerId, number, title: v.title, status: "draft", issueDate: today,
+        validUntil: v.validUntil ?? addDays(today, tenant.quoteValidityDays), currency: v.currency ?? tenant.currency.trim(), notes: v.notes,
+        subtotalCents: totals.subtotal, taxCents: totals.tax, totalCents: totals.total, bookingRequestId: requestId,
+      },
+      { transaction: t },
+    );
+    await QuoteItem.bulkCreate(itemRows(actor.tenantId, quote.id, v.items), { transaction: t, returning: false });
+    await recordHistory(t, actor, { recordType: "quote", recordId: quote.id, action: "created", summary: requestId ? "Created from a booking request" : "Created" });
+    if (requestId) {
+      await recordHistory(t, actor, { recordType: "booking_request", recordId: requestId, action: "quote_created", summary: `Quote ${number} created`, details: { quoteId: quote.id } });
+    }
+    return { id: quote.id, number };
+  };
+  return opts.transaction ? run(opts.transaction) : inTenant(actor.tenantId, run);
+}
+
+async function findQuote(t: Tx, actor: Actor, id: string, lock = false) {
+  if (!isUuid(id)) throw notFound("Quote not found.");
+  const quote = await Quote.findOne({ where: { tenantId: actor.tenantId, id }, transaction: t, ...(lock ? { lock: t.LOCK.UPDATE } : {}) });
+  if (!quote) throw notFound("Quote not found.");
+  return quote;
+}
+
+function assertEditable(quote: Quote) {
+  if (quote.jobId) throw conflict(`Quote ${quote.number} was converted to a job and can no longer be edited.`);
+  if (!EDITABLE.has(quote.status)) throw conflict(`Quote ${quote.number} is ${quote.status} and can no longer be edited.`);
+}
+
+/** The quote's fields as the builder shows them; 409 when it can no longer be edited. */
+export async function quoteForEdit(actor: Actor, id: string) {
+  return inTenant(actor.tenantId, async (t) => {
+    const quote = await findQuote(t, actor, id);
+    assertEditable(quote);
+    const customer = await Customer.findOne({ where: { tenantId: actor.tenantId, id: quote.customerId }, attributes: ["id", "name"], transaction: t });
+    const items = await QuoteItem.findAll({ where: { tenantId: actor.tenantId, quoteId: id }, order: [["position", "ASC"]], transaction: t });
+    return {
+      id: quote.id,
+      number: quote.number,
+      status: quote.status,
+      customer: { id: customer!.id, name: customer!.name },
+      values: {
+        customerId: quote.customerId, title: quote.title ?? "", validUntil: quote.validUntil ?? "", currency: quote.currency.trim(), notes: quote.notes ?? "",
+        items: items.map((l) => ({
+          description: l.description, quantity: trimDecimal(l.quantity), unitPrice: centsToInput(l.unitPriceCents), taxRate: trimDecimal(l.taxRate),
+          optional: l.optional ? "on" : "", option: l.optionName ?? "",
+        })),
+      },
+    };
+  });
+}
+
+/** Saves a draft or sent quote's fields and lines (409 once approved, declined or converted). */
+export async function updateQuote(actor: Actor, id: string, v: QuoteFormValue): Promise<void> {
+  await inTenant(actor.tenantId, async (t) => {
+    const quote = await findQuote(t, actor, id, true);
+    assertEditable(quote);
+    await requireCustomer(t, actor, v.customerId);
+    const totals = totalsOf(v.items);
+    quote.set({
+      customerId: v.customerId, title: v.title, validUntil: v.validUntil ?? quote.validUntil, currency: v.currency ?? quote.currency, notes: v.notes,
+      subtotalCents: totals.subtotal, taxCents: totals.tax, totalCents: totals.total,
+    });
+    await quote.save({ transaction: t });
+    await QuoteItem.destroy({ where: { tenantId: actor.tenantId, quoteId: id }, transaction: t });
+    await QuoteItem.bulkCreate(itemRows(actor.tenantId, id, v.items), { transaction: t, returning: false });
+    await recordHistory(t, actor, { recordType: "quote", recordId: id, action: "updated", summary: "Edited" });
+  });
+}
+
+const LINK_DAYS = 30;
+
+/** The customer's live portal link (the one that lasts longest), or a new one of 30 days. */
+async function livePortalLink(t: Tx, actor: Actor, customerId: string): Promise<string> {
+  const live = await PortalLink.findOne({
+    where: { tenantId: actor.tenantId, customerId, revokedAt: null, expiresAt: { [Op.gt]: new Date(Date.now() + 86_400_000) } },
+    order: [["expiresAt", "DESC"]],
+    transaction: t,
+  });
+  if (live) return live.id;
+  const link = await PortalLink.create(
+    { tenantId: actor.tenantId, customerId, createdBy: actor.userId, expiresAt: new Date(Date.now() + LINK_DAYS * 86_400_000) },
+    { transaction: t },
+  );
+  return link.id;
+}
+
+/**
+ * Send: a draft becomes sent (sent_at now) and the customer has a live portal link (theirs, or
+ * a new one of 30 days). Sending a sent quote again only makes sure of the link. Email
+ * delivery is not ours: the page shows the link and a ready message.
+ */
+export async function sendQuote(actor: Actor, id: string): Promise<void> {
+  await inTenant(actor.tenantId, async (t) => {
+    const quote = await findQuote(t, actor, id, true);
+    if (quote.status !== "draft" && quote.status !== "sent") throw conflict(`Quote ${quote.number} is ${quote.status}: there is nothing to send.`);
+    await livePortalLink(t, actor, quote.customerId);
+    if (quote.status === "draft") {
+      quote.set({ status: "sent", sentAt: new Date() });
+      await quote.save({ transaction: t });
+      await recordHistory(t, actor, { recordType: "quote", recordId: id, action: "sent", summary: "Sent" });
+    }
+  });
+}
+
+/** A line as it goes into a job's description: "2 × Water heater" (quantity 1 is left out). */
+const jobLine = (l: QuoteItem) => {
+  const qty = trimDecimal(l.quantity);
+  return `${qty === "1" ? "" : `${qty} × `}${l.description}`;
+};
+
+/**
+ * Convert an approved quote to one job (customer, title, address, the chosen lines as its
+ * description), linked both ways. The quote row is locked first: a second convert, at once
+ * or later, waits and lands on the same job. 409 for a quote that is not approved.
+ */
+export async function convertQuote(actor: Actor, id: string): Promise<{ jobId: string; created: boolean }> {
+  return inTenant(actor.tenantId, async (t) => {
+    const quote = await findQuote(t, actor, id, true);
+    if (quote.jobId) return { jobId: quote.jobId, created: false };
+    if (quote.status !== "approved") throw conflict(`Quote ${quote.number} is ${quote.status}: only an approved quote can be converted to a job.`);
+    const customer = await Customer.findOne({ where: { tenantId: actor.tenantId, id: quote.customerId }, transaction: t });
+    const items = await QuoteItem.findAll({ where: { tenantId: actor.tenantId, quoteId: id }, order: [["position", "ASC"]], transaction: t });
+    const chosen = countedLines(items.map((l) => Object.assign(l, { option: l.optionName })));
+    const address = customer
+      ? [customer.addressLine1, customer.addressLine2, [customer.city, customer.region, customer.postalCode].filter(Boolean).join(" "), customer.country].filter(Boolean).join(", ")
+      : "";
+    const job = await Job.create(
+      {
+        tenantId: actor.tenantId, customerId: quote.customerId, title: (quote.title ?? `Quote ${quote.number}`).slice(0, 200),
+        description: [`From quote ${quote.number}:`, ...chosen.map(jobLine)].join("\n").slice(0, 5000), status: "unscheduled",
+        address: address || null, quoteId: quote.id,
+      },
+      { transaction: t },
+    );
+    quote.set({ jobId: job.id, convertedAt: new Date() });
+    await quote.save({ transaction: t });
+    await recordHistory(t, actor, { recordType: "quote", recordId: id, action: "converted", summary: "Converted to a job", details: { jobId: job.id } });
+    await recordHistory(t, actor, { recordType: "job", recordId: job.id, action: "created", summary: `Created from quote ${quote.number}`, details: { quoteId: id } });
+    return { jobId: job.id, created: true };
+  });
+}
+
+/**
+ * What the quote page offers to share a sent quote: the customer's live portal link, and a
+ * ready message (subject and body, and a mailto: link when the customer has an email).
+ */
+export async function quoteShare(actor: Actor, quoteId: string) {
+  return inTenant(actor.tenantId, async (t) => {
+    const quote = await findQuote(t, actor, quoteId);
+    if (quote.status !== "sent") return null;
+    const live = await PortalLink.findOne({
+      where: { tenantId: actor.tenantId, customerId: quote.customerId, revokedAt: null, expiresAt: { [Op.gt]: new Date() } },
+      order: [["expiresAt", "DESC"]],
+      transaction: t,
+    });
+    if (!live) return null;
+    const tenant = await tenantOf(t, actor.tenantId);
+    const customer = await Customer.findOne({ where: { tenantId: actor.tenantId, id: quote.customerId }, attributes: ["name", "email"], transaction: t });
+    const url = portalUrl(signPortalToken(actor.tenantId, live.id));
+    const subject = `Quote ${quote.number} from ${tenant.name}`;
+    const firstName = (customer?.name ?? "").split(" ")[0] || "there";
+    const body = [
+      `Hi ${firstName},`,
+      "",
+      `Here is your quote ${quote.number}${quote.title ? ` for ${quote.title}` : ""}: ${formatMoney(Number(quote.totalCents), quote.currency.trim())}${quote.validUntil ? `, valid until ${formatDate(quote.validUntil)}` : ""}.`,
+      "You can review it and approve it online:",
+      url,
+      "",
+      "Thank you,",
+      tenant.name,
+    ].join("\n");
+    const mailto = customer?.email ? `mailto:${customer.email}?${new URLSearchParams({ subject, body }).toString().replace(/\+/g, "%20")}` : null;
+    return { url, expiresAt: live.expiresAt.toISOString(), subject, body, mailto, email: customer?.email ?? null };
+  });
+}
+
+/** The quote's links: its job (once converted) and its booking request. */
+export async function quoteLinks(actor: Actor, quoteId: string) {
+  return inTenant(actor.tenantId, async (t) => {
+    const quote = await findQuote(t, actor, quoteId);
+    const job = quote.jobId ? await one<{ id: string; title: string }>(`SELECT id, title FROM jobs WHERE tenant_id = $1 AND id = $2`, [actor.tenantId, quote.jobId], t) : null;
+    const items = await QuoteItem.findAll({ where: { tenantId: actor.tenantId, quoteId }, attributes: ["id", "optionName", "optional", "selected"], order: [["position", "ASC"]], transaction: t });
+    return {
+      job: job ?? null,
+      requestId: quote.bookingRequestId,
+      editable: !quote.jobId && EDITABLE.has(quote.status),
+      lineFlags: Object.fromEntries(items.map((l) => [l.id, { option: l.optionName, optional: l.optional, selected: l.selected }])),
+    };
+  });
+}
+
+export { decimalToMilli, percentToPpm };

@@ -1,0 +1,69 @@
+// Customers by hand (CONTRACT section 12): the commands behind /customers/new and
+// /customers/<id>/edit, given the row the import's customer schema made (one set of rules).
+import { UniqueConstraintError } from "sequelize";
+import { inTenant, type Tx } from "../../../db/index";
+import { Customer } from "../../../db/models";
+import { recordHistory } from "~/services/history/history.server";
+import type { CustomerRow } from "~/services/import/validate.server";
+import { notFound, validationFailed } from "~/utils/app-error";
+import type { Actor } from "~/utils/auth.server";
+import { isUuid } from "~/utils/crypto.server";
+
+/** The form's field names for a customer's columns (the import's column names). */
+// (A service property list an import may carry is not a column of its own.)
+const FORM_NAMES: Record<Exclude<keyof CustomerRow, "properties">, string> = {
+  name: "name", company: "company", email: "email", phone: "phone", addressLine1: "address_line1", addressLine2: "address_line2",
+  city: "city", region: "region", postalCode: "postal_code", country: "country", notes: "notes", externalId: "external_id",
+};
+const COLUMNS = Object.keys(FORM_NAMES) as Array<keyof typeof FORM_NAMES>;
+
+/** A duplicate email or external id, said beside its field (422) rather than as a crash. */
+function duplicateField(error: unknown): never {
+  if (error instanceof UniqueConstraintError) {
+    const constraint = (error.parent as { constraint?: string } | undefined)?.constraint ?? "";
+    if (constraint === "customers_email_key") throw validationFailed({ email: ["Another customer already has this email address"] });
+    if (constraint === "customers_external_id_key") throw validationFailed({ external_id: ["Another customer already has this external id"] });
+  }
+  throw error;
+}
+
+const valuesOf = (row: CustomerRow) => Object.fromEntries(COLUMNS.map((c) => [c, row[c] ?? null])) as Partial<Customer>;
+
+export async function createCustomer(actor: Actor, row: CustomerRow, opts: { transaction?: Tx } = {}): Promise<{ id: string }> {
+  const run = async (t: Tx) => {
+    const customer = await Customer.create({ tenantId: actor.tenantId, ...valuesOf(row) }, { transaction: t }).catch(duplicateField);
+    await recordHistory(t, actor, { recordType: "customer", recordId: customer.id, action: "created", summary: "Created" });
+    return { id: customer.id };
+  };
+  return opts.transaction ? run(opts.transaction) : inTenant(actor.tenantId, run);
+}
+
+async function findCustomer(t: Tx, actor: Actor, id: string, lock = false) {
+  if (!isUuid(id)) throw notFound("Customer not found.");
+  const customer = await Customer.findOne({ where: { tenantId: actor.tenantId, id }, transaction: t, ...(lock ? { lock: t.LOCK.UPDATE } : {}) });
+  if (!customer) throw notFound("Customer not found.");
+  return customer;
+}
+
+/** The customer's fields as the form shows them (form names, empty for missing). */
+export async function customerForEdit(actor: Actor, id: string): Promise<{ id: string; values: Record<string, string> }> {
+  return inTenant(actor.tenantId, async (t) => {
+    const c = await findCustomer(t, actor, id);
+    return { id: c.id, values: Object.fromEntries(COLUMNS.map((k) => [FORM_NAMES[k], (c[k] as string | null) ?? ""])) };
+  });
+}
+
+const LABELS: Record<string, string> = { addressLine1: "address", addressLine2: "address", postalCode: "postal code", externalId: "external id" };
+
+export async function updateCustomer(actor: Actor, id: string, row: CustomerRow): Promise<void> {
+  await inTenant(actor.tenantId, async (t) => {
+    const customer = await findCustomer(t, actor, id, true);
+    const values = valuesOf(row);
+    const changed = COLUMNS.filter((c) => (customer[c] ?? null) !== (values[c] ?? null));
+    if (!changed.length) return;
+    customer.set(values);
+    await customer.save({ transaction: t }).catch(duplicateField);
+    const what = [...new Set(changed.map((c) => LABELS[c] ?? c))].join(", ");
+    await recordHistory(t, actor, { recordType: "customer", recordId: id, action: "updated", summary: `Edited (${what})`, details: { fields: changed } });
+  });
+}
