@@ -7,13 +7,13 @@ import { readFileSync } from "node:fs";
 import {
   ASSISTANT_MODES,
   ENGINE_VERSION,
-  assistantInputSchema,
   generateGuidance,
   recogniseJob,
   toGuidanceInput,
   type AssistantData,
   type AssistantMode,
 } from "../../app/services/assistant/engine";
+import { assistantInputSchema } from "../../app/services/assistant/form";
 import { JOB_RULES, TRADE_LABELS } from "../../app/services/assistant/rules";
 
 function allText(data: AssistantData): string {
@@ -369,13 +369,13 @@ describe("form schema", () => {
 });
 
 describe("isolation", () => {
-  for (const file of ["engine.ts", "rules.ts"]) {
-    test(`${file} imports only ./rules and zod, and opens no connection`, () => {
+  for (const file of ["engine.ts", "rules.ts", "form.ts"]) {
+    test(`${file} imports only ./rules, ./form and zod, and opens no connection`, () => {
       const src = readFileSync(new URL(`../../app/services/assistant/${file}`, import.meta.url), "utf8");
       const specifiers = [...src.matchAll(/\b(?:import|export)\b[^;]*?\bfrom\s*["']([^"']+)["']/g)].map((m) => m[1]);
       const bare = [...src.matchAll(/\bimport\s*["']([^"']+)["']/g)].map((m) => m[1]);
       for (const spec of [...specifiers, ...bare]) {
-        assert.ok(spec === "./rules" || spec === "zod", `${file} imports ${spec}`);
+        assert.ok(spec === "./rules" || spec === "./form" || spec === "zod", `${file} imports ${spec}`);
       }
       assert.doesNotMatch(src, /\bimport\s*\(/, "dynamic import");
       assert.doesNotMatch(src, /\brequire\s*\(/, "require");

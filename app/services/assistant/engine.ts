@@ -4,7 +4,8 @@
 // scales hours and formats sentences. No clock, no randomness, no locale, no I/O, no network.
 // Equal input (after whitespace and case normalisation) gives byte-identical output.
 
-import { z } from "zod";
+import type { z } from "zod";
+import { ASSISTANT_MODES, DETAILS_MAX, JOB_TITLE_MAX, type AssistantMode, type assistantInputSchema } from "./form";
 import {
   GENERIC_JOB,
   JOB_MODIFIERS,
@@ -21,8 +22,8 @@ import {
 
 // ------------------------------------------------------------------ public types
 
-export const ASSISTANT_MODES = ["quote", "schedule", "general"] as const;
-export type AssistantMode = (typeof ASSISTANT_MODES)[number];
+// The form's schema and limits live in ./form (the page imports them without the rules).
+export { ASSISTANT_MODES, DETAILS_MAX, JOB_TITLE_MAX, type AssistantMode } from "./form";
 
 export interface GuidanceSection {
   heading: string;
@@ -48,8 +49,6 @@ export interface GuidanceInput {
   details?: string;
 }
 
-export const JOB_TITLE_MAX = 200;
-export const DETAILS_MAX = 5000;
 
 // ------------------------------------------------------------------ version
 
@@ -84,38 +83,6 @@ const RULES_FINGERPRINT = JSON.stringify({
 
 /** e.g. "1.0a3f9c2e7d41b5": engine revision, then a hash of the rule data. */
 export const ENGINE_VERSION = `${ENGINE_REVISION}.${cyrb53(RULES_FINGERPRINT).toString(16).padStart(14, "0")}`;
-
-// ------------------------------------------------------------------ form schema
-
-const blankToUndefined = (value: unknown): unknown =>
-  value === null || (typeof value === "string" && value.trim() === "") ? undefined : value;
-
-const optionalText = (label: string, max: number) =>
-  z.preprocess(
-    blankToUndefined,
-    z
-      .string({ invalid_type_error: `${label} must be text.` })
-      .trim()
-      .max(max, `${label} must be at most ${max} characters.`)
-      .optional(),
-  );
-
-/** The assistant form (`mode`, `job_title`, `details`); other fields such as `_csrf` are stripped. */
-export const assistantInputSchema = z.object({
-  mode: z.preprocess(
-    blankToUndefined,
-    z.enum(ASSISTANT_MODES, {
-      errorMap: (issue) => ({
-        message:
-          issue.code === "invalid_type" && issue.received === "undefined"
-            ? "Choose a mode: quote, schedule or general."
-            : "Mode must be quote, schedule or general.",
-      }),
-    }),
-  ),
-  job_title: optionalText("Job title", JOB_TITLE_MAX),
-  details: optionalText("Details", DETAILS_MAX),
-});
 
 export type AssistantFormInput = z.infer<typeof assistantInputSchema>;
 
