@@ -1,5 +1,8 @@
 import type { Permission, Role } from "~/utils/permissions";
 
+/** The roles that run the office (a technician sees their own day instead). */
+const OFFICE: Role[] = ["owner", "admin", "office"];
+
 export type NavItem = { to: string; label: string; permission: Permission; roles?: Role[] };
 export type NavSection = { title: string; items: NavItem[] };
 
@@ -10,11 +13,11 @@ export const NAV: NavSection[] = [
     items: [
       { to: "/", label: "Dashboard", permission: "view_dashboard" },
       { to: "/field", label: "My day", permission: "use_offline_workflow", roles: ["technician"] },
-      { to: "/customers", label: "Customers", permission: "view_records", roles: ["owner", "admin", "office"] },
+      { to: "/customers", label: "Customers", permission: "view_records", roles: OFFICE },
       { to: "/jobs", label: "Jobs", permission: "view_records" },
-      { to: "/quotes", label: "Quotes", permission: "view_records", roles: ["owner", "admin", "office"] },
-      { to: "/invoices", label: "Invoices", permission: "view_records", roles: ["owner", "admin", "office"] },
-      { to: "/requests", label: "Booking requests", permission: "view_records", roles: ["owner", "admin", "office"] },
+      { to: "/quotes", label: "Quotes", permission: "view_records", roles: OFFICE },
+      { to: "/invoices", label: "Invoices", permission: "view_records", roles: OFFICE },
+      { to: "/requests", label: "Booking requests", permission: "view_records", roles: OFFICE },
     ],
   },
   {
@@ -22,7 +25,7 @@ export const NAV: NavSection[] = [
     items: [
       { to: "/ai-assistant", label: "Assistant", permission: "use_ai_assistant" },
       { to: "/import-data", label: "Import CSV", permission: "import_csv" },
-      { to: "/field", label: "Field app", permission: "use_offline_workflow", roles: ["owner", "admin", "office"] },
+      { to: "/field", label: "Field app", permission: "use_offline_workflow", roles: OFFICE },
     ],
   },
   {

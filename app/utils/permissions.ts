@@ -1,6 +1,7 @@
 /** Roles and the permission matrix of CONTRACT section 2: the one place that says who may do what. */
-export const ROLES = ["owner", "admin", "office", "technician"] as const;
-export type Role = (typeof ROLES)[number];
+import { ROLES, type Role } from "../../db/enums";
+
+export { ROLES, type Role };
 
 export const PERMISSIONS = [
   "use_ai_assistant",

@@ -1,8 +1,7 @@
 import { Model, Table } from "sequelize-typescript";
 import { Id, RequiredText, TenantKey, Text, Timestamp, Uuid } from "./columns";
 
-export const JOB_STATUSES = ["unscheduled", "scheduled", "en_route", "in_progress", "on_hold", "completed", "cancelled"] as const;
-export type JobStatus = (typeof JOB_STATUSES)[number];
+import type { JobStatus } from "../enums";
 
 @Table({ tableName: "jobs", underscored: true })
 export class Job extends Model {

@@ -2,8 +2,9 @@
 // components that render it (no server imports here).
 import type { SubmissionResult } from "@conform-to/react";
 
-export const TIME_WINDOWS = ["any", "morning", "afternoon", "evening"] as const;
-export type TimeWindow = (typeof TIME_WINDOWS)[number];
+import { TIME_WINDOWS, type BookingRequestStatus, type InvoiceStatus, type QuoteStatus, type TimeWindow } from "../../../db/enums";
+
+export { TIME_WINDOWS, type TimeWindow };
 
 export const TIME_WINDOW_LABELS: Record<TimeWindow, string> = {
   any: "Any time",
@@ -11,6 +12,10 @@ export const TIME_WINDOW_LABELS: Record<TimeWindow, string> = {
   afternoon: "Afternoon (12 – 5 pm)",
   evening: "Evening (5 – 8 pm)",
 };
+
+/** The invoices a customer sees: sent, partly paid and paid (never a draft or a void one). */
+export const PORTAL_INVOICE_STATUSES = ["sent", "partial", "paid"] as const satisfies readonly InvoiceStatus[];
+export type PortalInvoiceStatus = (typeof PORTAL_INVOICE_STATUSES)[number];
 
 export type PortalLineItem = {
   description: string;
@@ -27,7 +32,7 @@ export type PortalQuote = Totals & {
   number: string;
   title: string | null;
   /** `expired` is a sent quote whose valid_until has passed (derived, in the business's time zone). */
-  status: "sent" | "approved" | "declined" | "expired";
+  status: Extract<QuoteStatus, "sent" | "approved" | "declined" | "expired">;
   issueDate: string | null;
   validUntil: string | null;
   notes: string | null;
@@ -43,7 +48,7 @@ export type PortalPayment = { amountCents: number; reference: string; recordedAt
 export type PortalInvoice = Totals & {
   id: string;
   number: string;
-  status: "sent" | "partial" | "paid";
+  status: PortalInvoiceStatus;
   overdue: boolean;
   issueDate: string | null;
   dueDate: string | null;
@@ -61,7 +66,7 @@ export type PortalBookingRequest = {
   service: string;
   preferredDate: string | null;
   timeWindow: TimeWindow;
-  status: "new" | "scheduled" | "declined" | "archived";
+  status: BookingRequestStatus;
   createdAt: string;
 };
 

@@ -4,6 +4,7 @@ import type { Actor } from "~/utils/auth.server";
 import { isUuid } from "~/utils/crypto.server";
 import { ARGS_SCHEMAS } from "./schemas";
 import {
+  FIELD_STATUSES,
   NEXT_STATUSES,
   STATUS_LABELS,
   type FieldStatus,
@@ -39,7 +40,7 @@ export type Prepared = {
 
 // Which statuses a job may move from to reach each field status (NEXT_STATUSES turned round).
 const ALLOWED_FROM = Object.fromEntries(
-  (["en_route", "in_progress", "on_hold", "completed"] as const).map((to) => [
+  FIELD_STATUSES.map((to) => [
     to,
     (Object.keys(NEXT_STATUSES) as JobStatus[]).filter((from) => NEXT_STATUSES[from].includes(to)),
   ]),
