@@ -23,6 +23,7 @@ export const NAV: NavSection[] = [
   {
     title: "Tools",
     items: [
+      { to: "/reports", label: "Reports", permission: "view_reports" },
       { to: "/ai-assistant", label: "Assistant", permission: "use_ai_assistant" },
       { to: "/import-data", label: "Import CSV", permission: "import_csv" },
       { to: "/field", label: "Field app", permission: "use_offline_workflow", roles: OFFICE },

@@ -9,7 +9,7 @@ import { CsrfInput, Field, FieldErrors, FormError, useConformForm } from "~/comp
 import { PageHeader } from "~/components/layout";
 import { DETAILS_MAX, JOB_TITLE_MAX, resultFromFlash } from "~/services/assistant/assistant.server";
 import type { AssistantData } from "~/services/assistant/engine";
-import { assistantInputSchema } from "~/services/assistant/form";
+import { assistantInputSchema } from "~/services/assistant/schema";
 import { requireUserWithPermission } from "~/utils/auth.server";
 import { passThroughHeaders } from "~/utils/route-headers";
 

@@ -2,11 +2,13 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { RecordHistory } from "~/components/record-history";
 import { PageHeader } from "~/components/layout";
 import { PortalLinksCard } from "~/components/portal-links";
 import { DateTime, Money, RelatedTable, StatusBadge } from "~/components/records";
 import { listPortalLinks } from "~/services/portal/links.server";
 import { getCustomer } from "~/services/records/customers.server";
+import { historyOf } from "~/services/history/history.server";
 import { actorOf } from "~/utils/auth.server";
 import { formatDate, formatMoneyTotals } from "~/utils/format";
 import { can } from "~/utils/permissions";
@@ -20,11 +22,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const found = await getCustomer(actor, params.id!);
   const canManageLinks = can(user.role, "manage_portal_links");
   const links = canManageLinks ? await listPortalLinks(actor, found.customer.id) : [];
-  return json({ ...found, links, canManageLinks, createdId: new URL(request.url).searchParams.get("link") });
+  const history = await historyOf(actor.tenantId, "customer", found.customer.id);
+  return json({ ...found, history, links, canManageLinks, createdId: new URL(request.url).searchParams.get("link") });
 }
 
 export default function CustomerPage() {
-  const { customer: c, jobs, quotes, invoices, requests, links, canManageLinks, createdId } = useLoaderData<typeof loader>();
+  const { customer: c, jobs, quotes, invoices, requests, links, canManageLinks, createdId, history } = useLoaderData<typeof loader>();
   const address = [c.address_line1, c.address_line2, [c.city, c.region, c.postal_code].filter(Boolean).join(" "), c.country].filter(Boolean);
   const more = (count: number, shown: number, to: string, what: string) =>
     count > shown ? <Link to={to} className="small">View all {count} {what}</Link> : null;
@@ -125,6 +128,8 @@ export default function CustomerPage() {
       ) : null}
 
       <PortalLinksCard customerId={c.id} customerName={c.name} links={links} canManage={canManageLinks} returnTo={`/customers/${c.id}`} createdId={createdId} />
+
+      <RecordHistory entries={history} />
     </>
   );
 }

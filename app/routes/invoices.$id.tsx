@@ -3,11 +3,13 @@ import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { LineItemsTable } from "~/components/documents";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { RecordHistory } from "~/components/record-history";
 import { PageHeader } from "~/components/layout";
 import { PortalLinksCard } from "~/components/portal-links";
 import { DateTime, Money, StatusBadge } from "~/components/records";
 import { listPortalLinks } from "~/services/portal/links.server";
 import { getInvoice } from "~/services/records/documents.server";
+import { historyOf } from "~/services/history/history.server";
 import { actorOf } from "~/utils/auth.server";
 import { formatDate, formatMoney, humanize } from "~/utils/format";
 import { can } from "~/utils/permissions";
@@ -21,11 +23,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const found = await getInvoice(actor, params.id!);
   const canManageLinks = can(user.role, "manage_portal_links");
   const links = canManageLinks ? await listPortalLinks(actor, found.invoice.customer_id) : [];
-  return json({ ...found, links, canManageLinks, createdId: new URL(request.url).searchParams.get("link") });
+  const history = await historyOf(actor.tenantId, "invoice", found.invoice.id);
+  return json({ ...found, history, links, canManageLinks, createdId: new URL(request.url).searchParams.get("link") });
 }
 
 export default function InvoicePage() {
-  const { invoice: i, items, payments, links, canManageLinks, createdId } = useLoaderData<typeof loader>();
+  const { invoice: i, items, payments, links, canManageLinks, createdId, history } = useLoaderData<typeof loader>();
   const balance = i.total_cents - i.amount_paid_cents;
   return (
     <>
@@ -97,6 +100,8 @@ export default function InvoicePage() {
       </section>
 
       <PortalLinksCard customerId={i.customer_id} customerName={i.customer_name} links={links} canManage={canManageLinks} returnTo={`/invoices/${i.id}`} createdId={createdId} />
+
+      <RecordHistory entries={history} />
     </>
   );
 }

@@ -3,11 +3,13 @@ import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { LineItemsTable } from "~/components/documents";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { RecordHistory } from "~/components/record-history";
 import { PageHeader } from "~/components/layout";
 import { PortalLinksCard } from "~/components/portal-links";
 import { DateTime, StatusBadge } from "~/components/records";
 import { listPortalLinks } from "~/services/portal/links.server";
 import { getQuote } from "~/services/records/documents.server";
+import { historyOf } from "~/services/history/history.server";
 import { actorOf } from "~/utils/auth.server";
 import { formatDate } from "~/utils/format";
 import { can } from "~/utils/permissions";
@@ -21,11 +23,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const found = await getQuote(actor, params.id!);
   const canManageLinks = can(user.role, "manage_portal_links");
   const links = canManageLinks ? await listPortalLinks(actor, found.quote.customer_id) : [];
-  return json({ ...found, links, canManageLinks, createdId: new URL(request.url).searchParams.get("link") });
+  const history = await historyOf(actor.tenantId, "quote", found.quote.id);
+  return json({ ...found, history, links, canManageLinks, createdId: new URL(request.url).searchParams.get("link") });
 }
 
 export default function QuotePage() {
-  const { quote: q, items, invoices, links, canManageLinks, createdId } = useLoaderData<typeof loader>();
+  const { quote: q, items, invoices, links, canManageLinks, createdId, history } = useLoaderData<typeof loader>();
   return (
     <>
       <PageHeader
@@ -60,6 +63,8 @@ export default function QuotePage() {
       </section>
 
       <PortalLinksCard customerId={q.customer_id} customerName={q.customer_name} links={links} canManage={canManageLinks} returnTo={`/quotes/${q.id}`} createdId={createdId} />
+
+      <RecordHistory entries={history} />
     </>
   );
 }

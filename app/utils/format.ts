@@ -43,3 +43,8 @@ export function formatDate(value: string | null | undefined): string {
 }
 
 export const humanize = (s: string) => s.replace(/_/g, " ").replace(/^\w/, (c) => c.toUpperCase());
+
+/** Short money for chart axes: "$1.2K", "$30K", "$0". */
+export function formatMoneyCompact(cents: number, currency = "USD"): string {
+  return cached(`mc|${currency}`, () => new Intl.NumberFormat("en-US", { style: "currency", currency, notation: "compact", minimumFractionDigits: 0, maximumFractionDigits: 1 })).format(cents / 100);
+}

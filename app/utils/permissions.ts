@@ -17,6 +17,8 @@ export const PERMISSIONS = [
   "view_reports",
   "manage_team",
   "access_api",
+  // Part two: create and change customers, quotes, jobs, invoices, payments and requests.
+  "manage_records",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -33,6 +35,7 @@ export const ROLE_PERMISSIONS: Record<Role, ReadonlySet<Permission>> = {
     "view_records",
     "manage_portal_links",
     "view_dashboard",
+    "manage_records",
   ]),
   // view_records for a technician means their own assigned jobs only (services enforce it).
   technician: new Set<Permission>(["use_ai_assistant", "use_offline_workflow", "view_records"]),

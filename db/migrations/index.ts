@@ -8,6 +8,8 @@ import * as m0006 from "./0006-offline-sync";
 import * as m0007 from "./0007-billing";
 import * as m0008 from "./0008-tenant-settings";
 import * as m0009 from "./0009-row-level-security";
+import * as m0020 from "./0020-history-and-numbering";
+import * as m0070 from "./0070-report-indexes";
 
 /**
  * Every migration, in order. Listed by hand (not globbed) so the compiled server bundle
@@ -24,4 +26,6 @@ export const MIGRATIONS: Array<[string, MigrationModule]> = [
   ["0007-billing", m0007],
   ["0008-tenant-settings", m0008],
   ["0009-row-level-security", m0009],
+  ["0020-history-and-numbering", m0020],
+  ["0070-report-indexes", m0070],
 ];

@@ -1,5 +1,6 @@
 import { Customer } from "./customer";
 import { Invoice, InvoiceItem, Payment, Quote, QuoteItem } from "./documents";
+import { DocumentCounter, RecordHistoryEntry } from "./history";
 import { Job, JobEvent, JobNote, TimeEntry } from "./job";
 import { BookingRequest, PortalLink } from "./portal";
 import { Session } from "./session";
@@ -8,6 +9,7 @@ import { User } from "./user";
 
 export * from "./customer";
 export * from "./documents";
+export * from "./history";
 export * from "./job";
 export * from "./portal";
 export * from "./session";
@@ -18,4 +20,5 @@ export * from "./user";
 export const MODELS = [
   Tenant, User, Session, Customer, Job, JobNote, TimeEntry, JobEvent,
   Quote, QuoteItem, Invoice, InvoiceItem, Payment, PortalLink, BookingRequest,
+  RecordHistoryEntry, DocumentCounter,
 ];

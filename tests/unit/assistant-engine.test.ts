@@ -3,18 +3,24 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import {
   ASSISTANT_MODES,
   ENGINE_VERSION,
+  assistantInputSchema,
   generateGuidance,
   recogniseJob,
   toGuidanceInput,
   type AssistantData,
   type AssistantMode,
 } from "../../app/services/assistant/engine";
-import { assistantInputSchema } from "../../app/services/assistant/form";
 import { JOB_RULES, TRADE_LABELS } from "../../app/services/assistant/rules";
+
+/** Every file of the engine (the route-facing assistant.server.ts is not part of it). */
+const ENGINE_FILES = readdirSync(new URL("../../app/services/assistant/", import.meta.url), { recursive: true })
+  .map(String)
+  .filter((f) => f.endsWith(".ts") && f !== "assistant.server.ts")
+  .sort();
 
 function allText(data: AssistantData): string {
   const g = data.guidance;
@@ -108,8 +114,10 @@ describe("determinism", () => {
   });
 
   test("the engine source uses no clock, randomness or locale formatting", () => {
-    const src = readFileSync(new URL("../../app/services/assistant/engine.ts", import.meta.url), "utf8");
-    assert.doesNotMatch(src, /\bDate\b|Math\.random|toLocale|Intl\.|performance\.now|process\./);
+    for (const file of ENGINE_FILES) {
+      const src = readFileSync(new URL(`../../app/services/assistant/${file}`, import.meta.url), "utf8");
+      assert.doesNotMatch(src, /\bDate\b|Math\.random|toLocale|Intl\.|performance\.now|process\./, file);
+    }
   });
 });
 
@@ -369,13 +377,23 @@ describe("form schema", () => {
 });
 
 describe("isolation", () => {
-  for (const file of ["engine.ts", "rules.ts", "form.ts"]) {
-    test(`${file} imports only ./rules, ./form and zod, and opens no connection`, () => {
+  // The engine was split by concern (issue 23): every file of it, rule tables included, may
+  // import only its siblings and zod.
+  test("the engine is split into files and the rule tables into one file per trade", () => {
+    for (const file of ["engine.ts", "text.ts", "read.ts", "estimate.ts", "compose.ts", "version.ts", "schema.ts", "rules/index.ts"]) {
+      assert.ok(ENGINE_FILES.includes(file), file);
+    }
+    for (const trade of Object.keys(TRADE_LABELS)) assert.ok(ENGINE_FILES.some((f) => f.startsWith(`rules/${trade}`)), trade);
+  });
+
+  for (const file of ENGINE_FILES) {
+    test(`${file} imports only its siblings and zod, and opens no connection`, () => {
       const src = readFileSync(new URL(`../../app/services/assistant/${file}`, import.meta.url), "utf8");
       const specifiers = [...src.matchAll(/\b(?:import|export)\b[^;]*?\bfrom\s*["']([^"']+)["']/g)].map((m) => m[1]);
       const bare = [...src.matchAll(/\bimport\s*["']([^"']+)["']/g)].map((m) => m[1]);
+      const inside = file.startsWith("rules/") ? /^\.\/[a-z-]+$/ : /^\.\/(?:[a-z-]+|rules)$/;
       for (const spec of [...specifiers, ...bare]) {
-        assert.ok(spec === "./rules" || spec === "./form" || spec === "zod", `${file} imports ${spec}`);
+        assert.ok(inside.test(spec) || spec === "zod", `${file} imports ${spec}`);
       }
       assert.doesNotMatch(src, /\bimport\s*\(/, "dynamic import");
       assert.doesNotMatch(src, /\brequire\s*\(/, "require");

@@ -49,7 +49,7 @@ test("permission matrix matches the contract", () => {
   const expected: Record<string, string> = {
     use_ai_assistant: "xxxx", import_csv: "xxx-", view_accounting_integrations: "xx--", view_calendar_integrations: "xxx-",
     view_llm_settings: "xx--", manage_integrations: "xx--", use_offline_workflow: "xxxx", view_records: "xxxx",
-    manage_portal_links: "xxx-", view_dashboard: "xxx-", view_reports: "xx--", manage_team: "xx--", access_api: "xx--",
+    manage_portal_links: "xxx-", view_dashboard: "xxx-", view_reports: "xx--", manage_team: "xx--", access_api: "xx--", manage_records: "xxx-",
   };
   assert.deepEqual(Object.keys(expected).sort(), [...PERMISSIONS].sort());
   for (const [permission, row] of Object.entries(expected)) {

@@ -8,11 +8,11 @@ import {
   ASSISTANT_MODES,
   DETAILS_MAX,
   JOB_TITLE_MAX,
+  assistantInputSchema,
   generateGuidance,
   toGuidanceInput,
   type AssistantData,
 } from "./engine";
-import { assistantInputSchema } from "./form";
 
 export { ASSISTANT_MODES, DETAILS_MAX, JOB_TITLE_MAX };
 

@@ -37,6 +37,7 @@ const REFERRERS: Record<string, string> = {
   job_notes: "a job note",
   time_entries: "a time entry",
   job_events: "a job's status history",
+  record_history: "a record's history",
   sessions: "a sign-in session",
   import_runs: "another import",
   customers: "a customer",

@@ -1,9 +1,33 @@
-// The assistant form's schema and limits, shared by the page (conform, in the browser) and the
-// route; no rule data here, so the page's bundle stays small.
+// The assistant's public shapes and its form schema, shared by the route, the page and the tests.
+
 import { z } from "zod";
 
 export const ASSISTANT_MODES = ["quote", "schedule", "general"] as const;
 export type AssistantMode = (typeof ASSISTANT_MODES)[number];
+
+export interface GuidanceSection {
+  heading: string;
+  items: string[];
+}
+
+export interface Guidance {
+  title: string;
+  summary: string;
+  sections: GuidanceSection[];
+}
+
+export interface AssistantData {
+  mode: AssistantMode;
+  engine: "local-rules";
+  engineVersion: string;
+  guidance: Guidance;
+}
+
+export interface GuidanceInput {
+  mode: AssistantMode;
+  jobTitle?: string;
+  details?: string;
+}
 
 export const JOB_TITLE_MAX = 200;
 export const DETAILS_MAX = 5000;
@@ -38,3 +62,9 @@ export const assistantInputSchema = z.object({
   details: optionalText("Details", DETAILS_MAX),
 });
 
+export type AssistantFormInput = z.infer<typeof assistantInputSchema>;
+
+/** Maps the parsed form to the engine's input. */
+export function toGuidanceInput(form: AssistantFormInput): GuidanceInput {
+  return { mode: form.mode, jobTitle: form.job_title, details: form.details };
+}

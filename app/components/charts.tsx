@@ -1,0 +1,131 @@
+import { useId } from "react";
+import { scaleBand, scaleLinear } from "d3-scale";
+import { line } from "d3-shape";
+
+// Charts drawn on the server as SVG (CONTRACT section 15): readable with JavaScript off, with a
+// title and a description for screen readers, and the same figures in a table beside each one
+// (the page's job). Scales and paths come from d3-scale and d3-shape; this file only lays them
+// out. Series colours are the 600 shades of a common palette: each has at least 3:1 contrast
+// on white (WCAG 1.4.11 for graphics).
+
+export const SERIES_COLOURS = ["#2563eb", "#059669", "#c2410c", "#7c3aed", "#db2777", "#0e7490", "#4b5563", "#a16207"];
+
+export type Series = { name: string; values: number[] };
+type Common = { title: string; description: string; format: (n: number) => string; height?: number };
+
+const WIDTH = 720;
+const MARGIN = { top: 16, right: 16, bottom: 36, left: 72 };
+
+function Frame({ title, description, height, children, legend }: { title: string; description: string; height: number; children: React.ReactNode; legend?: string[] }) {
+  const id = useId();
+  return (
+    <figure className="chart">
+      <svg viewBox={`0 0 ${WIDTH} ${height}`} role="img" aria-labelledby={`${id}-t ${id}-d`} preserveAspectRatio="xMidYMid meet">
+        <title id={`${id}-t`}>{title}</title>
+        <desc id={`${id}-d`}>{description}</desc>
+        {children}
+      </svg>
+      {legend && legend.length > 1 ? (
+        <ul className="chart-legend" aria-hidden="true">
+          {legend.map((name, i) => (
+            <li key={name}><span className="swatch" style={{ background: SERIES_COLOURS[i % SERIES_COLOURS.length] }} />{name}</li>
+          ))}
+        </ul>
+      ) : null}
+    </figure>
+  );
+}
+
+function YAxis({ ticks, y, format, width }: { ticks: number[]; y: (n: number) => number; format: (n: number) => string; width: number }) {
+  return (
+    <g className="axis axis-y">
+      {ticks.map((t) => (
+        <g key={t} transform={`translate(0,${y(t)})`}>
+          <line x1={MARGIN.left} x2={width - MARGIN.right} className="gridline" />
+          <text x={MARGIN.left - 8} dy="0.32em" textAnchor="end">{format(t)}</text>
+        </g>
+      ))}
+    </g>
+  );
+}
+
+/** Every nth label, so a year of weeks stays readable. */
+const labelEvery = (count: number) => Math.max(1, Math.ceil(count / 12));
+
+function XLabels({ categories, x, labels, height }: { categories: string[]; x: (c: string) => number; labels: (c: string) => string; height: number }) {
+  const every = labelEvery(categories.length);
+  return (
+    <g className="axis axis-x">
+      {categories.map((c, i) =>
+        i % every === 0 ? (
+          <text key={c} x={x(c)} y={height - MARGIN.bottom + 18} textAnchor="middle">{labels(c)}</text>
+        ) : null,
+      )}
+    </g>
+  );
+}
+
+/** Vertical bars, one group per category, one bar per series. */
+export function BarChart({ title, description, categories, series, format, labels = (c) => c, height = 260 }: Common & { categories: string[]; series: Series[]; labels?: (c: string) => string }) {
+  const max = Math.max(0, ...series.flatMap((s) => s.values));
+  const y = scaleLinear().domain([0, max || 1]).nice().range([height - MARGIN.bottom, MARGIN.top]);
+  const x = scaleBand().domain(categories).range([MARGIN.left, WIDTH - MARGIN.right]).paddingInner(0.25).paddingOuter(0.1);
+  const inner = scaleBand().domain(series.map((s) => s.name)).range([0, x.bandwidth()]).padding(0.08);
+  return (
+    <Frame title={title} description={description} height={height} legend={series.map((s) => s.name)}>
+      <YAxis ticks={y.ticks(5)} y={y} format={format} width={WIDTH} />
+      {series.map((s, si) => (
+        <g key={s.name} fill={SERIES_COLOURS[si % SERIES_COLOURS.length]} className="bars" data-series={s.name}>
+          {categories.map((c, ci) => {
+            const v = s.values[ci] ?? 0;
+            return <rect key={c} x={(x(c) ?? 0) + (inner(s.name) ?? 0)} y={y(v)} width={inner.bandwidth()} height={Math.max(0, y(0) - y(v))} data-value={v} />;
+          })}
+        </g>
+      ))}
+      <XLabels categories={categories} x={(c) => (x(c) ?? 0) + x.bandwidth() / 2} labels={labels} height={height} />
+    </Frame>
+  );
+}
+
+/** One line per series over the categories, with a point per value. */
+export function LineChart({ title, description, categories, series, format, labels = (c) => c, height = 260 }: Common & { categories: string[]; series: Series[]; labels?: (c: string) => string }) {
+  const max = Math.max(0, ...series.flatMap((s) => s.values));
+  const y = scaleLinear().domain([0, max || 1]).nice().range([height - MARGIN.bottom, MARGIN.top]);
+  const x = scaleBand().domain(categories).range([MARGIN.left, WIDTH - MARGIN.right]).padding(0.5);
+  const at = (c: string) => (x(c) ?? 0) + x.bandwidth() / 2;
+  return (
+    <Frame title={title} description={description} height={height} legend={series.map((s) => s.name)}>
+      <YAxis ticks={y.ticks(Math.min(5, Math.max(1, max)))} y={y} format={format} width={WIDTH} />
+      {series.map((s, si) => {
+        const colour = SERIES_COLOURS[si % SERIES_COLOURS.length];
+        const path = line<number>().x((_, i) => at(categories[i])).y((v) => y(v))(s.values) ?? "";
+        return (
+          <g key={s.name} className="line-series" data-series={s.name}>
+            <path d={path} fill="none" stroke={colour} strokeWidth={2} />
+            {s.values.map((v, i) => <circle key={categories[i]} cx={at(categories[i])} cy={y(v)} r={2.5} fill={colour} data-value={v} />)}
+          </g>
+        );
+      })}
+      <XLabels categories={categories} x={at} labels={labels} height={height} />
+    </Frame>
+  );
+}
+
+/** Horizontal bars, one per row, with the value written at the end of the bar. */
+export function HBarChart({ title, description, rows, format }: Common & { rows: Array<{ label: string; value: number }> }) {
+  const rowHeight = 28;
+  const left = 190;
+  const height = Math.max(1, rows.length) * rowHeight + 24;
+  const x = scaleLinear().domain([0, Math.max(1, ...rows.map((r) => r.value))]).range([0, WIDTH - left - 110]);
+  return (
+    <Frame title={title} description={description} height={height}>
+      {rows.map((r, i) => (
+        <g key={r.label} transform={`translate(0,${12 + i * rowHeight})`} className="hbar">
+          <text x={left - 10} y={rowHeight / 2} dy="0.1em" textAnchor="end">{r.label.length > 26 ? `${r.label.slice(0, 25)}…` : r.label}</text>
+          <rect x={left} y={4} width={Math.max(r.value > 0 ? 2 : 0, x(r.value))} height={rowHeight - 10} fill={SERIES_COLOURS[0]} data-value={r.value} />
+          <text x={left + x(r.value) + 8} y={rowHeight / 2} dy="0.1em">{format(r.value)}</text>
+        </g>
+      ))}
+    </Frame>
+  );
+}

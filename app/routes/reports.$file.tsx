@@ -1,0 +1,35 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { messagePage } from "~/http/message-page.server";
+import { isReportName, REPORT_NAMES, reportCsv } from "~/services/reports/csv";
+import { isReportPeriod } from "~/services/reports/periods";
+import { loadReports } from "~/services/reports/reports.server";
+import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
+
+const back = { href: "/reports", label: "Back to Reports" };
+
+// GET /reports/<name>.csv?period=P (CONTRACT section 15): one report's figures as a download.
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  let user;
+  try {
+    user = await requireUserWithPermission(request, "view_reports");
+  } catch (error) {
+    if (error instanceof Response && error.status === 403) {
+      return messagePage(403, "You don't have access to reports", "Your role does not include the reports.", back);
+    }
+    throw error;
+  }
+  const file = params.file ?? "";
+  const name = file.endsWith(".csv") ? file.slice(0, -4) : "";
+  if (!isReportName(name)) {
+    return messagePage(404, "No such report", `There is no report "${file}". Choose one of: ${REPORT_NAMES.map((n) => `${n}.csv`).join(", ")}.`, back);
+  }
+  const asked = new URL(request.url).searchParams.get("period");
+  const reports = await loadReports(actorOf(user), isReportPeriod(asked) ? asked : "last-12-months");
+  return new Response(`\uFEFF${reportCsv(name, reports)}`, {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${name}-${reports.range.start.slice(0, 7)}-to-${reports.range.months.at(-1)}.csv"`,
+      "Cache-Control": "private, no-store",
+    },
+  });
+}

@@ -1,0 +1,340 @@
+// Reading a request: which job kind the words select, and what they say about it (where it
+// is, what state it is in, sizes, age, access, urgency), with the effects each finding has on
+// that kind of job. Pure: the same words always give the same reading.
+
+import {
+  AGE_RULES,
+  HOUSE_WORDS,
+  JOB_MODIFIERS,
+  JOB_RULES,
+  MEASURE_RULES,
+  MEASURE_UNITS,
+  NUMBER_WORDS,
+  QUANTITY_STOP,
+  SUBJECTS,
+  WORDING,
+  type EffectWhen,
+  type JobModifier,
+  type JobRule,
+  type MeasureId,
+  type ModifierEffect,
+  type ModifierKind,
+  type QuantityRule,
+} from "./rules";
+import { DETAILS_MAX, JOB_TITLE_MAX } from "./schema";
+import { SEPARATOR, WordIndex, compilePhrases, normaliseSpace, phraseTokens, tokenize, type CompiledPhrase } from "./text";
+import { fill, fmtNum } from "./format";
+
+const TITLE_WEIGHT = 3;
+const DETAILS_WEIGHT = 1;
+/** How far from a condition word its subject may be ("existing venting corroded"). */
+const SUBJECT_WINDOW = 3;
+
+const COMPILED_RULES = JOB_RULES.map((rule, index) => ({ rule, index, phrases: compilePhrases(rule.keywords) }));
+const COMPILED_MODIFIERS = JOB_MODIFIERS.map((modifier) => ({ modifier, phrases: compilePhrases(modifier.phrases) }));
+const COMPILED_SUBJECTS = SUBJECTS.map((subject) => ({ subject, phrases: compilePhrases(subject.words) }));
+const UNIT_OF = new Map<string, MeasureId>();
+for (const m of MEASURE_UNITS) for (const u of m.units) for (const t of phraseTokens(u)) UNIT_OF.set(t, m.id);
+const HOUSE = new Set(HOUSE_WORDS.flatMap(phraseTokens));
+const STOP = new Set(QUANTITY_STOP.flatMap(phraseTokens));
+const [YEAR, OLD, AGO, THOUSAND] = ["year", "old", "ago", "k"];
+
+/** Phrases of effect conditions, compiled once on first use (same answer every time). */
+const conditionPhrases = new Map<string, CompiledPhrase[]>();
+function compiledCondition(phrases: readonly string[]): CompiledPhrase[] {
+  const key = phrases.join("\u0000");
+  let found = conditionPhrases.get(key);
+  if (!found) {
+    found = compilePhrases(phrases);
+    conditionPhrases.set(key, found);
+  }
+  return found;
+}
+
+// ------------------------------------------------------------------ the request's words
+
+export interface Words {
+  readonly index: WordIndex;
+  readonly tokens: readonly string[];
+  /** Tokens before this position are the title's. */
+  readonly titleLength: number;
+  readonly empty: boolean;
+}
+
+export function readWords(jobTitle: string | undefined, details: string | undefined): Words {
+  const title = tokenize(normaliseSpace(jobTitle, JOB_TITLE_MAX));
+  const body = tokenize(normaliseSpace(details, DETAILS_MAX));
+  const tokens = [...title, SEPARATOR, ...body];
+  return { index: new WordIndex(tokens), tokens, titleLength: title.length, empty: title.length + body.length === 0 };
+}
+
+function mentions(words: Words, phrases: readonly string[]): boolean {
+  return compiledCondition(phrases).some((p) => words.index.has(p.parts));
+}
+
+// ------------------------------------------------------------------ job kinds
+
+export interface RuleMatch {
+  readonly rule: JobRule;
+  readonly index: number;
+  readonly score: number;
+  readonly matched: readonly string[];
+  readonly matchedKeys: ReadonlySet<string>;
+}
+
+export function rankRules(words: Words): RuleMatch[] {
+  const matches: RuleMatch[] = [];
+  for (const { rule, index, phrases } of COMPILED_RULES) {
+    let score = 0;
+    const matched: string[] = [];
+    const matchedKeys = new Set<string>();
+    for (const ph of phrases) {
+      const at = words.index.first(ph.parts);
+      if (at === -1) continue;
+      const inTitle = at < words.titleLength;
+      score += ph.words * (inTitle ? TITLE_WEIGHT : DETAILS_WEIGHT);
+      matched.push(ph.phrase);
+      matchedKeys.add(ph.key);
+    }
+    if (score > 0) matches.push({ rule, index, score, matched, matchedKeys });
+  }
+  matches.sort((a, b) => b.score - a.score || a.index - b.index);
+  return matches;
+}
+
+/**
+ * The runner-up worth mentioning: the best other rule that matched at least one phrase that is
+ * not just part of a phrase the primary matched ("water heater" inside "tankless water heater").
+ */
+export function alsoMentioned(ranked: readonly RuleMatch[]): RuleMatch | undefined {
+  const primary = ranked[0];
+  if (!primary) return undefined;
+  const primaryKeys = [...primary.matchedKeys].map((k) => ` ${k} `);
+  for (const candidate of ranked.slice(1)) {
+    for (const key of candidate.matchedKeys) {
+      if (!primaryKeys.some((pk) => pk.includes(` ${key} `))) return candidate;
+    }
+  }
+  return undefined;
+}
+
+// ------------------------------------------------------------------ findings
+
+export type FindingKind = ModifierKind | "size" | "age";
+
+/** One thing read from the request, with what it adds to this job. */
+export interface Finding {
+  readonly kind: FindingKind;
+  /** How the answer names it: a rule phrase or a number with its unit, never the user's text. */
+  readonly label: string;
+  readonly modifier?: JobModifier;
+  /** Rule phrases that selected it (modifiers only). */
+  readonly matched: readonly string[];
+  readonly effects: readonly ResolvedEffect[];
+}
+
+/** An effect with its `{n}` filled in. */
+export interface ResolvedEffect extends Omit<ModifierEffect, "when"> {
+  readonly label: string;
+}
+
+interface Situation {
+  readonly rule: JobRule | undefined;
+  readonly words: Words;
+  readonly subject?: string;
+}
+
+function applies(when: EffectWhen, s: Situation): boolean {
+  if (when.jobs && !(s.rule && when.jobs.includes(s.rule.id))) return false;
+  if (when.tags && !(s.rule && when.tags.some((t) => s.rule!.tags.includes(t)))) return false;
+  if (when.trades && !(s.rule && when.trades.includes(s.rule.trade))) return false;
+  if (when.subjects && !(s.subject && when.subjects.includes(s.subject))) return false;
+  if (when.words && !mentions(s.words, when.words)) return false;
+  if (when.unlessWords && when.unlessWords.length > 0 && mentions(s.words, when.unlessWords)) return false;
+  return true;
+}
+
+function resolve(effect: Omit<ModifierEffect, "when">, label: string, n?: number): ResolvedEffect {
+  const vars = { n: n === undefined ? "" : fmtNum(n) };
+  const f = (list: readonly string[] | undefined) => list?.map((t) => fill(t, vars));
+  return {
+    label,
+    items: effect.items,
+    addHours: effect.addHours,
+    hoursReason: effect.hoursReason === undefined ? undefined : fill(effect.hoursReason, vars),
+    code: f(effect.code),
+    risks: f(effect.risks),
+    confirm: f(effect.confirm),
+  };
+}
+
+/** The subject nearest a condition word, within the same part (title or details). */
+function subjectNear(words: Words, start: number, length: number): { id: string; label: string } | undefined {
+  let best: { id: string; label: string; distance: number; size: number; after: boolean } | undefined;
+  for (const { subject, phrases } of COMPILED_SUBJECTS) {
+    for (const ph of phrases) {
+      for (const at of words.index.find(ph.parts)) {
+        const end = at + ph.parts.length - 1;
+        const after = at >= start + length;
+        const distance = after ? at - (start + length - 1) : start - end;
+        if (distance < 1 || distance > SUBJECT_WINDOW) continue;
+        const lo = Math.min(at, start);
+        const hi = Math.max(end, start + length - 1);
+        if (words.tokens.slice(lo, hi + 1).includes(SEPARATOR)) continue;
+        const better =
+          !best ||
+          distance < best.distance ||
+          (distance === best.distance && (ph.parts.length > best.size || (ph.parts.length === best.size && after && !best.after)));
+        if (better) best = { id: subject.id, label: subject.label, distance, size: ph.parts.length, after };
+      }
+    }
+  }
+  return best ? { id: best.id, label: best.label } : undefined;
+}
+
+/** Conditions whose effects depend on what they are about ("corroded vent" vs "corroded pipe"). */
+const readsSubject = new Set(JOB_MODIFIERS.filter((m) => (m.effects ?? []).some((e) => e.when.subjects)).map((m) => m.id));
+
+function modifierFindings(words: Words, primary: RuleMatch | undefined): Finding[] {
+  const out: Finding[] = [];
+  const rule = primary?.rule;
+  for (const { modifier, phrases } of COMPILED_MODIFIERS) {
+    if (rule?.ignoreModifiers?.includes(modifier.id)) continue;
+    const matched: string[] = [];
+    let subject: { id: string; label: string } | undefined;
+    for (const ph of phrases) {
+      // A word that named the job kind itself ("knob and tube" for a rewire) is already in its
+      // base hours; conditions and urgency still count, because the base assumes a sound,
+      // booked job.
+      if (modifier.kind !== "condition" && !modifier.emergency && primary?.matchedKeys.has(ph.key)) continue;
+      if (words.index.first(ph.parts) === -1) continue;
+      matched.push(ph.phrase);
+      if (readsSubject.has(modifier.id) && !subject) {
+        for (const start of words.index.find(ph.parts)) {
+          subject = subjectNear(words, start, ph.parts.length);
+          if (subject) break;
+        }
+      }
+    }
+    if (matched.length === 0) continue;
+    const label = subject ? `${modifier.label} ${subject.label}` : modifier.label;
+    const situation: Situation = { rule, words, subject: subject?.id };
+    const effects = (modifier.effects ?? []).filter((e) => applies(e.when, situation)).map((e) => resolve(e, label));
+    out.push({ kind: modifier.kind, label, modifier, matched, effects });
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------ numbers
+
+function parseNumber(token: string | undefined): number | undefined {
+  if (token === undefined || !/^\d+(?:\.\d+)?$/.test(token)) return undefined;
+  return Number(token);
+}
+
+/** The first value of each measure in the request ("50 gal", "3 ton", "80k btu", "200 amp"). */
+export function readMeasures(tokens: readonly string[]): Map<MeasureId, number> {
+  const out = new Map<MeasureId, number>();
+  for (let i = 0; i < tokens.length; i++) {
+    let n = parseNumber(tokens[i]);
+    if (n === undefined) continue;
+    let j = i + 1;
+    if (tokens[j] === THOUSAND) {
+      n *= 1000;
+      j++;
+    }
+    const id = UNIT_OF.get(tokens[j] ?? "");
+    if (!id || out.has(id)) continue;
+    const unit = MEASURE_UNITS.find((m) => m.id === id)!;
+    if (n >= unit.min && n <= unit.max) out.set(id, n);
+  }
+  return out;
+}
+
+export interface Age {
+  readonly years: number;
+  readonly ofHouse: boolean;
+}
+
+/** Ages written as "20 year old", "20 yr old heater", "house is 60 years old", "installed 15 years ago". */
+export function readAges(tokens: readonly string[]): Age[] {
+  const out: Age[] = [];
+  for (let i = 0; i + 1 < tokens.length; i++) {
+    const n = parseNumber(tokens[i]);
+    if (n === undefined || n < 1 || n > 150 || tokens[i + 1] !== YEAR) continue;
+    const next = tokens[i + 2];
+    if (next !== OLD && next !== AGO) continue;
+    const around = [...tokens.slice(Math.max(0, i - 3), i), ...tokens.slice(i + 3, i + 6)];
+    const cut = around.indexOf(SEPARATOR);
+    const near = cut === -1 ? around : around.slice(0, cut);
+    const ofHouse = near.some((t) => HOUSE.has(t));
+    if (!out.some((a) => a.ofHouse === ofHouse)) out.push({ years: n, ofHouse });
+  }
+  return out;
+}
+
+function sizeFindings(words: Words, rule: JobRule | undefined): Finding[] {
+  const out: Finding[] = [];
+  const measures = readMeasures(words.tokens);
+  for (const unit of MEASURE_UNITS) {
+    const n = measures.get(unit.id);
+    if (n === undefined) continue;
+    const label = fill(unit.label, { n: fmtNum(n) });
+    const situation: Situation = { rule, words };
+    const effects = MEASURE_RULES.filter(
+      (m) => m.measure === unit.id && (m.atLeast === undefined || n >= m.atLeast) && (m.below === undefined || n < m.below) && applies(m.when, situation),
+    ).map((m) => resolve(m.effect, label, n));
+    out.push({ kind: "size", label, matched: [], effects });
+  }
+  for (const age of readAges(words.tokens)) {
+    const label = fill(age.ofHouse ? WORDING.ageOfHouse : WORDING.ageOfEquipment, { n: fmtNum(age.years) });
+    const situation: Situation = { rule, words };
+    const effects = AGE_RULES.filter((a) => a.ofHouse === age.ofHouse && age.years >= a.atLeast && applies(a.when, situation)).map((a) =>
+      resolve(a.effect, label, age.years),
+    );
+    out.push({ kind: "age", label, matched: [], effects });
+  }
+  return out;
+}
+
+/** Everything read from the request, in table order: modifiers, then sizes, then ages. */
+export function readFindings(words: Words, primary: RuleMatch | undefined): Finding[] {
+  return [...modifierFindings(words, primary), ...sizeFindings(words, primary?.rule)];
+}
+
+export function measuresOf(words: Words): Map<MeasureId, number> {
+  return readMeasures(words.tokens);
+}
+
+// ------------------------------------------------------------------ counted quantities
+
+function parseCount(token: string | undefined): number | undefined {
+  if (token === undefined) return undefined;
+  if (/^\d{1,3}$/.test(token)) return Number(token);
+  return Object.hasOwn(NUMBER_WORDS, token) ? NUMBER_WORDS[token] : undefined; // not "constructor"
+}
+
+export interface QuantityCount {
+  readonly total: number;
+  readonly capped: boolean;
+}
+
+export function countQuantity(tokens: readonly string[], q: QuantityRule): QuantityCount | undefined {
+  const nouns = new Set(q.nouns);
+  let total = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    const n = parseCount(tokens[i]);
+    if (n === undefined || n < 1) continue;
+    for (let j = i + 1; j <= i + 3 && j < tokens.length; j++) {
+      const t = tokens[j];
+      if (nouns.has(t)) {
+        if (n <= q.max) total += n;
+        i = j;
+        break;
+      }
+      if (t === SEPARATOR || parseCount(t) !== undefined || STOP.has(t)) break;
+    }
+  }
+  if (total === 0) return undefined;
+  return total > q.max ? { total: q.max, capped: true } : { total, capped: false };
+}

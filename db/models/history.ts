@@ -1,0 +1,35 @@
+import { Column, DataType, Model, Table } from "sequelize-typescript";
+import { Id, Json, RequiredText, TenantKey, Text, Timestamp, Uuid } from "./columns";
+
+export const RECORD_TYPES = ["customer", "quote", "job", "invoice", "booking_request"] as const;
+export type RecordType = (typeof RECORD_TYPES)[number];
+export const HISTORY_SOURCES = ["staff", "portal", "field", "import", "system"] as const;
+export type HistorySource = (typeof HISTORY_SOURCES)[number];
+
+/** One line of a record's history: who did what, and when (docs/decisions/120). */
+@Table({ tableName: "record_history", underscored: true, timestamps: false })
+export class RecordHistoryEntry extends Model {
+  @TenantKey declare tenantId: string;
+  @Id declare id: string;
+  @RequiredText declare recordType: RecordType;
+  @Uuid declare recordId: string;
+  @RequiredText declare action: string;
+  @RequiredText declare summary: string;
+  @RequiredText declare source: HistorySource;
+  @Uuid declare userId: string | null;
+  @Text declare actorName: string | null;
+  @Json declare details: Record<string, unknown> | null;
+  /** Left to the database's clock_timestamp() default unless given. */
+  @Timestamp declare occurredAt: Date;
+}
+
+export const DOCUMENT_KINDS = ["quote", "invoice"] as const;
+export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
+
+/** The next document number per tenant and kind (docs/decisions/121). */
+@Table({ tableName: "document_counters", underscored: true, timestamps: false })
+export class DocumentCounter extends Model {
+  @TenantKey declare tenantId: string;
+  @Column({ type: DataType.TEXT, primaryKey: true }) declare kind: DocumentKind;
+  @Column({ type: DataType.BIGINT, allowNull: false }) declare nextValue: number;
+}
