@@ -33,3 +33,11 @@ export type ImportType = (typeof IMPORT_TYPES)[number];
 
 export const IMPORT_RUN_STATES = ["previewed", "superseded", "committed", "undone"] as const;
 export type ImportRunState = (typeof IMPORT_RUN_STATES)[number];
+
+/** The records a history line can be about (docs/decisions/120). */
+export const RECORD_TYPES = ["customer", "quote", "job", "invoice", "booking_request"] as const;
+export type RecordType = (typeof RECORD_TYPES)[number];
+
+/** Where a change came from: a staff page, the customer portal, the field app, an import, the system. */
+export const HISTORY_SOURCES = ["staff", "portal", "field", "import", "system"] as const;
+export type HistorySource = (typeof HISTORY_SOURCES)[number];
