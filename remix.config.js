@@ -1,8 +1,8 @@
 /** @type {import('@remix-run/dev').AppConfig} */
 export default {
-  // The node server (app/http/server.ts) is compiled together with the app into one
-  // file, build/index.js, so `node build/index.js` starts the database, migrates and serves.
-  server: "./app/http/server.ts",
+  // build/index.js is the server build `remix-serve` loads; app/server.ts re-exports Remix's
+  // own build with the routes run through the app's boundary (docs/decisions/111).
+  server: "./app/server.ts",
   serverBuildPath: "build/index.js",
   serverModuleFormat: "esm",
   serverPlatform: "node",

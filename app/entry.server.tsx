@@ -1,13 +1,18 @@
 import { Writable } from "node:stream";
-import type { AppLoadContext, EntryContext } from "@remix-run/node";
+import type { EntryContext, HandleDataRequestFunction } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "~/components/nonce";
+import { requestIdOf } from "~/http/envelope.server";
+import { newNonce, withAppHeaders } from "~/http/security-headers.server";
 import { log } from "~/utils/log.server";
 
 const ABORT_DELAY = 5_000;
 
 /**
+ * Every page gets a fresh CSP nonce (its scripts carry it), the security headers and the
+ * request id (the client's own `X-Request-Id` when well-formed).
+ *
  * Renders the whole page, then answers it in one piece with its length. No route defers
  * data, so streaming the shell first would gain nothing, and React's many small chunks
  * would each cost a socket write (a tenth of a page's CPU under load, measured).
@@ -17,9 +22,8 @@ export default function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   remixContext: EntryContext,
-  loadContext: AppLoadContext,
 ) {
-  const nonce = String(loadContext.nonce ?? "");
+  const nonce = newNonce();
   return new Promise<Response>((resolve, reject) => {
     const chunks: Buffer[] = [];
     const sink = new Writable({
@@ -29,7 +33,7 @@ export default function handleRequest(
       },
       final(done) {
         responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-        resolve(new Response(Buffer.concat(chunks), { headers: responseHeaders, status: responseStatusCode }));
+        resolve(withAppHeaders(request, new Response(Buffer.concat(chunks), { headers: responseHeaders, status: responseStatusCode }), nonce));
         done();
       },
     });
@@ -57,7 +61,10 @@ export default function handleRequest(
   });
 }
 
+/** A page's data request (client-side navigation, `?_data=`): the same headers as the page. */
+export const handleDataRequest: HandleDataRequestFunction = (response, { request }) => withAppHeaders(request, response);
+
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;
-  log.error("route error", { requestId: request.headers.get("x-request-id"), error });
+  log.error("route error", { requestId: requestIdOf(request), error });
 }

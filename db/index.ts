@@ -17,9 +17,10 @@ export type Tx = Transaction;
 /**
  * The one Sequelize instance of the process, kept on globalThis so development rebuilds and
  * the compiled server bundle share it. Created on first use from DATABASE_URL (which the
- * embedded database sets when it starts).
+ * embedded database sets when it starts). `options` apply when this call creates it (the
+ * migrator of scripts/start.ts needs a pool of two).
  */
-export function db(): Sequelize {
+export function db(options: { poolMax?: number } = {}): Sequelize {
   if (!globalThis.__db) {
     const url = process.env.DATABASE_URL;
     if (!url) throw new Error("DATABASE_URL is not set (start the embedded database first)");
@@ -28,7 +29,7 @@ export function db(): Sequelize {
       logging: process.env.LOG_SQL ? (sql) => process.stderr.write(sql + "\n") : false,
       models: MODELS,
       pool: {
-        max: Number(process.env.DB_POOL_MAX ?? 10),
+        max: options.poolMax ?? Number(process.env.DB_POOL_MAX ?? 10),
         min: 0,
         acquire: Number(process.env.DB_POOL_ACQUIRE_MS ?? 5000),
         idle: 10_000,

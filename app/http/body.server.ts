@@ -5,8 +5,9 @@ export const MiB = 1024 * KiB;
 
 /** Body limits of CONTRACT section 9. */
 export const LIMITS = {
-  importFile: 10 * MiB,
-  importMultipart: 10 * MiB + 64 * KiB,
+  // Another product's export may be 32 MiB (section 14); section 5's own files stop at 10 MiB in the parser.
+  importFile: 32 * MiB,
+  importMultipart: 32 * MiB + 64 * KiB,
   offlineSync: 1 * MiB,
   billingWebhook: 256 * KiB,
   form: 1 * MiB,
@@ -43,7 +44,9 @@ export async function readBodyLimited(request: Request, limit: number): Promise<
     if (done) break;
     size += value.byteLength;
     if (size > limit) {
-      await reader.cancel().catch(() => {});
+      // Not cancelled: cancelling the body resets the connection and the client never reads
+      // the 413. What is left is read and dropped once the answer is sent (scripts/serve-hooks.mjs).
+      reader.releaseLock();
       throw tooLarge(limit);
     }
     chunks.push(value);
@@ -66,7 +69,8 @@ export async function* streamBodyLimited(request: Request, limit: number): Async
       yield value;
     }
   } finally {
-    await reader.cancel().catch(() => {});
+    // Not cancelled (see readBodyLimited).
+    reader.releaseLock();
   }
 }
 

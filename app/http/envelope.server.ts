@@ -1,12 +1,27 @@
+import { randomUUID } from "node:crypto";
 import { json } from "@remix-run/node";
 import { ZodError } from "zod";
 import { AppError, isAppError, type FieldErrors } from "~/utils/app-error";
 import { log } from "~/utils/log.server";
 
 export const REQUEST_ID_HEADER = "x-request-id";
+const REQUEST_ID_RE = /^[\w.:-]{1,100}$/;
 
+/**
+ * The request's id: the client's own `X-Request-Id` when well-formed, else a new one. It is
+ * written back into the request's headers, so every later reader of this request (the loader,
+ * the envelope, entry.server's headers, the logs) sees the same id.
+ */
 export function requestIdOf(request: Request): string {
-  return request.headers.get(REQUEST_ID_HEADER) ?? "";
+  const sent = request.headers.get(REQUEST_ID_HEADER);
+  if (sent && REQUEST_ID_RE.test(sent)) return sent;
+  const id = randomUUID();
+  try {
+    request.headers.set(REQUEST_ID_HEADER, id);
+  } catch {
+    // Immutable headers (a request made by hand in a test): the id is this call's only.
+  }
+  return id;
 }
 
 /** The success envelope of the specification. */

@@ -1,12 +1,18 @@
 import { json, type ServerBuild } from "@remix-run/node";
-import { isAppError } from "~/utils/app-error";
-import { isDbUnavailable, toAppError } from "./envelope.server";
+import { AppError, isAppError } from "~/utils/app-error";
+import { assertSameOrigin } from "./csrf.server";
+import { fail, isDbUnavailable, toAppError } from "./envelope.server";
+import { withAppHeaders } from "./security-headers.server";
+
+type Route = ServerBuild["routes"][string];
+type Fn = NonNullable<Route["module"]["loader"]>;
+type Args = Parameters<Fn>[0];
 
 /**
  * Runs an HTML page's loader or action: an AppError a service throws (404 for another
  * tenant's id, 403, 409) becomes that status's error page in the layout, instead of a 500;
  * so does a database that cannot be reached or a pool with no free connection (503,
- * docs/decisions/081). Applied to every page route by `withOutagePages`, not by the routes.
+ * docs/decisions/081).
  */
 async function asPage<T>(fn: () => Promise<T>): Promise<T> {
   try {
@@ -18,27 +24,77 @@ async function asPage<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
+const MESSAGES: Record<number, [AppError["code"], string]> = {
+  400: ["BAD_REQUEST", "The request could not be read."],
+  404: ["NOT_FOUND", "There is no such API route."],
+  405: ["METHOD_NOT_ALLOWED", "This method is not allowed here."],
+  413: ["PAYLOAD_TOO_LARGE", "The request body is too large."],
+};
+
 /**
- * Every page route's loader and action run through `asPage`, given to Remix once in
- * server.ts, so no route can forget it: a database that goes away between two loaders of one
- * page (the root's and the route's) still gives the 503 page with its message. JSON routes
- * (/api, the assistant's endpoint, /healthz) answer their own envelope and are left alone.
+ * The last guard of a JSON route: whatever it throws, and any answer of 400 or more that is
+ * not JSON, becomes the envelope (CONTRACT section 1).
  */
-export function withOutagePages(build: ServerBuild): ServerBuild {
-  const routes: ServerBuild["routes"] = {};
-  for (const [id, route] of Object.entries(build.routes)) {
-    const jsonRoute = id.startsWith("routes/api.") || id === "routes/ai-assistant.generate" || id === "routes/healthz";
-    const { loader, action } = route.module;
-    routes[id] = jsonRoute
-      ? route
-      : {
-          ...route,
-          module: {
-            ...route.module,
-            loader: loader && ((args) => asPage(async () => loader(args))),
-            action: action && ((args) => asPage(async () => action(args))),
-          },
-        };
+async function asEnvelope(request: Request, fn: () => Promise<unknown>): Promise<unknown> {
+  let response: unknown;
+  try {
+    response = await fn();
+  } catch (error) {
+    if (!(error instanceof Response)) return fail(request, toAppError(error, request));
+    response = error;
   }
-  return { ...build, routes };
+  if (!(response instanceof Response) || response.status < 400 || (response.headers.get("content-type") ?? "").includes("application/json")) {
+    return response;
+  }
+  const [code, message] = MESSAGES[response.status] ?? ["INTERNAL_ERROR", "Something went wrong on our side."];
+  await response.body?.cancel().catch(() => {});
+  return fail(request, new AppError(code, message, { status: response.status >= 500 ? 500 : response.status }));
+}
+
+/** Adds the request id and security headers to a Response a loader or action returns or throws. */
+async function withHeaders(request: Request, fn: () => Promise<unknown>): Promise<unknown> {
+  try {
+    const result = await fn();
+    return result instanceof Response ? withAppHeaders(request, result) : result;
+  } catch (error) {
+    throw error instanceof Response ? withAppHeaders(request, error) : error;
+  }
+}
+
+// Portal forms and billing webhooks authenticate by token or signature, not by origin.
+const noOriginCheck = (id: string) => id.startsWith("routes/api.portal.") || id.startsWith("routes/api.billing.");
+const isJsonRoute = (id: string) =>
+  (id.startsWith("routes/api.") && !id.startsWith("routes/api.portal.")) || id === "routes/ai-assistant.generate" || id === "routes/healthz";
+
+/**
+ * Every route's loader and action run through the app's boundary, applied once to the build
+ * (app/server.ts) so no route can forget it: a state-changing request from another site is
+ * refused (403), an outage or an AppError on a page is its error page, a JSON route always
+ * answers the envelope, and every answer carries the request id and security headers.
+ * docs/decisions/111.
+ */
+export function withBoundary(routes: ServerBuild["routes"]): ServerBuild["routes"] {
+  const out: ServerBuild["routes"] = {};
+  for (const [id, route] of Object.entries(routes)) {
+    const json = isJsonRoute(id);
+    const wrap = (fn: Fn | undefined, isAction: boolean): Fn | undefined => {
+      if (!fn) return fn;
+      return ((args: Args) =>
+        withHeaders(args.request, () => {
+          const run = async () => {
+            if (isAction && !noOriginCheck(id)) assertSameOrigin(args.request);
+            return fn(args);
+          };
+          return json ? asEnvelope(args.request, run) : asPage(run);
+        })) as Fn;
+    };
+    const { loader, action } = route.module;
+    out[id] = { ...route, module: { ...route.module, loader: wrap(loader, false), action: wrap(action, true) } };
+  }
+  return out;
+}
+
+/** The page part of the boundary alone (unit tests). */
+export function withOutagePages(build: ServerBuild): ServerBuild {
+  return { ...build, routes: withBoundary(build.routes) };
 }

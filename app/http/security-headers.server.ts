@@ -1,4 +1,6 @@
 import { randomBytes } from "node:crypto";
+import { env } from "~/utils/env.server";
+import { requestIdOf } from "./envelope.server";
 
 // Nonces are cut from a pooled block of random bytes (as crypto.randomUUID does): one
 // system call per 256 requests rather than one each.
@@ -49,4 +51,27 @@ export function securityHeaders(nonce: string, production: boolean): Record<stri
   };
   if (production) headers["Strict-Transport-Security"] = "max-age=31536000; includeSubDomains";
   return headers;
+}
+
+/**
+ * The request id and the security headers on a response (entry.server for pages and data
+ * requests, the route boundary for everything a loader or action answers). A page passes its
+ * nonce; other answers get a fresh one (they run no inline script).
+ */
+export function withAppHeaders(request: Request, response: Response, nonce: string = newNonce()): Response {
+  let headers = response.headers;
+  const set = (h: Headers) => {
+    h.set("X-Request-Id", requestIdOf(request));
+    // A route's own header wins (the portal's Referrer-Policy: no-referrer).
+    for (const [name, value] of Object.entries(securityHeaders(nonce, env().NODE_ENV === "production"))) if (!h.has(name)) h.set(name, value);
+  };
+  try {
+    set(headers);
+    return response;
+  } catch {
+    // Immutable headers (a Response from fetch): copy.
+    headers = new Headers(headers);
+    set(headers);
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  }
 }

@@ -2,6 +2,8 @@ import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run
 import { json, redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { ImportLanding, ImportTypeView } from "~/components/import/import-page";
+import { MappingStep } from "~/components/import/mapping-step";
+import { getUploadForMapping } from "~/services/import/uploads.server";
 import { IMPORT_TYPES, isImportType } from "~/services/import/columns";
 import { getPreviewPage, getRun, getRunWithUndo, recentRuns } from "~/services/import/runs.server";
 import { isAppError } from "~/utils/app-error";
@@ -42,13 +44,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
     const run = await orNotFound(getRun(actor, id));
     throw redirect(`/import-data?type=${run.type}&${runId ? "run" : "preview"}=${run.id}`);
   }
-  if (!type) return json({ type: null, recent: await recentRuns(actor), preview: null, result: null });
+  if (!type) return json({ type: null, recent: await recentRuns(actor), preview: null, result: null, upload: null });
 
   if (runId) {
     const { run, undo } = await orNotFound(getRunWithUndo(actor, runId));
     if (run.type !== type) throw redirect(`/import-data?type=${run.type}&run=${run.id}`);
     if (run.state === "previewed" || run.state === "superseded") throw redirect(`/import-data?type=${type}&preview=${run.id}`);
-    return json({ type, recent: [], preview: null, result: { run, undo } });
+    return json({ type, recent: [], preview: null, result: { run, undo }, upload: null });
   }
   if (previewId) {
     const page = pageNumber(params.get("page"));
@@ -59,13 +61,21 @@ export async function loader({ request }: LoaderFunctionArgs) {
     if (run.type !== type) throw redirect(`/import-data?type=${run.type}&preview=${run.id}`);
     // A committed preview is now an import run: show its result page.
     if (run.state === "committed" || run.state === "undone") throw redirect(`/import-data?type=${type}&run=${run.id}`);
-    return json({ type, recent: [], preview: { ...preview, page, errorsPage, onlyInvalid }, result: null });
+    return json({ type, recent: [], preview: { ...preview, page, errorsPage, onlyInvalid }, result: null, upload: null });
   }
-  return json({ type, recent: [], preview: null, result: null });
+  // The mapping step (section 14): the file's columns, first values and the fields chosen in advance.
+  const uploadId = params.get("upload");
+  if (uploadId) {
+    const upload = await orNotFound(getUploadForMapping(actor, uploadId));
+    if (upload.type !== type) throw redirect(`/import-data?type=${upload.type}&upload=${upload.id}`);
+    return json({ type, recent: [], preview: null, result: null, upload });
+  }
+  return json({ type, recent: [], preview: null, result: null, upload: null });
 }
 
 export default function ImportDataPage() {
   const data = useLoaderData<typeof loader>();
   if (!data.type) return <ImportLanding recent={data.recent} />;
+  if (data.upload) return <MappingStep upload={data.upload} />;
   return <ImportTypeView type={data.type} preview={data.preview} result={data.result} />;
 }

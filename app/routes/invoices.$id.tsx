@@ -35,7 +35,7 @@ export default function InvoicePage() {
       <PageHeader
         title={`Invoice ${i.number}`}
         description={<><StatusBadge status={i.status} /> {i.overdue ? <StatusBadge status="overdue" /> : null} for <Link to={`/customers/${i.customer_id}`}>{i.customer_name}</Link></>}
-        actions={<Link to="/invoices" className="btn btn-secondary">All invoices</Link>}
+        actions={<><a href={`/invoices/${i.id}.pdf`} className="btn btn-secondary">Download PDF</a><Link to="/invoices" className="btn btn-secondary">All invoices</Link></>}
       />
       {i.overdue ? (
         <div className="alert alert-warning" role="status">
@@ -87,7 +87,7 @@ export default function InvoicePage() {
                   <tr key={p.id}>
                     <td><DateTime value={p.recorded_at} /></td>
                     <td>{p.method === "sandbox" ? <>Portal <span className="badge badge-muted">sandbox</span></> : humanize(p.method)}</td>
-                    <td className="mono">{p.reference}</td>
+                    <td className="mono">{p.reference} <a href={`/invoices/${i.id}/receipts/${p.id}.pdf`} className="small">Receipt<span className="visually-hidden"> {p.reference}</span></a></td>
                     <td className="num"><Money cents={p.amount_cents} currency={p.currency} /></td>
                   </tr>
                 ))}

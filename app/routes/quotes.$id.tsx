@@ -34,7 +34,7 @@ export default function QuotePage() {
       <PageHeader
         title={`Quote ${q.number}`}
         description={<><StatusBadge status={q.status} /> {q.title ? `${q.title} · ` : ""}for <Link to={`/customers/${q.customer_id}`}>{q.customer_name}</Link></>}
-        actions={<Link to="/quotes" className="btn btn-secondary">All quotes</Link>}
+        actions={<><a href={`/quotes/${q.id}.pdf`} className="btn btn-secondary">Download PDF</a><Link to="/quotes" className="btn btn-secondary">All quotes</Link></>}
       />
       <div className="grid grid-2">
         <section className="card">

@@ -50,7 +50,9 @@ export class ConfigError extends Error {}
 
 /** Parses and validates the environment; names every bad variable in one message. */
 export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
-  const result = schema.safeParse(source);
+  // remix-serve serves a production build only with NODE_ENV=production (or test); `npm start`
+  // then says the app's own mode in APP_ENV (docs/decisions/111).
+  const result = schema.safeParse({ ...source, NODE_ENV: source.APP_ENV || source.NODE_ENV });
   if (!result.success) {
     const lines = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);

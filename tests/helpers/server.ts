@@ -1,6 +1,8 @@
-import { fork, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { freePort } from "../../db/embedded";
+import { APP_ROLE } from "../../db/migrations/0009-row-level-security";
+import { REMIX_SERVE, SERVE_HOOKS } from "../../scripts/start";
 
 export type RunningServer = {
   url: string;
@@ -33,40 +35,72 @@ export function testServerEnv(port: number, extra: Record<string, string | undef
   return env;
 }
 
+/** `npm run db:migrate` against the given environment's DATABASE_URL. */
+function migrate(env: NodeJS.ProcessEnv): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const out: string[] = [];
+    const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "db/cli.ts"), "migrate"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    child.stdout.on("data", (d) => out.push(String(d)));
+    child.stderr.on("data", (d) => out.push(String(d)));
+    child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`migrations failed:\n${out.join("")}`))));
+  });
+}
+
 /**
- * Starts the built server (build/index.js) against DATABASE_URL on a free port and waits
- * until it says it is ready. Tests that need other configuration start their own.
+ * Starts the app as `npm start` serves it: `remix-serve build/index.js` against DATABASE_URL
+ * (migrated by the test runner, or here when it is another database) on a free port, as the app role, with the hooks of
+ * scripts/serve-hooks.mjs; `kill()` then reaches the very process that serves. With
+ * DATABASE_URL removed (`{ DATABASE_URL: undefined }`) it runs scripts/start.ts instead, which
+ * starts the embedded database in DATA_DIR, migrates and runs remix-serve itself. Ready once
+ * remix-serve says it listens. Tests that need other configuration start their own.
  */
 export async function startServer(extraEnv: Record<string, string | undefined> = {}): Promise<RunningServer> {
   const port = await freePort();
   const logs: string[] = [];
-  const child = fork(path.join(ROOT, "build/index.js"), [], {
+  const env = testServerEnv(port, extraEnv);
+  const viaStartScript = !env.DATABASE_URL;
+  if (env.DATABASE_URL && env.DATABASE_URL !== process.env.DATABASE_URL) {
+    // A database of the test's own (the runner migrated only its own): migrate it as npm start would.
+    await migrate(env);
+  }
+  if (!viaStartScript) {
+    env.DB_SET_ROLE = APP_ROLE;
+    env.NODE_OPTIONS = [env.NODE_OPTIONS, `--import=${SERVE_HOOKS}`].filter(Boolean).join(" ");
+  }
+  const child = spawn(process.execPath, viaStartScript ? ["--import", "tsx", path.join(ROOT, "scripts/start.ts")] : [REMIX_SERVE, "build/index.js"], {
     cwd: ROOT,
-    env: testServerEnv(port, extraEnv),
-    stdio: ["ignore", "pipe", "pipe", "ipc"],
-    execArgv: [],
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
   });
   child.stdout?.on("data", (d) => logs.push(String(d)));
   child.stderr?.on("data", (d) => logs.push(String(d)));
+  const url = `http://localhost:${port}`;
+  // remix-serve says it listens once its server is up (the database may still be starting:
+  // a test that needs it waits for /healthz itself).
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${logs.join("")}`)), 30_000);
-    child.on("message", (m: { ready?: boolean }) => {
-      if (m?.ready) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.on("exit", (code) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`server did not start:\n${logs.join("")}`));
+    }, 60_000);
+    const onData = (d: Buffer) => {
+      if (!logs.join("").includes(`[remix-serve] http://localhost:${port}`)) return;
+      clearTimeout(timer);
+      child.stdout?.off("data", onData);
+      child.off("exit", onExit);
+      resolve();
+    };
+    const onExit = (code: number | null) => {
       clearTimeout(timer);
       reject(new Error(`server exited with ${code}:\n${logs.join("")}`));
-    });
+    };
+    child.stdout?.on("data", onData);
+    child.once("exit", onExit);
   });
-  child.removeAllListeners("exit");
   const signal = (sig: NodeJS.Signals) =>
     new Promise<void>((resolve) => {
       if (child.exitCode !== null || child.signalCode) return resolve();
       child.once("exit", () => resolve());
       child.kill(sig);
     });
-  return { url: `http://localhost:${port}`, port, child, logs, stop: () => signal("SIGTERM"), kill: () => signal("SIGKILL") };
+  return { url, port, child, logs, stop: () => signal("SIGTERM"), kill: () => signal("SIGKILL") };
 }

@@ -131,3 +131,26 @@ test("behind a proxy (Origin is APP_URL, Host is internal) forms work; another O
     await proxied.stop();
   }
 });
+
+test("the bare /api answers the 404 envelope with any method (a splat resource route under remix-serve)", async () => {
+  const c = new Client();
+  for (const m of METHODS) {
+    await expect404(c, m, "/api");
+    await expect404(c, m, "/api/");
+  }
+  const head = await c.request("HEAD", "/api");
+  assert.equal(head.status, 404);
+});
+
+test("the per-IP login lockout keys on the connection's address: a client's own X-Client-IP or X-Forwarded-For does not escape it", async () => {
+  const t = await createTenantWithUsers();
+  const c = new Client();
+  const email = t.users.office.email;
+  for (let i = 1; i <= 10; i++) {
+    const spoofed = { "x-client-ip": `203.0.113.${i}`, "x-forwarded-for": `198.51.100.${i}` };
+    const r = await c.post("/login", { email, password: `wrong-${i}` }, { headers: spoofed });
+    assert.equal(r.status, 401, `failure ${i}`);
+  }
+  const locked = await c.post("/login", { email, password: "a-long-password-1" }, { headers: { "x-client-ip": "192.0.2.99" } });
+  assert.equal(locked.status, 429);
+});

@@ -9,7 +9,7 @@ import { createInvite } from "../../app/services/team/invites.server";
 import { clientFor, type Client } from "../helpers/client";
 import { createCustomer, createInvoice, createJob, createQuote, createUser, twoTenants, type TestTenant } from "../helpers/fixtures";
 import { textOf } from "../helpers/html";
-import { commit, idIn, preview } from "../helpers/import";
+import { commit, idIn, preview, upload } from "../helpers/import";
 import { portalRequest, portalSetup, randomLoopback } from "../helpers/portal";
 
 // CONTRACT section 2: "An id of another tenant behaves exactly like an id that does not exist."
@@ -69,8 +69,11 @@ async function theirRecords(b: TestTenant) {
   const cb = await clientFor(b.users.owner);
   const run = idIn(await commit(cb, await preview(cb, "customers", `name,email\nIvy Imported,ivy-${b.id.slice(0, 8)}@example.test\n`)), "run");
   const pending = await preview(cb, "customers", `name,email\nIan Pending,ian-${b.id.slice(0, 8)}@example.test\n`);
+  // A file waiting at the mapping step (an ambiguous header).
+  const waiting = await upload(cb, "customers", `Client Name,Email Address,Contact\nUna Uploaded,una-${b.id.slice(0, 8)}@example.test,555-0100\n`);
+  const uploadId = new URL(waiting.headers.get("location")!, "http://x").searchParams.get("upload")!;
   return {
-    customer, job, quote, invoice, portal, request: request!, member, run, pending,
+    customer, job, quote, invoice, portal, request: request!, member, run, pending, uploadId,
     inviteSecret: new URL(invite.url).pathname.split("/").pop()!.split(".")[1],
   };
 }
@@ -116,6 +119,10 @@ test("every route that takes an id answers another tenant's id exactly as a miss
     { route: "GET /invoices/<id>", ask: (id) => owner.get(`/invoices/${id}`), theirs: [t.invoice.id], status: 404 },
     { route: "GET /customers/<id>/portal-links", ask: (id) => owner.get(`/customers/${id}/portal-links`), theirs: [t.customer.id], status: 404 },
     { route: "GET /team/<id>/invite", ask: (id) => owner.get(`/team/${id}/invite`), theirs: [t.member.id], status: 404 },
+    // Documents customers keep (CONTRACT section 16).
+    { route: "GET /quotes/<id>.pdf", ask: (id) => owner.get(`/quotes/${id}.pdf`), theirs: [t.quote.id], status: 404 },
+    { route: "GET /invoices/<id>.pdf", ask: (id) => owner.get(`/invoices/${id}.pdf`), theirs: [t.invoice.id], status: 404 },
+    { route: "GET /invoices/<id>/receipts/<paymentId>.pdf", ask: (id) => owner.get(`/invoices/${id}/receipts/${randomUUID()}.pdf`), theirs: [t.invoice.id], status: 404 },
     // Lists filtered by an id in the query.
     { route: "GET /jobs?customer=<id>", ask: (id) => owner.get(`/jobs?status=all&customer=${id}`), theirs: [t.customer.id], status: 200 },
     { route: "GET /jobs?assignee=<id>", ask: (id) => owner.get(`/jobs?status=all&assignee=${id}`), theirs: [b.users.technician.id], status: 200 },
@@ -126,6 +133,13 @@ test("every route that takes an id answers another tenant's id exactly as a miss
     { route: "GET /import-data?preview=<id>", ask: (id) => owner.get(`/import-data?preview=${id}`), theirs: [t.pending], status: 404 },
     { route: "GET /import-data?type=customers&run=<id>", ask: (id) => owner.get(`/import-data?type=customers&run=${id}`), theirs: [t.run], status: 404 },
     { route: "GET /import-data?run=<id>", ask: (id) => owner.get(`/import-data?run=${id}`), theirs: [t.run], status: 404 },
+    { route: "GET /import-data?type=customers&upload=<id>", ask: (id) => owner.get(`/import-data?type=customers&upload=${id}`), theirs: [t.uploadId], status: 404 },
+    { route: "GET /import-data/map?upload=<id>", ask: (id) => owner.get(`/import-data/map?type=customers&upload=${id}`), theirs: [t.uploadId], status: 200 },
+    {
+      route: "POST /import-data/map (uploadId)",
+      ask: (id) => owner.post(`/import-data/map?type=customers&upload=${id}`, { uploadId: id, "column.0": "name", "column.1": "email", "column.2": "phone" }),
+      theirs: [t.uploadId], status: 404,
+    },
     { route: "GET /import-data/errors?preview=<id>", ask: (id) => owner.get(`/import-data/errors?preview=${id}`), theirs: [t.pending], status: 404 },
     // Forms with the id in the path.
     { route: "POST /customers/<id>/portal-links", ask: (id) => owner.post(`/customers/${id}/portal-links`, { days: 5 }), theirs: [t.customer.id], status: 404 },
@@ -163,6 +177,21 @@ test("every route that takes an id answers another tenant's id exactly as a miss
       ask: (id) => portalRequest("POST", "/api/portal/invoice-payment", { ip, form: { token: ours.token, invoiceId: id, amount: "10.00", idempotencyKey: randomBytes(16).toString("base64url") } }),
       theirs: [t.invoice.id, otherCustomersInvoice.id], status: 422,
     },
+    {
+      route: "GET /portal/<token>/quotes/<id>.pdf",
+      ask: (id) => portalRequest("GET", `/portal/${ours.token}/quotes/${id}.pdf`, { ip }),
+      theirs: [t.quote.id, otherCustomersQuote.id], status: 404,
+    },
+    {
+      route: "GET /portal/<token>/invoices/<id>.pdf",
+      ask: (id) => portalRequest("GET", `/portal/${ours.token}/invoices/${id}.pdf`, { ip }),
+      theirs: [t.invoice.id, otherCustomersInvoice.id], status: 404,
+    },
+    {
+      route: "GET /portal/<token>/invoices/<id>/receipts/<paymentId>.pdf",
+      ask: (id) => portalRequest("GET", `/portal/${ours.token}/invoices/${id}/receipts/${randomUUID()}.pdf`, { ip }),
+      theirs: [t.invoice.id, otherCustomersInvoice.id], status: 404,
+    },
     // Ids inside tokens: a correctly signed portal token pairing our tenant with their link,
     // and an invite token pairing our tenant with their invite's secret.
     {
@@ -190,7 +219,8 @@ test("every route that takes an id answers another tenant's id exactly as a miss
   // The table names every route whose path takes an id or a token.
   const pathRoutes = fs.readdirSync(path.resolve("app/routes")).filter((f) => /\$(id|token)/.test(f));
   for (const file of pathRoutes) {
-    const url = `/${file.replace(/\.tsx?$/, "").replace(/_(?=\.|$)/g, "").split(".").map((p) => (p.startsWith("$") ? `<${p.slice(1)}>` : p)).join("/")}`;
+    // `$id[.pdf]` is the segment `<id>.pdf` (an escaped dot in a flat route name).
+    const url = `/${file.replace(/\.tsx?$/, "").replace(/\[\.(\w+)\]/g, "~$1").replace(/_(?=\.|~|$)/g, "").split(".").map((p) => (p.startsWith("$") ? `<${p.slice(1)}>` : p).replace(/^<(\w+)~(\w+)>$/, "<$1>.$2")).join("/")}`;
     assert.ok(cases.some((c) => c.route.includes(` ${url}`)), `${file} (${url}) has no case`);
   }
 
@@ -208,7 +238,7 @@ test("every route that takes an id answers another tenant's id exactly as a miss
         problems.push(`${c.route}: their id answers ${JSON.stringify(got).slice(0, 600)}\n  a missing id answers ${JSON.stringify(expected).slice(0, 600)}`);
       }
       // Nothing of theirs shows through, whatever the answer.
-      for (const secret of ["Ines Theirs", "Their boiler service", "Their request", "Theo Theirs", "Ivy Imported", "Ian Pending", "Ines Portal", t.quote.number, t.invoice.number]) {
+      for (const secret of ["Ines Theirs", "Their boiler service", "Their request", "Theo Theirs", "Ivy Imported", "Ian Pending", "Una Uploaded", "Ines Portal", t.quote.number, t.invoice.number]) {
         if (got.body.includes(secret)) problems.push(`${c.route}: shows ${secret}`);
       }
     }

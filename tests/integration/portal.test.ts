@@ -61,10 +61,15 @@ test("the hub shows the business, the customer's sent quotes with items and tota
     assert.match(res.text, new RegExp(`name="${name}"`), `booking field ${name}`);
   }
   assert.match(res.text, /action="\/api\/portal\/booking-request"/);
-  // Drafts, void invoices and other customers' records are not on this customer's page.
-  for (const hidden of [draft.number, othersQuote.number, draftInvoice.number, voidInvoice.number]) {
+  // Drafts and other customers' records are not on this customer's page. A void invoice stays,
+  // under "Past" (issue 20), saying nothing is owed.
+  for (const hidden of [draft.number, othersQuote.number, draftInvoice.number]) {
     assert.ok(!text.includes(hidden), `${hidden} is not shown`);
   }
+  const past = text.slice(text.indexOf("Past "));
+  assert.ok(text.indexOf("Past ") > text.indexOf(`Invoice ${open.number}`), "the Past section comes after the open invoices");
+  assert.match(past, new RegExp(`Invoice ${voidInvoice.number} Cancelled`));
+  assert.match(past, /This invoice was cancelled. Nothing is owed on it./);
   assert.ok(!text.includes("Someone Else"));
 });
 

@@ -4,7 +4,9 @@ import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import { Client } from "../helpers/client";
-import { startServer } from "../helpers/server";
+import { spawn } from "node:child_process";
+import { freePort } from "../../db/embedded";
+import { ROOT, startServer, testServerEnv } from "../helpers/server";
 
 test("with no DATABASE_URL the server starts an embedded PostgreSQL whose data survives a restart", async () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "fieldservice-start-"));
@@ -54,4 +56,49 @@ test("in production the session cookie is Secure and __Host- prefixed; a missing
     await server.stop();
   }
   await assert.rejects(startServer({ NODE_ENV: "production", SESSION_SECRET: undefined }), /SESSION_SECRET: required in production/);
+});
+
+/** The command lines of a process and all its descendants (Linux /proc). */
+function processTree(pid: number): string[] {
+  const out: string[] = [];
+  const walk = (p: number) => {
+    try {
+      out.push(fs.readFileSync(`/proc/${p}/cmdline`, "utf8").split("\0").join(" ").trim());
+      const children = fs.readFileSync(`/proc/${p}/task/${p}/children`, "utf8").trim();
+      for (const child of children.split(/\s+/).filter(Boolean)) walk(Number(child));
+    } catch {
+      /* the process ended meanwhile */
+    }
+  };
+  walk(pid);
+  return out;
+}
+
+test("`npm start` migrates, then serves the build with remix-serve (remix-serve build/index.js)", async () => {
+  const port = await freePort();
+  const start = spawn("npm", ["start"], {
+    cwd: ROOT,
+    env: testServerEnv(port),
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true, // its own process group: npm, the start script and remix-serve stop together
+  });
+  const logs: string[] = [];
+  start.stdout.on("data", (d) => logs.push(String(d)));
+  start.stderr.on("data", (d) => logs.push(String(d)));
+  try {
+    const deadline = Date.now() + 120_000;
+    while (!logs.join("").includes(`[remix-serve] http://localhost:${port}`)) {
+      assert.equal(start.exitCode, null, `npm start ended early:\n${logs.join("")}`);
+      assert.ok(Date.now() < deadline, `npm start did not serve:\n${logs.join("")}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const health = await fetch(`http://localhost:${port}/healthz`);
+    assert.equal(health.status, 200);
+    const serving = processTree(start.pid!).filter((cmd) => cmd.includes("@remix-run/serve/dist/cli.js build/index.js"));
+    assert.equal(serving.length, 1, `one remix-serve process under npm start:\n${processTree(start.pid!).join("\n")}`);
+  } finally {
+    const exited = new Promise((r) => start.once("exit", r));
+    process.kill(-start.pid!, "SIGTERM");
+    await exited;
+  }
 });

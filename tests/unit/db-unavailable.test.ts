@@ -37,7 +37,7 @@ test("an error of the query or the data is not an outage", () => {
   assert.equal(isDbUnavailable(new TypeError("x is undefined")), false);
 });
 
-test("every page loader and action of the build maps an outage to the 503 page; JSON routes are left alone", async () => {
+test("every page loader and action of the build maps an outage to the 503 page; a JSON route answers the 503 envelope", async () => {
   const { withOutagePages } = await import("../../app/http/page.server");
   const outage = () => Promise.reject(failedQuery("Connection terminated unexpectedly"));
   const bug = () => Promise.reject(new Error("a bug"));
@@ -49,12 +49,15 @@ test("every page loader and action of the build maps an outage to the 503 page; 
     },
   } as never;
   const wrapped = withOutagePages(build) as unknown as { routes: Record<string, { module: { loader?: (a: unknown) => Promise<unknown>; action?: (a: unknown) => Promise<unknown> } }> };
+  const args = () => ({ request: new Request("http://localhost/x", { method: "POST" }), params: {}, context: {} });
   for (const fn of [wrapped.routes["routes/customers._index"].module.loader!, wrapped.routes["routes/customers._index"].module.action!]) {
-    const thrown = await fn({}).then(() => null, (e: unknown) => e);
+    const thrown = await fn(args()).then(() => null, (e: unknown) => e);
     assert.ok(thrown instanceof Response, "a page answer, not a crash");
     assert.equal(thrown.status, 503);
     assert.match((await thrown.json()).message, /briefly unavailable/i);
   }
-  await assert.rejects(wrapped.routes["routes/jobs._index"].module.loader!({}), /a bug/, "other errors stay 500s");
-  await assert.rejects(wrapped.routes["routes/api.offline-sync"].module.action!({}), (e: unknown) => !(e instanceof Response));
+  await assert.rejects(wrapped.routes["routes/jobs._index"].module.loader!(args()), /a bug/, "other errors stay 500s");
+  const api = (await wrapped.routes["routes/api.offline-sync"].module.action!(args())) as Response;
+  assert.equal(api.status, 503);
+  assert.equal((await api.json()).error.code, "INTERNAL_ERROR");
 });

@@ -288,6 +288,27 @@ function Pager({ page, pages, param, label, hash }: { page: number; pages: numbe
   );
 }
 
+/** Which header of the file went to which field (a file in another product's columns). */
+function MappingList({ mapping }: { mapping: NonNullable<RunView["mapping"]> }) {
+  const used = mapping.columns.filter((c) => c.field);
+  const ignored = mapping.columns.length - used.length;
+  return (
+    <details className="import-mapping" open={mapping.columns.length <= 24}>
+      <summary>
+        <strong>{mapping.preset ? `Recognised: ${mapping.preset}.` : "Your columns were matched."}</strong> {plural(used.length, "column goes", "columns go")} to these fields
+        {ignored ? `; ${plural(ignored, "column is", "columns are")} not imported` : ""}.
+      </summary>
+      <ul className="import-mapping-list" aria-label="Columns and fields">
+        {used.map((c) => (
+          <li key={c.header}>
+            {c.header} → <code>{c.field!.replace(/@(\d+)$/, " (property $1)")}</code>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
 function Preview({ type, data }: { type: ImportType; data: PreviewData }) {
   const { run } = data;
   const info = TYPE_INFO[type];
@@ -314,6 +335,7 @@ function Preview({ type, data }: { type: ImportType; data: PreviewData }) {
             <ul>{run.warnings.map((w) => <li key={w}>{w}</li>)}</ul>
           </div>
         ) : null}
+        {run.mapping ? <MappingList mapping={run.mapping} /> : null}
         {run.state === "superseded" ? (
           <div className="alert alert-warning" role="status">
             <p>

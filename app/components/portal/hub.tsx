@@ -3,7 +3,7 @@ import { DONE, type PortalDone, type PortalFormFailure, type PortalHubData } fro
 import { formatDateTime, formatMoney, formatMoneyTotals } from "~/utils/format";
 import { BookingForm } from "./booking-form";
 import { PageFailure } from "./form-state";
-import { InvoiceCard } from "./invoice-card";
+import { InvoiceCard, isOpenInvoice } from "./invoice-card";
 import { CardError } from "./parts";
 import { QuoteCard } from "./quote-card";
 
@@ -54,7 +54,11 @@ export function PortalHub({ hub, failure = null }: { hub: PortalHubData; failure
   const done = params.get("done");
   const message = !failure && DONE.includes(done as PortalDone) ? confirmation(done as PortalDone, params.get("id"), hub) : null;
   const awaiting = hub.quotes.filter((q) => q.status === "sent").length;
-  const open = hub.invoices.filter((i) => i.status !== "paid" && i.balanceCents > 0);
+  const open = hub.invoices.filter(isOpenInvoice);
+  // Decided, expired, paid and cancelled documents stay, under "Past", with their PDFs and receipts.
+  const currentQuotes = hub.quotes.filter((q) => q.status === "sent");
+  const pastQuotes = hub.quotes.filter((q) => q.status !== "sent");
+  const pastInvoices = hub.invoices.filter((i) => !isOpenInvoice(i));
   const dueByCurrency = new Map<string, number>();
   for (const i of open) dueByCurrency.set(i.currency, (dueByCurrency.get(i.currency) ?? 0) + i.balanceCents);
   // A form answer about a record that is not on the page (an unknown id) is said on top.
@@ -88,21 +92,30 @@ export function PortalHub({ hub, failure = null }: { hub: PortalHubData; failure
 
         <section id="quotes" className="portal-section" aria-labelledby="quotes-title">
           <h2 id="quotes-title">Quotes</h2>
-          {hub.quotes.length ? (
-            hub.quotes.map((q) => <QuoteCard key={q.id} quote={q} token={hub.token} business={hub.business.name} timeZone={hub.business.timeZone} />)
+          {currentQuotes.length ? (
+            currentQuotes.map((q) => <QuoteCard key={q.id} quote={q} token={hub.token} business={hub.business.name} timeZone={hub.business.timeZone} />)
           ) : (
-            <p className="portal-empty">No quotes for you right now.</p>
+            <p className="portal-empty">No quotes waiting for your decision.</p>
           )}
         </section>
 
         <section id="invoices" className="portal-section" aria-labelledby="invoices-title">
           <h2 id="invoices-title">Invoices</h2>
-          {hub.invoices.length ? (
-            hub.invoices.map((i) => <InvoiceCard key={i.id} invoice={i} token={hub.token} timeZone={hub.business.timeZone} />)
+          {open.length ? (
+            open.map((i) => <InvoiceCard key={i.id} invoice={i} token={hub.token} timeZone={hub.business.timeZone} />)
           ) : (
             <p className="portal-empty">No invoices to pay. You are all settled.</p>
           )}
         </section>
+
+        {pastQuotes.length || pastInvoices.length ? (
+          <section id="past" className="portal-section" aria-labelledby="past-title">
+            <h2 id="past-title">Past</h2>
+            <p className="portal-section-note">Paid and cancelled invoices, and quotes you answered or that expired, with their PDFs and receipts.</p>
+            {pastInvoices.map((i) => <InvoiceCard key={i.id} invoice={i} token={hub.token} timeZone={hub.business.timeZone} />)}
+            {pastQuotes.map((q) => <QuoteCard key={q.id} quote={q} token={hub.token} business={hub.business.name} timeZone={hub.business.timeZone} />)}
+          </section>
+        ) : null}
 
         <section id="book" className="portal-section" aria-label="Book a visit">
           <BookingForm hub={hub} />

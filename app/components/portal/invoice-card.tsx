@@ -4,20 +4,24 @@ import { paymentSchema } from "~/services/portal/schemas";
 import type { PortalInvoice } from "~/services/portal/types";
 import { formatDate, formatDateTime, formatMoney } from "~/utils/format";
 import { cardErrors, postedValues, useCardForm, usePortalForm } from "./form-state";
-import { CardError, LineItems, Totals } from "./parts";
+import { CardError, LineItems, paymentMethodLabel, PdfLink, Totals } from "./parts";
 
 function badge(i: PortalInvoice): [string, string] {
+  if (i.status === "void") return ["Cancelled", "badge badge-muted"];
   if (i.status === "paid") return ["Paid", "badge badge-success"];
   if (i.overdue) return ["Overdue", "badge badge-danger"];
   if (i.status === "partial") return ["Partly paid", "badge badge-warning"];
   return ["To pay", "badge"];
 }
 
+/** Still to pay: sent or partly paid, with a balance. Paid and cancelled invoices are "Past". */
+export const isOpenInvoice = (i: PortalInvoice) => (i.status === "sent" || i.status === "partial") && i.balanceCents > 0;
+
 export function InvoiceCard({ invoice: inv, token, timeZone }: { invoice: PortalInvoice; token: string; timeZone: string }) {
   const { Form, formKey, failure, busy } = usePortalForm("payment", inv.id);
   const [form, fields] = useCardForm(paymentSchema, `payment-${inv.id}`, formKey, failure);
   const [label, badgeClass] = badge(inv);
-  const open = inv.status !== "paid" && inv.balanceCents > 0;
+  const open = isOpenInvoice(inv);
   return (
     <article className="portal-card" id={`invoice-${inv.id}`} aria-labelledby={`invoice-${inv.id}-title`}>
       <header className="portal-card-head">
@@ -25,7 +29,10 @@ export function InvoiceCard({ invoice: inv, token, timeZone }: { invoice: Portal
           <p className="portal-kicker">Invoice</p>
           <h3 id={`invoice-${inv.id}-title`}>{inv.number}</h3>
         </div>
-        <span className={badgeClass}>{label}</span>
+        <div className="portal-card-tools">
+          <span className={badgeClass}>{label}</span>
+          <PdfLink href={`/portal/${token}/invoices/${inv.id}.pdf`} label={`invoice ${inv.number}`} />
+        </div>
       </header>
       <dl className="portal-meta">
         {inv.issueDate ? (
@@ -53,8 +60,8 @@ export function InvoiceCard({ invoice: inv, token, timeZone }: { invoice: Portal
         rows={[
           ["Subtotal", inv.subtotalCents],
           ["Tax", inv.taxCents],
-          ["Total", inv.totalCents, !inv.amountPaidCents],
-          ...(inv.amountPaidCents ? ([["Paid so far", -inv.amountPaidCents], ["Balance due", inv.balanceCents, true]] as Array<[string, number, boolean?]>) : []),
+          ["Total", inv.totalCents, !inv.amountPaidCents || inv.status === "void"],
+          ...(inv.amountPaidCents && inv.status !== "void" ? ([["Paid so far", -inv.amountPaidCents], ["Balance due", inv.balanceCents, true]] as Array<[string, number, boolean?]>) : []),
         ]}
       />
       {inv.notes ? <p className="portal-notes">{inv.notes}</p> : null}
@@ -63,14 +70,19 @@ export function InvoiceCard({ invoice: inv, token, timeZone }: { invoice: Portal
           <h4>Payments</h4>
           <ul>
             {inv.payments.map((p) => (
-              <li key={p.reference}>
+              <li key={p.id}>
                 <span>
                   {formatDateTime(p.recordedAt, timeZone)}
                   <span className="portal-item-qty">
-                    Sandbox payment · <span className="portal-ref">{p.reference}</span>
+                    {paymentMethodLabel(p.method)} · <span className="portal-ref">{p.reference}</span>
                   </span>
                 </span>
-                <span className="portal-amount">{formatMoney(p.amountCents, inv.currency)}</span>
+                <span className="portal-amount">
+                  {formatMoney(p.amountCents, inv.currency)}
+                  <a className="portal-receipt" href={`/portal/${token}/invoices/${inv.id}/receipts/${p.id}.pdf`} download>
+                    Receipt<span className="visually-hidden"> for the payment of {formatMoney(p.amountCents, inv.currency)} on {formatDateTime(p.recordedAt, timeZone)}</span>
+                  </a>
+                </span>
               </li>
             ))}
           </ul>
@@ -106,6 +118,8 @@ export function InvoiceCard({ invoice: inv, token, timeZone }: { invoice: Portal
         <p className="portal-outcome portal-outcome-success">
           Paid in full{inv.paidAt ? ` on ${formatDateTime(inv.paidAt, timeZone)}` : ""}. Thank you!
         </p>
+      ) : inv.status === "void" ? (
+        <p className="portal-outcome portal-outcome-muted">This invoice was cancelled. Nothing is owed on it.</p>
       ) : (
         <p className="portal-outcome portal-outcome-muted">Nothing to pay on this invoice.</p>
       )}

@@ -89,3 +89,17 @@ export function SelectField({ id, name, label, errors, hint, options, ...rest }:
     </div>
   );
 }
+
+/** A link to a document's PDF, beside its title: the customer keeps a copy. */
+export function PdfLink({ href, label }: { href: string; label: string }) {
+  return (
+    <a className="portal-pdf" href={href} download>
+      <span aria-hidden="true">⤓ </span>PDF<span className="visually-hidden"> of {label}</span>
+    </a>
+  );
+}
+
+const METHODS: Record<string, string> = {
+  sandbox: "Sandbox payment", cash: "Cash", check: "Check", card: "Card", bank_transfer: "Bank transfer", import: "Paid earlier", other: "Payment",
+};
+export const paymentMethodLabel = (method: string) => METHODS[method] ?? "Payment";

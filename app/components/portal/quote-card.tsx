@@ -4,7 +4,7 @@ import { quoteDecisionSchema } from "~/services/portal/schemas";
 import type { PortalQuote } from "~/services/portal/types";
 import { formatDate, formatDateTime, formatMoney } from "~/utils/format";
 import { cardErrors, postedValues, useCardForm, usePortalForm } from "./form-state";
-import { CardError, LineItems, TextAreaField, Totals } from "./parts";
+import { CardError, LineItems, PdfLink, TextAreaField, Totals } from "./parts";
 
 const BADGES: Record<PortalQuote["status"], [string, string]> = {
   sent: ["Awaiting your decision", "badge"],
@@ -29,7 +29,10 @@ export function QuoteCard({ quote: q, token, business, timeZone }: { quote: Port
           <p className="portal-kicker">Quote {q.number}</p>
           <h3 id={`quote-${q.id}-title`}>{q.title || `Quote ${q.number}`}</h3>
         </div>
-        <span className={badgeClass}>{badge}</span>
+        <div className="portal-card-tools">
+          <span className={badgeClass}>{badge}</span>
+          <PdfLink href={`/portal/${token}/quotes/${q.id}.pdf`} label={`quote ${q.number}`} />
+        </div>
       </header>
       <dl className="portal-meta">
         {q.issueDate ? (

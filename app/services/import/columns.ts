@@ -15,6 +15,10 @@ export const IMPORT_ORDER: readonly ImportType[] = ["customers", "team", ...IMPO
 /** CONTRACT section 9. */
 export const IMPORT_LIMITS = { maxBytes: 10 * 1024 * 1024, maxRows: 50_000 } as const;
 
+/** CONTRACT section 14: another product's export (wide: hundreds of columns) may be 32 MiB.
+ * A file in section 5's own columns keeps section 5's limit (docs/decisions/152). */
+export const MAPPED_IMPORT_LIMITS = { maxBytes: 32 * 1024 * 1024, maxRows: 50_000 } as const;
+
 export interface ImportColumn {
   name: string;
   /** Required on its own. The customer reference columns are `required: false` with `oneOf`. */

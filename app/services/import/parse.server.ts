@@ -59,6 +59,8 @@ export interface ParsedCsvOk {
   ok: true;
   /** Normalised (trimmed, lower-cased) header names kept in `values`, in file order. */
   headers: string[];
+  /** The same headers as the file writes them (trimmed). */
+  fileHeaders: string[];
   records: CsvRecord[];
   /** The `error` of each malformed record, as row errors (validateRows reports them too). */
   rowErrors: RowError[];
@@ -155,6 +157,7 @@ function newlineDetector() {
 
 interface Header {
   names: string[];
+  originals: string[];
   /** Per cell index: the key to store it under, or null to drop it. */
   keys: (string | null)[];
   warnings: string[];
@@ -166,6 +169,7 @@ function readHeader(cells: string[], type: ImportType | undefined): Header | Fil
   const seen = new Set<string>();
   const keys: (string | null)[] = [];
   const warnings: string[] = [];
+  const originals: string[] = [];
   for (let i = 0; i < names.length; i++) {
     const name = names[i];
     if (name === "") {
@@ -181,6 +185,7 @@ function readHeader(cells: string[], type: ImportType | undefined): Header | Fil
       continue;
     }
     keys.push(name);
+    originals.push(cells[i].trim());
   }
   if (type) {
     const missing = requiredColumnGroups(type)
@@ -191,7 +196,7 @@ function readHeader(cells: string[], type: ImportType | undefined): Header | Fil
       return fileError(422, "MISSING_COLUMN", `Missing required column${s}: ${missing.join(", ")}.`);
     }
   }
-  return { names: keys.filter((k): k is string => k !== null), keys, warnings };
+  return { names: keys.filter((k): k is string => k !== null), originals, keys, warnings };
 }
 
 function count(n: number, noun: string): string {
@@ -306,5 +311,5 @@ export async function parseCsv(input: CsvInput, opts: ParseOptions): Promise<Par
   if (state.error) return state.error;
   if (!header) return fileError(400, "EMPTY_FILE", "The file is empty.");
   if (records.length === 0) return fileError(422, "NO_DATA_ROWS", "The file has a header row but no data rows.");
-  return { ok: true, headers: header.names, records, rowErrors, warnings: header.warnings };
+  return { ok: true, headers: header.names, fileHeaders: header.originals, records, rowErrors, warnings: header.warnings };
 }

@@ -2,9 +2,11 @@
 // (docs/decisions/071). Each record is a JSON array in the column order below (arrays, not
 // objects: half the bytes, and jsonb reads an array element by position), so the commit is one
 // `INSERT ... SELECT ... FROM jsonb_array_elements(...)` per table, never a loop.
+import { randomUUID } from "node:crypto";
 import { rows, type Tx } from "../../../db/index";
 import { conflict } from "~/utils/app-error";
 import type { ImportType } from "./columns";
+import type { PropertyDraft } from "./mapping/apply.server";
 import type { CustomerRow, InvoiceDocument, JobRow, LineItem, QuoteDocument, TeamMemberRow, ValidationResult } from "./validate.server";
 
 /** A stored record column: name in the SQL, PostgreSQL type, and how to read it. */
@@ -23,6 +25,16 @@ const ITEM_COLUMNS: Column<LineItem>[] = [
   ["tax_rate", "numeric", (i) => thousandths(i.taxRatePpm / 10)], // ppm of the amount -> percent, 3 decimals
   ["line_total_cents", "bigint", (i) => i.lineSubtotalCents],
   ["tax_cents", "bigint", (i) => i.lineTaxCents],
+];
+
+const PROPERTY_COLUMNS: Column<PropertyDraft>[] = [
+  ["label", "text", (p) => p.label],
+  ["address_line1", "text", (p) => p.addressLine1],
+  ["address_line2", "text", (p) => p.addressLine2],
+  ["city", "text", (p) => p.city],
+  ["region", "text", (p) => p.region],
+  ["postal_code", "text", (p) => p.postalCode],
+  ["country", "text", (p) => p.country],
 ];
 
 const toArray = <R>(columns: readonly Column<R>[], r: R) => columns.map((c) => c[2](r));
@@ -58,6 +70,9 @@ const RECORD_COLUMNS = {
     ["country", "text", (v) => v.country],
     ["notes", "text", (v) => v.notes],
     ["external_id", "text", (v) => v.externalId],
+    // The id is chosen at the preview, so the service properties can name their customer.
+    ["id", "uuid", () => randomUUID()],
+    ["properties", "jsonb", (v) => (v.properties ?? []).map((p) => toArray(PROPERTY_COLUMNS, p))],
   ] as Column<CustomerRow>[],
   team: [
     ["name", "text", (v) => v.name],
@@ -132,12 +147,18 @@ const itemsSql = (kind: "quote" | "invoice") => `
 export const COMMIT_SQL: Record<ImportType, { main: string; parts: string[] }> = {
   customers: {
     main: `
-      INSERT INTO customers (tenant_id, name, company, email, phone, address_line1, address_line2, city, region,
+      INSERT INTO customers (tenant_id, id, name, company, email, phone, address_line1, address_line2, city, region,
         postal_code, country, notes, external_id, import_run_id)
-      SELECT $1, r.name, r.company, r.email, r.phone, r.address_line1, r.address_line2, r.city, r.region,
+      SELECT $1, r.id, r.name, r.company, r.email, r.phone, r.address_line1, r.address_line2, r.city, r.region,
         r.postal_code, r.country, r.notes, r.external_id, $2
       ${source(RECORD_COLUMNS.customers)}`,
-    parts: [],
+    // Service properties (CONTRACT section 14): one row per element of the record's list.
+    parts: [
+      `INSERT INTO customer_properties (tenant_id, customer_id, position, ${PROPERTY_COLUMNS.map((c) => c[0]).join(", ")}, import_run_id)
+       SELECT $1, r.id, p.ord, ${PROPERTY_COLUMNS.map((_, i) => `p.v->>${i}`).join(", ")}, $2
+       ${source(RECORD_COLUMNS.customers, ["id", "properties"])}
+       CROSS JOIN LATERAL jsonb_array_elements(r.properties) WITH ORDINALITY AS p(v, ord)`,
+    ],
   },
   team: {
     // No password: imported members sign in through an invite (docs/decisions/003).

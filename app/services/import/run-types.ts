@@ -18,6 +18,8 @@ export interface ImportRunOf<D> {
   /** The file's known columns in file order: the preview table's header. */
   headers: string[];
   warnings: string[];
+  /** A file mapped from other headers (section 14): which header went to which field. */
+  mapping: MappingSummary | null;
   rowCount: number;
   validCount: number;
   invalidCount: number;
@@ -34,6 +36,12 @@ export interface ImportRunOf<D> {
 }
 
 export type ImportRun = ImportRunOf<Date>;
+
+/** Which header of the file went to which field (null: not imported), and the product recognised. */
+export interface MappingSummary {
+  preset: string | null;
+  columns: { header: string; field: string | null }[];
+}
 export type RunView = ImportRunOf<string>;
 
 /** One row as the preview shows it: the raw cells (cut), and its errors (column null = the row). */

@@ -18,7 +18,8 @@ import type { CsvInput, FileError, RowError } from "./parse.server";
 import { insertRecords, recordSlices } from "./records.server";
 import { deleteRunRecords, undoStatus, type UndoStatus } from "./undo.server";
 import { analyseCsv, type AnalysedCsv, type ValidationResult } from "./validate.server";
-import { PAGE_ERRORS, PAGE_ROWS, type ImportRun, type PreviewRow, type RunState } from "./run-types";
+import type { MappedExtras } from "./mapping/analyse.server";
+import { PAGE_ERRORS, PAGE_ROWS, type ImportRun, type MappingSummary, type PreviewRow, type RunState } from "./run-types";
 
 // Chunk sizes of import_run_data: a page of rows or errors is read from one chunk.
 const ROWS_PER_CHUNK = 500;
@@ -29,7 +30,7 @@ const CELL_PREVIEW_CHARS = 300;
 
 export type { ImportRun, PreviewRow, RunState } from "./run-types";
 
-export type AnalysedFile = Exclude<AnalysedCsv<ImportType>, FileError>;
+export type AnalysedFile = Exclude<AnalysedCsv<ImportType>, FileError> & MappedExtras;
 
 // --- Locks -------------------------------------------------------------------------------
 
@@ -42,7 +43,7 @@ const lockPreviews = (tenantId: string, type: ImportType, t: Tx) =>
 
 // --- Reading runs ------------------------------------------------------------------------
 
-const RUN_COLUMNS = `r.id, r.type, r.state, r.file_name, r.file_bytes, r.headers, r.warnings, r.row_count, r.valid_count,
+const RUN_COLUMNS = `r.id, r.type, r.state, r.file_name, r.file_bytes, r.headers, r.warnings, r.mapping, r.row_count, r.valid_count,
   r.invalid_count, r.error_count, r.document_count, r.item_count, r.imported_count, r.created_at, r.committed_at, r.undone_at,
   u.name AS created_by_name`;
 
@@ -54,6 +55,7 @@ interface RunRow {
   file_bytes: number;
   headers: string[];
   warnings: string[];
+  mapping: MappingSummary | null;
   row_count: number;
   valid_count: number;
   invalid_count: number;
@@ -76,6 +78,7 @@ function toRun(r: RunRow): ImportRun {
     fileBytes: r.file_bytes,
     headers: r.headers,
     warnings: r.warnings,
+    mapping: r.mapping,
     rowCount: r.row_count,
     validCount: r.valid_count,
     invalidCount: r.invalid_count,
@@ -255,6 +258,7 @@ export interface UploadInfo {
 export async function createPreview(actor: Actor, file: AnalysedFile, upload: UploadInfo): Promise<ImportRun> {
   return inTenant(actor.tenantId, async (t) => {
     await checkAgainstDatabase(actor.tenantId, file, t);
+    if (file.columnHeaders || file.mergedRows) nameFileColumns(file);
     const byRow = errorsByRow(file);
     const invalidCount = byRow.size;
     await lockPreviews(actor.tenantId, file.type, t);
@@ -270,8 +274,8 @@ export async function createPreview(actor: Actor, file: AnalysedFile, upload: Up
     const documents = "documents" in file ? file.documents : null;
     const run = await one<{ id: string }>(
       `INSERT INTO import_runs (tenant_id, type, file_name, file_bytes, headers, warnings, row_count, valid_count, invalid_count,
-         error_count, document_count, item_count, created_by)
-       VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7, $8, $9, $10, $11, $12, $13) RETURNING id`,
+         error_count, document_count, item_count, created_by, mapping)
+       VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7, $8, $9, $10, $11, $12, $13, $14::jsonb) RETURNING id`,
       [
         actor.tenantId,
         file.type,
@@ -286,11 +290,27 @@ export async function createPreview(actor: Actor, file: AnalysedFile, upload: Up
         documents ? documents.length : null,
         documents ? documents.reduce((n, d) => n + d.rowNumbers.length, 0) : null,
         actor.userId,
+        file.mapping ? JSON.stringify(file.mapping) : null,
       ],
       t,
     );
     await storeChunks(actor.tenantId, run!.id, serialise(file, byRow), t);
     return findRun(actor.tenantId, run!.id, t);
+  });
+}
+
+/**
+ * A mapped file (section 14): errors the database checks found name the file's own headers, and
+ * an error of a record folded from several rows (a client with several properties) names all
+ * of its rows.
+ */
+function nameFileColumns(file: AnalysedFile) {
+  const headers = file.columnHeaders ?? {};
+  file.errors = file.errors.map((e) => {
+    const column = e.column !== null && headers[e.column] ? headers[e.column] : e.column;
+    const more = file.mergedRows?.get(e.row) ?? [];
+    const message = more.length && !e.message.includes("(rows ") ? `${e.message} (rows ${[e.row, ...more].join(", ")} of the file are this one record)` : e.message;
+    return { row: e.row, column, message };
   });
 }
 

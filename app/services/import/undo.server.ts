@@ -13,7 +13,10 @@ export const UNDO_WINDOW_HOURS = 24;
 
 /** The tables a run of each type writes to, in delete order (children first). */
 const WRITES: Record<ImportType, { table: string; counted: boolean; versioned: boolean }[]> = {
-  customers: [{ table: "customers", counted: true, versioned: true }],
+  customers: [
+    { table: "customer_properties", counted: false, versioned: true },
+    { table: "customers", counted: true, versioned: true },
+  ],
   team: [{ table: "users", counted: true, versioned: true }],
   jobs: [{ table: "jobs", counted: true, versioned: true }],
   quotes: [{ table: "quotes", counted: true, versioned: true }],
@@ -41,11 +44,13 @@ const REFERRERS: Record<string, string> = {
   sessions: "a sign-in session",
   import_runs: "another import",
   customers: "a customer",
+  customer_properties: "a service property",
   users: "a team member",
 };
 
 const RECORD_NOUN: Record<string, string> = {
   customers: "customers",
+  customer_properties: "service properties",
   users: "team members",
   jobs: "jobs",
   quotes: "quotes",

@@ -20,6 +20,7 @@ import { z } from "zod";
 import { INVOICE_STATUSES, type InvoiceStatus, type JobStatus, type QuoteStatus, type Role } from "../../../db/enums";
 import { IMPORT_LIMITS, type ImportType } from "./columns";
 import { unescapeFormula } from "./csv-write";
+import type { PropertyDraft } from "./mapping/apply.server";
 import { parseCsv, type CsvInput, type CsvRecord, type FileError, type ParseLimits, type RowError } from "./parse.server";
 
 export type { RowError } from "./parse.server";
@@ -46,6 +47,8 @@ export interface CustomerRow {
   country: string | null;
   notes: string | null;
   externalId: string | null;
+  /** Service properties, from a file mapped from another product's export (section 14). */
+  properties?: PropertyDraft[];
 }
 
 /** At least one of customerEmail / customerExternalId is set. When both are, both must name

@@ -14,7 +14,8 @@ const iso = (v: string | null) => (v ? new Date(v).toISOString() : null);
 /**
  * The customer's page: the business, their quotes (every one that was sent to them, newest
  * first, the ones awaiting a decision on top), their invoices (open ones on top, with
- * balance and payments; drafts and void ones are not theirs to see), their recent booking
+ * balance and payments; paid and void ones stay, for the "Past" section; drafts are not
+ * theirs to see), their recent booking
  * requests, and fresh idempotency keys for the forms. One statement, one round trip: the
  * page is opened by every customer a business texts, so its queries are folded together.
  */
@@ -74,12 +75,12 @@ SELECT
      SELECT json_build_object('id', i.id, 'number', i.number, 'status', i.status, 'currency', i.currency,
               'subtotalCents', i.subtotal_cents, 'taxCents', i.tax_cents, 'totalCents', i.total_cents,
               'amountPaidCents', i.amount_paid_cents, 'notes', i.notes, 'issueDate', i.issue_date::text,
-              'dueDate', i.due_date::text, 'paidAt', i.paid_at, 'overdue', (i.status <> 'paid' AND i.due_date < $3::date),
+              'dueDate', i.due_date::text, 'paidAt', i.paid_at, 'overdue', (i.status IN ('sent', 'partial') AND i.due_date < $3::date),
               'items', ${ITEMS("invoice", "i")},
-              'payments', (SELECT json_agg(json_build_object('amountCents', p.amount_cents, 'reference', p.reference,
-                                                             'recordedAt', p.recorded_at) ORDER BY p.recorded_at)
+              'payments', (SELECT json_agg(json_build_object('id', p.id, 'amountCents', p.amount_cents, 'method', p.method,
+                                                             'reference', p.reference, 'recordedAt', p.recorded_at) ORDER BY p.recorded_at, p.id)
                              FROM payments p WHERE p.tenant_id = $1 AND p.invoice_id = i.id)) AS doc,
-            row_number() OVER (ORDER BY (i.status <> 'paid') DESC, i.due_date ASC NULLS LAST, i.created_at DESC) AS rank
+            row_number() OVER (ORDER BY (i.status IN ('sent', 'partial')) DESC, i.due_date ASC NULLS LAST, i.created_at DESC) AS rank
        FROM invoices i WHERE i.tenant_id = $1 AND i.customer_id = $2 AND i.status = ANY($4::text[])
       ORDER BY rank LIMIT 50) x) AS invoices,
   (SELECT coalesce(json_agg(x.doc ORDER BY x.created_at DESC), '[]') FROM (

@@ -13,8 +13,8 @@ export const TIME_WINDOW_LABELS: Record<TimeWindow, string> = {
   evening: "Evening (5 – 8 pm)",
 };
 
-/** The invoices a customer sees: sent, partly paid and paid (never a draft or a void one). */
-export const PORTAL_INVOICE_STATUSES = ["sent", "partial", "paid"] as const satisfies readonly InvoiceStatus[];
+/** The invoices a customer sees: sent, partly paid, paid and void (never a draft). */
+export const PORTAL_INVOICE_STATUSES = ["sent", "partial", "paid", "void"] as const satisfies readonly InvoiceStatus[];
 export type PortalInvoiceStatus = (typeof PORTAL_INVOICE_STATUSES)[number];
 
 export type PortalLineItem = {
@@ -43,7 +43,8 @@ export type PortalQuote = Totals & {
   items: PortalLineItem[];
 };
 
-export type PortalPayment = { amountCents: number; reference: string; recordedAt: string };
+/** A payment on one of the customer's invoices: the portal's sandbox, or one the office recorded. */
+export type PortalPayment = { id: string; amountCents: number; method: string; reference: string; recordedAt: string };
 
 export type PortalInvoice = Totals & {
   id: string;

@@ -1,0 +1,10 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { fail } from "~/http/envelope.server";
+import { AppError } from "~/utils/app-error";
+
+// Every unknown /api path, the bare /api included, with any method: the 404 envelope
+// (CONTRACT sections 1 and 18). Remix ranks this splat below every registered /api route.
+const notFound = ({ request }: LoaderFunctionArgs) => fail(request, new AppError("NOT_FOUND", "There is no such API route."));
+
+export const loader = notFound;
+export const action = notFound;

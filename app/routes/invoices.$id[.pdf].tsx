@@ -1,0 +1,14 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { pdfDownload } from "~/http/pdf.server";
+import { invoicePdf } from "~/services/documents/documents-pdf.server";
+import { actorOf } from "~/utils/auth.server";
+import { requireAllRecords } from "~/utils/records-access.server";
+
+// GET /invoices/<id>.pdf (CONTRACT section 16): lines, taxes, totals, payments and balance.
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireAllRecords(request);
+  return pdfDownload(request, async () => {
+    const { number, pdf } = await invoicePdf(actorOf(user), params.id ?? "");
+    return { filename: `Invoice ${number}.pdf`, pdf };
+  }, { back: { href: "/invoices", label: "Back to Invoices" } });
+}

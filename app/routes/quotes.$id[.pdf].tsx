@@ -1,0 +1,14 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { pdfDownload } from "~/http/pdf.server";
+import { quotePdf } from "~/services/documents/documents-pdf.server";
+import { actorOf } from "~/utils/auth.server";
+import { requireAllRecords } from "~/utils/records-access.server";
+
+// GET /quotes/<id>.pdf (CONTRACT section 16): the quote as the customer receives it.
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireAllRecords(request);
+  return pdfDownload(request, async () => {
+    const { number, pdf } = await quotePdf(actorOf(user), params.id ?? "");
+    return { filename: `Quote ${number}.pdf`, pdf };
+  }, { back: { href: "/quotes", label: "Back to Quotes" } });
+}

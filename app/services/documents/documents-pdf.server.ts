@@ -1,0 +1,229 @@
+import { inTenant, one, rows, type Tx } from "../../../db/index";
+import { notFound } from "~/utils/app-error";
+import type { Actor } from "~/utils/auth.server";
+import { isUuid } from "~/utils/crypto.server";
+import { formatDate, formatDateTime, humanize } from "~/utils/format";
+import { paperFor, renderPdf, type PdfDocument, type PdfLine } from "./pdf-layout.server";
+
+// What a quote, an invoice or a payment receipt PDF holds (CONTRACT section 16), for staff
+// (`view_records`, any document of the tenant) and for the portal (only the token's customer's
+// documents, and never a draft: the customer has not been sent it). Every loader takes the
+// transaction it runs in, so the portal's checks and the read are one transaction.
+
+export type Scope = { tenantId: string; customerId?: string };
+
+type Business = { name: string; lines: string[]; country: string | null };
+type Customer = { name: string; company: string | null; country: string | null; lines: string[] };
+
+const text = (v: unknown) => (typeof v === "string" && v.trim() ? v.trim() : null);
+
+/** The business as its documents show it: the name, then whatever contact details the company settings hold. */
+async function businessOf(t: Tx, tenantId: string): Promise<Business> {
+  const r = await one<{ tenant: Record<string, unknown>; company: Record<string, unknown> | null }>(
+    `SELECT to_jsonb(tn) AS tenant, (SELECT value FROM tenant_settings s WHERE s.tenant_id = tn.id AND s.key = 'company') AS company
+       FROM tenants tn WHERE tn.id = $1`,
+    [tenantId],
+    t,
+  );
+  const f = { ...r!.tenant, ...(r!.company ?? {}) };
+  const pick = (...keys: string[]) => keys.map((k) => text(f[k])).find(Boolean) ?? null;
+  const cityLine = [pick("city"), pick("region"), pick("postal_code", "postalCode")].filter(Boolean).join(", ");
+  const lines = [pick("address_line1", "addressLine1", "address"), pick("address_line2", "addressLine2"), cityLine || null, pick("phone"), pick("email")].filter(
+    (l): l is string => !!l,
+  );
+  return { name: pick("business_name", "businessName", "name") ?? "", lines, country: pick("country") };
+}
+
+async function customerOf(t: Tx, tenantId: string, customerId: string): Promise<Customer> {
+  const c = await one<Record<string, string | null>>(
+    `SELECT name, company, email, phone, address_line1, address_line2, city, region, postal_code, country
+       FROM customers WHERE tenant_id = $1 AND id = $2`,
+    [tenantId, customerId],
+    t,
+  );
+  const cityLine = [c!.city, c!.region, c!.postal_code].filter(Boolean).join(", ");
+  const lines = [c!.company, c!.address_line1, c!.address_line2, cityLine || null, c!.country, c!.email, c!.phone].filter((l): l is string => !!l);
+  return { name: c!.name!, company: c!.company, country: c!.country, lines };
+}
+
+type Item = { description: string; quantity: string; unit_price_cents: number; tax_rate: string; line_total_cents: number; tax_cents: number };
+
+async function itemsOf(t: Tx, table: "quote_items" | "invoice_items", column: "quote_id" | "invoice_id", tenantId: string, id: string) {
+  return rows<Item>(
+    `SELECT description, trim_scale(quantity)::text AS quantity, unit_price_cents, trim_scale(tax_rate)::text AS tax_rate,
+            line_total_cents, tax_cents
+       FROM ${table} WHERE tenant_id = $1 AND ${column} = $2 ORDER BY position`,
+    [tenantId, id],
+    t,
+  );
+}
+
+const pdfLine = (i: Item): PdfLine => ({
+  description: i.description,
+  quantity: i.quantity,
+  unitPriceCents: Number(i.unit_price_cents),
+  taxRate: i.tax_rate,
+  amountCents: Number(i.line_total_cents),
+});
+
+const customerFilter = (scope: Scope, alias: string, n: number) => (scope.customerId ? `AND ${alias}.customer_id = $${n} AND ${alias}.status <> 'draft'` : "");
+const customerBind = (scope: Scope) => (scope.customerId ? [scope.customerId] : []);
+
+export const PAYMENT_METHOD_LABELS: Record<string, string> = {
+  sandbox: "Online (sandbox)",
+  cash: "Cash",
+  check: "Check",
+  card: "Card",
+  bank_transfer: "Bank transfer",
+  import: "Paid before import",
+  other: "Other",
+};
+const methodLabel = (m: string) => PAYMENT_METHOD_LABELS[m] ?? humanize(m);
+
+export async function quotePdfIn(t: Tx, scope: Scope, id: string): Promise<{ number: string; pdf: Buffer }> {
+  if (!isUuid(id)) throw notFound("Quote not found.");
+  const q = await one<{
+    id: string; customer_id: string; number: string; title: string | null; status: string; issue_date: string | null; valid_until: string | null;
+    currency: string; notes: string | null; subtotal_cents: number; tax_cents: number; total_cents: number; approved_at: Date | null;
+    approved_name: string | null; declined_at: Date | null; time_zone: string;
+  }>(
+    `SELECT q.id, q.customer_id, q.number, q.title, q.status, q.issue_date::text, q.valid_until::text, q.currency, q.notes,
+            q.subtotal_cents, q.tax_cents, q.total_cents, q.approved_at, q.approved_name, q.declined_at, tn.time_zone
+       FROM quotes q JOIN tenants tn ON tn.id = q.tenant_id
+      WHERE q.tenant_id = $1 AND q.id = $2 ${customerFilter(scope, "q", 3)}`,
+    [scope.tenantId, id, ...customerBind(scope)],
+    t,
+  );
+  if (!q) throw notFound("Quote not found.");
+  const [business, customer, items] = [await businessOf(t, scope.tenantId), await customerOf(t, scope.tenantId, q.customer_id), await itemsOf(t, "quote_items", "quote_id", scope.tenantId, q.id)];
+  const facts: Array<[string, string]> = [];
+  if (q.issue_date) facts.push(["Date", formatDate(q.issue_date)]);
+  if (q.valid_until) facts.push(["Valid until", formatDate(q.valid_until)]);
+  facts.push(["Status", humanize(q.status)]);
+  const paragraphs: PdfDocument["paragraphs"] = [];
+  if (q.approved_at) paragraphs.push({ heading: "Approved", text: `Approved by ${q.approved_name ?? "the customer"} on ${formatDateTime(q.approved_at, q.time_zone)}.` });
+  if (q.declined_at) paragraphs.push({ heading: "Declined", text: `Declined on ${formatDateTime(q.declined_at, q.time_zone)}.` });
+  if (q.notes) paragraphs.push({ heading: "Notes", text: q.notes });
+  const doc: PdfDocument = {
+    heading: "Quote",
+    paper: paperFor(business.country ?? customer.country),
+    business,
+    customer: { heading: "Prepared for", name: customer.name, lines: customer.lines },
+    number: q.number,
+    title: q.title,
+    facts,
+    currency: q.currency,
+    lines: items.map(pdfLine),
+    totals: [
+      { label: "Subtotal", cents: Number(q.subtotal_cents) },
+      { label: "Tax", cents: Number(q.tax_cents) },
+      { label: "Total", cents: Number(q.total_cents), strong: true },
+    ],
+    paragraphs,
+    footer: `${business.name} · Quote ${q.number}`,
+  };
+  return { number: q.number, pdf: await renderPdf(doc) };
+}
+
+type InvoiceRow = {
+  id: string; customer_id: string; number: string; status: string; issue_date: string | null; due_date: string | null; currency: string;
+  notes: string | null; subtotal_cents: number; tax_cents: number; total_cents: number; amount_paid_cents: number; time_zone: string;
+};
+type PaymentRow = { id: string; amount_cents: number; method: string; reference: string; recorded_at: Date };
+
+async function invoiceOf(t: Tx, scope: Scope, id: string) {
+  if (!isUuid(id)) throw notFound("Invoice not found.");
+  const invoice = await one<InvoiceRow>(
+    `SELECT i.id, i.customer_id, i.number, i.status, i.issue_date::text, i.due_date::text, i.currency, i.notes,
+            i.subtotal_cents, i.tax_cents, i.total_cents, i.amount_paid_cents, tn.time_zone
+       FROM invoices i JOIN tenants tn ON tn.id = i.tenant_id
+      WHERE i.tenant_id = $1 AND i.id = $2 ${customerFilter(scope, "i", 3)}`,
+    [scope.tenantId, id, ...customerBind(scope)],
+    t,
+  );
+  if (!invoice) throw notFound("Invoice not found.");
+  const payments = await rows<PaymentRow>(
+    `SELECT id, amount_cents, method, reference, recorded_at FROM payments WHERE tenant_id = $1 AND invoice_id = $2 ORDER BY recorded_at, id`,
+    [scope.tenantId, id],
+    t,
+  );
+  return { invoice, payments, business: await businessOf(t, scope.tenantId), customer: await customerOf(t, scope.tenantId, invoice.customer_id) };
+}
+
+const pdfPayment = (p: PaymentRow, tz: string) => ({
+  date: formatDateTime(p.recorded_at, tz),
+  method: methodLabel(p.method),
+  reference: p.reference,
+  amountCents: Number(p.amount_cents),
+});
+
+export async function invoicePdfIn(t: Tx, scope: Scope, id: string): Promise<{ number: string; pdf: Buffer }> {
+  const { invoice: i, payments, business, customer } = await invoiceOf(t, scope, id);
+  const items = await itemsOf(t, "invoice_items", "invoice_id", scope.tenantId, i.id);
+  const facts: Array<[string, string]> = [];
+  if (i.issue_date) facts.push(["Date", formatDate(i.issue_date)]);
+  if (i.due_date) facts.push(["Due", formatDate(i.due_date)]);
+  facts.push(["Status", humanize(i.status)]);
+  const balance = Number(i.total_cents) - Number(i.amount_paid_cents);
+  const totals: PdfDocument["totals"] = [
+    { label: "Subtotal", cents: Number(i.subtotal_cents) },
+    { label: "Tax", cents: Number(i.tax_cents) },
+    { label: "Total", cents: Number(i.total_cents), strong: i.status === "void" },
+  ];
+  // A void invoice asks for nothing: it shows no balance due.
+  if (i.status !== "void") totals.push({ label: "Paid", cents: Number(i.amount_paid_cents) }, { label: "Balance due", cents: balance, strong: true });
+  const paragraphs: PdfDocument["paragraphs"] = [];
+  if (i.status === "void") paragraphs.push({ heading: "Void", text: "This invoice was cancelled. Nothing is owed on it." });
+  if (i.notes) paragraphs.push({ heading: "Notes", text: i.notes });
+  const doc: PdfDocument = {
+    heading: "Invoice",
+    paper: paperFor(business.country ?? customer.country),
+    business,
+    customer: { heading: "Bill to", name: customer.name, lines: customer.lines },
+    number: i.number,
+    facts,
+    currency: i.currency,
+    lines: items.map(pdfLine),
+    totals,
+    payments: payments.map((p) => pdfPayment(p, i.time_zone)),
+    paragraphs,
+    footer: `${business.name} · Invoice ${i.number}`,
+  };
+  return { number: i.number, pdf: await renderPdf(doc) };
+}
+
+/** A receipt for one payment: what was paid, how, and the balance after it. */
+export async function receiptPdfIn(t: Tx, scope: Scope, invoiceId: string, paymentId: string): Promise<{ number: string; pdf: Buffer }> {
+  const { invoice: i, payments, business, customer } = await invoiceOf(t, scope, invoiceId);
+  const index = payments.findIndex((p) => p.id === paymentId);
+  if (index < 0) throw notFound("Payment not found.");
+  const p = payments[index];
+  const paidUpTo = payments.slice(0, index + 1).reduce((s, x) => s + Number(x.amount_cents), 0);
+  const number = `${i.number}-R${index + 1}`;
+  const doc: PdfDocument = {
+    heading: "Receipt",
+    paper: paperFor(business.country ?? customer.country),
+    business,
+    customer: { heading: "Received from", name: customer.name, lines: customer.lines },
+    number,
+    facts: [["Received", formatDateTime(p.recorded_at, i.time_zone)], ["For invoice", i.number], ["Method", methodLabel(p.method)]],
+    currency: i.currency,
+    lines: [],
+    totals: [
+      { label: `Invoice ${i.number} total`, cents: Number(i.total_cents) },
+      { label: "Paid before", cents: paidUpTo - Number(p.amount_cents) },
+      { label: "Balance after this payment", cents: Number(i.total_cents) - paidUpTo },
+      { label: "Amount paid", cents: Number(p.amount_cents), strong: true },
+    ],
+    payments: [pdfPayment(p, i.time_zone)],
+    paragraphs: p.method === "sandbox" ? [{ heading: "Sandbox payment", text: "This payment was recorded in a sandbox: no money moved." }] : [],
+    footer: `${business.name} · Receipt ${number}`,
+  };
+  return { number, pdf: await renderPdf(doc) };
+}
+
+// Staff: the whole tenant's documents, drafts included.
+export const quotePdf = (actor: Actor, id: string) => inTenant(actor.tenantId, (t) => quotePdfIn(t, { tenantId: actor.tenantId }, id));
+export const invoicePdf = (actor: Actor, id: string) => inTenant(actor.tenantId, (t) => invoicePdfIn(t, { tenantId: actor.tenantId }, id));
+export const receiptPdf = (actor: Actor, invoiceId: string, paymentId: string) =>
+  inTenant(actor.tenantId, (t) => receiptPdfIn(t, { tenantId: actor.tenantId }, invoiceId, paymentId));

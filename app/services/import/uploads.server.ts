@@ -1,0 +1,137 @@
+// The mapping step (CONTRACT section 14, docs/decisions/152-153): a file whose headers are not
+// all matched with certainty is kept in import_uploads with its headers and first rows apart;
+// the step's page reads only those. Choosing the mapping analyses the kept file, stores the
+// preview as any other, remembers the mapping for the same headers, and drops the upload.
+import { inTenant, one, rows } from "../../../db/index";
+import { isUuid } from "~/utils/crypto.server";
+import { notFound, validationFailed } from "~/utils/app-error";
+import type { Actor } from "~/utils/auth.server";
+import type { ImportType } from "./columns";
+import { analyseUpload, analyseWithMapping, type AnalysedUpload } from "./mapping/analyse.server";
+import { PRESETS } from "./mapping/known-headers";
+import { headerKey, matchHeaders, type MatchHow } from "./mapping/match";
+import { IGNORE, isTarget, missingRequired } from "./mapping/targets";
+import type { CsvInput, FileError } from "./parse.server";
+import type { ImportRun } from "./run-types";
+import { createPreview, type UploadInfo } from "./runs.server";
+
+/** Uploads older than this are dropped when the next one is stored. */
+const UPLOAD_HOURS = 24;
+
+async function remembered(tenantId: string, type: ImportType, key: string): Promise<(string | null)[] | null> {
+  const r = await inTenant(tenantId, (t) =>
+    one<{ fields: (string | null)[] }>(`SELECT fields FROM import_mappings WHERE tenant_id = $1 AND type = $2 AND header_key = $3`, [tenantId, type, key], t),
+  );
+  return r?.fields ?? null;
+}
+
+/** Reads an upload: its analysis, a file error, or "needs mapping" (with the file kept in memory). */
+export function analyseImportUpload<T extends ImportType>(actor: Actor, type: T, input: CsvInput): Promise<AnalysedUpload<T>> {
+  return analyseUpload(type, input, (key) => remembered(actor.tenantId, type, key));
+}
+
+export type NeedsMapping = Extract<AnalysedUpload<ImportType>, { needsMapping: true }>;
+
+export async function storeUpload(actor: Actor, upload: NeedsMapping, info: UploadInfo): Promise<{ id: string }> {
+  return inTenant(actor.tenantId, async (t) => {
+    await rows(`DELETE FROM import_uploads WHERE tenant_id = $1 AND created_at < now() - interval '${UPLOAD_HOURS} hours'`, [actor.tenantId], t);
+    const r = await one<{ id: string }>(
+      `INSERT INTO import_uploads (tenant_id, type, file_name, file_bytes, headers, sample, data, created_by)
+       VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7, $8) RETURNING id`,
+      [actor.tenantId, upload.type, info.fileName?.slice(0, 255) ?? null, info.bytes, JSON.stringify(upload.headers), JSON.stringify(upload.sample), upload.data, actor.userId],
+      t,
+    );
+    return { id: r!.id };
+  });
+}
+
+export interface MappingColumn {
+  index: number;
+  header: string;
+  /** First values of the column. */
+  values: string[];
+  /** The field chosen in advance, or "ignore". */
+  field: string;
+  how: MatchHow;
+}
+
+export interface UploadForMapping {
+  id: string;
+  type: ImportType;
+  fileName: string | null;
+  fileBytes: number;
+  columns: MappingColumn[];
+  missing: string[];
+}
+
+/** The mapping step's page: headers, first values and the fields chosen in advance (never the file). */
+export async function getUploadForMapping(actor: Actor, id: string): Promise<UploadForMapping> {
+  if (!isUuid(id)) throw notFound("This upload does not exist.");
+  const u = await inTenant(actor.tenantId, (t) =>
+    one<{ id: string; type: ImportType; file_name: string | null; file_bytes: number; headers: string[]; sample: string[][] }>(
+      `SELECT id, type, file_name, file_bytes, headers, sample FROM import_uploads WHERE tenant_id = $1 AND id = $2`,
+      [actor.tenantId, id],
+      t,
+    ),
+  );
+  if (!u) throw notFound("This upload does not exist.");
+  const known = await remembered(actor.tenantId, u.type, headerKey(u.headers));
+  const match = matchHeaders(u.type, u.headers, known && known.length === u.headers.length ? known : null);
+  return {
+    id: u.id,
+    type: u.type,
+    fileName: u.file_name,
+    fileBytes: Number(u.file_bytes),
+    missing: match.missing,
+    columns: match.columns.map((c) => ({
+      index: c.index,
+      header: c.header,
+      values: u.sample.map((r) => r[c.index] ?? "").filter((v) => v.trim() !== ""),
+      field: c.field ?? IGNORE,
+      how: c.how,
+    })),
+  };
+}
+
+/**
+ * Applies the chosen mapping (`column.<index>` = field or "ignore"): 422 with the fields when a
+ * required field has no column or a value is not a field; else the preview (or the file's own
+ * error), the mapping remembered for these headers, and the upload dropped.
+ */
+export async function mapUpload(actor: Actor, id: string, chosen: Record<string, string>, info?: { now?: Date }): Promise<{ ok: true; run: ImportRun } | FileError> {
+  void info;
+  if (!isUuid(id)) throw notFound("This upload does not exist.");
+  const u = await inTenant(actor.tenantId, (t) =>
+    one<{ type: ImportType; file_name: string | null; file_bytes: number; headers: string[]; data: Buffer }>(
+      `SELECT type, file_name, file_bytes, headers, data FROM import_uploads WHERE tenant_id = $1 AND id = $2`,
+      [actor.tenantId, id],
+      t,
+    ),
+  );
+  if (!u) throw notFound("This upload does not exist.");
+  const fields = u.headers.map((_, i) => chosen[String(i)] ?? IGNORE);
+  const errors: Record<string, string[]> = {};
+  fields.forEach((f, i) => {
+    if (f !== IGNORE && !isTarget(u.type, f)) errors[`column.${i}`] = [`"${f}" is not a field of ${u.type}.`];
+  });
+  const mapped = fields.filter((f) => f !== IGNORE);
+  const missing = missingRequired(u.type, mapped);
+  if (missing.length) errors.column = [`Choose a column for the required field${missing.length > 1 ? "s" : ""} ${missing.join(", ")}.`];
+  if (Object.keys(errors).length) throw validationFailed(errors, errors.column?.[0] ?? "Some columns are mapped to unknown fields.");
+
+  const normalised = fields.map((f) => (f === IGNORE ? null : f));
+  const preset = PRESETS.find((p) => p.type === u.type && matchHeaders(u.type, u.headers).preset?.id === p.id) ?? null;
+  const file = await analyseWithMapping(u.type, u.data, normalised, preset);
+  if (!file.ok) return file;
+  const run = await createPreview(actor, file, { fileName: u.file_name, bytes: Number(u.file_bytes) });
+  await inTenant(actor.tenantId, async (t) => {
+    await rows(
+      `INSERT INTO import_mappings (tenant_id, type, header_key, fields) VALUES ($1, $2, $3, $4::jsonb)
+       ON CONFLICT (tenant_id, type, header_key) DO UPDATE SET fields = EXCLUDED.fields, updated_at = now()`,
+      [actor.tenantId, u.type, headerKey(u.headers), JSON.stringify(normalised)],
+      t,
+    );
+    await rows(`DELETE FROM import_uploads WHERE tenant_id = $1 AND id = $2`, [actor.tenantId, id], t);
+  });
+  return { ok: true, run };
+}

@@ -1,0 +1,85 @@
+/**
+ * `npm start` (after `node scripts/build.mjs`, which builds when the sources changed): checks
+ * the configuration, starts the embedded PostgreSQL when DATABASE_URL is unset (data in
+ * DATA_DIR/pg), applies the migrations as the database owner, then runs
+ * `remix-serve build/index.js`, which serves the app as the unprivileged app role (row-level
+ * security). A stop signal is passed on to remix-serve; when it has ended, the embedded
+ * database is stopped. docs/decisions/111.
+ */
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { ConfigError, parseEnv, type Env } from "../app/utils/env.server";
+import { closeDb, db } from "../db/index";
+import { startEmbedded, type EmbeddedDb } from "../db/embedded";
+import { migrateUp } from "../db/migrate";
+import { APP_ROLE } from "../db/migrations/0009-row-level-security";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+export const REMIX_SERVE = path.join(ROOT, "node_modules/@remix-run/serve/dist/cli.js");
+export const SERVE_HOOKS = path.join(ROOT, "scripts/serve-hooks.mjs");
+
+/**
+ * The environment remix-serve runs with: the database as the app role, the checked
+ * configuration passed on explicitly (development secrets included), and the hooks of
+ * scripts/serve-hooks.mjs. remix-serve serves a production build only with NODE_ENV
+ * production (or test); the app's own mode travels in APP_ENV.
+ */
+export function serveEnv(config: Env, databaseUrl: string, base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  return {
+    ...base,
+    DATABASE_URL: databaseUrl,
+    DB_SET_ROLE: APP_ROLE,
+    NODE_ENV: config.NODE_ENV === "test" ? "test" : "production",
+    APP_ENV: config.NODE_ENV,
+    PORT: String(config.PORT),
+    HOST: config.HOST,
+    APP_URL: config.APP_URL,
+    SESSION_SECRET: config.SESSION_SECRET.join(","),
+    PORTAL_TOKEN_SECRET: config.PORTAL_TOKEN_SECRET.join(","),
+    NODE_OPTIONS: [base.NODE_OPTIONS, `--import=${SERVE_HOOKS}`].filter(Boolean).join(" "),
+  };
+}
+
+async function main() {
+  let config: Env;
+  try {
+    config = parseEnv();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  let embedded: EmbeddedDb | undefined;
+  if (!config.DATABASE_URL) embedded = await startEmbedded(path.join(config.DATA_DIR, "pg"));
+  const databaseUrl = config.DATABASE_URL ?? embedded!.url;
+  process.env.DATABASE_URL = databaseUrl;
+  // The migrator holds its lock on one connection and migrates on another: a pool of two at
+  // least (docs/decisions/081). Migrations run as the owner; requests will run as the app role.
+  await migrateUp(db({ poolMax: Math.max(2, config.DB_POOL_MAX) }));
+  await closeDb();
+
+  const serve = spawn(process.execPath, [REMIX_SERVE, "build/index.js"], {
+    cwd: ROOT,
+    env: serveEnv(config, databaseUrl),
+    stdio: "inherit",
+  });
+  const forward = (signal: NodeJS.Signals) => () => {
+    if (serve.exitCode === null && !serve.signalCode) serve.kill(signal);
+  };
+  process.on("SIGTERM", forward("SIGTERM"));
+  process.on("SIGINT", forward("SIGINT"));
+  serve.once("exit", async (code, signal) => {
+    await embedded?.stop().catch(() => {});
+    process.exit(code ?? (signal === "SIGTERM" || signal === "SIGINT" ? 0 : 1));
+  });
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === import.meta.filename) {
+  main().catch(async (error) => {
+    console.error("The server could not start:", error);
+    process.exit(1);
+  });
+}
