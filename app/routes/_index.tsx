@@ -8,6 +8,7 @@ import { dashboardCounts, dashboardLists } from "~/services/dashboard/dashboard.
 import { requireUser } from "~/utils/auth.server";
 import { formatDate } from "~/utils/format";
 import { can, recordScope } from "~/utils/permissions";
+import { useLiveUpdates } from "~/components/live-updates";
 
 export const meta: MetaFunction = () => [{ title: "Dashboard · Fieldwork" }];
 
@@ -21,6 +22,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export default function Dashboard() {
+  useLiveUpdates();
   const { name, counts, lists, canImport } = useLoaderData<typeof loader>();
   const stats = [
     { label: "Customers", value: counts.customers, to: "/customers", note: "Everyone you work for" },

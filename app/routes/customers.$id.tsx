@@ -1,6 +1,11 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json, redirect } from "@remix-run/node";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { PropertiesCard } from "~/components/customer-properties";
+import { formAction, type FormReply } from "~/http/conform.server";
+import { listProperties, saveProperty } from "~/services/records/properties.server";
+import { propertySchema } from "~/services/records/property-schema";
+import { requireUserWithPermission } from "~/utils/auth.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { RecordHistory } from "~/components/record-history";
 import { PageHeader } from "~/components/layout";
@@ -23,11 +28,23 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const canManageLinks = can(user.role, "manage_portal_links");
   const links = canManageLinks ? await listPortalLinks(actor, found.customer.id) : [];
   const history = await historyOf(actor.tenantId, "customer", found.customer.id);
-  return json({ ...found, history, links, canManageLinks, createdId: new URL(request.url).searchParams.get("link") });
+  const properties = await listProperties(actor, found.customer.id);
+  return json({ ...found, history, links, canManageLinks, properties, canManageRecords: can(user.role, "manage_records"), createdId: new URL(request.url).searchParams.get("link") });
+}
+
+// POST /customers/<id> (intent property.add | property.save): a service property added or
+// changed (section 14); 303 back to the page, or the page with the messages beside the fields.
+export async function action({ request, params }: ActionFunctionArgs) {
+  const user = await requireUserWithPermission(request, "manage_records");
+  return formAction(request, propertySchema, async (value) => {
+    await saveProperty(actorOf(user), params.id!, value);
+    return redirect(`/customers/${params.id}#properties-title`, 303);
+  });
 }
 
 export default function CustomerPage() {
-  const { customer: c, jobs, quotes, invoices, requests, links, canManageLinks, createdId, history } = useLoaderData<typeof loader>();
+  const { customer: c, jobs, quotes, invoices, requests, links, canManageLinks, createdId, history, properties, canManageRecords } = useLoaderData<typeof loader>();
+  const reply = useActionData<FormReply>();
   const address = [c.address_line1, c.address_line2, [c.city, c.region, c.postal_code].filter(Boolean).join(" "), c.country].filter(Boolean);
   const more = (count: number, shown: number, to: string, what: string) =>
     count > shown ? <Link to={to} className="small">View all {count} {what}</Link> : null;
@@ -60,6 +77,8 @@ export default function CustomerPage() {
           </dl>
         </section>
       </div>
+
+      <PropertiesCard customerId={c.id} properties={properties} canManage={canManageRecords} lastResult={reply?.result} />
 
       <section className="card" aria-labelledby="jobs-title">
         <div className="card-header">

@@ -8,6 +8,7 @@ import { getJob } from "~/services/records/jobs.server";
 import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
 import { humanize } from "~/utils/format";
 import { recordScope } from "~/utils/permissions";
+import { useLiveUpdates } from "~/components/live-updates";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.job.title ?? "Job"} · Fieldwork` }];
 
@@ -20,6 +21,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 const hours = (minutes: number) => `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, "0")} min`;
 
 export default function JobPage() {
+  useLiveUpdates();
   const { job, activity, timeEntries, totalMinutes, ownOnly } = useLoaderData<typeof loader>();
   return (
     <>
@@ -36,7 +38,8 @@ export default function JobPage() {
             <dt>Scheduled</dt>
             <dd>{job.scheduled_start ? <><DateTime value={job.scheduled_start} />{job.scheduled_end ? <> to <DateTime value={job.scheduled_end} /></> : null}</> : <span className="muted">Not scheduled</span>}</dd>
             <dt>Assigned to</dt><dd>{job.assignee_name ?? <span className="muted">Unassigned</span>}</dd>
-            <dt>Address</dt><dd>{job.address ?? job.customer_address ?? <span className="muted">—</span>}</dd>
+            {job.property_label || job.property_address ? <><dt>Property</dt><dd>{[job.property_label, job.property_address].filter(Boolean).join(" · ")}</dd></> : null}
+            <dt>Address</dt><dd>{job.address ?? job.property_address ?? job.customer_address ?? <span className="muted">—</span>}</dd>
             {job.completed_at ? <><dt>Completed</dt><dd><DateTime value={job.completed_at} /></dd></> : null}
             {job.external_id ? <><dt>External id</dt><dd className="mono">{job.external_id}</dd></> : null}
           </dl>

@@ -16,6 +16,7 @@ import { formatDate, humanize } from "~/utils/format";
 import { can } from "~/utils/permissions";
 import { requireAllRecords } from "~/utils/records-access.server";
 import { listPageOf } from "~/utils/return-to";
+import { useLiveUpdates } from "~/components/live-updates";
 
 export const meta: MetaFunction = () => [{ title: "Booking requests · Fieldwork" }];
 
@@ -43,6 +44,7 @@ const ACTION_LABELS: Record<RequestStatus, string> = { new: "", scheduled: "Mark
 const WINDOWS: Record<string, string> = { any: "Any time", morning: "Morning", afternoon: "Afternoon", evening: "Evening" };
 
 export default function RequestsPage() {
+  useLiveUpdates();
   const { page, params, any, canTriage } = useLoaderData<typeof loader>();
   const failure = useActionData<FormFailure>();
   const location = useLocation();

@@ -1,4 +1,5 @@
 import { Customer } from "./customer";
+import { CustomerProperty } from "./customer-property";
 import { Invoice, InvoiceItem, Payment, Quote, QuoteItem } from "./documents";
 import { DocumentCounter, RecordHistoryEntry } from "./history";
 import { Job, JobEvent, JobNote, TimeEntry } from "./job";
@@ -8,6 +9,7 @@ import { Tenant } from "./tenant";
 import { User } from "./user";
 
 export * from "./customer";
+export * from "./customer-property";
 export * from "./documents";
 export * from "./history";
 export * from "./job";
@@ -20,5 +22,5 @@ export * from "./user";
 export const MODELS = [
   Tenant, User, Session, Customer, Job, JobNote, TimeEntry, JobEvent,
   Quote, QuoteItem, Invoice, InvoiceItem, Payment, PortalLink, BookingRequest,
-  RecordHistoryEntry, DocumentCounter,
+  RecordHistoryEntry, DocumentCounter, CustomerProperty,
 ];

@@ -15,6 +15,8 @@ export class Job extends Model {
   @Timestamp declare scheduledEnd: Date | null;
   @Uuid declare assigneeId: string | null;
   @Text declare address: string | null;
+  /** The customer's service property the job happens at (section 14), if named. */
+  @Uuid declare propertyId: string | null;
   @Text declare externalId: string | null;
   @Timestamp declare completedAt: Date | null;
   @Uuid declare importRunId: string | null;

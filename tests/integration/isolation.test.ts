@@ -117,6 +117,11 @@ test("every route that takes an id answers another tenant's id exactly as a miss
     { route: "GET /jobs/<id> (technician)", ask: (id) => tech.get(`/jobs/${id}`), theirs: [t.job.id], status: 404 },
     { route: "GET /quotes/<id>", ask: (id) => owner.get(`/quotes/${id}`), theirs: [t.quote.id], status: 404 },
     { route: "GET /invoices/<id>", ask: (id) => owner.get(`/invoices/${id}`), theirs: [t.invoice.id], status: 404 },
+    {
+      route: "POST /customers/<id> (a service property)",
+      ask: (id) => owner.post(`/customers/${id}`, { intent: "property.add", label: "Mallory's", addressLine1: "1 Evil St" }),
+      theirs: [t.customer.id], status: 404,
+    },
     { route: "GET /customers/<id>/portal-links", ask: (id) => owner.get(`/customers/${id}/portal-links`), theirs: [t.customer.id], status: 404 },
     { route: "GET /team/<id>/invite", ask: (id) => owner.get(`/team/${id}/invite`), theirs: [t.member.id], status: 404 },
     // Documents customers keep (CONTRACT section 16).

@@ -10,6 +10,7 @@
 import { inTenant, one, rows, type Tx } from "../../../db/index";
 import { AppError, conflict, notFound } from "~/utils/app-error";
 import { isUuid } from "~/utils/crypto.server";
+import { notify } from "~/services/events/events.server";
 import type { Actor } from "~/utils/auth.server";
 import { IMPORT_LIMITS, type ImportType } from "./columns";
 import { checkAgainstDatabase } from "./checks.server";
@@ -354,6 +355,7 @@ export async function commitPreview(actor: Actor, previewId: string): Promise<Im
     );
     // The records are in their tables now; the display rows are not needed any more either.
     await rows(`DELETE FROM import_run_data WHERE tenant_id = $1 AND run_id = $2`, [actor.tenantId, run.id], t);
+    await notify(t, actor.tenantId, { type: "import.committed", id: run.id });
     return findRun(actor.tenantId, run.id, t);
   });
 }

@@ -3,6 +3,7 @@ import { one, type Tx } from "../../../db/index";
 import { conflict, validationFailed } from "~/utils/app-error";
 import { isUuid } from "~/utils/crypto.server";
 import { formatDate, formatMoney } from "~/utils/format";
+import { notify } from "~/services/events/events.server";
 import type { Portal } from "./access.server";
 import type { BookingRequestInput, PaymentInput, QuoteDecisionInput } from "./schemas";
 import type { PortalDone } from "./types";
@@ -42,6 +43,7 @@ export async function decideQuote(portal: Portal, t: Tx, input: QuoteDecisionInp
       [portal.tenantId, input.quoteId, input.signatureName, meta.ip, meta.userAgent?.slice(0, 500) ?? null],
       t,
     );
+    await notify(t, portal.tenantId, { type: "quote.approved", id: input.quoteId });
     return { done: "quote-approved", id: input.quoteId };
   }
   await one(
@@ -49,6 +51,7 @@ export async function decideQuote(portal: Portal, t: Tx, input: QuoteDecisionInp
     [portal.tenantId, input.quoteId, input.reason || null],
     t,
   );
+  await notify(t, portal.tenantId, { type: "quote.declined", id: input.quoteId });
   return { done: "quote-declined", id: input.quoteId };
 }
 
@@ -98,6 +101,7 @@ export async function recordSandboxPayment(portal: Portal, t: Tx, input: Payment
     [portal.tenantId, input.invoiceId, input.amount],
     t,
   );
+  await notify(t, portal.tenantId, { type: "payment.recorded", id: input.invoiceId });
   return { done: "payment-recorded", id: input.invoiceId };
 }
 
@@ -116,6 +120,7 @@ export async function requestBooking(portal: Portal, t: Tx, input: BookingReques
     ],
     t,
   );
+  if (row) await notify(t, portal.tenantId, { type: "booking_request.received", id: row.id });
   // A repeat of the same form lands on the same confirmation.
   return { done: "booking-sent", id: row?.id ?? "" };
 }

@@ -91,15 +91,20 @@ export async function getJob(actor: Actor, id: string) {
       scheduled_end: string | null; address: string | null; external_id: string | null; completed_at: string | null;
       created_at: string; updated_at: string; customer_id: string; customer_name: string; customer_phone: string | null;
       customer_email: string | null; customer_address: string | null; assignee_id: string | null; assignee_name: string | null;
+      property_label: string | null; property_address: string | null;
     }>(
       `SELECT j.id, j.title, j.description, j.status, j.scheduled_start, j.scheduled_end, j.address, j.external_id,
               j.completed_at, j.created_at, j.updated_at, j.customer_id, c.name AS customer_name, c.phone AS customer_phone,
               c.email AS customer_email,
               nullif(concat_ws(', ', c.address_line1, c.address_line2, c.city, c.region, c.postal_code), '') AS customer_address,
-              j.assignee_id, u.name AS assignee_name
+              j.assignee_id, u.name AS assignee_name,
+              -- The service property the job names (section 14), if any.
+              p.label AS property_label,
+              nullif(concat_ws(', ', p.address_line1, p.address_line2, p.city, p.region, p.postal_code), '') AS property_address
          FROM jobs j
          JOIN customers c ON c.tenant_id = j.tenant_id AND c.id = j.customer_id
          LEFT JOIN users u ON u.tenant_id = j.tenant_id AND u.id = j.assignee_id
+         LEFT JOIN customer_properties p ON p.tenant_id = j.tenant_id AND p.id = j.property_id
         WHERE j.tenant_id = $1 AND j.id = $2 ${ownOnly ? "AND j.assignee_id = $3" : ""}`,
       ownOnly ? [actor.tenantId, id, actor.userId] : [actor.tenantId, id],
       t,

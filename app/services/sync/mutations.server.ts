@@ -2,6 +2,7 @@ import { one } from "../../../db/index";
 import { AppError, conflict, forbidden, notFound } from "~/utils/app-error";
 import type { Actor } from "~/utils/auth.server";
 import { isUuid } from "~/utils/crypto.server";
+import { notify } from "~/services/events/events.server";
 import { ARGS_SCHEMAS } from "./schemas";
 import {
   FIELD_STATUSES,
@@ -107,4 +108,6 @@ export async function applyFieldAction(actor: Actor, m: Omit<FieldMutation, "occ
   );
   const error = errorOf(p, row!.result);
   if (error) throw new AppError(error.code as AppError["code"], error.message);
+  // The statement committed on its own (the function is the transaction): announced after it.
+  if (p.type === "job.status" && row!.result.outcome === "applied") await notify(undefined, actor.tenantId, { type: "job.status_changed", id: p.jobId! });
 }

@@ -1,0 +1,127 @@
+// GET /events (CONTRACT section 17): server-sent events fed by PostgreSQL LISTEN/NOTIFY, so a
+// change made through one app server reaches a stream open on another; filtered by tenant.
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { one } from "../../db/index";
+import { BASE_URL, clientFor } from "../helpers/client";
+import { portalRequest, portalSetup, randomLoopback } from "../helpers/portal";
+import { startServer, type RunningServer } from "../helpers/server";
+
+type Sse = { event: string; data: string };
+
+/** An open /events stream of `cookie`'s user on `base`: read events one by one. */
+async function openEvents(base: string, cookie: string) {
+  const controller = new AbortController();
+  const res = await fetch(`${base}/events`, { headers: { cookie, accept: "text/event-stream" }, signal: controller.signal });
+  assert.equal(res.status, 200);
+  assert.match(res.headers.get("content-type") ?? "", /^text\/event-stream/);
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  const queue: Sse[] = [];
+  const pull = async (): Promise<void> => {
+    const { done, value } = await reader.read();
+    if (done) throw new Error("the event stream ended");
+    buffer += value;
+    let end: number;
+    while ((end = buffer.indexOf("\n\n")) !== -1) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const event = /^event: (.*)$/m.exec(block)?.[1] ?? "message";
+      const data = /^data: (.*)$/m.exec(block)?.[1] ?? "";
+      queue.push({ event, data });
+    }
+  };
+  return {
+    /** The next event named `name` (others are skipped); fails after `ms`. */
+    async next(name: string, ms: number): Promise<Sse> {
+      const deadline = AbortSignal.timeout(ms);
+      const timedOut = new Promise<never>((_, reject) => deadline.addEventListener("abort", () => reject(new Error(`no "${name}" event within ${ms} ms`))));
+      for (;;) {
+        const found = queue.findIndex((e) => e.event === name);
+        if (found !== -1) return queue.splice(found, 1)[0];
+        await Promise.race([pull(), timedOut]);
+      }
+    },
+    seen: () => queue,
+    close: () => controller.abort(),
+  };
+}
+
+const cookieOf = (c: { cookieHeader(): string }) => c.cookieHeader();
+
+let second: RunningServer;
+before(async () => {
+  second = await startServer();
+});
+after(async () => {
+  await second?.stop();
+});
+
+async function bookingThrough(base: string, token: string, service: string) {
+  const res = await portalRequest("POST", "/api/portal/booking-request", { base, ip: randomLoopback(), form: { token, service } });
+  assert.equal(res.status, 303, res.text.slice(0, 200));
+}
+
+test("a booking request made through a second app server reaches a stream open on the first within 2 s", async () => {
+  const s = await portalSetup({ businessName: "Live Plumbing" });
+  const office = await clientFor(s.tenant.users.office);
+  const stream = await openEvents(BASE_URL, cookieOf(office));
+  try {
+    await stream.next("ready", 10_000);
+    await bookingThrough(second.url, s.token, "Leaking tap in the kitchen");
+    const change = await stream.next("change", 2_000);
+    const row = await one<{ id: string }>(`SELECT id FROM booking_requests WHERE tenant_id = $1 AND service = 'Leaking tap in the kitchen'`, [s.tenant.id]);
+    const data = JSON.parse(change.data);
+    assert.equal(data.type, "booking_request.received");
+    assert.equal(data.id, row!.id);
+  } finally {
+    stream.close();
+  }
+});
+
+test("another tenant's changes never reach the stream", async () => {
+  const mine = await portalSetup({ businessName: "Mine Heating" });
+  const theirs = await portalSetup({ businessName: "Theirs Heating" });
+  const office = await clientFor(mine.tenant.users.office);
+  const stream = await openEvents(second.url, cookieOf(office));
+  try {
+    await stream.next("ready", 10_000);
+    // Theirs first, then mine: the first change on my stream must be mine.
+    await bookingThrough(BASE_URL, theirs.token, "Their boiler");
+    await bookingThrough(BASE_URL, mine.token, "My boiler");
+    const change = JSON.parse((await stream.next("change", 5_000)).data);
+    const myRow = await one<{ id: string }>(`SELECT id FROM booking_requests WHERE tenant_id = $1`, [mine.tenant.id]);
+    const theirRow = await one<{ id: string }>(`SELECT id FROM booking_requests WHERE tenant_id = $1`, [theirs.tenant.id]);
+    assert.equal(change.id, myRow!.id);
+    assert.ok(!stream.seen().some((e) => e.data.includes(theirRow!.id)), "no event of the other tenant");
+  } finally {
+    stream.close();
+  }
+});
+
+test("notify() is delivered when its transaction commits, never for one that rolls back", async () => {
+  const s = await portalSetup({ businessName: "Announce Electric" });
+  const office = await clientFor(s.tenant.users.office);
+  const stream = await openEvents(BASE_URL, cookieOf(office));
+  try {
+    await stream.next("ready", 10_000);
+    const { notify } = await import("../../app/services/events/events.server");
+    // The helper itself, from a transaction that rolls back: nothing is delivered.
+    const { inTenant } = await import("../../db/index");
+    await inTenant(s.tenant.id, async (t) => {
+      await notify(t, s.tenant.id, { type: "quote.approved", id: "rolled-back" });
+      throw new Error("roll back");
+    }).catch(() => {});
+    await inTenant(s.tenant.id, (t) => notify(t, s.tenant.id, { type: "quote.approved", id: "committed" }));
+    const change = JSON.parse((await stream.next("change", 5_000)).data);
+    assert.equal(change.id, "committed", "a rolled-back change is never announced");
+  } finally {
+    stream.close();
+  }
+});
+
+test("signed out, /events is a redirect to the login, not a stream", async () => {
+  const res = await fetch(`${BASE_URL}/events`, { redirect: "manual" });
+  assert.equal(res.status, 302);
+  assert.match(res.headers.get("location") ?? "", /^\/login/);
+});
