@@ -7,6 +7,7 @@
  *   npm test -- tests/unit        only files under a path (or matching a substring)
  *   SKIP_BUILD=1 npm test         reuse build/ (when only tests changed)
  */
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -78,10 +79,29 @@ async function main() {
     console.error(`No test files match ${filters.join(" ")}`);
     process.exit(1);
   }
+  // The whole suite (what CI runs) starts with the type check: a type error fails `npm test`
+  // before any test runs. A run of a few files skips it (SKIP_TYPECHECK=1 skips it always).
+  if (!filters.length && !process.env.SKIP_TYPECHECK) {
+    const started = Date.now();
+    const tsc = spawnSync(process.execPath, [path.join(ROOT, "node_modules/typescript/bin/tsc"), "--noEmit", "-p", ROOT], { encoding: "utf8" });
+    if (tsc.status !== 0) {
+      console.log(`${tsc.stdout}${tsc.stderr}\nThe type check (tsc --noEmit) failed: fix the errors above.`);
+      console.log("0 passed, 1 failed");
+      process.exit(1);
+    }
+    console.log(`Type check passed (tsc --noEmit, ${((Date.now() - started) / 1000).toFixed(1)} s).`);
+  }
   // The production build, remade only when the sources changed (scripts/build.mjs).
   if (!process.env.SKIP_BUILD && buildIfStale()) console.log("Built the app.");
   const chromium = findChromium();
   if (!chromium) {
+    // On CI the browser tests are part of the promise: a missing Chromium fails the run
+    // instead of turning them into skips that pass.
+    if (process.env.CI === "true") {
+      console.log("\nChromium was not found (set CHROMIUM_PATH or install `chromium`), and on CI (CI=true) the browser tests must run.");
+      console.log("0 passed, 1 failed");
+      process.exit(1);
+    }
     console.log("\n*** Chromium was not found (set CHROMIUM_PATH or install `chromium`): the browser tests will be SKIPPED. ***\n");
   }
 

@@ -3,14 +3,16 @@ import { json } from "@remix-run/node";
 import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { useFetcher, useLoaderData } from "@remix-run/react";
 import { getFormProps } from "@conform-to/react";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { Fragment, useEffect, useMemo, useRef, useState } from "react";
 import { CopyButton, PrintButton } from "~/components/copy-button";
 import { CsrfInput, Field, FieldErrors, FormError, useConformForm } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
 import { DETAILS_MAX, JOB_TITLE_MAX, resultFromFlash } from "~/services/assistant/assistant.server";
+import { draftLinesOf, type DraftLine } from "~/services/assistant/draft-lines";
 import type { AssistantData } from "~/services/assistant/engine";
 import { assistantInputSchema } from "~/services/assistant/schema";
 import { requireUserWithPermission } from "~/utils/auth.server";
+import { can } from "~/utils/permissions";
 import { passThroughHeaders } from "~/utils/route-headers";
 
 export const headers = passThroughHeaders;
@@ -18,12 +20,18 @@ export const headers = passThroughHeaders;
 export const meta: MetaFunction = () => [{ title: "Assistant · Fieldwork" }];
 
 const GENERATE = "/ai-assistant/generate";
+const QUOTE_BUILDER = "/quotes/new";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUserWithPermission(request, "use_ai_assistant");
   return json(
     // A form post without JavaScript left its answer (or its errors) in the flash.
-    { kept: resultFromFlash(user.flash), limits: { jobTitle: JOB_TITLE_MAX, details: DETAILS_MAX } },
+    {
+      kept: resultFromFlash(user.flash),
+      limits: { jobTitle: JOB_TITLE_MAX, details: DETAILS_MAX },
+      // The quote builder needs manage_records; others see the guidance without the button.
+      canStartQuote: can(user.role, "manage_records"),
+    },
     { headers: { "Cache-Control": "no-store" } },
   );
 }
@@ -41,7 +49,7 @@ const MODES = [
 const MODE_LABEL: Record<string, string> = Object.fromEntries(MODES.map((m) => [m.value, m.label]));
 
 const EXAMPLES = [
-  "Replace 50 gallon gas water heater in garage",
+  "Replace 50 gallon gas water heater in garage, existing venting corroded",
   "Panel upgrade from 100 to 200 amp",
   "AC tune-up before summer, two-story house",
   "Kitchen sink drain clogged",
@@ -55,7 +63,7 @@ type GenerateReply =
   | { success: false; error: { code: string; message: string; fields: Record<string, string[]> } };
 
 export default function AssistantPage() {
-  const { kept, limits } = useLoaderData<typeof loader>();
+  const { kept, limits, canStartQuote } = useLoaderData<typeof loader>();
   const fetcher = useFetcher<GenerateReply>();
   const reply = fetcher.data;
   // JavaScript on: the fetcher's JSON answer; off: what the form post left in the flash.
@@ -82,7 +90,7 @@ export default function AssistantPage() {
       <div className="no-print">
         <PageHeader
           title="Assistant"
-          description="Quote checklists, schedule estimates and next steps for plumbing, electrical, HVAC and handyman jobs, from built-in trade rules."
+          description="Quote checklists, schedule estimates and next steps for plumbing, drains, electrical, HVAC, appliance and handyman jobs, from built-in trade rules."
         />
       </div>
       <section className="card assistant-form no-print" aria-label="Ask the assistant">
@@ -148,7 +156,7 @@ export default function AssistantPage() {
           </div>
         </fetcher.Form>
       </section>
-      {data ? <GuidanceView data={data} asked={askedFor} focus={Boolean(reply)} /> : <NoGuidanceYet />}
+      {data ? <GuidanceView data={data} asked={askedFor} focus={Boolean(reply)} canStartQuote={canStartQuote} /> : <NoGuidanceYet />}
     </>
   );
 }
@@ -158,8 +166,9 @@ function NoGuidanceYet() {
     <section className="card assistant-empty no-print" aria-labelledby="examples-title">
       <h2 id="examples-title">Guidance appears here</h2>
       <p className="muted">
-        Pick what you need and name the job. The assistant recognises common plumbing, electrical, HVAC and handyman
-        work from the words you use, for example:
+        Pick what you need and name the job. The assistant recognises common plumbing, drain, electrical, HVAC,
+        appliance and handyman work from the words you use, and reads where it is, what state it is in, sizes, age,
+        access and urgency, for example:
       </p>
       <ul className="example-list">
         {EXAMPLES.map((e) => (
@@ -177,7 +186,33 @@ function toPlainText(data: AssistantData): string {
   return [title, summary, ...body].join("\n\n") + "\n";
 }
 
-function GuidanceView({ data, asked, focus }: { data: AssistantData; asked: Asked | null; focus: boolean }) {
+/**
+ * "Start a quote from this": a plain GET form to the quote builder with the draft lines as
+ * repeated `item`/`qty` parameters (the builder's prefill interface). It works without
+ * JavaScript and stores nothing; the builder prices each line from the price book and saves
+ * only when the user saves the quote.
+ */
+function StartQuote({ lines }: { lines: readonly DraftLine[] }) {
+  return (
+    <form method="get" action={QUOTE_BUILDER} className="start-quote no-print">
+      {lines.map((line, i) => (
+        <Fragment key={i}>
+          <input type="hidden" name="item" value={line.name} />
+          <input type="hidden" name="qty" value={String(line.qty)} />
+        </Fragment>
+      ))}
+      <button type="submit" className="btn btn-primary">
+        Start a quote from this
+      </button>
+      <span className="muted small">
+        Opens a new quote with these {lines.length} lines, priced from your price book. Nothing is saved until you save the quote.
+      </span>
+    </form>
+  );
+}
+
+function GuidanceView({ data, asked, focus, canStartQuote }: { data: AssistantData; asked: Asked | null; focus: boolean; canStartQuote: boolean }) {
+  const draft = canStartQuote ? draftLinesOf(data) : [];
   const heading = useRef<HTMLHeadingElement>(null);
   // A new answer from the fetcher: move focus (and the view) to it, as a page load would.
   useEffect(() => {
@@ -214,6 +249,7 @@ function GuidanceView({ data, asked, focus }: { data: AssistantData; asked: Aske
         </dl>
       ) : null}
       <p className="guidance-summary">{data.guidance.summary}</p>
+      {draft.length > 0 ? <StartQuote lines={draft} /> : null}
       <div className="guidance-sections">
         {data.guidance.sections.map((s) => (
           <section key={s.heading} className="guidance-section">

@@ -86,8 +86,10 @@ interface Line {
   readonly draft: DraftLine | null;
 }
 
+/** The name of a line on the draft quote: the table's `draft`, else the item up to its first comma without asides in brackets. */
 function shortName(m: MaterialLine, itemText: string): string {
-  const name = m.draft ?? (itemText.indexOf(",") === -1 ? itemText : itemText.slice(0, itemText.indexOf(",")));
+  const name =
+    m.draft ?? (itemText.indexOf(",") === -1 ? itemText : itemText.slice(0, itemText.indexOf(","))).replace(/\s*\([^)]*\)/g, "").trim();
   return name.length <= DRAFT_NAME_MAX ? name : name.slice(0, name.lastIndexOf(" ", DRAFT_NAME_MAX));
 }
 
