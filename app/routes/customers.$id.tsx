@@ -13,6 +13,7 @@ import { PortalLinksCard } from "~/components/portal-links";
 import { DateTime, Money, RelatedTable, StatusBadge } from "~/components/records";
 import { listPortalLinks } from "~/services/portal/links.server";
 import { getCustomer } from "~/services/records/customers.server";
+import { balanceDue } from "~/services/records/statuses";
 import { historyOf } from "~/services/history/history.server";
 import { actorOf } from "~/utils/auth.server";
 import { formatDate, formatMoneyTotals } from "~/utils/format";
@@ -83,7 +84,10 @@ export default function CustomerPage() {
       <section className="card" aria-labelledby="jobs-title">
         <div className="card-header">
           <h2 id="jobs-title">Jobs</h2>
-          {more(c.jobs_count, jobs.length, `/jobs?status=all&customer=${c.id}`, "jobs")}
+          <div className="page-actions">
+            {more(c.jobs_count, jobs.length, `/jobs?status=all&customer=${c.id}`, "jobs")}
+            {canManageRecords ? <Link to={`/jobs/new?customerId=${c.id}`} className="btn btn-secondary btn-sm">New job</Link> : null}
+          </div>
         </div>
         <RelatedTable count={jobs.length} empty="No jobs for this customer yet." head={<tr><th>Job</th><th>Status</th><th>Scheduled</th><th>Assigned to</th></tr>}>
           {jobs.map((j) => (
@@ -123,7 +127,7 @@ export default function CustomerPage() {
               <tr key={i.id}>
                 <td><Link to={`/invoices/${i.id}`}>{i.number}</Link>{i.due_date ? <div className="muted small">Due {formatDate(i.due_date)}</div> : null}</td>
                 <td><StatusBadge status={i.status} /> {i.overdue ? <StatusBadge status="overdue" /> : null}</td>
-                <td className="num"><Money cents={i.total_cents - i.amount_paid_cents} currency={i.currency} /></td>
+                <td className="num"><Money cents={balanceDue(i)} currency={i.currency} /></td>
               </tr>
             ))}
           </RelatedTable>

@@ -5,12 +5,17 @@ import { LineItemsTable } from "~/components/documents";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { RecordHistory } from "~/components/record-history";
 import { PageHeader } from "~/components/layout";
+import { PaymentForm } from "~/components/payment-form";
 import { PortalLinksCard } from "~/components/portal-links";
 import { DateTime, Money, StatusBadge } from "~/components/records";
 import { listPortalLinks } from "~/services/portal/links.server";
+import { PAYMENT_METHOD_LABELS } from "~/services/invoices/schemas";
+import { zonedToday } from "~/services/jobs/local-time";
 import { getInvoice } from "~/services/records/documents.server";
+import { balanceDue } from "~/services/records/statuses";
 import { historyOf } from "~/services/history/history.server";
 import { actorOf } from "~/utils/auth.server";
+import { randomToken } from "~/utils/crypto.server";
 import { formatDate, formatMoney, humanize } from "~/utils/format";
 import { can } from "~/utils/permissions";
 import { requireAllRecords } from "~/utils/records-access.server";
@@ -23,20 +28,38 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const found = await getInvoice(actor, params.id!);
   const canManageLinks = can(user.role, "manage_portal_links");
   const links = canManageLinks ? await listPortalLinks(actor, found.invoice.customer_id) : [];
+  const canManage = can(user.role, "manage_records");
   const history = await historyOf(actor.tenantId, "invoice", found.invoice.id);
-  return json({ ...found, history, links, canManageLinks, createdId: new URL(request.url).searchParams.get("link") });
+  return json({
+    ...found, history, links, canManageLinks, canManage, createdId: new URL(request.url).searchParams.get("link"),
+    // A fresh key each time the page renders: one payment per rendered form.
+    payment: canManage ? { today: zonedToday(user.timeZone), idempotencyKey: randomToken(18) } : null,
+  });
 }
 
 export default function InvoicePage() {
-  const { invoice: i, items, payments, links, canManageLinks, createdId, history } = useLoaderData<typeof loader>();
-  const balance = i.total_cents - i.amount_paid_cents;
+  const { invoice: i, items, payments, links, canManageLinks, canManage, createdId, payment, history } = useLoaderData<typeof loader>();
+  const balance = balanceDue(i);
+  const open = i.status === "sent" || i.status === "partial";
+  const voidable = (i.status === "draft" || i.status === "sent") && !payments.length;
   return (
     <>
       <PageHeader
         title={`Invoice ${i.number}`}
         description={<><StatusBadge status={i.status} /> {i.overdue ? <StatusBadge status="overdue" /> : null} for <Link to={`/customers/${i.customer_id}`}>{i.customer_name}</Link></>}
-        actions={<><a href={`/invoices/${i.id}.pdf`} className="btn btn-secondary">Download PDF</a><Link to="/invoices" className="btn btn-secondary">All invoices</Link></>}
+        actions={
+          <>
+            <a href={`/invoices/${i.id}.pdf`} className="btn btn-secondary">Download PDF</a>
+            {canManage && voidable ? <Link to={`/invoices/${i.id}/void`} className="btn btn-secondary">Void invoice</Link> : null}
+            <Link to="/invoices" className="btn btn-secondary">All invoices</Link>
+          </>
+        }
       />
+      {i.status === "void" ? (
+        <div className="alert alert-info" role="status">
+          This invoice is void{i.voided_at ? <> since <DateTime value={i.voided_at} />{i.voided_by_name ? ` (by ${i.voided_by_name})` : ""}</> : null}. Nothing is due on it.
+        </div>
+      ) : null}
       {i.overdue ? (
         <div className="alert alert-warning" role="status">
           Overdue: {formatMoney(balance, i.currency)} was due on {formatDate(i.due_date)}.
@@ -52,6 +75,7 @@ export default function InvoicePage() {
             <dt>Sent</dt><dd>{i.sent_at ? <DateTime value={i.sent_at} /> : <span className="muted">Not sent</span>}</dd>
             {i.paid_at ? <><dt>Paid in full</dt><dd><DateTime value={i.paid_at} /></dd></> : null}
             {i.quote_id ? <><dt>From quote</dt><dd><Link to={`/quotes/${i.quote_id}`}>{i.quote_number}</Link></dd></> : null}
+            {i.job_id ? <><dt>From job</dt><dd><Link to={`/jobs/${i.job_id}`}>{i.job_title}</Link></dd></> : null}
           </dl>
         </section>
         <section className="card">
@@ -59,7 +83,7 @@ export default function InvoicePage() {
           <dl className="details">
             <dt>Total</dt><dd><Money cents={i.total_cents} currency={i.currency} /></dd>
             <dt>Paid</dt><dd><Money cents={i.amount_paid_cents} currency={i.currency} /></dd>
-            <dt>Balance due</dt><dd><strong><Money cents={balance} currency={i.currency} /></strong></dd>
+            <dt>Balance due</dt><dd>{i.status === "void" ? <span className="muted">None: void</span> : <strong><Money cents={balance} currency={i.currency} /></strong>}</dd>
           </dl>
         </section>
       </div>
@@ -70,7 +94,7 @@ export default function InvoicePage() {
           items={items} currency={i.currency} subtotal={i.subtotal_cents} tax={i.tax_cents} total={i.total_cents}
           after={<>
             <tr><th colSpan={4} className="num">Paid</th><td className="num"><Money cents={-i.amount_paid_cents} currency={i.currency} /></td></tr>
-            <tr className="total-row"><th colSpan={4} className="num">Balance due</th><td className="num"><Money cents={balance} currency={i.currency} /></td></tr>
+            <tr className="total-row"><th colSpan={4} className="num">Balance due</th><td className="num">{i.status === "void" ? "Void" : <Money cents={balance} currency={i.currency} />}</td></tr>
           </>}
         />
         {i.notes ? <><h3 className="section-gap">Notes</h3><p className="prewrap">{i.notes}</p></> : null}
@@ -81,13 +105,14 @@ export default function InvoicePage() {
         {payments.length ? (
           <div className="table-wrap">
             <table>
-              <thead><tr><th>Recorded</th><th>Method</th><th>Reference</th><th className="num">Amount</th></tr></thead>
+              <thead><tr><th>Received</th><th>Method</th><th>Reference</th><th>Recorded by</th><th className="num">Amount</th></tr></thead>
               <tbody>
                 {payments.map((p) => (
                   <tr key={p.id}>
-                    <td><DateTime value={p.recorded_at} /></td>
-                    <td>{p.method === "sandbox" ? <>Portal <span className="badge badge-muted">sandbox</span></> : humanize(p.method)}</td>
-                    <td className="mono">{p.reference} <a href={`/invoices/${i.id}/receipts/${p.id}.pdf`} className="small">Receipt<span className="visually-hidden"> {p.reference}</span></a></td>
+                    <td>{p.received_on ? formatDate(p.received_on) : <DateTime value={p.recorded_at} />}</td>
+                    <td>{p.method === "sandbox" ? <>Portal <span className="badge badge-muted">sandbox</span></> : PAYMENT_METHOD_LABELS[p.method] ?? humanize(p.method)}</td>
+                    <td className="mono">{p.reference || <span className="muted">—</span>} <a href={`/invoices/${i.id}/receipts/${p.id}.pdf`} className="small">Receipt<span className="visually-hidden"> {p.reference}</span></a></td>
+                    <td>{p.recorded_by_name ?? (p.method === "sandbox" ? "The customer, in the portal" : <span className="muted">—</span>)}</td>
                     <td className="num"><Money cents={p.amount_cents} currency={p.currency} /></td>
                   </tr>
                 ))}
@@ -98,6 +123,14 @@ export default function InvoicePage() {
           <p className="muted">No payments recorded yet.{i.status === "sent" ? " Send the customer a portal link so they can pay." : ""}</p>
         )}
       </section>
+
+      {canManage && open && payment ? (
+        <section className="card" aria-labelledby="record-payment-title">
+          <h2 id="record-payment-title">Record a payment</h2>
+          <p className="muted">Cash, a check or a card taken at the office. The invoice becomes part paid or paid.</p>
+          <PaymentForm invoiceId={i.id} balanceCents={balance} currency={i.currency} today={payment.today} idempotencyKey={payment.idempotencyKey} />
+        </section>
+      ) : null}
 
       <PortalLinksCard customerId={i.customer_id} customerName={i.customer_name} links={links} canManage={canManageLinks} returnTo={`/invoices/${i.id}`} createdId={createdId} />
 

@@ -7,7 +7,7 @@ import { ListToolbar, Money, optionsOf, Pagination, StatusBadge } from "~/compon
 import { invoiceListSchema, listInvoices } from "~/services/records/documents.server";
 import { tenantHasAny } from "~/services/records/keyset.server";
 import { searchParamsObject } from "~/services/records/list-params";
-import { FILTER_LABELS, INVOICE_FILTERS } from "~/services/records/statuses";
+import { balanceDue, FILTER_LABELS, INVOICE_FILTERS } from "~/services/records/statuses";
 import { actorOf } from "~/utils/auth.server";
 import { formatDate } from "~/utils/format";
 import { can } from "~/utils/permissions";
@@ -60,7 +60,7 @@ export default function InvoicesPage() {
                   <td>{formatDate(i.issue_date)}</td>
                   <td>{formatDate(i.due_date)}</td>
                   <td className="num"><Money cents={i.total_cents} currency={i.currency} /></td>
-                  <td className="num"><Money cents={i.total_cents - i.amount_paid_cents} currency={i.currency} /></td>
+                  <td className="num"><Money cents={balanceDue(i)} currency={i.currency} /></td>
                 </tr>
               ))}
             </tbody>

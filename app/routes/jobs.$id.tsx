@@ -1,13 +1,19 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { CsrfInput, FormError } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
+import { RecordHistory } from "~/components/record-history";
 import { DateTime, StatusBadge } from "~/components/records";
+import { formObject, staffFormAction, type FormFailure } from "~/http/form.server";
+import { setFlash } from "~/services/accounts/sessions.server";
+import { historyOf } from "~/services/history/history.server";
+import { cancelJob, reopenJob } from "~/services/jobs/jobs.server";
 import { getJob } from "~/services/records/jobs.server";
 import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
 import { humanize } from "~/utils/format";
-import { recordScope } from "~/utils/permissions";
+import { can, recordScope } from "~/utils/permissions";
 import { useLiveUpdates } from "~/components/live-updates";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.job.title ?? "Job"} · Fieldwork` }];
@@ -15,21 +21,52 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUserWithPermission(request, "view_records");
   const found = await getJob(actorOf(user), params.id!);
-  return json({ ...found, ownOnly: recordScope(user.role) !== "all" });
+  const history = await historyOf(user.tenantId, "job", found.job.id);
+  return json({ ...found, history, ownOnly: recordScope(user.role) !== "all", canManage: can(user.role, "manage_records") });
+}
+
+/** Cancel a job, or put a cancelled one back to unscheduled (the office; 409 from any other state). */
+export async function action({ request, params }: ActionFunctionArgs) {
+  const user = await requireUserWithPermission(request, "manage_records");
+  return staffFormAction(request, async (form) => {
+    const { intent } = formObject(form);
+    const actor = actorOf(user);
+    if (intent !== "cancel" && intent !== "reopen") return json({ ok: false, formErrors: ["Choose Cancel job or Reopen."], fields: {} } satisfies FormFailure, { status: 400 });
+    const job = intent === "cancel" ? await cancelJob(actor, params.id!) : await reopenJob(actor, params.id!);
+    await setFlash(user, { message: intent === "cancel" ? `Job “${job.title}” cancelled.` : `Job “${job.title}” reopened: it is unscheduled again.`, tone: "success" });
+    return redirect(`/jobs/${job.id}`, 303);
+  });
 }
 
 const hours = (minutes: number) => `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, "0")} min`;
 
 export default function JobPage() {
   useLiveUpdates();
-  const { job, activity, timeEntries, totalMinutes, ownOnly } = useLoaderData<typeof loader>();
+  const { job, activity, timeEntries, totalMinutes, ownOnly, canManage, history } = useLoaderData<typeof loader>();
+  const failure = useActionData<FormFailure>();
+  const busy = useNavigation().state === "submitting";
+  const cancelled = job.status === "cancelled";
   return (
     <>
       <PageHeader
         title={job.title}
         description={<><StatusBadge status={job.status} /> for {ownOnly ? job.customer_name : <Link to={`/customers/${job.customer_id}`}>{job.customer_name}</Link>}</>}
-        actions={<Link to={ownOnly ? "/jobs" : "/jobs?status=all"} className="btn btn-secondary">{ownOnly ? "My jobs" : "All jobs"}</Link>}
+        actions={
+          <>
+            {canManage && !cancelled ? <Link to={`/jobs/${job.id}/edit`} className="btn btn-primary">Edit job</Link> : null}
+            {canManage && (cancelled || job.status !== "completed") ? (
+              <Form method="post" className="inline-form">
+                <CsrfInput />
+                <button type="submit" name="intent" value={cancelled ? "reopen" : "cancel"} className="btn btn-secondary" disabled={busy}>
+                  {cancelled ? "Reopen job" : "Cancel job"}
+                </button>
+              </Form>
+            ) : null}
+            <Link to={ownOnly ? "/jobs" : "/jobs?status=all"} className="btn btn-secondary">{ownOnly ? "My jobs" : "All jobs"}</Link>
+          </>
+        }
       />
+      <FormError errors={failure?.formErrors} />
       <div className="grid grid-2">
         <section className="card">
           <h2>Details</h2>
@@ -103,6 +140,8 @@ export default function JobPage() {
           <p className="muted">No notes or status changes yet. They appear here when the technician syncs.</p>
         )}
       </section>
+
+      <RecordHistory entries={history} />
     </>
   );
 }

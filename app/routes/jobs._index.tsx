@@ -28,18 +28,20 @@ export async function loader({ request }: LoaderFunctionArgs) {
     ownOnly,
     assignees: ownOnly ? [] : await listAssignees(user.tenantId),
     canImport: can(user.role, "import_csv"),
+    canCreate: can(user.role, "manage_records"),
   });
 }
 
 export default function JobsPage() {
-  const { page, params, narrowed, anyJobs, ownOnly, assignees, canImport } = useLoaderData<typeof loader>();
+  const { page, params, narrowed, anyJobs, ownOnly, assignees, canImport, canCreate } = useLoaderData<typeof loader>();
   const title = ownOnly ? "My jobs" : "Jobs";
+  const newJob = canCreate ? <Link to={params.customer ? `/jobs/new?customerId=${params.customer}` : "/jobs/new"} className="btn btn-primary">New job</Link> : null;
   if (!anyJobs) {
     return (
       <>
-        <PageHeader title={title} />
+        <PageHeader title={title} actions={newJob} />
         <EmptyState title="No jobs yet">
-          {canImport ? <p>No jobs yet: <Link to="/import-data?type=jobs">import them</Link> (import customers and team first).</p> : <p>Jobs appear here once they are imported or booked.</p>}
+          {canCreate ? <p>No jobs yet: <Link to="/jobs/new">create one</Link>{canImport ? <> or <Link to="/import-data?type=jobs">import them</Link></> : null}.</p> : canImport ? <p>No jobs yet: <Link to="/import-data?type=jobs">import them</Link> (import customers and team first).</p> : <p>Jobs appear here once they are imported or booked.</p>}
         </EmptyState>
       </>
     );
@@ -58,6 +60,7 @@ export default function JobsPage() {
       <PageHeader
         title={title}
         description={ownOnly ? "The jobs assigned to you, by schedule." : "Every job, by schedule; unscheduled jobs come last."}
+        actions={newJob}
       />
       <ListToolbar q={params.q} placeholder="Job title" filters={filters} hidden={{ customer: params.customer }} />
       {params.customer ? (

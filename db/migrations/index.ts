@@ -9,6 +9,7 @@ import * as m0007 from "./0007-billing";
 import * as m0008 from "./0008-tenant-settings";
 import * as m0009 from "./0009-row-level-security";
 import * as m0020 from "./0020-history-and-numbering";
+import * as m0025 from "./0025-office-records";
 import * as m0040 from "./0040-import-mapping";
 import * as m0070 from "./0070-report-indexes";
 
@@ -28,6 +29,7 @@ export const MIGRATIONS: Array<[string, MigrationModule]> = [
   ["0008-tenant-settings", m0008],
   ["0009-row-level-security", m0009],
   ["0020-history-and-numbering", m0020],
+  ["0025-office-records", m0025],
   ["0040-import-mapping", m0040],
   ["0070-report-indexes", m0070],
 ];

@@ -41,6 +41,10 @@ export class Invoice extends Document {
   @DateOnly declare dueDate: string | null;
   @Cents declare amountPaidCents: number;
   @Timestamp declare paidAt: Date | null;
+  /** The job this invoice was made from (one invoice per job, migration 0025). */
+  @Uuid declare jobId: string | null;
+  @Timestamp declare voidedAt: Date | null;
+  @Uuid declare voidedBy: string | null;
 }
 
 /** Line items; quantity and tax rate are NUMERIC and read as strings (exact). */
@@ -78,6 +82,9 @@ export class Payment extends Model {
   @Text declare idempotencyKey: string | null;
   @Text declare payerIp: string | null;
   @Timestamp declare recordedAt: Date;
+  /** The day the money arrived (staff payments); the portal's are dated by recordedAt. */
+  @DateOnly declare receivedOn: string | null;
+  @Uuid declare recordedBy: string | null;
   @Uuid declare importRunId: string | null;
   declare createdAt: Date;
 }

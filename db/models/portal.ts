@@ -32,6 +32,9 @@ export class BookingRequest extends Model {
   @Text declare idempotencyKey: string | null;
   @Uuid declare triagedBy: string | null;
   @Timestamp declare triagedAt: Date | null;
+  /** The quote or job made from this request (each at most once, migration 0025). */
+  @Uuid declare quoteId: string | null;
+  @Uuid declare jobId: string | null;
   declare createdAt: Date;
   declare updatedAt: Date;
 }

@@ -99,10 +99,31 @@ const PAGES: PageCase[] = [
   },
   { name: "jobs", who: "owner", path: () => "/jobs", shows: /Replace 50 gal water heater/ },
   { name: "job", who: "owner", path: (s) => `/jobs/${s.job.id}`, shows: /Replace 50 gal water heater/, shot: true },
+  { name: "new job", who: "owner", path: (s) => `/jobs/new?customerId=${s.customer.id}`, shows: /New job/, shot: true },
+  {
+    name: "new job with errors", who: "owner", path: (s) => `/jobs/new?customerId=${s.customer.id}`, shows: /New job/, shot: true,
+    then: async (page) => {
+      await page.getByLabel("Start").fill("2026-06-16T11:00");
+      await page.getByLabel("End").fill("2026-06-16T09:00");
+      await page.getByRole("button", { name: "Create job" }).click();
+      await page.locator("#job-form-title-error").waitFor();
+    },
+  },
+  { name: "edit job", who: "owner", path: (s) => `/jobs/${s.job.id}/edit`, shows: /Edit job/ },
   { name: "quotes", who: "owner", path: () => "/quotes", shows: /Q-/ },
   { name: "quote", who: "owner", path: (s) => `/quotes/${s.quote.id}`, shows: /50 gal gas water heater/ },
   { name: "invoices", who: "owner", path: () => "/invoices", shows: /INV-/ },
-  { name: "invoice", who: "owner", path: (s) => `/invoices/${s.invoice.id}`, shows: /50 gal gas water heater/ },
+  { name: "invoice", who: "owner", path: (s) => `/invoices/${s.invoice.id}`, shows: /50 gal gas water heater/, shot: true },
+  { name: "record payment", who: "owner", path: (s) => `/invoices/${s.invoice.id}/payments`, shows: /Record payment/ },
+  {
+    name: "record payment with errors", who: "owner", path: (s) => `/invoices/${s.invoice.id}/payments`, shows: /Record payment/, shot: true,
+    then: async (page) => {
+      await page.getByLabel("Amount").fill("lots");
+      await page.getByRole("button", { name: "Record payment" }).click();
+      await page.locator("#payment-form-amount-error").waitFor();
+    },
+  },
+  { name: "void invoice", who: "owner", path: (s) => `/invoices/${s.invoice.id}/void`, shows: /Void invoice/ },
   { name: "booking requests", who: "owner", path: () => "/requests", shows: /Furnace not heating/ },
   { name: "team", who: "owner", path: () => "/team", shows: /Dana Imported/ },
   { name: "team invite", who: "owner", path: (s) => `/team/${s.member.id}/invite`, shows: /Invite Dana Imported/ },
@@ -189,8 +210,12 @@ describe("browser: accessibility of every page", { skip: SKIP_BROWSER }, () => {
       "import-data.undo.tsx": "import undo page",
       "invite.$token.tsx": "invite",
       "invoices.$id.tsx": "invoice",
+      "invoices.$id_.payments.tsx": "record payment",
+      "invoices.$id_.void.tsx": "void invoice",
       "invoices._index.tsx": "invoices",
       "jobs.$id.tsx": "job",
+      "jobs.$id_.edit.tsx": "edit job",
+      "jobs.new.tsx": "new job",
       "jobs._index.tsx": "jobs",
       "login.tsx": "sign in",
       "portal-links.$id.revoke.tsx": "page not found",
@@ -213,7 +238,7 @@ describe("browser: accessibility of every page", { skip: SKIP_BROWSER }, () => {
   });
 
   for (const mode of JS_MODES) {
-    test(`no serious or critical axe-core finding on any page (${mode.label})`, { timeout: 240_000 }, async () => {
+    test(`no serious or critical axe-core finding on any page (${mode.label})`, { timeout: 600_000 }, async () => {
       const s = await seed(mode.javaScript ? "js" : "nojs");
       const contexts = new Map<Who, BrowserContext>();
       const problems: string[] = [];

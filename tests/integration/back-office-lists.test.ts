@@ -233,7 +233,7 @@ test("empty lists say what to do next", async () => {
   const customers = textOf(await page(c, "/customers"));
   assert.match(customers, /No customers yet: import them/);
   assert.match(await page(c, "/customers"), /href="\/import-data\?type=customers"/);
-  assert.match(textOf(await page(c, "/jobs")), /No jobs yet: import them/);
+  assert.match(textOf(await page(c, "/jobs")), /No jobs yet: create one or import them/);
   assert.match(textOf(await page(c, "/quotes")), /No quotes yet: import them/);
   assert.match(textOf(await page(c, "/invoices")), /No invoices yet: import them/);
   assert.match(textOf(await page(c, "/requests")), /No booking requests yet/);

@@ -84,8 +84,8 @@ export async function listHistory(t: Tx, tenantId: string, recordType: RecordTyp
   }));
   if (recordType !== "job") return items;
   // Raw SQL: a join to the member's name, read-only.
-  const events = await rows<{ id: string; at: Date; who: string | null; to: string }>(
-    `SELECT e.id, e.occurred_at AS at, u.name AS who, e.to_status AS "to" FROM job_events e
+  const events = await rows<{ id: string; at: Date; who: string | null; role: string | null; to: string }>(
+    `SELECT e.id, e.occurred_at AS at, u.name AS who, u.role, e.to_status AS "to" FROM job_events e
        LEFT JOIN users u ON u.tenant_id = e.tenant_id AND u.id = e.user_id
       WHERE e.tenant_id = $1 AND e.job_id = $2 ORDER BY e.occurred_at DESC LIMIT $3`,
     [tenantId, recordId, limit],
@@ -97,7 +97,8 @@ export async function listHistory(t: Tx, tenantId: string, recordType: RecordTyp
     action: "status_changed",
     summary: `Marked ${humanize(e.to).toLowerCase()}`,
     who: e.who,
-    source: "field",
+    // Technicians change a job's status from the field; the office cancels and reopens on its pages.
+    source: e.role && e.role !== "technician" ? "staff" : "field",
   }));
   return [...items, ...statusItems].sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0)).slice(0, limit);
 }

@@ -2,8 +2,9 @@ import { randomBytes } from "node:crypto";
 import { one, type Tx } from "../../../db/index";
 import { conflict, validationFailed } from "~/utils/app-error";
 import { isUuid } from "~/utils/crypto.server";
-import { formatDate, formatMoney } from "~/utils/format";
+import { formatDate } from "~/utils/format";
 import { notify } from "~/services/events/events.server";
+import { recordPayment } from "~/services/invoices/payments.server";
 import type { Portal } from "./access.server";
 import type { BookingRequestInput, PaymentInput, QuoteDecisionInput } from "./schemas";
 import type { PortalDone } from "./types";
@@ -61,47 +62,15 @@ export async function decideQuote(portal: Portal, t: Tx, input: QuoteDecisionInp
  * makes a repeat (double click, resubmitted page) answer like the first and record nothing.
  */
 export async function recordSandboxPayment(portal: Portal, t: Tx, input: PaymentInput, meta: RequestMeta): Promise<Confirmation> {
-  if (!isUuid(input.invoiceId)) throw unknownInvoice();
-  const invoice = await one<{ status: string; currency: string; total_cents: number; amount_paid_cents: number }>(
-    `SELECT status, currency, total_cents, amount_paid_cents FROM invoices
-      WHERE tenant_id = $1 AND id = $2 AND customer_id = $3 FOR UPDATE`,
-    [portal.tenantId, input.invoiceId, portal.customerId],
+  await recordPayment(
     t,
+    {
+      tenantId: portal.tenantId, customerId: portal.customerId, invoiceId: input.invoiceId, amountCents: input.amount, method: "sandbox",
+      reference: sandboxReference(), idempotencyKey: input.idempotencyKey, payerIp: meta.ip,
+    },
+    { tenantId: portal.tenantId, source: "portal" },
+    unknownInvoice,
   );
-  if (!invoice) throw unknownInvoice();
-  // Under the invoice lock, a payment made with this key by an earlier request is visible.
-  const earlier = await one<{ invoice_id: string }>(
-    `SELECT invoice_id FROM payments WHERE tenant_id = $1 AND idempotency_key = $2`,
-    [portal.tenantId, input.idempotencyKey],
-    t,
-  );
-  if (earlier?.invoice_id === input.invoiceId) return { done: "payment-recorded", id: input.invoiceId };
-  if (earlier) throw conflict("This payment form was already used. Reload the page and try again.");
-  if (invoice.status === "paid") throw conflict("This invoice is already paid in full. Thank you!");
-  if (invoice.status !== "sent" && invoice.status !== "partial") throw conflict("This invoice is not open for payment.");
-
-  const balance = invoice.total_cents - invoice.amount_paid_cents;
-  if (input.amount > balance) {
-    throw validationFailed({ amount: [`The balance is ${formatMoney(balance, invoice.currency)}. Enter that amount or less.`] });
-  }
-  const inserted = await one<{ id: string }>(
-    `INSERT INTO payments (tenant_id, invoice_id, amount_cents, currency, method, reference, idempotency_key, payer_ip)
-     VALUES ($1, $2, $3, $4, 'sandbox', $5, $6, $7)
-     ON CONFLICT (tenant_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING RETURNING id`,
-    [portal.tenantId, input.invoiceId, input.amount, invoice.currency, sandboxReference(), input.idempotencyKey, meta.ip],
-    t,
-  );
-  if (!inserted) throw conflict("This payment form was already used. Reload the page and try again.");
-  await one(
-    `UPDATE invoices SET amount_paid_cents = amount_paid_cents + $3,
-            status = CASE WHEN amount_paid_cents + $3 >= total_cents THEN 'paid' ELSE 'partial' END,
-            paid_at = CASE WHEN amount_paid_cents + $3 >= total_cents THEN now() ELSE paid_at END,
-            updated_at = now()
-      WHERE tenant_id = $1 AND id = $2`,
-    [portal.tenantId, input.invoiceId, input.amount],
-    t,
-  );
-  await notify(t, portal.tenantId, { type: "payment.recorded", id: input.invoiceId });
   return { done: "payment-recorded", id: input.invoiceId };
 }
 

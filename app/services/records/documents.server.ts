@@ -180,22 +180,30 @@ export async function getInvoice(actor: Actor, id: string) {
       currency: string; notes: string | null; subtotal_cents: number; tax_cents: number; total_cents: number;
       amount_paid_cents: number; sent_at: string | null; paid_at: string | null; created_at: string;
       customer_id: string; customer_name: string; customer_email: string | null; quote_id: string | null; quote_number: string | null;
+      job_id: string | null; job_title: string | null; voided_at: string | null; voided_by_name: string | null;
     }>(
       `SELECT i.id, i.number, i.status, ${invoiceOverdue("i")} AS overdue, i.issue_date::text, i.due_date::text, i.currency,
               i.notes, i.subtotal_cents, i.tax_cents, i.total_cents, i.amount_paid_cents, i.sent_at, i.paid_at, i.created_at,
-              i.customer_id, c.name AS customer_name, c.email AS customer_email, i.quote_id, q.number AS quote_number
+              i.customer_id, c.name AS customer_name, c.email AS customer_email, i.quote_id, q.number AS quote_number,
+              i.job_id, j.title AS job_title, i.voided_at, vu.name AS voided_by_name
          FROM invoices i
          JOIN customers c ON c.tenant_id = i.tenant_id AND c.id = i.customer_id
          LEFT JOIN quotes q ON q.tenant_id = i.tenant_id AND q.id = i.quote_id
+         LEFT JOIN jobs j ON j.tenant_id = i.tenant_id AND j.id = i.job_id
+         LEFT JOIN users vu ON vu.tenant_id = i.tenant_id AND vu.id = i.voided_by
         WHERE i.tenant_id = $1 AND i.id = $2`,
       [actor.tenantId, id],
       t,
     );
     if (!invoice) throw notFound("Invoice not found.");
     const items = await lineItems("invoice_items", "invoice_id", actor.tenantId, id, t);
-    const payments = await rows<{ id: string; amount_cents: number; currency: string; method: string; reference: string; recorded_at: string }>(
-      `SELECT id, amount_cents, currency, method, reference, recorded_at FROM payments
-        WHERE tenant_id = $1 AND invoice_id = $2 ORDER BY recorded_at, id`,
+    const payments = await rows<{
+      id: string; amount_cents: number; currency: string; method: string; reference: string; recorded_at: string;
+      received_on: string | null; recorded_by_name: string | null;
+    }>(
+      `SELECT p.id, p.amount_cents, p.currency, p.method, p.reference, p.recorded_at, p.received_on::text, u.name AS recorded_by_name
+         FROM payments p LEFT JOIN users u ON u.tenant_id = p.tenant_id AND u.id = p.recorded_by
+        WHERE p.tenant_id = $1 AND p.invoice_id = $2 ORDER BY p.recorded_at, p.id`,
       [actor.tenantId, id],
       t,
     );

@@ -53,3 +53,8 @@ export function statusTone(status: string): "success" | "danger" | "warning" | "
       return "info";
   }
 }
+
+/** What the customer still owes on an invoice: nothing on a void one. */
+export function balanceDue(i: { status: string; total_cents: number; amount_paid_cents: number }): number {
+  return i.status === "void" ? 0 : Number(i.total_cents) - Number(i.amount_paid_cents);
+}

@@ -1,0 +1,26 @@
+import { z } from "zod";
+import { isLocalDateTime } from "./local-time";
+
+// The job form (CONTRACT section 12), one schema for the server and the browser (conform).
+// Empty fields arrive as undefined (conform's parseWithZod strips them).
+
+const localDateTime = z.string().refine(isLocalDateTime, "Enter a date and time, e.g. 2026-06-16 09:30.");
+
+export const jobFormSchema = z
+  .object({
+    customerId: z.string({ required_error: "Choose a customer." }).uuid("Choose a customer."),
+    title: z.string({ required_error: "Enter a title, e.g. “Replace water heater”." }).trim().min(1, "Enter a title.").max(200, "Keep the title to 200 characters."),
+    description: z.string().max(5000, "Keep the description to 5,000 characters.").optional(),
+    address: z.string().max(500, "Keep the address to 500 characters.").optional(),
+    scheduledStart: localDateTime.optional(),
+    scheduledEnd: localDateTime.optional(),
+    assigneeId: z.string().uuid("Choose a team member.").optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (v.scheduledEnd && !v.scheduledStart) ctx.addIssue({ code: "custom", path: ["scheduledStart"], message: "Enter a start, or clear the end." });
+    // Same zone, same format: the strings compare like the times they name.
+    if (v.scheduledStart && v.scheduledEnd && v.scheduledEnd < v.scheduledStart) {
+      ctx.addIssue({ code: "custom", path: ["scheduledEnd"], message: "The end is before the start." });
+    }
+  });
+export type JobFormInput = z.infer<typeof jobFormSchema>;
