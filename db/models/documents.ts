@@ -1,7 +1,8 @@
 import { Column, DataType, Model, Table } from "sequelize-typescript";
 import { Cents, DateOnly, Id, RequiredText, TenantKey, Text, Timestamp, Uuid } from "./columns";
-
 import type { InvoiceStatus, QuoteStatus } from "../enums";
+
+export type { InvoiceStatus, QuoteStatus };
 
 /** Columns quotes and invoices share. */
 abstract class Document extends Model {

@@ -1,7 +1,8 @@
 import { Model, Table } from "sequelize-typescript";
 import { Id, RequiredText, TenantKey, Text, Timestamp, Uuid } from "./columns";
-
 import type { JobStatus } from "../enums";
+
+export type { JobStatus };
 
 @Table({ tableName: "jobs", underscored: true })
 export class Job extends Model {
