@@ -3,11 +3,15 @@ import type { EntryContext, HandleDataRequestFunction } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "~/components/nonce";
+import { startCleanupSchedule } from "~/services/maintenance/cleanup.server";
 import { requestIdOf } from "~/http/envelope.server";
 import { newNonce, withAppHeaders } from "~/http/security-headers.server";
 import { log } from "~/utils/log.server";
 
 const ABORT_DELAY = 5_000;
+
+// Each app server ticks the cleanup; the database makes it run once per interval (decision 102).
+startCleanupSchedule();
 
 /**
  * Every page gets a fresh CSP nonce (its scripts carry it), the security headers and the

@@ -1,4 +1,4 @@
-import { AppError } from "~/utils/app-error";
+import { AppError, validationFailed } from "~/utils/app-error";
 
 export const KiB = 1024;
 export const MiB = 1024 * KiB;
@@ -96,4 +96,16 @@ export async function readForm(request: Request, limit: number = LIMITS.form): P
   } catch {
     throw new AppError("BAD_REQUEST", "The form body could not be read.");
   }
+}
+
+export const NUL_MESSAGE = "This contains a character that cannot be stored (U+0000). Remove it and try again.";
+
+/**
+ * Text is normalised at the boundary (issue 24): a form field holding U+0000 (which PostgreSQL
+ * text cannot store) is refused beside that field with 422, before anything is written.
+ */
+export function assertNoNul(form: FormData) {
+  const fields: Record<string, string[]> = {};
+  for (const [name, value] of form) if (typeof value === "string" && value.includes("\u0000")) fields[name] = [NUL_MESSAGE];
+  if (Object.keys(fields).length) throw validationFailed(fields);
 }

@@ -3,9 +3,10 @@ import { parseWithZod } from "@conform-to/zod";
 import { json } from "@remix-run/node";
 import type { z } from "zod";
 import type { AppError } from "~/utils/app-error";
-import { LIMITS, readForm } from "./body.server";
+import { assertNoNul, LIMITS, readForm } from "./body.server";
 import { assertCsrf, CSRF_FIELD } from "./csrf.server";
 import { toAppError } from "./envelope.server";
+import { assertNotSpam } from "~/utils/honeypot.server";
 
 // The server half of every conform form (the browser half is `useConformForm` in
 // app/components/forms.tsx). One zod schema per form, shared by both:
@@ -65,7 +66,8 @@ export function replyWithError(submission: Submission<unknown>, error: AppError,
 
 /** A form-level answer when there is no submission to reply to (the body could not be read). */
 function replyUnread(error: AppError) {
-  const result: SubmissionResult<string[]> = { status: "error", initialValue: {}, error: { "": [error.message] } };
+  const fields = Object.keys(error.fields).length > 0;
+  const result: SubmissionResult<string[]> = { status: "error", initialValue: {}, error: fields ? { ...error.fields } : { "": [error.message] } };
   return json<FormReply>({ result }, { status: error.status, headers: error.headers });
 }
 
@@ -80,6 +82,7 @@ function throwIfPage(e: AppError) {
 export async function readStaffForm(request: Request, opts: { limit?: number; csrf?: boolean } = {}): Promise<FormData> {
   const form = await readForm(request, opts.limit ?? LIMITS.form);
   if (opts.csrf !== false) await assertCsrf(request, form);
+  assertNoNul(form);
   return form;
 }
 
@@ -91,6 +94,8 @@ export type FormActionOptions = {
   hideFields?: string[] | ((form: FormData) => string[]);
   /** A message above the fields when the schema refuses the form ("Nothing was saved ..."). */
   formMessage?: string;
+  /** Forms anyone may post (signup, login, booking): a filled honeypot is 400, before anything. */
+  honeypot?: boolean;
 };
 
 /**
@@ -109,6 +114,7 @@ export async function formAction<S extends z.ZodTypeAny>(
   let form: FormData;
   try {
     form = await readStaffForm(request, opts);
+    if (opts.honeypot) assertNotSpam(form);
   } catch (error) {
     if (error instanceof Response) throw error;
     const e = toAppError(error, request);

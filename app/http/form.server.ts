@@ -1,7 +1,7 @@
 import { json } from "@remix-run/node";
 import type { z } from "zod";
 import { validationFailed, type FieldErrors } from "~/utils/app-error";
-import { LIMITS, readForm } from "./body.server";
+import { assertNoNul, LIMITS, readForm } from "./body.server";
 import { assertCsrf } from "./csrf.server";
 import { toAppError, zodFields } from "./envelope.server";
 
@@ -37,6 +37,7 @@ export async function staffFormAction(
   try {
     form = await readForm(request, opts.limit ?? LIMITS.form);
     if (opts.csrf !== false) await assertCsrf(request, form);
+    assertNoNul(form);
     return await fn(form);
   } catch (error) {
     if (error instanceof Response) throw error;

@@ -11,8 +11,9 @@ import {
 import type { PortalFormFailure, PortalFormKind } from "~/services/portal/types";
 import type { FieldErrors } from "~/utils/app-error";
 import { clientIp } from "~/utils/auth.server";
+import { assertNotSpam } from "~/utils/honeypot.server";
 import { PORTAL_HEADERS } from "~/utils/route-headers";
-import { readForm } from "./body.server";
+import { assertNoNul, readForm } from "./body.server";
 import { toAppError } from "./envelope.server";
 
 // The boundary of the customer portal: the hub page and the three form routes. No session,
@@ -75,6 +76,8 @@ export async function portalFormAction<K extends PortalFormKind>(request: Reques
   } catch (error) {
     throw portalError(error, request);
   }
+  // The public booking form carries the honeypot: filled, it is 400 and nothing is stored.
+  if (kind === "booking") assertNotSpam(form, { timed: false });
   const token = String(form.get("token") ?? "");
   const ip = clientIp(request);
   const meta: RequestMeta = { ip, userAgent: request.headers.get("user-agent") };
@@ -87,6 +90,8 @@ export async function portalFormAction<K extends PortalFormKind>(request: Reques
       ip,
       async (portal, t) => {
         submission = parseWithZod(form, { schema: SCHEMAS[kind](portal.today) }) as Submission<Inputs[K]>;
+        // U+0000 is refused beside its field before anything is written (issue 24).
+        assertNoNul(form);
         if (submission.status !== "success") return null;
         return perform(portal, t, submission.value, meta);
       },

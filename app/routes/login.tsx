@@ -1,13 +1,17 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
+import { json, redirect } from "@remix-run/node";
+import { getFormProps } from "@conform-to/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { HoneypotInputs, HoneypotProvider } from "remix-utils/honeypot/react";
 import { AuthCard } from "~/components/auth-card";
-import { CsrfInput, Field, FormError } from "~/components/forms";
-import { formObject, parseWith, staffFormAction, type FormFailure } from "~/http/form.server";
-import { login } from "~/services/accounts/accounts.server";
+import { CsrfInput, Field, FormError, fieldOf, useConformForm } from "~/components/forms";
+import { formAction, type FormReply } from "~/http/conform.server";
 import { loginSchema } from "~/services/accounts/schemas";
-import { clientIp, getCurrentUser, safeRedirectTo, startSession } from "~/utils/auth.server";
+import { getCurrentUser, safeRedirectTo } from "~/utils/auth.server";
+import { auth, choiceCookie, signInRequest } from "~/utils/authenticator.server";
+import { honeypotInputProps } from "~/utils/honeypot.server";
 import { passThroughHeaders } from "~/utils/route-headers";
+import { completeSignIn } from "~/utils/sign-in.server";
 
 export const headers = passThroughHeaders;
 
@@ -16,32 +20,42 @@ export const meta: MetaFunction = () => [{ title: "Sign in · Fieldwork" }];
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await getCurrentUser(request);
   if (user) throw redirect(safeRedirectTo(new URL(request.url).searchParams.get("redirectTo")));
-  return null;
+  return json({ honeypot: honeypotInputProps() });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  return staffFormAction(request, async (form) => {
-    const input = parseWith(loginSchema, formObject(form));
-    const { tenantId, userId } = await login(input.email, input.password, clientIp(request));
-    return redirect(safeRedirectTo(input.redirectTo), {
-      status: 303,
-      headers: { "Set-Cookie": await startSession(request, tenantId, userId) },
-    });
-  });
+  return formAction(
+    request,
+    loginSchema,
+    async (value, { form }) => {
+      const { email, choices } = await auth().authenticate("form", signInRequest(request, form));
+      const redirectTo = safeRedirectTo(value.redirectTo);
+      if (choices.length === 1) return completeSignIn(request, email, choices[0], redirectTo);
+      // The password opened several businesses: the next page asks which (CONTRACT section 19).
+      const pending = { email, choices, redirectTo, until: Date.now() + 5 * 60_000 };
+      return redirect("/login/business", { status: 303, headers: { "Set-Cookie": await choiceCookie().serialize(pending) } });
+    },
+    { honeypot: true, hideFields: ["password"] },
+  );
 }
 
 export default function LoginPage() {
-  const result = useActionData<FormFailure>();
+  const { honeypot } = useLoaderData<typeof loader>();
+  const reply = useActionData<FormReply>();
   const [params] = useSearchParams();
   const busy = useNavigation().state === "submitting";
+  const [form, fields] = useConformForm(loginSchema, { id: "login", lastResult: reply?.result, defaultValue: { redirectTo: params.get("redirectTo") ?? "" } });
   return (
     <AuthCard title="Sign in" footer={<>New here? <Link to="/signup">Create your business account</Link></>}>
-      <Form method="post" className="stack" noValidate>
+      <Form method="post" className="stack" {...getFormProps(form)}>
         <CsrfInput />
-        <input type="hidden" name="redirectTo" value={params.get("redirectTo") ?? result?.values?.redirectTo ?? ""} />
-        <FormError errors={result?.formErrors} />
-        <Field name="email" label="Email" type="email" autoComplete="email" required defaultValue={result?.values?.email} errors={result?.fields.email} />
-        <Field name="password" label="Password" type="password" autoComplete="current-password" required errors={result?.fields.password} />
+        <HoneypotProvider {...honeypot}>
+          <HoneypotInputs />
+        </HoneypotProvider>
+        <input type="hidden" name="redirectTo" value={(fields.redirectTo.initialValue as string | undefined) ?? params.get("redirectTo") ?? ""} />
+        <FormError errors={form.errors} />
+        <Field label="Email" type="email" autoComplete="email" required {...fieldOf(fields.email)} />
+        <Field label="Password" type="password" autoComplete="current-password" required {...fieldOf(fields.password)} defaultValue={undefined} />
         <button type="submit" className="btn btn-primary btn-lg" disabled={busy}>{busy ? "Signing in…" : "Sign in"}</button>
       </Form>
     </AuthCard>

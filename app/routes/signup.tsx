@@ -1,44 +1,59 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
+import { json, redirect } from "@remix-run/node";
+import { getFormProps } from "@conform-to/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { HoneypotInputs, HoneypotProvider } from "remix-utils/honeypot/react";
 import { AuthCard } from "~/components/auth-card";
-import { CsrfInput, Field, FormError } from "~/components/forms";
-import { formObject, parseWith, staffFormAction, type FormFailure } from "~/http/form.server";
+import { CsrfInput, Field, FormError, fieldOf, useConformForm } from "~/components/forms";
+import { formAction, type FormReply } from "~/http/conform.server";
 import { signup } from "~/services/accounts/accounts.server";
 import { PASSWORD_MAX, PASSWORD_MIN, signupSchema } from "~/services/accounts/schemas";
-import { getCurrentUser, startSession } from "~/utils/auth.server";
+import { clientIp, getCurrentUser } from "~/utils/auth.server";
+import { honeypotInputProps } from "~/utils/honeypot.server";
+import { passThroughHeaders } from "~/utils/route-headers";
+import { completeSignIn } from "~/utils/sign-in.server";
+
+export const headers = passThroughHeaders;
 
 export const meta: MetaFunction = () => [{ title: "Create your account · Fieldwork" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   if (await getCurrentUser(request)) throw redirect("/");
-  return null;
+  return json({ honeypot: honeypotInputProps() });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  return staffFormAction(request, async (form) => {
-    const input = parseWith(signupSchema, formObject(form));
-    const { tenantId, userId } = await signup(input);
-    return redirect("/", { status: 303, headers: { "Set-Cookie": await startSession(request, tenantId, userId) } });
-  });
+  return formAction(
+    request,
+    signupSchema,
+    async (input) => {
+      const { tenantId, userId } = await signup(input, clientIp(request));
+      return completeSignIn(request, input.email, { tenantId, userId, tenantName: input.businessName }, "/");
+    },
+    { honeypot: true, hideFields: ["password"] },
+  );
 }
 
 export default function SignupPage() {
-  const result = useActionData<FormFailure>();
+  const { honeypot } = useLoaderData<typeof loader>();
+  const reply = useActionData<FormReply>();
   const busy = useNavigation().state === "submitting";
-  const v = result?.values ?? {};
+  const [form, fields] = useConformForm(signupSchema, { id: "signup", lastResult: reply?.result });
   return (
     <AuthCard title="Create your business account" footer={<>Already have an account? <Link to="/login">Sign in</Link></>}>
-      <Form method="post" className="stack" noValidate>
+      <Form method="post" className="stack" {...getFormProps(form)}>
         <CsrfInput />
-        <FormError errors={result?.formErrors} />
-        <Field name="businessName" label="Business name" autoComplete="organization" required maxLength={200} defaultValue={v.businessName} errors={result?.fields.businessName} />
-        <Field name="name" label="Your name" autoComplete="name" required maxLength={200} defaultValue={v.name} errors={result?.fields.name} />
-        <Field name="email" label="Email" type="email" autoComplete="email" required defaultValue={v.email} errors={result?.fields.email} />
+        <HoneypotProvider {...honeypot}>
+          <HoneypotInputs />
+        </HoneypotProvider>
+        <FormError errors={form.errors} />
+        <Field label="Business name" autoComplete="organization" required maxLength={200} {...fieldOf(fields.businessName)} />
+        <Field label="Your name" autoComplete="name" required maxLength={200} {...fieldOf(fields.name)} />
+        <Field label="Email" type="email" autoComplete="email" required {...fieldOf(fields.email)} />
         <Field
-          name="password" label="Password" type="password" autoComplete="new-password" required
-          minLength={PASSWORD_MIN} maxLength={PASSWORD_MAX} hint={`${PASSWORD_MIN} to ${PASSWORD_MAX} characters.`}
-          errors={result?.fields.password}
+          label="Password" type="password" autoComplete="new-password" required
+          minLength={PASSWORD_MIN} maxLength={PASSWORD_MAX} hint={`${PASSWORD_MIN} to ${PASSWORD_MAX} characters, not a commonly used one.`}
+          {...fieldOf(fields.password)} defaultValue={undefined}
         />
         <button type="submit" className="btn btn-primary btn-lg" disabled={busy}>{busy ? "Creating…" : "Create account"}</button>
       </Form>

@@ -3,6 +3,9 @@ import { ROLES, type Role } from "../../db/enums";
 
 export { ROLES, type Role };
 
+/** True when `actor` may give someone `role`: never a role above one's own (ROLES is ordered, owner first). */
+export const mayGrant = (actor: Role, role: Role) => ROLES.indexOf(role) >= ROLES.indexOf(actor);
+
 export const PERMISSIONS = [
   "use_ai_assistant",
   "import_csv",

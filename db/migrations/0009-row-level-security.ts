@@ -10,7 +10,8 @@ import type { Migration } from "../migrate";
  * provider's event may name no tenant we know).
  */
 export const APP_ROLE = "fieldservice_app";
-export const GLOBAL_TABLES = ["tenants", "rate_limits", "schema_migrations", "billing_events"];
+// maintenance_runs (migration 0011) is global too: the cleanup's runs across all servers.
+export const GLOBAL_TABLES = ["tenants", "rate_limits", "schema_migrations", "billing_events", "maintenance_runs"];
 
 const CURRENT_TENANT = "NULLIF(current_setting('app.tenant_id', true), '')::uuid";
 /** Inside a quoted SQL string (EXECUTE format('...')), quotes double. */

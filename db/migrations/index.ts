@@ -8,6 +8,9 @@ import * as m0006 from "./0006-offline-sync";
 import * as m0007 from "./0007-billing";
 import * as m0008 from "./0008-tenant-settings";
 import * as m0009 from "./0009-row-level-security";
+import * as m0010 from "./0010-emails-per-tenant";
+import * as m0011 from "./0011-cleanup";
+import * as m0012 from "./0012-billing-raw-body";
 import * as m0020 from "./0020-history-and-numbering";
 import * as m0025 from "./0025-office-records";
 import * as m0040 from "./0040-import-mapping";
@@ -28,6 +31,9 @@ export const MIGRATIONS: Array<[string, MigrationModule]> = [
   ["0007-billing", m0007],
   ["0008-tenant-settings", m0008],
   ["0009-row-level-security", m0009],
+  ["0010-emails-per-tenant", m0010],
+  ["0011-cleanup", m0011],
+  ["0012-billing-raw-body", m0012],
   ["0020-history-and-numbering", m0020],
   ["0025-office-records", m0025],
   ["0040-import-mapping", m0040],

@@ -112,11 +112,13 @@ export async function deliver(base: string, provider: string, d: Delivery): Prom
   return fetch(`${base}/api/billing/${provider}/webhook`, { method: "POST", headers, body: d.body });
 }
 
+/** The stored events of an id; `payload` parsed from the raw body kept as text, `body` as stored. */
 export async function storedEvents(provider: string, eventId: string) {
-  return rows<{ status: string; reason: string | null; tenant_id: string | null; type: string; payload: unknown }>(
-    `SELECT status, reason, tenant_id, type, payload FROM billing_events WHERE provider = $1 AND event_id = $2`,
+  const found = await rows<{ status: string; reason: string | null; tenant_id: string | null; type: string; body: string }>(
+    `SELECT status, reason, tenant_id, type, payload AS body FROM billing_events WHERE provider = $1 AND event_id = $2`,
     [provider, eventId],
   );
+  return found.map((r) => ({ ...r, payload: JSON.parse(r.body) as unknown }));
 }
 
 export async function tenantBilling(tenantId: string) {

@@ -112,8 +112,9 @@ test("open redirect (issue 24): every probe variant of redirectTo, posted to /lo
   const signedIn = await clientFor(t.users.office);
   for (const probe of REDIRECT_PROBES) {
     const posted = await new Client().post("/login", { email: t.users.office.email, password: DEFAULT_PASSWORD, redirectTo: probe });
-    assert.equal(posted.status, 303, JSON.stringify(probe));
-    assert.equal(followedHost(posted.headers.get("location")!), "app.example", `POST ${JSON.stringify(probe)} -> ${posted.headers.get("location")}`);
+    // U+0000 is refused at the form boundary (422, nothing done); every other variant signs in.
+    assert.equal(posted.status, probe.includes("\u0000") ? 422 : 303, JSON.stringify(probe));
+    if (posted.status === 303) assert.equal(followedHost(posted.headers.get("location")!), "app.example", `POST ${JSON.stringify(probe)} -> ${posted.headers.get("location")}`);
     const opened = await signedIn.get(`/login?${new URLSearchParams({ redirectTo: probe })}`);
     assert.equal(opened.status, 302, JSON.stringify(probe));
     assert.equal(followedHost(opened.headers.get("location")!), "app.example", `GET ${JSON.stringify(probe)} -> ${opened.headers.get("location")}`);

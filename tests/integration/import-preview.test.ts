@@ -17,7 +17,9 @@ async function signedIn() {
 }
 
 test("each sample downloads as an attachment; the five preview clean and commit in order on an empty account", async () => {
-  const { t, c } = await signedIn();
+  // An admin: the team file grants roles, which needs manage_team (issue 24).
+  const t = await createTenantWithUsers();
+  const c = await clientFor(t.users.admin);
   for (const type of ORDER) {
     const res = await c.get(`/import-data/sample?type=${type}`);
     assert.equal(res.status, 200, type);

@@ -533,3 +533,20 @@ test("a portal form body over 1 MiB is refused with a 413 page and changes nothi
   assertHtml(res, "413");
   assert.equal((await tenantCounts(s.tenant.id, ["booking_requests"])).booking_requests, 0);
 });
+
+test("booking request (issues 15, 24): the honeypot filled is 400 and stores nothing; U+0000 in a field is 422 beside it, nothing stored", async () => {
+  const s = await portalSetup();
+  const ip = randomLoopback();
+  const post = (form: Record<string, string>) => portalRequest("POST", "/api/portal/booking-request", { ip, form: { token: s.token, idempotencyKey: key(), ...form } });
+  const hub = await portalRequest("GET", `/portal/${s.token}`, { ip });
+  assert.match(hub.text, /name="name__confirm"/, "the booking form carries the honeypot");
+  const spam = await post({ service: "Cheap pills", name__confirm: "http://spam.example" });
+  assert.equal(spam.status, 400);
+  const nul = await post({ service: "Furnace\u0000tune-up" });
+  assert.equal(nul.status, 422);
+  assert.match(fieldError(nul.text, "book-service") ?? "", /cannot be stored \(U\+0000\)/);
+  assert.equal((await tenantCounts(s.tenant.id, ["booking_requests"])).booking_requests, 0);
+  const person = await post({ service: "Furnace tune-up", name__confirm: "" });
+  assert.equal(person.status, 303);
+  assert.equal((await tenantCounts(s.tenant.id, ["booking_requests"])).booking_requests, 1);
+});

@@ -5,7 +5,8 @@ import { rows } from "../../db/index";
 // Tables that belong to no tenant. billing_events is the providers' event log: an event is
 // stored once by (provider, event id) before we know whether it names one of our tenants,
 // so its tenant_id is NULL for unknown tenants (docs/decisions/040-billing-intake.md).
-const GLOBAL = new Set(["tenants", "schema_migrations", "rate_limits", "billing_events"]);
+// maintenance_runs: the cleanup's runs across all servers (docs/decisions/102).
+const GLOBAL = new Set(["tenants", "schema_migrations", "rate_limits", "billing_events", "maintenance_runs"]);
 
 test("every tenant-owned table has tenant_id NOT NULL in its primary key", async () => {
   const tables = await rows<{ table_name: string }>(

@@ -171,7 +171,7 @@ test("team: add a member without a password, and only owners and admins reach th
   assert.deepEqual(row, { role: "technician", password_hash: null });
   const dup = await admin.post("/team", { intent: "add", name: "Again", email, role: "office" });
   assert.equal(dup.status, 422);
-  assert.match(textOf(await dup.text()), /already signs in with this email/);
+  assert.match(textOf(await dup.text()), /Already a member of your team/);
   assert.equal((await admin.post("/team", { intent: "add", name: "Boss", email: `x-${email}`, role: "owner" })).status, 403);
   for (const role of ["office", "technician"] as const) assert.equal((await (await clientFor(t.users[role])).get("/team")).status, 403, role);
   assert.equal((await (await clientFor(t.users.office)).post("/team", { intent: "add", name: "Nope", email: `y-${email}`, role: "office" })).status, 403);

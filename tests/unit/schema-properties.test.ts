@@ -10,7 +10,7 @@ import { describe, it } from "node:test";
 import fc from "fast-check";
 import { z } from "zod";
 import {
-  emailSchema, loginSchema, PASSWORD_MAX, PASSWORD_MIN, passwordSchema, setPasswordSchema, signupSchema,
+  chooseBusinessSchema, emailSchema, loginSchema, PASSWORD_MAX, PASSWORD_MIN, passwordSchema, setPasswordSchema, signupSchema,
 } from "../../app/services/accounts/schemas";
 import { ASSISTANT_MODES, assistantInputSchema, DETAILS_MAX, JOB_TITLE_MAX } from "../../app/services/assistant/schema";
 import { normaliseEvent } from "../../app/services/billing/events.server";
@@ -56,6 +56,7 @@ export const SCHEMAS_TESTED: readonly Entry[] = [
   one("app/services/accounts/schemas.ts", "signupSchema", signupSchema),
   one("app/services/accounts/schemas.ts", "setPasswordSchema", setPasswordSchema),
   one("app/services/accounts/schemas.ts", "loginSchema", loginSchema),
+  one("app/services/accounts/schemas.ts", "chooseBusinessSchema", chooseBusinessSchema),
   one("app/services/assistant/schema.ts", "assistantInputSchema", assistantInputSchema),
   // engine.ts re-exports the schema module (the engine split, issue 23).
   one("app/services/assistant/engine.ts", "assistantInputSchema", assistantInputSchema),
@@ -256,6 +257,16 @@ describe("accounts", () => {
       assert.deepEqual(out, { email: i.email.trimmed.toLowerCase(), password: i.password, ...(i.redirectTo === undefined ? {} : { redirectTo: i.redirectTo }) });
       refuses(loginSchema, { email: i.email.raw, password: "" }, "password");
       refuses(loginSchema, { email: i.email.raw, password: "p".repeat(1025) }, "password");
+    }));
+  });
+});
+
+describe("sign-in: which business", () => {
+  it("chooseBusinessSchema: a business id (uuid) is taken as it is; anything else refused beside tenantId", () => {
+    check(24, fc.property(fc.uuid(), fc.string().filter((s) => !/^[0-9a-f-]{36}$/i.test(s)), (id, junk) => {
+      assert.deepEqual(accepts(chooseBusinessSchema, { tenantId: id }), { tenantId: id });
+      refuses(chooseBusinessSchema, { tenantId: junk }, "tenantId");
+      refuses(chooseBusinessSchema, {}, "tenantId");
     }));
   });
 });

@@ -1,5 +1,6 @@
 import { getFormProps } from "@conform-to/react";
 import { useMemo } from "react";
+import { HoneypotInputs } from "remix-utils/honeypot/react";
 import { Field } from "~/components/forms";
 import { bookingRequestSchema } from "~/services/portal/schemas";
 import { TIME_WINDOW_LABELS, TIME_WINDOWS, type PortalHubData } from "~/services/portal/types";
@@ -28,6 +29,8 @@ export function BookingForm({ hub }: { hub: PortalHubData }) {
       <Form key={formKey} method="post" action="/api/portal/booking-request" className="stack" {...getFormProps(form)}>
         <input type="hidden" name="token" value={hub.token} />
         <input type="hidden" name="idempotencyKey" value={hub.bookingKey} />
+        {/* remix-utils' honeypot: a hidden field people never fill (a filled one is 400). */}
+        <HoneypotInputs />
         <Field id="book-service" name="service" label="What do you need?" placeholder="e.g. Annual furnace service" maxLength={200} required defaultValue={v.service} errors={f("service")} />
         <TextAreaField id="book-description" name="description" label="Details (optional)" hint="Anything that helps: the problem, the make and model, access notes." maxLength={2000} rows={4} defaultValue={v.description} errors={f("description")} />
         <div className="portal-row">

@@ -1,63 +1,86 @@
 import { randomUUID } from "node:crypto";
-import { inTenant, one } from "../../../db/index";
-import { AppError } from "~/utils/app-error";
-import { blockedFor, countFailure, rateLimited, resetKey, RULES } from "~/http/rate-limit.server";
-import { hashPassword, verifyPassword } from "./passwords.server";
+import { inTenant, one, rows } from "../../../db/index";
+import { AppError, validationFailed } from "~/utils/app-error";
+import { blockedFor, countFailure, rateLimited, resetKey, RULES } from "~/services/limits/rate-limit.server";
+import { hashPassword, isCommonPassword, verifyPassword } from "./passwords.server";
 import type { SignupInput } from "./schemas";
 
-/** Creates a tenant and its owner in one transaction. */
-export async function signup(input: SignupInput): Promise<{ tenantId: string; userId: string }> {
-  const passwordHash = await hashPassword(input.password);
-  try {
-    // The tenant id is chosen here so the new rows are written inside their own tenant scope.
-    const tenantId = randomUUID();
-    return await inTenant(tenantId, async (t) => {
-      await one(`INSERT INTO tenants (id, name) VALUES ($1, $2)`, [tenantId, input.businessName], t);
-      const user = await one<{ id: string }>(
-        `INSERT INTO users (tenant_id, email, name, role, password_hash) VALUES ($1, $2, $3, 'owner', $4) RETURNING id`,
-        [tenantId, input.email, input.name, passwordHash],
-        t,
-      );
-      return { tenantId, userId: user!.id };
-    });
-  } catch (error) {
-    if ((error as { name?: string }).name === "SequelizeUniqueConstraintError") {
-      throw new AppError("VALIDATION_FAILED", "Some fields are not valid.", {
-        fields: { email: ["An account with this email already exists. Sign in instead."] },
-      });
-    }
-    throw error;
+/** Refuses a password from the common-password list, beside the field (signup, invite). */
+export function assertPasswordNotCommon(password: string) {
+  if (isCommonPassword(password)) {
+    throw validationFailed({ password: ["This password is on a list of commonly used passwords. Choose another."] });
   }
+}
+
+/**
+ * Creates a tenant and its owner in one transaction. An e-mail known in another business is no
+ * obstacle and no message tells of it (CONTRACT section 19): the new business is its own tenant.
+ * At most `RULES.signupIp` new businesses an hour from one address.
+ */
+export async function signup(input: SignupInput, ip: string): Promise<{ tenantId: string; userId: string }> {
+  assertPasswordNotCommon(input.password);
+  const limit = RULES.signupIp();
+  const wait = await countFailure(limit, ip);
+  if (wait > 0) throw rateLimited(wait, "Too many new accounts from this network. Try again later.");
+  const passwordHash = await hashPassword(input.password);
+  // The tenant id is chosen here so the new rows are written inside their own tenant scope.
+  const tenantId = randomUUID();
+  return inTenant(tenantId, async (t) => {
+    await one(`INSERT INTO tenants (id, name) VALUES ($1, $2)`, [tenantId, input.businessName], t);
+    const user = await one<{ id: string }>(
+      `INSERT INTO users (tenant_id, email, name, role, password_hash) VALUES ($1, $2, $3, 'owner', $4) RETURNING id`,
+      [tenantId, input.email, input.name, passwordHash],
+      t,
+    );
+    return { tenantId, userId: user!.id };
+  });
 }
 
 export const LOGIN_FAILED = "The email or password is not right.";
 
+/** A business the password opened: sign-in asks which one when there are several. */
+export type LoginChoice = { tenantId: string; userId: string; tenantName: string };
+
 /**
- * Checks a sign-in. Unknown email and wrong password take the same time and give the same
- * answer. Failures are counted per email+IP (10 in a row lock the pair for 15 minutes) and
- * per account (100 an hour), in PostgreSQL.
+ * Checks a sign-in and answers every user row (one per business) the password opens.
+ * Unknown email and wrong password take the same time and give the same answer.
+ *
+ * Lockout without denial of service (OWASP device cookies, docs/decisions/101): a browser that
+ * signed in to this e-mail before (`trustedDevice`, the nonce of its signed device cookie) is
+ * counted on its own (10 failures lock that browser for 15 minutes) and is not held back by the
+ * failures of other browsers. Every other browser is counted per e-mail+IP (10 in a row lock the
+ * pair for 15 minutes) and per account (100 an hour lock all untrusted browsers out). The
+ * counters live in PostgreSQL.
  */
-export async function login(email: string, password: string, ip: string): Promise<{ tenantId: string; userId: string }> {
+export async function login(email: string, password: string, ip: string, trustedDevice: string | null): Promise<LoginChoice[]> {
   const pairKey = `${email}|${ip}`;
   const pair = RULES.loginPair();
   const account = RULES.loginAccount();
-  const wait = Math.max(await blockedFor(pair, pairKey), await blockedFor(account, email));
+  const device = RULES.loginDevice();
+  const wait = trustedDevice
+    ? await blockedFor(device, `${email}|${trustedDevice}`)
+    : Math.max(await blockedFor(pair, pairKey), await blockedFor(account, email));
   if (wait > 0) throw rateLimited(wait, "Too many failed sign-in attempts. Try again later.");
 
-  // Sign-in is the one lookup by email across tenants (a SECURITY DEFINER function, migration 0009).
-  const user = await one<{ id: string; tenant_id: string; password_hash: string | null }>(
-    `SELECT id, tenant_id, password_hash FROM app_login_lookup($1)`,
+  // Sign-in is the one lookup by e-mail across tenants (SECURITY DEFINER, migration 0010).
+  const found = await rows<{ id: string; tenant_id: string; password_hash: string | null; tenant_name: string }>(
+    `SELECT id, tenant_id, password_hash, tenant_name FROM app_login_lookup($1)`,
     [email],
   );
-  if (user?.password_hash && (await verifyPassword(user.password_hash, password))) {
-    await resetKey(pair, pairKey);
-    return { tenantId: user.tenant_id, userId: user.id };
+  const withPassword = found.filter((u) => u.password_hash);
+  // The verifications run side by side; with no user row one decoy verify takes their time.
+  const matches = withPassword.length
+    ? (await Promise.all(withPassword.map(async (u) => ((await verifyPassword(u.password_hash, password)) ? u : null)))).filter((u) => u !== null)
+    : (await verifyPassword(null, password), []);
+  if (matches.length) {
+    await resetKey(trustedDevice ? device : pair, trustedDevice ? `${email}|${trustedDevice}` : pairKey);
+    return matches.map((u) => ({ tenantId: u.tenant_id, userId: u.id, tenantName: u.tenant_name }));
   }
-  if (!user?.password_hash) await verifyPassword(null, password);
-  await countFailure(pair, pairKey);
-  const res = await pair.get(pairKey);
-  if (res && res.remainingPoints <= 0) await pair.block(pairKey, 15 * 60);
-  await countFailure(account, email);
+  // The 10th failure in a row locks for 15 minutes from now (not from the first failure).
+  const [limiter, key] = trustedDevice ? [device, `${email}|${trustedDevice}`] : [pair, pairKey];
+  await countFailure(limiter, key);
+  const res = await limiter.get(key);
+  if (res && res.remainingPoints <= 0) await limiter.block(key, 15 * 60);
+  if (!trustedDevice) await countFailure(account, email);
   throw new AppError("UNAUTHENTICATED", LOGIN_FAILED, { status: 401 });
 }
-

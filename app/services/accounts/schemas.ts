@@ -14,7 +14,8 @@ export const emailSchema = z
 export const passwordSchema = z
   .string({ required_error: "Enter a password." })
   .min(PASSWORD_MIN, `A password has at least ${PASSWORD_MIN} characters.`)
-  .max(PASSWORD_MAX, `A password has at most ${PASSWORD_MAX} characters.`);
+  .max(PASSWORD_MAX, `A password has at most ${PASSWORD_MAX} characters.`)
+  .refine((p) => p.trim().length > 0, "A password needs more than spaces.");
 
 const requiredName = (what: string) =>
   z.string({ required_error: `Enter ${what}.` }).trim().min(1, `Enter ${what}.`).max(200, "At most 200 characters.");
@@ -34,4 +35,9 @@ export const loginSchema = z.object({
   email: emailSchema,
   password: z.string({ required_error: "Enter your password." }).min(1, "Enter your password.").max(1024),
   redirectTo: z.string().optional(),
+});
+
+/** The "which business?" step of sign-in (CONTRACT section 19). */
+export const chooseBusinessSchema = z.object({
+  tenantId: z.string({ required_error: "Choose a business." }).uuid("Choose a business."),
 });

@@ -55,6 +55,9 @@ export async function receiveBillingEvent(input: IntakeInput): Promise<IntakeRes
   return store(provider, normalised.envelope, null, text, () => ({ status: "ignored", reason }));
 }
 
+/** PostgreSQL text holds no U+0000: a NUL inside an id or type becomes U+FFFD. */
+const noNul = (s: string) => s.replace(/\u0000/g, "\uFFFD");
+
 function decodeUtf8(bytes: Buffer): string {
   try {
     return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
@@ -99,7 +102,7 @@ async function store(
     const [row] = await rows<{ claimed: number; applied: number; tenant_known: boolean }>(
       `WITH claim AS (
          INSERT INTO billing_events (provider, event_id, type, status, reason, tenant_id, occurred_at, payload)
-         VALUES ($1, $2, $3, $7, $8, (SELECT id FROM tenants WHERE id = $4::uuid), $5, $6::jsonb)
+         VALUES ($1, $2, $3, $7, $8, (SELECT id FROM tenants WHERE id = $4::uuid), $5, $6)
          ON CONFLICT (provider, event_id) DO NOTHING
          RETURNING event_id
        ), applied AS (
@@ -113,7 +116,8 @@ async function store(
        SELECT (SELECT count(*) FROM claim)::int AS claimed, (SELECT count(*) FROM applied)::int AS applied,
               EXISTS (SELECT 1 FROM tenants WHERE id = $4::uuid) AS tenant_known`,
       [
-        provider, event.eventId, event.type, tenantId, event.occurredAt, payloadText,
+        // The raw body as text (any valid JSON, `\u0000` included); the ids cannot hold NUL in text.
+        provider, noNul(event.eventId), noNul(event.type), tenantId, event.occurredAt, payloadText,
         tentative.status, tentative.status === "ignored" ? tentative.reason : null,
         tentative.status === "processed" ? tentative.changes.plan : null,
         tentative.status === "processed" ? tentative.changes.subscriptionStatus : null,

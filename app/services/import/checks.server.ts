@@ -83,17 +83,12 @@ async function checkCustomers(tenantId: string, all: AnyRow[], errors: RowError[
 
 async function checkTeam(tenantId: string, all: AnyRow[], errors: RowError[], t: Tx) {
   const emails = keys("team", all, "email", "email");
-  const values = distinct(emails.values());
-  // Emails name one user across all tenants (docs/decisions/003), so the check is global.
-  const found = values.length
-    ? await rows<{ email: string; ours: boolean }>(`SELECT email, tenant_id = $1 AS ours FROM users WHERE email = ANY($2::text[])`, [tenantId, values], t)
-    : [];
-  const taken = new Map(found.map((u) => [u.email, u.ours]));
+  // An e-mail is unique within a business only (CONTRACT section 19): an address known in
+  // another business imports like any new one, and nothing here may tell of it.
+  const taken = await existing(`SELECT email AS v FROM users WHERE tenant_id = $1 AND email = ANY($2::text[])`, tenantId, distinct(emails.values()), t);
   for (const row of all) {
     const email = emails.get(row);
-    const ours = email === undefined ? undefined : taken.get(email);
-    if (ours === true) reject(row, errors, "email", "Already a member of your team");
-    else if (ours === false) reject(row, errors, "email", "This email already belongs to an account elsewhere; use another address");
+    if (email !== undefined && taken.has(email)) reject(row, errors, "email", "Already a member of your team");
   }
 }
 

@@ -8,7 +8,8 @@
 // undo     the same lock: only the latest committed run, within 24 hours, untouched and
 //          unreferenced; deletes exactly its records.
 import { inTenant, one, rows, type Tx } from "../../../db/index";
-import { AppError, conflict, notFound } from "~/utils/app-error";
+import { AppError, conflict, forbidden, notFound } from "~/utils/app-error";
+import { can } from "~/utils/permissions";
 import { isUuid } from "~/utils/crypto.server";
 import { notify } from "~/services/events/events.server";
 import type { Actor } from "~/utils/auth.server";
@@ -256,7 +257,17 @@ export interface UploadInfo {
  * Checks an analysed file against the tenant's records and stores it as the type's preview.
  * The previous preview of the type (if any) becomes superseded.
  */
+/**
+ * A team import grants roles, so it is bounded like /team: it needs `manage_team` (an office
+ * user may import customers and jobs, not members) and a row never names a role above the
+ * importer's own (the team file's roles stop at admin).
+ */
+function assertMayImport(actor: Actor, type: ImportType) {
+  if (type === "team" && !can(actor.role, "manage_team")) throw forbidden("Importing team members needs the manage_team permission (owner or admin).");
+}
+
 export async function createPreview(actor: Actor, file: AnalysedFile, upload: UploadInfo): Promise<ImportRun> {
+  assertMayImport(actor, file.type);
   return inTenant(actor.tenantId, async (t) => {
     await checkAgainstDatabase(actor.tenantId, file, t);
     if (file.columnHeaders || file.mergedRows) nameFileColumns(file);
@@ -338,6 +349,7 @@ export async function commitPreview(actor: Actor, previewId: string): Promise<Im
   return inTenant(actor.tenantId, async (t) => {
     await lockTenantImports(actor.tenantId, t);
     const run = await findRun(actor.tenantId, previewId, t, true);
+    assertMayImport(actor, run.type);
     if (run.state === "committed" || run.state === "undone") return run;
     if (run.state === "superseded") {
       throw conflict("A newer file of this type was previewed after this one, so this preview can no longer be imported. Import the newer preview, or upload this file again.");

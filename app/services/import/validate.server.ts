@@ -363,6 +363,8 @@ const FAILED = Symbol("failed");
 /** A record: header -> raw cell. Unknown keys are ignored; a cell must be text or absent. */
 const record = z.custom<Record<string, unknown>>((v) => typeof v === "object" && v !== null && !Array.isArray(v), "Expected a record");
 const NOT_TEXT = new Invalid("Expected text");
+/** U+0000 cannot be stored in PostgreSQL text: refused at the boundary (issue 24). */
+const NUL_CELL = new Invalid("Contains a character that cannot be stored (U+0000)");
 
 /** A row's own checks without zod's machinery: the value, or the issues (column, message). */
 type RowCheck<R> = (raw: Record<string, unknown>) => { ok: true; value: R } | { ok: false; issues: [string, string][] };
@@ -385,7 +387,7 @@ function rowSchema<S extends Spec, R>(spec: S, toRow: (v: Values<S>) => R, cross
     const values: Record<string, unknown> = {};
     for (const column of columns) {
       const cell = raw[column];
-      const v = cell === undefined || typeof cell === "string" ? spec[column](cell) : NOT_TEXT;
+      const v = cell === undefined ? spec[column](cell) : typeof cell !== "string" ? NOT_TEXT : cell.includes("\u0000") ? NUL_CELL : spec[column](cell);
       if (v instanceof Invalid) {
         issue(column, v.message);
         values[column] = FAILED;

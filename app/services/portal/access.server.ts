@@ -1,5 +1,5 @@
 import { inTenant, one, type Tx } from "../../../db/index";
-import { blockedFor, countFailure, rateLimited, RULES } from "~/http/rate-limit.server";
+import { blockedFor, countFailure, rateLimited, RULES } from "~/services/limits/rate-limit.server";
 import { AppError } from "~/utils/app-error";
 import { verifyPortalToken } from "./links.server";
 

@@ -1,4 +1,5 @@
 import { inTenant, one, rows } from "../../../db/index";
+import { assertPasswordNotCommon } from "~/services/accounts/accounts.server";
 import { AppError, conflict, notFound } from "~/utils/app-error";
 import type { Actor } from "~/utils/auth.server";
 import { isUuid, randomToken, sha256 } from "~/utils/crypto.server";
@@ -117,6 +118,7 @@ export const INVITE_MESSAGES: Record<Exclude<InviteState, "valid">, string> = {
 export async function acceptInvite(token: string, password: string): Promise<{ tenantId: string; userId: string }> {
   const found = await findInvite(token);
   if (!found) throw new AppError("GONE", INVITE_MESSAGES.invalid, { status: 404 });
+  assertPasswordNotCommon(password);
   const passwordHash = await hashPassword(password);
   return inTenant(found.tenantId, async (t) => {
     const claimed = await one<{ user_id: string }>(

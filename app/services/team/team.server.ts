@@ -3,7 +3,7 @@ import { inTenant, one, rows } from "../../../db/index";
 import { AppError, conflict, forbidden, notFound } from "~/utils/app-error";
 import type { Actor } from "~/utils/auth.server";
 import { isUuid } from "~/utils/crypto.server";
-import { ROLES, type Role } from "~/utils/permissions";
+import { mayGrant, ROLES, type Role } from "~/utils/permissions";
 import { emailSchema } from "~/services/accounts/schemas";
 
 // The team: members, their roles, and the tenant's time zone.
@@ -67,6 +67,9 @@ export async function changeRole(actor: Actor, userId: string, role: Role) {
     if ((member.role === "owner" || role === "owner") && actor.role !== "owner") {
       throw forbidden("Only an owner can make someone an owner or change an owner's role.");
     }
+    if (!mayGrant(actor.role, role) || !mayGrant(actor.role, member.role)) {
+      throw forbidden("You cannot give or change a role above your own.");
+    }
     if (member.role === "owner" && owners.length <= 1) {
       throw conflict(`${member.name} is the only owner. Make someone else an owner first.`);
     }
@@ -81,9 +84,14 @@ export const addMemberSchema = z.object({
   role: roleSchema,
 });
 
-/** Adds a member without a password; they sign in through an invite (like an imported member). */
+/**
+ * Adds a member without a password; they sign in through an invite (like an imported member).
+ * Never a role above the adder's own. An e-mail known in another business is added like any
+ * new e-mail (CONTRACT section 19); only this team's own members are "already" there.
+ */
 export async function addMember(actor: Actor, input: z.infer<typeof addMemberSchema>) {
   if (input.role === "owner" && actor.role !== "owner") throw forbidden("Only an owner can add another owner.");
+  if (!mayGrant(actor.role, input.role)) throw forbidden("You cannot give a role above your own.");
   try {
     return await inTenant(actor.tenantId, async (t) =>
       (await one<{ id: string }>(
@@ -95,7 +103,7 @@ export async function addMember(actor: Actor, input: z.infer<typeof addMemberSch
   } catch (error) {
     if ((error as { name?: string }).name === "SequelizeUniqueConstraintError") {
       throw new AppError("VALIDATION_FAILED", "Some fields are not valid.", {
-        fields: { email: ["Someone already signs in with this email."] },
+        fields: { email: ["Already a member of your team."] },
       });
     }
     throw error;

@@ -1,5 +1,5 @@
 import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
-import { db } from "../../db/index";
+import { db } from "../../../db/index";
 import { AppError } from "~/utils/app-error";
 
 type Limiter = RateLimiterPostgres;
@@ -31,7 +31,12 @@ function limiter(name: string, points: number, durationSeconds: number, blockSec
 /** The rules of CONTRACT section 9. */
 export const RULES = {
   loginPair: () => limiter("login_pair", 10, 15 * 60, 15 * 60),
+  /** Failures from browsers not known to the account (OWASP device cookies: docs/decisions/101). */
   loginAccount: () => limiter("login_account", 100, 60 * 60),
+  /** Failures from one browser that signed in to the account before: it alone is slowed. */
+  loginDevice: () => limiter("login_device", 10, 15 * 60, 15 * 60),
+  /** New businesses per address: a signup flood cannot fill the database. */
+  signupIp: () => limiter("signup_ip", 30, 60 * 60),
   portalBadToken: () => limiter("portal_bad_token", 30, 10 * 60),
 };
 
