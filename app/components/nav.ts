@@ -1,5 +1,8 @@
 import type { Permission, Role } from "~/utils/permissions";
 
+/** The roles that run the office (a technician sees their own day instead). */
+const OFFICE: Role[] = ["owner", "admin", "office"];
+
 export type NavItem = { to: string; label: string; permission: Permission; roles?: Role[] };
 export type NavSection = { title: string; items: NavItem[] };
 
@@ -11,11 +14,11 @@ export const NAV: NavSection[] = [
       { to: "/", label: "Dashboard", permission: "view_dashboard" },
       { to: "/field", label: "My day", permission: "use_offline_workflow", roles: ["technician"] },
       { to: "/schedule", label: "Schedule", permission: "view_records" },
-      { to: "/customers", label: "Customers", permission: "view_records", roles: ["owner", "admin", "office"] },
+      { to: "/customers", label: "Customers", permission: "view_records", roles: OFFICE },
       { to: "/jobs", label: "Jobs", permission: "view_records" },
-      { to: "/quotes", label: "Quotes", permission: "view_records", roles: ["owner", "admin", "office"] },
-      { to: "/invoices", label: "Invoices", permission: "view_records", roles: ["owner", "admin", "office"] },
-      { to: "/requests", label: "Booking requests", permission: "view_records", roles: ["owner", "admin", "office"] },
+      { to: "/quotes", label: "Quotes", permission: "view_records", roles: OFFICE },
+      { to: "/invoices", label: "Invoices", permission: "view_records", roles: OFFICE },
+      { to: "/requests", label: "Booking requests", permission: "view_records", roles: OFFICE },
     ],
   },
   {
@@ -24,7 +27,7 @@ export const NAV: NavSection[] = [
       { to: "/reports", label: "Reports", permission: "view_reports" },
       { to: "/ai-assistant", label: "Assistant", permission: "use_ai_assistant" },
       { to: "/import-data", label: "Import CSV", permission: "import_csv" },
-      { to: "/field", label: "Field app", permission: "use_offline_workflow", roles: ["owner", "admin", "office"] },
+      { to: "/field", label: "Field app", permission: "use_offline_workflow", roles: OFFICE },
     ],
   },
   {

@@ -1,6 +1,8 @@
+import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { Form } from "@remix-run/react";
 import type { PortalLinkView } from "~/services/portal/links.server";
-import { CsrfInput, FieldErrors } from "./forms";
+import { portalLinkFormSchema } from "~/services/portal/schemas";
+import { CsrfInput, FieldErrors, FormError, useConformForm } from "./forms";
 import { DateTime, StatusBadge } from "./records";
 
 /**
@@ -77,17 +79,25 @@ export function PortalLinksCard({
   );
 }
 
+/**
+ * The "new portal link" form: conform with the route's schema, so a bad number of days is
+ * said beside the field before the post (JavaScript) or after it (the route's own page).
+ */
 export function CreatePortalLinkForm({
-  customerId, returnTo, errors, defaultDays,
-}: { customerId: string; returnTo: string; errors?: string[]; defaultDays?: string }) {
+  customerId, returnTo, lastResult,
+}: { customerId: string; returnTo: string; lastResult?: SubmissionResult<string[]> }) {
+  const [form, fields] = useConformForm(portalLinkFormSchema, { id: `portal-link-${customerId}`, lastResult, defaultValue: { days: "30", returnTo } });
+  const errors = fields.days.errors;
+  const days = fields.days.initialValue;
   return (
-    <Form method="post" action={`/customers/${customerId}/portal-links`} className="form-row portal-link-form">
+    <Form method="post" action={`/customers/${customerId}/portal-links`} className="form-row portal-link-form" {...getFormProps(form)}>
       <CsrfInput />
-      <input type="hidden" name="returnTo" value={returnTo} />
+      <input type="hidden" name="returnTo" value={typeof fields.returnTo.initialValue === "string" ? fields.returnTo.initialValue : returnTo} />
+      <FormError errors={form.errors} />
       <div className={`field${errors?.length ? " field-invalid" : ""}`}>
         <label htmlFor={`days-${customerId}`}>Valid for (days)</label>
         <input
-          id={`days-${customerId}`} name="days" type="number" min={1} max={90} defaultValue={defaultDays ?? "30"} required
+          id={`days-${customerId}`} name="days" type="number" min={1} max={90} defaultValue={typeof days === "string" ? days : "30"} required
           aria-invalid={errors?.length ? true : undefined} aria-describedby={errors?.length ? `days-${customerId}-error` : undefined}
         />
         <FieldErrors id={`days-${customerId}-error`} errors={errors} />

@@ -2,13 +2,15 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { useFetcher, useLoaderData } from "@remix-run/react";
-import { Fragment, useEffect, useRef, useState } from "react";
+import { getFormProps } from "@conform-to/react";
+import { Fragment, useEffect, useMemo, useRef, useState } from "react";
 import { CopyButton, PrintButton } from "~/components/copy-button";
-import { CsrfInput, Field, FieldErrors, FormError } from "~/components/forms";
+import { CsrfInput, Field, FieldErrors, FormError, useConformForm } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
 import { DETAILS_MAX, JOB_TITLE_MAX, resultFromFlash } from "~/services/assistant/assistant.server";
 import { draftLinesOf, type DraftLine } from "~/services/assistant/draft-lines";
 import type { AssistantData } from "~/services/assistant/engine";
+import { assistantInputSchema } from "~/services/assistant/schema";
 import { requireUserWithPermission } from "~/utils/auth.server";
 import { can } from "~/utils/permissions";
 import { passThroughHeaders } from "~/utils/route-headers";
@@ -66,9 +68,17 @@ export default function AssistantPage() {
   const reply = fetcher.data;
   // JavaScript on: the fetcher's JSON answer; off: what the form post left in the flash.
   const data = reply ? (reply.success ? reply.data : null) : kept?.ok ? (kept.data as AssistantData) : null;
-  const fields: Record<string, string[] | undefined> = reply ? (reply.success ? {} : reply.error.fields) : kept && !kept.ok ? kept.fields : {};
+  const serverErrors = reply ? (reply.success ? null : reply.error.fields) : kept && !kept.ok ? kept.fields : null;
   const formError = reply && !reply.success && Object.keys(reply.error.fields).length === 0 ? reply.error.message : null;
   const values = kept?.input;
+  // The route answers the contract's envelope (or the flash, without JavaScript); conform
+  // reads its field errors as the last result and validates with the same schema before posting.
+  const lastResult = useMemo(
+    () => (serverErrors ? { status: "error" as const, initialValue: values ?? {}, error: serverErrors } : null),
+    [serverErrors, values],
+  );
+  const [form, conformFields] = useConformForm(assistantInputSchema, { id: "assistant", lastResult });
+  const fields = { mode: conformFields.mode.errors, job_title: conformFields.job_title.errors, details: conformFields.details.errors };
   const busy = fetcher.state !== "idle";
   // What the shown guidance was asked for, printed above it (the form itself is not printed).
   const [asked, setAsked] = useState<Asked | null>(null);
@@ -88,9 +98,11 @@ export default function AssistantPage() {
           method="post"
           action={GENERATE}
           className="stack"
+          {...getFormProps(form)}
           onSubmit={(e) => {
-            const form = new FormData(e.currentTarget);
-            setAsked({ job_title: String(form.get("job_title") ?? ""), details: String(form.get("details") ?? "") });
+            const posted = new FormData(e.currentTarget);
+            setAsked({ job_title: String(posted.get("job_title") ?? ""), details: String(posted.get("details") ?? "") });
+            form.onSubmit(e);
           }}
         >
           <CsrfInput />

@@ -3,7 +3,6 @@ import { apiRoute } from "~/http/api.server";
 import { LIMITS, readForm } from "~/http/body.server";
 import { assertCsrf } from "~/http/csrf.server";
 import { ok } from "~/http/envelope.server";
-import { formObject } from "~/http/form.server";
 import { prefersHtml } from "~/http/negotiate.server";
 import { generateFromForm, keepForNextPage } from "~/services/assistant/assistant.server";
 import { validationFailed } from "~/utils/app-error";
@@ -20,7 +19,7 @@ export const { loader, action } = apiRoute({
     const user = await requireApiUser(request, "use_ai_assistant");
     const form = await readForm(request, LIMITS.form);
     await assertCsrf(request, form);
-    const result = generateFromForm(formObject(form));
+    const result = generateFromForm(Object.fromEntries(form));
     if (prefersHtml(request)) {
       await keepForNextPage(user, result);
       return redirect("/ai-assistant", { status: 303, headers: { "Cache-Control": "no-store" } });

@@ -2,11 +2,11 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json, redirect } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { FormError } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
 import { CreatePortalLinkForm } from "~/components/portal-links";
-import { parseWith, staffFormAction, type FormFailure } from "~/http/form.server";
-import { createPortalLink, portalLinkDaysSchema } from "~/services/portal/links.server";
+import { formAction, type FormReply } from "~/http/conform.server";
+import { createPortalLink } from "~/services/portal/links.server";
+import { portalLinkFormSchema } from "~/services/portal/schemas";
 import { customerName } from "~/services/records/customers.server";
 import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
 import { recordPageOf } from "~/utils/return-to";
@@ -25,26 +25,22 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUserWithPermission(request, "manage_portal_links");
-  return staffFormAction(request, async (form) => {
-    const raw = form.get("days");
-    const days = parseWith(portalLinkDaysSchema, typeof raw === "string" && raw.trim() !== "" ? raw.trim() : undefined);
+  return formAction(request, portalLinkFormSchema, async ({ days, returnTo }) => {
     const link = await createPortalLink(actorOf(user), params.id!, days);
-    const back = recordPageOf(form.get("returnTo"), `/customers/${params.id}`);
+    const back = recordPageOf(returnTo, `/customers/${params.id}`);
     return redirect(`${back}?link=${link.id}#portal-links`, 303);
   });
 }
 
 export default function NewPortalLinkPage() {
   const { customer, returnTo } = useLoaderData<typeof loader>();
-  const failure = useActionData<FormFailure>();
-  const dayErrors = failure?.fields ? Object.values(failure.fields).flat() : undefined;
+  const reply = useActionData<FormReply>();
   return (
     <>
       <PageHeader title="New portal link" description={<>For <Link to={`/customers/${customer.id}`}>{customer.name}</Link></>} />
       <section className="card narrow">
         <p className="muted">The link opens {customer.name}'s portal: their sent quotes, open invoices and a booking form. It lasts 1 to 90 days.</p>
-        <FormError errors={failure?.formErrors} />
-        <CreatePortalLinkForm customerId={customer.id} returnTo={failure?.values?.returnTo ?? returnTo} errors={dayErrors} defaultDays={failure?.values?.days} />
+        <CreatePortalLinkForm customerId={customer.id} returnTo={returnTo} lastResult={reply?.result} />
       </section>
     </>
   );

@@ -1,9 +1,10 @@
+import { getFormProps } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { AuthCard } from "~/components/auth-card";
-import { CsrfInput, Field, FormError } from "~/components/forms";
-import { formObject, parseWith, staffFormAction, type FormFailure } from "~/http/form.server";
+import { CsrfInput, Field, FormError, useConformForm } from "~/components/forms";
+import { formAction, type FormReply } from "~/http/conform.server";
 import { PASSWORD_MAX, PASSWORD_MIN, setPasswordSchema } from "~/services/accounts/schemas";
 import { deleteSession } from "~/services/accounts/sessions.server";
 import { acceptInvite, INVITE_MESSAGES, inviteStatus } from "~/services/team/invites.server";
@@ -29,18 +30,17 @@ export async function loader({ params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  return staffFormAction(request, async (form) => {
-    const { password } = parseWith(setPasswordSchema, formObject(form));
+  return formAction(request, setPasswordSchema, async ({ password }) => {
     const { tenantId, userId } = await acceptInvite(params.token!, password);
     // Whoever was signed in in this browser is signed out: the browser now belongs to the member.
     await deleteSession(await sessionTokenOf(request));
     return redirect("/", { status: 303, headers: { "Set-Cookie": await startSession(request, tenantId, userId) } });
-  });
+  }, { hideFields: ["password"] });
 }
 
 export default function AcceptInvitePage() {
   const invite = useLoaderData<typeof loader>();
-  const failure = useActionData<FormFailure>();
+  const [form, fields] = useConformForm(setPasswordSchema, { id: "accept-invite", lastResult: useActionData<FormReply>()?.result });
   const busy = useNavigation().state === "submitting";
   if (invite.state !== "valid") {
     return (
@@ -54,13 +54,13 @@ export default function AcceptInvitePage() {
       <p className="muted">
         {invite.name}, choose a password for <strong>{invite.email}</strong>. You will use it with your email to sign in.
       </p>
-      <Form method="post" className="stack" noValidate>
+      <Form method="post" className="stack" {...getFormProps(form)}>
         <CsrfInput />
-        <FormError errors={failure?.formErrors} />
+        <FormError errors={form.errors} />
         <Field
           name="password" label="Password" type="password" autoComplete="new-password" required
           minLength={PASSWORD_MIN} maxLength={PASSWORD_MAX} hint={`${PASSWORD_MIN} to ${PASSWORD_MAX} characters.`}
-          errors={failure?.fields.password}
+          errors={fields.password.errors}
         />
         <button type="submit" className="btn btn-primary btn-lg" disabled={busy}>{busy ? "Saving…" : "Set password and sign in"}</button>
       </Form>

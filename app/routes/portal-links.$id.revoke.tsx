@@ -1,9 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { staffFormAction } from "~/http/form.server";
+import { formAction } from "~/http/conform.server";
 import { setFlash } from "~/services/accounts/sessions.server";
 import { revokePortalLink } from "~/services/portal/links.server";
+import { portalLinkRevokeSchema } from "~/services/portal/schemas";
 import { actorOf, requireUser, requireUserWithPermission } from "~/utils/auth.server";
 import { recordPageOf } from "~/utils/return-to";
 
@@ -16,10 +17,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUserWithPermission(request, "manage_portal_links");
-  return staffFormAction(request, async (form) => {
+  return formAction(request, portalLinkRevokeSchema, async ({ returnTo }) => {
     const { customerId } = await revokePortalLink(actorOf(user), params.id!);
     await setFlash(user, { message: "Portal link revoked. It no longer opens the portal.", tone: "success" });
-    return redirect(`${recordPageOf(form.get("returnTo"), `/customers/${customerId}`)}#portal-links`, 303);
+    return redirect(`${recordPageOf(returnTo, `/customers/${customerId}`)}#portal-links`, 303);
   });
 }
 

@@ -1,6 +1,7 @@
 /** Roles and the permission matrix of CONTRACT section 2: the one place that says who may do what. */
-export const ROLES = ["owner", "admin", "office", "technician"] as const;
-export type Role = (typeof ROLES)[number];
+import { ROLES, type Role } from "../../db/enums";
+
+export { ROLES, type Role };
 
 /** True when `actor` may give someone `role`: never a role above one's own (ROLES is ordered, owner first). */
 export const mayGrant = (actor: Role, role: Role) => ROLES.indexOf(role) >= ROLES.indexOf(actor);

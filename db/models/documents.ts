@@ -1,10 +1,8 @@
 import { Column, DataType, Model, Table } from "sequelize-typescript";
 import { Cents, DateOnly, Id, RequiredText, TenantKey, Text, Timestamp, Uuid } from "./columns";
+import type { InvoiceStatus, QuoteStatus } from "../enums";
 
-export const QUOTE_STATUSES = ["draft", "sent", "approved", "declined", "expired"] as const;
-export type QuoteStatus = (typeof QUOTE_STATUSES)[number];
-export const INVOICE_STATUSES = ["draft", "sent", "partial", "paid", "void"] as const;
-export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+export type { InvoiceStatus, QuoteStatus };
 
 /** Columns quotes and invoices share. */
 abstract class Document extends Model {

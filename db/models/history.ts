@@ -1,10 +1,9 @@
 import { Column, DataType, Model, Table } from "sequelize-typescript";
 import { Id, Json, RequiredText, TenantKey, Text, Timestamp, Uuid } from "./columns";
 
-export const RECORD_TYPES = ["customer", "quote", "job", "invoice", "booking_request"] as const;
-export type RecordType = (typeof RECORD_TYPES)[number];
-export const HISTORY_SOURCES = ["staff", "portal", "field", "import", "system"] as const;
-export type HistorySource = (typeof HISTORY_SOURCES)[number];
+import { HISTORY_SOURCES, RECORD_TYPES, type HistorySource, type RecordType } from "../enums";
+
+export { HISTORY_SOURCES, RECORD_TYPES, type HistorySource, type RecordType };
 
 /** One line of a record's history: who did what, and when (docs/decisions/120). */
 @Table({ tableName: "record_history", underscored: true, timestamps: false })

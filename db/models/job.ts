@@ -1,8 +1,8 @@
 import { Column, DataType, Model, Table } from "sequelize-typescript";
 import { Id, RequiredText, TenantKey, Text, Timestamp, Uuid } from "./columns";
+import type { JobStatus } from "../enums";
 
-export const JOB_STATUSES = ["unscheduled", "scheduled", "en_route", "in_progress", "on_hold", "completed", "cancelled"] as const;
-export type JobStatus = (typeof JOB_STATUSES)[number];
+export type { JobStatus };
 
 @Table({ tableName: "jobs", underscored: true })
 export class Job extends Model {

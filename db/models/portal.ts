@@ -1,4 +1,5 @@
 import { Model, Table } from "sequelize-typescript";
+import type { BookingRequestStatus, TimeWindow } from "../enums";
 import { DateOnly, Id, RequiredText, TenantKey, Text, Timestamp, Uuid } from "./columns";
 
 @Table({ tableName: "portal_links", underscored: true, updatedAt: false })
@@ -13,8 +14,6 @@ export class PortalLink extends Model {
   declare createdAt: Date;
 }
 
-export const BOOKING_STATUSES = ["new", "scheduled", "declined", "archived"] as const;
-export const TIME_WINDOWS = ["any", "morning", "afternoon", "evening"] as const;
 
 @Table({ tableName: "booking_requests", underscored: true })
 export class BookingRequest extends Model {
@@ -25,10 +24,10 @@ export class BookingRequest extends Model {
   @RequiredText declare service: string;
   @Text declare description: string | null;
   @DateOnly declare preferredDate: string | null;
-  @RequiredText declare timeWindow: (typeof TIME_WINDOWS)[number];
+  @RequiredText declare timeWindow: TimeWindow;
   @Text declare address: string | null;
   @Text declare phone: string | null;
-  @RequiredText declare status: (typeof BOOKING_STATUSES)[number];
+  @RequiredText declare status: BookingRequestStatus;
   /** The portal form's key: one request per rendered form (migration 0005). */
   @Text declare idempotencyKey: string | null;
   @Uuid declare triagedBy: string | null;

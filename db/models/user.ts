@@ -1,7 +1,7 @@
 import { Model, Table } from "sequelize-typescript";
 import { Id, RequiredText, TenantKey, Text, Uuid } from "./columns";
 import { Column, DataType } from "sequelize-typescript";
-import type { Role } from "../../app/utils/permissions";
+import type { Role } from "../enums";
 
 @Table({ tableName: "users", underscored: true })
 export class User extends Model {

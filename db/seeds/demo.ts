@@ -5,6 +5,7 @@
 import path from "node:path";
 import { closeDb, db, one } from "../index";
 import { startEmbedded } from "../embedded";
+import { ROLES } from "../enums";
 import { migrateUp } from "../migrate";
 import { parseEnv } from "../../app/utils/env.server";
 import { createCustomer, createInvoice, createJob, createQuote, createUser, DEFAULT_PASSWORD } from "./factories";
@@ -57,7 +58,7 @@ async function main() {
       }
       console.log("Demo tenant 'Summit Plumbing & Heating' created. Logins (password: %s):", DEFAULT_PASSWORD);
     }
-    for (const role of ["owner", "admin", "office", "technician"]) console.log(`  ${role.padEnd(10)} ${role}@demo.fieldwork.test`);
+    for (const role of ROLES) console.log(`  ${role.padEnd(10)} ${role}@demo.fieldwork.test`);
   } finally {
     await closeDb();
     await embedded?.stop();

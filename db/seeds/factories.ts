@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { one, rows } from "../index";
 import { hashPassword } from "../../app/services/accounts/passwords.server";
-import type { Role } from "../../app/utils/permissions";
+import { ROLES, type Role } from "../enums";
 
 export const DEFAULT_PASSWORD = "correct horse battery staple";
 let defaultHash: Promise<string> | undefined;
@@ -40,7 +40,7 @@ export async function createUser(
 export async function createTenantWithUsers(name?: string): Promise<TestTenant> {
   const tenant = await createTenant(name);
   const users = {} as Record<Role, TestUser>;
-  for (const role of ["owner", "admin", "office", "technician"] as const) users[role] = await createUser(tenant.id, { role });
+  for (const role of ROLES) users[role] = await createUser(tenant.id, { role });
   return { ...tenant, users };
 }
 

@@ -12,7 +12,7 @@ import { z } from "zod";
 import {
   chooseBusinessSchema, emailSchema, loginSchema, PASSWORD_MAX, PASSWORD_MIN, passwordSchema, setPasswordSchema, signupSchema,
 } from "../../app/services/accounts/schemas";
-import { ASSISTANT_MODES, assistantInputSchema, DETAILS_MAX, JOB_TITLE_MAX } from "../../app/services/assistant/engine";
+import { ASSISTANT_MODES, assistantInputSchema, DETAILS_MAX, JOB_TITLE_MAX } from "../../app/services/assistant/schema";
 import { normaliseEvent } from "../../app/services/billing/events.server";
 import { IMPORT_COLUMNS, type ImportType } from "../../app/services/import/columns";
 import { mapUploadSchema } from "../../app/services/import/mapping/schema";
@@ -27,8 +27,9 @@ import {
   accountingFormSchema, accountingPrefsToForm, calendarFormSchema, calendarPrefsToForm, checkbox, llmFormSchema, llmPrefsToForm,
   loadAccountingPrefs, loadCalendarPrefs, loadLlmPrefs, NO_ACCOUNTING_PROVIDER, PUSH_INVOICE_TRIGGERS, SETTINGS_FORMS,
 } from "../../app/services/integrations/preferences";
-import { portalLinkDaysSchema } from "../../app/services/portal/links.server";
-import { bookingRequestSchema, paymentSchema, quoteDecisionSchema } from "../../app/services/portal/schemas";
+import {
+  bookingRequestSchema, paymentSchema, portalLinkDaysSchema, portalLinkFormSchema, portalLinkRevokeSchema, quoteDecisionSchema,
+} from "../../app/services/portal/schemas";
 import { TIME_WINDOWS } from "../../app/services/portal/types";
 import { CUSTOMER_SPEC, rowSchema } from "../../app/services/import/cells";
 import { lineItemSchema, lineItemsSchema } from "../../app/services/documents/line-items";
@@ -83,7 +84,9 @@ export const SCHEMAS_TESTED: readonly Entry[] = [
   one("app/services/integrations/preferences.ts", "calendarFormSchema", calendarFormSchema),
   one("app/services/integrations/preferences.ts", "llmFormSchema", llmFormSchema),
   { module: "app/services/integrations/preferences.ts", name: "SETTINGS_FORMS", schemas: SETTINGS_FORMS },
-  one("app/services/portal/links.server.ts", "portalLinkDaysSchema", portalLinkDaysSchema),
+  one("app/services/portal/schemas.ts", "portalLinkDaysSchema", portalLinkDaysSchema),
+  one("app/services/portal/schemas.ts", "portalLinkFormSchema", portalLinkFormSchema),
+  one("app/services/portal/schemas.ts", "portalLinkRevokeSchema", portalLinkRevokeSchema),
   one("app/services/portal/schemas.ts", "quoteDecisionSchema", quoteDecisionSchema),
   one("app/services/portal/schemas.ts", "paymentSchema", paymentSchema),
   one("app/services/portal/schemas.ts", "bookingRequestSchema", bookingRequestSchema(TODAY, LAST_DATE)),

@@ -1,5 +1,7 @@
 // What a page receives of a record's history (shared by the server and the browser).
-export type HistorySourceName = "staff" | "portal" | "field" | "import" | "system";
+import type { HistorySource } from "../../../db/enums";
+
+export type HistorySourceName = HistorySource;
 export type HistoryLine = { id: string; at: string; action: string; summary: string; who: string | null; source: HistorySourceName };
 
 /** The sentence a history line reads as: "Sent by Olive Owner", "Approved in the portal by Ann Customer". */

@@ -1,15 +1,16 @@
 // CSV import column definitions (CONTRACT section 5). Plain data, safe to import from a
 // page component: the import page renders these as the "columns" table.
 
-export const IMPORT_TYPES = ["customers", "jobs", "quotes", "invoices", "team"] as const;
-export type ImportType = (typeof IMPORT_TYPES)[number];
+import { IMPORT_TYPES, type ImportType } from "../../../db/enums";
+
+export { IMPORT_TYPES, type ImportType };
 
 export function isImportType(value: unknown): value is ImportType {
   return typeof value === "string" && (IMPORT_TYPES as readonly string[]).includes(value);
 }
 
 /** The order that works on an empty account: later types refer to records of earlier ones. */
-export const IMPORT_ORDER: readonly ImportType[] = ["customers", "team", "jobs", "quotes", "invoices"];
+export const IMPORT_ORDER: readonly ImportType[] = ["customers", "team", ...IMPORT_TYPES.filter((t) => t !== "customers" && t !== "team")];
 
 /** CONTRACT section 9. */
 export const IMPORT_LIMITS = { maxBytes: 10 * 1024 * 1024, maxRows: 50_000 } as const;

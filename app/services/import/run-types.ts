@@ -1,11 +1,12 @@
 // Shapes of import runs shared by the service and the pages (no server code: safe in the browser).
+import type { ImportRunState } from "../../../db/enums";
 import type { ImportType } from "./columns";
 
 /** Rows and errors per page of a preview. */
 export const PAGE_ROWS = 50;
 export const PAGE_ERRORS = 100;
 
-export type RunState = "previewed" | "superseded" | "committed" | "undone";
+export type RunState = ImportRunState;
 
 /** An import run; `D` is Date on the server and string once sent to the page. */
 export interface ImportRunOf<D> {

@@ -17,6 +17,7 @@
 // - enums (status, role) and currency: case-insensitive on input, stored lower / upper case.
 // - length limits count UTF-16 units (an emoji counts 2), so never under PostgreSQL's count.
 import { z } from "zod";
+import { INVOICE_STATUSES, type InvoiceStatus, type JobStatus, type QuoteStatus, type Role } from "../../../db/enums";
 import { IMPORT_LIMITS, type ImportType } from "./columns";
 import {
   currency, customerSchema, CUSTOMER_SPEC, email, isoDate, isoDateTime, maxLen, money, oneOf, optional, phone, present, quantity,
@@ -27,13 +28,13 @@ import { parseCsv, type CsvInput, type CsvRecord, type FileError, type ParseLimi
 
 export type { RowError } from "./parse.server";
 
-export const JOB_STATUSES = ["unscheduled", "scheduled", "completed", "cancelled"] as const;
-export const QUOTE_STATUSES = ["draft", "sent", "approved", "declined"] as const;
-export const INVOICE_STATUSES = ["draft", "sent", "partial", "paid", "void"] as const;
-export const TEAM_ROLES = ["admin", "office", "technician"] as const;
-export type JobStatus = (typeof JOB_STATUSES)[number];
-export type QuoteStatus = (typeof QUOTE_STATUSES)[number];
-export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+// The states a file may give (subsets of db/enums.ts: an import never starts a job on the road,
+// nor stores a derived `expired`, nor makes a second owner).
+export const IMPORT_JOB_STATUSES = ["unscheduled", "scheduled", "completed", "cancelled"] as const satisfies readonly JobStatus[];
+export const IMPORT_QUOTE_STATUSES = ["draft", "sent", "approved", "declined"] as const satisfies readonly QuoteStatus[];
+export const TEAM_ROLES = ["admin", "office", "technician"] as const satisfies readonly Role[];
+type ImportJobStatus = (typeof IMPORT_JOB_STATUSES)[number];
+type ImportQuoteStatus = (typeof IMPORT_QUOTE_STATUSES)[number];
 export type TeamRole = (typeof TEAM_ROLES)[number];
 
 export interface CustomerRow {
@@ -63,7 +64,7 @@ interface CustomerRef {
 export interface JobRow extends CustomerRef {
   title: string;
   description: string | null;
-  status: JobStatus;
+  status: ImportJobStatus;
   /** UTC ISO strings. */
   scheduledStart: string | null;
   scheduledEnd: string | null;
@@ -83,7 +84,7 @@ interface LineFields {
 export interface QuoteLineRow extends CustomerRef, LineFields {
   number: string;
   title: string | null;
-  status: QuoteStatus;
+  status: ImportQuoteStatus;
   issueDate: string | null;
   validUntil: string | null;
   currency: string;
@@ -156,7 +157,7 @@ interface DocumentBase extends CustomerRef {
 
 export interface QuoteDocument extends DocumentBase {
   title: string | null;
-  status: QuoteStatus;
+  status: ImportQuoteStatus;
   validUntil: string | null;
   notes: string | null;
 }
@@ -220,7 +221,7 @@ const SPECS = {
     title: required(maxLen(200)),
     ...customerRefShape,
     description: optional(maxLen(5000), true),
-    status: optional(oneOf(JOB_STATUSES)),
+    status: optional(oneOf(IMPORT_JOB_STATUSES)),
     scheduled_start: optional(isoDateTime),
     scheduled_end: optional(isoDateTime),
     assignee_email: optional(email),
@@ -231,7 +232,7 @@ const SPECS = {
     number: required(maxLen(50)),
     ...customerRefShape,
     title: optional(maxLen(200)),
-    status: withDefault(oneOf(QUOTE_STATUSES), "draft"),
+    status: withDefault(oneOf(IMPORT_QUOTE_STATUSES), "draft"),
     issue_date: optional(isoDate),
     valid_until: optional(isoDate),
     currency: withDefault(currency, "USD"),
@@ -437,7 +438,10 @@ function reject(row: AnyRow, errors: RowError[], column: string | null, message:
   errors.push({ row: row.rowNumber, column, message });
 }
 
-function findDuplicates(type: "customers" | "team" | "jobs", rows: AnyRow[], errors: RowError[]) {
+/** The import types whose rows are records of their own (quotes and invoices group rows into documents). */
+type RowImportType = Exclude<ImportType, "quotes" | "invoices">;
+
+function findDuplicates(type: RowImportType, rows: AnyRow[], errors: RowError[]) {
   for (const { column, field } of UNIQUE_KEYS[type]) {
     const first = new Map<string, number>();
     for (const row of rows) {
@@ -607,7 +611,7 @@ export function validateRows<T extends ImportType>(type: T, records: readonly Cs
   }
   let documents: (QuoteDocument | InvoiceDocument)[] | undefined;
   if (type === "quotes" || type === "invoices") documents = buildDocuments(type, rows, errors);
-  else findDuplicates(type as "customers" | "team" | "jobs", rows, errors);
+  else findDuplicates(type as RowImportType, rows, errors);
   errors.sort((a, b) => a.row - b.row); // stable: within a row, in the order found
   const result = documents ? { type, rows, errors, documents } : { type, rows, errors };
   return result as unknown as ValidationResultFor<T>;

@@ -1,7 +1,7 @@
 import { one, type Tx } from "../../../db/index";
 import { randomToken } from "~/utils/crypto.server";
 import type { Portal } from "./access.server";
-import type { PortalBookingRequest, PortalHubData, PortalInvoice, PortalLineItem, PortalPayment, PortalQuote } from "./types";
+import { PORTAL_INVOICE_STATUSES, type PortalBookingRequest, type PortalHubData, type PortalInvoice, type PortalLineItem, type PortalPayment, type PortalQuote } from "./types";
 
 /** The last day a visit can be requested for: today + 365 days. */
 export function lastBookableDate(today: string): string {
@@ -21,7 +21,7 @@ const iso = (v: string | null) => (v ? new Date(v).toISOString() : null);
  */
 export async function loadHub(portal: Portal, t: Tx): Promise<PortalHubData> {
   const { tenantId, customerId, today } = portal;
-  const hub = await one<HubRow>(HUB_SQL, [tenantId, customerId, today], t);
+  const hub = await one<HubRow>(HUB_SQL, [tenantId, customerId, today, PORTAL_INVOICE_STATUSES], t);
   const customer = hub?.customer;
   return {
     token: portal.token,
@@ -81,7 +81,7 @@ SELECT
                                                              'reference', p.reference, 'recordedAt', p.recorded_at) ORDER BY p.recorded_at, p.id)
                              FROM payments p WHERE p.tenant_id = $1 AND p.invoice_id = i.id)) AS doc,
             row_number() OVER (ORDER BY (i.status IN ('sent', 'partial')) DESC, i.due_date ASC NULLS LAST, i.created_at DESC) AS rank
-       FROM invoices i WHERE i.tenant_id = $1 AND i.customer_id = $2 AND i.status IN ('sent', 'partial', 'paid', 'void')
+       FROM invoices i WHERE i.tenant_id = $1 AND i.customer_id = $2 AND i.status = ANY($4::text[])
       ORDER BY rank LIMIT 50) x) AS invoices,
   (SELECT coalesce(json_agg(x.doc ORDER BY x.created_at DESC), '[]') FROM (
      SELECT json_build_object('service', service, 'preferredDate', preferred_date::text, 'timeWindow', time_window,

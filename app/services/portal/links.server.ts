@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { inTenant, one, rows } from "../../../db/index";
 import { notFound } from "~/utils/app-error";
 import type { Actor } from "~/utils/auth.server";
@@ -22,19 +21,6 @@ export function verifyPortalToken(token: string): { tenantId: string; linkId: st
 
 /** The public URL, always from APP_URL (never the Host header). */
 export const portalUrl = (token: string) => `${env().APP_URL}/portal/${token}`;
-
-// Only text (a form field) is read as a number: z.coerce would call Number() on anything, and
-// Number() throws on an object without a prototype instead of answering a validation error.
-export const portalLinkDaysSchema = z
-  .preprocess(
-    (v) => (typeof v === "string" ? Number(v) : v),
-    z
-      .number({ invalid_type_error: "Enter a number of days." })
-      .int("Enter a whole number of days.")
-      .min(1, "A link lasts at least 1 day.")
-      .max(90, "A link lasts at most 90 days."),
-  )
-  .default(30);
 
 export type PortalLinkView = {
   id: string;

@@ -88,3 +88,25 @@ export const bookingRequestSchema = (today: string, lastDate: string) =>
     idempotencyKey: formKey.optional(),
   });
 export type BookingRequestInput = z.output<ReturnType<typeof bookingRequestSchema>>;
+
+// Only text (a form field) is read as a number: z.coerce would call Number() on anything, and
+// Number() throws on an object without a prototype instead of answering a validation error.
+export const portalLinkDaysSchema = z
+  .preprocess(
+    (v) => (typeof v === "string" ? Number(v) : v),
+    z
+      .number({ invalid_type_error: "Enter a number of days." })
+      .int("Enter a whole number of days.")
+      .min(1, "A link lasts at least 1 day.")
+      .max(90, "A link lasts at most 90 days."),
+  )
+  .default(30);
+
+/** The "new portal link" form (customer, quote and invoice pages, and its own page). */
+export const portalLinkFormSchema = z.object({
+  days: portalLinkDaysSchema,
+  returnTo: z.string().optional(),
+});
+
+/** The revoke button's form: where to go back to. */
+export const portalLinkRevokeSchema = z.object({ returnTo: z.string().optional() });

@@ -2,8 +2,9 @@
 // components that render it (no server imports here).
 import type { SubmissionResult } from "@conform-to/react";
 
-export const TIME_WINDOWS = ["any", "morning", "afternoon", "evening"] as const;
-export type TimeWindow = (typeof TIME_WINDOWS)[number];
+import { TIME_WINDOWS, type BookingRequestStatus, type InvoiceStatus, type QuoteStatus, type TimeWindow } from "../../../db/enums";
+
+export { TIME_WINDOWS, type TimeWindow };
 
 export const TIME_WINDOW_LABELS: Record<TimeWindow, string> = {
   any: "Any time",
@@ -11,6 +12,10 @@ export const TIME_WINDOW_LABELS: Record<TimeWindow, string> = {
   afternoon: "Afternoon (12 – 5 pm)",
   evening: "Evening (5 – 8 pm)",
 };
+
+/** The invoices a customer sees: sent, partly paid, paid and void (never a draft). */
+export const PORTAL_INVOICE_STATUSES = ["sent", "partial", "paid", "void"] as const satisfies readonly InvoiceStatus[];
+export type PortalInvoiceStatus = (typeof PORTAL_INVOICE_STATUSES)[number];
 
 export type PortalLineItem = {
   description: string;
@@ -27,7 +32,7 @@ export type PortalQuote = Totals & {
   number: string;
   title: string | null;
   /** `expired` is a sent quote whose valid_until has passed (derived, in the business's time zone). */
-  status: "sent" | "approved" | "declined" | "expired";
+  status: Extract<QuoteStatus, "sent" | "approved" | "declined" | "expired">;
   issueDate: string | null;
   validUntil: string | null;
   notes: string | null;
@@ -44,7 +49,7 @@ export type PortalPayment = { id: string; amountCents: number; method: string; r
 export type PortalInvoice = Totals & {
   id: string;
   number: string;
-  status: "sent" | "partial" | "paid" | "void";
+  status: PortalInvoiceStatus;
   overdue: boolean;
   issueDate: string | null;
   dueDate: string | null;
@@ -62,7 +67,7 @@ export type PortalBookingRequest = {
   service: string;
   preferredDate: string | null;
   timeWindow: TimeWindow;
-  status: "new" | "scheduled" | "declined" | "archived";
+  status: BookingRequestStatus;
   createdAt: string;
 };
 

@@ -1,10 +1,13 @@
-// Record states and the list filters built on them (shared by services and pages: no server imports).
+// The list filters built on the record states (shared by services and pages: no server imports).
+// The states themselves are declared once, in db/enums.ts.
+import { BOOKING_REQUEST_STATUSES, JOB_STATUSES, type BookingRequestStatus, type JobStatus } from "../../../db/enums";
+
+export { JOB_STATUSES };
 
 /** Customers list filters: everyone, with open jobs, with unpaid invoices. */
 export const CUSTOMER_FILTERS = ["all", "open_jobs", "unpaid"] as const;
 
-export const JOB_STATUSES = ["unscheduled", "scheduled", "en_route", "in_progress", "on_hold", "completed", "cancelled"] as const;
-export const CLOSED_JOB_STATUSES = ["completed", "cancelled"] as const;
+export const CLOSED_JOB_STATUSES = ["completed", "cancelled"] as const satisfies readonly JobStatus[];
 /** Jobs list filters: `open` (the default) is every status but completed and cancelled. */
 export const JOB_FILTERS = ["open", "all", ...JOB_STATUSES] as const;
 
@@ -14,8 +17,9 @@ export const QUOTE_FILTERS = ["all", "draft", "sent", "expired", "approved", "de
 /** Invoice filters: `unpaid` is sent or partial; `overdue` is unpaid and past the due date. */
 export const INVOICE_FILTERS = ["all", "unpaid", "overdue", "draft", "sent", "partial", "paid", "void"] as const;
 
-export const REQUEST_STATUSES = ["new", "scheduled", "declined", "archived"] as const;
-export type RequestStatus = (typeof REQUEST_STATUSES)[number];
+/** Booking request states (the list of db/enums.ts under the name the triage code uses). */
+export const REQUEST_STATUSES = BOOKING_REQUEST_STATUSES;
+export type RequestStatus = BookingRequestStatus;
 export const REQUEST_FILTERS = ["all", ...REQUEST_STATUSES] as const;
 /** Triage: a new request is scheduled, declined or archived; a handled one can still be archived. */
 export const REQUEST_TRANSITIONS: Record<RequestStatus, RequestStatus[]> = {

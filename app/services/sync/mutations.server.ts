@@ -5,6 +5,7 @@ import { isUuid } from "~/utils/crypto.server";
 import { notify } from "~/services/events/events.server";
 import { ARGS_SCHEMAS } from "./schemas";
 import {
+  FIELD_STATUSES,
   NEXT_STATUSES,
   STATUS_LABELS,
   type FieldStatus,
@@ -40,7 +41,7 @@ export type Prepared = {
 
 // Which statuses a job may move from to reach each field status (NEXT_STATUSES turned round).
 const ALLOWED_FROM = Object.fromEntries(
-  (["en_route", "in_progress", "on_hold", "completed"] as const).map((to) => [
+  FIELD_STATUSES.map((to) => [
     to,
     (Object.keys(NEXT_STATUSES) as JobStatus[]).filter((from) => NEXT_STATUSES[from].includes(to)),
   ]),

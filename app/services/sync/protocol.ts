@@ -3,14 +3,15 @@
  * and the field page's browser code: mutation types, results, the job transitions, labels.
  * The request shapes (zod) are in ./schemas.
  */
+import { JOB_STATUSES, type JobStatus } from "../../../db/enums";
+
+export { JOB_STATUSES, type JobStatus };
+
 export const MAX_MUTATIONS = 500;
 export const NOTE_MAX = 5000;
 
 export const MUTATION_TYPES = ["job.status", "job.note", "job.time_entry"] as const;
 export type MutationType = (typeof MUTATION_TYPES)[number];
-
-export const JOB_STATUSES = ["unscheduled", "scheduled", "en_route", "in_progress", "on_hold", "completed", "cancelled"] as const;
-export type JobStatus = (typeof JOB_STATUSES)[number];
 
 /** The statuses a field mutation may set. */
 export const FIELD_STATUSES = ["en_route", "in_progress", "on_hold", "completed"] as const;

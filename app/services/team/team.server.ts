@@ -32,9 +32,9 @@ function memberRows(tenantId: string, id?: string) {
                 WHERE i.tenant_id = u.tenant_id AND i.user_id = u.id AND i.used_at IS NULL AND i.revoked_at IS NULL
                   AND i.expires_at > now()) AS invite_expires_at
          FROM users u WHERE u.tenant_id = $1 ${id ? "AND u.id = $2" : ""}
-        ORDER BY array_position(ARRAY['owner', 'admin', 'office', 'technician'], u.role), u.name, u.id
+        ORDER BY array_position($${id ? 3 : 2}::text[], u.role), u.name, u.id
         LIMIT 1000`,
-      id ? [tenantId, id] : [tenantId],
+      id ? [tenantId, id, ROLES] : [tenantId, ROLES],
       t,
     ),
   );

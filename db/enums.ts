@@ -1,0 +1,43 @@
+// Every value set the database stores, declared once. The models, the zod schemas, the
+// services and the pages import these (nothing here imports anything, so the browser can too);
+// the migrations' CHECK constraints are the frozen history of the same lists.
+// tests/unit/enums-once.test.ts fails when one of these lists is written out a second time.
+
+/** Staff roles, most powerful first. */
+export const ROLES = ["owner", "admin", "office", "technician"] as const;
+export type Role = (typeof ROLES)[number];
+
+export const JOB_STATUSES = ["unscheduled", "scheduled", "en_route", "in_progress", "on_hold", "completed", "cancelled"] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+/** `expired` is also derived on read: a sent quote past its valid_until. */
+export const QUOTE_STATUSES = ["draft", "sent", "approved", "declined", "expired"] as const;
+export type QuoteStatus = (typeof QUOTE_STATUSES)[number];
+
+export const INVOICE_STATUSES = ["draft", "sent", "partial", "paid", "void"] as const;
+export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+
+export const PAYMENT_METHODS = ["sandbox", "cash", "check", "card", "bank_transfer", "import", "other"] as const;
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+
+export const BOOKING_REQUEST_STATUSES = ["new", "scheduled", "declined", "archived"] as const;
+export type BookingRequestStatus = (typeof BOOKING_REQUEST_STATUSES)[number];
+
+/** The part of the day a customer asks for a visit in. */
+export const TIME_WINDOWS = ["any", "morning", "afternoon", "evening"] as const;
+export type TimeWindow = (typeof TIME_WINDOWS)[number];
+
+/** What a CSV import creates, in the order a whole migration imports them. */
+export const IMPORT_TYPES = ["customers", "jobs", "quotes", "invoices", "team"] as const;
+export type ImportType = (typeof IMPORT_TYPES)[number];
+
+export const IMPORT_RUN_STATES = ["previewed", "superseded", "committed", "undone"] as const;
+export type ImportRunState = (typeof IMPORT_RUN_STATES)[number];
+
+/** The records a history line can be about (docs/decisions/120). */
+export const RECORD_TYPES = ["customer", "quote", "job", "invoice", "booking_request"] as const;
+export type RecordType = (typeof RECORD_TYPES)[number];
+
+/** Where a change came from: a staff page, the customer portal, the field app, an import, the system. */
+export const HISTORY_SOURCES = ["staff", "portal", "field", "import", "system"] as const;
+export type HistorySource = (typeof HISTORY_SOURCES)[number];
