@@ -1,18 +1,16 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Link, useActionData } from "@remix-run/react";
-import { z } from "zod";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FormError } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
 import { formAction, type FormReply } from "~/http/conform.server";
 import { setFlash } from "~/services/accounts/sessions.server";
-import { convertRequest } from "~/services/requests/convert.server";
+import { convertRequest, convertRequestSchema } from "~/services/requests/convert.server";
 import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
 
 export const meta: MetaFunction = () => [{ title: "Booking request · Fieldwork" }];
 
-const convertSchema = z.object({ to: z.enum(["quote", "job"], { errorMap: () => ({ message: "Choose Create quote or Create job." }) }) });
 
 /** Nothing to show here by itself: the buttons live on /requests. */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -23,7 +21,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 /** A draft quote or an unscheduled job from the request, once; 303 to it. */
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUserWithPermission(request, "manage_records");
-  return formAction(request, convertSchema, async ({ to }) => {
+  return formAction(request, convertRequestSchema, async ({ to }) => {
     const made = await convertRequest(actorOf(user), params.id!, to);
     await setFlash(user, {
       message: made.created ? `Created a ${made.label} from the booking request. Check it over${to === "quote" ? ", add the line items and send it" : " and schedule it"}.` : `This request was already turned into a ${made.label}.`,

@@ -36,6 +36,11 @@ import { lineItemSchema, lineItemsSchema } from "../../app/services/documents/li
 import { priceBookItemSchema } from "../../app/services/documents/price-book-form";
 import { quoteFormSchema } from "../../app/services/documents/quote-form";
 import { customerListSchema } from "../../app/services/records/customers.server";
+import { officePaymentSchema } from "../../app/services/invoices/schemas";
+import { jobFormSchema } from "../../app/services/jobs/schemas";
+import { convertRequestSchema } from "../../app/services/requests/convert.server";
+import { boardParamsSchema } from "../../app/services/schedule/board.server";
+import { scheduleFormSchema } from "../../app/services/schedule/schemas";
 import { invoiceListSchema, quoteListSchema } from "../../app/services/records/documents.server";
 import { jobListSchema } from "../../app/services/records/jobs.server";
 import { listSchemaBase } from "../../app/services/records/list-params";
@@ -67,6 +72,13 @@ export const SCHEMAS_TESTED: readonly Entry[] = [
   // engine.ts re-exports the same schema (the routes and tests import it from the engine).
   one("app/services/assistant/engine.ts", "assistantInputSchema", assistantInputSchema),
   one("app/services/import/cells.ts", "customerSchema", customerSchema, columns("customers")),
+  // validate.server.ts re-exports the customer row schema from cells.ts.
+  one("app/services/import/validate.server.ts", "customerSchema", customerSchema, columns("customers")),
+  one("app/services/invoices/schemas.ts", "officePaymentSchema", officePaymentSchema),
+  one("app/services/jobs/schemas.ts", "jobFormSchema", jobFormSchema),
+  one("app/services/requests/convert.server.ts", "convertRequestSchema", convertRequestSchema, ["to"]),
+  one("app/services/schedule/board.server.ts", "boardParamsSchema", boardParamsSchema),
+  one("app/services/schedule/schemas.ts", "scheduleFormSchema", scheduleFormSchema),
   one("app/services/import/cells.ts", "rowSchema", rowSchema(CUSTOMER_SPEC, (r) => r), columns("customers")),
   one("app/services/documents/line-items.ts", "lineItemSchema", lineItemSchema, ["description", "quantity", "unitPrice", "taxRate", "optional", "option"]),
   one("app/services/documents/line-items.ts", "lineItemsSchema", lineItemsSchema),

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { inTenant, type Tx } from "../../../db/index";
 import { BookingRequest, Quote } from "../../../db/models/index";
 import { conflict, notFound } from "~/utils/app-error";
@@ -15,6 +16,9 @@ import { nextDocumentNumber } from "~/services/records/numbering.server";
 // clicks, or two people at once, land on the same record.
 
 export type ConvertTarget = "quote" | "job";
+
+/** POST /requests/<id>/convert: what to make from the request. */
+export const convertRequestSchema = z.object({ to: z.enum(["quote", "job"], { errorMap: () => ({ message: "Choose Create quote or Create job." }) }) });
 const WINDOW_LABELS: Record<string, string> = { any: "any time", morning: "morning", afternoon: "afternoon", evening: "evening" };
 const QUOTE_VALID_DAYS = 30;
 
