@@ -1,6 +1,7 @@
 /** conform's reserved field for list intents (add / remove a row). */
 const INTENT = "__intent__";
 import { PICK_BUTTON, PICK_SELECT } from "~/services/documents/line-items";
+import { quoteFormSchema } from "~/services/documents/quote-form";
 
 /**
  * "Add item" from the price book without JavaScript: the button posts the whole form with the
@@ -32,4 +33,13 @@ export function dropBadIntent(form: FormData) {
   } catch {
     form.delete(INTENT);
   }
+}
+
+/** The quote form's schema for `formAction`, after the price-book pick and a bad intent are dealt with. */
+export function quoteFormWithIntents(priceBook: Parameters<typeof applyPriceBookPick>[1]) {
+  return (form: FormData) => {
+    dropBadIntent(form);
+    applyPriceBookPick(form, priceBook);
+    return quoteFormSchema;
+  };
 }

@@ -5,8 +5,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { PageHeader } from "~/components/layout";
 import { QuoteForm } from "~/components/quote-form";
 import { formAction } from "~/http/conform.server";
-import { applyPriceBookPick, dropBadIntent } from "~/http/line-items.server";
-import { quoteFormSchema } from "~/services/documents/quote-form";
+import { quoteFormWithIntents } from "~/http/line-items.server";
 import { builderContext, quoteForEdit, updateQuote } from "~/services/documents/quotes.server";
 import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
 
@@ -30,11 +29,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const context = await builderContext(actor);
   return formAction(
     request,
-    (form) => {
-      dropBadIntent(form);
-      applyPriceBookPick(form, context.priceBook);
-      return quoteFormSchema;
-    },
+    quoteFormWithIntents(context.priceBook),
     async (value) => {
       await updateQuote(actor, id, value);
       return redirect(`/quotes/${id}`, 303);

@@ -5,9 +5,8 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { EmptyState, PageHeader } from "~/components/layout";
 import { QuoteForm } from "~/components/quote-form";
 import { formAction } from "~/http/conform.server";
-import { applyPriceBookPick, dropBadIntent } from "~/http/line-items.server";
+import { quoteFormWithIntents } from "~/http/line-items.server";
 import { emptyLine } from "~/services/documents/line-items";
-import { quoteFormSchema } from "~/services/documents/quote-form";
 import { builderContext, createQuote, quotePrefill } from "~/services/documents/quotes.server";
 import { customerListSchema, listCustomers } from "~/services/records/customers.server";
 import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
@@ -47,11 +46,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const context = await builderContext(actor);
   return formAction(
     request,
-    (form) => {
-      dropBadIntent(form);
-      applyPriceBookPick(form, context.priceBook);
-      return quoteFormSchema;
-    },
+    quoteFormWithIntents(context.priceBook),
     async (value) => {
       const quote = await createQuote(actor, value);
       return redirect(`/quotes/${quote.id}`, 303);

@@ -3,18 +3,8 @@
 // each line and each line's tax rounded half up to the cent). The import's cell checks give
 // the rules, so a line typed in the builder and a line imported from CSV accept the same text.
 import { z } from "zod";
-import { Invalid, money, quantity, taxRate } from "~/services/import/cells";
+import { checked as cell, Invalid, money, quantity, taxRate } from "~/services/import/cells";
 
-/** A zod string field checked by one of the import's cell checks. */
-const cell = <T>(check: (s: string) => T | Invalid) =>
-  z.string().transform((s, ctx) => {
-    const v = check(s.trim());
-    if (v instanceof Invalid) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, message: v.message });
-      return z.NEVER;
-    }
-    return v;
-  });
 
 /** One line as the form posts it: items[i].description, .quantity, .unitPrice, .taxRate, .optional, .option. */
 export const lineItemSchema = z.object({

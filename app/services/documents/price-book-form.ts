@@ -1,17 +1,8 @@
 // The price book's form (/settings/price-book): one schema for the browser and the action.
 import { z } from "zod";
 import { PRICE_BOOK_KINDS } from "../../../db/models/price-book-kinds";
-import { Invalid, maxLen, money, taxRate } from "~/services/import/cells";
+import { checked, maxLen, money, taxRate } from "~/services/import/cells";
 
-const checked = <T>(check: (s: string) => T | Invalid) =>
-  z.string().transform((s, ctx) => {
-    const v = check(s.trim());
-    if (v instanceof Invalid) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, message: v.message });
-      return z.NEVER;
-    }
-    return v;
-  });
 
 export const priceBookItemSchema = z.object({
   id: z.string().uuid().optional(),

@@ -1,17 +1,8 @@
 // The quote builder's form (CONTRACT section 12): one schema for the browser and the action.
 import { z } from "zod";
-import { currency, Invalid, isoDate, maxLen } from "~/services/import/cells";
+import { checked, isoDate, maxLen, currency } from "~/services/import/cells";
 import { lineItemsSchema } from "./line-items";
 
-const checked = <T>(check: (s: string) => T | Invalid) =>
-  z.string().transform((s, ctx) => {
-    const v = check(s.trim());
-    if (v instanceof Invalid) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, message: v.message });
-      return z.NEVER;
-    }
-    return v;
-  });
 
 export const quoteFormSchema = z.object({
   customerId: z.string({ required_error: "Choose a customer" }).uuid("Choose a customer"),

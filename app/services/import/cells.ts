@@ -261,3 +261,14 @@ export const customerSchema = rowSchema(
     externalId: r.external_id,
   }),
 );
+
+/** A zod string field checked by one of the cell checks above (the forms that share the import's rules). */
+export const checked = <T>(check: Check<T>) =>
+  z.string().transform((s, ctx) => {
+    const v = check(s.trim());
+    if (v instanceof Invalid) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: v.message });
+      return z.NEVER;
+    }
+    return v;
+  });
