@@ -6,7 +6,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { useNonce } from "~/components/nonce";
 import { csrfToken } from "~/http/csrf.server";
 import { getCurrentUser } from "~/utils/auth.server";
-import { setFlash } from "~/services/accounts/sessions.server";
+import { clearFlashKeys } from "~/services/accounts/sessions.server";
 import styles from "~/styles/app.css";
 
 export const links: LinksFunction = () => [
@@ -19,7 +19,8 @@ export const meta: MetaFunction = () => [{ title: "Fieldwork" }];
 export async function loader({ request }: LoaderFunctionArgs) {
   const [user, csrf] = await Promise.all([getCurrentUser(request), csrfToken(request)]);
   const flash = user?.flash ?? null;
-  if (user && flash) await setFlash(user, null);
+  // The layout shows (and so takes) only its one-line message; pages take their own keys.
+  if (user && flash && ("message" in flash || "tone" in flash)) await clearFlashKeys(user, ["message", "tone"]);
   return json(
     {
       csrf: csrf.token,

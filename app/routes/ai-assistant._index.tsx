@@ -7,7 +7,7 @@ import { Fragment, useEffect, useMemo, useRef, useState } from "react";
 import { CopyButton, PrintButton } from "~/components/copy-button";
 import { CsrfInput, Field, FieldErrors, FormError, useConformForm } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
-import { DETAILS_MAX, JOB_TITLE_MAX, resultFromFlash } from "~/services/assistant/assistant.server";
+import { DETAILS_MAX, forgetKeptResult, JOB_TITLE_MAX, resultFromFlash } from "~/services/assistant/assistant.server";
 import { draftLinesOf, type DraftLine } from "~/services/assistant/draft-lines";
 import type { AssistantData } from "~/services/assistant/engine";
 import { assistantInputSchema } from "~/services/assistant/schema";
@@ -24,10 +24,12 @@ const QUOTE_BUILDER = "/quotes/new";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUserWithPermission(request, "use_ai_assistant");
+  // A form post without JavaScript left its answer (or its errors) in the flash: shown once.
+  const kept = resultFromFlash(user.flash);
+  if (kept) await forgetKeptResult(user);
   return json(
-    // A form post without JavaScript left its answer (or its errors) in the flash.
     {
-      kept: resultFromFlash(user.flash),
+      kept,
       limits: { jobTitle: JOB_TITLE_MAX, details: DETAILS_MAX },
       // The quote builder needs manage_records; others see the guidance without the button.
       canStartQuote: can(user.role, "manage_records"),

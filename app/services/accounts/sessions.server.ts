@@ -66,6 +66,21 @@ export async function deleteUserSessions(tenantId: string, userId: string) {
   await inTenant(tenantId, (t) => rows(`DELETE FROM sessions WHERE tenant_id = $1 AND user_id = $2`, [tenantId, userId], t));
 }
 
+/**
+ * Removes some keys of the flash in one statement. The root's loader and a page's loader run at
+ * the same time, each with its own session lookup: each takes only the keys it showed, so
+ * neither can wipe what the other has not read yet (the layout's message; the assistant's answer).
+ */
+export async function clearFlashKeys(user: Pick<SessionUser, "tenantId" | "sessionId">, keys: string[]) {
+  await inTenant(user.tenantId, (t) =>
+    rows(
+      `UPDATE sessions SET flash = nullif(flash - $3::text[], '{}'::jsonb) WHERE tenant_id = $1 AND id = $2 AND flash IS NOT NULL`,
+      [user.tenantId, user.sessionId, keys],
+      t,
+    ),
+  );
+}
+
 /** A one-time message for the next page the user sees (stored on the session row). */
 export async function setFlash(user: Pick<SessionUser, "tenantId" | "sessionId">, flash: Record<string, unknown> | null) {
   await inTenant(user.tenantId, (t) =>

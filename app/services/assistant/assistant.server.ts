@@ -2,7 +2,7 @@
 // answer of a form post without JavaScript to the next page view in the session flash.
 // Nothing here reads or writes an operational record; the only write is the session's flash.
 
-import { setFlash, type SessionUser } from "~/services/accounts/sessions.server";
+import { clearFlashKeys, setFlash, type SessionUser } from "~/services/accounts/sessions.server";
 import type { FieldErrors } from "~/utils/app-error";
 import {
   ASSISTANT_MODES,
@@ -49,6 +49,11 @@ const FLASH_KEY = "assistant";
 /** Keeps a result for the next page view only (the root loader clears the flash once read). */
 export function keepForNextPage(user: Pick<SessionUser, "tenantId" | "sessionId">, result: AssistantResult) {
   return setFlash(user, { [FLASH_KEY]: result });
+}
+
+/** The page showed the kept answer: it is not shown again. */
+export function forgetKeptResult(user: Pick<SessionUser, "tenantId" | "sessionId">) {
+  return clearFlashKeys(user, [FLASH_KEY]);
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
