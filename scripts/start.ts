@@ -15,7 +15,7 @@ import { migrateUp } from "../db/migrate";
 import { APP_ROLE } from "../db/migrations/0009-row-level-security";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
-export const REMIX_SERVE = path.join(ROOT, "node_modules/@remix-run/serve/dist/cli.js");
+export const REMIX_SERVE = path.join(ROOT, "node_modules", "@remix-run/serve/dist/cli.js");
 export const SERVE_HOOKS = path.join(ROOT, "scripts/serve-hooks.mjs");
 
 /**
