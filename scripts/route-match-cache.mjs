@@ -13,7 +13,10 @@
 // - the flattened, ranked branches are kept per route array (a WeakMap: the server's route
 //   arrays are built once per build and never change; a new array is simply flattened once more);
 // - a compiled route path (RegExp and parameter names) is kept per (path, caseSensitive, end),
-//   bounded, since a pattern is read-only once made.
+//   bounded, since a pattern is read-only once made;
+// - the last match of each depth of a branch is kept: the branches are tried one after another
+//   and nearly all begin with the same root route, matched against the same path each time
+//   (a match is a pure function of the route's pattern and the path, and is only read).
 //
 // Matching itself, its order and its results are unchanged. If the router's source no longer
 // has the expected text (another version), it is loaded unchanged and one warning says so.
@@ -25,6 +28,15 @@ const EDITS = [
   {
     from: "  let branches = flattenRoutes(routes);\n  rankRouteBranches(branches);\n",
     to: "  let branches = __rankedBranches(routes);\n",
+  },
+  {
+    from:
+      "    let match = matchPath({\n" +
+      "      path: meta.relativePath,\n" +
+      "      caseSensitive: meta.caseSensitive,\n" +
+      "      end\n" +
+      "    }, remainingPathname);\n",
+    to: "    let match = __matchMeta(i, meta, end, remainingPathname);\n",
   },
   {
     from: "function compilePath(path, caseSensitive, end) {\n",
@@ -57,6 +69,14 @@ function __rankedBranches(routes) {
   return branches;
 }
 const __compiledPaths = new Map();
+const __lastMatchAt = [];
+function __matchMeta(depth, meta, end, pathname) {
+  let last = __lastMatchAt[depth];
+  if (last !== undefined && last.meta === meta && last.end === end && last.pathname === pathname) return last.match;
+  let match = matchPath({ path: meta.relativePath, caseSensitive: meta.caseSensitive, end }, pathname);
+  __lastMatchAt[depth] = { meta, end, pathname, match };
+  return match;
+}
 exports.UNSAFE_fieldworkRouteMatchCache = true;
 `;
 

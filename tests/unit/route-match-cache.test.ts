@@ -102,6 +102,21 @@ test("with the cache every path matches the app's routes exactly as without it, 
     }
   }
   assert.ok(matched > paths.length / 2, `most sample paths match a route (${matched} of ${paths.length})`);
+  // A deeper tree than the app's: layouts, pathless layouts, optional and splat segments, case-sensitive routes.
+  const deep: RouteObject[] = [
+    { id: "root", path: "", children: [
+      { id: "a", path: "a", children: [
+        { id: "a-index", index: true },
+        { id: "a-x", path: ":x", children: [{ id: "a-x-b", path: "b" }, { id: "a-x-c", path: "c/:y?" }, { id: "a-x-rest", path: "*" }] },
+        { id: "a-layout", children: [{ id: "a-static", path: "static" }, { id: "a-Case", path: "Case", caseSensitive: true }] },
+      ] },
+      { id: "opt", path: ":lang?/docs/*" },
+      { id: "root-rest", path: "*" },
+    ] },
+  ];
+  for (const p of ["/a", "/a/", "/a/1", "/a/1/b", "/a/1/c", "/a/1/c/2", "/a/1/zz/yy", "/a/static", "/a/Case", "/a/case", "/A/CASE", "/docs/x", "/en/docs/x/y", "/zzz", "/a/1/b/extra"]) {
+    for (let i = 0; i < 2; i++) assert.deepEqual(summary(cached.matchRoutes(deep, p)), summary(plain.matchRoutes(deep, p)), `deep ${p}`);
+  }
   // matchPath with a pattern of its own (compiled once, then from the cache).
   for (const pattern of ["/users/:id", { path: "/Users/:id", caseSensitive: true, end: false }, "/files/*", "/a/:b?/c"] as const) {
     for (const p of ["/users/7", "/Users/7/more", "/files/x/y", "/a/c", "/a/b/c", "/users/"]) {
