@@ -6,7 +6,7 @@
 // rows and finishes the ones it holds before the process ends.
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
-import nodemailer from "nodemailer";
+import nodemailer, { type Transporter } from "nodemailer";
 import { one, rows } from "../../../db/index";
 import { env } from "~/utils/env.server";
 import { log } from "~/utils/log.server";
@@ -34,7 +34,7 @@ export const retryDelay = (base: number, attempts: number) => Math.min(HOUR, bas
 
 export class MessageWorker {
   readonly server = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  private readonly transport: nodemailer.Transporter;
+  private readonly transport: Transporter;
   private stopping = false;
   private wakeUp: (() => void) | null = null;
   private woken = false;
