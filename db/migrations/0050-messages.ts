@@ -103,17 +103,27 @@ export const up: Migration = async ({ context: sql }) => {
         ) SELECT EXISTS (SELECT 1 FROM done)
       $fn$;
 
+    -- A stopping worker hands back the rows it claimed but never gave to the SMTP server.
+    CREATE FUNCTION app_messages_release(p_tenant uuid, p_id uuid, p_server text, p_attempt int)
+      RETURNS boolean LANGUAGE sql VOLATILE SECURITY DEFINER SET search_path = public AS $fn$
+        WITH done AS (
+          UPDATE messages SET status = 'queued', next_attempt_at = clock_timestamp(), attempts = attempts - 1, claimed_by = NULL
+           WHERE tenant_id = p_tenant AND id = p_id AND status = 'sending' AND claimed_by = p_server AND attempts = p_attempt
+          RETURNING 1
+        ) SELECT EXISTS (SELECT 1 FROM done)
+      $fn$;
+
     REVOKE ALL ON FUNCTION app_messages_claim(text, int, int), app_messages_sent(uuid, uuid, text, int, text),
-      app_messages_retry(uuid, uuid, text, int, text, int, boolean) FROM PUBLIC;
+      app_messages_retry(uuid, uuid, text, int, text, int, boolean), app_messages_release(uuid, uuid, text, int) FROM PUBLIC;
     GRANT EXECUTE ON FUNCTION app_messages_claim(text, int, int), app_messages_sent(uuid, uuid, text, int, text),
-      app_messages_retry(uuid, uuid, text, int, text, int, boolean) TO ${APP_ROLE};
+      app_messages_retry(uuid, uuid, text, int, text, int, boolean), app_messages_release(uuid, uuid, text, int) TO ${APP_ROLE};
   `);
 };
 
 export const down: Migration = async ({ context: sql }) => {
   await sql.query(`
     DROP FUNCTION app_messages_claim(text, int, int), app_messages_sent(uuid, uuid, text, int, text),
-      app_messages_retry(uuid, uuid, text, int, text, int, boolean);
+      app_messages_retry(uuid, uuid, text, int, text, int, boolean), app_messages_release(uuid, uuid, text, int);
     DROP TABLE messages;
   `);
 };

@@ -110,7 +110,18 @@ export class MessageWorker {
   /** Claims up to a batch of due rows and delivers them; how many it claimed. */
   async runBatch(): Promise<number> {
     const claimed = await rows<Claimed>(`SELECT * FROM app_messages_claim($1, $2, $3)`, [this.server, this.opts.batch, this.opts.leaseMs]);
-    await Promise.all(claimed.map((m) => this.deliver(m)));
+    // One lane per SMTP connection takes the next row; once the worker is stopping, the lanes
+    // take no more and the rows never handed to the SMTP server go back to the queue.
+    let next = 0;
+    const lane = async () => {
+      while (next < claimed.length && !this.stopping) await this.deliver(claimed[next++]);
+    };
+    await Promise.all(Array.from({ length: Math.min(claimed.length, this.opts.connections) }, lane));
+    for (const m of claimed.slice(next)) {
+      await one(`SELECT app_messages_release($1, $2, $3, $4)`, [m.tenant_id, m.id, this.server, m.attempts]).catch((error) =>
+        log.error("messages: could not hand a message back", { id: m.id, error: String(error) }),
+      );
+    }
     return claimed.length;
   }
 
