@@ -35,6 +35,9 @@ export const up: Migration = async ({ context: sql }) => {
       text_body text NOT NULL,
       html_body text NOT NULL,
       message_id text NOT NULL UNIQUE,
+      -- The link the bodies' {{link}} stands for, never the token itself (decision 140):
+      -- 'portal:<link id>' (signed again when sent) or 'sealed:<encrypted URL>' (an invite).
+      link_ref text,
       record_type text CHECK (record_type IN ('customer', 'quote', 'job', 'invoice', 'booking_request')),
       record_id uuid,
       -- A reminder's "once": one row per (tenant, key), e.g. 'invoice-due-before:<id>:<due date>'.
@@ -59,7 +62,7 @@ export const up: Migration = async ({ context: sql }) => {
 
     CREATE FUNCTION app_messages_claim(p_server text, p_limit int, p_lease_ms int)
       RETURNS TABLE (tenant_id uuid, id uuid, attempts int, to_address text, to_name text, reply_to text, from_name text,
-                     subject text, text_body text, html_body text, message_id text)
+                     subject text, text_body text, html_body text, message_id text, link_ref text)
       LANGUAGE sql VOLATILE SECURITY DEFINER SET search_path = public AS $fn$
         UPDATE messages m
            SET status = 'sending', claimed_by = p_server, attempts = m.attempts + 1,
@@ -71,7 +74,7 @@ export const up: Migration = async ({ context: sql }) => {
                  FOR UPDATE SKIP LOCKED) due
          WHERE m.tenant_id = due.tenant_id AND m.id = due.id
         RETURNING m.tenant_id, m.id, m.attempts, m.to_address, m.to_name, m.reply_to, m.from_name,
-                  m.subject, m.text_body, m.html_body, m.message_id
+                  m.subject, m.text_body, m.html_body, m.message_id, m.link_ref
       $fn$;
 
     CREATE FUNCTION app_messages_sent(p_tenant uuid, p_id uuid, p_server text, p_attempt int, p_response text)

@@ -20,6 +20,8 @@ export class Message extends Model {
   @RequiredText declare textBody: string;
   @RequiredText declare htmlBody: string;
   @RequiredText declare messageId: string;
+  /** What the bodies' {{link}} stands for: `portal:<link id>` or `sealed:<...>` (never a token). */
+  @Text declare linkRef: string | null;
   @Text declare recordType: RecordType | null;
   @Uuid declare recordId: string | null;
   @Text declare dedupeKey: string | null;

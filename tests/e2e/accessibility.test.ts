@@ -7,6 +7,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { one } from "../../db/index";
 import { createInvite } from "../../app/services/team/invites.server";
 import { renderEmail } from "../../app/services/messages/templates.server";
+import { LINK_PLACEHOLDER } from "../../app/services/messages/links.server";
 import {
   expectNoSeriousAxeViolations, JS_MODES, newContext, screenshot, seriousAxeViolations, signIn, SKIP_BROWSER, withBrowser,
 } from "../helpers/browser";
@@ -59,12 +60,12 @@ async function seed(tag: string) {
   // One e-mail in the outbox (/settings/messages), as the quote's send would write it.
   const email = renderEmail({
     business: { name: t.name, email: "office@summit.test", phone: "555-0100", address: null }, preview: "Your quote", greeting: "Hi Rosa,",
-    paragraphs: ["Here is your quote Q-0001."], facts: [["Quote", "Q-0001"], ["Total", "$1,200.00"]], action: { label: "Review and approve", url: portal.url },
+    paragraphs: ["Here is your quote Q-0001."], facts: [["Quote", "Q-0001"], ["Total", "$1,200.00"]], action: { label: "Review and approve", url: LINK_PLACEHOLDER },
   });
   await one(
-    `INSERT INTO messages (tenant_id, kind, status, to_address, to_name, from_name, subject, text_body, html_body, message_id)
-     VALUES ($1, 'quote_sent', 'local', 'rosa@example.test', 'Rosa Marquez', $2, 'Quote Q-0001 from Summit', $3, $4, '<' || gen_random_uuid() || '@a11y.test>')`,
-    [t.id, t.name, email.text, email.html],
+    `INSERT INTO messages (tenant_id, kind, status, to_address, to_name, from_name, subject, text_body, html_body, message_id, link_ref)
+     VALUES ($1, 'quote_sent', 'local', 'rosa@example.test', 'Rosa Marquez', $2, 'Quote Q-0001 from Summit', $3, $4, '<' || gen_random_uuid() || '@a11y.test>', $5)`,
+    [t.id, t.name, email.text, email.html, `portal:${portal.linkId}`],
   );
   // Import pages: a preview with errors (jobs naming customers that do not exist), and the result of a committed one.
   const c = await clientFor(t.users.owner);

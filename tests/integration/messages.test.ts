@@ -3,7 +3,8 @@ import { randomUUID } from "node:crypto";
 import { after, before, test } from "node:test";
 import { one, rows } from "../../db/index";
 import { clientFor } from "../helpers/client";
-import { createCustomer, createQuote, createTenantWithUsers } from "../helpers/fixtures";
+import { createCustomer, createInvoice, createQuote, createTenantWithUsers, createUser } from "../helpers/fixtures";
+import { portalRequest, portalSetup, randomLoopback } from "../helpers/portal";
 import { textOf } from "../helpers/html";
 import { startServer, type RunningServer } from "../helpers/server";
 import { eventually, LoopbackSmtp } from "../helpers/smtp";
@@ -93,6 +94,58 @@ test("sending a quote (a plain form post, as without JavaScript) delivers one e-
   const page = textOf(await (await office.get(`/quotes/${quote.id}`)).text());
   assert.match(page, /Sent to ann@example\.com/);
   assert.match(page, /E-mailed to ann@example\.com/);
+});
+
+test("a receipt follows an office payment and a portal payment; the office hears of the portal payment and of a booking request; no token is stored", async () => {
+  const s = await portalSetup({ businessName: "Receipt Plumbing", customerName: "Pat Payer" });
+  await rows(`UPDATE tenants SET email = 'office@receipt.test' WHERE id = $1`, [s.tenant.id]);
+  await rows(`UPDATE customers SET email = 'pat@example.com' WHERE tenant_id = $1 AND id = $2`, [s.tenant.id, s.customer.id]);
+  const invoice = await createInvoice(s.tenant.id, { customerId: s.customer.id, status: "sent" });
+  const number = (await one<{ number: string }>(`SELECT number FROM invoices WHERE tenant_id = $1 AND id = $2`, [s.tenant.id, invoice.id]))!.number;
+  const office = await clientFor(s.tenant.users.office, a.url);
+  const key = () => randomUUID();
+  const paid = await office.post(`/invoices/${invoice.id}/payments`, { amount: "1.00", method: "check", reference: "Check 1042", receivedOn: new Date().toISOString().slice(0, 10), idempotencyKey: key() });
+  assert.equal(paid.status, 303);
+  const ip = randomLoopback();
+  const portalPaid = await portalRequest("POST", "/api/portal/invoice-payment", { base: a.url, ip, form: { token: s.token, invoiceId: invoice.id, amount: "2", idempotencyKey: key() } });
+  assert.equal(portalPaid.status, 303);
+  const booked = await portalRequest("POST", "/api/portal/booking-request", { base: a.url, ip, form: { token: s.token, service: "Leaky tap", idempotencyKey: key() } });
+  assert.equal(booked.status, 303);
+
+  const receipts = await eventually("two receipts", () => {
+    const r = smtp.matching((m) => m.to.includes("pat@example.com") && /^Receipt/.test(m.subject));
+    return r.length === 2 ? r : null;
+  });
+  const office1 = receipts.find((r) => r.subject.includes("$1.00"))!;
+  assert.match(office1.text, new RegExp(number));
+  assert.match(office1.text, /Check 1042/);
+  assert.match(office1.text, /Balance:\s+\$/);
+  const portal1 = receipts.find((r) => r.subject.includes("$2.00"))!;
+  assert.match(portal1.text, /\/portal\/[A-Za-z0-9_.-]+/, "the receipt links to the customer's portal");
+  const notices = await eventually("the office's two notices", () => {
+    const n = smtp.matching((m) => m.to.includes("office@receipt.test"));
+    return n.length === 2 ? n : null;
+  });
+  assert.deepEqual(notices.map((n) => n.subject).sort(), [`New booking request: Leaky tap`, `Payment of $2.00 on invoice ${number}`]);
+  // The outbox keeps a reference to the portal link, never its token (decision 023).
+  const signature = s.token.split(".")[1];
+  const leaked = await one<{ n: number }>(`SELECT count(*)::int AS n FROM messages m WHERE m::text LIKE '%' || $1 || '%'`, [signature]);
+  assert.equal(leaked!.n, 0);
+});
+
+test("an invite is e-mailed to the new member with its link; the outbox holds no invite secret", async () => {
+  const tenant = await createTenantWithUsers("Invite Co");
+  const member = await createUser(tenant.id, { role: "technician", name: "Nina New", password: null });
+  const owner = await clientFor(tenant.users.owner, a.url);
+  const res = await owner.post(`/team/${member.id}/invite`, {});
+  assert.equal(res.status, 200);
+  const link = /\/invite\/[A-Za-z0-9_.-]+/.exec(await res.text())?.[0];
+  assert.ok(link);
+  const mail = await eventually("the invite", () => smtp.matching((m) => m.to.includes(member.email.toLowerCase()))[0]);
+  assert.ok(mail.text.includes(link), "the e-mail holds the page's invite link");
+  const secret = link.split(".").pop()!;
+  const leaked = await one<{ n: number }>(`SELECT count(*)::int AS n FROM messages m WHERE m::text LIKE '%' || $1 || '%'`, [secret]);
+  assert.equal(leaked!.n, 0);
 });
 
 test("an SMTP server that refuses once (451): the message is tried again and delivered once", async () => {

@@ -249,7 +249,7 @@ export async function sendQuote(actor: Actor, id: string): Promise<{ emailedTo: 
       await quote.save({ transaction: t });
       await recordHistory(t, actor, { recordType: "quote", recordId: id, action: "sent", summary: "Sent" });
     }
-    const emailed = await queueQuoteEmail(t, actor.tenantId, quote, portalUrl(signPortalToken(actor.tenantId, linkId)), actor.userId);
+    const emailed = await queueQuoteEmail(t, actor.tenantId, quote, linkId, actor.userId);
     return { emailedTo: emailed?.queued ? emailed.to : null };
   });
 }

@@ -5,9 +5,9 @@ import { Op } from "sequelize";
 import type { Tx } from "../../../db/index";
 import { Customer, PortalLink } from "../../../db/models";
 import type { RecordType } from "../../../db/enums";
-import { portalUrl, signPortalToken } from "~/services/portal/links.server";
 import { env } from "~/utils/env.server";
 import { formatDate, formatMoney } from "~/utils/format";
+import { LINK_PLACEHOLDER, portalLinkRef, sealedLinkRef } from "./links.server";
 import { businessOf, queueMessage, type Queued } from "./outbox.server";
 import { renderEmail, type Business, type EmailContent } from "./templates.server";
 
@@ -17,15 +17,15 @@ async function customerOf(t: Tx, tenantId: string, customerId: string) {
   return Customer.findOne({ where: { tenantId, id: customerId }, attributes: ["id", "name", "email"], transaction: t });
 }
 
-/** The customer's live portal link (longest-lasting), as a URL; null when they have none. */
-export async function livePortalUrl(t: Tx, tenantId: string, customerId: string): Promise<string | null> {
+/** The customer's live portal link (longest-lasting), as a link_ref; null when they have none. */
+export async function livePortalRef(t: Tx, tenantId: string, customerId: string): Promise<string | null> {
   const live = await PortalLink.findOne({
     where: { tenantId, customerId, revokedAt: null, expiresAt: { [Op.gt]: new Date() } },
     order: [["expiresAt", "DESC"]],
     attributes: ["id"],
     transaction: t,
   });
-  return live ? portalUrl(signPortalToken(tenantId, live.id)) : null;
+  return live ? portalLinkRef(live.id) : null;
 }
 
 type Send = {
@@ -38,26 +38,28 @@ type Send = {
   record?: { type: RecordType; id: string };
   createdBy?: string | null;
   dedupeKey?: string;
+  /** What `LINK_PLACEHOLDER` (the action's URL) stands for. */
+  linkRef?: string | null;
 };
 
 async function send(t: Tx, s: Send): Promise<Queued> {
   const { html, text } = renderEmail({ ...s.content, business: s.business });
   return queueMessage(t, {
     tenantId: s.tenantId, kind: s.kind, to: s.to, subject: s.subject, html, text, business: s.business,
-    record: s.record, createdBy: s.createdBy, dedupeKey: s.dedupeKey,
+    record: s.record, createdBy: s.createdBy, dedupeKey: s.dedupeKey, linkRef: s.linkRef,
   });
 }
 
 export type QuoteForEmail = { id: string; number: string; title: string | null; totalCents: number | string; currency: string; validUntil: string | null; customerId: string };
 
 /** "Quote Q-0001 from Acme Plumbing", with the portal link that opens the customer's hub. */
-export async function queueQuoteEmail(t: Tx, tenantId: string, quote: QuoteForEmail, url: string, createdBy: string | null): Promise<{ to: string; queued: Queued } | null> {
+export async function queueQuoteEmail(t: Tx, tenantId: string, quote: QuoteForEmail, portalLinkId: string, createdBy: string | null): Promise<{ to: string; queued: Queued } | null> {
   const customer = await customerOf(t, tenantId, quote.customerId);
   if (!customer?.email) return null;
   const business = await businessOf(t, tenantId);
   const total = formatMoney(Number(quote.totalCents), quote.currency.trim());
   const queued = await send(t, {
-    tenantId, kind: "quote_sent", business, createdBy, record: { type: "quote", id: quote.id },
+    tenantId, kind: "quote_sent", business, createdBy, record: { type: "quote", id: quote.id }, linkRef: portalLinkRef(portalLinkId),
     to: { address: customer.email, name: customer.name },
     subject: `Quote ${quote.number} from ${business.name}`,
     content: {
@@ -68,7 +70,7 @@ export async function queueQuoteEmail(t: Tx, tenantId: string, quote: QuoteForEm
         "You can review it, choose options and approve it online.",
       ],
       facts: [["Quote", quote.number], ["Total", total], ...(quote.validUntil ? [["Valid until", formatDate(quote.validUntil)] as [string, string]] : [])],
-      action: { label: "Review and approve", url },
+      action: { label: "Review and approve", url: LINK_PLACEHOLDER },
     },
   });
   return { to: customer.email, queued };
@@ -77,14 +79,14 @@ export async function queueQuoteEmail(t: Tx, tenantId: string, quote: QuoteForEm
 export type InvoiceForEmail = { id: string; number: string; totalCents: number | string; amountPaidCents: number | string; currency: string; dueDate: string | null; customerId: string };
 
 /** "Invoice INV-0001 from Acme Plumbing", with the portal link to view and pay it. */
-export async function queueInvoiceEmail(t: Tx, tenantId: string, invoice: InvoiceForEmail, url: string, createdBy: string | null): Promise<{ to: string; queued: Queued } | null> {
+export async function queueInvoiceEmail(t: Tx, tenantId: string, invoice: InvoiceForEmail, portalLinkId: string, createdBy: string | null): Promise<{ to: string; queued: Queued } | null> {
   const customer = await customerOf(t, tenantId, invoice.customerId);
   if (!customer?.email) return null;
   const business = await businessOf(t, tenantId);
   const currency = invoice.currency.trim();
   const balance = formatMoney(Number(invoice.totalCents) - Number(invoice.amountPaidCents), currency);
   const queued = await send(t, {
-    tenantId, kind: "invoice_sent", business, createdBy, record: { type: "invoice", id: invoice.id },
+    tenantId, kind: "invoice_sent", business, createdBy, record: { type: "invoice", id: invoice.id }, linkRef: portalLinkRef(portalLinkId),
     to: { address: customer.email, name: customer.name },
     subject: `Invoice ${invoice.number} from ${business.name}`,
     content: {
@@ -95,7 +97,7 @@ export async function queueInvoiceEmail(t: Tx, tenantId: string, invoice: Invoic
         ["Invoice", invoice.number], ["Total", formatMoney(Number(invoice.totalCents), currency)], ["Balance due", balance],
         ...(invoice.dueDate ? [["Due", formatDate(invoice.dueDate)] as [string, string]] : []),
       ],
-      action: { label: "View and pay", url },
+      action: { label: "View and pay", url: LINK_PLACEHOLDER },
     },
   });
   return { to: customer.email, queued };
@@ -112,10 +114,10 @@ export async function queueReceipt(t: Tx, tenantId: string, p: ReceiptInput, cre
   if (!customer?.email) return null;
   const business = await businessOf(t, tenantId);
   const currency = p.currency.trim();
-  const url = await livePortalUrl(t, tenantId, p.customerId);
+  const linkRef = await livePortalRef(t, tenantId, p.customerId);
   const amount = formatMoney(p.amountCents, currency);
   return send(t, {
-    tenantId, kind: "receipt", business, createdBy, record: { type: "invoice", id: p.invoiceId },
+    tenantId, kind: "receipt", business, createdBy, record: { type: "invoice", id: p.invoiceId }, linkRef,
     to: { address: customer.email, name: customer.name },
     subject: `Receipt for your payment of ${amount} to ${business.name}`,
     content: {
@@ -126,7 +128,7 @@ export async function queueReceipt(t: Tx, tenantId: string, p: ReceiptInput, cre
         ["Invoice", p.invoiceNumber], ["Payment", amount], ["Method", p.method], ...(p.reference ? [["Reference", p.reference] as [string, string]] : []),
         ["Balance", formatMoney(p.balanceCents, currency)],
       ],
-      action: url ? { label: "View your invoices", url } : undefined,
+      action: linkRef ? { label: "View your invoices", url: LINK_PLACEHOLDER } : undefined,
     },
   });
 }
@@ -155,14 +157,14 @@ export async function queueOfficeNotice(
 export async function queueInviteEmail(t: Tx, tenantId: string, member: { email: string; name: string }, url: string, expiresAt: Date, createdBy: string | null): Promise<Queued> {
   const business = await businessOf(t, tenantId);
   return send(t, {
-    tenantId, kind: "invite", business, createdBy,
+    tenantId, kind: "invite", business, createdBy, linkRef: sealedLinkRef(url),
     to: { address: member.email, name: member.name },
     subject: `You're invited to ${business.name} on Fieldwork`,
     content: {
       preview: `Set your password to join ${business.name}.`,
       greeting: `Hi ${firstName(member.name)},`,
       paragraphs: [`${business.name} added you to their team on Fieldwork. Choose a password to sign in.`, `The link works until ${formatDate(expiresAt.toISOString().slice(0, 10))}.`],
-      action: { label: "Choose your password", url },
+      action: { label: "Choose your password", url: LINK_PLACEHOLDER },
     },
   });
 }

@@ -7,6 +7,7 @@ import { Tenant } from "../../../db/models";
 import type { MessageKind, MessageStatus, RecordType } from "../../../db/enums";
 import type { Actor } from "~/utils/auth.server";
 import { mailMode, messageIdDomain, type MailMode } from "./config.server";
+import { withLink } from "./links.server";
 import type { Business } from "./templates.server";
 
 export type NewMessage = {
@@ -19,6 +20,8 @@ export type NewMessage = {
   /** The business's name, shown as the sender; replies go to the company e-mail. */
   business: Business;
   record?: { type: RecordType; id: string };
+  /** What the bodies' {{link}} stands for (links.server.ts). */
+  linkRef?: string | null;
   /** For "once" messages (reminders): a second row with the same key is not written. */
   dedupeKey?: string;
   createdBy?: string | null;
@@ -44,13 +47,13 @@ export async function queueMessage(t: Tx, m: NewMessage, mode: MailMode = mailMo
   // does not abort the caller's transaction as a failed model insert would).
   const row = await one<{ id: string }>(
     `INSERT INTO messages (tenant_id, id, kind, status, to_address, to_name, reply_to, from_name, subject, text_body, html_body,
-                           message_id, record_type, record_id, dedupe_key, created_by)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+                           message_id, record_type, record_id, dedupe_key, created_by, link_ref)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
      ON CONFLICT DO NOTHING RETURNING id`,
     [
       m.tenantId, id, m.kind, status, m.to.address.trim().toLowerCase(), m.to.name ?? null, m.business.email ?? null,
       m.business.name.slice(0, 200), m.subject.slice(0, 300), m.text, m.html, `<${id}@${messageIdDomain()}>`,
-      m.record?.type ?? null, m.record?.id ?? null, m.dedupeKey ?? null, m.createdBy ?? null,
+      m.record?.type ?? null, m.record?.id ?? null, m.dedupeKey ?? null, m.createdBy ?? null, m.linkRef ?? null,
     ],
     t,
   );
@@ -85,19 +88,26 @@ export async function latestMessageFor(actor: Actor, type: RecordType, id: strin
 }
 
 export type OutboxMessage = MessageLine & { toName: string | null; fromName: string; replyTo: string | null; messageId: string; text: string; html: string };
+type OutboxRow = OutboxMessage & { linkRef: string | null };
 
 /** The outbox page: the tenant's latest messages, newest first, with what the customer reads. */
 export async function outboxPage(actor: Actor, opts: { page: number; perPage?: number }) {
   const perPage = opts.perPage ?? 20;
   return inTenant(actor.tenantId, async (t) => {
     const total = (await one<{ n: number }>(`SELECT count(*)::int AS n FROM messages WHERE tenant_id = $1`, [actor.tenantId], t))!.n;
-    const list = await rows<OutboxMessage>(
+    const list = await rows<OutboxRow>(
       `SELECT ${LINE}, to_name AS "toName", from_name AS "fromName", reply_to AS "replyTo", message_id AS "messageId",
-              text_body AS text, html_body AS html
+              text_body AS text, html_body AS html, link_ref AS "linkRef"
          FROM messages WHERE tenant_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
       [actor.tenantId, perPage, (Math.max(1, opts.page) - 1) * perPage],
       t,
     );
-    return { total, perPage, page: Math.max(1, opts.page), messages: list };
+    // Shown as sent: with the link put in (the owner and admin may see portal and invite links).
+    const messages: OutboxMessage[] = list.map(({ linkRef, ...m }) => ({
+      ...m,
+      text: withLink(m.text, actor.tenantId, linkRef) ?? m.text,
+      html: withLink(m.html, actor.tenantId, linkRef) ?? m.html,
+    }));
+    return { total, perPage, page: Math.max(1, opts.page), messages };
   });
 }

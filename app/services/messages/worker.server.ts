@@ -11,6 +11,7 @@ import { one, rows } from "../../../db/index";
 import { env } from "~/utils/env.server";
 import { log } from "~/utils/log.server";
 import { mailFrom, mailMode } from "./config.server";
+import { withLink } from "./links.server";
 
 export type WorkerOptions = {
   smtpUrl: string;
@@ -24,7 +25,7 @@ export type WorkerOptions = {
 
 type Claimed = {
   tenant_id: string; id: string; attempts: number; to_address: string; to_name: string | null; reply_to: string | null;
-  from_name: string; subject: string; text_body: string; html_body: string; message_id: string;
+  from_name: string; subject: string; text_body: string; html_body: string; message_id: string; link_ref: string | null;
 };
 
 const HOUR = 3_600_000;
@@ -127,6 +128,13 @@ export class MessageWorker {
 
   private async deliver(m: Claimed) {
     const from = mailFrom();
+    const text = withLink(m.text_body, m.tenant_id, m.link_ref);
+    const html = withLink(m.html_body, m.tenant_id, m.link_ref);
+    if (text === null || html === null) {
+      // Sealed with a secret no longer in SESSION_SECRET: it can never be opened.
+      await this.failed({ ...m, attempts: this.opts.maxAttempts }, new Error("The message's link can no longer be opened (SESSION_SECRET changed)."), m.attempts);
+      return;
+    }
     let response: string;
     try {
       const info = await this.transport.sendMail({
@@ -134,8 +142,8 @@ export class MessageWorker {
         to: m.to_name ? { name: m.to_name, address: m.to_address } : m.to_address,
         replyTo: m.reply_to ?? undefined,
         subject: m.subject,
-        text: m.text_body,
-        html: m.html_body,
+        text,
+        html,
         messageId: m.message_id,
         headers: { "Auto-Submitted": "auto-generated" },
       });
@@ -158,7 +166,7 @@ export class MessageWorker {
     }
   }
 
-  private async failed(m: Claimed, error: Error & { responseCode?: number; response?: string }) {
+  private async failed(m: Claimed, error: Error & { responseCode?: number; response?: string }, attempt = m.attempts) {
     const permanent = typeof error.responseCode === "number" && error.responseCode >= 500 && error.responseCode < 600;
     const final = permanent || m.attempts >= this.opts.maxAttempts;
     const what = error.response ?? error.message;
@@ -167,7 +175,7 @@ export class MessageWorker {
     log.info("messages: not delivered", { id: m.id, attempt: m.attempts, final, error: what });
     try {
       await one(`SELECT app_messages_retry($1, $2, $3, $4, $5, $6, $7)`, [
-        m.tenant_id, m.id, this.server, m.attempts, what, Math.round(retryDelay(this.opts.retryBaseMs, m.attempts)), final,
+        m.tenant_id, m.id, this.server, attempt, what, Math.round(retryDelay(this.opts.retryBaseMs, m.attempts)), final,
       ]);
     } catch (markError) {
       log.error("messages: could not put a message back", { id: m.id, error: String(markError) });
