@@ -16,8 +16,9 @@ import { tenantTableSecurity } from "./0020-history-and-numbering";
  *   current: same server, same attempt), and for a record's message writes the record's
  *   history line "Sent to ann@example.com" in the same statement's transaction.
  * - `app_messages_retry` puts a row back with a later `next_attempt_at` (backoff), or fails it.
- * The three are SECURITY DEFINER: the worker crosses tenants, and the app role sees one
- * tenant's rows only (as app_cleanup_batch of 0011).
+ * The functions are SECURITY DEFINER: the worker crosses tenants, and the app role sees one
+ * tenant's rows only (as app_cleanup_batch of 0011); PL/pgSQL, and every key and unique index
+ * starts with tenant_id, so the table stays distributable (decision 210).
  */
 export const up: Migration = async ({ context: sql }) => {
   await sql.query(`
@@ -34,7 +35,7 @@ export const up: Migration = async ({ context: sql }) => {
       subject text NOT NULL CHECK (length(subject) BETWEEN 1 AND 300),
       text_body text NOT NULL,
       html_body text NOT NULL,
-      message_id text NOT NULL UNIQUE,
+      message_id text NOT NULL,
       -- The link the bodies' {{link}} stands for, never the token itself (decision 140):
       -- 'portal:<link id>' (signed again when sent) or 'sealed:<encrypted URL>' (an invite).
       link_ref text,
@@ -52,8 +53,10 @@ export const up: Migration = async ({ context: sql }) => {
       created_by uuid,
       created_at timestamptz NOT NULL DEFAULT now(),
       PRIMARY KEY (tenant_id, id),
-      FOREIGN KEY (tenant_id, created_by) REFERENCES users (tenant_id, id) ON DELETE SET NULL (created_by)
+      FOREIGN KEY (tenant_id, created_by) REFERENCES users (tenant_id, id)
     );
+    -- Derived from the row id, unique with it; the index keeps it so (tenant first: decision 210).
+    CREATE UNIQUE INDEX messages_message_id ON messages (tenant_id, message_id);
     CREATE UNIQUE INDEX messages_dedupe ON messages (tenant_id, dedupe_key) WHERE dedupe_key IS NOT NULL;
     CREATE INDEX messages_due ON messages (next_attempt_at) WHERE status IN ('queued', 'sending');
     CREATE INDEX messages_list ON messages (tenant_id, created_at DESC, id);
@@ -63,7 +66,9 @@ export const up: Migration = async ({ context: sql }) => {
     CREATE FUNCTION app_messages_claim(p_server text, p_limit int, p_lease_ms int)
       RETURNS TABLE (tenant_id uuid, id uuid, attempts int, to_address text, to_name text, reply_to text, from_name text,
                      subject text, text_body text, html_body text, message_id text, link_ref text)
-      LANGUAGE sql VOLATILE SECURITY DEFINER SET search_path = public AS $fn$
+      LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = public AS $fn$
+    BEGIN
+      RETURN QUERY
         UPDATE messages m
            SET status = 'sending', claimed_by = p_server, attempts = m.attempts + 1,
                next_attempt_at = clock_timestamp() + make_interval(secs => p_lease_ms / 1000.0)
@@ -74,8 +79,8 @@ export const up: Migration = async ({ context: sql }) => {
                  FOR UPDATE SKIP LOCKED) due
          WHERE m.tenant_id = due.tenant_id AND m.id = due.id
         RETURNING m.tenant_id, m.id, m.attempts, m.to_address, m.to_name, m.reply_to, m.from_name,
-                  m.subject, m.text_body, m.html_body, m.message_id, m.link_ref
-      $fn$;
+                  m.subject, m.text_body, m.html_body, m.message_id, m.link_ref;
+    END $fn$;
 
     CREATE FUNCTION app_messages_sent(p_tenant uuid, p_id uuid, p_server text, p_attempt int, p_response text)
       RETURNS boolean LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $fn$
@@ -95,26 +100,24 @@ export const up: Migration = async ({ context: sql }) => {
     END $fn$;
 
     CREATE FUNCTION app_messages_retry(p_tenant uuid, p_id uuid, p_server text, p_attempt int, p_error text, p_delay_ms int, p_final boolean)
-      RETURNS boolean LANGUAGE sql VOLATILE SECURITY DEFINER SET search_path = public AS $fn$
-        WITH done AS (
-          UPDATE messages
-             SET status = CASE WHEN p_final THEN 'failed' ELSE 'queued' END,
-                 next_attempt_at = clock_timestamp() + make_interval(secs => p_delay_ms / 1000.0),
-                 last_error = left(p_error, 1000), claimed_by = NULL
-           WHERE tenant_id = p_tenant AND id = p_id AND status = 'sending' AND claimed_by = p_server AND attempts = p_attempt
-          RETURNING 1
-        ) SELECT EXISTS (SELECT 1 FROM done)
-      $fn$;
+      RETURNS boolean LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = public AS $fn$
+    BEGIN
+      UPDATE messages
+         SET status = CASE WHEN p_final THEN 'failed' ELSE 'queued' END,
+             next_attempt_at = clock_timestamp() + make_interval(secs => p_delay_ms / 1000.0),
+             last_error = left(p_error, 1000), claimed_by = NULL
+       WHERE tenant_id = p_tenant AND id = p_id AND status = 'sending' AND claimed_by = p_server AND attempts = p_attempt;
+      RETURN FOUND;
+    END $fn$;
 
     -- A stopping worker hands back the rows it claimed but never gave to the SMTP server.
     CREATE FUNCTION app_messages_release(p_tenant uuid, p_id uuid, p_server text, p_attempt int)
-      RETURNS boolean LANGUAGE sql VOLATILE SECURITY DEFINER SET search_path = public AS $fn$
-        WITH done AS (
-          UPDATE messages SET status = 'queued', next_attempt_at = clock_timestamp(), attempts = attempts - 1, claimed_by = NULL
-           WHERE tenant_id = p_tenant AND id = p_id AND status = 'sending' AND claimed_by = p_server AND attempts = p_attempt
-          RETURNING 1
-        ) SELECT EXISTS (SELECT 1 FROM done)
-      $fn$;
+      RETURNS boolean LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = public AS $fn$
+    BEGIN
+      UPDATE messages SET status = 'queued', next_attempt_at = clock_timestamp(), attempts = attempts - 1, claimed_by = NULL
+       WHERE tenant_id = p_tenant AND id = p_id AND status = 'sending' AND claimed_by = p_server AND attempts = p_attempt;
+      RETURN FOUND;
+    END $fn$;
 
     REVOKE ALL ON FUNCTION app_messages_claim(text, int, int), app_messages_sent(uuid, uuid, text, int, text),
       app_messages_retry(uuid, uuid, text, int, text, int, boolean), app_messages_release(uuid, uuid, text, int) FROM PUBLIC;
