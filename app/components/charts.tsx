@@ -38,9 +38,11 @@ function Frame({ title, description, height, width = WIDTH, children, legend }: 
 }
 
 function YAxis({ ticks, y, format, width }: { ticks: number[]; y: (n: number) => number; format: (n: number) => string; width: number }) {
+  // Ticks that read alike (an all-zero month: 0, 0.2 ... 1 cent, each "$0") are drawn once.
+  const shown = ticks.filter((t, i) => i === 0 || format(t) !== format(ticks[i - 1]));
   return (
     <g className="axis axis-y">
-      {ticks.map((t) => (
+      {shown.map((t) => (
         <g key={t} transform={`translate(0,${y(t)})`}>
           <line x1={MARGIN.left} x2={width - MARGIN.right} className="gridline" />
           <text x={MARGIN.left - 8} dy="0.32em" textAnchor="end">{format(t)}</text>
