@@ -5,6 +5,7 @@ import { Op } from "sequelize";
 import { inTenant, one, type Tx } from "../../../db/index";
 import { BookingRequest, Customer, Job, PortalLink, PriceBookItem, Quote, QuoteItem, Tenant } from "../../../db/models";
 import { recordHistory } from "~/services/history/history.server";
+import { queueQuoteEmail } from "~/services/messages/compose.server";
 import { portalUrl, signPortalToken } from "~/services/portal/links.server";
 import { nextDocumentNumber } from "~/services/records/numbering.server";
 import { conflict, notFound, validationFailed } from "~/utils/app-error";
@@ -234,20 +235,36 @@ async function livePortalLink(t: Tx, actor: Actor, customerId: string): Promise<
 
 /**
  * Send: a draft becomes sent (sent_at now) and the customer has a live portal link (theirs, or
- * a new one of 30 days). Sending a sent quote again only makes sure of the link. Email
- * delivery is not ours: the page shows the link and a ready message.
+ * a new one of 30 days). With an e-mail on file the message with that link is written to the
+ * outbox in the same transaction (docs/decisions/140): pressing Send again sends it again.
+ * Without one, or with e-mail off, the page offers the link and a ready message to send by hand.
  */
-export async function sendQuote(actor: Actor, id: string): Promise<void> {
-  await inTenant(actor.tenantId, async (t) => {
+export async function sendQuote(actor: Actor, id: string): Promise<{ emailedTo: string | null }> {
+  return inTenant(actor.tenantId, async (t) => {
     const quote = await findQuote(t, actor, id, true);
     if (quote.status !== "draft" && quote.status !== "sent") throw conflict(`Quote ${quote.number} is ${quote.status}: there is nothing to send.`);
-    await livePortalLink(t, actor, quote.customerId);
+    const linkId = await livePortalLink(t, actor, quote.customerId);
     if (quote.status === "draft") {
       quote.set({ status: "sent", sentAt: new Date() });
       await quote.save({ transaction: t });
       await recordHistory(t, actor, { recordType: "quote", recordId: id, action: "sent", summary: "Sent" });
     }
+    const emailed = await queueQuoteEmail(t, actor.tenantId, quote, linkId, actor.userId);
+    return { emailedTo: emailed?.queued ? emailed.to : null };
   });
+}
+
+/**
+ * THE rule for which of a quote's lines are bought (CONTRACT section 16, docs/decisions/155):
+ * the customer's recorded choice (quote_items.selected = true, set for every line when the
+ * quote is approved in the portal); absent a recorded choice, decision 122's default: every
+ * line that is neither optional nor in an option group, plus the first option group's
+ * non-optional lines. The job made by Convert, the invoice made from a job, and anything else
+ * that carries a quote's work forward, take their lines from here and nowhere else.
+ */
+export async function chosenQuoteItems(t: Tx, tenantId: string, quoteId: string): Promise<QuoteItem[]> {
+  const items = await QuoteItem.findAll({ where: { tenantId, quoteId }, order: [["position", "ASC"]], transaction: t });
+  return countedLines(items.map((l) => ({ item: l, option: l.optionName, optional: l.optional, selected: l.selected }))).map((l) => l.item);
 }
 
 /** A line as it goes into a job's description: "2 × Water heater" (quantity 1 is left out). */
@@ -267,8 +284,7 @@ export async function convertQuote(actor: Actor, id: string): Promise<{ jobId: s
     if (quote.jobId) return { jobId: quote.jobId, created: false };
     if (quote.status !== "approved") throw conflict(`Quote ${quote.number} is ${quote.status}: only an approved quote can be converted to a job.`);
     const customer = await Customer.findOne({ where: { tenantId: actor.tenantId, id: quote.customerId }, transaction: t });
-    const items = await QuoteItem.findAll({ where: { tenantId: actor.tenantId, quoteId: id }, order: [["position", "ASC"]], transaction: t });
-    const chosen = countedLines(items.map((l) => Object.assign(l, { option: l.optionName })));
+    const chosen = await chosenQuoteItems(t, actor.tenantId, id);
     const address = customer
       ? [customer.addressLine1, customer.addressLine2, [customer.city, customer.region, customer.postalCode].filter(Boolean).join(" "), customer.country].filter(Boolean).join(", ")
       : "";
