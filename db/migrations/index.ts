@@ -13,6 +13,7 @@ import * as m0011 from "./0011-cleanup";
 import * as m0012 from "./0012-billing-raw-body";
 import * as m0020 from "./0020-history-and-numbering";
 import * as m0021 from "./0021-quote-builder";
+import * as m0022 from "./0022-document-date-order";
 import * as m0025 from "./0025-office-records";
 import * as m0030 from "./0030-schedule";
 import * as m0040 from "./0040-import-mapping";
@@ -38,6 +39,7 @@ export const MIGRATIONS: Array<[string, MigrationModule]> = [
   ["0012-billing-raw-body", m0012],
   ["0020-history-and-numbering", m0020],
   ["0021-quote-builder", m0021],
+  ["0022-document-date-order", m0022],
   ["0025-office-records", m0025],
   ["0030-schedule", m0030],
   ["0040-import-mapping", m0040],
