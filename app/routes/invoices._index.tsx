@@ -31,7 +31,13 @@ export default function InvoicesPage() {
       <>
         <PageHeader title="Invoices" actions={newInvoice} />
         <EmptyState title="No invoices yet">
-          {canCreate ? <p>No invoices yet: <Link to="/invoices/new">write one</Link>, create one from a completed job{canImport ? <>, or <Link to="/import-data?type=invoices">import them</Link> from your accounting system</> : null}.</p> : canImport ? <p>No invoices yet: <Link to="/import-data?type=invoices">import them</Link> from your accounting system.</p> : <p>Invoices appear here once they are imported.</p>}
+          {canImport ? (
+            <p>No invoices yet: <Link to="/import-data?type=invoices">import them</Link> from your accounting system{canCreate ? <>, <Link to="/invoices/new">write one</Link>, or create one from a completed job</> : null}.</p>
+          ) : canCreate ? (
+            <p>No invoices yet: <Link to="/invoices/new">write one</Link>, or create one from a completed job.</p>
+          ) : (
+            <p>Invoices appear here once they are imported.</p>
+          )}
         </EmptyState>
       </>
     );

@@ -1,10 +1,10 @@
 import { Op } from "sequelize";
 import { inTenant, type Tx } from "../../../db/index";
-import { Customer, Invoice, InvoiceItem, Payment, PortalLink, Quote, QuoteItem, type Tenant, TimeEntry, User } from "../../../db/models/index";
+import { Customer, Invoice, InvoiceItem, Payment, PortalLink, Quote, type Tenant, TimeEntry, User } from "../../../db/models/index";
 import {
-  centsToInput, countedLines, decimalToMilli, documentTotals, lineAmounts, milliToDecimal, percentToPpm, ppmToPercent, trimDecimal, type LineItemInput,
+  centsToInput, decimalToMilli, documentTotals, lineAmounts, milliToDecimal, percentToPpm, ppmToPercent, trimDecimal, type LineItemInput,
 } from "~/services/documents/line-items";
-import { addDays, builderContext, dayIn, livePortalLink, tenantOf } from "~/services/documents/quotes.server";
+import { addDays, builderContext, chosenQuoteItems, dayIn, livePortalLink, tenantOf } from "~/services/documents/quotes.server";
 import { recordHistory } from "~/services/history/history.server";
 import { assertManagesRecords, lockJob } from "~/services/jobs/jobs.server";
 import { portalUrl, signPortalToken } from "~/services/portal/links.server";
@@ -250,9 +250,8 @@ export async function createInvoiceFromJob(actor: Actor, jobId: string): Promise
       ? await Quote.findOne({ where: { tenantId: actor.tenantId, id: job.quoteId }, transaction: t })
       : await Quote.findOne({ where: { tenantId: actor.tenantId, jobId: job.id }, transaction: t });
     if (quote) {
-      const items = await QuoteItem.findAll({ where: { tenantId: actor.tenantId, quoteId: quote.id }, order: [["position", "ASC"]], transaction: t });
-      for (const l of countedLines(items.map((i) => ({ item: i, optional: i.optional, option: i.optionName, selected: i.selected })))) {
-        lines.push({ description: l.item.description, quantityMilli: decimalToMilli(l.item.quantity), unitPriceCents: Number(l.item.unitPriceCents), taxRatePpm: percentToPpm(l.item.taxRate) });
+      for (const l of await chosenQuoteItems(t, actor.tenantId, quote.id)) {
+        lines.push({ description: l.description, quantityMilli: decimalToMilli(l.quantity), unitPriceCents: Number(l.unitPriceCents), taxRatePpm: percentToPpm(l.taxRate) });
       }
     }
 
