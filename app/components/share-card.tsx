@@ -3,11 +3,12 @@ import { DateTime } from "./records";
 
 export type Share = { url: string; expiresAt: string; subject: string; body: string; mailto: string | null; email: string | null };
 
-/** A sent document's portal link and a ready message (mailto and text to copy): email delivery is not ours (yet). */
-export function ShareCard({ share, intro }: { share: Share; intro: string }) {
+/** A sent document (with `status`: whether its e-mail went out)'s portal link and a ready message (mailto and text to copy): email delivery is not ours (yet). */
+export function ShareCard({ share, intro, status }: { share: Share; intro: string; status?: React.ReactNode }) {
   return (
     <section className="card share-card" id="share" aria-labelledby="share-title">
       <h2 id="share-title">Send it to the customer</h2>
+      {status}
       <p className="muted">{intro} The link works until <DateTime value={share.expiresAt} />.</p>
       <div className="share-link">
         <label htmlFor="share-url" className="label">Portal link</label>

@@ -6,6 +6,9 @@ import { LineItemsTable } from "~/components/documents";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { RecordHistory } from "~/components/record-history";
 import { ShareCard } from "~/components/share-card";
+import { EmailStatus } from "~/components/email-status";
+import { mailMode } from "~/services/messages/config.server";
+import { latestMessageFor } from "~/services/messages/outbox.server";
 import { invoiceShare } from "~/services/invoices/invoices.server";
 import { PageHeader } from "~/components/layout";
 import { PaymentForm } from "~/components/payment-form";
@@ -34,15 +37,16 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const canManage = can(user.role, "manage_records");
   const history = await historyOf(actor.tenantId, "invoice", found.invoice.id);
   const share = canManage ? await invoiceShare(actor, found.invoice.id) : null;
+  const mail = { mode: mailMode(), latest: share ? await latestMessageFor(actor, "invoice", found.invoice.id) : null };
   return json({
-    ...found, history, links, canManageLinks, canManage, share, createdId: new URL(request.url).searchParams.get("link"),
+    ...found, history, links, canManageLinks, canManage, share, mail, createdId: new URL(request.url).searchParams.get("link"),
     // A fresh key each time the page renders: one payment per rendered form.
     payment: canManage ? { today: zonedToday(user.timeZone), idempotencyKey: randomToken(18) } : null,
   });
 }
 
 export default function InvoicePage() {
-  const { invoice: i, items, payments, links, canManageLinks, canManage, createdId, payment, history, share } = useLoaderData<typeof loader>();
+  const { invoice: i, items, payments, links, canManageLinks, canManage, createdId, payment, history, share, mail } = useLoaderData<typeof loader>();
   const balance = balanceDue(i);
   const open = i.status === "sent" || i.status === "partial";
   const voidable = (i.status === "draft" || i.status === "sent") && !payments.length;
@@ -137,7 +141,7 @@ export default function InvoicePage() {
         )}
       </section>
 
-      {share && canManage ? <ShareCard share={share} intro="The customer can see the invoice and pay it in their portal." /> : null}
+      {share && canManage ? <ShareCard share={share} intro="The customer can see the invoice and pay it in their portal." status={<EmailStatus mode={mail.mode} latest={mail.latest} />} /> : null}
 
       {canManage && open && payment ? (
         <section className="card" aria-labelledby="record-payment-title">

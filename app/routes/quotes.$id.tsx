@@ -13,6 +13,9 @@ import { listPortalLinks } from "~/services/portal/links.server";
 import { quoteLinks, quoteShare } from "~/services/documents/quotes.server";
 import { getQuote } from "~/services/records/documents.server";
 import { historyOf } from "~/services/history/history.server";
+import { mailMode } from "~/services/messages/config.server";
+import { latestMessageFor } from "~/services/messages/outbox.server";
+import { EmailStatus } from "~/components/email-status";
 import { actorOf } from "~/utils/auth.server";
 import { formatDate } from "~/utils/format";
 import { can } from "~/utils/permissions";
@@ -28,11 +31,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const links = canManageLinks ? await listPortalLinks(actor, found.quote.customer_id) : [];
   const history = await historyOf(actor.tenantId, "quote", found.quote.id);
   const [related, share] = [await quoteLinks(actor, found.quote.id), await quoteShare(actor, found.quote.id)];
-  return json({ ...found, history, related, share, canManage: can(user.role, "manage_records"), links, canManageLinks, createdId: new URL(request.url).searchParams.get("link") });
+  const mail = { mode: mailMode(), latest: share ? await latestMessageFor(actor, "quote", found.quote.id) : null };
+  return json({ ...found, history, related, share, mail, canManage: can(user.role, "manage_records"), links, canManageLinks, createdId: new URL(request.url).searchParams.get("link") });
 }
 
 export default function QuotePage() {
-  const { quote: q, items, invoices, links, canManageLinks, createdId, history, related, share, canManage } = useLoaderData<typeof loader>();
+  const { quote: q, items, invoices, links, canManageLinks, createdId, history, related, share, canManage, mail } = useLoaderData<typeof loader>();
   return (
     <>
       <PageHeader
@@ -79,7 +83,7 @@ export default function QuotePage() {
         </section>
       </div>
 
-      {share && canManage ? <ShareCard share={share} intro="The customer can review and approve the quote in their portal." /> : null}
+      {share && canManage ? <ShareCard share={share} intro="The customer can review and approve the quote in their portal." status={<EmailStatus mode={mail.mode} latest={mail.latest} />} /> : null}
 
       <section className="card" aria-labelledby="items-title">
         <h2 id="items-title">Line items</h2>

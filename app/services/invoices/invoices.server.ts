@@ -6,6 +6,7 @@ import {
 } from "~/services/documents/line-items";
 import { addDays, builderContext, chosenQuoteItems, dayIn, livePortalLink, tenantOf } from "~/services/documents/quotes.server";
 import { recordHistory } from "~/services/history/history.server";
+import { queueInvoiceEmail } from "~/services/messages/compose.server";
 import { assertManagesRecords, lockJob } from "~/services/jobs/jobs.server";
 import { portalUrl, signPortalToken } from "~/services/portal/links.server";
 import { nextDocumentNumber } from "~/services/records/numbering.server";
@@ -175,20 +176,23 @@ export async function updateInvoice(actor: Actor, id: string, v: InvoiceFormValu
 
 /**
  * Send: a draft becomes sent (sent_at now) and the customer has a live portal link (theirs, or
- * a new one of 30 days). Sending a sent or part-paid invoice again only makes sure of the link;
- * a paid or void one is 409.
+ * a new one of 30 days); with an e-mail on file the invoice e-mail is queued. Sending a sent or
+ * part-paid invoice again sends the e-mail again; a paid or void one is 409.
  */
-export async function sendInvoice(actor: Actor, id: string): Promise<void> {
+export async function sendInvoice(actor: Actor, id: string): Promise<{ emailedTo: string | null }> {
   assertManagesRecords(actor);
-  await inTenant(actor.tenantId, async (t) => {
+  return inTenant(actor.tenantId, async (t) => {
     const invoice = await findInvoice(t, actor, id, true);
     if (invoice.status === "paid" || invoice.status === "void") throw conflict(`Invoice ${invoice.number} is ${invoice.status}: there is nothing to send.`);
-    await livePortalLink(t, actor, invoice.customerId);
+    const linkId = await livePortalLink(t, actor, invoice.customerId);
     if (invoice.status === "draft") {
       invoice.set({ status: "sent", sentAt: new Date() });
       await invoice.save({ transaction: t });
       await recordHistory(t, actor, { recordType: "invoice", recordId: id, action: "sent", summary: "Sent" });
     }
+    // As a quote's Send (docs/decisions/140): with an e-mail on file the message goes to the outbox in this transaction.
+    const emailed = await queueInvoiceEmail(t, actor.tenantId, invoice, linkId, actor.userId);
+    return { emailedTo: emailed?.queued ? emailed.to : null };
   });
 }
 
