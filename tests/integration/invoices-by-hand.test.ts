@@ -178,6 +178,9 @@ test("send: draft -> sent with a live portal link reused, the page shows the lin
   assert.equal((await office.post(`/invoices/${inv.id}/send`, {})).status, 303);
   assert.equal((await one<{ n: number }>(`SELECT count(*)::int AS n FROM portal_links WHERE tenant_id = $1`, [tenant.id]))!.n, 1, "the live link is reused");
   assert.equal((await one<{ n: number }>(`SELECT count(*)::int AS n FROM record_history WHERE tenant_id = $1 AND record_id = $2 AND action = 'sent'`, [tenant.id, inv.id]))!.n, 1, "sent once");
+  // The invoice e-mail went to the outbox with each Send (decision 140), to the customer's address.
+  const mails = await rows<{ to_address: string; subject: string }>(`SELECT to_address, subject FROM messages WHERE tenant_id = $1 AND record_id = $2`, [tenant.id, inv.id]);
+  assert.ok(mails.length >= 1 && mails.every((m) => m.to_address === "sam@example.test" && /^Invoice /.test(m.subject)), JSON.stringify(mails));
 
   const voided = await createInvoice(tenant.id, { customerId: customer.id, status: "void" });
   const before = await snapshot(tenant.id, voided.id);
