@@ -6,6 +6,7 @@ import { formatDate } from "~/utils/format";
 import { notify } from "~/services/events/events.server";
 import { recordPayment } from "~/services/invoices/payments.server";
 import type { Portal } from "./access.server";
+import { approveQuote, recordDecline, requestQuoteChanges } from "./quote-decisions.server";
 import type { BookingRequestInput, PaymentInput, QuoteDecisionInput } from "./schemas";
 import type { PortalDone } from "./types";
 
@@ -38,20 +39,19 @@ export async function decideQuote(portal: Portal, t: Tx, input: QuoteDecisionInp
   if (quote.status !== "sent") throw conflict("This quote is not open for a decision.");
 
   if (input.decision === "approve") {
-    await one(
-      `UPDATE quotes SET status = 'approved', approved_at = now(), approved_name = $3, approved_ip = $4, approved_user_agent = $5, updated_at = now()
-        WHERE tenant_id = $1 AND id = $2`,
-      [portal.tenantId, input.quoteId, input.signatureName, meta.ip, meta.userAgent?.slice(0, 500) ?? null],
-      t,
-    );
-    await notify(t, portal.tenantId, { type: "quote.approved", id: input.quoteId });
+    await approveQuote(portal, t, input, meta);
     return { done: "quote-approved", id: input.quoteId };
+  }
+  if (input.decision === "changes") {
+    await requestQuoteChanges(portal, t, input.quoteId, input.message);
+    return { done: "quote-changes-requested", id: input.quoteId };
   }
   await one(
     `UPDATE quotes SET status = 'declined', declined_at = now(), decline_reason = $3, updated_at = now() WHERE tenant_id = $1 AND id = $2`,
     [portal.tenantId, input.quoteId, input.reason || null],
     t,
   );
+  await recordDecline(portal, t, input.quoteId, input.reason);
   await notify(t, portal.tenantId, { type: "quote.declined", id: input.quoteId });
   return { done: "quote-declined", id: input.quoteId };
 }
