@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { Browser } from "playwright-core";
 import { BASE_URL } from "../helpers/client";
-import { JS_MODES, screenshot, signIn, SKIP_BROWSER, withBrowser } from "../helpers/browser";
+import { expectNoSeriousAxeViolations, JS_MODES, screenshot, signIn, SKIP_BROWSER, withBrowser } from "../helpers/browser";
 import { createTenantWithUsers } from "../helpers/fixtures";
 import { portalSetup } from "../helpers/portal";
 import { BETTER_WITH_WARRANTY, quoteWithOptions, recordedChoice } from "../helpers/quote-options";
@@ -46,6 +46,7 @@ describe("browser: options and optional items in the portal, on a phone", { skip
       assert.match(await card.innerText(), /I accept this quote for \$1,538\.00/);
       await card.scrollIntoViewIfNeeded();
       await screenshot(page, `portal-options-chosen-phone-${tag}`);
+      await expectNoSeriousAxeViolations(page, "portal quote with options", { javaScript: mode.javaScript });
 
       await card.getByLabel("Your full name (your signature)").fill("Jamie Rivera");
       await card.getByLabel(/I accept this quote/).check();
@@ -72,6 +73,7 @@ describe("browser: options and optional items in the portal, on a phone", { skip
       assert.match(answer, /Optional items\s+Extended 5-year warranty/);
       assert.match(await staff.locator("body").innerText(), /Approved in the portal for \$1,538\.00/);
       await screenshot(staff, `office-quote-choice-phone-${tag}`);
+      await expectNoSeriousAxeViolations(staff, "office quote page with the customer's choice", { javaScript: mode.javaScript });
       await office.close();
     });
   }
