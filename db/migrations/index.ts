@@ -18,6 +18,9 @@ import * as m0030 from "./0030-schedule";
 import * as m0040 from "./0040-import-mapping";
 import * as m0060 from "./0060-quote-choices";
 import * as m0070 from "./0070-report-indexes";
+import * as m0071 from "./0071-dashboard-figures";
+import * as m0080 from "./0080-distributable-schema";
+import * as m0081 from "./0081-distribute-on-citus";
 
 /**
  * Every migration, in order. Listed by hand (not globbed) so the compiled server bundle
@@ -44,4 +47,7 @@ export const MIGRATIONS: Array<[string, MigrationModule]> = [
   ["0040-import-mapping", m0040],
   ["0060-quote-choices", m0060],
   ["0070-report-indexes", m0070],
+  ["0071-dashboard-figures", m0071],
+  ["0080-distributable-schema", m0080],
+  ["0081-distribute-on-citus", m0081],
 ];

@@ -106,7 +106,7 @@ const PAGES: PageCase[] = [
     path: (s) => `${s.portalUrl}?${new URLSearchParams([["quoteId", s.options.id], ["option", "Better"], ["optionalItems", s.options.ids.warranty]])}`,
   },
   { name: "portal link not valid", who: "visitor", path: () => "/portal/forged.token", status: 404, shows: /no longer valid/i },
-  { name: "dashboard", who: "owner", path: () => "/", shows: /Open jobs/i },
+  { name: "dashboard", who: "owner", path: () => "/", shows: /Open jobs/i, shot: true },
   { name: "customers", who: "owner", path: () => "/customers", shows: /Rosa Marquez/ },
   { name: "customer", who: "owner", path: (s) => `/customers/${s.customer.id}`, shows: /Replace 50 gal water heater/, shot: true },
   { name: "new portal link", who: "owner", path: (s) => `/customers/${s.customer.id}/portal-links`, shows: /portal link/i },
