@@ -51,7 +51,7 @@ export default function InvoicePage() {
   const open = i.status === "sent" || i.status === "partial";
   const voidable = (i.status === "draft" || i.status === "sent") && !payments.length;
   // Editable while a draft, or sent without payments (CONTRACT section 12).
-  const editable = (i.status === "draft" || i.status === "sent") && !payments.length && Number(i.amount_paid_cents) === 0;
+  const editable = i.status === "draft" || (i.status === "sent" && !payments.length && Number(i.amount_paid_cents) === 0);
   return (
     <>
       <PageHeader

@@ -294,3 +294,33 @@ test("a technician is refused every new invoice route (403)", async () => {
   assert.deepEqual(await tenantCounts(tenant.id, ["invoices", "invoice_items", "record_history"]), before);
   assert.ok(!(await (await tech.get(`/jobs/${job.id}`)).text()).includes(`/jobs/${job.id}/invoice`), "no Create invoice for a technician");
 });
+
+test("a deposit paid with the quote's approval lands on the job's invoice once; sent, the invoice is part paid; its total cannot drop below it", async () => {
+  const tenant = await createTenantWithUsers();
+  const office = await clientFor(tenant.users.office);
+  const customer = await createCustomer(tenant.id, { name: "Dee Deposit" });
+  const quote = await createQuote(tenant.id, { customerId: customer.id, status: "approved", items: [{ description: "Boiler swap", unitPriceCents: 200_000 }] });
+  await one(`INSERT INTO quote_deposits (tenant_id, quote_id, amount_cents, currency, reference) VALUES ($1, $2, 50000, 'USD', 'SBX-DEP1') RETURNING id`, [tenant.id, quote.id]);
+  const jobId = idFrom(await office.post(`/quotes/${quote.id}/convert`, {}), "/jobs");
+  await rows(`UPDATE jobs SET status = 'completed', completed_at = now() WHERE tenant_id = $1 AND id = $2`, [tenant.id, jobId]);
+  const clients = [office, await clientFor(tenant.users.admin)];
+  await Promise.all(clients.map((c) => c.csrf()));
+  const [a, b] = await Promise.all(clients.map((c) => c.post(`/jobs/${jobId}/invoice`, {})));
+  assert.equal(a.headers.get("location"), b.headers.get("location"));
+  const invoiceId = idFrom(a, "/invoices");
+  const payments = await rows<{ amount_cents: number; reference: string }>(`SELECT amount_cents, reference FROM payments WHERE tenant_id = $1 AND invoice_id = $2`, [tenant.id, invoiceId]);
+  assert.deepEqual(payments, [{ amount_cents: 50_000, reference: "SBX-DEP1" }], "the deposit, once");
+  const row = async () => one<{ status: string; amount_paid_cents: number; total_cents: number }>(`SELECT status, amount_paid_cents, total_cents FROM invoices WHERE tenant_id = $1 AND id = $2`, [tenant.id, invoiceId]);
+  assert.deepEqual(await row(), { status: "draft", amount_paid_cents: 50_000, total_cents: 200_000 });
+
+  // Still a draft: editable, but not below what is paid (422 beside the lines, nothing changed).
+  assert.equal((await office.get(`/invoices/${invoiceId}/edit`)).status, 200);
+  const before = await snapshot(tenant.id, invoiceId);
+  const tooLow = await office.post(`/invoices/${invoiceId}/edit`, invoiceBody(customer.id, [{ description: "Boiler swap", unitPrice: "100" }]));
+  assert.equal(tooLow.status, 422);
+  assert.match(await tooLow.text(), /id="field-items-error"[\s\S]*cannot be less than the \$500\.00 already paid/);
+  assert.deepEqual(await snapshot(tenant.id, invoiceId), before);
+
+  assert.equal((await office.post(`/invoices/${invoiceId}/send`, {})).status, 303);
+  assert.equal((await row())!.status, "partial", "sent with the deposit on it: part paid");
+});

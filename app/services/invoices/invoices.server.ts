@@ -8,6 +8,7 @@ import { addDays, builderContext, chosenQuoteItems, dayIn, livePortalLink, tenan
 import { recordHistory } from "~/services/history/history.server";
 import { queueInvoiceEmail } from "~/services/messages/compose.server";
 import { assertManagesRecords, lockJob } from "~/services/jobs/jobs.server";
+import { applyQuoteDeposit, sentStatus } from "./deposits.server";
 import { portalUrl, signPortalToken } from "~/services/portal/links.server";
 import { nextDocumentNumber } from "~/services/records/numbering.server";
 import { conflict, notFound, validationFailed } from "~/utils/app-error";
@@ -41,6 +42,7 @@ export async function voidInvoice(actor: Actor, invoiceId: string): Promise<Invo
 
 /** A draft, or a sent invoice without payments, can be edited; part paid, paid or void cannot (409). */
 function assertInvoiceEditable(invoice: Invoice) {
+  // A draft may carry a deposit applied on creation (decision 156): still editable, not below it.
   if (invoice.status === "draft") return;
   if (invoice.status === "sent" && Number(invoice.amountPaidCents) === 0) return;
   const why = invoice.status === "void" ? "is void" : invoice.status === "sent" ? "has payments recorded" : `is ${invoice.status === "partial" ? "part paid" : invoice.status}`;
@@ -163,6 +165,10 @@ export async function updateInvoice(actor: Actor, id: string, v: InvoiceFormValu
     const { issueDate, dueDate } = invoiceDates(tenant, { issueDate: v.issueDate ?? invoice.issueDate, dueDate: v.dueDate });
     const items = invoiceLines(v.items);
     const totals = invoiceTotals(items);
+    const paid = Number(invoice.amountPaidCents);
+    if (totals.total < paid) {
+      throw validationFailed({ items: [`The total cannot be less than the ${formatMoney(paid, invoice.currency.trim())} already paid on this invoice.`] });
+    }
     invoice.set({
       customerId: v.customerId, issueDate, dueDate, currency: v.currency ?? invoice.currency, notes: v.notes,
       subtotalCents: totals.subtotal, taxCents: totals.tax, totalCents: totals.total,
@@ -186,7 +192,9 @@ export async function sendInvoice(actor: Actor, id: string): Promise<{ emailedTo
     if (invoice.status === "paid" || invoice.status === "void") throw conflict(`Invoice ${invoice.number} is ${invoice.status}: there is nothing to send.`);
     const linkId = await livePortalLink(t, actor, invoice.customerId);
     if (invoice.status === "draft") {
-      invoice.set({ status: "sent", sentAt: new Date() });
+      // A deposit already applied makes it part paid (or paid) as it goes out.
+      const status = sentStatus(invoice);
+      invoice.set({ status, sentAt: new Date(), ...(status === "paid" ? { paidAt: new Date() } : {}) });
       await invoice.save({ transaction: t });
       await recordHistory(t, actor, { recordType: "invoice", recordId: id, action: "sent", summary: "Sent" });
     }
@@ -296,6 +304,8 @@ export async function createInvoiceFromJob(actor: Actor, jobId: string): Promise
     await InvoiceItem.bulkCreate(invoiceItemRows(actor.tenantId, invoice.id, items), { transaction: t, returning: false });
     await recordHistory(t, actor, { recordType: "invoice", recordId: invoice.id, action: "created", summary: `Created from job “${job.title}”`.slice(0, 500), details: { jobId: job.id } });
     await recordHistory(t, actor, { recordType: "job", recordId: job.id, action: "invoiced", summary: `Invoice ${number} created`, details: { invoiceId: invoice.id } });
+    // A deposit paid with the quote's approval becomes this invoice's first payment (decision 156).
+    if (quote) await applyQuoteDeposit(t, actor, invoice.id);
     return { id: invoice.id, number, created: true };
   });
 }
