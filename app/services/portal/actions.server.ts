@@ -4,6 +4,7 @@ import { conflict, validationFailed } from "~/utils/app-error";
 import { isUuid } from "~/utils/crypto.server";
 import { formatDate } from "~/utils/format";
 import { notify } from "~/services/events/events.server";
+import { recordHistory } from "~/services/history/history.server";
 import { recordPayment } from "~/services/invoices/payments.server";
 import type { Portal } from "./access.server";
 import type { BookingRequestInput, PaymentInput, QuoteDecisionInput } from "./schemas";
@@ -44,6 +45,9 @@ export async function decideQuote(portal: Portal, t: Tx, input: QuoteDecisionInp
       [portal.tenantId, input.quoteId, input.signatureName, meta.ip, meta.userAgent?.slice(0, 500) ?? null],
       t,
     );
+    await recordHistory(t, { tenantId: portal.tenantId, source: "portal", name: input.signatureName }, {
+      recordType: "quote", recordId: input.quoteId, action: "approved", summary: "Approved in the portal",
+    });
     await notify(t, portal.tenantId, { type: "quote.approved", id: input.quoteId });
     return { done: "quote-approved", id: input.quoteId };
   }
@@ -52,6 +56,10 @@ export async function decideQuote(portal: Portal, t: Tx, input: QuoteDecisionInp
     [portal.tenantId, input.quoteId, input.reason || null],
     t,
   );
+  const customer = await one<{ name: string }>(`SELECT name FROM customers WHERE tenant_id = $1 AND id = $2`, [portal.tenantId, portal.customerId], t);
+  await recordHistory(t, { tenantId: portal.tenantId, source: "portal", name: customer?.name ?? null }, {
+    recordType: "quote", recordId: input.quoteId, action: "declined", summary: "Declined in the portal",
+  });
   await notify(t, portal.tenantId, { type: "quote.declined", id: input.quoteId });
   return { done: "quote-declined", id: input.quoteId };
 }
