@@ -16,8 +16,13 @@ export const links: LinksFunction = () => [
 
 export const meta: MetaFunction = () => [{ title: "Fieldwork" }];
 
+// The customer portal authenticates by its token and its forms carry no CSRF token, so its
+// pages mint no pre-login CSRF cookie either (issue 24).
+const NO_CSRF = { token: "", setCookie: undefined };
+const isPortal = (request: Request) => new URL(request.url).pathname.startsWith("/portal/");
+
 export async function loader({ request }: LoaderFunctionArgs) {
-  const [user, csrf] = await Promise.all([getCurrentUser(request), csrfToken(request)]);
+  const [user, csrf] = await Promise.all([getCurrentUser(request), isPortal(request) ? NO_CSRF : csrfToken(request)]);
   const flash = user?.flash ?? null;
   // The layout shows (and so takes) only its one-line message; pages take their own keys.
   if (user && flash && ("message" in flash || "tone" in flash)) await clearFlashKeys(user, ["message", "tone"]);

@@ -24,12 +24,26 @@ export function requestIdOf(request: Request): string {
   return id;
 }
 
+// The session cookie's name in production (`__Host-session`) and elsewhere (`__session`).
+const SESSION_COOKIE = /(?:^|;\s*)(?:__Host-session|__session)=/;
+
+/** Whether the request carries a session cookie (signed in, or was). */
+export const hasSessionCookie = (request: Request) => SESSION_COOKIE.test(request.headers.get("cookie") ?? "");
+
+/**
+ * How a signed-in answer may be cached: nowhere (issue 24). A shared cache or the back button
+ * must not show one person's records to the next user of the machine. Every answer to a
+ * request with a session cookie whose route set no Cache-Control of its own carries it (pages
+ * and data requests in withAppHeaders, the JSON envelope here).
+ */
+export const PRIVATE_NO_STORE = "private, no-store";
+
 /** The success envelope of the specification. */
 export function ok<T>(request: Request, data: T, init: ResponseInit & { meta?: Record<string, unknown> } = {}) {
   const { meta, ...rest } = init;
   return json(
     { success: true as const, data, meta: { requestId: requestIdOf(request), ...meta } },
-    { ...rest, headers: withNoStore(rest.headers) },
+    { ...rest, headers: withNoStore(request, rest.headers) },
   );
 }
 
@@ -41,13 +55,13 @@ export function fail(request: Request, error: AppError) {
       error: { code: error.code, message: error.message, fields: error.fields },
       meta: { requestId: requestIdOf(request) },
     },
-    { status: error.status, headers: withNoStore(error.headers) },
+    { status: error.status, headers: withNoStore(request, error.headers) },
   );
 }
 
-function withNoStore(headers?: HeadersInit) {
+function withNoStore(request: Request, headers?: HeadersInit) {
   const h = new Headers(headers);
-  if (!h.has("Cache-Control")) h.set("Cache-Control", "no-store");
+  if (!h.has("Cache-Control")) h.set("Cache-Control", hasSessionCookie(request) ? PRIVATE_NO_STORE : "no-store");
   return h;
 }
 

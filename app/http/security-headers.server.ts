@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { env } from "~/utils/env.server";
-import { requestIdOf } from "./envelope.server";
+import { hasSessionCookie, PRIVATE_NO_STORE, requestIdOf } from "./envelope.server";
 
 // Nonces are cut from a pooled block of random bytes (as crypto.randomUUID does): one
 // system call per 256 requests rather than one each.
@@ -64,6 +64,7 @@ export function withAppHeaders(request: Request, response: Response, nonce: stri
     h.set("X-Request-Id", requestIdOf(request));
     // A route's own header wins (the portal's Referrer-Policy: no-referrer).
     for (const [name, value] of Object.entries(securityHeaders(nonce, env().NODE_ENV === "production"))) if (!h.has(name)) h.set(name, value);
+    if (!h.has("Cache-Control") && hasSessionCookie(request)) h.set("Cache-Control", PRIVATE_NO_STORE);
   };
   try {
     set(headers);

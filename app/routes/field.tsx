@@ -13,7 +13,7 @@ import { setFlash } from "~/services/accounts/sessions.server";
 import { fieldDay, openAssignedJobs } from "~/services/sync/jobs.server";
 import { applyFieldAction } from "~/services/sync/mutations.server";
 import { fieldFormSchema } from "~/services/sync/schemas";
-import { parseTimer, STATUS_LABELS, timerCookie, type FieldTimer } from "~/services/sync/protocol";
+import { parseTimer, STATUS_LABELS, TIME_ENTRY_MAX_MS, timerCookie, type FieldTimer } from "~/services/sync/protocol";
 import fieldStyles from "~/styles/field.css";
 import { conflict } from "~/utils/app-error";
 import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
@@ -69,6 +69,12 @@ export async function action({ request }: ActionFunctionArgs) {
       case "timer-stop": {
         if (!timer || timer.jobId !== input.jobId) throw conflict("No timer is running for this job.");
         const endedAt = new Date().toISOString();
+        if (Date.parse(endedAt) - Date.parse(timer.startedAt) > TIME_ENTRY_MAX_MS) {
+          // A timer forgotten for more than a day logs nothing (an entry spans at most 24 hours):
+          // it is stopped and the technician told, instead of failing every stop for ever.
+          await setFlash(user, { message: "The timer ran for more than 24 hours, so it was stopped without logging time.", tone: "error" });
+          return redirect(`/field#job-${input.jobId}`, { status: 303, headers: { "Set-Cookie": timerCookie(null) } });
+        }
         await applyFieldAction(actor, { type: "job.time_entry", args: { jobId: input.jobId, startedAt: timer.startedAt, endedAt } });
         cookie = timerCookie(null);
         message = `Logged ${formatMinutes(Math.max(0, Math.round((Date.parse(endedAt) - Date.parse(timer.startedAt)) / 60_000)))}.`;

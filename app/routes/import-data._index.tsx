@@ -4,7 +4,7 @@ import { useLoaderData } from "@remix-run/react";
 import { ImportLanding, ImportTypeView } from "~/components/import/import-page";
 import { MappingStep } from "~/components/import/mapping-step";
 import { getUploadForMapping } from "~/services/import/uploads.server";
-import { IMPORT_TYPES, isImportType } from "~/services/import/columns";
+import { IMPORT_TYPES, importTypesFor, isImportType, mayImportType } from "~/services/import/columns";
 import { getPreviewPage, getRun, getRunWithUndo, recentRuns } from "~/services/import/runs.server";
 import { isAppError } from "~/utils/app-error";
 import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
@@ -40,11 +40,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
   // A link without the type (or with the wrong one) goes to the run's own type.
   const id = runId ?? previewId;
+  // Team members only for who may manage the team (an office user sees the other four types).
+  if (type !== null && !mayImportType(user.role, type)) {
+    throw json({ message: "Importing team members needs the manage_team permission (owner or admin)." }, { status: 403 });
+  }
   if (id && !type) {
     const run = await orNotFound(getRun(actor, id));
     throw redirect(`/import-data?type=${run.type}&${runId ? "run" : "preview"}=${run.id}`);
   }
-  if (!type) return json({ type: null, recent: await recentRuns(actor), preview: null, result: null, upload: null });
+  if (!type) return json({ type: null, types: importTypesFor(user.role), recent: await recentRuns(actor), preview: null, result: null, upload: null });
 
   if (runId) {
     const { run, undo } = await orNotFound(getRunWithUndo(actor, runId));
@@ -75,7 +79,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function ImportDataPage() {
   const data = useLoaderData<typeof loader>();
-  if (!data.type) return <ImportLanding recent={data.recent} />;
+  if (!data.type) return <ImportLanding recent={data.recent} types={"types" in data ? data.types : []} />;
   if (data.upload) return <MappingStep upload={data.upload} />;
   return <ImportTypeView type={data.type} preview={data.preview} result={data.result} />;
 }

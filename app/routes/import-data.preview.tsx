@@ -6,10 +6,10 @@ import { assertCsrf, assertSameOrigin } from "~/http/csrf.server";
 import { toAppError } from "~/http/envelope.server";
 import type { FormFailure } from "~/http/form.server";
 import { readImportUpload } from "~/http/import-upload.server";
-import { IMPORT_TYPES, isImportType, type ImportType } from "~/services/import/columns";
+import { IMPORT_TYPES, isImportType, mayImportType, type ImportType } from "~/services/import/columns";
 import { createPreview } from "~/services/import/runs.server";
 import { analyseImportUpload, storeUpload } from "~/services/import/uploads.server";
-import { AppError } from "~/utils/app-error";
+import { AppError, forbidden } from "~/utils/app-error";
 import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
 import { passThroughHeaders } from "~/utils/route-headers";
 import styles from "~/styles/import.css";
@@ -46,7 +46,11 @@ export async function action({ request }: ActionFunctionArgs) {
     assertSameOrigin(request);
     const upload = await readImportUpload(request, {
       typeFromUrl,
-      analyse: (type, input) => analyseImportUpload(actor, type as ImportType, input),
+      analyse: (type, input) => {
+        // Before the file is read: a team file from a role that may not manage the team.
+        if (!mayImportType(actor.role, type as ImportType)) throw forbidden("Importing team members needs the manage_team permission (owner or admin).");
+        return analyseImportUpload(actor, type as ImportType, input);
+      },
       isFileError: (r) => !r.ok,
       isType: isImportType,
     });

@@ -3,6 +3,7 @@ import { json } from "@remix-run/node";
 import { Link, useLoaderData, useLocation } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { PageHeader } from "~/components/layout";
+import { useLiveUpdates } from "~/components/live-updates";
 import { ScheduleBoard } from "~/components/schedule/board";
 import { boardParamsSchema, scheduleBoard } from "~/services/schedule/board.server";
 import { longDate, shortDate } from "~/services/schedule/days";
@@ -22,6 +23,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export default function SchedulePage() {
+  // A move by anyone else (or a status change from the field) redraws the board.
+  useLiveUpdates();
   const board = useLoaderData<typeof loader>();
   const location = useLocation();
   const href = (view: string, date: string) => `/schedule?view=${view}&date=${date}`;

@@ -125,3 +125,24 @@ test("signed out, /events is a redirect to the login, not a stream", async () =>
   assert.equal(res.status, 302);
   assert.match(res.headers.get("location") ?? "", /^\/login/);
 });
+
+test("a move on the schedule (POST /jobs/<id>/schedule) is announced to the tenant's streams, so another user's board reloads", async () => {
+  const { createCustomer, createJob, createUser } = await import("../helpers/fixtures");
+  const s = await portalSetup({ businessName: "Moving Roofers" });
+  const tech = await createUser(s.tenant.id, { role: "technician", name: "Ria Tech" });
+  const customer = await createCustomer(s.tenant.id);
+  const job = await createJob(s.tenant.id, { customerId: customer.id, title: "Fix the flashing", scheduledStart: null });
+  // The dispatcher watching the board and the one moving the job are different members.
+  const watcher = await clientFor(s.tenant.users.admin);
+  const mover = await clientFor(s.tenant.users.office);
+  const stream = await openEvents(second.url, cookieOf(watcher));
+  try {
+    await stream.next("ready", 10_000);
+    const moved = await mover.post(`/jobs/${job.id}/schedule`, { assigneeId: tech.id, scheduledStart: "2031-03-04T09:00", scheduledEnd: "2031-03-04T10:00" });
+    assert.equal(moved.status, 303);
+    const change = JSON.parse((await stream.next("change", 5_000)).data);
+    assert.deepEqual({ type: change.type, id: change.id }, { type: "job.scheduled", id: job.id });
+  } finally {
+    stream.close();
+  }
+});

@@ -4,10 +4,10 @@ import { test } from "node:test";
 import ICAL from "ical.js";
 import { one, rows } from "../../db/index";
 import { zonedToday, zonedToUtc } from "../../app/services/jobs/local-time";
-import { addDays, weekStart } from "../../app/services/schedule/days";
+import { addDays, longDate, weekStart } from "../../app/services/schedule/days";
 import { signIdToken } from "../../app/utils/signed-ids.server";
 import { clientFor, envelope, type Client } from "../helpers/client";
-import { createCustomer, createJob, createTenantWithUsers, createUser, twoTenants } from "../helpers/fixtures";
+import { createCustomer, createJob, createQuote, createTenantWithUsers, createUser, twoTenants } from "../helpers/fixtures";
 import { decode, textOf } from "../helpers/html";
 
 // CONTRACT section 13: the board, the one schedule action, the field app's next sync and the
@@ -168,6 +168,67 @@ test("overlapping jobs of one technician are marked", async () => {
     assert.equal(marked("Eli at the same time"), false, view);
     assert.match(cards.find((c) => c.text.includes("First visit"))!.text, /Overlap/);
   }
+});
+
+test("a job scheduled outside its booking request's preferred window is marked, in the tenant's time zone; moving it inside clears the mark", async () => {
+  const s = await setup();
+  const request = async (o: { date: string | null; window: string; jobId?: string; quoteId?: string }) =>
+    rows(
+      `INSERT INTO booking_requests (tenant_id, customer_id, service, preferred_date, time_window, status, job_id, quote_id)
+       VALUES ($1, $2, 'From the portal', $3, $4, 'scheduled', $5, $6)`,
+      [s.t.id, s.customer.id, o.date, o.window, o.jobId ?? null, o.quoteId ?? null],
+    );
+  // Asked for Tuesday morning, booked Tuesday 1 PM: outside.
+  const afternoon = await jobAt(s.t.id, { customerId: s.customer.id, assigneeId: s.dana.id, title: "Booked in the afternoon", start: `${s.tuesday}T13:00`, end: `${s.tuesday}T14:00` });
+  await request({ date: s.tuesday, window: "morning", jobId: afternoon.id });
+  // Asked for Tuesday morning, booked Tuesday 9 AM: inside.
+  const inside = await jobAt(s.t.id, { customerId: s.customer.id, assigneeId: s.eli.id, title: "Booked as asked", start: `${s.tuesday}T09:00`, end: `${s.tuesday}T10:00` });
+  await request({ date: s.tuesday, window: "morning", jobId: inside.id });
+  // Asked for Wednesday, any time. Tuesday 8:30 PM in Chicago is already Wednesday in UTC: still outside.
+  const lateTuesday = await jobAt(s.t.id, { customerId: s.customer.id, assigneeId: s.dana.id, title: "Late Tuesday visit", start: `${s.tuesday}T20:30`, end: `${s.tuesday}T21:30` });
+  await request({ date: s.wednesday, window: "any" });
+  await rows(`UPDATE booking_requests SET job_id = $3 WHERE tenant_id = $1 AND preferred_date = $2`, [s.t.id, s.wednesday, lateTuesday.id]);
+  // Wednesday evening 7 PM in Chicago (Thursday in UTC), asked for Wednesday evening through a quote: inside.
+  const quote = await createQuote(s.t.id, { customerId: s.customer.id, status: "approved" });
+  const viaQuote = await jobAt(s.t.id, { customerId: s.customer.id, assigneeId: s.eli.id, title: "Evening via quote", start: `${s.wednesday}T19:00`, end: `${s.wednesday}T20:00` });
+  await rows(`UPDATE jobs SET quote_id = $3 WHERE tenant_id = $1 AND id = $2`, [s.t.id, viaQuote.id, quote.id]);
+  await request({ date: s.wednesday, window: "evening", quoteId: quote.id });
+  // Same quote link, booked the Wednesday morning instead: outside.
+  const quote2 = await createQuote(s.t.id, { customerId: s.customer.id, status: "approved" });
+  const morningViaQuote = await jobAt(s.t.id, { customerId: s.customer.id, assigneeId: s.eli.id, title: "Morning via quote", start: `${s.wednesday}T08:00`, end: `${s.wednesday}T09:00` });
+  await rows(`UPDATE jobs SET quote_id = $3 WHERE tenant_id = $1 AND id = $2`, [s.t.id, morningViaQuote.id, quote2.id]);
+  await request({ date: s.wednesday, window: "evening", quoteId: quote2.id });
+  // No booking request at all: never marked.
+  await jobAt(s.t.id, { customerId: s.customer.id, assigneeId: s.dana.id, title: "Office booked", start: `${s.monday}T06:00`, end: `${s.monday}T07:00` });
+
+  const office = await clientFor(s.t.users.office);
+  const cardsOf = (html: string) =>
+    [...html.matchAll(/<article class="([^"]*)"[^>]*>([\s\S]*?)<\/article>/g)].map((m) => ({ cls: m[1], html: m[2], text: textOf(m[2]) }));
+  for (const view of ["week", "day"]) {
+    const html = await (await office.get(`/schedule?view=${view}&date=${view === "week" ? s.tuesday : s.tuesday}`)).text();
+    const cards = cardsOf(html);
+    const card = (title: string) => cards.find((c) => c.text.includes(title));
+    const outside = card("Booked in the afternoon")!;
+    assert.ok(outside.cls.includes("is-outside"), `${view}: marked`);
+    // Visible mark and the words a screen reader reads.
+    assert.match(outside.html, /class="flag flag-window"[^>]*>Outside window</);
+    assert.match(outside.text, new RegExp(`Outside the customer's preferred window: they asked for ${longDate(s.tuesday)}, morning \\(8 am – 12 pm\\)`));
+    assert.ok(!card("Booked as asked")!.cls.includes("is-outside"), `${view}: inside the window is not marked`);
+    assert.ok(card("Late Tuesday visit")!.cls.includes("is-outside"), `${view}: the tenant's day, not UTC's`);
+    assert.match(card("Late Tuesday visit")!.text, new RegExp(`they asked for ${longDate(s.wednesday)}\\.`));
+    if (view === "week") {
+      assert.ok(!card("Evening via quote")!.cls.includes("is-outside"), "Wednesday 7 PM in Chicago is inside Wednesday evening");
+      assert.ok(card("Morning via quote")!.cls.includes("is-outside"), "the request behind the job's quote counts");
+      assert.ok(!card("Office booked")!.cls.includes("is-outside"), "no request, no mark");
+      assert.doesNotMatch(card("Office booked")!.text, /preferred window/);
+    }
+  }
+  // Moved into the window by the form: the mark goes.
+  const moved = await office.post(`/jobs/${afternoon.id}/schedule`, { assigneeId: s.dana.id, scheduledStart: `${s.tuesday}T10:00`, scheduledEnd: `${s.tuesday}T11:00` });
+  assert.equal(moved.status, 303);
+  const after = cardsOf(await (await office.get(`/schedule?view=week&date=${s.tuesday}`)).text()).find((c) => c.text.includes("Booked in the afternoon"))!;
+  assert.ok(!after.cls.includes("is-outside"));
+  assert.doesNotMatch(after.text, /Outside window/);
 });
 
 test("the technician's next offline-sync push returns a job moved to them; a job moved away leaves their data.jobs", async () => {

@@ -151,6 +151,19 @@ describe("file errors", () => {
     });
   }
 
+  it("a NUL after the header line is a cell's content (marked by the row checks), in any chunk; in the header it is binary", async () => {
+    assert.deepEqual(values(await parseCsv("name,notes\nA\u0000B,x\n", LIMITS)), [{ name: "A\u0000B", notes: "x" }]);
+    async function* chunks() {
+      yield Buffer.from("name,no");
+      yield Buffer.from("tes\nA,");
+      yield Buffer.from([0x00, 0x0a]);
+    }
+    assert.deepEqual(values(await parseCsv(chunks(), LIMITS)), [{ name: "A", notes: "\u0000" }]);
+    const header = await parseCsv('"na\nme\u0000",notes\nA,x\n', LIMITS);
+    assert.equal(header.ok, false);
+    if (!header.ok) assert.equal(header.code, "NOT_CSV");
+  });
+
   it("names every missing required column, including either-or groups", async () => {
     const r = await parseCsv("number,item_description\nQ-1,x\n", { ...LIMITS, type: "quotes" });
     assert.equal(r.ok, false);

@@ -410,7 +410,7 @@ describe("offline sync", () => {
     refuses(pushSchema, { clientId: "3f1c2b8e-5d7a-4c1e-9a2b-0c4d5e6f7a8b", mutations: many }, "mutations");
   });
 
-  it("ARGS_SCHEMAS: statuses, notes (trimmed, storable, <= 5000) and time entries (end not before start)", () => {
+  it("ARGS_SCHEMAS: statuses, notes (trimmed, storable, <= 5000) and time entries (end not before start, at most 24 hours)", () => {
     const note = trimmedText(NOTE_MAX).filter((s) => !/[\ud800-\udfff]/.test(s));
     check(42, fc.property(fc.stringMatching(/^[0-9a-f-]{1,100}$/), fc.constantFrom(...FIELD_STATUSES), padded(note), isoDateTime, fc.nat(86400_000), (jobId, status, body, start, ms) => {
       assert.deepEqual(accepts(ARGS_SCHEMAS["job.status"], { jobId, status }), { jobId, status });
@@ -424,6 +424,8 @@ describe("offline sync", () => {
       refuses(ARGS_SCHEMAS["job.note"], { jobId, body: `${body.trimmed}\ud800` }, "body");
       refuses(ARGS_SCHEMAS["job.note"], { jobId, body: "n".repeat(NOTE_MAX + 1) }, "body");
       if (ms > 0) refuses(ARGS_SCHEMAS["job.time_entry"], { jobId, startedAt: end, endedAt: start }, "endedAt");
+      // At most 24 hours (issue 24): a day and one millisecond more is refused.
+      refuses(ARGS_SCHEMAS["job.time_entry"], { jobId, startedAt: start, endedAt: new Date(Date.parse(start) + 86400_001 + ms).toISOString() }, "endedAt");
     }));
   });
 

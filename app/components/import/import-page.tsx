@@ -2,7 +2,7 @@ import { Form, Link, useActionData, useSearchParams } from "@remix-run/react";
 import { CsrfInput, FormError } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
 import { useRootData } from "~/root";
-import { IMPORT_COLUMNS, IMPORT_ORDER, type ImportType } from "~/services/import/columns";
+import { IMPORT_COLUMNS, type ImportType } from "~/services/import/columns";
 import { PAGE_ERRORS, PAGE_ROWS, type PreviewError, type PreviewRow, type RunView, type UndoStatusOf } from "~/services/import/run-types";
 import { formatDateTime } from "~/utils/format";
 import { UploadForm } from "./upload-form";
@@ -63,18 +63,18 @@ function useTimeZone() {
 
 // --- Landing: the five types -----------------------------------------------------------
 
-export function ImportLanding({ recent }: { recent: RunView[] }) {
+export function ImportLanding({ recent, types }: { recent: RunView[]; types: readonly ImportType[] }) {
   return (
     <>
       <PageHeader title="Import data" description="Bring your records over from a spreadsheet or another system, up to 50,000 rows per file." />
       <div className="alert alert-info import-order">
         <p>
-          <strong>Recommended order:</strong> {IMPORT_ORDER.map((t) => TYPE_INFO[t].label).join(" → ")}. Jobs, quotes and invoices
+          <strong>Recommended order:</strong> {types.map((t) => TYPE_INFO[t].label).join(" → ")}. Jobs, quotes and invoices
           refer to existing customers (and jobs to team members), so import those first. Every file is checked in full before anything is saved.
         </p>
       </div>
       <ol className="import-types">
-        {IMPORT_ORDER.map((type, i) => {
+        {types.map((type, i) => {
           const required = IMPORT_COLUMNS[type].filter((c) => c.required).map((c) => c.name);
           return (
             <li key={type} className="card import-type-card">

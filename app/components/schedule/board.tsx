@@ -5,6 +5,7 @@ import type { Board, BoardJob, BoardRow } from "~/services/schedule/board.server
 import { atMinute, clock, clockRange, minuteOfDay, shortDate, snap, weekdayName } from "~/services/schedule/days";
 import { dayHours, lanes, markOverlaps, spanOn } from "~/services/schedule/layout";
 import { minutesBetween } from "~/services/schedule/schemas";
+import { outsideWindow } from "~/services/schedule/windows";
 import { humanize } from "~/utils/format";
 import { EmptyState } from "../layout";
 
@@ -184,7 +185,7 @@ function place(board: JsonBoard, moves: Move[]): { rows: PlacedRow[]; unschedule
   for (const j of [...board.rows.flatMap((r) => r.jobs), ...board.unscheduled]) all.set(j.id, j);
   const shown = [...all.values()].map((j): PlacedJob => {
     const m = moved.get(j.id);
-    return m ? { ...j, assigneeId: m.assigneeId, start: m.start, end: m.end, pending: true } : j;
+    return m ? { ...j, assigneeId: m.assigneeId, start: m.start, end: m.end, outsideWindow: outsideWindow(m.start, j.preferred), pending: true } : j;
   });
   const first = board.days[0];
   const after = board.days[board.days.length - 1] + "T24:00";

@@ -250,6 +250,19 @@ export async function sendQuote(actor: Actor, id: string): Promise<void> {
   });
 }
 
+/**
+ * THE rule for which of a quote's lines are bought (CONTRACT section 16, docs/decisions/155):
+ * the customer's recorded choice (quote_items.selected = true, set for every line when the
+ * quote is approved in the portal); absent a recorded choice, decision 122's default: every
+ * line that is neither optional nor in an option group, plus the first option group's
+ * non-optional lines. The job made by Convert, the invoice made from a job, and anything else
+ * that carries a quote's work forward, take their lines from here and nowhere else.
+ */
+export async function chosenQuoteItems(t: Tx, tenantId: string, quoteId: string): Promise<QuoteItem[]> {
+  const items = await QuoteItem.findAll({ where: { tenantId, quoteId }, order: [["position", "ASC"]], transaction: t });
+  return countedLines(items.map((l) => ({ item: l, option: l.optionName, optional: l.optional, selected: l.selected }))).map((l) => l.item);
+}
+
 /** A line as it goes into a job's description: "2 × Water heater" (quantity 1 is left out). */
 const jobLine = (l: QuoteItem) => {
   const qty = trimDecimal(l.quantity);
@@ -267,8 +280,7 @@ export async function convertQuote(actor: Actor, id: string): Promise<{ jobId: s
     if (quote.jobId) return { jobId: quote.jobId, created: false };
     if (quote.status !== "approved") throw conflict(`Quote ${quote.number} is ${quote.status}: only an approved quote can be converted to a job.`);
     const customer = await Customer.findOne({ where: { tenantId: actor.tenantId, id: quote.customerId }, transaction: t });
-    const items = await QuoteItem.findAll({ where: { tenantId: actor.tenantId, quoteId: id }, order: [["position", "ASC"]], transaction: t });
-    const chosen = countedLines(items.map((l) => Object.assign(l, { option: l.optionName })));
+    const chosen = await chosenQuoteItems(t, actor.tenantId, id);
     const address = customer
       ? [customer.addressLine1, customer.addressLine2, [customer.city, customer.region, customer.postalCode].filter(Boolean).join(" "), customer.country].filter(Boolean).join(", ")
       : "";

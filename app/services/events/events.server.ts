@@ -14,6 +14,7 @@ export const LIVE_EVENT_TYPES = [
   "quote.declined",
   "payment.recorded",
   "job.status_changed",
+  "job.scheduled",
   "import.committed",
 ] as const;
 export type LiveEventType = (typeof LIVE_EVENT_TYPES)[number];

@@ -2,6 +2,7 @@
 // page component: the import page renders these as the "columns" table.
 
 import { IMPORT_TYPES, type ImportType } from "../../../db/enums";
+import { can, type Role } from "~/utils/permissions";
 
 export { IMPORT_TYPES, type ImportType };
 
@@ -11,6 +12,15 @@ export function isImportType(value: unknown): value is ImportType {
 
 /** The order that works on an empty account: later types refer to records of earlier ones. */
 export const IMPORT_ORDER: readonly ImportType[] = ["customers", "team", ...IMPORT_TYPES.filter((t) => t !== "customers" && t !== "team")];
+
+/**
+ * A team import grants roles, so only who may manage the team (owner, admin) sees or imports
+ * that type; an office user imports the other four (issue 24).
+ */
+export const mayImportType = (role: Role, type: ImportType) => type !== "team" || can(role, "manage_team");
+
+/** The types a role sees, in IMPORT_ORDER. */
+export const importTypesFor = (role: Role) => IMPORT_ORDER.filter((t) => mayImportType(role, t));
 
 /** CONTRACT section 9. */
 export const IMPORT_LIMITS = { maxBytes: 10 * 1024 * 1024, maxRows: 50_000 } as const;

@@ -96,15 +96,25 @@ async function* decodeUtf8(source: AsyncIterable<Uint8Array>, maxBytes: number, 
   // fatal: invalid UTF-8 is a file error, not silently U+FFFD. ignoreBOM false strips a BOM.
   const decoder = new TextDecoder("utf-8", { fatal: true });
   let total = 0;
+  // Until the first line feed: a NUL byte in the header line means binary data (a spreadsheet,
+  // a zip, UTF-16 text), refused as a file. After it, a NUL is one cell's problem: the row
+  // checks mark that cell ("cannot be stored (U+0000)") and the rest of the file is
+  // previewed as usual (issue 24, docs/decisions/192).
+  let inHeaderLine = true;
   for await (const chunk of source) {
     total += chunk.byteLength;
     if (total > maxBytes) {
       state.error = fileError(413, "FILE_TOO_LARGE", `The file is larger than ${formatBytes(maxBytes)}.`);
       return; // leaving the loop closes the source: nothing more is read
     }
-    if (chunk.indexOf(0) !== -1) {
-      state.error = fileError(400, "NOT_CSV", "This does not look like a CSV text file (it holds binary data).");
-      return;
+    if (inHeaderLine) {
+      const lf = chunk.indexOf(0x0a);
+      const nul = chunk.indexOf(0);
+      if (nul !== -1 && (lf === -1 || nul < lf)) {
+        state.error = fileError(400, "NOT_CSV", "This does not look like a CSV text file (it holds binary data).");
+        return;
+      }
+      if (lf !== -1) inHeaderLine = false;
     }
     let text: string;
     try {
@@ -164,6 +174,8 @@ interface Header {
 }
 
 function readHeader(cells: string[], type: ImportType | undefined): Header | FileError {
+  // A quoted header cell spanning lines can still hold a NUL the byte check did not see.
+  if (cells.some((c) => c.includes("\u0000"))) return fileError(400, "NOT_CSV", "This does not look like a CSV text file (it holds binary data).");
   const names = cells.map((c) => c.trim().toLowerCase());
   const known = type ? new Set(IMPORT_COLUMNS[type].map((c) => c.name)) : null;
   const seen = new Set<string>();

@@ -9,11 +9,10 @@
 //          unreferenced; deletes exactly its records.
 import { inTenant, one, rows, type Tx } from "../../../db/index";
 import { AppError, conflict, forbidden, notFound } from "~/utils/app-error";
-import { can } from "~/utils/permissions";
 import { isUuid } from "~/utils/crypto.server";
 import { notify } from "~/services/events/events.server";
 import type { Actor } from "~/utils/auth.server";
-import { IMPORT_LIMITS, type ImportType } from "./columns";
+import { IMPORT_LIMITS, mayImportType, type ImportType } from "./columns";
 import { checkAgainstDatabase } from "./checks.server";
 import { toCsv, unescapeFormula } from "./csv-write";
 import type { CsvInput, FileError, RowError } from "./parse.server";
@@ -190,7 +189,8 @@ export function analyseImport<T extends ImportType>(type: T, input: CsvInput): P
 
 /** A cell as the preview shows it: without our CSV-injection escape (as it will be imported), cut. */
 function cut(raw: string): string {
-  const s = unescapeFormula(raw.trim());
+  // A NUL (a row error of its own) is shown as the replacement character a browser would show.
+  const s = unescapeFormula((raw.includes("\u0000") ? raw.replaceAll("\u0000", "\ufffd") : raw).trim());
   return s.length > CELL_PREVIEW_CHARS ? `${s.slice(0, CELL_PREVIEW_CHARS - 1)}…` : s;
 }
 
@@ -263,7 +263,7 @@ export interface UploadInfo {
  * importer's own (the team file's roles stop at admin).
  */
 function assertMayImport(actor: Actor, type: ImportType) {
-  if (type === "team" && !can(actor.role, "manage_team")) throw forbidden("Importing team members needs the manage_team permission (owner or admin).");
+  if (!mayImportType(actor.role, type)) throw forbidden("Importing team members needs the manage_team permission (owner or admin).");
 }
 
 export async function createPreview(actor: Actor, file: AnalysedFile, upload: UploadInfo): Promise<ImportRun> {

@@ -5,6 +5,7 @@ import { can, recordScope } from "~/utils/permissions";
 import { utcToZoned, zonedToday, zonedToUtc } from "~/services/jobs/local-time";
 import { addDays, isLocalDate, weekStart } from "./days";
 import { markOverlaps } from "./layout";
+import { outsideWindow, type PreferredWindow } from "./windows";
 import { BOARD_VIEWS, type BoardView } from "./schemas";
 
 export const boardParamsSchema = z.object({
@@ -24,6 +25,8 @@ export type BoardJob = {
   end: string | null;
   /** Another job of the same technician runs at the same time. */
   overlaps: boolean;
+  /** What the customer asked for in the booking request the job came from (directly or through its quote). */
+  preferred: PreferredWindow | null;
   /** Why the time is outside what the customer asked for in their booking request, if it is. */
   outsideWindow: string | null;
 };
@@ -54,12 +57,20 @@ const DEFAULT_MINUTES = 60;
 type JobRow = {
   id: string; title: string; status: string; customer_name: string; address: string | null; assignee_id: string | null;
   scheduled_start: Date | null; scheduled_end: Date | null;
+  preferred_date: string | null; time_window: PreferredWindow["timeWindow"] | null;
 };
 
 // The board's reads are set-based (a window of jobs joined to their customers, and the team),
 // so they are SQL; the address falls back to the customer's, as on the field app.
+// The preferred window is the booking request's that made the job (booking_requests.job_id) or
+// made the quote the job came from (booking_requests.quote_id = jobs.quote_id); each link is
+// unique per tenant, so the joins add no rows.
 const JOB_COLUMNS = `j.id, j.title, j.status, c.name AS customer_name, j.assignee_id, j.scheduled_start, j.scheduled_end,
-  coalesce(j.address, nullif(concat_ws(', ', c.address_line1, c.city, c.region), '')) AS address`;
+  coalesce(j.address, nullif(concat_ws(', ', c.address_line1, c.city, c.region), '')) AS address,
+  coalesce(rj.preferred_date, rq.preferred_date)::text AS preferred_date, coalesce(rj.time_window, rq.time_window) AS time_window`;
+const JOB_FROM = `jobs j JOIN customers c ON c.tenant_id = j.tenant_id AND c.id = j.customer_id
+  LEFT JOIN booking_requests rj ON rj.tenant_id = j.tenant_id AND rj.job_id = j.id
+  LEFT JOIN booking_requests rq ON rq.tenant_id = j.tenant_id AND rq.quote_id = j.quote_id AND rj.id IS NULL`;
 
 /**
  * GET /schedule (CONTRACT section 13): one row per technician with the day's or week's jobs by
@@ -84,7 +95,7 @@ export async function scheduleBoard(actor: Actor, params: z.infer<typeof boardPa
     // Jobs that start in the window, or started up to a week before and still run into it.
     const scheduled = await rows<JobRow>(
       `SELECT ${JOB_COLUMNS}
-         FROM jobs j JOIN customers c ON c.tenant_id = j.tenant_id AND c.id = j.customer_id
+         FROM ${JOB_FROM}
         WHERE j.tenant_id = $1 AND j.scheduled_start < $3 AND j.scheduled_start >= $2::timestamptz - interval '7 days'
           AND coalesce(j.scheduled_end, j.scheduled_start + interval '${DEFAULT_MINUTES} minutes') > $2 ${own}
         ORDER BY j.scheduled_start, j.id`,
@@ -96,7 +107,7 @@ export async function scheduleBoard(actor: Actor, params: z.infer<typeof boardPa
     // coalesce(...) = 'infinity' is the jobs_schedule_order index's key for "not scheduled".
     const waiting = await rows<JobRow & { total: number }>(
       `SELECT ${JOB_COLUMNS}, count(*) OVER ()::int AS total
-         FROM jobs j JOIN customers c ON c.tenant_id = j.tenant_id AND c.id = j.customer_id
+         FROM ${JOB_FROM}
         WHERE j.tenant_id = $1 AND coalesce(j.scheduled_start, 'infinity'::timestamptz) = 'infinity'
           AND j.status NOT IN ('completed', 'cancelled') ${waitingOwn}
         ORDER BY j.created_at, j.id LIMIT ${UNSCHEDULED_LIMIT}`,
@@ -114,9 +125,11 @@ export async function scheduleBoard(actor: Actor, params: z.infer<typeof boardPa
     const toJob = (r: JobRow): BoardJob => {
       const start = r.scheduled_start ? utcToZoned(r.scheduled_start, timeZone) : null;
       const endAt = r.scheduled_start ? r.scheduled_end ?? new Date(new Date(r.scheduled_start).getTime() + DEFAULT_MINUTES * 60_000) : null;
+      const asked = r.preferred_date || (r.time_window && r.time_window !== "any");
+      const preferred: PreferredWindow | null = asked ? { date: r.preferred_date, timeWindow: r.time_window ?? "any" } : null;
       return {
         id: r.id, title: r.title, status: r.status, customerName: r.customer_name, address: r.address, assigneeId: r.assignee_id,
-        start, end: endAt ? utcToZoned(endAt, timeZone) : null, overlaps: false, outsideWindow: null,
+        start, end: endAt ? utcToZoned(endAt, timeZone) : null, overlaps: false, preferred, outsideWindow: outsideWindow(start, preferred),
       };
     };
     const byMember = new Map<string | null, BoardJob[]>(members.map((m) => [m.id, []]));

@@ -6,6 +6,7 @@ import type { Actor } from "~/utils/auth.server";
 import { applySchedule, assertManagesRecords, lockJob, scheduleFromLocal, tenantTimeZone, type LocalSchedule } from "~/services/jobs/jobs.server";
 import { utcToZoned } from "~/services/jobs/local-time";
 import { recordHistory } from "~/services/history/history.server";
+import { notify } from "~/services/events/events.server";
 import { clock, clockRange, longDate } from "./days";
 
 export type MoveResult = { jobId: string; title: string; changed: boolean; message: string };
@@ -51,6 +52,8 @@ export async function moveJob(actor: Actor, jobId: string, input: LocalSchedule)
         recordType: "job", recordId: job.id, action: "scheduled", summary,
         details: { assigneeId: schedule.assigneeId, start: schedule.start?.toISOString() ?? null, end: schedule.end?.toISOString() ?? null },
       });
+      // Every open board (and the job's page) of the tenant reloads: delivered at commit.
+      await notify(t, actor.tenantId, { type: "job.scheduled", id: job.id });
     }
     return { jobId: job.id, title: job.title, changed, message };
   });

@@ -9,6 +9,8 @@ export { JOB_STATUSES, type JobStatus };
 
 export const MAX_MUTATIONS = 500;
 export const NOTE_MAX = 5000;
+/** A time entry spans at most this long (issue 24: a 10-year entry was accepted). */
+export const TIME_ENTRY_MAX_MS = 24 * 60 * 60 * 1000;
 
 export const MUTATION_TYPES = ["job.status", "job.note", "job.time_entry"] as const;
 export type MutationType = (typeof MUTATION_TYPES)[number];

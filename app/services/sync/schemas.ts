@@ -1,6 +1,6 @@
 /** The shapes of a push and of each mutation's arguments (CONTRACT section 7). */
 import { z } from "zod";
-import { FIELD_STATUSES, MAX_MUTATIONS, NOTE_MAX, type MutationType } from "./protocol";
+import { FIELD_STATUSES, MAX_MUTATIONS, NOTE_MAX, TIME_ENTRY_MAX_MS, type MutationType } from "./protocol";
 
 // Text PostgreSQL can store: no NUL character and no lone UTF-16 surrogate (either would fail
 // the write every time, and the client would retry that mutation for ever).
@@ -45,6 +45,10 @@ export const ARGS_SCHEMAS = {
       endedAt: dateTime,
       note: text(NOTE_MAX).optional(),
     })
-    .refine((a) => Date.parse(a.endedAt) >= Date.parse(a.startedAt), { message: "Must not be before startedAt.", path: ["endedAt"] }),
+    .refine((a) => Date.parse(a.endedAt) >= Date.parse(a.startedAt), { message: "Must not be before startedAt.", path: ["endedAt"] })
+    .refine((a) => Date.parse(a.endedAt) - Date.parse(a.startedAt) <= TIME_ENTRY_MAX_MS, {
+      message: "A time entry spans at most 24 hours.",
+      path: ["endedAt"],
+    }),
 } satisfies Record<MutationType, z.ZodTypeAny>;
 

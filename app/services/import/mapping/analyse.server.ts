@@ -48,7 +48,8 @@ export function peekCsv(text: string, complete: boolean): { headers: string[]; k
   return {
     headers: keep.map((i) => rows[0][i].trim()),
     keep,
-    sample: rows.slice(1, SAMPLE_ROWS + 1).map((r) => keep.map((i) => r[i] ?? "")),
+    // A NUL is shown as U+FFFD here (jsonb cannot hold it); the mapped preview marks its cell.
+    sample: rows.slice(1, SAMPLE_ROWS + 1).map((r) => keep.map((i) => (r[i] ?? "").replaceAll("\u0000", "\ufffd"))),
   };
 }
 
@@ -106,7 +107,8 @@ export async function analyseUpload<T extends ImportType>(
       }
     },
   };
-  if (!peek || peek.headers.length === 0) return analyseCsv(type, all, IMPORT_LIMITS);
+  // A header holding NUL is binary data: parseCsv refuses it as a file.
+  if (!peek || peek.headers.length === 0 || peek.headers.some((h) => h.includes("\u0000"))) return analyseCsv(type, all, IMPORT_LIMITS);
   const known = await remembered(headerKey(peek.headers));
   const match = matchHeaders(type, peek.headers, known && known.length === peek.headers.length ? known : null);
   if (match.canonical) return analyseCsv(type, all, IMPORT_LIMITS);
