@@ -37,7 +37,7 @@ async function main() {
         { role: "office", name: "Sam Okafor" },
         { role: "technician", name: "Luis Romero" },
       ] as const;
-      const users = [];
+      const users: Awaited<ReturnType<typeof createUser>>[] = [];
       for (const p of people) users.push(await createUser(tenantId, { role: p.role, name: p.name, email: `${p.role}@${domain}` }));
       const tech = users[3];
       const customers = [];
