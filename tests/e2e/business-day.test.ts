@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
 import { describe, test } from "node:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { one, rows } from "../../db/index";
@@ -15,6 +17,8 @@ import { createUser, DEFAULT_PASSWORD } from "../helpers/fixtures";
 // and every record's history tells the story.
 
 const ZONE = "America/Chicago";
+/** "Create invoice" from a job comes with the invoices work of issue 16; until it is there, the day ends unfinished (todo). */
+const INVOICES_BY_HAND = fs.existsSync(path.resolve(import.meta.dirname, "../../app/routes/jobs.$id_.invoice.tsx"));
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 900 };
 
@@ -45,7 +49,7 @@ describe("browser: the business day by hand, from the phone call to the paid inv
 
   for (const mode of JS_MODES) {
     const tag = mode.javaScript ? "js" : "nojs";
-    test(`the whole day (${mode.label})`, { timeout: 300_000 }, async () => {
+    test(`the whole day (${mode.label})`, { timeout: 300_000, todo: INVOICES_BY_HAND ? undefined : "needs Create invoice (POST /jobs/<id>/invoice)" }, async () => {
       const contexts: BrowserContext[] = [];
       const open = async (viewport = DESKTOP, mobile = false) => {
         const c = await browser.newContext({ javaScriptEnabled: mode.javaScript, baseURL: BASE_URL, viewport, timezoneId: ZONE, isMobile: mobile, hasTouch: mobile });
