@@ -49,7 +49,7 @@ describe("browser: the business day by hand, from the phone call to the paid inv
 
   for (const mode of JS_MODES) {
     const tag = mode.javaScript ? "js" : "nojs";
-    test(`the whole day (${mode.label})`, { timeout: 300_000, todo: INVOICES_BY_HAND ? undefined : "needs Create invoice (POST /jobs/<id>/invoice)" }, async () => {
+    test(`the whole day (${mode.label})`, { timeout: 300_000 }, async (t) => {
       const contexts: BrowserContext[] = [];
       const open = async (viewport = DESKTOP, mobile = false) => {
         const c = await browser.newContext({ javaScriptEnabled: mode.javaScript, baseURL: BASE_URL, viewport, timezoneId: ZONE, isMobile: mobile, hasTouch: mobile });
@@ -176,27 +176,41 @@ describe("browser: the business day by hand, from the phone call to the paid inv
         await signIn(field, tech.email, DEFAULT_PASSWORD);
         if (new URL(field.url()).pathname !== "/field") await field.goto("/field");
         const card = () => field.locator("article.job-card", { has: field.getByRole("heading", { name: "Water heater service" }) });
-        const step = async (button: string, done: string | RegExp) => {
+        const stored = () =>
+          one<{ status: string; notes: number; times: number }>(
+            `SELECT j.status, (SELECT count(*)::int FROM job_notes n WHERE n.tenant_id = j.tenant_id AND n.job_id = j.id) AS notes,
+                    (SELECT count(*)::int FROM time_entries e WHERE e.tenant_id = j.tenant_id AND e.job_id = j.id) AS times
+               FROM jobs j WHERE j.tenant_id = $1 AND j.id = $2`,
+            [tenant!.id, jobId],
+          );
+        /** Clicks a field action; without JavaScript the page says it is done, with it the change reaches the server (synced). */
+        const step = async (button: string, done: string | RegExp, reached: (s: { status: string; notes: number; times: number }) => boolean) => {
           await card().getByRole("button", { name: button }).click();
-          if (mode.javaScript) {
-            await field.getByText("All changes synced").waitFor();
-            await field.waitForFunction(() => !document.querySelector(".sync-waiting"));
-          } else await field.getByText(done).first().waitFor();
+          if (!mode.javaScript) await field.getByText(done).first().waitFor();
+          for (let i = 0; i < 300 && !reached((await stored())!); i++) await new Promise((r) => setTimeout(r, 100));
+          assert.ok(reached((await stored())!), `${button}: ${JSON.stringify(await stored())}`);
+          if (mode.javaScript) await field.waitForFunction(() => !document.querySelector(".sync-waiting"));
         };
         if (mode.javaScript) await field.getByText("All changes synced").waitFor();
-        await step("On my way", "Job marked on the way.");
-        await step("Start work", "Job marked in progress.");
+        await step("On my way", "Job marked on the way.", (s) => s.status === "en_route");
+        await step("Start work", "Job marked in progress.", (s) => s.status === "in_progress");
         await card().getByLabel("Add a note").fill("Tank flushed; anode rod fine.");
-        await step("Save note", "Note saved.");
-        await step("Start time", "Timer started.");
-        await step("Stop time", /Logged (\d+ min|under a minute)\./);
+        await step("Save note", "Note saved.", (s) => s.notes === 1);
+        if (mode.javaScript) await card().getByRole("button", { name: "Start time" }).click();
+        else await step("Start time", "Timer started.", () => true);
+        await step("Stop time", /Logged (\d+ min|under a minute)\./, (s) => s.times === 1);
         await screenshot(field, `day-field-phone-${tag}`);
-        await step("Complete job", "Job marked completed.");
+        await step("Complete job", "Job marked completed.", (s) => s.status === "completed");
         const worked = await one<{ status: string; times: number }>(
           `SELECT j.status, (SELECT count(*)::int FROM time_entries e WHERE e.tenant_id = j.tenant_id AND e.job_id = j.id) AS times FROM jobs j WHERE j.tenant_id = $1 AND j.id = $2`,
           [tenant!.id, jobId],
         );
         assert.deepEqual(worked, { status: "completed", times: 1 });
+
+        if (!INVOICES_BY_HAND) {
+          t.todo("the day stops at the completed job: Create invoice (POST /jobs/<id>/invoice) is not there yet");
+          return;
+        }
 
         // ---- The office invoices the job and sends it.
         await office.goto(jobPath);
