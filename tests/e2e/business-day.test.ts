@@ -270,7 +270,7 @@ describe("browser: the business day by hand, from the phone call to the paid inv
           customer: await (await office.goto(customerPath), historyOf(office)),
         };
         assert.match(story.customer, /Created by Olive Owner/);
-        assert.match(story.quote, /Converted to a job by Olive Owner[\s\S]*Approved in the portal by Ann Customer[\s\S]*Sent by Olive Owner[\s\S]*Created by Olive Owner/);
+        assert.match(story.quote, /Converted to a job by Olive Owner[\s\S]*Approved in the portal[^\n]* by Ann Customer[\s\S]*Sent by Olive Owner[\s\S]*Created by Olive Owner/);
         assert.match(story.job, /Completed[\s\S]*by Eli Moreau[\s\S]*In progress[\s\S]*On the way[\s\S]*9:00–11:00 AM, with Eli Moreau by Olive Owner[\s\S]*Created from quote Q-0001 by Olive Owner/i);
         assert.match(story.invoice, /Paid in full[\s\S]*\$[\d,.]+ by check[\s\S]*\$100\.00[\s\S]*Sent by Olive Owner[\s\S]*Created from job/i);
         await shots(office, `day-customer-${tag}`);
