@@ -150,6 +150,35 @@ test("tenant A hammering searches over its 50,000 customers: every request of B 
   assert.equal(await leasesOf(B.id), 0);
 });
 
+test("tenant A sending many import previews at once: B's pages are served; A's previews are stored or refused with 429 beyond its share", async () => {
+  const aClients = await Promise.all([clientFor(A.users.owner), clientFor(A.users.admin), clientFor(A.users.office)]);
+  const bClient = await clientFor(B.users.office);
+  const csv = ["name,email,company", ...Array.from({ length: 2_000 }, (_, i) => `Preview ${i},p${i}@example.net,Co ${i % 50}`)].join("\r\n");
+  let refusedSomewhere = false;
+  for (let round = 0; round < 3 && !refusedSomewhere; round++) {
+    const aBurst = Array.from({ length: 8 }, async (_, i) => {
+      const res = await upload(aClients[i % 3], "customers", csv);
+      await res.arrayBuffer().catch(() => {});
+      return { status: res.status, retryAfter: res.headers.get("retry-after") };
+    });
+    const bRequests = (async () => {
+      const out = [];
+      for (let i = 0; i < 4; i++) out.push(await statusOf(bClient, i % 2 ? "/customers" : "/import-data"));
+      return out;
+    })();
+    const [a, b] = await Promise.all([Promise.all(aBurst), bRequests]);
+    for (const r of b) assert.equal(r.status, 200, "B is served");
+    for (const r of a) {
+      assert.ok(r.status === 303 || r.status === 429, `A: ${r.status}`);
+      if (r.status === 429) assert.equal(r.retryAfter, String(WORK_CLASSES.import.retryAfter));
+    }
+    assert.ok(a.some((r) => r.status === 303), "A keeps its share");
+    refusedSomewhere = a.some((r) => r.status === 429);
+  }
+  assert.ok(refusedSomewhere, "A was told to come back beyond its share");
+  assert.equal(await leasesOf(A.id), 0, "every lease was released");
+});
+
 test("import commits wait their turn instead of being refused (a double submit still lands on the result page)", async () => {
   // Covered end to end by import-commit-undo ("ten times at once"); here: a commit whose share
   // is taken is not refused at once but waits, and is served when the share frees.
