@@ -66,8 +66,10 @@ export async function closeDb() {
 
 /**
  * Runs `fn` in one transaction scoped to a tenant: `app.tenant_id` is set for the
- * transaction only (`set_config(..., true)`), so a pooled connection never carries one
- * tenant's setting into another request. Row-level security policies read it.
+ * transaction only (`SET LOCAL`), so a pooled connection never carries one tenant's setting
+ * into another request. Row-level security policies read it. `SET LOCAL` as its own
+ * statement (not `set_config`) is what Citus passes on to the workers
+ * (`citus.propagate_set_commands = 'local'`, docs/scale-out.md).
  */
 export async function inTenant<T>(tenantId: string, fn: (t: Tx) => Promise<T>): Promise<T> {
   // The setting travels with the transaction's first statement (startTransaction below).
@@ -76,7 +78,7 @@ export async function inTenant<T>(tenantId: string, fn: (t: Tx) => Promise<T>): 
 
 /**
  * A tenant's transaction opens with its setting in the same round trip: START TRANSACTION
- * and set_config sent as one simple query (the id is a checked uuid, so it is inlined
+ * and SET LOCAL sent as one simple query (the id is a checked uuid, so it is inlined
  * safely). Every request pays for this exchange, and on this platform a round trip to
  * PostgreSQL costs more than most of the work done with its answer (profiled).
  */
@@ -88,8 +90,8 @@ function withTenantBegin(instance: Sequelize) {
     if (!tenantId || (transaction as unknown as { parent?: unknown }).parent) return start(transaction, options);
     if (!isUuid(tenantId)) throw new Error("inTenant: the tenant id is not a uuid");
     const ms = statementTimeout.getStore();
-    const timeout = ms && Number.isInteger(ms) && ms > 0 ? `, set_config('statement_timeout', '${ms}', true)` : "";
-    await instance.query(`START TRANSACTION; SELECT set_config('app.tenant_id', '${tenantId}', true)${timeout};`, { ...options, transaction });
+    const timeout = ms && Number.isInteger(ms) && ms > 0 ? ` SET LOCAL statement_timeout = ${ms};` : "";
+    await instance.query(`START TRANSACTION; SET LOCAL app.tenant_id = '${tenantId}';${timeout}`, { ...options, transaction });
   };
 }
 

@@ -18,6 +18,8 @@ import * as m0025 from "./0025-office-records";
 import * as m0030 from "./0030-schedule";
 import * as m0040 from "./0040-import-mapping";
 import * as m0070 from "./0070-report-indexes";
+import * as m0080 from "./0080-distributable-schema";
+import * as m0081 from "./0081-distribute-on-citus";
 
 /**
  * Every migration, in order. Listed by hand (not globbed) so the compiled server bundle
@@ -44,4 +46,6 @@ export const MIGRATIONS: Array<[string, MigrationModule]> = [
   ["0030-schedule", m0030],
   ["0040-import-mapping", m0040],
   ["0070-report-indexes", m0070],
+  ["0080-distributable-schema", m0080],
+  ["0081-distribute-on-citus", m0081],
 ];

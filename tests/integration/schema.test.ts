@@ -1,40 +1,103 @@
 import assert from "node:assert/strict";
-import { test } from "node:test";
-import { rows } from "../../db/index";
+import { after, before, test } from "node:test";
+import pg from "pg";
+import { distributionViolations, LOCAL_TABLES, REFERENCE_TABLES } from "../../db/distribution";
 
-// Tables that belong to no tenant. billing_events is the providers' event log: an event is
-// stored once by (provider, event id) before we know whether it names one of our tenants,
-// so its tenant_id is NULL for unknown tenants (docs/decisions/040-billing-intake.md).
-// maintenance_runs: the cleanup's runs across all servers (docs/decisions/102).
-const GLOBAL = new Set(["tenants", "schema_migrations", "rate_limits", "billing_events", "maintenance_runs"]);
+// The schema of every tenant table, and its staying distributable by tenant on Citus (issue 25, docs/decisions/210): checked on
+// plain PostgreSQL, against the migrated test database, by the rules of db/distribution.ts.
 
-test("every tenant-owned table has tenant_id NOT NULL in its primary key", async () => {
-  const tables = await rows<{ table_name: string }>(
-    `SELECT t.table_name FROM information_schema.tables t WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`,
-  );
-  assert.ok(tables.length > 5, `only ${JSON.stringify(tables)} in ${process.env.DATABASE_URL}`);
-  for (const { table_name } of tables) {
-    if (GLOBAL.has(table_name)) continue;
-    const col = await rows<{ is_nullable: string }>(
-      `SELECT is_nullable FROM information_schema.columns WHERE table_schema = 'public' AND table_name = $1 AND column_name = 'tenant_id'`,
-      [table_name],
-    );
-    assert.equal(col[0]?.is_nullable, "NO", `${table_name}.tenant_id NOT NULL`);
-    const pk = await rows<{ column_name: string }>(
-      `SELECT a.attname AS column_name FROM pg_index i
-         JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)
-        WHERE i.indrelid = $1::regclass AND i.indisprimary`,
-      [`public.${table_name}`],
-    );
-    assert.ok(pk.some((c) => c.column_name === "tenant_id"), `${table_name}: tenant_id is in the primary key`);
-  }
+let client: pg.Client;
+before(async () => {
+  client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await client.connect();
+});
+after(async () => {
+  await client.end();
 });
 
-test("every foreign key between tenant-owned tables includes tenant_id", async () => {
-  const fks = await rows<{ table: string; name: string; cols: string[] }>(
-    `SELECT c.conrelid::regclass::text AS table, c.conname AS name,
-            array(SELECT attname FROM pg_attribute WHERE attrelid = c.conrelid AND attnum = ANY(c.conkey))::text[] AS cols
-       FROM pg_constraint c WHERE c.contype = 'f' AND c.confrelid <> 'tenants'::regclass`,
+/** Runs `fn` in a transaction that is always rolled back: the schema is left as it was. */
+async function rolledBack<T>(fn: () => Promise<T>): Promise<T> {
+  await client.query("BEGIN");
+  try {
+    return await fn();
+  } finally {
+    await client.query("ROLLBACK");
+  }
+}
+
+test("the migrated schema keeps every rule of a schema distributed by tenant", async () => {
+  assert.deepEqual(await distributionViolations(client), []);
+});
+
+test("every table is classified: tenant tables hold tenant_id, the others are listed", async () => {
+  const { rows } = await client.query<{ relname: string }>(
+    `SELECT relname FROM pg_class WHERE relnamespace = 'public'::regnamespace AND relkind = 'r' ORDER BY 1`,
   );
-  for (const fk of fks) assert.ok(fk.cols.includes("tenant_id"), `${fk.table}.${fk.name} includes tenant_id`);
+  const names = rows.map((r) => r.relname);
+  for (const listed of [...REFERENCE_TABLES, ...LOCAL_TABLES]) assert.ok(names.includes(listed), listed);
+  assert.ok(names.length > 25, `only ${names.length} tables`);
+});
+
+test("a new table with a global unique key is refused (and so are the other broken rules)", async () => {
+  const found = await rolledBack(async () => {
+    await client.query(`CREATE TABLE gift_cards (tenant_id uuid NOT NULL REFERENCES tenants (id), id uuid NOT NULL, code text NOT NULL UNIQUE, PRIMARY KEY (tenant_id, id))`);
+    await client.query(`CREATE TABLE gift_card_uses (
+      tenant_id uuid NOT NULL, id uuid NOT NULL, user_id uuid, PRIMARY KEY (tenant_id, id),
+      FOREIGN KEY (tenant_id, user_id) REFERENCES users (tenant_id, id) ON DELETE SET NULL (user_id))`);
+    await client.query(`CREATE TABLE audit_log (id bigint PRIMARY KEY, tenant uuid REFERENCES tenants (id))`);
+    await client.query(`ALTER TABLE login_emails ADD FOREIGN KEY (tenant_id, user_id) REFERENCES users (tenant_id, id)`);
+    await client.query(`CREATE FUNCTION count_jobs(p uuid) RETURNS bigint LANGUAGE sql AS 'SELECT count(*) FROM jobs WHERE tenant_id = p'`);
+    return distributionViolations(client);
+  });
+  const has = (pattern: RegExp) => assert.ok(found.some((v) => pattern.test(v)), `${pattern} in ${JSON.stringify(found, null, 1)}`);
+  has(/^gift_cards: unique key gift_cards_code_key does not include tenant_id$/);
+  has(/^gift_card_uses\.\S+: SET NULL or SET DEFAULT action$/);
+  has(/^audit_log: no tenant_id, and not listed/);
+  // Unlisted, audit_log is held to a tenant table's rules too.
+  has(/^audit_log: unique key audit_log_pkey does not include tenant_id$/);
+  has(/^audit_log\.audit_log_tenant_fkey: the foreign key does not include tenant_id$/);
+  has(/^login_emails\.\S+: a reference table references users$/);
+  has(/^count_jobs\(uuid\): written in sql, not PL\/pgSQL$/);
+  assert.equal(found.length, 7, JSON.stringify(found));
+  // Rolled back: the schema is clean again.
+  assert.deepEqual(await distributionViolations(client), []);
+});
+
+test("without SET NULL keys nothing dangles: a user leaves with their login e-mail, a tenant with everything", async () => {
+  await rolledBack(async () => {
+    const { rows: [tenant] } = await client.query<{ id: string }>(`INSERT INTO tenants (name) VALUES ('Distribution Plumbing') RETURNING id`);
+    const { rows: [user] } = await client.query<{ id: string }>(
+      `INSERT INTO users (tenant_id, email, name, role) VALUES ($1, 'dist@example.test', 'Dana', 'technician') RETURNING id`,
+      [tenant.id],
+    );
+    const logins = async () => (await client.query(`SELECT 1 FROM login_emails WHERE tenant_id = $1`, [tenant.id])).rowCount;
+    assert.equal(await logins(), 1, "the trigger writes the login e-mail with the user");
+    await client.query(`DELETE FROM users WHERE tenant_id = $1 AND id = $2`, [tenant.id, user.id]);
+    assert.equal(await logins(), 0, "and removes it with the user");
+
+    // A tenant's deletion cascades through keys that are now NO ACTION (checked after the cascade).
+    const { rows: [tech] } = await client.query<{ id: string }>(
+      `INSERT INTO users (tenant_id, email, name, role) VALUES ($1, 'tech@example.test', 'Tom', 'technician') RETURNING id`,
+      [tenant.id],
+    );
+    const { rows: [customer] } = await client.query<{ id: string }>(`INSERT INTO customers (tenant_id, name) VALUES ($1, 'Ada') RETURNING id`, [tenant.id]);
+    await client.query(`INSERT INTO jobs (tenant_id, customer_id, title, assignee_id) VALUES ($1, $2, 'Fix tap', $3)`, [tenant.id, customer.id, tech.id]);
+    await client.query(`DELETE FROM tenants WHERE id = $1`, [tenant.id]);
+    assert.equal((await client.query(`SELECT 1 FROM jobs WHERE tenant_id = $1`, [tenant.id])).rowCount, 0);
+  });
+});
+
+test("a user others refer to cannot be deleted (NO ACTION), where SET NULL used to blank the reference", async () => {
+  await rolledBack(async () => {
+    const { rows: [tenant] } = await client.query<{ id: string }>(`INSERT INTO tenants (name) VALUES ('Keys Electric') RETURNING id`);
+    const { rows: [tech] } = await client.query<{ id: string }>(
+      `INSERT INTO users (tenant_id, email, name, role) VALUES ($1, 'keys@example.test', 'Kim', 'technician') RETURNING id`,
+      [tenant.id],
+    );
+    const { rows: [customer] } = await client.query<{ id: string }>(`INSERT INTO customers (tenant_id, name) VALUES ($1, 'Bo') RETURNING id`, [tenant.id]);
+    await client.query(`INSERT INTO jobs (tenant_id, customer_id, title, assignee_id) VALUES ($1, $2, 'Rewire', $3)`, [tenant.id, customer.id, tech.id]);
+    await client.query("SAVEPOINT s");
+    await assert.rejects(client.query(`DELETE FROM users WHERE tenant_id = $1 AND id = $2`, [tenant.id, tech.id]), /violates foreign key constraint/);
+    await client.query("ROLLBACK TO SAVEPOINT s");
+  });
 });

@@ -64,7 +64,7 @@ export async function login(email: string, password: string, ip: string, trusted
 
   // Sign-in is the one lookup by e-mail across tenants (SECURITY DEFINER, migration 0010).
   const found = await rows<{ id: string; tenant_id: string; password_hash: string | null; tenant_name: string }>(
-    `SELECT id, tenant_id, password_hash, tenant_name FROM app_login_lookup($1)`,
+    `SELECT id, tenant_id, password_hash, tenant_name FROM app_login_lookup($1) ORDER BY tenant_name, tenant_id`,
     [email],
   );
   const withPassword = found.filter((u) => u.password_hash);

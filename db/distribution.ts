@@ -1,0 +1,119 @@
+/**
+ * How the schema spreads over a Citus cluster (docs/decisions/210-distribution.md,
+ * docs/scale-out.md), and the rules that keep it distributable. One list, read by the
+ * distributing migration (0081) and by the schema test, so a new table is classified once.
+ *
+ * - `tenants` is distributed by its `id`; every other table with a `tenant_id` is a tenant
+ *   table, distributed by `tenant_id` and co-located with `tenants`.
+ * - Reference tables are copied to every node: small, read across tenants, written rarely.
+ * - Local tables stay on the coordinator, where the app connects: the app's own bookkeeping,
+ *   never joined with a tenant table.
+ */
+import type pg from "pg";
+
+export const DISTRIBUTION_ROOT = "tenants";
+
+/** Copied to every node. login_emails: which businesses an e-mail signs in to (sign-in only). */
+export const REFERENCE_TABLES: readonly string[] = ["login_emails"];
+
+/**
+ * On the coordinator only. billing_events: the providers' event log, stored by (provider,
+ * event id) before the tenant is known. rate_limits: per-IP and per-account counters.
+ * maintenance_runs: the cleanup's runs. schema_migrations: the migrator's own list.
+ */
+export const LOCAL_TABLES: readonly string[] = ["billing_events", "rate_limits", "maintenance_runs", "schema_migrations"];
+
+/** Functions run on the worker that holds the tenant, by their tenant argument. */
+export const DISTRIBUTED_FUNCTIONS: ReadonlyArray<{ signature: string; argument: string }> = [
+  { signature: "field_push(uuid, uuid, uuid, boolean, jsonb, jsonb)", argument: "p_tenant" },
+  {
+    signature: "field_apply_mutation(uuid, uuid, uuid, bigint, text, uuid, boolean, text, text[], text, timestamptz, timestamptz, timestamptz)",
+    argument: "p_tenant",
+  },
+  // Fair sharing's leases (migration 0013, docs/decisions/193): on the worker holding the tenant,
+  // so the per-tenant advisory lock and the count are that worker's.
+  { signature: "app_claim_work(uuid, uuid, text, integer, integer, integer)", argument: "p_tenant" },
+  { signature: "app_release_work(uuid, uuid)", argument: "p_tenant" },
+];
+
+type Queryable = Pick<pg.Client, "query">;
+
+/**
+ * Every way the schema in `public` breaks the rules of a distributed schema; empty when it
+ * keeps them. Works on plain PostgreSQL (no Citus needed):
+ * 1. every table is the root, a tenant table (tenant_id NOT NULL), a reference or a local table;
+ * 2. every tenant table has a primary key, and every primary key and unique index of a tenant
+ *    table includes tenant_id;
+ * 3. every foreign key between tenant tables includes tenant_id and neither sets NULL nor a
+ *    default on delete or update (Citus refuses those actions on the distribution column's key);
+ * 4. no reference or local table references a tenant table or the root;
+ * 5. the app's own functions are PL/pgSQL (SQL functions with parameters are inlined and then
+ *    cannot be planned as one tenant's query).
+ */
+export async function distributionViolations(client: Queryable): Promise<string[]> {
+  const out: string[] = [];
+  const special = new Set([DISTRIBUTION_ROOT, ...REFERENCE_TABLES, ...LOCAL_TABLES]);
+
+  const { rows: tables } = await client.query<{ name: string; tenant_nullable: string | null }>(
+    `SELECT c.relname AS name,
+            (SELECT CASE WHEN a.attnotnull THEN 'NO' ELSE 'YES' END FROM pg_attribute a
+              WHERE a.attrelid = c.oid AND a.attname = 'tenant_id' AND NOT a.attisdropped) AS tenant_nullable
+       FROM pg_class c
+      WHERE c.relnamespace = 'public'::regnamespace AND c.relkind IN ('r', 'p') AND NOT c.relispartition
+      ORDER BY 1`,
+  );
+  const tenantTables = new Set<string>();
+  for (const t of tables) {
+    if (special.has(t.name)) continue;
+    if (t.tenant_nullable === null) out.push(`${t.name}: no tenant_id, and not listed as a reference or local table (db/distribution.ts)`);
+    else if (t.tenant_nullable === "YES") out.push(`${t.name}: tenant_id may be NULL`);
+    tenantTables.add(t.name);
+  }
+  for (const name of special) {
+    if (!tables.some((t) => t.name === name)) out.push(`${name}: listed in db/distribution.ts but not in the schema`);
+  }
+
+  const { rows: keys } = await client.query<{ tbl: string; idx: string; has_tenant: boolean }>(
+    `SELECT i.indrelid::regclass::text AS tbl, i.indexrelid::regclass::text AS idx,
+            EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = i.indrelid AND a.attname = 'tenant_id'
+                     AND a.attnum = ANY (i.indkey::int2[])) AS has_tenant
+       FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid
+      WHERE c.relnamespace = 'public'::regnamespace AND (i.indisunique OR i.indisprimary)`,
+  );
+  for (const k of keys) {
+    if (tenantTables.has(k.tbl) && !k.has_tenant) out.push(`${k.tbl}: unique key ${k.idx} does not include tenant_id`);
+  }
+  const { rows: keyed } = await client.query<{ tbl: string }>(
+    `SELECT i.indrelid::regclass::text AS tbl FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid
+      WHERE c.relnamespace = 'public'::regnamespace AND i.indisprimary`,
+  );
+  for (const t of tenantTables) if (!keyed.some((k) => k.tbl === t)) out.push(`${t}: no primary key`);
+
+  const { rows: fks } = await client.query<{ tbl: string; target: string; name: string; cols: string[]; del: string; upd: string }>(
+    `SELECT c.conrelid::regclass::text AS tbl, c.confrelid::regclass::text AS target, c.conname AS name,
+            array(SELECT a.attname FROM pg_attribute a WHERE a.attrelid = c.conrelid AND a.attnum = ANY (c.conkey))::text[] AS cols,
+            c.confdeltype::text AS del, c.confupdtype::text AS upd
+       FROM pg_constraint c
+      WHERE c.contype = 'f' AND c.connamespace = 'public'::regnamespace`,
+  );
+  const distributed = (t: string) => t === DISTRIBUTION_ROOT || tenantTables.has(t);
+  for (const fk of fks) {
+    if (!distributed(fk.tbl)) {
+      if (distributed(fk.target)) out.push(`${fk.tbl}.${fk.name}: a ${REFERENCE_TABLES.includes(fk.tbl) ? "reference" : "local"} table references ${fk.target}`);
+      continue;
+    }
+    if (!fk.cols.includes("tenant_id")) out.push(`${fk.tbl}.${fk.name}: the foreign key does not include tenant_id`);
+    if (["n", "d"].includes(fk.del) || ["n", "d"].includes(fk.upd)) out.push(`${fk.tbl}.${fk.name}: SET NULL or SET DEFAULT action`);
+  }
+
+  const { rows: functions } = await client.query<{ name: string; language: string }>(
+    `SELECT p.oid::regprocedure::text AS name, l.lanname AS language
+       FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang
+      WHERE p.pronamespace = 'public'::regnamespace
+        AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e')`,
+  );
+  for (const f of functions) {
+    if (f.language !== "plpgsql") out.push(`${f.name}: written in ${f.language}, not PL/pgSQL`);
+  }
+  return out;
+}
