@@ -90,7 +90,7 @@ export function withBoundary(routes: ServerBuild["routes"]): ServerBuild["routes
             // user's share (docs/decisions/193); signed out, the route sends to sign-in itself.
             const kind = workKindOf(id, args.request, isAction);
             const user = kind ? await getCurrentUser(args.request) : null;
-            if (kind && user) return withWork({ tenantId: user.tenantId, userId: user.id }, kind, () => fn(args));
+            if (kind && user) return withWork({ tenantId: user.tenantId, userId: user.id }, kind, async () => fn(args));
             return fn(args);
           };
           return json ? asEnvelope(args.request, run) : asPage(run);
