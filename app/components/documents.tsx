@@ -15,11 +15,11 @@ export function LineItemsTable({
         <tbody>
           {items.map((i) => (
             <tr key={i.id}>
-              <td>{i.description}{notes?.[i.id] ? <div className="muted small">{notes[i.id]}</div> : null}</td>
-              <td className="num">{i.quantity}</td>
-              <td className="num"><Money cents={i.unit_price_cents} currency={currency} /></td>
-              <td className="num">{Number(i.tax_rate) ? `${i.tax_rate}%` : "—"}</td>
-              <td className="num"><Money cents={i.line_total_cents} currency={currency} /></td>
+              <td data-label="Description">{i.description}{notes?.[i.id] ? <div className="muted small">{notes[i.id]}</div> : null}</td>
+              <td className="num" data-label="Qty">{i.quantity}</td>
+              <td className="num" data-label="Unit price"><Money cents={i.unit_price_cents} currency={currency} /></td>
+              <td className="num" data-label="Tax">{Number(i.tax_rate) ? `${i.tax_rate}%` : "—"}</td>
+              <td className="num" data-label="Amount"><Money cents={i.line_total_cents} currency={currency} /></td>
             </tr>
           ))}
         </tbody>

@@ -15,6 +15,7 @@ export function AppShell({ children }: { children: React.ReactNode }) {
   if (!user || path.startsWith("/portal/") || path.startsWith("/api/portal/") || path.startsWith("/invite/")) {
     return <div className="public-shell">{children}</div>;
   }
+  const sections = navFor(user.role, user.permissions);
   return (
     <div className="shell">
       <a className="skip-link" href="#main">Skip to content</a>
@@ -23,25 +24,15 @@ export function AppShell({ children }: { children: React.ReactNode }) {
           <span className="brand-mark" aria-hidden="true">F</span>
           <span>Fieldwork</span>
         </Link>
-        <nav>
-          {navFor(user.role, user.permissions).map((section) => (
-            <div key={section.title} className="nav-section">
-              <h2 className="nav-title">{section.title}</h2>
-              <ul>
-                {section.items.map((item) => (
-                  <li key={item.to + item.label}>
-                    <NavLink to={item.to} end={item.to === "/"} prefetch="intent">
-                      {item.label}
-                    </NavLink>
-                  </li>
-                ))}
-              </ul>
-            </div>
-          ))}
-        </nav>
+        <NavSections sections={sections} />
       </aside>
       <div className="main-column">
         <header className="topbar">
+          {/* On a phone the sidebar gives way to this menu: a disclosure that works without JavaScript. */}
+          <details className="phone-menu">
+            <summary>Menu</summary>
+            <NavSections sections={sections} />
+          </details>
           <div className="tenant-name">{user.tenantName}</div>
           <div className="user-menu">
             <span className="user-name">
@@ -63,6 +54,28 @@ export function AppShell({ children }: { children: React.ReactNode }) {
         </main>
       </div>
     </div>
+  );
+}
+
+/** The navigation's sections, in the sidebar and in the phone menu. */
+function NavSections({ sections }: { sections: ReturnType<typeof navFor> }) {
+  return (
+    <nav>
+      {sections.map((section) => (
+        <div key={section.title} className="nav-section">
+          <h2 className="nav-title">{section.title}</h2>
+          <ul>
+            {section.items.map((item) => (
+              <li key={item.to + item.label}>
+                <NavLink to={item.to} end={item.to === "/"} prefetch="intent">
+                  {item.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ))}
+    </nav>
   );
 }
 
