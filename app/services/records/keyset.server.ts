@@ -53,7 +53,8 @@ export type KeysetQuery = {
   limit?: number;
 };
 
-export async function keysetPage<T extends Record<string, unknown>>(q: KeysetQuery, t: Tx): Promise<Page<T>> {
+/** The statement of one page (also what the query-plan tests explain). */
+export function keysetStatement(q: KeysetQuery) {
   const limit = q.limit ?? PAGE_SIZE;
   const keys: SortKey[] = [q.key, ...(q.then ?? [])];
   const valid = (c: [string[], string] | null) => (c && c[0].length === keys.length ? c : null);
@@ -73,15 +74,17 @@ export async function keysetPage<T extends Record<string, unknown>>(q: KeysetQue
     where.push(`(${keys.map((k) => k.expr).join(", ")}, ${q.id}) ${dir === "asc" ? ">" : "<"} (${placeholders.join(", ")}, $${bind.length}::uuid)`);
   }
   bind.push(limit + 1);
-  const found = await rows<T & { _keys: string[]; _id: string }>(
-    `SELECT ${q.select}, ARRAY[${keys.map((k) => `(${k.expr})::text`).join(", ")}] AS "_keys", ${q.id} AS "_id"
+  const sql = `SELECT ${q.select}, ARRAY[${keys.map((k) => `(${k.expr})::text`).join(", ")}] AS "_keys", ${q.id} AS "_id"
        FROM ${q.from}
       WHERE ${where.join(" AND ")}
       ORDER BY ${keys.map((k) => `${k.expr} ${dir}`).join(", ")}, ${q.id} ${dir}
-      LIMIT $${bind.length}`,
-    bind,
-    t,
-  );
+      LIMIT $${bind.length}`;
+  return { sql, bind, limit, after, before };
+}
+
+export async function keysetPage<T extends Record<string, unknown>>(q: KeysetQuery, t: Tx): Promise<Page<T>> {
+  const { sql, bind, limit, after, before } = keysetStatement(q);
+  const found = await rows<T & { _keys: string[]; _id: string }>(sql, bind, t);
   const more = found.length > limit;
   const page = found.slice(0, limit);
   if (before) page.reverse();
