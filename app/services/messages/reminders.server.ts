@@ -5,6 +5,7 @@
 // key, so a reminder is written once whatever the number of servers or ticks (the key's
 // unique index settles a race: the second insert writes nothing).
 import { inTenant, one, rows } from "../../../db/index";
+import type { RecordType } from "../../../db/enums";
 import { env } from "~/utils/env.server";
 import { signIdToken } from "~/utils/signed-ids.server";
 import { formatDate, formatDateTime, formatMoney } from "~/utils/format";
@@ -14,7 +15,8 @@ import { LINK_PLACEHOLDER, portalLinkRef } from "./links.server";
 import { queueMessage } from "./outbox.server";
 import { renderEmail, type Business } from "./templates.server";
 
-type Due = { tenant_id: string; record_type: "invoice" | "quote" | "job"; record_id: string; reminder: "invoice_before" | "invoice_after" | "quote_follow_up" | "visit"; dedupe_key: string };
+// record_type is one of invoice, quote, job (the due query's three kinds).
+type Due = { tenant_id: string; record_type: Extract<RecordType, "invoice" | "job"> | "quote"; record_id: string; reminder: "invoice_before" | "invoice_after" | "quote_follow_up" | "visit"; dedupe_key: string };
 
 export const unsubscribeUrl = (tenantId: string, customerId: string) => `${env().APP_URL}/unsubscribe/${signIdToken("unsubscribe", tenantId, customerId)}`;
 
