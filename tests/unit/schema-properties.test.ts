@@ -83,7 +83,7 @@ export const SCHEMAS_TESTED: readonly Entry[] = [
   one("app/services/documents/line-items.ts", "lineItemSchema", lineItemSchema, ["description", "quantity", "unitPrice", "taxRate", "optional", "option"]),
   one("app/services/documents/line-items.ts", "lineItemsSchema", lineItemsSchema),
   one("app/services/documents/price-book-form.ts", "priceBookItemSchema", priceBookItemSchema, ["id", "kind", "name", "description", "unitPrice", "taxRate"]),
-  one("app/services/documents/quote-form.ts", "quoteFormSchema", quoteFormSchema, ["customerId", "title", "validUntil", "currency", "notes", "requestId", "items"]),
+  one("app/services/documents/quote-form.ts", "quoteFormSchema", quoteFormSchema, ["customerId", "title", "validUntil", "currency", "notes", "requestId", "items", "deposit"]),
   one("app/services/import/validate.server.ts", "jobSchema", jobSchema, columns("jobs")),
   one("app/services/import/validate.server.ts", "quoteSchema", quoteSchema, columns("quotes")),
   one("app/services/import/validate.server.ts", "invoiceSchema", invoiceSchema, columns("invoices")),
@@ -303,15 +303,33 @@ describe("portal", () => {
     const input = fc.record({ quoteId: fc.uuid(), name: padded(trimmedText(100)), accept: fc.constantFrom(...ACCEPT), reason: padded(fc.string({ maxLength: 1000 }).filter((s) => s.trim() === s)) });
     check(31, fc.property(input, (i) => {
       const approve = { quoteId: i.quoteId, decision: "approve", signatureName: i.name.raw, acceptTerms: i.accept };
-      assert.deepEqual(accepts(quoteDecisionSchema, approve), { ...approve, signatureName: i.name.trimmed, reason: "" });
+      const none = { option: null, optionalItems: [], message: "" };
+      assert.deepEqual(accepts(quoteDecisionSchema, approve), { ...approve, ...none, signatureName: i.name.trimmed, reason: "" });
       const decline = { quoteId: i.quoteId, decision: "decline", reason: i.reason.raw };
-      assert.deepEqual(accepts(quoteDecisionSchema, decline), { ...decline, signatureName: "", reason: i.reason.trimmed });
+      assert.deepEqual(accepts(quoteDecisionSchema, decline), { ...decline, ...none, signatureName: "", reason: i.reason.trimmed });
       refuses(quoteDecisionSchema, { ...approve, acceptTerms: undefined }, "acceptTerms");
       refuses(quoteDecisionSchema, { ...approve, acceptTerms: "no" }, "acceptTerms");
       refuses(quoteDecisionSchema, { ...approve, signatureName: "  " }, "signatureName");
       refuses(quoteDecisionSchema, { ...approve, signatureName: "n".repeat(101) }, "signatureName");
       refuses(quoteDecisionSchema, { ...decline, reason: "r".repeat(1001) }, "reason");
       refuses(quoteDecisionSchema, { ...approve, decision: "maybe" }, "decision");
+    }));
+  });
+
+  it("quoteDecisionSchema: the option and the optional items (one id or a list) ride along an approval; a change request needs a message (<= 2000)", () => {
+    const input = fc.record({ quoteId: fc.uuid(), option: fc.string({ minLength: 1, maxLength: 100 }).filter((s) => s.trim() === s), ids: fc.array(fc.uuid(), { maxLength: 5 }), message: padded(trimmedText(2000)) });
+    check(32, fc.property(input, (i) => {
+      const approve = { quoteId: i.quoteId, decision: "approve", signatureName: "Ann", acceptTerms: "on", option: i.option, optionalItems: i.ids };
+      const out = accepts(quoteDecisionSchema, approve) as { option: string | null; optionalItems: string[] };
+      assert.equal(out.option, i.option);
+      assert.deepEqual(out.optionalItems, [...new Set(i.ids)]);
+      if (i.ids.length) assert.deepEqual((accepts(quoteDecisionSchema, { ...approve, optionalItems: i.ids[0] }) as { optionalItems: string[] }).optionalItems, [i.ids[0]]);
+      const changes = { quoteId: i.quoteId, decision: "changes", message: i.message.raw };
+      assert.equal((accepts(quoteDecisionSchema, changes) as { message: string }).message, i.message.trimmed);
+      refuses(quoteDecisionSchema, { ...changes, message: "  " }, "message");
+      refuses(quoteDecisionSchema, { ...changes, message: "m".repeat(2001) }, "message");
+      refuses(quoteDecisionSchema, { ...approve, option: "o".repeat(101) }, "option");
+      refuses(quoteDecisionSchema, { ...approve, optionalItems: [{}] }, "optionalItems");
     }));
   });
 
