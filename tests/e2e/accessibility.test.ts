@@ -6,6 +6,8 @@ import { describe, test } from "node:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { one } from "../../db/index";
 import { createInvite } from "../../app/services/team/invites.server";
+import { renderEmail } from "../../app/services/messages/templates.server";
+import { LINK_PLACEHOLDER } from "../../app/services/messages/links.server";
 import {
   expectNoSeriousAxeViolations, JS_MODES, newContext, screenshot, seriousAxeViolations, signIn, SKIP_BROWSER, withBrowser,
 } from "../helpers/browser";
@@ -13,6 +15,7 @@ import { clientFor } from "../helpers/client";
 import { createCustomer, createInvoice, createJob, createQuote, createTenant, createTenantWithUsers, createUser, DEFAULT_PASSWORD } from "../helpers/fixtures";
 import { commit, idIn, preview, upload } from "../helpers/import";
 import { portalSetup } from "../helpers/portal";
+import { quoteWithOptions } from "../helpers/quote-options";
 
 // Every page of the app, checked with axe-core with JavaScript off and on: no serious or
 // critical finding anywhere. Then the forms by keyboard alone, and validation errors tied to
@@ -45,6 +48,9 @@ async function seed(tag: string) {
   const quote = await createQuote(t.id, { customerId: customer.id });
   await createQuote(t.id, { customerId: customer.id, validUntil: new Date(Date.now() - 86400_000).toISOString().slice(0, 10) });
   const invoice = await createInvoice(t.id, { customerId: customer.id, status: "partial", amountPaidCents: 50_000 });
+  // Options, optional items, a deposit and a change request (issue 20): on the portal hub and the dashboard.
+  const options = await quoteWithOptions(t.id, customer.id, { depositPercent: "25" });
+  await one(`INSERT INTO quote_change_requests (tenant_id, quote_id, customer_id, message) VALUES ($1, $2, $3, 'Could it be done on a Saturday?') RETURNING id`, [t.id, options.id, customer.id]);
   await one(
     `INSERT INTO booking_requests (tenant_id, customer_id, service, description, preferred_date, time_window, address, phone)
      VALUES ($1, $2, 'Furnace not heating', 'Clicks but never lights.', current_date + 2, 'morning', '48 Oak Lane', '555-0142') RETURNING id`,
@@ -55,6 +61,16 @@ async function seed(tag: string) {
   const second = await createTenant(`Harbor Heating ${tag}`);
   await createUser(second.id, { role: "office", email: t.users.admin.email });
   const invite = await createInvite(office, imported.id);
+  // One e-mail in the outbox (/settings/messages), as the quote's send would write it.
+  const email = renderEmail({
+    business: { name: t.name, email: "office@summit.test", phone: "555-0100", address: null }, preview: "Your quote", greeting: "Hi Rosa,",
+    paragraphs: ["Here is your quote Q-0001."], facts: [["Quote", "Q-0001"], ["Total", "$1,200.00"]], action: { label: "Review and approve", url: LINK_PLACEHOLDER },
+  });
+  await one(
+    `INSERT INTO messages (tenant_id, kind, status, to_address, to_name, from_name, subject, text_body, html_body, message_id, link_ref)
+     VALUES ($1, 'quote_sent', 'local', 'rosa@example.test', 'Rosa Marquez', $2, 'Quote Q-0001 from Summit', $3, $4, '<' || gen_random_uuid() || '@a11y.test>', $5)`,
+    [t.id, t.name, email.text, email.html, `portal:${portal.linkId}`],
+  );
   // Import pages: a preview with errors (jobs naming customers that do not exist), and the result of a committed one.
   const c = await clientFor(t.users.owner);
   const badPreview = await preview(c, "jobs", "title,customer_email,status\nFix leak,nobody@example.test,scheduled\n,rosa@example.test,unknown\n");
@@ -63,7 +79,7 @@ async function seed(tag: string) {
   // A file waiting at the mapping step (section 14): an ambiguous header.
   const waiting = await upload(c, "customers", `Client Name,Email Address,Contact\nCora Vance,cora-${tag}@example.test,555-0100\n`);
   const uploadId = new URL(waiting.headers.get("location")!, "http://x").searchParams.get("upload")!;
-  return { t, customer, job, quote, invoice, portalUrl: portal.url, invitePath: new URL(invite.url).pathname, member: imported, badPreview, runId, uploadId };
+  return { t, customer, job, quote, invoice, options, portalUrl: portal.url, invitePath: new URL(invite.url).pathname, member: imported, badPreview, runId, uploadId };
 }
 
 const PAGES: PageCase[] = [
@@ -97,6 +113,10 @@ const PAGES: PageCase[] = [
   { name: "invite", who: "visitor", path: (s) => s.invitePath, shows: /choose a password/ },
   { name: "invite no longer valid", who: "visitor", path: () => "/invite/not-a-real-token", status: 404, shows: /no longer works/ },
   { name: "portal hub", who: "visitor", path: (s) => s.portalUrl, shows: /Rosa Marquez/ },
+  {
+    name: "portal hub, a quote's choice kept by Update total", who: "visitor", shows: /Approve and pay deposit/, shot: true,
+    path: (s) => `${s.portalUrl}?${new URLSearchParams([["quoteId", s.options.id], ["option", "Better"], ["optionalItems", s.options.ids.warranty]])}`,
+  },
   { name: "portal link not valid", who: "visitor", path: () => "/portal/forged.token", status: 404, shows: /no longer valid/i },
   { name: "dashboard", who: "owner", path: () => "/", shows: /Open jobs/i, shot: true },
   { name: "customers", who: "owner", path: () => "/customers", shows: /Rosa Marquez/ },
@@ -126,6 +146,12 @@ const PAGES: PageCase[] = [
     },
   },
   { name: "price book", who: "owner", path: () => "/settings/price-book", shows: /Add a service or product/ },
+  {
+    name: "messages outbox", who: "owner", path: () => "/settings/messages", shows: /Quote Q-0001 from Summit[\s\S]*Review and approve/, shot: true,
+    then: async (page) => {
+      await page.getByText("Read the message").first().click();
+    },
+  },
   { name: "edit quote", who: "owner", path: (s) => `/quotes/${s.quote.id}/edit`, shows: /Line items/ },
   { name: "jobs", who: "owner", path: () => "/jobs", shows: /Replace 50 gal water heater/ },
   { name: "job", who: "owner", path: (s) => `/jobs/${s.job.id}`, shows: /Replace 50 gal water heater/, shot: true },
@@ -187,6 +213,16 @@ const PAGES: PageCase[] = [
       await page.getByLabel("Job title").fill("Replace 50 gallon gas water heater in garage");
       await page.getByRole("button", { name: "Get guidance" }).click();
       await page.locator("#guidance").waitFor();
+    },
+  },
+  { name: "company settings", who: "owner", path: () => "/settings/company", shows: /Time, money and defaults/, shot: true },
+  {
+    name: "company settings with errors", who: "owner", path: () => "/settings/company", shows: /Time, money and defaults/, status: 200, shot: true,
+    then: async (page) => {
+      await page.locator("#company-settings").evaluate((f) => f.setAttribute("novalidate", ""));
+      await page.getByLabel("Payment terms (days)").fill("400");
+      await page.getByRole("button", { name: "Save company settings" }).click();
+      await page.locator("#field-paymentTermsDays-error").waitFor();
     },
   },
   { name: "accounting settings", who: "owner", path: () => "/settings/accounting", shows: /QuickBooks Online/ },
@@ -263,6 +299,7 @@ describe("browser: accessibility of every page", { skip: SKIP_BROWSER }, () => {
       "quotes.new.tsx": "quote builder",
       "quotes.$id_.edit.tsx": "edit quote",
       "settings.price-book.tsx": "price book",
+      "settings.messages.tsx": "messages outbox",
       "field.tsx": "my day",
       "import-data._index.tsx": "import",
       "import-data.commit.tsx": "import commit page",
@@ -289,6 +326,7 @@ describe("browser: accessibility of every page", { skip: SKIP_BROWSER }, () => {
       "requests_.$id.convert.tsx": "booking requests",
       "settings.accounting.tsx": "accounting settings",
       "settings.billing.tsx": "billing settings",
+      "settings.company.tsx": "company settings",
       "settings.calendar.tsx": "calendar settings",
       "settings.calendar_.feeds.tsx": "page not found",
       "settings.calendar_.feeds.$id.revoke.tsx": "page not found",

@@ -5,7 +5,9 @@ import { isUuid } from "~/utils/crypto.server";
 import { formatDate } from "~/utils/format";
 import { notify } from "~/services/events/events.server";
 import { recordPayment } from "~/services/invoices/payments.server";
+import { queueOfficeNotice } from "~/services/messages/compose.server";
 import type { Portal } from "./access.server";
+import { approveQuote, recordDecline, requestQuoteChanges } from "./quote-decisions.server";
 import type { BookingRequestInput, PaymentInput, QuoteDecisionInput } from "./schemas";
 import type { PortalDone } from "./types";
 
@@ -38,22 +40,38 @@ export async function decideQuote(portal: Portal, t: Tx, input: QuoteDecisionInp
   if (quote.status !== "sent") throw conflict("This quote is not open for a decision.");
 
   if (input.decision === "approve") {
-    await one(
-      `UPDATE quotes SET status = 'approved', approved_at = now(), approved_name = $3, approved_ip = $4, approved_user_agent = $5, updated_at = now()
-        WHERE tenant_id = $1 AND id = $2`,
-      [portal.tenantId, input.quoteId, input.signatureName, meta.ip, meta.userAgent?.slice(0, 500) ?? null],
-      t,
-    );
-    await notify(t, portal.tenantId, { type: "quote.approved", id: input.quoteId });
+    await approveQuote(portal, t, input, meta);
+    await tellOfficeOfAnswer(portal, t, input.quoteId, `approved by ${input.signatureName}`);
     return { done: "quote-approved", id: input.quoteId };
+  }
+  if (input.decision === "changes") {
+    await requestQuoteChanges(portal, t, input.quoteId, input.message);
+    await tellOfficeOfAnswer(portal, t, input.quoteId, `sent back with a request for changes: "${input.message}"`);
+    return { done: "quote-changes-requested", id: input.quoteId };
   }
   await one(
     `UPDATE quotes SET status = 'declined', declined_at = now(), decline_reason = $3, updated_at = now() WHERE tenant_id = $1 AND id = $2`,
     [portal.tenantId, input.quoteId, input.reason || null],
     t,
   );
+  await recordDecline(portal, t, input.quoteId, input.reason);
   await notify(t, portal.tenantId, { type: "quote.declined", id: input.quoteId });
+  await tellOfficeOfAnswer(portal, t, input.quoteId, `declined${input.reason ? `: "${input.reason}"` : ""}`);
   return { done: "quote-declined", id: input.quoteId };
+}
+
+/** The office hears of a quote's answer by e-mail (the company e-mail), in the answer's transaction. */
+async function tellOfficeOfAnswer(portal: Portal, t: Tx, quoteId: string, what: string) {
+  const q = await one<{ number: string; customer: string }>(
+    `SELECT q.number, c.name AS customer FROM quotes q JOIN customers c ON c.tenant_id = q.tenant_id AND c.id = q.customer_id WHERE q.tenant_id = $1 AND q.id = $2`,
+    [portal.tenantId, quoteId],
+    t,
+  );
+  if (!q) return;
+  await queueOfficeNotice(t, portal.tenantId, {
+    kind: "office_quote_answered", subject: `Quote ${q.number} ${what.split(":")[0]}`, path: `/quotes/${quoteId}`,
+    paragraphs: [`${q.customer}'s quote ${q.number} was ${what} in the portal.`], record: { type: "quote", id: quoteId },
+  });
 }
 
 /**
@@ -89,7 +107,19 @@ export async function requestBooking(portal: Portal, t: Tx, input: BookingReques
     ],
     t,
   );
-  if (row) await notify(t, portal.tenantId, { type: "booking_request.received", id: row.id });
+  if (row) {
+    await notify(t, portal.tenantId, { type: "booking_request.received", id: row.id });
+    const customer = await one<{ name: string }>(`SELECT name FROM customers WHERE tenant_id = $1 AND id = $2`, [portal.tenantId, portal.customerId], t);
+    await queueOfficeNotice(t, portal.tenantId, {
+      kind: "office_booking_request", subject: `New booking request: ${input.service}`.slice(0, 300), path: "/requests",
+      paragraphs: [`${customer?.name ?? "A customer"} asked for a visit in the portal.`, ...(input.description ? [input.description] : [])],
+      facts: [
+        ["Service", input.service], ...(input.preferredDate ? [["Preferred date", formatDate(input.preferredDate)] as [string, string]] : []),
+        ["Time", input.timeWindow], ...(input.phone ? [["Phone", input.phone] as [string, string]] : []), ...(input.address ? [["Address", input.address] as [string, string]] : []),
+      ],
+      record: { type: "booking_request", id: row.id },
+    });
+  }
   // A repeat of the same form lands on the same confirmation.
   return { done: "booking-sent", id: row?.id ?? "" };
 }
