@@ -3,8 +3,8 @@ import { inTenant, one, rows } from "../../../db/index";
 import { notFound } from "~/utils/app-error";
 import type { Actor } from "~/utils/auth.server";
 import { isUuid } from "~/utils/crypto.server";
-import { keysetPage, type PageCursor } from "./keyset.server";
-import { containsPattern, CUSTOMER_SEARCH, invoiceOverdue, quoteStatus } from "./sql.server";
+import { keysetPage, type KeysetQuery, type PageCursor } from "./keyset.server";
+import { containsPattern, CUSTOMER_SEARCH, customerPrefixSearch, invoiceOverdue, prefixPattern, quoteStatus, SHORT_SEARCH_CHARS } from "./sql.server";
 import { listSchemaBase } from "./list-params";
 import { CUSTOMER_FILTERS } from "./statuses";
 
@@ -15,11 +15,14 @@ export type CustomerListParams = z.infer<typeof customerListSchema> & PageCursor
 
 export type CustomerListItem = { id: string; name: string; company: string | null; email: string | null; phone: string | null; city: string | null };
 
-/** Customers by name, searched by name, email, phone or company. */
-export async function listCustomers(actor: Actor, p: CustomerListParams) {
+/** The query of a customers page: by name, searched by name, email, phone or company. */
+export function customerListQuery(tenantId: string, p: CustomerListParams): KeysetQuery {
   const where = ["c.tenant_id = $1"];
-  const bind: unknown[] = [actor.tenantId];
-  if (p.q) {
+  const bind: unknown[] = [tenantId];
+  if (p.q && p.q.length < SHORT_SEARCH_CHARS) {
+    bind.push(prefixPattern(p.q));
+    where.push(customerPrefixSearch(bind.length));
+  } else if (p.q) {
     bind.push(containsPattern(p.q));
     where.push(`${CUSTOMER_SEARCH} LIKE $${bind.length}`);
   }
@@ -28,20 +31,20 @@ export async function listCustomers(actor: Actor, p: CustomerListParams) {
   } else if (p.filter === "unpaid") {
     where.push(`EXISTS (SELECT 1 FROM invoices i WHERE i.tenant_id = c.tenant_id AND i.customer_id = c.id AND i.status IN ('sent', 'partial'))`);
   }
-  return inTenant(actor.tenantId, (t) =>
-    keysetPage<CustomerListItem>(
-      {
-        select: "c.id, c.name, c.company, c.email, c.phone, c.city",
-        from: "customers c",
-        where,
-        bind,
-        key: { expr: "c.name", type: "text", dir: "asc" },
-        id: "c.id",
-        cursor: p,
-      },
-      t,
-    ),
-  );
+  return {
+    select: "c.id, c.name, c.company, c.email, c.phone, c.city",
+    from: "customers c",
+    where,
+    bind,
+    key: { expr: "c.name", type: "text", dir: "asc" },
+    id: "c.id",
+    cursor: p,
+  };
+}
+
+/** Customers by name, searched by name, email, phone or company. */
+export async function listCustomers(actor: Actor, p: CustomerListParams) {
+  return inTenant(actor.tenantId, (t) => keysetPage<CustomerListItem>(customerListQuery(actor.tenantId, p), t));
 }
 
 const RELATED = 10;
@@ -82,13 +85,15 @@ export async function getCustomer(actor: Actor, id: string) {
       ),
       await rows<{ id: string; number: string; title: string | null; status: string; total_cents: number; currency: string; valid_until: string | null }>(
         `SELECT q.id, q.number, q.title, ${quoteStatus("q")} AS status, q.total_cents, q.currency, q.valid_until::text
-           FROM quotes q WHERE q.tenant_id = $1 AND q.customer_id = $2 ORDER BY q.created_at DESC, q.id LIMIT $3`,
+           FROM quotes q WHERE q.tenant_id = $1 AND q.customer_id = $2
+          ORDER BY q.issue_date DESC NULLS LAST, q.number DESC, q.id DESC LIMIT $3`,
         bind,
         t,
       ),
       await rows<{ id: string; number: string; status: string; overdue: boolean; total_cents: number; amount_paid_cents: number; currency: string; due_date: string | null }>(
         `SELECT i.id, i.number, i.status, ${invoiceOverdue("i")} AS overdue, i.total_cents, i.amount_paid_cents, i.currency, i.due_date::text
-           FROM invoices i WHERE i.tenant_id = $1 AND i.customer_id = $2 ORDER BY i.created_at DESC, i.id LIMIT $3`,
+           FROM invoices i WHERE i.tenant_id = $1 AND i.customer_id = $2
+          ORDER BY i.issue_date DESC NULLS LAST, i.number DESC, i.id DESC LIMIT $3`,
         bind,
         t,
       ),
