@@ -52,7 +52,6 @@ export const paymentSchema = z.object({
 });
 export type PaymentInput = z.output<typeof paymentSchema>;
 
-
 /**
  * The booking form; the preferred date must fall within today..lastDate of the business's
  * calendar. Built once per pair of dates and kept (a schema is immutable): every portal page
