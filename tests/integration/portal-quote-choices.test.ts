@@ -5,6 +5,7 @@
 // change request, and the "Update total" page without JavaScript.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { extractText, getDocumentProxy } from "unpdf";
 import { inTenant, one, rows } from "../../db/index";
 import { chosenQuoteItems, convertQuote } from "../../app/services/documents/quotes.server";
 import { applyQuoteDeposit } from "../../app/services/invoices/deposits.server";
@@ -140,6 +141,14 @@ test("a quote asking a deposit: approval and the sandbox deposit in one transact
   const payments = await rows<{ reference: string; method: string; amount_cents: string }>(`SELECT reference, method, amount_cents FROM payments WHERE tenant_id = $1 AND invoice_id = $2`, [s.tenant.id, invoice.id]);
   assert.deepEqual(payments.map((p) => [p.reference, p.method, Number(p.amount_cents)]), [[deposit!.reference, "sandbox", 38_450]]);
 
+  // The quote's PDF says what was chosen, and the deposit.
+  const pdf = await officePdf(s.tenant.users.office, q.id);
+  assert.match(pdf, /New 50 gal standard water heater \(option Better, chosen\)/);
+  assert.match(pdf, /Tankless water heater \(option Best, not chosen\)/);
+  assert.match(pdf, /Extended 5-year warranty \(optional, chosen\)/);
+  assert.match(pdf, /Total \$1,538\.00/);
+  assert.match(pdf, /Deposit of \$384\.50 paid with the approval \(sandbox, reference SBX-/);
+
   // The portal shows the deposit paid; the office's page too.
   const hub = pageText((await portalRequest("GET", s.url, { ip: randomLoopback() })).text);
   assert.match(hub, /Deposit paid: \$384\.50 \(sandbox, reference SBX-/);
@@ -148,6 +157,14 @@ test("a quote asking a deposit: approval and the sandbox deposit in one transact
   assert.match(page, /Deposit on approval 25% of the chosen total/);
   assert.match(page, /Deposit paid \$384\.50/);
 });
+
+/** The quote's PDF as the office downloads it, as text (read back with PDF.js). */
+async function officePdf(user: Parameters<typeof clientFor>[0], quoteId: string) {
+  const res = await (await clientFor(user)).get(`/quotes/${quoteId}.pdf`);
+  assert.equal(res.headers.get("content-type"), "application/pdf");
+  const { text } = await extractText(await getDocumentProxy(new Uint8Array(await res.arrayBuffer())), { mergePages: true });
+  return text.replace(/\s+/g, " ");
+}
 
 test("a change request (<= 2,000 characters) is kept, in the quote's history and on the dashboard; the quote stays sent; an approved quote answers 409", async () => {
   const s = await portalSetup();
