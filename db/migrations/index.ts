@@ -11,6 +11,7 @@ import * as m0009 from "./0009-row-level-security";
 import * as m0010 from "./0010-emails-per-tenant";
 import * as m0011 from "./0011-cleanup";
 import * as m0012 from "./0012-billing-raw-body";
+import * as m0013 from "./0013-work-leases";
 import * as m0020 from "./0020-history-and-numbering";
 import * as m0021 from "./0021-quote-builder";
 import * as m0025 from "./0025-office-records";
@@ -41,6 +42,7 @@ export const MIGRATIONS: Array<[string, MigrationModule]> = [
   ["0010-emails-per-tenant", m0010],
   ["0011-cleanup", m0011],
   ["0012-billing-raw-body", m0012],
+  ["0013-work-leases", m0013],
   ["0020-history-and-numbering", m0020],
   ["0021-quote-builder", m0021],
   ["0025-office-records", m0025],

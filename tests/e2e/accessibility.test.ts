@@ -215,6 +215,16 @@ const PAGES: PageCase[] = [
       await page.locator("#guidance").waitFor();
     },
   },
+  { name: "company settings", who: "owner", path: () => "/settings/company", shows: /Time, money and defaults/, shot: true },
+  {
+    name: "company settings with errors", who: "owner", path: () => "/settings/company", shows: /Time, money and defaults/, status: 200, shot: true,
+    then: async (page) => {
+      await page.locator("#company-settings").evaluate((f) => f.setAttribute("novalidate", ""));
+      await page.getByLabel("Payment terms (days)").fill("400");
+      await page.getByRole("button", { name: "Save company settings" }).click();
+      await page.locator("#field-paymentTermsDays-error").waitFor();
+    },
+  },
   { name: "accounting settings", who: "owner", path: () => "/settings/accounting", shows: /QuickBooks Online/ },
   { name: "calendar settings", who: "owner", path: () => "/settings/calendar", shows: /Google Calendar/ },
   { name: "language model settings", who: "owner", path: () => "/settings/llm", shows: /The assistant is local/ },
@@ -316,6 +326,7 @@ describe("browser: accessibility of every page", { skip: SKIP_BROWSER }, () => {
       "requests_.$id.convert.tsx": "booking requests",
       "settings.accounting.tsx": "accounting settings",
       "settings.billing.tsx": "billing settings",
+      "settings.company.tsx": "company settings",
       "settings.calendar.tsx": "calendar settings",
       "settings.calendar_.feeds.tsx": "page not found",
       "settings.calendar_.feeds.$id.revoke.tsx": "page not found",
