@@ -8,6 +8,7 @@ import { one } from "../../db/index";
 import { createInvite } from "../../app/services/team/invites.server";
 import { renderEmail } from "../../app/services/messages/templates.server";
 import { LINK_PLACEHOLDER } from "../../app/services/messages/links.server";
+import { signIdToken } from "../../app/utils/signed-ids.server";
 import {
   expectNoSeriousAxeViolations, JS_MODES, newContext, screenshot, seriousAxeViolations, signIn, SKIP_BROWSER, withBrowser,
 } from "../helpers/browser";
@@ -113,6 +114,7 @@ const PAGES: PageCase[] = [
   { name: "invite", who: "visitor", path: (s) => s.invitePath, shows: /choose a password/ },
   { name: "invite no longer valid", who: "visitor", path: () => "/invite/not-a-real-token", status: 404, shows: /no longer works/ },
   { name: "portal hub", who: "visitor", path: (s) => s.portalUrl, shows: /Rosa Marquez/ },
+  { name: "stop reminders", who: "visitor", path: (s) => `/unsubscribe/${signIdToken("unsubscribe", s.t.id, s.customer.id)}`, shows: /Stop automatic reminders/ },
   {
     name: "portal hub, a quote's choice kept by Update total", who: "visitor", shows: /Approve and pay deposit/, shot: true,
     path: (s) => `${s.portalUrl}?${new URLSearchParams([["quoteId", s.options.id], ["option", "Better"], ["optionalItems", s.options.ids.warranty]])}`,
@@ -300,6 +302,7 @@ describe("browser: accessibility of every page", { skip: SKIP_BROWSER }, () => {
       "quotes.$id_.edit.tsx": "edit quote",
       "settings.price-book.tsx": "price book",
       "settings.messages.tsx": "messages outbox",
+      "unsubscribe.$token.tsx": "stop reminders",
       "field.tsx": "my day",
       "import-data._index.tsx": "import",
       "import-data.commit.tsx": "import commit page",
