@@ -19,6 +19,7 @@ import * as m0025 from "./0025-office-records";
 import * as m0030 from "./0030-schedule";
 import * as m0040 from "./0040-import-mapping";
 import * as m0050 from "./0050-messages";
+import * as m0051 from "./0051-reminders";
 import * as m0060 from "./0060-quote-choices";
 import * as m0070 from "./0070-report-indexes";
 import * as m0071 from "./0071-dashboard-figures";
@@ -51,6 +52,7 @@ export const MIGRATIONS: Array<[string, MigrationModule]> = [
   ["0030-schedule", m0030],
   ["0040-import-mapping", m0040],
   ["0050-messages", m0050],
+  ["0051-reminders", m0051],
   ["0060-quote-choices", m0060],
   ["0070-report-indexes", m0070],
   ["0071-dashboard-figures", m0071],

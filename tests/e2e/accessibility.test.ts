@@ -8,6 +8,7 @@ import { one } from "../../db/index";
 import { createInvite } from "../../app/services/team/invites.server";
 import { renderEmail } from "../../app/services/messages/templates.server";
 import { LINK_PLACEHOLDER } from "../../app/services/messages/links.server";
+import { signIdToken } from "../../app/utils/signed-ids.server";
 import {
   expectNoSeriousAxeViolations, JS_MODES, newContext, screenshot, seriousAxeViolations, signIn, SKIP_BROWSER, withBrowser,
 } from "../helpers/browser";
@@ -113,6 +114,7 @@ const PAGES: PageCase[] = [
   { name: "invite", who: "visitor", path: (s) => s.invitePath, shows: /choose a password/ },
   { name: "invite no longer valid", who: "visitor", path: () => "/invite/not-a-real-token", status: 404, shows: /no longer works/ },
   { name: "portal hub", who: "visitor", path: (s) => s.portalUrl, shows: /Rosa Marquez/ },
+  { name: "stop reminders", who: "visitor", path: (s) => `/unsubscribe/${signIdToken("unsubscribe", s.t.id, s.customer.id)}`, shows: /Stop automatic reminders/ },
   {
     name: "portal hub, a quote's choice kept by Update total", who: "visitor", shows: /Approve and pay deposit/, shot: true,
     path: (s) => `${s.portalUrl}?${new URLSearchParams([["quoteId", s.options.id], ["option", "Better"], ["optionalItems", s.options.ids.warranty]])}`,
@@ -215,6 +217,16 @@ const PAGES: PageCase[] = [
       await page.locator("#guidance").waitFor();
     },
   },
+  { name: "company settings", who: "owner", path: () => "/settings/company", shows: /Time, money and defaults/, shot: true },
+  {
+    name: "company settings with errors", who: "owner", path: () => "/settings/company", shows: /Time, money and defaults/, status: 200, shot: true,
+    then: async (page) => {
+      await page.locator("#company-settings").evaluate((f) => f.setAttribute("novalidate", ""));
+      await page.getByLabel("Payment terms (days)").fill("400");
+      await page.getByRole("button", { name: "Save company settings" }).click();
+      await page.locator("#field-paymentTermsDays-error").waitFor();
+    },
+  },
   { name: "accounting settings", who: "owner", path: () => "/settings/accounting", shows: /QuickBooks Online/ },
   { name: "calendar settings", who: "owner", path: () => "/settings/calendar", shows: /Google Calendar/ },
   { name: "language model settings", who: "owner", path: () => "/settings/llm", shows: /The assistant is local/ },
@@ -290,6 +302,7 @@ describe("browser: accessibility of every page", { skip: SKIP_BROWSER }, () => {
       "quotes.$id_.edit.tsx": "edit quote",
       "settings.price-book.tsx": "price book",
       "settings.messages.tsx": "messages outbox",
+      "unsubscribe.$token.tsx": "stop reminders",
       "field.tsx": "my day",
       "import-data._index.tsx": "import",
       "import-data.commit.tsx": "import commit page",
@@ -316,6 +329,7 @@ describe("browser: accessibility of every page", { skip: SKIP_BROWSER }, () => {
       "requests_.$id.convert.tsx": "booking requests",
       "settings.accounting.tsx": "accounting settings",
       "settings.billing.tsx": "billing settings",
+      "settings.company.tsx": "company settings",
       "settings.calendar.tsx": "calendar settings",
       "settings.calendar_.feeds.tsx": "page not found",
       "settings.calendar_.feeds.$id.revoke.tsx": "page not found",

@@ -275,6 +275,16 @@ test("every route that takes an id answers another tenant's id exactly as a miss
       theirs: [signPortalToken(a.id, t.portal.linkId)], missing: () => signPortalToken(a.id, randomUUID()), status: 404,
     },
     {
+      route: "GET /unsubscribe/<token> (our tenant, their customer id)",
+      ask: (token) => portalRequest("GET", `/unsubscribe/${token}`, { ip }),
+      theirs: [signIdToken("unsubscribe", a.id, t.customer.id)], missing: () => signIdToken("unsubscribe", a.id, randomUUID()), status: 404,
+    },
+    {
+      route: "POST /unsubscribe/<token> (our tenant, their customer id)",
+      ask: (token) => owner.post(`/unsubscribe/${token}`, {}),
+      theirs: [signIdToken("unsubscribe", a.id, t.customer.id)], missing: () => signIdToken("unsubscribe", a.id, randomUUID()), status: 404,
+    },
+    {
       route: "GET /invite/<token> (our tenant, their secret)",
       ask: (token) => owner.get(`/invite/${token}`),
       theirs: [`${aPrefix}.${t.inviteSecret}`], missing: () => `${aPrefix}.${randomBytes(32).toString("base64url")}`, status: 404,
