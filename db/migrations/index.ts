@@ -15,6 +15,7 @@ import * as m0013 from "./0013-work-leases";
 import * as m0014 from "./0014-time-entry-span";
 import * as m0020 from "./0020-history-and-numbering";
 import * as m0021 from "./0021-quote-builder";
+import * as m0022 from "./0022-document-date-order";
 import * as m0025 from "./0025-office-records";
 import * as m0030 from "./0030-schedule";
 import * as m0040 from "./0040-import-mapping";
@@ -48,6 +49,7 @@ export const MIGRATIONS: Array<[string, MigrationModule]> = [
   ["0014-time-entry-span", m0014],
   ["0020-history-and-numbering", m0020],
   ["0021-quote-builder", m0021],
+  ["0022-document-date-order", m0022],
   ["0025-office-records", m0025],
   ["0030-schedule", m0030],
   ["0040-import-mapping", m0040],
