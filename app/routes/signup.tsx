@@ -11,7 +11,7 @@ import { PASSWORD_MAX, PASSWORD_MIN, signupSchema } from "~/services/accounts/sc
 import { clientIp, getCurrentUser } from "~/utils/auth.server";
 import { honeypotInputProps } from "~/utils/honeypot.server";
 import { passThroughHeaders } from "~/utils/route-headers";
-import { completeSignIn } from "~/utils/sign-in.server";
+import { completeSignIn } from "~/http/sign-in.server";
 
 export const headers = passThroughHeaders;
 

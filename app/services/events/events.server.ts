@@ -128,7 +128,6 @@ class LiveEvents {
 }
 
 declare global {
-  // eslint-disable-next-line no-var
   var __liveEvents: LiveEvents | undefined;
 }
 

@@ -3,10 +3,10 @@
  * Uses DATABASE_URL, or starts the embedded database in DATA_DIR like `npm start`.
  */
 import path from "node:path";
-import { closeDb, db, one } from "../index";
-import { startEmbedded } from "../embedded";
-import { ROLES } from "../enums";
-import { migrateUp } from "../migrate";
+import { closeDb, db, one } from "../../db/index";
+import { startEmbedded } from "../../db/embedded";
+import { ROLES } from "../../db/enums";
+import { migrateUp } from "../../db/migrate";
 import { parseEnv } from "../../app/utils/env.server";
 import { createCustomer, createInvoice, createJob, createQuote, createUser, DEFAULT_PASSWORD } from "./factories";
 import { IMPORT_ORDER } from "../../app/services/import/columns";
