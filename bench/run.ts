@@ -2,7 +2,8 @@
  * `npm run bench`: every figure of BENCHMARKS.md in one run against the production build and
  * a fresh PostgreSQL on loopback; prints one table and writes bench/results/latest.json.
  * Bounded: each load runs a fixed time or count. Run alone on a quiet machine.
- * `BENCH_ONLY=B2 npm run bench` runs B2 alone (writes bench/results/b2.json).
+ * `BENCH_ONLY=B2 npm run bench` runs B2 alone (writes bench/results/b2.json);
+ * `BENCH_ONLY=P2 npm run bench` runs part two alone (bench/part-two.ts, writes p2.json).
  */
 import { benchDatabase, buildApp, printTable, productionServer, writeResults, type Figure } from "./lib";
 import { benchHttp } from "./http";
@@ -12,6 +13,7 @@ import { benchUser } from "./session";
 import { portalTarget } from "./portal";
 import { runImportBench } from "./import-lib";
 import { benchOfflineSync } from "./offline-sync";
+import { benchPartTwo } from "./part-two";
 import { closeDb } from "../db/index";
 
 async function main() {
@@ -31,29 +33,35 @@ async function main() {
     BILLING_STRIPE_PRICE_PLANS: BENCH_STRIPE.pricePlans,
   });
   try {
-    const user = await benchUser(server.url, database.url);
-    const session = { cookie: user.cookie, origin: server.url };
-    console.log("B2 HTTP…");
-    figures.push(
-      ...(await benchHttp(server, [
-        {
-          name: "POST /ai-assistant/generate",
-          path: "/ai-assistant/generate",
-          method: "POST",
-          body: new URLSearchParams({ _csrf: user.csrf, mode: "quote", job_title: "Replace 50 gal water heater", details: "Two-story house, heater in the attic" }).toString(),
-          headers: { ...session, "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
-          goal: { rps: 1500, p99: 50 },
-        },
-        { name: "GET /import-data?type=customers", path: "/import-data?type=customers", headers: session, goal: { p99: 100 } },
-        { name: "GET /portal/<token>", path: await portalTarget(database.url, user), goal: { p99: 100 } },
-      ])),
-    );
-    if (!only) {
-      console.log("B3 offline sync…");
-      figures.push(...(await benchOfflineSync(server.url)).figures);
-      await closeDb();
-      console.log("B4 billing webhook…");
-      figures.push(...(await benchBilling(server.url, database.url, user.tenantId)));
+    if (!only || only === "B2") {
+      const user = await benchUser(server.url, database.url);
+      const session = { cookie: user.cookie, origin: server.url };
+      console.log("B2 HTTP…");
+      figures.push(
+        ...(await benchHttp(server, [
+          {
+            name: "POST /ai-assistant/generate",
+            path: "/ai-assistant/generate",
+            method: "POST",
+            body: new URLSearchParams({ _csrf: user.csrf, mode: "quote", job_title: "Replace 50 gal water heater", details: "Two-story house, heater in the attic" }).toString(),
+            headers: { ...session, "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
+            goal: { rps: 1500, p99: 50 },
+          },
+          { name: "GET /import-data?type=customers", path: "/import-data?type=customers", headers: session, goal: { p99: 100 } },
+          { name: "GET /portal/<token>", path: await portalTarget(database.url, user), goal: { p99: 100 } },
+        ])),
+      );
+      if (!only) {
+        console.log("B3 offline sync…");
+        figures.push(...(await benchOfflineSync(server.url)).figures);
+        await closeDb();
+        console.log("B4 billing webhook…");
+        figures.push(...(await benchBilling(server.url, database.url, user.tenantId)));
+      }
+    }
+    if (!only || only === "P2") {
+      console.log("P2 the business day (a tenant of 50,000 customers, 100,000 jobs, 100,000 invoices, 150,000 payments)…");
+      figures.push(...(await benchPartTwo(server.url, database.url)));
     }
   } finally {
     await server.stop();

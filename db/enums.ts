@@ -41,3 +41,19 @@ export type RecordType = (typeof RECORD_TYPES)[number];
 /** Where a change came from: a staff page, the customer portal, the field app, an import, the system. */
 export const HISTORY_SOURCES = ["staff", "portal", "field", "import", "system"] as const;
 export type HistorySource = (typeof HISTORY_SOURCES)[number];
+
+/**
+ * An e-mail's life in the outbox (docs/decisions/140): `queued` waits for a worker, `sending`
+ * is claimed by one (until its lease ends), `sent` was accepted by the SMTP server, `failed`
+ * was refused for good or ran out of tries, `local` was kept in the local outbox because no
+ * SMTP server is configured (development).
+ */
+export const MESSAGE_STATUSES = ["queued", "sending", "sent", "failed", "local"] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+
+/** What an e-mail is about: to a customer, to a new member, or to the office. */
+export const MESSAGE_KINDS = [
+  "quote_sent", "invoice_sent", "receipt", "invite", "reminder",
+  "office_booking_request", "office_quote_answered", "office_portal_payment",
+] as const;
+export type MessageKind = (typeof MESSAGE_KINDS)[number];

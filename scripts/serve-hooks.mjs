@@ -13,7 +13,8 @@
 //   is read and dropped, up to a bound, so the client finishes sending and reads the answer
 //   instead of a connection reset;
 // - keep-alive and request timeouts, and a graceful stop on SIGTERM / SIGINT (in-flight
-//   requests finish; long-lived event streams are cut after 5 s).
+//   requests finish, and the app's stop hooks such as the e-mail worker's; long-lived event
+//   streams are cut after 5 s).
 //
 // The app's own guards (CSRF token with Origin, body limits, request id, CSP nonce) live in
 // the app; this file holds no business rule.
@@ -113,19 +114,25 @@ http.createServer = function (...args) {
   return server;
 };
 
+// What the app must finish before the process ends (the e-mail worker's held messages): the
+// app adds async functions to this set; a stop waits for them and for the HTTP servers.
+const stopHooks = (globalThis.__stopHooks ??= new Set());
+
 let stopping = false;
 function stop() {
   if (stopping) return;
   stopping = true;
-  for (const server of servers) {
-    server.close(() => process.exit(0));
+  const closed = [...servers].map((server) => {
+    const done = new Promise((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
-  }
+    return done;
+  });
+  const hooks = [...stopHooks].map((hook) => Promise.resolve().then(hook).catch((error) => console.error("stop hook failed:", error)));
+  Promise.all([...closed, ...hooks]).then(() => process.exit(0));
   setTimeout(() => {
     for (const server of servers) server.closeAllConnections();
     process.exit(0);
   }, 5_000).unref();
-  if (!servers.size) process.exit(0);
 }
 process.on("SIGTERM", stop);
 process.on("SIGINT", stop);

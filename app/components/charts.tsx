@@ -11,16 +11,17 @@ import { line } from "d3-shape";
 export const SERIES_COLOURS = ["#2563eb", "#059669", "#c2410c", "#7c3aed", "#db2777", "#0e7490", "#4b5563", "#a16207"];
 
 export type Series = { name: string; values: number[] };
-type Common = { title: string; description: string; format: (n: number) => string; height?: number };
+/** width: the drawing's own units (text is 12 of them): 720 for a page-wide chart, ~360 for a small one. */
+type Common = { title: string; description: string; format: (n: number) => string; height?: number; width?: number };
 
 const WIDTH = 720;
 const MARGIN = { top: 16, right: 16, bottom: 36, left: 72 };
 
-function Frame({ title, description, height, children, legend }: { title: string; description: string; height: number; children: React.ReactNode; legend?: string[] }) {
+function Frame({ title, description, height, width = WIDTH, children, legend }: { title: string; description: string; height: number; width?: number; children: React.ReactNode; legend?: string[] }) {
   const id = useId();
   return (
     <figure className="chart">
-      <svg viewBox={`0 0 ${WIDTH} ${height}`} role="img" aria-labelledby={`${id}-t ${id}-d`} preserveAspectRatio="xMidYMid meet">
+      <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-labelledby={`${id}-t ${id}-d`} preserveAspectRatio="xMidYMid meet">
         <title id={`${id}-t`}>{title}</title>
         <desc id={`${id}-d`}>{description}</desc>
         {children}
@@ -37,9 +38,11 @@ function Frame({ title, description, height, children, legend }: { title: string
 }
 
 function YAxis({ ticks, y, format, width }: { ticks: number[]; y: (n: number) => number; format: (n: number) => string; width: number }) {
+  // Ticks that read alike (an all-zero month: 0, 0.2 ... 1 cent, each "$0") are drawn once.
+  const shown = ticks.filter((t, i) => i === 0 || format(t) !== format(ticks[i - 1]));
   return (
     <g className="axis axis-y">
-      {ticks.map((t) => (
+      {shown.map((t) => (
         <g key={t} transform={`translate(0,${y(t)})`}>
           <line x1={MARGIN.left} x2={width - MARGIN.right} className="gridline" />
           <text x={MARGIN.left - 8} dy="0.32em" textAnchor="end">{format(t)}</text>
@@ -66,14 +69,14 @@ function XLabels({ categories, x, labels, height }: { categories: string[]; x: (
 }
 
 /** Vertical bars, one group per category, one bar per series. */
-export function BarChart({ title, description, categories, series, format, labels = (c) => c, height = 260 }: Common & { categories: string[]; series: Series[]; labels?: (c: string) => string }) {
+export function BarChart({ title, description, categories, series, format, labels = (c) => c, height = 260, width = WIDTH }: Common & { categories: string[]; series: Series[]; labels?: (c: string) => string }) {
   const max = Math.max(0, ...series.flatMap((s) => s.values));
   const y = scaleLinear().domain([0, max || 1]).nice().range([height - MARGIN.bottom, MARGIN.top]);
-  const x = scaleBand().domain(categories).range([MARGIN.left, WIDTH - MARGIN.right]).paddingInner(0.25).paddingOuter(0.1);
+  const x = scaleBand().domain(categories).range([MARGIN.left, width - MARGIN.right]).paddingInner(0.25).paddingOuter(0.1);
   const inner = scaleBand().domain(series.map((s) => s.name)).range([0, x.bandwidth()]).padding(0.08);
   return (
-    <Frame title={title} description={description} height={height} legend={series.map((s) => s.name)}>
-      <YAxis ticks={y.ticks(5)} y={y} format={format} width={WIDTH} />
+    <Frame title={title} description={description} height={height} width={width} legend={series.map((s) => s.name)}>
+      <YAxis ticks={y.ticks(height < 200 ? 3 : 5)} y={y} format={format} width={width} />
       {series.map((s, si) => (
         <g key={s.name} fill={SERIES_COLOURS[si % SERIES_COLOURS.length]} className="bars" data-series={s.name}>
           {categories.map((c, ci) => {
@@ -112,13 +115,14 @@ export function LineChart({ title, description, categories, series, format, labe
 }
 
 /** Horizontal bars, one per row, with the value written at the end of the bar. */
-export function HBarChart({ title, description, rows, format }: Common & { rows: Array<{ label: string; value: number }> }) {
+export function HBarChart({ title, description, rows, format, width = WIDTH }: Common & { rows: Array<{ label: string; value: number }> }) {
   const rowHeight = 28;
-  const left = 190;
+  const small = width < 500;
+  const left = small ? 110 : 190;
   const height = Math.max(1, rows.length) * rowHeight + 24;
-  const x = scaleLinear().domain([0, Math.max(1, ...rows.map((r) => r.value))]).range([0, WIDTH - left - 110]);
+  const x = scaleLinear().domain([0, Math.max(1, ...rows.map((r) => r.value))]).range([0, width - left - (small ? 60 : 110)]);
   return (
-    <Frame title={title} description={description} height={height}>
+    <Frame title={title} description={description} height={height} width={width}>
       {rows.map((r, i) => (
         <g key={r.label} transform={`translate(0,${12 + i * rowHeight})`} className="hbar">
           <text x={left - 10} y={rowHeight / 2} dy="0.1em" textAnchor="end">{r.label.length > 26 ? `${r.label.slice(0, 25)}…` : r.label}</text>

@@ -34,6 +34,7 @@ export const NAV: NavSection[] = [
     title: "Settings",
     items: [
       { to: "/team", label: "Team", permission: "manage_team" },
+      { to: "/settings/messages", label: "Messages", permission: "manage_team" },
       { to: "/settings/accounting", label: "Accounting", permission: "view_accounting_integrations" },
       { to: "/settings/price-book", label: "Price book", permission: "manage_records" },
       { to: "/settings/calendar", label: "Calendar", permission: "view_calendar_integrations" },

@@ -1,16 +1,20 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import { BarChart, HBarChart } from "~/components/charts";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { EmptyState, PageHeader } from "~/components/layout";
 import { DateTime, StatusBadge } from "~/components/records";
 import { dashboardCounts, dashboardLists } from "~/services/dashboard/dashboard.server";
 import { requireUser } from "~/utils/auth.server";
-import { formatDate } from "~/utils/format";
+import { monthLabel } from "~/services/reports/periods";
+import chartStyles from "~/styles/reports.css";
+import { formatDate, formatMoney, formatMoneyCompact, humanize } from "~/utils/format";
 import { can, recordScope } from "~/utils/permissions";
 import { useLiveUpdates } from "~/components/live-updates";
 
 export const meta: MetaFunction = () => [{ title: "Dashboard · Fieldwork" }];
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: chartStyles }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -31,6 +35,14 @@ export default function Dashboard() {
     { label: "Unpaid total", value: counts.unpaidTotal, to: "/invoices?status=unpaid", note: counts.overdueInvoices ? `${counts.overdueInvoices} overdue` : "Nothing overdue" },
     { label: "New booking requests", value: counts.newRequests, to: "/requests?status=new", note: "From the customer portal" },
   ];
+  // What is waiting on the office, each linking to the list of exactly those records.
+  const waiting = [
+    { label: "Approved quotes to schedule", value: counts.quotesToSchedule, to: "/quotes?status=to_schedule", note: "Approved, no job made yet" },
+    { label: "Completed jobs to invoice", value: counts.jobsToInvoice, to: "/jobs?status=to_invoice", note: "Done, no invoice made yet" },
+    { label: "Overdue invoices", value: counts.overdueInvoices, to: "/invoices?status=overdue", note: "Unpaid past their due date" },
+  ];
+  const c = counts.collected;
+  const money = (cents: number) => formatMoney(cents, c.currency);
   return (
     <>
       <PageHeader title={`Welcome, ${name.split(" ")[0]}`} description="Here is where your business stands today." />
@@ -51,6 +63,58 @@ export default function Dashboard() {
             <div className="stat-note">{s.note}</div>
           </Link>
         ))}
+      </div>
+      <section className="section-gap" aria-labelledby="waiting-title">
+        <h2 id="waiting-title" className="section-title">Waiting on you</h2>
+        <div className="grid grid-3 stats">
+          {waiting.map((s) => (
+            <Link key={s.label} to={s.to} className="stat" data-figure={s.to}>
+              <div className="stat-label">{s.label}</div>
+              <div className="stat-value">{s.value}</div>
+              <div className="stat-note">{s.note}</div>
+            </Link>
+          ))}
+        </div>
+      </section>
+      <div className="grid grid-2 section-gap">
+        <section className="card" aria-labelledby="collected-title" id="dashboard-collected">
+          <div className="card-header">
+            <h2 id="collected-title">Collected</h2>
+            <Link to="/reports" className="small">Reports</Link>
+          </div>
+          <BarChart
+            title="Collected this month and last month"
+            description={`Payments received in ${monthLabel(c.lastMonth.month, "long")}: ${money(c.lastMonth.cents)}; in ${monthLabel(c.thisMonth.month, "long")} so far: ${money(c.thisMonth.cents)}.`}
+            categories={[c.lastMonth.month, c.thisMonth.month]}
+            labels={(m) => monthLabel(m, "long")}
+            series={[{ name: "Collected", values: [c.lastMonth.cents, c.thisMonth.cents] }]}
+            format={(cents) => formatMoneyCompact(cents, c.currency)}
+            height={170}
+            width={360}
+          />
+          <dl className="figures">
+            <div><dt>{monthLabel(c.thisMonth.month, "long")} so far</dt><dd data-figure="collected-this-month">{money(c.thisMonth.cents)}</dd></div>
+            <div><dt>{monthLabel(c.lastMonth.month, "long")}</dt><dd data-figure="collected-last-month">{money(c.lastMonth.cents)}</dd></div>
+          </dl>
+        </section>
+        <section className="card" aria-labelledby="work-title" id="dashboard-open-work">
+          <div className="card-header">
+            <h2 id="work-title">Open work by status</h2>
+            <Link to="/jobs?status=open" className="small">All open jobs</Link>
+          </div>
+          <HBarChart
+            title="Open jobs by status"
+            description={counts.openByStatus.map((s) => `${humanize(s.status)}: ${s.count}`).join("; ")}
+            rows={counts.openByStatus.map((s) => ({ label: humanize(s.status), value: s.count }))}
+            format={(n) => String(n)}
+            width={360}
+          />
+          <ul className="plain-list inline-figures">
+            {counts.openByStatus.map((s) => (
+              <li key={s.status}><Link to={`/jobs?status=${s.status}`}>{humanize(s.status)}</Link>: <span data-figure={`open-${s.status}`}>{s.count}</span></li>
+            ))}
+          </ul>
+        </section>
       </div>
       <div className="grid grid-2 section-gap">
         <section className="card" aria-labelledby="upcoming-title">

@@ -13,6 +13,9 @@ import { listPortalLinks } from "~/services/portal/links.server";
 import { quoteLinks, quoteShare } from "~/services/documents/quotes.server";
 import { getQuote } from "~/services/records/documents.server";
 import { historyOf } from "~/services/history/history.server";
+import { mailMode } from "~/services/messages/config.server";
+import { latestMessageFor } from "~/services/messages/outbox.server";
+import { EmailStatus } from "~/components/email-status";
 import { actorOf } from "~/utils/auth.server";
 import { formatDate } from "~/utils/format";
 import { can } from "~/utils/permissions";
@@ -28,11 +31,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const links = canManageLinks ? await listPortalLinks(actor, found.quote.customer_id) : [];
   const history = await historyOf(actor.tenantId, "quote", found.quote.id);
   const [related, share] = [await quoteLinks(actor, found.quote.id), await quoteShare(actor, found.quote.id)];
-  return json({ ...found, history, related, share, canManage: can(user.role, "manage_records"), links, canManageLinks, createdId: new URL(request.url).searchParams.get("link") });
+  const mail = { mode: mailMode(), latest: share ? await latestMessageFor(actor, "quote", found.quote.id) : null };
+  return json({ ...found, history, related, share, mail, canManage: can(user.role, "manage_records"), links, canManageLinks, createdId: new URL(request.url).searchParams.get("link") });
 }
 
 export default function QuotePage() {
-  const { quote: q, items, invoices, links, canManageLinks, createdId, history, related, share, canManage } = useLoaderData<typeof loader>();
+  const { quote: q, items, invoices, links, canManageLinks, createdId, history, related, share, canManage, mail } = useLoaderData<typeof loader>();
   return (
     <>
       <PageHeader
@@ -79,7 +83,7 @@ export default function QuotePage() {
         </section>
       </div>
 
-      {share && canManage ? <ShareCard share={share} /> : null}
+      {share && canManage ? <ShareCard share={share} mail={mail} /> : null}
 
       <section className="card" aria-labelledby="items-title">
         <h2 id="items-title">Line items</h2>
@@ -108,11 +112,14 @@ function lineNotes(flags: Record<string, { option: string | null; optional: bool
 
 type Share = NonNullable<ReturnType<typeof useLoaderData<typeof loader>>["share"]>;
 
-/** The sent quote's portal link and a ready message: email delivery is not ours (yet). */
-function ShareCard({ share }: { share: Share }) {
+type Mail = ReturnType<typeof useLoaderData<typeof loader>>["mail"];
+
+/** The sent quote's e-mail (whether it went out), its portal link and a ready message to send by hand. */
+function ShareCard({ share, mail }: { share: Share; mail: Mail }) {
   return (
     <section className="card share-card" id="share" aria-labelledby="share-title">
       <h2 id="share-title">Send it to the customer</h2>
+      <EmailStatus mode={mail.mode} latest={mail.latest} />
       <p className="muted">The customer can review and approve the quote in their portal. The link works until <DateTime value={share.expiresAt} />.</p>
       <div className="share-link">
         <label htmlFor="share-url" className="label">Portal link</label>

@@ -18,6 +18,9 @@ const pricePlans = (provider: BillingProvider) =>
     if (!parsed.ok) ctx.addIssue({ code: z.ZodIssueCode.custom, message: parsed.problem });
   });
 
+/** `no-reply@example.com` or `Fieldwork <no-reply@example.com>` (or `"Fieldwork" <...>`). */
+export const MAIL_FROM_PATTERN = /^\s*(?:"?([^"<>]*?)"?\s*<([^\s<>@]+@[^\s<>@]+)>|([^\s<>@"]+@[^\s<>@"]+))\s*$/;
+
 const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   DATABASE_URL: z
@@ -38,6 +41,26 @@ const schema = z.object({
   BILLING_STRIPE_PRICE_PLANS: pricePlans("stripe").optional(),
   BILLING_PADDLE_WEBHOOK_SECRET: secretList.optional(),
   BILLING_PADDLE_PRICE_PLANS: pricePlans("paddle").optional(),
+  // E-mail (docs/decisions/140). Without SMTP_URL: the local outbox in development, no e-mail in production.
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^\s]+$/, "must be an smtp:// or smtps:// URL such as smtp://user:pass@mail.example.com:587")
+    .refine((v) => URL.canParse(v), "must be an smtp:// or smtps:// URL such as smtp://user:pass@mail.example.com:587")
+    .optional(),
+  MAIL_FROM: z
+    .string()
+    .regex(MAIL_FROM_PATTERN, 'must be an address, or a name and an address: "Fieldwork <no-reply@example.com>"')
+    .optional(),
+  /** How often an idle worker looks for due messages. */
+  MAIL_POLL_MS: z.coerce.number().int().min(50).max(600_000).default(2_000),
+  /** The first retry's wait; each next one doubles (capped at an hour). */
+  MAIL_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(30_000),
+  MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(10),
+  /** How long a claimed message is its worker's before another may take it again. */
+  MAIL_LEASE_MS: z.coerce.number().int().min(500).max(3_600_000).default(120_000),
+  /** SMTP connections per app server, and messages claimed at once. */
+  MAIL_CONNECTIONS: z.coerce.number().int().min(1).max(50).default(5),
+  MAIL_BATCH: z.coerce.number().int().min(1).max(1000).default(50),
 });
 
 export type Env = Omit<z.infer<typeof schema>, "SESSION_SECRET" | "PORTAL_TOKEN_SECRET" | "APP_URL"> & {
@@ -64,6 +87,9 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     throw new ConfigError(
       `Invalid configuration:\n${missing.map((k) => `  ${k}: required in production`).join("\n")}`,
     );
+  }
+  if (env.NODE_ENV === "production" && env.SMTP_URL && !env.MAIL_FROM) {
+    throw new ConfigError("Invalid configuration:\n  MAIL_FROM: required in production when SMTP_URL is set (the address e-mails come from)");
   }
   const generated = missing.length ? devSecrets(env.DATA_DIR) : {};
   return {

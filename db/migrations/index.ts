@@ -16,7 +16,9 @@ import * as m0021 from "./0021-quote-builder";
 import * as m0025 from "./0025-office-records";
 import * as m0030 from "./0030-schedule";
 import * as m0040 from "./0040-import-mapping";
+import * as m0050 from "./0050-messages";
 import * as m0070 from "./0070-report-indexes";
+import * as m0071 from "./0071-dashboard-figures";
 import * as m0080 from "./0080-distributable-schema";
 import * as m0081 from "./0081-distribute-on-citus";
 
@@ -43,7 +45,9 @@ export const MIGRATIONS: Array<[string, MigrationModule]> = [
   ["0025-office-records", m0025],
   ["0030-schedule", m0030],
   ["0040-import-mapping", m0040],
+  ["0050-messages", m0050],
   ["0070-report-indexes", m0070],
+  ["0071-dashboard-figures", m0071],
   ["0080-distributable-schema", m0080],
   ["0081-distribute-on-citus", m0081],
 ];

@@ -4,6 +4,7 @@ import { CustomerProperty } from "./customer-property";
 import { Invoice, InvoiceItem, Payment, Quote, QuoteItem } from "./documents";
 import { DocumentCounter, RecordHistoryEntry } from "./history";
 import { Job, JobEvent, JobNote, TimeEntry } from "./job";
+import { Message } from "./message";
 import { BookingRequest, PortalLink } from "./portal";
 import { PriceBookItem } from "./price-book";
 import { Session } from "./session";
@@ -16,6 +17,7 @@ export * from "./customer-property";
 export * from "./documents";
 export * from "./history";
 export * from "./job";
+export * from "./message";
 export * from "./portal";
 export * from "./price-book";
 export * from "./session";
@@ -26,5 +28,5 @@ export * from "./user";
 export const MODELS = [
   Tenant, User, Session, Customer, Job, JobNote, TimeEntry, JobEvent,
   Quote, QuoteItem, Invoice, InvoiceItem, Payment, PortalLink, BookingRequest,
-  RecordHistoryEntry, DocumentCounter, PriceBookItem, CustomerProperty, CalendarFeed,
+  RecordHistoryEntry, DocumentCounter, PriceBookItem, CustomerProperty, CalendarFeed, Message,
 ];

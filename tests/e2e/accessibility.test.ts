@@ -6,6 +6,8 @@ import { describe, test } from "node:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { one } from "../../db/index";
 import { createInvite } from "../../app/services/team/invites.server";
+import { renderEmail } from "../../app/services/messages/templates.server";
+import { LINK_PLACEHOLDER } from "../../app/services/messages/links.server";
 import {
   expectNoSeriousAxeViolations, JS_MODES, newContext, screenshot, seriousAxeViolations, signIn, SKIP_BROWSER, withBrowser,
 } from "../helpers/browser";
@@ -55,6 +57,16 @@ async function seed(tag: string) {
   const second = await createTenant(`Harbor Heating ${tag}`);
   await createUser(second.id, { role: "office", email: t.users.admin.email });
   const invite = await createInvite(office, imported.id);
+  // One e-mail in the outbox (/settings/messages), as the quote's send would write it.
+  const email = renderEmail({
+    business: { name: t.name, email: "office@summit.test", phone: "555-0100", address: null }, preview: "Your quote", greeting: "Hi Rosa,",
+    paragraphs: ["Here is your quote Q-0001."], facts: [["Quote", "Q-0001"], ["Total", "$1,200.00"]], action: { label: "Review and approve", url: LINK_PLACEHOLDER },
+  });
+  await one(
+    `INSERT INTO messages (tenant_id, kind, status, to_address, to_name, from_name, subject, text_body, html_body, message_id, link_ref)
+     VALUES ($1, 'quote_sent', 'local', 'rosa@example.test', 'Rosa Marquez', $2, 'Quote Q-0001 from Summit', $3, $4, '<' || gen_random_uuid() || '@a11y.test>', $5)`,
+    [t.id, t.name, email.text, email.html, `portal:${portal.linkId}`],
+  );
   // Import pages: a preview with errors (jobs naming customers that do not exist), and the result of a committed one.
   const c = await clientFor(t.users.owner);
   const badPreview = await preview(c, "jobs", "title,customer_email,status\nFix leak,nobody@example.test,scheduled\n,rosa@example.test,unknown\n");
@@ -98,7 +110,7 @@ const PAGES: PageCase[] = [
   { name: "invite no longer valid", who: "visitor", path: () => "/invite/not-a-real-token", status: 404, shows: /no longer works/ },
   { name: "portal hub", who: "visitor", path: (s) => s.portalUrl, shows: /Rosa Marquez/ },
   { name: "portal link not valid", who: "visitor", path: () => "/portal/forged.token", status: 404, shows: /no longer valid/i },
-  { name: "dashboard", who: "owner", path: () => "/", shows: /Open jobs/i },
+  { name: "dashboard", who: "owner", path: () => "/", shows: /Open jobs/i, shot: true },
   { name: "customers", who: "owner", path: () => "/customers", shows: /Rosa Marquez/ },
   { name: "customer", who: "owner", path: (s) => `/customers/${s.customer.id}`, shows: /Replace 50 gal water heater/, shot: true },
   { name: "new portal link", who: "owner", path: (s) => `/customers/${s.customer.id}/portal-links`, shows: /portal link/i },
@@ -126,6 +138,12 @@ const PAGES: PageCase[] = [
     },
   },
   { name: "price book", who: "owner", path: () => "/settings/price-book", shows: /Add a service or product/ },
+  {
+    name: "messages outbox", who: "owner", path: () => "/settings/messages", shows: /Quote Q-0001 from Summit[\s\S]*Review and approve/, shot: true,
+    then: async (page) => {
+      await page.getByText("Read the message").first().click();
+    },
+  },
   { name: "edit quote", who: "owner", path: (s) => `/quotes/${s.quote.id}/edit`, shows: /Line items/ },
   { name: "jobs", who: "owner", path: () => "/jobs", shows: /Replace 50 gal water heater/ },
   { name: "job", who: "owner", path: (s) => `/jobs/${s.job.id}`, shows: /Replace 50 gal water heater/, shot: true },
@@ -263,6 +281,7 @@ describe("browser: accessibility of every page", { skip: SKIP_BROWSER }, () => {
       "quotes.new.tsx": "quote builder",
       "quotes.$id_.edit.tsx": "edit quote",
       "settings.price-book.tsx": "price book",
+      "settings.messages.tsx": "messages outbox",
       "field.tsx": "my day",
       "import-data._index.tsx": "import",
       "import-data.commit.tsx": "import commit page",

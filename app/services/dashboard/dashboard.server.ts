@@ -1,38 +1,72 @@
 import { inTenant, one, rows } from "../../../db/index";
 import { formatMoneyTotals } from "~/utils/format";
-import { TENANT_TODAY } from "~/services/records/sql.server";
+import { invoiceOverdue, TENANT_TODAY } from "~/services/records/sql.server";
+import { JOB_STATUSES } from "../../../db/enums";
+
+/** The open job states in board order (what "open work by status" draws, zeros included). */
+export const OPEN_JOB_STATUSES = JOB_STATUSES.filter((s) => s !== "completed" && s !== "cancelled");
 
 /**
- * The dashboard: its counts in one query (each an index-backed count within the tenant) and
- * the two short lists that need a decision soon. "Quotes awaiting response" counts exactly
- * what /quotes?status=sent lists (sent, not past valid_until in the tenant's time zone).
+ * The dashboard: its counts and figures in one query (each an index-backed aggregate within the
+ * tenant, in the tenant's time zone). "Quotes awaiting response" counts exactly what
+ * /quotes?status=sent lists (sent, not past valid_until); each figure that links to a list
+ * counts what that list shows: approved quotes not yet converted (/quotes?status=to_schedule),
+ * completed jobs with no invoice (/jobs?status=to_invoice, jobs.invoice_id kept by the database),
+ * overdue invoices (/invoices?status=overdue). Collected is by payments.received_on (the
+ * tenant's calendar day) in the tenant's currency: this month so far, and last month.
  */
 export async function dashboardCounts(tenantId: string) {
   return inTenant(tenantId, async (t) => {
-    const r = await one<{ customers: number; open_jobs: number; unscheduled_jobs: number; quotes_awaiting: number; new_requests: number; overdue_invoices: number; unpaid: Array<{ currency: string; cents: number }> | null }>(
-      `SELECT
+    const r = await one<{
+      customers: number; open_by_status: Record<string, number> | null; quotes_awaiting: number; new_requests: number;
+      overdue_invoices: number; quotes_to_schedule: number; jobs_to_invoice: number; unpaid: Array<{ currency: string; cents: number }> | null;
+      currency: string; this_month: string; last_month: string; collected_this: number; collected_last: number;
+    }>(
+      `WITH m AS (
+         SELECT currency::text AS currency, date_trunc('month', today)::date AS this_month, (date_trunc('month', today) - interval '1 month')::date AS last_month,
+                (date_trunc('month', today) + interval '1 month')::date AS next_month
+           FROM (SELECT currency, (now() AT TIME ZONE time_zone)::date AS today FROM tenants WHERE id = $1) t
+       )
+       SELECT
          (SELECT count(*) FROM customers WHERE tenant_id = $1)::int AS customers,
-         j.open_jobs, j.unscheduled_jobs,
+         (SELECT json_object_agg(status, n) FROM (SELECT status, count(*)::int AS n FROM jobs
+            WHERE tenant_id = $1 AND status = ANY($2::text[]) GROUP BY status) s) AS open_by_status,
          (SELECT count(*) FROM quotes WHERE tenant_id = $1 AND status = 'sent' AND (valid_until IS NULL OR valid_until >= ${TENANT_TODAY}))::int AS quotes_awaiting,
          (SELECT count(*) FROM booking_requests WHERE tenant_id = $1 AND status = 'new')::int AS new_requests,
-         (SELECT count(*) FROM invoices WHERE tenant_id = $1 AND status IN ('sent', 'partial') AND due_date < ${TENANT_TODAY})::int AS overdue_invoices,
+         (SELECT count(*) FROM invoices d WHERE d.tenant_id = $1 AND ${invoiceOverdue("d")})::int AS overdue_invoices,
+         (SELECT count(*) FROM quotes WHERE tenant_id = $1 AND status = 'approved' AND job_id IS NULL)::int AS quotes_to_schedule,
+         (SELECT count(*) FROM jobs WHERE tenant_id = $1 AND status = 'completed' AND invoice_id IS NULL)::int AS jobs_to_invoice,
          (SELECT json_agg(json_build_object('currency', currency, 'cents', cents) ORDER BY currency)
             FROM (SELECT currency, sum(total_cents - amount_paid_cents)::bigint AS cents FROM invoices
-                   WHERE tenant_id = $1 AND status IN ('sent', 'partial') GROUP BY currency) u) AS unpaid
-       FROM (SELECT count(*) FILTER (WHERE status NOT IN ('completed', 'cancelled'))::int AS open_jobs,
-                    count(*) FILTER (WHERE status = 'unscheduled')::int AS unscheduled_jobs
-               FROM jobs WHERE tenant_id = $1) j`,
-      [tenantId],
+                   WHERE tenant_id = $1 AND status IN ('sent', 'partial') GROUP BY currency) u) AS unpaid,
+         m.currency, to_char(m.this_month, 'YYYY-MM') AS this_month, to_char(m.last_month, 'YYYY-MM') AS last_month,
+         c.collected_this, c.collected_last
+       FROM m, LATERAL (
+         SELECT coalesce(sum(amount_cents) FILTER (WHERE received_on >= m.this_month), 0)::bigint AS collected_this,
+                coalesce(sum(amount_cents) FILTER (WHERE received_on < m.this_month), 0)::bigint AS collected_last
+           FROM payments
+          WHERE tenant_id = $1 AND currency = m.currency AND received_on >= m.last_month AND received_on < m.next_month
+       ) c`,
+      [tenantId, OPEN_JOB_STATUSES],
       t,
     );
+    const byStatus = OPEN_JOB_STATUSES.map((status) => ({ status, count: r!.open_by_status?.[status] ?? 0 }));
     return {
       customers: r!.customers,
-      openJobs: r!.open_jobs,
-      unscheduledJobs: r!.unscheduled_jobs,
+      openJobs: byStatus.reduce((sum, s) => sum + s.count, 0),
+      unscheduledJobs: r!.open_by_status?.unscheduled ?? 0,
+      openByStatus: byStatus,
       quotesAwaiting: r!.quotes_awaiting,
       newRequests: r!.new_requests,
       overdueInvoices: r!.overdue_invoices,
+      quotesToSchedule: r!.quotes_to_schedule,
+      jobsToInvoice: r!.jobs_to_invoice,
       unpaidTotal: formatMoneyTotals(r!.unpaid ?? []),
+      collected: {
+        currency: r!.currency,
+        thisMonth: { month: r!.this_month, cents: Number(r!.collected_this) },
+        lastMonth: { month: r!.last_month, cents: Number(r!.collected_last) },
+      },
     };
   });
 }

@@ -5,6 +5,7 @@ import { Op } from "sequelize";
 import { inTenant, one, type Tx } from "../../../db/index";
 import { BookingRequest, Customer, Job, PortalLink, PriceBookItem, Quote, QuoteItem, Tenant } from "../../../db/models";
 import { recordHistory } from "~/services/history/history.server";
+import { queueQuoteEmail } from "~/services/messages/compose.server";
 import { portalUrl, signPortalToken } from "~/services/portal/links.server";
 import { nextDocumentNumber } from "~/services/records/numbering.server";
 import { conflict, notFound, validationFailed } from "~/utils/app-error";
@@ -234,19 +235,22 @@ async function livePortalLink(t: Tx, actor: Actor, customerId: string): Promise<
 
 /**
  * Send: a draft becomes sent (sent_at now) and the customer has a live portal link (theirs, or
- * a new one of 30 days). Sending a sent quote again only makes sure of the link. Email
- * delivery is not ours: the page shows the link and a ready message.
+ * a new one of 30 days). With an e-mail on file the message with that link is written to the
+ * outbox in the same transaction (docs/decisions/140): pressing Send again sends it again.
+ * Without one, or with e-mail off, the page offers the link and a ready message to send by hand.
  */
-export async function sendQuote(actor: Actor, id: string): Promise<void> {
-  await inTenant(actor.tenantId, async (t) => {
+export async function sendQuote(actor: Actor, id: string): Promise<{ emailedTo: string | null }> {
+  return inTenant(actor.tenantId, async (t) => {
     const quote = await findQuote(t, actor, id, true);
     if (quote.status !== "draft" && quote.status !== "sent") throw conflict(`Quote ${quote.number} is ${quote.status}: there is nothing to send.`);
-    await livePortalLink(t, actor, quote.customerId);
+    const linkId = await livePortalLink(t, actor, quote.customerId);
     if (quote.status === "draft") {
       quote.set({ status: "sent", sentAt: new Date() });
       await quote.save({ transaction: t });
       await recordHistory(t, actor, { recordType: "quote", recordId: id, action: "sent", summary: "Sent" });
     }
+    const emailed = await queueQuoteEmail(t, actor.tenantId, quote, linkId, actor.userId);
+    return { emailedTo: emailed?.queued ? emailed.to : null };
   });
 }
 

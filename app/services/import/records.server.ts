@@ -209,8 +209,10 @@ export const COMMIT_SQL: Record<ImportType, { main: string; parts: string[] }> =
       itemsSql("invoice"),
       // Money received before the import becomes one payment (method "import"), so the
       // invoice's payments add up to its amount_paid (docs/decisions/073).
-      `INSERT INTO payments (tenant_id, invoice_id, amount_cents, currency, method, reference, recorded_at, import_run_id)
-       SELECT $1, i.id, i.amount_paid_cents, i.currency, 'import', 'Paid before the CSV import', now(), $2
+      // received_on given here (the tenant's today), so the database's fill-in trigger never runs per row.
+      `INSERT INTO payments (tenant_id, invoice_id, amount_cents, currency, method, reference, recorded_at, received_on, import_run_id)
+       SELECT $1, i.id, i.amount_paid_cents, i.currency, 'import', 'Paid before the CSV import', now(),
+              (SELECT (now() AT TIME ZONE time_zone)::date FROM tenants WHERE id = $1), $2
          FROM invoices i WHERE i.tenant_id = $1 AND i.import_run_id = $2 AND i.amount_paid_cents > 0`,
     ],
   },

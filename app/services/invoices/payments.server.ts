@@ -7,6 +7,7 @@ import { isUuid } from "~/utils/crypto.server";
 import { formatMoney } from "~/utils/format";
 import { notify } from "~/services/events/events.server";
 import { recordHistory, type HistoryActor } from "~/services/history/history.server";
+import { queueOfficeNotice, queueReceipt } from "~/services/messages/compose.server";
 import { assertManagesRecords, tenantTimeZone } from "~/services/jobs/jobs.server";
 import { zonedToday } from "~/services/jobs/local-time";
 import { PAYMENT_METHOD_LABELS, type OfficePaymentInput } from "./schemas";
@@ -100,6 +101,23 @@ export async function recordPayment(t: Tx, p: PaymentToRecord, by: HistoryActor,
       : `Payment of ${formatMoney(p.amountCents, invoice.currency)} by ${(PAYMENT_METHOD_LABELS[p.method] ?? p.method).toLowerCase()} recorded`,
   });
   if (full) await recordHistory(t, { tenantId: p.tenantId, source: "system" }, { recordType: "invoice", recordId: invoice.id, action: "paid", summary: "Paid in full" });
+  // The customer's receipt, and for a portal payment the office's notice, in this same
+  // transaction (docs/decisions/140): a payment recorded always has its e-mails, once.
+  const amount = formatMoney(p.amountCents, invoice.currency);
+  const balanceCents = Number(invoice.totalCents) - paid;
+  const method = p.method === "sandbox" ? "Online (portal)" : (PAYMENT_METHOD_LABELS[p.method] ?? p.method);
+  await queueReceipt(t, p.tenantId, {
+    invoiceId: invoice.id, invoiceNumber: invoice.number, customerId: invoice.customerId, paymentId: payment.id, amountCents: p.amountCents,
+    balanceCents, currency: invoice.currency, method, reference: p.reference || null,
+  }, p.recordedBy ?? null);
+  if (by.source === "portal") {
+    await queueOfficeNotice(t, p.tenantId, {
+      kind: "office_portal_payment", subject: `Payment of ${amount} on invoice ${invoice.number}`, path: `/invoices/${invoice.id}`,
+      paragraphs: [`A customer paid ${amount} on invoice ${invoice.number} in the portal.`],
+      facts: [["Invoice", invoice.number], ["Payment", amount], ["Balance", formatMoney(balanceCents, invoice.currency)]],
+      record: { type: "invoice", id: invoice.id },
+    });
+  }
   // Live pages (dashboard, the invoice) hear of it once the transaction commits (section 17).
   await notify(t, p.tenantId, { type: "payment.recorded", id: invoice.id });
   return outcome(payment.id, false, p.amountCents);

@@ -5,6 +5,7 @@ import { isUuid } from "~/utils/crypto.server";
 import { formatDate } from "~/utils/format";
 import { notify } from "~/services/events/events.server";
 import { recordPayment } from "~/services/invoices/payments.server";
+import { queueOfficeNotice } from "~/services/messages/compose.server";
 import type { Portal } from "./access.server";
 import type { BookingRequestInput, PaymentInput, QuoteDecisionInput } from "./schemas";
 import type { PortalDone } from "./types";
@@ -45,6 +46,7 @@ export async function decideQuote(portal: Portal, t: Tx, input: QuoteDecisionInp
       t,
     );
     await notify(t, portal.tenantId, { type: "quote.approved", id: input.quoteId });
+    await tellOfficeOfAnswer(portal, t, input.quoteId, `approved by ${input.signatureName}`);
     return { done: "quote-approved", id: input.quoteId };
   }
   await one(
@@ -53,7 +55,22 @@ export async function decideQuote(portal: Portal, t: Tx, input: QuoteDecisionInp
     t,
   );
   await notify(t, portal.tenantId, { type: "quote.declined", id: input.quoteId });
+  await tellOfficeOfAnswer(portal, t, input.quoteId, `declined${input.reason ? `: "${input.reason}"` : ""}`);
   return { done: "quote-declined", id: input.quoteId };
+}
+
+/** The office hears of a quote's answer by e-mail (the company e-mail), in the answer's transaction. */
+async function tellOfficeOfAnswer(portal: Portal, t: Tx, quoteId: string, what: string) {
+  const q = await one<{ number: string; customer: string }>(
+    `SELECT q.number, c.name AS customer FROM quotes q JOIN customers c ON c.tenant_id = q.tenant_id AND c.id = q.customer_id WHERE q.tenant_id = $1 AND q.id = $2`,
+    [portal.tenantId, quoteId],
+    t,
+  );
+  if (!q) return;
+  await queueOfficeNotice(t, portal.tenantId, {
+    kind: "office_quote_answered", subject: `Quote ${q.number} ${what.split(":")[0]}`, path: `/quotes/${quoteId}`,
+    paragraphs: [`${q.customer}'s quote ${q.number} was ${what} in the portal.`], record: { type: "quote", id: quoteId },
+  });
 }
 
 /**
@@ -89,7 +106,19 @@ export async function requestBooking(portal: Portal, t: Tx, input: BookingReques
     ],
     t,
   );
-  if (row) await notify(t, portal.tenantId, { type: "booking_request.received", id: row.id });
+  if (row) {
+    await notify(t, portal.tenantId, { type: "booking_request.received", id: row.id });
+    const customer = await one<{ name: string }>(`SELECT name FROM customers WHERE tenant_id = $1 AND id = $2`, [portal.tenantId, portal.customerId], t);
+    await queueOfficeNotice(t, portal.tenantId, {
+      kind: "office_booking_request", subject: `New booking request: ${input.service}`.slice(0, 300), path: "/requests",
+      paragraphs: [`${customer?.name ?? "A customer"} asked for a visit in the portal.`, ...(input.description ? [input.description] : [])],
+      facts: [
+        ["Service", input.service], ...(input.preferredDate ? [["Preferred date", formatDate(input.preferredDate)] as [string, string]] : []),
+        ["Time", input.timeWindow], ...(input.phone ? [["Phone", input.phone] as [string, string]] : []), ...(input.address ? [["Address", input.address] as [string, string]] : []),
+      ],
+      record: { type: "booking_request", id: row.id },
+    });
+  }
   // A repeat of the same form lands on the same confirmation.
   return { done: "booking-sent", id: row?.id ?? "" };
 }

@@ -79,6 +79,8 @@ export async function listQuotes(actor: Actor, p: QuoteListParams) {
     const { where, bind } = await baseWhere("quotes", actor, p, (a) => `lower(${a}.number || ' ' || coalesce(${a}.title, ''))`, t);
     if (p.status === "sent") where.push(`d.status = 'sent' AND (d.valid_until IS NULL OR d.valid_until >= ${TENANT_TODAY})`);
     else if (p.status === "expired") where.push(`d.status = 'sent' AND d.valid_until < ${TENANT_TODAY}`);
+    // Approved and never converted (quotes.job_id is set by the conversion): partial index quotes_to_schedule.
+    else if (p.status === "to_schedule") where.push(`d.status = 'approved' AND d.job_id IS NULL`);
     else if (p.status !== "all") {
       bind.push(p.status);
       where.push(`d.status = $${bind.length}`);

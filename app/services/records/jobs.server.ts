@@ -41,9 +41,11 @@ export async function listJobs(actor: Actor, p: JobListParams) {
   else if (p.assignee) add((n) => `j.assignee_id = ${n}`, p.assignee);
   if (p.customer) add((n) => `j.customer_id = ${n}`, p.customer);
   if (p.status === "open") where.push(`j.status NOT IN ('completed', 'cancelled')`);
+  // jobs.invoice_id is kept by the database from invoices.job_id (migration 0071).
+  else if (p.status === "to_invoice") where.push(`j.status = 'completed' AND j.invoice_id IS NULL`);
   else if (p.status !== "all") add((n) => `j.status = ${n}`, p.status);
   if (p.q) add((n) => `lower(j.title) LIKE ${n}`, containsPattern(p.q));
-  const finished = (CLOSED_JOB_STATUSES as readonly string[]).includes(p.status);
+  const finished = (CLOSED_JOB_STATUSES as readonly string[]).includes(p.status) || p.status === "to_invoice";
   return inTenant(actor.tenantId, (t) =>
     keysetPage<JobListItem>(
       {

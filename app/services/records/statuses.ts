@@ -8,11 +8,17 @@ export { JOB_STATUSES };
 export const CUSTOMER_FILTERS = ["all", "open_jobs", "unpaid"] as const;
 
 export const CLOSED_JOB_STATUSES = ["completed", "cancelled"] as const satisfies readonly JobStatus[];
-/** Jobs list filters: `open` (the default) is every status but completed and cancelled. */
-export const JOB_FILTERS = ["open", "all", ...JOB_STATUSES] as const;
+/**
+ * Jobs list filters: `open` (the default) is every status but completed and cancelled;
+ * `to_invoice` is completed with no invoice made from it yet (the dashboard's figure).
+ */
+export const JOB_FILTERS = ["open", "all", ...JOB_STATUSES, "to_invoice"] as const;
 
-/** Quote states as staff see them (`expired` is derived: sent and past valid_until). */
-export const QUOTE_FILTERS = ["all", "draft", "sent", "expired", "approved", "declined"] as const;
+/**
+ * Quote states as staff see them (`expired` is derived: sent and past valid_until);
+ * `to_schedule` is approved and not yet converted to a job (the dashboard's figure).
+ */
+export const QUOTE_FILTERS = ["all", "draft", "sent", "expired", "approved", "declined", "to_schedule"] as const;
 
 /** Invoice filters: `unpaid` is sent or partial; `overdue` is unpaid and past the due date. */
 export const INVOICE_FILTERS = ["all", "unpaid", "overdue", "draft", "sent", "partial", "paid", "void"] as const;
@@ -36,6 +42,8 @@ export const FILTER_LABELS: Record<string, string> = {
   overdue: "Overdue",
   sent: "Sent",
   open_jobs: "With open jobs",
+  to_schedule: "Approved, waiting for a job",
+  to_invoice: "Completed, not invoiced",
 };
 
 /** Badge colour of a status. */

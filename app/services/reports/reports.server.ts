@@ -52,19 +52,22 @@ async function tenantClock(t: Tx, tenantId: string) {
   return { today: r!.today, timeZone: r!.time_zone };
 }
 
-/** Invoiced (issued, not draft or void, by issue date) and collected (payments by the day received). */
-async function moneyByMonth(t: Tx, tenantId: string, tz: string, range: PeriodRange) {
+/**
+ * Invoiced (issued, not draft or void, by issue date) and collected (payments by the day the
+ * money was received: payments.received_on, a date of the tenant's calendar, migration 0071).
+ */
+async function moneyByMonth(t: Tx, tenantId: string, range: PeriodRange) {
   return rows<{ kind: "invoiced" | "collected"; month: string; currency: string; cents: number }>(
     `SELECT 'invoiced' AS kind, to_char(issue_date, 'YYYY-MM') AS month, currency, sum(total_cents)::bigint AS cents
        FROM invoices
-      WHERE tenant_id = $1 AND issue_date >= $3::date AND issue_date < $4::date AND status NOT IN ('draft', 'void')
+      WHERE tenant_id = $1 AND issue_date >= $2::date AND issue_date < $3::date AND status NOT IN ('draft', 'void')
       GROUP BY 2, 3
      UNION ALL
-     SELECT 'collected', to_char(recorded_at AT TIME ZONE $2, 'YYYY-MM'), currency, sum(amount_cents)::bigint
+     SELECT 'collected', to_char(received_on, 'YYYY-MM'), currency, sum(amount_cents)::bigint
        FROM payments
-      WHERE tenant_id = $1 AND recorded_at >= ${localStart("$3")} AND recorded_at < ${localStart("$4")}
+      WHERE tenant_id = $1 AND received_on >= $2::date AND received_on < $3::date
       GROUP BY 2, 3`,
-    [tenantId, tz, range.start, range.end],
+    [tenantId, range.start, range.end],
     t,
   );
 }
@@ -114,20 +117,20 @@ async function outstandingByAge(t: Tx, tenantId: string, today: string) {
   );
 }
 
-async function topCustomers(t: Tx, tenantId: string, tz: string, range: PeriodRange, currency: string) {
+async function topCustomers(t: Tx, tenantId: string, range: PeriodRange, currency: string) {
   return rows<{ id: string; name: string; cents: number }>(
     `SELECT c.id, c.name, s.cents
        FROM (SELECT i.customer_id, sum(p.amount_cents)::bigint AS cents
                FROM payments p
                JOIN invoices i ON i.tenant_id = p.tenant_id AND i.id = p.invoice_id
-              WHERE p.tenant_id = $1 AND p.currency = $5
-                AND p.recorded_at >= ${localStart("$3")} AND p.recorded_at < ${localStart("$4")}
+              WHERE p.tenant_id = $1 AND p.currency = $4
+                AND p.received_on >= $2::date AND p.received_on < $3::date
               GROUP BY i.customer_id
               ORDER BY cents DESC, i.customer_id
               LIMIT 10) s
        JOIN customers c ON c.tenant_id = $1 AND c.id = s.customer_id
       ORDER BY s.cents DESC, c.name`,
-    [tenantId, tz, range.start, range.end, currency],
+    [tenantId, range.start, range.end, currency],
     t,
   );
 }
@@ -145,7 +148,7 @@ export async function loadReports(actor: Actor, period: ReportPeriod): Promise<R
     const { today, timeZone } = await tenantClock(t, actor.tenantId);
     const range = periodRange(period, today);
     const [moneyRows, quoteRows, jobRows, agingRows] = [
-      await moneyByMonth(t, actor.tenantId, timeZone, range),
+      await moneyByMonth(t, actor.tenantId, range),
       await quotesByMonth(t, actor.tenantId, timeZone, range),
       await jobsByWeek(t, actor.tenantId, timeZone, range),
       await outstandingByAge(t, actor.tenantId, today),
@@ -184,7 +187,7 @@ export async function loadReports(actor: Actor, period: ReportPeriod): Promise<R
       };
     });
 
-    const top = (await topCustomers(t, actor.tenantId, timeZone, range, currency)).map((r) => ({ ...r, cents: Number(r.cents) }));
+    const top = (await topCustomers(t, actor.tenantId, range, currency)).map((r) => ({ ...r, cents: Number(r.cents) }));
     return { range, today, timeZone, currency, otherCurrencies, money, quotes, technicians, jobs, aging, topCustomers: top };
   });
 }

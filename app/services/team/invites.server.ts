@@ -1,3 +1,4 @@
+import { queueInviteEmail } from "~/services/messages/compose.server";
 import { inTenant, one, rows } from "../../../db/index";
 import { assertPasswordNotCommon } from "~/services/accounts/accounts.server";
 import { AppError, conflict, notFound } from "~/utils/app-error";
@@ -39,8 +40,8 @@ export async function createInvite(actor: Actor, userId: string) {
   const secret = randomToken(32);
   const token = `${uuidBytes(actor.tenantId).toString("base64url")}.${secret}`;
   return inTenant(actor.tenantId, async (t) => {
-    const member = await one<{ name: string; has_password: boolean }>(
-      `SELECT name, password_hash IS NOT NULL AS has_password FROM users WHERE tenant_id = $1 AND id = $2 FOR UPDATE`,
+    const member = await one<{ name: string; email: string; has_password: boolean }>(
+      `SELECT name, email, password_hash IS NOT NULL AS has_password FROM users WHERE tenant_id = $1 AND id = $2 FOR UPDATE`,
       [actor.tenantId, userId],
       t,
     );
@@ -57,7 +58,9 @@ export async function createInvite(actor: Actor, userId: string) {
       [actor.tenantId, userId, sha256(secret), actor.userId, INVITE_DAYS],
       t,
     );
-    return { url: inviteUrl(token), expiresAt: invite!.expires_at.toISOString(), memberName: member.name };
+    // The new member gets the link by e-mail too, written with the invite (docs/decisions/140).
+    const emailed = await queueInviteEmail(t, actor.tenantId, member, inviteUrl(token), invite!.expires_at, actor.userId);
+    return { url: inviteUrl(token), expiresAt: invite!.expires_at.toISOString(), memberName: member.name, emailedTo: emailed ? member.email : null };
   });
 }
 

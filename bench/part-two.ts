@@ -1,0 +1,96 @@
+/**
+ * BENCHMARKS.md "Part two (the business day)", the figures of issues 17 and 22 and the pages
+ * around them, against the big tenant of bench/big-tenant.ts: each page's p99 with its
+ * throughput beside it (on a 2-core machine a p99 at 20 connections is the server at
+ * saturation), at the connections the table names (20 unless it says otherwise), after a
+ * 2-second warm-up, 10 seconds each. The 1-minute load average is recorded beside the figures:
+ * this machine is shared, so a figure means little without it.
+ * `BENCH_ONLY=P2 npm run bench` runs this part alone (writes bench/results/p2.json).
+ */
+import os from "node:os";
+import autocannon from "autocannon";
+import { figure, round, type Figure } from "./lib";
+import { seedBigTenant, type BigTenant } from "./big-tenant";
+
+type Target = {
+  name: string;
+  path: string;
+  connections: number;
+  /** p99 goal in ms (null: measured only). */
+  p99: number | null;
+  method?: "GET" | "POST";
+  body?: string;
+  contentType?: string;
+  /** The status a successful answer has (200, or 303 for a form post). */
+  ok?: number;
+};
+
+const DURATION = Number(process.env.BENCH_P2_SECONDS ?? 10);
+
+async function run(base: string, big: BigTenant, t: Target, duration: number) {
+  const headers: Record<string, string> = { cookie: big.cookie, origin: big.origin };
+  if (t.contentType) headers["content-type"] = t.contentType;
+  const r = await autocannon({ url: `${base}${t.path}`, method: t.method ?? "GET", body: t.body, headers, connections: t.connections, duration });
+  const okCount = (t.ok ?? 200) === 303 ? r["3xx"] : r["2xx"];
+  const total = r.requests.total;
+  return { rps: okCount / duration, p99: r.latency.p99, p50: r.latency.p50, total, bad: total - okCount + r.errors + r.timeouts };
+}
+
+/** Ten line items of a quote, as the builder's form posts them (conform's items[i].field names). */
+function quoteBody(big: BigTenant): string {
+  const form = new URLSearchParams({ _csrf: big.csrf, customerId: big.customerId, title: "Bathroom remodel (bench)" });
+  for (let i = 0; i < 10; i++) {
+    form.set(`items[${i}].description`, `Line ${i + 1}: tile, fixtures and labour`);
+    form.set(`items[${i}].quantity`, String(1 + (i % 3)));
+    form.set(`items[${i}].unitPrice`, `${(125 + i * 10).toFixed(2)}`);
+    form.set(`items[${i}].taxRate`, i % 2 ? "8.25" : "0");
+  }
+  return form.toString();
+}
+
+export async function benchPartTwo(base: string, databaseUrl: string): Promise<Figure[]> {
+  const out: Figure[] = [];
+  console.log("  seeding the big tenant…");
+  const big = await seedBigTenant(base, databaseUrl);
+  console.log(`  seeded in ${round(big.seedSeconds, 1)} s: ${JSON.stringify(big.counts)}`);
+  out.push(figure("P2 big tenant seed (set-based SQL)", big.seedSeconds, "s", "measured", null));
+  for (const [k, v] of Object.entries(big.counts)) out.push(figure(`P2 big tenant ${k}`, v, "rows", "measured", null));
+
+  const targets: Target[] = [
+    { name: "P2 quote builder page GET /quotes/new?customerId=<id>", path: `/quotes/new?customerId=${big.customerId}`, connections: 20, p99: 100 },
+    { name: "P2 GET /customers/<id>", path: `/customers/${big.customerId}`, connections: 20, p99: 100 },
+    { name: "P2 GET /schedule?view=week (30 technicians, 600 jobs)", path: `/schedule?view=week&date=${big.weekDate}`, connections: 20, p99: 150 },
+    { name: "P2 technician's .ics feed (500 jobs in range)", path: big.feedPath, connections: 20, p99: 50 },
+    { name: "P2 invoice PDF of 50 lines", path: `/invoices/${big.pdfInvoiceId}.pdf`, connections: 10, p99: 150 },
+    { name: "P2 GET /reports", path: "/reports", connections: 10, p99: 300 },
+    { name: "P2 dashboard GET /", path: "/", connections: 20, p99: 100 },
+  ];
+  const loadBefore = os.loadavg()[0];
+  for (const t of targets) {
+    // The page must answer what a user sees, or the figure measures an error page.
+    const probe = await fetch(`${base}${t.path}`, { headers: { cookie: big.cookie }, redirect: "manual" });
+    if (probe.status !== 200) throw new Error(`${t.name}: answered ${probe.status}, not 200`);
+    await probe.arrayBuffer();
+    await run(base, big, t, 2);
+    const r = await run(base, big, t, DURATION);
+    const load = os.loadavg()[0];
+    console.log(`  ${t.name}: p99 ${r.p99} ms, p50 ${r.p50} ms, ${round(r.rps, 1)} req/s at ${t.connections} conns (load ${round(load, 1)})${r.bad ? `, ${r.bad} not ok` : ""}`);
+    out.push(figure(`${t.name} p99 at ${t.connections} conns`, r.p99, "ms", t.p99 === null ? "measured" : `<= ${t.p99}`, t.p99 === null ? null : r.p99 <= t.p99 && !r.bad));
+    out.push(figure(`${t.name} throughput at ${t.connections} conns`, r.rps, "req/s", "measured", null));
+  }
+
+  // Quote creation: the builder's POST with 10 lines, each answered 303 to the new quote.
+  const create: Target = { name: "P2 quote creation with 10 lines", path: `/quotes/new?customerId=${big.customerId}`, connections: 20, p99: null, method: "POST", body: quoteBody(big), contentType: "application/x-www-form-urlencoded", ok: 303 };
+  const probe = await fetch(`${base}${create.path}`, { method: "POST", body: create.body, headers: { cookie: big.cookie, origin: big.origin, "content-type": create.contentType! }, redirect: "manual" });
+  if (probe.status !== 303) throw new Error(`${create.name}: answered ${probe.status}: ${(await probe.text()).slice(0, 300)}`);
+  await run(base, big, create, 2);
+  const c = await run(base, big, create, DURATION);
+  console.log(`  ${create.name}: ${round(c.rps, 1)} quotes/s, p99 ${c.p99} ms at 20 conns${c.bad ? `, ${c.bad} not 303` : ""}`);
+  out.push(figure(`${create.name} at 20 conns`, c.rps, "quotes/s", ">= 200", c.rps >= 200 && !c.bad));
+  out.push(figure(`${create.name} p99 at 20 conns`, c.p99, "ms", "measured", null));
+
+  out.push(figure("P2 load average (1 min) before the loads", loadBefore, "", "measured", null));
+  out.push(figure("P2 load average (1 min) after the loads", os.loadavg()[0], "", "measured", null));
+  out.push(figure("P2 machine cores", os.cpus().length, "", "measured", null));
+  return out;
+}
