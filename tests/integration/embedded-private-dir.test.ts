@@ -29,7 +29,7 @@ test("as root, in a clone under a directory with mode 0700, the embedded databas
     }
     assert.equal(spawnSync("cp", ["-al", path.join(ROOT, "node_modules"), path.join(clone, "node_modules")]).status, 0);
 
-    const env = { ...process.env, DATABASE_URL: "", DATA_DIR: "", NODE_ENV: "development" };
+    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "development" };
     delete env.DATABASE_URL;
     delete env.DATA_DIR;
     const run = spawnSync(path.join(clone, "node_modules", ".bin", "tsx"), ["scripts/db.ts", "migrate"], { cwd: clone, env, encoding: "utf8", timeout: 240_000 });
