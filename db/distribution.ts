@@ -30,6 +30,10 @@ export const DISTRIBUTED_FUNCTIONS: ReadonlyArray<{ signature: string; argument:
     signature: "field_apply_mutation(uuid, uuid, uuid, bigint, text, uuid, boolean, text, text[], text, timestamptz, timestamptz, timestamptz)",
     argument: "p_tenant",
   },
+  // Fair sharing's leases (migration 0013, docs/decisions/193): on the worker holding the tenant,
+  // so the per-tenant advisory lock and the count are that worker's.
+  { signature: "app_claim_work(uuid, uuid, text, integer, integer, integer)", argument: "p_tenant" },
+  { signature: "app_release_work(uuid, uuid)", argument: "p_tenant" },
 ];
 
 type Queryable = Pick<pg.Client, "query">;

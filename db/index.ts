@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import pg from "pg";
 import { Sequelize } from "sequelize-typescript";
 import { Transaction, type TransactionOptions } from "sequelize";
@@ -87,8 +88,23 @@ function withTenantBegin(instance: Sequelize) {
     const tenantId = (transaction as unknown as { options?: { tenantId?: string } }).options?.tenantId;
     if (!tenantId || (transaction as unknown as { parent?: unknown }).parent) return start(transaction, options);
     if (!isUuid(tenantId)) throw new Error("inTenant: the tenant id is not a uuid");
-    await instance.query(`START TRANSACTION; SET LOCAL app.tenant_id = '${tenantId}';`, { ...options, transaction });
+    const ms = statementTimeout.getStore();
+    const timeout = ms && Number.isInteger(ms) && ms > 0 ? ` SET LOCAL statement_timeout = ${ms};` : "";
+    await instance.query(`START TRANSACTION; SET LOCAL app.tenant_id = '${tenantId}';${timeout}`, { ...options, transaction });
   };
+}
+
+// The statement timeout of the work a request is doing (a search, a report, an import:
+// app/services/limits/work.server.ts). Tenant transactions begun inside take it.
+const statementTimeout = new AsyncLocalStorage<number>();
+
+/**
+ * Runs `fn` with `ms` as the statement timeout of every tenant transaction it begins
+ * (`SET LOCAL statement_timeout`, sent with the transaction's first round trip). Outside, the
+ * connection's default (30 s) applies.
+ */
+export function withStatementTimeout<T>(ms: number, fn: () => Promise<T>): Promise<T> {
+  return statementTimeout.run(ms, fn);
 }
 
 /** A transaction with no tenant (sign-up, sign-in lookups, webhooks before the tenant is known). */

@@ -33,6 +33,7 @@ export const NAV: NavSection[] = [
   {
     title: "Settings",
     items: [
+      { to: "/settings/company", label: "Company", permission: "manage_team" },
       { to: "/team", label: "Team", permission: "manage_team" },
       { to: "/settings/messages", label: "Messages", permission: "manage_team" },
       { to: "/settings/accounting", label: "Accounting", permission: "view_accounting_integrations" },

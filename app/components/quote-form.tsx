@@ -44,6 +44,13 @@ export function QuoteForm({
       </div>
       <LineItemsEditor form={form} items={fields.items} currency={currency} priceBook={context.priceBook} defaultTaxRate={context.taxRate} />
       <TextAreaField label="Notes for the customer" rows={3} {...fieldOf(fields.notes)} />
+      <Field
+        label="Deposit on approval"
+        placeholder="e.g. 25% or 150.00"
+        autoComplete="off"
+        hint="Optional. A percent of the total the customer chooses, or an amount. The customer pays it when approving in the portal (sandbox: no money moves)."
+        {...fieldOf(fields.deposit)}
+      />
       <FormActions submit={submit} cancelTo={cancelTo} busy={busy} />
     </Form>
   );

@@ -77,6 +77,14 @@ export function toAppError(error: unknown, request?: Request): AppError {
       headers: { "Retry-After": "2" },
     });
   }
+  if (isStatementTimeout(error)) {
+    log.info("statement timeout", { requestId: request && requestIdOf(request), error: String(error) });
+    // A query past its request class's statement timeout (docs/decisions/193).
+    return new AppError("INTERNAL_ERROR", "This took too long and was stopped. Try again, or narrow it down (a longer search, a shorter period).", {
+      status: 503,
+      headers: { "Retry-After": "5" },
+    });
+  }
   log.error("unexpected error", { requestId: request && requestIdOf(request), error });
   return new AppError("INTERNAL_ERROR", "Something went wrong on our side. Please retry; if it persists, contact support.");
 }
@@ -100,6 +108,12 @@ export function isDbUnavailable(error: unknown): boolean {
   if (typeof code === "string") return /^(57P0[1-3]|08\w{3})$/.test(code) || ["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT"].includes(code);
   const message = e?.original?.message ?? e?.parent?.message ?? e?.message;
   return typeof message === "string" && PG_CONNECTION_LOST.test(message);
+}
+
+/** PostgreSQL cancelled the statement (57014): its statement timeout passed. */
+export function isStatementTimeout(error: unknown): boolean {
+  const e = error as { original?: { code?: string }; parent?: { code?: string }; code?: string };
+  return (e?.original?.code ?? e?.parent?.code ?? e?.code) === "57014";
 }
 
 export function zodFields(error: ZodError): FieldErrors {

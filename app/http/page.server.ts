@@ -1,7 +1,10 @@
 import { json, type ServerBuild } from "@remix-run/node";
 import { AppError, isAppError } from "~/utils/app-error";
+import { getCurrentUser } from "~/utils/auth.server";
+import { passThroughHeaders } from "~/utils/route-headers";
+import { withWork, workKindOf } from "~/services/limits/work.server";
 import { assertSameOrigin } from "./csrf.server";
-import { fail, isDbUnavailable, toAppError } from "./envelope.server";
+import { fail, isDbUnavailable, isStatementTimeout, toAppError } from "./envelope.server";
 import { withAppHeaders } from "./security-headers.server";
 
 type Route = ServerBuild["routes"][string];
@@ -18,7 +21,7 @@ async function asPage<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (error) {
-    const e = isAppError(error) ? error : isDbUnavailable(error) ? toAppError(error) : undefined;
+    const e = isAppError(error) ? error : isDbUnavailable(error) || isStatementTimeout(error) ? toAppError(error) : undefined;
     if (e) throw json({ message: e.message }, { status: e.status, headers: e.headers });
     throw error;
   }
@@ -83,13 +86,21 @@ export function withBoundary(routes: ServerBuild["routes"]): ServerBuild["routes
         withHeaders(args.request, () => {
           const run = async () => {
             if (isAction && !noOriginCheck(id)) assertSameOrigin(args.request);
+            // Expensive work (a search, a report, an import) runs within the tenant's and the
+            // user's share (docs/decisions/193); signed out, the route sends to sign-in itself.
+            const kind = workKindOf(id, args.request, isAction);
+            const user = kind ? await getCurrentUser(args.request) : null;
+            if (kind && user) return withWork({ tenantId: user.tenantId, userId: user.id }, kind, async () => fn(args));
             return fn(args);
           };
           return json ? asEnvelope(args.request, run) : asPage(run);
         })) as Fn;
     };
     const { loader, action } = route.module;
-    out[id] = { ...route, module: { ...route.module, loader: wrap(loader, false), action: wrap(action, true) } };
+    // A page's own Retry-After, Cache-Control and the like reach its document (a 429 page's
+    // Retry-After above all); Remix passes only Set-Cookie from a route without `headers`.
+    const headers = route.module.headers ?? (json ? undefined : passThroughHeaders);
+    out[id] = { ...route, module: { ...route.module, headers, loader: wrap(loader, false), action: wrap(action, true) } };
   }
   return out;
 }

@@ -154,6 +154,23 @@ export default function Dashboard() {
           )}
         </section>
       </div>
+      {lists.changeRequests.length ? (
+        <section className="card section-gap" aria-labelledby="changes-title">
+          <div className="card-header">
+            <h2 id="changes-title">Changes asked on quotes</h2>
+            <Link to="/quotes?status=sent" className="small">Quotes awaiting response</Link>
+          </div>
+          <ul className="plain-list">
+            {lists.changeRequests.map((r) => (
+              <li key={r.id}>
+                <Link to={`/quotes/${r.quote_id}`}>Quote {r.quote_number}</Link> · {r.customer_name}
+                <p className="prewrap small">“{r.message.length > 300 ? `${r.message.slice(0, 300)}…` : r.message}”</p>
+                <div className="muted small">asked <DateTime value={r.created_at} /></div>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
     </>
   );
 }

@@ -80,6 +80,7 @@ export default function QuotePage() {
         <section className="card" aria-labelledby="answer-title">
           <h2 id="answer-title">Customer's answer</h2>
           <QuoteAnswer quote={q} />
+          <CustomerChoice choice={related.choice} />
         </section>
       </div>
 
@@ -137,6 +138,33 @@ function ShareCard({ share, mail }: { share: Share; mail: Mail }) {
         </div>
       </div>
     </section>
+  );
+}
+
+type Choice = ReturnType<typeof useLoaderData<typeof loader>>["related"]["choice"];
+
+/** What the customer chose in the portal (option, optional items) and the deposit asked and paid. */
+function CustomerChoice({ choice: c }: { choice: Choice }) {
+  if (!c.recorded && !c.depositAsked && !c.depositPaid) return null;
+  return (
+    <dl className="details section-gap" aria-label="The customer's choice">
+      {c.recorded ? (
+        <>
+          <dt>Chosen option</dt><dd>{c.option ?? <span className="muted">No options on this quote</span>}</dd>
+          <dt>Optional items</dt><dd>{c.optionalItems.length ? c.optionalItems.join(", ") : <span className="muted">None chosen</span>}</dd>
+        </>
+      ) : null}
+      {c.depositAsked ? <><dt>Deposit on approval</dt><dd>{c.depositAsked}</dd></> : null}
+      {c.depositPaid ? (
+        <>
+          <dt>Deposit paid</dt>
+          <dd>
+            {c.depositPaid.amount} (sandbox, <span className="mono">{c.depositPaid.reference}</span>) <DateTime value={c.depositPaid.paidAt} />
+            {c.depositPaid.invoiceId ? <> · applied to <Link to={`/invoices/${c.depositPaid.invoiceId}`}>its invoice</Link></> : <> · applied when the job's invoice is created</>}
+          </dd>
+        </>
+      ) : null}
+    </dl>
   );
 }
 

@@ -9,7 +9,7 @@ import { DateTime } from "~/components/records";
 import { formObject, parseWith, staffFormAction, type FormFailure } from "~/http/form.server";
 import { setFlash } from "~/services/accounts/sessions.server";
 import {
-  addMember, addMemberSchema, changeRole, changeRoleSchema, listMembers, setTimeZone, timeZones, timeZoneSchema,
+  addMember, addMemberSchema, changeRole, changeRoleSchema, listMembers,
 } from "~/services/team/team.server";
 import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
 import { can, ROLE_LABELS, ROLES, type Role } from "~/utils/permissions";
@@ -23,7 +23,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
     members: await listMembers(user.tenantId),
     me: { id: user.id, role: user.role },
     timeZone: user.timeZone,
-    timeZones: timeZones(),
     canImport: can(user.role, "import_csv"),
   });
 }
@@ -49,12 +48,6 @@ export async function action({ request }: ActionFunctionArgs) {
         message = `${input.name} was added. Create an invite link so they can set a password and sign in.`;
         break;
       }
-      case "time_zone": {
-        const input = parseWith(timeZoneSchema, values);
-        await setTimeZone(actor, input.timeZone);
-        message = `Dates now show in ${input.timeZone} time.`;
-        break;
-      }
       default:
         throw validationFailed({ intent: ["Unknown action."] });
     }
@@ -71,12 +64,11 @@ const ROLE_HELP: Record<Role, string> = {
 };
 
 export default function TeamPage() {
-  const { members, me, timeZone, timeZones: zones, canImport } = useLoaderData<typeof loader>();
+  const { members, me, timeZone, canImport } = useLoaderData<typeof loader>();
   const failure = useActionData<FormFailure>();
   const failed = (intent: string, userId?: string) =>
     failure && failure.values?.intent === intent && (!userId || failure.values?.userId === userId) ? failure : undefined;
   const grantable = ROLES.filter((r) => r !== "owner" || me.role === "owner");
-  const timeZoneErrors = failed("time_zone")?.fields.timeZone ?? failed("time_zone")?.formErrors;
   return (
     <>
       <PageHeader
@@ -84,7 +76,7 @@ export default function TeamPage() {
         description="Who works here, what each role may do, and invite links for members who have no password yet."
         actions={canImport ? <Link to="/import-data?type=team" className="btn btn-secondary">Import team</Link> : null}
       />
-      <FormError errors={failure && failure.values?.intent !== "add" && failure.values?.intent !== "time_zone" ? [...failure.formErrors, ...Object.values(failure.fields).flat()] : undefined} />
+      <FormError errors={failure && failure.values?.intent !== "add" ? [...failure.formErrors, ...Object.values(failure.fields).flat()] : undefined} />
       <div className="table-wrap">
         <table>
           <thead>
@@ -173,22 +165,8 @@ export default function TeamPage() {
           </section>
           <section className="card" aria-labelledby="tz-title">
             <h2 id="tz-title">Time zone</h2>
-            <Form method="post" className="form-row">
-              <CsrfInput />
-              <input type="hidden" name="intent" value="time_zone" />
-              <div className="field grow">
-                <label htmlFor="time-zone">Dates and times show in</label>
-                <select
-                  id="time-zone" name="timeZone" defaultValue={timeZone}
-                  aria-invalid={timeZoneErrors?.length ? true : undefined}
-                  aria-describedby={timeZoneErrors?.length ? "time-zone-error" : undefined}
-                >
-                  {zones.map((z) => <option key={z} value={z}>{z.replace(/_/g, " ")}</option>)}
-                </select>
-                <FieldErrors id="time-zone-error" errors={timeZoneErrors} />
-              </div>
-              <button type="submit" className="btn btn-secondary">Save time zone</button>
-            </Form>
+            <p>Dates and times show in <strong>{timeZone.replace(/_/g, " ")}</strong> time.</p>
+            <p className="small"><Link to="/settings/company">Change the time zone in Company settings</Link>, with the business's name, contact details and the defaults for quotes and invoices.</p>
           </section>
         </div>
       </div>

@@ -38,6 +38,38 @@ export class Quote extends Document {
   @Timestamp declare convertedAt: Date | null;
   /** The booking request this quote answers. */
   @Uuid declare bookingRequestId: string | null;
+  /** The option group the customer approved (null: none recorded, or the quote has none). */
+  @Text declare chosenOption: string | null;
+  /** The deposit asked on approval: a percent of the chosen total or an amount (never both). */
+  @Column(DataType.DECIMAL(5, 2)) declare depositPercent: string | null;
+  @Column(DataType.BIGINT) declare depositCents: number | null;
+}
+
+/** The deposit paid with an approval; the job's invoice receives it as a payment (docs/decisions/156). */
+@Table({ tableName: "quote_deposits", underscored: true, timestamps: false })
+export class QuoteDeposit extends Model {
+  @TenantKey declare tenantId: string;
+  @Id declare id: string;
+  @Uuid declare quoteId: string;
+  @Column({ type: DataType.BIGINT, allowNull: false }) declare amountCents: number;
+  @RequiredText declare currency: string;
+  @RequiredText declare method: string;
+  @RequiredText declare reference: string;
+  @Text declare payerIp: string | null;
+  @Timestamp declare paidAt: Date;
+  @Uuid declare invoiceId: string | null;
+  @Uuid declare paymentId: string | null;
+}
+
+/** A customer's request for changes to a sent quote (docs/decisions/157). */
+@Table({ tableName: "quote_change_requests", underscored: true, updatedAt: false })
+export class QuoteChangeRequest extends Model {
+  @TenantKey declare tenantId: string;
+  @Id declare id: string;
+  @Uuid declare quoteId: string;
+  @Uuid declare customerId: string;
+  @RequiredText declare message: string;
+  declare createdAt: Date;
 }
 
 @Table({ tableName: "invoices", underscored: true })

@@ -1,7 +1,7 @@
 import { CalendarFeed } from "./calendar-feed";
 import { Customer } from "./customer";
 import { CustomerProperty } from "./customer-property";
-import { Invoice, InvoiceItem, Payment, Quote, QuoteItem } from "./documents";
+import { Invoice, InvoiceItem, Payment, Quote, QuoteChangeRequest, QuoteDeposit, QuoteItem } from "./documents";
 import { DocumentCounter, RecordHistoryEntry } from "./history";
 import { Job, JobEvent, JobNote, TimeEntry } from "./job";
 import { Message } from "./message";
@@ -28,5 +28,5 @@ export * from "./user";
 export const MODELS = [
   Tenant, User, Session, Customer, Job, JobNote, TimeEntry, JobEvent,
   Quote, QuoteItem, Invoice, InvoiceItem, Payment, PortalLink, BookingRequest,
-  RecordHistoryEntry, DocumentCounter, PriceBookItem, CustomerProperty, CalendarFeed, Message,
+  RecordHistoryEntry, DocumentCounter, PriceBookItem, CustomerProperty, CalendarFeed, Message, QuoteDeposit, QuoteChangeRequest,
 ];

@@ -1,6 +1,8 @@
 /**
- * `npm run seed:demo`: a demo tenant with one user per role and realistic records.
+ * `npm run seed:demo`: a demo tenant with one user per role and realistic records: the sample
+ * imports, and a day of work made through the services the forms call (db/seeds/demo-day.ts).
  * Uses DATABASE_URL, or starts the embedded database in DATA_DIR like `npm start`.
+ * DEMO_EMAIL_DOMAIN (default demo.fieldwork.test) names the logins; the tests use their own.
  */
 import path from "node:path";
 import { closeDb, db, one } from "../../db/index";
@@ -9,6 +11,7 @@ import { ROLES } from "../../db/enums";
 import { migrateUp } from "../../db/migrate";
 import { parseEnv } from "../../app/utils/env.server";
 import { createCustomer, createInvoice, createJob, createQuote, createUser, DEFAULT_PASSWORD } from "./factories";
+import { DEMO_TIME_ZONE, seedBusinessDay } from "./demo-day";
 import { IMPORT_ORDER } from "../../app/services/import/columns";
 import { IMPORT_NOUNS } from "../../app/services/import/records.server";
 import { commitPreview, previewImport } from "../../app/services/import/runs.server";
@@ -20,11 +23,13 @@ async function main() {
   if (embedded) process.env.DATABASE_URL = embedded.url;
   try {
     await migrateUp(db());
-    const existing = await one<{ id: string }>(`SELECT tenant_id AS id FROM users WHERE email = 'owner@demo.fieldwork.test'`);
+    const domain = (process.env.DEMO_EMAIL_DOMAIN || "demo.fieldwork.test").toLowerCase();
+    const businessName = "Summit Plumbing & Heating";
+    const existing = await one<{ id: string }>(`SELECT tenant_id AS id FROM users WHERE email = $1`, [`owner@${domain}`]);
     if (existing) {
       console.log("The demo tenant exists already. Logins (password: %s):", DEFAULT_PASSWORD);
     } else {
-      const tenant = await one<{ id: string }>(`INSERT INTO tenants (name) VALUES ('Summit Plumbing & Heating') RETURNING id`);
+      const tenant = await one<{ id: string }>(`INSERT INTO tenants (name, time_zone) VALUES ($1, $2) RETURNING id`, [businessName, DEMO_TIME_ZONE]);
       const tenantId = tenant!.id;
       const people = [
         { role: "owner", name: "Morgan Ellis" },
@@ -32,8 +37,8 @@ async function main() {
         { role: "office", name: "Sam Okafor" },
         { role: "technician", name: "Luis Romero" },
       ] as const;
-      const users = [];
-      for (const p of people) users.push(await createUser(tenantId, { role: p.role, name: p.name, email: `${p.role}@demo.fieldwork.test` }));
+      const users: Awaited<ReturnType<typeof createUser>>[] = [];
+      for (const p of people) users.push(await createUser(tenantId, { role: p.role, name: p.name, email: `${p.role}@${domain}` }));
       const tech = users[3];
       const customers = [];
       for (const [name, email] of [
@@ -56,9 +61,13 @@ async function main() {
         const run = await commitPreview(owner, preview.run.id);
         console.log(`Imported ${run.importedCount} ${IMPORT_NOUNS[type]} from ${sampleFilename(type)}.`);
       }
-      console.log("Demo tenant 'Summit Plumbing & Heating' created. Logins (password: %s):", DEFAULT_PASSWORD);
+      // Today's work, by hand: through the same services as the pages.
+      const actor = (i: number) => ({ tenantId, userId: users[i].id, role: users[i].role });
+      await seedBusinessDay({ owner: actor(0), office: actor(2), technician: actor(3), technicianName: tech.name }, businessName);
+      console.log("Made a day of work: quotes sent and approved in the portal, jobs scheduled today, one done in the field.");
+      console.log("Demo tenant '%s' created. Logins (password: %s):", businessName, DEFAULT_PASSWORD);
     }
-    for (const role of ROLES) console.log(`  ${role.padEnd(10)} ${role}@demo.fieldwork.test`);
+    for (const role of ROLES) console.log(`  ${role.padEnd(10)} ${role}@${domain}`);
   } finally {
     await closeDb();
     await embedded?.stop();

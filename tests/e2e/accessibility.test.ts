@@ -15,6 +15,7 @@ import { clientFor } from "../helpers/client";
 import { createInvoice, createJob, createQuote, createTenant, createTenantWithUsers, createUser, DEFAULT_PASSWORD } from "../helpers/fixtures";
 import { commit, idIn, preview, upload } from "../helpers/import";
 import { portalSetup } from "../helpers/portal";
+import { quoteWithOptions } from "../helpers/quote-options";
 
 // Every page of the app, checked with axe-core with JavaScript off and on: no serious or
 // critical finding anywhere. Then the forms by keyboard alone, and validation errors tied to
@@ -47,6 +48,9 @@ async function seed(tag: string) {
   const quote = await createQuote(t.id, { customerId: customer.id });
   await createQuote(t.id, { customerId: customer.id, validUntil: new Date(Date.now() - 86400_000).toISOString().slice(0, 10) });
   const invoice = await createInvoice(t.id, { customerId: customer.id, status: "partial", amountPaidCents: 50_000 });
+  // Options, optional items, a deposit and a change request (issue 20): on the portal hub and the dashboard.
+  const options = await quoteWithOptions(t.id, customer.id, { depositPercent: "25" });
+  await one(`INSERT INTO quote_change_requests (tenant_id, quote_id, customer_id, message) VALUES ($1, $2, $3, 'Could it be done on a Saturday?') RETURNING id`, [t.id, options.id, customer.id]);
   await one(
     `INSERT INTO booking_requests (tenant_id, customer_id, service, description, preferred_date, time_window, address, phone)
      VALUES ($1, $2, 'Furnace not heating', 'Clicks but never lights.', current_date + 2, 'morning', '48 Oak Lane', '555-0142') RETURNING id`,
@@ -75,7 +79,7 @@ async function seed(tag: string) {
   // A file waiting at the mapping step (section 14): an ambiguous header.
   const waiting = await upload(c, "customers", `Client Name,Email Address,Contact\nCora Vance,cora-${tag}@example.test,555-0100\n`);
   const uploadId = new URL(waiting.headers.get("location")!, "http://x").searchParams.get("upload")!;
-  return { t, customer, job, quote, invoice, portalUrl: portal.url, invitePath: new URL(invite.url).pathname, member: imported, badPreview, runId, uploadId };
+  return { t, customer, job, quote, invoice, options, portalUrl: portal.url, invitePath: new URL(invite.url).pathname, member: imported, badPreview, runId, uploadId };
 }
 
 const PAGES: PageCase[] = [
@@ -109,6 +113,10 @@ const PAGES: PageCase[] = [
   { name: "invite", who: "visitor", path: (s) => s.invitePath, shows: /choose a password/ },
   { name: "invite no longer valid", who: "visitor", path: () => "/invite/not-a-real-token", status: 404, shows: /no longer works/ },
   { name: "portal hub", who: "visitor", path: (s) => s.portalUrl, shows: /Rosa Marquez/ },
+  {
+    name: "portal hub, a quote's choice kept by Update total", who: "visitor", shows: /Approve and pay deposit/, shot: true,
+    path: (s) => `${s.portalUrl}?${new URLSearchParams([["quoteId", s.options.id], ["option", "Better"], ["optionalItems", s.options.ids.warranty]])}`,
+  },
   { name: "portal link not valid", who: "visitor", path: () => "/portal/forged.token", status: 404, shows: /no longer valid/i },
   { name: "dashboard", who: "owner", path: () => "/", shows: /Open jobs/i, shot: true },
   { name: "customers", who: "owner", path: () => "/customers", shows: /Rosa Marquez/ },
@@ -205,6 +213,16 @@ const PAGES: PageCase[] = [
       await page.getByLabel("Job title").fill("Replace 50 gallon gas water heater in garage");
       await page.getByRole("button", { name: "Get guidance" }).click();
       await page.locator("#guidance").waitFor();
+    },
+  },
+  { name: "company settings", who: "owner", path: () => "/settings/company", shows: /Time, money and defaults/, shot: true },
+  {
+    name: "company settings with errors", who: "owner", path: () => "/settings/company", shows: /Time, money and defaults/, status: 200, shot: true,
+    then: async (page) => {
+      await page.locator("#company-settings").evaluate((f) => f.setAttribute("novalidate", ""));
+      await page.getByLabel("Payment terms (days)").fill("400");
+      await page.getByRole("button", { name: "Save company settings" }).click();
+      await page.locator("#field-paymentTermsDays-error").waitFor();
     },
   },
   { name: "accounting settings", who: "owner", path: () => "/settings/accounting", shows: /QuickBooks Online/ },
@@ -308,6 +326,7 @@ describe("browser: accessibility of every page", { skip: SKIP_BROWSER }, () => {
       "requests_.$id.convert.tsx": "booking requests",
       "settings.accounting.tsx": "accounting settings",
       "settings.billing.tsx": "billing settings",
+      "settings.company.tsx": "company settings",
       "settings.calendar.tsx": "calendar settings",
       "settings.calendar_.feeds.tsx": "page not found",
       "settings.calendar_.feeds.$id.revoke.tsx": "page not found",

@@ -5,7 +5,8 @@ import { BASE_URL, Client, clientFor } from "../helpers/client";
 import { createTenantWithUsers, createUser } from "../helpers/fixtures";
 import { inputValue, textOf } from "../helpers/html";
 
-// The team page: roles (never the last owner), invites for members without a password, time zone.
+// The team page: roles (never the last owner), invites for members without a password.
+// (The time zone moved to /settings/company: tests/integration/company-settings.test.ts.)
 
 const roleOf = async (tenantId: string, id: string) => (await one<{ role: string }>(`SELECT role FROM users WHERE tenant_id = $1 AND id = $2`, [tenantId, id]))?.role;
 
@@ -175,21 +176,4 @@ test("team: add a member without a password, and only owners and admins reach th
   assert.equal((await admin.post("/team", { intent: "add", name: "Boss", email: `x-${email}`, role: "owner" })).status, 403);
   for (const role of ["office", "technician"] as const) assert.equal((await (await clientFor(t.users[role])).get("/team")).status, 403, role);
   assert.equal((await (await clientFor(t.users.office)).post("/team", { intent: "add", name: "Nope", email: `y-${email}`, role: "office" })).status, 403);
-});
-
-test("time zone: the tenant's setting changes how every date shows; unknown zones are refused", async () => {
-  const t = await createTenantWithUsers();
-  const owner = await clientFor(t.users.owner);
-  assert.match(await (await owner.get("/team")).text(), /<option value="UTC" selected="">UTC<\/option>/);
-  const bad = await owner.post("/team", { intent: "time_zone", timeZone: "Mars/Olympus_Mons" });
-  assert.equal(bad.status, 422);
-  assert.match(textOf(await bad.text()), /Choose a time zone from the list/);
-  const ok = await owner.post("/team", { intent: "time_zone", timeZone: "Asia/Tokyo" });
-  assert.equal(ok.status, 303);
-  assert.equal((await one<{ tz: string }>(`SELECT time_zone AS tz FROM tenants WHERE id = $1`, [t.id]))?.tz, "Asia/Tokyo");
-  // A member's invite expiry, now in Tokyo time (UTC+9).
-  const member = await createUser(t.id, { role: "office", password: null });
-  await rows(`INSERT INTO invites (tenant_id, user_id, token_hash, expires_at) VALUES ($1, $2, 'x', '2099-06-16T20:00:00Z')`, [t.id, member.id]);
-  assert.match(textOf(await (await owner.get("/team")).text()), /valid until Jun 17, 2099, 5:00 AM/);
-  assert.equal((await (await clientFor(t.users.office)).post("/team", { intent: "time_zone", timeZone: "UTC" })).status, 403);
 });

@@ -48,7 +48,9 @@ import { requestListSchema, triageSchema } from "../../app/services/records/requ
 import { CUSTOMER_FILTERS, INVOICE_FILTERS, JOB_FILTERS, QUOTE_FILTERS, REQUEST_FILTERS } from "../../app/services/records/statuses";
 import { FIELD_STATUSES, MAX_MUTATIONS, NOTE_MAX } from "../../app/services/sync/protocol";
 import { ARGS_SCHEMAS, fieldFormSchema, mutationSchema, pushSchema } from "../../app/services/sync/schemas";
-import { addMemberSchema, changeRoleSchema, roleSchema, timeZones, timeZoneSchema } from "../../app/services/team/team.server";
+import { addMemberSchema, changeRoleSchema, roleSchema } from "../../app/services/team/team.server";
+import { companySettingsSchema, currencies } from "../../app/services/company/schemas";
+import { timeZoneField, timeZones } from "../../app/services/company/time-zones";
 import { ConfigError, parseEnv } from "../../app/utils/env.server";
 import { ROLES } from "../../app/utils/permissions";
 
@@ -83,7 +85,7 @@ export const SCHEMAS_TESTED: readonly Entry[] = [
   one("app/services/documents/line-items.ts", "lineItemSchema", lineItemSchema, ["description", "quantity", "unitPrice", "taxRate", "optional", "option"]),
   one("app/services/documents/line-items.ts", "lineItemsSchema", lineItemsSchema),
   one("app/services/documents/price-book-form.ts", "priceBookItemSchema", priceBookItemSchema, ["id", "kind", "name", "description", "unitPrice", "taxRate"]),
-  one("app/services/documents/quote-form.ts", "quoteFormSchema", quoteFormSchema, ["customerId", "title", "validUntil", "currency", "notes", "requestId", "items"]),
+  one("app/services/documents/quote-form.ts", "quoteFormSchema", quoteFormSchema, ["customerId", "title", "validUntil", "currency", "notes", "requestId", "items", "deposit"]),
   one("app/services/import/validate.server.ts", "jobSchema", jobSchema, columns("jobs")),
   one("app/services/import/validate.server.ts", "quoteSchema", quoteSchema, columns("quotes")),
   one("app/services/import/validate.server.ts", "invoiceSchema", invoiceSchema, columns("invoices")),
@@ -116,7 +118,9 @@ export const SCHEMAS_TESTED: readonly Entry[] = [
   one("app/services/team/team.server.ts", "roleSchema", roleSchema),
   one("app/services/team/team.server.ts", "changeRoleSchema", changeRoleSchema),
   one("app/services/team/team.server.ts", "addMemberSchema", addMemberSchema),
-  one("app/services/team/team.server.ts", "timeZoneSchema", timeZoneSchema),
+  one("app/services/company/time-zones.ts", "timeZoneField", timeZoneField),
+  one("app/services/company/schemas.ts", "companySettingsSchema", companySettingsSchema,
+    ["businessName", "phone", "email", "address", "timeZone", "currency", "defaultTaxRate", "paymentTermsDays", "quoteValidityDays"]),
 ];
 
 // ------------------------------------------------------------------------- generators
@@ -266,7 +270,9 @@ describe("accounts", () => {
     const input = fc.record({ businessName: padded(trimmedText(200)), name: padded(trimmedText(200)), email: padded(emailAddress), password: fc.string({ minLength: 12, maxLength: 40 }) });
     check(23, fc.property(input, (i) => {
       const form = { businessName: i.businessName.raw, name: i.name.raw, email: i.email.raw, password: i.password, _csrf: "t" };
-      assert.deepEqual(accepts(signupSchema, form), { businessName: i.businessName.trimmed, name: i.name.trimmed, email: i.email.trimmed.toLowerCase(), password: i.password });
+      assert.deepEqual(accepts(signupSchema, form), { businessName: i.businessName.trimmed, name: i.name.trimmed, email: i.email.trimmed.toLowerCase(), password: i.password, timeZone: "UTC" });
+      assert.equal((accepts(signupSchema, { ...form, timeZone: "America/Chicago" }) as { timeZone: string }).timeZone, "America/Chicago");
+      refuses(signupSchema, { ...form, timeZone: "Mars/Olympus_Mons" }, "timeZone");
       refuses(signupSchema, { ...form, businessName: "   " }, "businessName");
       refuses(signupSchema, { ...form, name: "n".repeat(201) }, "name");
       refuses(signupSchema, { ...form, email: "not an email" }, "email");
@@ -303,15 +309,33 @@ describe("portal", () => {
     const input = fc.record({ quoteId: fc.uuid(), name: padded(trimmedText(100)), accept: fc.constantFrom(...ACCEPT), reason: padded(fc.string({ maxLength: 1000 }).filter((s) => s.trim() === s)) });
     check(31, fc.property(input, (i) => {
       const approve = { quoteId: i.quoteId, decision: "approve", signatureName: i.name.raw, acceptTerms: i.accept };
-      assert.deepEqual(accepts(quoteDecisionSchema, approve), { ...approve, signatureName: i.name.trimmed, reason: "" });
+      const none = { option: null, optionalItems: [], message: "" };
+      assert.deepEqual(accepts(quoteDecisionSchema, approve), { ...approve, ...none, signatureName: i.name.trimmed, reason: "" });
       const decline = { quoteId: i.quoteId, decision: "decline", reason: i.reason.raw };
-      assert.deepEqual(accepts(quoteDecisionSchema, decline), { ...decline, signatureName: "", reason: i.reason.trimmed });
+      assert.deepEqual(accepts(quoteDecisionSchema, decline), { ...decline, ...none, signatureName: "", reason: i.reason.trimmed });
       refuses(quoteDecisionSchema, { ...approve, acceptTerms: undefined }, "acceptTerms");
       refuses(quoteDecisionSchema, { ...approve, acceptTerms: "no" }, "acceptTerms");
       refuses(quoteDecisionSchema, { ...approve, signatureName: "  " }, "signatureName");
       refuses(quoteDecisionSchema, { ...approve, signatureName: "n".repeat(101) }, "signatureName");
       refuses(quoteDecisionSchema, { ...decline, reason: "r".repeat(1001) }, "reason");
       refuses(quoteDecisionSchema, { ...approve, decision: "maybe" }, "decision");
+    }));
+  });
+
+  it("quoteDecisionSchema: the option and the optional items (one id or a list) ride along an approval; a change request needs a message (<= 2000)", () => {
+    const input = fc.record({ quoteId: fc.uuid(), option: fc.string({ minLength: 1, maxLength: 100 }).filter((s) => s.trim() === s), ids: fc.array(fc.uuid(), { maxLength: 5 }), message: padded(trimmedText(2000)) });
+    check(32, fc.property(input, (i) => {
+      const approve = { quoteId: i.quoteId, decision: "approve", signatureName: "Ann", acceptTerms: "on", option: i.option, optionalItems: i.ids };
+      const out = accepts(quoteDecisionSchema, approve) as { option: string | null; optionalItems: string[] };
+      assert.equal(out.option, i.option);
+      assert.deepEqual(out.optionalItems, [...new Set(i.ids)]);
+      if (i.ids.length) assert.deepEqual((accepts(quoteDecisionSchema, { ...approve, optionalItems: i.ids[0] }) as { optionalItems: string[] }).optionalItems, [i.ids[0]]);
+      const changes = { quoteId: i.quoteId, decision: "changes", message: i.message.raw };
+      assert.equal((accepts(quoteDecisionSchema, changes) as { message: string }).message, i.message.trimmed);
+      refuses(quoteDecisionSchema, { ...changes, message: "  " }, "message");
+      refuses(quoteDecisionSchema, { ...changes, message: "m".repeat(2001) }, "message");
+      refuses(quoteDecisionSchema, { ...approve, option: "o".repeat(101) }, "option");
+      refuses(quoteDecisionSchema, { ...approve, optionalItems: [{}] }, "optionalItems");
     }));
   });
 
@@ -492,12 +516,44 @@ describe("back-office lists and forms", () => {
     }));
   });
 
-  it("timeZoneSchema: every listed zone; anything else refused", () => {
+  it("timeZoneField: every listed zone; anything else refused", () => {
     check(55, fc.property(fc.constantFrom(...timeZones()), fc.string(), (tz, other) => {
-      assert.deepEqual(accepts(timeZoneSchema, { timeZone: tz }), { timeZone: tz });
-      if (!timeZones().includes(other)) refuses(timeZoneSchema, { timeZone: other }, "timeZone");
+      assert.equal(accepts(timeZoneField, tz), tz);
+      if (!timeZones().includes(other.trim())) refuses(timeZoneField, other);
     }));
-    refuses(timeZoneSchema, { timeZone: "Mars/Olympus_Mons" }, "timeZone");
+    refuses(timeZoneField, "Mars/Olympus_Mons");
+    assert.ok(timeZones().includes("UTC"));
+  });
+
+  it("companySettingsSchema: trimmed text, blank contact details are null, a listed zone and currency, tax 0..100, days in range", () => {
+    const input = fc.record({
+      businessName: padded(trimmedText(200)), phone: fc.option(padded(trimmedText(50)), { nil: undefined }), email: fc.option(padded(emailAddress), { nil: undefined }),
+      timeZone: fc.constantFrom(...timeZones()), currency: fc.constantFrom(...currencies()),
+      taxMilli: fc.integer({ min: 0, max: 100_000 }), terms: fc.integer({ min: 0, max: 365 }), validity: fc.integer({ min: 1, max: 365 }),
+    });
+    check(57, fc.property(input, (i) => {
+      const tax = `${Math.trunc(i.taxMilli / 1000)}.${String(i.taxMilli % 1000).padStart(3, "0")}`;
+      const form = {
+        businessName: i.businessName.raw, phone: i.phone?.raw, email: i.email?.raw, timeZone: i.timeZone, currency: i.currency.toLowerCase(),
+        defaultTaxRate: tax, paymentTermsDays: String(i.terms), quoteValidityDays: ` ${i.validity} `, _csrf: "x",
+      };
+      const v = accepts(companySettingsSchema, form) as Record<string, unknown>;
+      assert.equal(v.businessName, i.businessName.trimmed);
+      assert.equal(v.phone, i.phone?.trimmed || null);
+      assert.equal(v.email, i.email ? i.email.trimmed.toLowerCase() : null);
+      assert.equal(v.address, null);
+      assert.equal(v.currency, i.currency);
+      assert.equal(Number(v.defaultTaxRate), i.taxMilli / 1000);
+      assert.deepEqual([v.paymentTermsDays, v.quoteValidityDays], [i.terms, i.validity]);
+      refuses(companySettingsSchema, { ...form, businessName: " " }, "businessName");
+      refuses(companySettingsSchema, { ...form, timeZone: "Mars/Olympus_Mons" }, "timeZone");
+      refuses(companySettingsSchema, { ...form, currency: "XYZW" }, "currency");
+      refuses(companySettingsSchema, { ...form, defaultTaxRate: "100.5" }, "defaultTaxRate");
+      refuses(companySettingsSchema, { ...form, paymentTermsDays: "366" }, "paymentTermsDays");
+      refuses(companySettingsSchema, { ...form, quoteValidityDays: "0" }, "quoteValidityDays");
+      refuses(companySettingsSchema, { ...form, paymentTermsDays: "1.5" }, "paymentTermsDays");
+    }));
+    assert.equal((accepts(companySettingsSchema, { businessName: "B", timeZone: "UTC", currency: "USD", paymentTermsDays: "14", quoteValidityDays: "30" }) as { defaultTaxRate: string }).defaultTaxRate, "0");
   });
 
   it("assistantInputSchema: a mode, optional title and details trimmed (blank = none); unknown modes and long text refused", () => {

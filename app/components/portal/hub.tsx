@@ -36,6 +36,8 @@ function confirmation(done: PortalDone, id: string | null, hub: PortalHubData): 
   switch (done) {
     case "quote-approved":
       return `Thank you! ${quoteName} is approved. ${business} will be in touch to schedule the work.`;
+    case "quote-changes-requested":
+      return `Your request for changes to ${quoteName.replace(/^The quote/, "the quote")} was sent. ${business} will update it and let you know.`;
     case "quote-declined":
       return `${quoteName} is declined. Thank you for letting ${business} know.`;
     case "payment-recorded":

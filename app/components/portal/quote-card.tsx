@@ -5,6 +5,7 @@ import type { PortalQuote } from "~/services/portal/types";
 import { formatDate, formatDateTime, formatMoney } from "~/utils/format";
 import { cardErrors, postedValues, useCardForm, usePortalForm } from "./form-state";
 import { CardError, LineItems, PdfLink, TextAreaField, Totals } from "./parts";
+import { ApprovedChoice, choiceMoney, QuoteChoiceFields, useQuoteChoice } from "./quote-choice";
 
 const BADGES: Record<PortalQuote["status"], [string, string]> = {
   sent: ["Awaiting your decision", "badge"],
@@ -20,8 +21,12 @@ export function QuoteCard({ quote: q, token, business, timeZone }: { quote: Port
   // The card's two forms share one schema; a refused answer belongs to the one it came from.
   const [approveForm, approve] = useCardForm(quoteDecisionSchema, `quote-${q.id}-approve`, formKey, decision === "approve" ? failure : null);
   const [declineForm, decline] = useCardForm(quoteDecisionSchema, `quote-${q.id}-decline`, formKey, decision === "decline" ? failure : null);
+  const [changesForm, changes] = useCardForm(quoteDecisionSchema, `quote-${q.id}-changes`, formKey, decision === "changes" ? failure : null);
+  const { choice, setChoice, keptName } = useQuoteChoice(q, decision === "approve" ? (failure?.result.initialValue as Record<string, unknown>) ?? null : null);
+  const { totals, deposit } = choiceMoney(q, choice);
   const [badge, badgeClass] = BADGES[q.status];
   const pending = submitting?.get("decision");
+  const hasLines = q.items.some((l) => l.option || l.optional);
   return (
     <article className="portal-card" id={`quote-${q.id}`} aria-labelledby={`quote-${q.id}-title`}>
       <header className="portal-card-head">
@@ -48,16 +53,26 @@ export function QuoteCard({ quote: q, token, business, timeZone }: { quote: Port
           </div>
         ) : null}
       </dl>
-      <LineItems items={q.items} currency={q.currency} />
-      <Totals
-        currency={q.currency}
-        rows={[
-          ["Subtotal", q.subtotalCents],
-          ["Tax", q.taxCents],
-          ["Total", q.totalCents, true],
-        ]}
-      />
+      {q.status === "approved" ? (
+        <ApprovedChoice q={q} />
+      ) : q.status === "sent" ? (
+        hasLines ? null : <LineItems items={q.items} currency={q.currency} />
+      ) : (
+        <>
+          <LineItems items={q.items} currency={q.currency} />
+          <Totals currency={q.currency} rows={[["Subtotal", q.subtotalCents], ["Tax", q.taxCents], ["Total", q.totalCents, true]]} />
+        </>
+      )}
       {q.notes ? <p className="portal-notes">{q.notes}</p> : null}
+      {q.changeRequests.length ? (
+        <ul className="portal-changes" aria-label="Your requests for changes">
+          {q.changeRequests.map((c) => (
+            <li key={c.createdAt}>
+              You asked for changes on {formatDateTime(c.createdAt, timeZone)}: <span className="prewrap">“{c.message}”</span>
+            </li>
+          ))}
+        </ul>
+      ) : null}
       <CardError errors={cardErrors(failure)} />
 
       {q.status === "approved" ? (
@@ -78,6 +93,7 @@ export function QuoteCard({ quote: q, token, business, timeZone }: { quote: Port
             <input type="hidden" name="token" value={token} />
             <input type="hidden" name="quoteId" value={q.id} />
             <input type="hidden" name="decision" value="approve" />
+            <QuoteChoiceFields q={q} token={token} choice={choice} setChoice={setChoice} errors={{ option: approve.option.errors, optionalItems: approve.optionalItems.errors }} />
             <h4>Approve this quote</h4>
             <Field
               id={`signature-${q.id}`}
@@ -86,7 +102,7 @@ export function QuoteCard({ quote: q, token, business, timeZone }: { quote: Port
               autoComplete="name"
               maxLength={100}
               required
-              defaultValue={decision === "approve" ? posted.signatureName : undefined}
+              defaultValue={decision === "approve" ? posted.signatureName : keptName}
               errors={approve.signatureName.errors}
             />
             <div className={`field${approve.acceptTerms.errors?.length ? " field-invalid" : ""}`}>
@@ -101,16 +117,19 @@ export function QuoteCard({ quote: q, token, business, timeZone }: { quote: Port
                   aria-describedby={approve.acceptTerms.errors?.length ? `terms-${q.id}-error` : undefined}
                 />
                 <span>
-                  I accept this quote for <strong>{formatMoney(q.totalCents, q.currency)}</strong> and its terms, and ask {business} to go
-                  ahead with the work.
+                  I accept this quote for <strong>{formatMoney(totals.total, q.currency)}</strong> and its terms, and ask {business} to go
+                  ahead with the work.{deposit > 0 ? <> I pay a deposit of <strong>{formatMoney(deposit, q.currency)}</strong> now.</> : null}
                 </span>
               </label>
               <FieldErrors id={`terms-${q.id}-error`} errors={approve.acceptTerms.errors} />
             </div>
             <button type="submit" className="btn btn-primary btn-lg btn-block" disabled={busy}>
-              {pending === "approve" ? "Approving…" : "Approve and sign"}
+              {pending === "approve" ? "Approving…" : deposit > 0 ? `Approve and pay deposit (${formatMoney(deposit, q.currency)})` : "Approve and sign"}
             </button>
-            <p className="field-hint">Your typed name, the time and your IP address are recorded with your approval.</p>
+            <p className="field-hint">
+              Your typed name, your choice, the time and your IP address are recorded with your approval.
+              {deposit > 0 ? " The deposit is a sandbox payment: no money moves." : ""}
+            </p>
           </Form>
           <details className="portal-decline" open={decision === "decline" || undefined}>
             <summary>Decline this quote</summary>
@@ -130,6 +149,28 @@ export function QuoteCard({ quote: q, token, business, timeZone }: { quote: Port
               />
               <button type="submit" className="btn btn-secondary btn-lg btn-block" disabled={busy}>
                 {pending === "decline" ? "Declining…" : "Decline quote"}
+              </button>
+            </Form>
+          </details>
+          <details className="portal-decline" open={decision === "changes" || undefined}>
+            <summary>Ask for changes</summary>
+            <Form method="post" action="/api/portal/quote" className="stack" {...getFormProps(changesForm)}>
+              <input type="hidden" name="token" value={token} />
+              <input type="hidden" name="quoteId" value={q.id} />
+              <input type="hidden" name="decision" value="changes" />
+              <TextAreaField
+                id={`changes-${q.id}`}
+                name="message"
+                label="What would you like changed?"
+                hint={`${business} will update the quote and let you know. At most 2,000 characters.`}
+                maxLength={2000}
+                rows={4}
+                required
+                defaultValue={decision === "changes" ? posted.message : undefined}
+                errors={changes.message.errors}
+              />
+              <button type="submit" className="btn btn-secondary btn-lg btn-block" disabled={busy}>
+                {pending === "changes" ? "Sending…" : "Send request"}
               </button>
             </Form>
           </details>

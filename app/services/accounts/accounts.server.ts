@@ -26,7 +26,10 @@ export async function signup(input: SignupInput, ip: string): Promise<{ tenantId
   // The tenant id is chosen here so the new rows are written inside their own tenant scope.
   const tenantId = randomUUID();
   return inTenant(tenantId, async (t) => {
-    await one(`INSERT INTO tenants (id, name) VALUES ($1, $2)`, [tenantId, input.businessName], t);
+    if (!(await one(`SELECT 1 FROM pg_timezone_names WHERE name = $1`, [input.timeZone], t))) {
+      throw validationFailed({ timeZone: ["This time zone is not supported."] });
+    }
+    await one(`INSERT INTO tenants (id, name, time_zone) VALUES ($1, $2, $3)`, [tenantId, input.businessName, input.timeZone], t);
     const user = await one<{ id: string }>(
       `INSERT INTO users (tenant_id, email, name, role, password_hash) VALUES ($1, $2, $3, 'owner', $4) RETURNING id`,
       [tenantId, input.email, input.name, passwordHash],

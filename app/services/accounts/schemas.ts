@@ -1,5 +1,6 @@
 // Shared with the browser (conform validates with the same schemas): no server imports here.
 import { z } from "zod";
+import { timeZoneField } from "~/services/company/time-zones";
 
 export const PASSWORD_MIN = 12;
 export const PASSWORD_MAX = 128;
@@ -25,6 +26,8 @@ export const signupSchema = z.object({
   name: requiredName("your name"),
   email: emailSchema,
   password: passwordSchema,
+  /** The business's time zone: the browser's own with JavaScript, else UTC (also when not posted). */
+  timeZone: timeZoneField.optional().transform((tz) => tz ?? "UTC"),
 });
 export type SignupInput = z.infer<typeof signupSchema>;
 

@@ -92,5 +92,19 @@ export async function dashboardLists(tenantId: string) {
       [tenantId],
       t,
     ),
+    // A customer's request for changes waits here while its quote is still sent and was not
+    // edited since (docs/decisions/157).
+    changeRequests: await rows<{ id: string; quote_id: string; quote_number: string; message: string; created_at: string; customer_name: string }>(
+      `SELECT cr.id, cr.quote_id, q.number AS quote_number, cr.message, cr.created_at, c.name AS customer_name
+         FROM quote_change_requests cr
+         JOIN quotes q ON q.tenant_id = cr.tenant_id AND q.id = cr.quote_id
+         JOIN customers c ON c.tenant_id = cr.tenant_id AND c.id = cr.customer_id
+        WHERE cr.tenant_id = $1 AND q.status = 'sent'
+          AND NOT EXISTS (SELECT 1 FROM record_history h WHERE h.tenant_id = q.tenant_id AND h.record_type = 'quote' AND h.record_id = q.id
+                            AND h.action = 'updated' AND h.occurred_at > cr.created_at)
+        ORDER BY cr.created_at DESC LIMIT 6`,
+      [tenantId],
+      t,
+    ),
   }));
 }

@@ -3,7 +3,7 @@
 // transaction; the route, the seed, the tests and the assistant's "start a quote" call them.
 import { Op } from "sequelize";
 import { inTenant, one, type Tx } from "../../../db/index";
-import { BookingRequest, Customer, Job, PortalLink, PriceBookItem, Quote, QuoteItem, Tenant } from "../../../db/models";
+import { BookingRequest, Customer, Job, PortalLink, PriceBookItem, Quote, QuoteDeposit, QuoteItem, Tenant } from "../../../db/models";
 import { recordHistory } from "~/services/history/history.server";
 import { queueQuoteEmail } from "~/services/messages/compose.server";
 import { portalUrl, signPortalToken } from "~/services/portal/links.server";
@@ -150,6 +150,7 @@ export async function createQuote(actor: Actor, v: QuoteFormValue, opts: { trans
         tenantId: actor.tenantId, customerId: v.customerId, number, title: v.title, status: "draft", issueDate: today,
         validUntil: v.validUntil ?? addDays(today, tenant.quoteValidityDays), currency: v.currency ?? tenant.currency.trim(), notes: v.notes,
         subtotalCents: totals.subtotal, taxCents: totals.tax, totalCents: totals.total, bookingRequestId: requestId,
+        depositPercent: v.deposit.percent, depositCents: v.deposit.cents,
       },
       { transaction: t },
     );
@@ -189,6 +190,7 @@ export async function quoteForEdit(actor: Actor, id: string) {
       customer: { id: customer!.id, name: customer!.name },
       values: {
         customerId: quote.customerId, title: quote.title ?? "", validUntil: quote.validUntil ?? "", currency: quote.currency.trim(), notes: quote.notes ?? "",
+        deposit: quote.depositPercent !== null ? `${trimDecimal(quote.depositPercent)}%` : quote.depositCents ? centsToInput(Number(quote.depositCents)) : "",
         items: items.map((l) => ({
           description: l.description, quantity: trimDecimal(l.quantity), unitPrice: centsToInput(l.unitPriceCents), taxRate: trimDecimal(l.taxRate),
           optional: l.optional ? "on" : "", option: l.optionName ?? "",
@@ -208,6 +210,7 @@ export async function updateQuote(actor: Actor, id: string, v: QuoteFormValue): 
     quote.set({
       customerId: v.customerId, title: v.title, validUntil: v.validUntil ?? quote.validUntil, currency: v.currency ?? quote.currency, notes: v.notes,
       subtotalCents: totals.subtotal, taxCents: totals.tax, totalCents: totals.total,
+      depositPercent: v.deposit.percent, depositCents: v.deposit.cents,
     });
     await quote.save({ transaction: t });
     await QuoteItem.destroy({ where: { tenantId: actor.tenantId, quoteId: id }, transaction: t });
@@ -343,8 +346,18 @@ export async function quoteLinks(actor: Actor, quoteId: string) {
   return inTenant(actor.tenantId, async (t) => {
     const quote = await findQuote(t, actor, quoteId);
     const job = quote.jobId ? await one<{ id: string; title: string }>(`SELECT id, title FROM jobs WHERE tenant_id = $1 AND id = $2`, [actor.tenantId, quote.jobId], t) : null;
-    const items = await QuoteItem.findAll({ where: { tenantId: actor.tenantId, quoteId }, attributes: ["id", "optionName", "optional", "selected"], order: [["position", "ASC"]], transaction: t });
+    const items = await QuoteItem.findAll({ where: { tenantId: actor.tenantId, quoteId }, attributes: ["id", "description", "optionName", "optional", "selected"], order: [["position", "ASC"]], transaction: t });
+    const deposit = await QuoteDeposit.findOne({ where: { tenantId: actor.tenantId, quoteId }, transaction: t });
+    const currency = quote.currency.trim();
     return {
+      /** The customer's recorded choice (docs/decisions/155) and the deposit asked and paid (156). */
+      choice: {
+        recorded: items.some((l) => l.selected !== null),
+        option: quote.chosenOption,
+        optionalItems: items.filter((l) => l.optional && l.selected).map((l) => l.description),
+        depositAsked: quote.depositPercent !== null ? `${trimDecimal(quote.depositPercent)}% of the chosen total` : quote.depositCents ? formatMoney(Number(quote.depositCents), currency) : null,
+        depositPaid: deposit ? { amount: formatMoney(Number(deposit.amountCents), currency), reference: deposit.reference, paidAt: deposit.paidAt.toISOString(), invoiceId: deposit.invoiceId } : null,
+      },
       job: job ?? null,
       requestId: quote.bookingRequestId,
       editable: !quote.jobId && EDITABLE.has(quote.status),

@@ -12,6 +12,7 @@ export const LIVE_EVENT_TYPES = [
   "booking_request.received",
   "quote.approved",
   "quote.declined",
+  "quote.change_requested",
   "payment.recorded",
   "job.status_changed",
   "job.scheduled",

@@ -7,6 +7,7 @@ import { notify } from "~/services/events/events.server";
 import { recordPayment } from "~/services/invoices/payments.server";
 import { queueOfficeNotice } from "~/services/messages/compose.server";
 import type { Portal } from "./access.server";
+import { approveQuote, recordDecline, requestQuoteChanges } from "./quote-decisions.server";
 import type { BookingRequestInput, PaymentInput, QuoteDecisionInput } from "./schemas";
 import type { PortalDone } from "./types";
 
@@ -39,21 +40,21 @@ export async function decideQuote(portal: Portal, t: Tx, input: QuoteDecisionInp
   if (quote.status !== "sent") throw conflict("This quote is not open for a decision.");
 
   if (input.decision === "approve") {
-    await one(
-      `UPDATE quotes SET status = 'approved', approved_at = now(), approved_name = $3, approved_ip = $4, approved_user_agent = $5, updated_at = now()
-        WHERE tenant_id = $1 AND id = $2`,
-      [portal.tenantId, input.quoteId, input.signatureName, meta.ip, meta.userAgent?.slice(0, 500) ?? null],
-      t,
-    );
-    await notify(t, portal.tenantId, { type: "quote.approved", id: input.quoteId });
+    await approveQuote(portal, t, input, meta);
     await tellOfficeOfAnswer(portal, t, input.quoteId, `approved by ${input.signatureName}`);
     return { done: "quote-approved", id: input.quoteId };
+  }
+  if (input.decision === "changes") {
+    await requestQuoteChanges(portal, t, input.quoteId, input.message);
+    await tellOfficeOfAnswer(portal, t, input.quoteId, `sent back with a request for changes: "${input.message}"`);
+    return { done: "quote-changes-requested", id: input.quoteId };
   }
   await one(
     `UPDATE quotes SET status = 'declined', declined_at = now(), decline_reason = $3, updated_at = now() WHERE tenant_id = $1 AND id = $2`,
     [portal.tenantId, input.quoteId, input.reason || null],
     t,
   );
+  await recordDecline(portal, t, input.quoteId, input.reason);
   await notify(t, portal.tenantId, { type: "quote.declined", id: input.quoteId });
   await tellOfficeOfAnswer(portal, t, input.quoteId, `declined${input.reason ? `: "${input.reason}"` : ""}`);
   return { done: "quote-declined", id: input.quoteId };

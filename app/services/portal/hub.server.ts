@@ -1,7 +1,10 @@
 import { one, type Tx } from "../../../db/index";
 import { randomToken } from "~/utils/crypto.server";
 import type { Portal } from "./access.server";
-import { PORTAL_INVOICE_STATUSES, type PortalBookingRequest, type PortalHubData, type PortalInvoice, type PortalLineItem, type PortalPayment, type PortalQuote } from "./types";
+import {
+  PORTAL_INVOICE_STATUSES, type PortalBookingRequest, type PortalHubData, type PortalInvoice, type PortalLineItem, type PortalPayment, type PortalQuote,
+  type PortalQuoteLine,
+} from "./types";
 
 /** The last day a visit can be requested for: today + 365 days. */
 export function lastBookableDate(today: string): string {
@@ -31,7 +34,14 @@ export async function loadHub(portal: Portal, t: Tx): Promise<PortalHubData> {
     today,
     lastBookableDate: lastBookableDate(today),
     quotes: (hub?.quotes ?? []).map(
-      (q): PortalQuote => ({ ...q, approvedAt: iso(q.approvedAt), declinedAt: iso(q.declinedAt), items: q.items ?? [] }),
+      (q): PortalQuote => ({
+        ...q,
+        approvedAt: iso(q.approvedAt),
+        declinedAt: iso(q.declinedAt),
+        items: q.items ?? [],
+        depositPaid: q.depositPaid ? { ...q.depositPaid, paidAt: iso(q.depositPaid.paidAt)! } : null,
+        changeRequests: (q.changeRequests ?? []).map((c) => ({ ...c, createdAt: iso(c.createdAt)! })),
+      }),
     ),
     invoices: (hub?.invoices ?? []).map(
       (i): PortalInvoice => ({
@@ -49,8 +59,9 @@ export async function loadHub(portal: Portal, t: Tx): Promise<PortalHubData> {
 }
 
 const ITEMS = (kind: "quote" | "invoice", doc: string) => `
-  (SELECT json_agg(json_build_object('description', li.description, 'quantity', li.quantity::text,
-            'unitPriceCents', li.unit_price_cents, 'taxRate', li.tax_rate::text, 'lineTotalCents', li.line_total_cents)
+  (SELECT json_agg(json_build_object('id', li.id, 'description', li.description, 'quantity', li.quantity::text,
+            'unitPriceCents', li.unit_price_cents, 'taxRate', li.tax_rate::text, 'lineTotalCents', li.line_total_cents,
+            'taxCents', li.tax_cents${kind === "quote" ? ", 'option', li.option_name, 'optional', li.optional, 'selected', li.selected" : ""})
             ORDER BY li.position)
      FROM ${kind}_items li WHERE li.tenant_id = $1 AND li.${kind}_id = ${doc}.id)`;
 
@@ -66,6 +77,11 @@ SELECT
               'status', CASE WHEN q.status = 'sent' AND q.valid_until < $3::date THEN 'expired' ELSE q.status END,
               'issueDate', q.issue_date::text, 'validUntil', q.valid_until::text, 'approvedAt', q.approved_at,
               'approvedName', q.approved_name, 'declinedAt', q.declined_at, 'declineReason', q.decline_reason,
+              'chosenOption', q.chosen_option, 'depositPercent', q.deposit_percent::text, 'depositCents', q.deposit_cents,
+              'depositPaid', (SELECT json_build_object('amountCents', d.amount_cents, 'reference', d.reference, 'paidAt', d.paid_at)
+                                FROM quote_deposits d WHERE d.tenant_id = $1 AND d.quote_id = q.id),
+              'changeRequests', (SELECT json_agg(json_build_object('message', c.message, 'createdAt', c.created_at) ORDER BY c.created_at)
+                                   FROM quote_change_requests c WHERE c.tenant_id = $1 AND c.quote_id = q.id),
               'items', ${ITEMS("quote", "q")}) AS doc,
             row_number() OVER (ORDER BY (q.status = 'sent' AND coalesce(q.valid_until >= $3::date, true)) DESC,
                                         q.issue_date DESC NULLS LAST, q.created_at DESC) AS rank
@@ -91,7 +107,13 @@ SELECT
 type Json<T, Dates extends keyof T> = Omit<T, Dates> & { [K in Dates]: string | null };
 type HubRow = {
   customer: { name: string; phone: string | null; address: string | null } | null;
-  quotes: Array<Json<Omit<PortalQuote, "items">, "approvedAt" | "declinedAt"> & { items: PortalLineItem[] | null }>;
+  quotes: Array<
+    Json<Omit<PortalQuote, "items" | "depositPaid" | "changeRequests">, "approvedAt" | "declinedAt"> & {
+      items: PortalQuoteLine[] | null;
+      depositPaid: (Omit<NonNullable<PortalQuote["depositPaid"]>, "paidAt"> & { paidAt: string }) | null;
+      changeRequests: Array<{ message: string; createdAt: string }> | null;
+    }
+  >;
   invoices: Array<
     Json<Omit<PortalInvoice, "items" | "payments" | "paymentKey" | "balanceCents">, "paidAt"> & {
       items: PortalLineItem[] | null;

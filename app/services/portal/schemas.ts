@@ -10,15 +10,32 @@ const ACCEPTED = new Set(["on", "true", "yes", "1"]);
 const STALE_FORM = "This form is out of date. Reload the page and try again.";
 const formKey = z.string({ required_error: STALE_FORM }).regex(/^[A-Za-z0-9_-]{16,100}$/, STALE_FORM);
 
+/** Repeated form fields (optionalItems=a&optionalItems=b) arrive as a string or a list. */
+const idList = z.preprocess(
+  (v) => (v === undefined || v === null || v === "" ? [] : Array.isArray(v) ? v : [v]),
+  z.array(z.string({ invalid_type_error: "That item is not on this quote." }).trim().max(100, "That item is not on this quote.")).max(200, "Too many items."),
+);
+
+/**
+ * A decision on a quote: approve (signed; with the option and the optional items chosen,
+ * CONTRACT section 16), decline (an optional reason), or ask for changes (a message). The
+ * option and the item ids are checked against the quote by the service.
+ */
 export const quoteDecisionSchema = z
   .object({
     quoteId: z.string().optional().default(""),
-    decision: z.enum(["approve", "decline"], { errorMap: () => ({ message: "Choose to approve or decline the quote." }) }),
+    decision: z.enum(["approve", "decline", "changes"], { errorMap: () => ({ message: "Choose to approve or decline the quote." }) }),
     signatureName: text(100, "Your name can be at most 100 characters."),
     acceptTerms: z.string().optional(),
     reason: text(1000, "Please keep the reason under 1,000 characters."),
+    option: z.string().trim().max(100, "That option is not on this quote.").optional().transform((v) => v || null),
+    optionalItems: idList.optional().transform((v) => [...new Set(v ?? [])]),
+    message: text(2000, "Please keep your message under 2,000 characters."),
   })
   .superRefine((v, ctx) => {
+    if (v.decision === "changes" && !v.message) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["message"], message: "Tell us what you would like changed." });
+    }
     if (v.decision !== "approve") return;
     if (!v.signatureName) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["signatureName"], message: "Type your full name to sign the quote." });
     if (!ACCEPTED.has(String(v.acceptTerms ?? "").toLowerCase())) {

@@ -18,12 +18,17 @@ export const PORTAL_INVOICE_STATUSES = ["sent", "partial", "paid", "void"] as co
 export type PortalInvoiceStatus = (typeof PORTAL_INVOICE_STATUSES)[number];
 
 export type PortalLineItem = {
+  id: string;
   description: string;
   quantity: string;
   unitPriceCents: number;
   taxRate: string;
   lineTotalCents: number;
+  taxCents: number;
 };
+
+/** A quote's line: its option group (null = always included), optional flag, and the recorded choice. */
+export type PortalQuoteLine = PortalLineItem & { option: string | null; optional: boolean; selected: boolean | null };
 
 type Totals = { currency: string; subtotalCents: number; taxCents: number; totalCents: number };
 
@@ -40,7 +45,16 @@ export type PortalQuote = Totals & {
   approvedName: string | null;
   declinedAt: string | null;
   declineReason: string | null;
-  items: PortalLineItem[];
+  items: PortalQuoteLine[];
+  /** The option the customer approved (docs/decisions/155). */
+  chosenOption: string | null;
+  /** The deposit asked on approval (docs/decisions/156): a percent or an amount. */
+  depositPercent: string | null;
+  depositCents: number | null;
+  /** The deposit paid with the approval (sandbox). */
+  depositPaid: { amountCents: number; reference: string; paidAt: string } | null;
+  /** The customer's requests for changes, oldest first (docs/decisions/157). */
+  changeRequests: Array<{ message: string; createdAt: string }>;
 };
 
 /** A payment on one of the customer's invoices: the portal's sandbox, or one the office recorded. */
@@ -100,5 +114,5 @@ export type PortalFormFailure = {
 };
 
 /** Confirmations after a 303 back to the hub (`?done=...&id=...`). */
-export const DONE = ["quote-approved", "quote-declined", "payment-recorded", "booking-sent"] as const;
+export const DONE = ["quote-approved", "quote-declined", "quote-changes-requested", "payment-recorded", "booking-sent"] as const;
 export type PortalDone = (typeof DONE)[number];

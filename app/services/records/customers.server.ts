@@ -3,8 +3,8 @@ import { inTenant, one, rows } from "../../../db/index";
 import { notFound } from "~/utils/app-error";
 import type { Actor } from "~/utils/auth.server";
 import { isUuid } from "~/utils/crypto.server";
-import { keysetPage, type PageCursor } from "./keyset.server";
-import { containsPattern, CUSTOMER_SEARCH, invoiceOverdue, quoteStatus } from "./sql.server";
+import { keysetPage, type KeysetQuery, type PageCursor } from "./keyset.server";
+import { containsPattern, CUSTOMER_SEARCH, customerPrefixSearch, invoiceOverdue, prefixPattern, quoteStatus, SHORT_SEARCH_CHARS } from "./sql.server";
 import { listSchemaBase } from "./list-params";
 import { CUSTOMER_FILTERS } from "./statuses";
 
@@ -15,11 +15,14 @@ export type CustomerListParams = z.infer<typeof customerListSchema> & PageCursor
 
 export type CustomerListItem = { id: string; name: string; company: string | null; email: string | null; phone: string | null; city: string | null };
 
-/** Customers by name, searched by name, email, phone or company. */
-export async function listCustomers(actor: Actor, p: CustomerListParams) {
+/** The query of a customers page: by name, searched by name, email, phone or company. */
+export function customerListQuery(tenantId: string, p: CustomerListParams): KeysetQuery {
   const where = ["c.tenant_id = $1"];
-  const bind: unknown[] = [actor.tenantId];
-  if (p.q) {
+  const bind: unknown[] = [tenantId];
+  if (p.q && p.q.length < SHORT_SEARCH_CHARS) {
+    bind.push(prefixPattern(p.q));
+    where.push(customerPrefixSearch(bind.length));
+  } else if (p.q) {
     bind.push(containsPattern(p.q));
     where.push(`${CUSTOMER_SEARCH} LIKE $${bind.length}`);
   }
@@ -28,20 +31,20 @@ export async function listCustomers(actor: Actor, p: CustomerListParams) {
   } else if (p.filter === "unpaid") {
     where.push(`EXISTS (SELECT 1 FROM invoices i WHERE i.tenant_id = c.tenant_id AND i.customer_id = c.id AND i.status IN ('sent', 'partial'))`);
   }
-  return inTenant(actor.tenantId, (t) =>
-    keysetPage<CustomerListItem>(
-      {
-        select: "c.id, c.name, c.company, c.email, c.phone, c.city",
-        from: "customers c",
-        where,
-        bind,
-        key: { expr: "c.name", type: "text", dir: "asc" },
-        id: "c.id",
-        cursor: p,
-      },
-      t,
-    ),
-  );
+  return {
+    select: "c.id, c.name, c.company, c.email, c.phone, c.city",
+    from: "customers c",
+    where,
+    bind,
+    key: { expr: "c.name", type: "text", dir: "asc" },
+    id: "c.id",
+    cursor: p,
+  };
+}
+
+/** Customers by name, searched by name, email, phone or company. */
+export async function listCustomers(actor: Actor, p: CustomerListParams) {
+  return inTenant(actor.tenantId, (t) => keysetPage<CustomerListItem>(customerListQuery(actor.tenantId, p), t));
 }
 
 const RELATED = 10;

@@ -40,7 +40,8 @@ export type KeysetQuery = {
   limit?: number;
 };
 
-export async function keysetPage<T extends Record<string, unknown>>(q: KeysetQuery, t: Tx): Promise<Page<T>> {
+/** The statement of one page (also what the query-plan tests explain). */
+export function keysetStatement(q: KeysetQuery) {
   const limit = q.limit ?? PAGE_SIZE;
   const after = decodeCursor(q.cursor.after);
   const before = after ? null : decodeCursor(q.cursor.before);
@@ -54,15 +55,17 @@ export async function keysetPage<T extends Record<string, unknown>>(q: KeysetQue
     where.push(`(${q.key.expr}, ${q.id}) ${dir === "asc" ? ">" : "<"} ($${bind.length - 1}::${q.key.type}, $${bind.length}::uuid)`);
   }
   bind.push(limit + 1);
-  const found = await rows<T & { _key: string; _id: string }>(
-    `SELECT ${q.select}, (${q.key.expr})::text AS "_key", ${q.id} AS "_id"
+  const sql = `SELECT ${q.select}, (${q.key.expr})::text AS "_key", ${q.id} AS "_id"
        FROM ${q.from}
       WHERE ${where.join(" AND ")}
       ORDER BY ${q.key.expr} ${dir}, ${q.id} ${dir}
-      LIMIT $${bind.length}`,
-    bind,
-    t,
-  );
+      LIMIT $${bind.length}`;
+  return { sql, bind, limit, after, before };
+}
+
+export async function keysetPage<T extends Record<string, unknown>>(q: KeysetQuery, t: Tx): Promise<Page<T>> {
+  const { sql, bind, limit, after, before } = keysetStatement(q);
+  const found = await rows<T & { _key: string; _id: string }>(sql, bind, t);
   const more = found.length > limit;
   const page = found.slice(0, limit);
   if (before) page.reverse();

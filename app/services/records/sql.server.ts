@@ -13,5 +13,17 @@ export const invoiceOverdue = (i: string) => `(${i}.status IN ('sent', 'partial'
 /** A LIKE pattern matching `text` anywhere, lower-cased, with LIKE's own characters escaped. */
 export const containsPattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+/** A LIKE pattern matching what starts with `text`, lower-cased, with LIKE's own characters escaped. */
+export const prefixPattern = (text: string) => `${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * A trigram index finds nothing for fewer than three characters, so such a search would read
+ * every customer of the tenant: one or two characters search the start of the name or e-mail
+ * instead, by the prefix indexes customers_name_prefix and customers_email_prefix (migration
+ * 0013). `n` is the bind number of prefixPattern(q). Alias c.
+ */
+export const SHORT_SEARCH_CHARS = 3;
+export const customerPrefixSearch = (n: number) => `(lower(c.name) LIKE $${n} OR lower(c.email) LIKE $${n})`;
+
 /** The customer search expression of the trigram index customers_search (migration 0002), alias c. */
 export const CUSTOMER_SEARCH = `lower(c.name || ' ' || coalesce(c.email, '') || ' ' || coalesce(c.phone, '') || ' ' || coalesce(c.company, ''))`;

@@ -6,7 +6,7 @@ import { isUuid } from "~/utils/crypto.server";
 import { mayGrant, ROLES, type Role } from "~/utils/permissions";
 import { emailSchema } from "~/services/accounts/schemas";
 
-// The team: members, their roles, and the tenant's time zone.
+// The team: members and their roles. (The tenant's time zone is a company setting: app/services/company.)
 
 export type Member = {
   id: string; name: string; email: string; role: Role; phone: string | null; has_password: boolean;
@@ -108,24 +108,4 @@ export async function addMember(actor: Actor, input: z.infer<typeof addMemberSch
     }
     throw error;
   }
-}
-
-/** The IANA time zones the runtime knows, plus UTC (which Intl does not list). */
-export function timeZones(): string[] {
-  return ["UTC", ...Intl.supportedValuesOf("timeZone")];
-}
-
-export const timeZoneSchema = z.object({
-  timeZone: z.string().refine((tz) => timeZones().includes(tz), "Choose a time zone from the list."),
-});
-
-/** Sets the tenant's time zone, when PostgreSQL knows it too (every page's dates use it). */
-export async function setTimeZone(actor: Actor, timeZone: string) {
-  await inTenant(actor.tenantId, async (t) => {
-    const known = await one(`SELECT 1 FROM pg_timezone_names WHERE name = $1`, [timeZone], t);
-    if (!known) {
-      throw new AppError("VALIDATION_FAILED", "Some fields are not valid.", { fields: { timeZone: ["This time zone is not supported."] } });
-    }
-    await one(`UPDATE tenants SET time_zone = $2, updated_at = now() WHERE id = $1`, [actor.tenantId, timeZone], t);
-  });
 }

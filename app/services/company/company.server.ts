@@ -1,0 +1,55 @@
+// Company settings (/settings/company, CONTRACT section 12 and issue 16): the business's name,
+// contact details, time zone and the defaults quotes and invoices start from.
+import { inTenant, one } from "../../../db/index";
+import { Tenant } from "../../../db/models";
+import { AppError, notFound } from "~/utils/app-error";
+import type { Actor } from "~/utils/auth.server";
+import { trimDecimal } from "~/services/documents/line-items";
+import type { CompanySettingsValue } from "./schemas";
+
+/** The form's values as strings (what the inputs show). */
+export type CompanySettingsForm = {
+  businessName: string; phone: string; email: string; address: string; timeZone: string; currency: string;
+  defaultTaxRate: string; paymentTermsDays: string; quoteValidityDays: string;
+};
+
+export async function getCompanySettings(actor: Actor): Promise<CompanySettingsForm & { updatedAt: string }> {
+  return inTenant(actor.tenantId, async (t) => {
+    const tenant = await Tenant.findOne({ where: { id: actor.tenantId }, transaction: t });
+    if (!tenant) throw notFound();
+    return {
+      businessName: tenant.name,
+      phone: tenant.phone ?? "",
+      email: tenant.email ?? "",
+      address: tenant.address ?? "",
+      timeZone: tenant.timeZone,
+      currency: tenant.currency.trim(),
+      defaultTaxRate: trimDecimal(tenant.defaultTaxRate),
+      paymentTermsDays: String(tenant.paymentTermsDays),
+      quoteValidityDays: String(tenant.quoteValidityDays),
+      updatedAt: tenant.updatedAt.toISOString(),
+    };
+  });
+}
+
+/**
+ * Saves the company settings. The time zone must be one PostgreSQL knows as well (every page's
+ * dates and the schedule use it there), else 422 beside the field. Quotes and invoices already
+ * written keep their own currency, dates and tax rates; new ones start from these.
+ */
+export async function saveCompanySettings(actor: Actor, v: CompanySettingsValue): Promise<void> {
+  await inTenant(actor.tenantId, async (t) => {
+    const known = await one(`SELECT 1 FROM pg_timezone_names WHERE name = $1`, [v.timeZone], t);
+    if (!known) {
+      throw new AppError("VALIDATION_FAILED", "Some fields are not valid.", { fields: { timeZone: ["This time zone is not supported."] } });
+    }
+    const [changed] = await Tenant.update(
+      {
+        name: v.businessName, phone: v.phone, email: v.email, address: v.address, timeZone: v.timeZone, currency: v.currency,
+        defaultTaxRate: v.defaultTaxRate, paymentTermsDays: v.paymentTermsDays, quoteValidityDays: v.quoteValidityDays,
+      },
+      { where: { id: actor.tenantId }, transaction: t },
+    );
+    if (!changed) throw notFound();
+  });
+}
