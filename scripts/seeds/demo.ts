@@ -1,6 +1,6 @@
 /**
  * `npm run seed:demo`: a demo tenant with one user per role and realistic records: the sample
- * imports, and a day of work made through the services the forms call (db/seeds/demo-day.ts).
+ * imports, and a day of work made through the services the forms call (scripts/seeds/demo-day.ts).
  * Uses DATABASE_URL, or starts the embedded database in DATA_DIR like `npm start`.
  * DEMO_EMAIL_DOMAIN (default demo.fieldwork.test) names the logins; the tests use their own.
  */
