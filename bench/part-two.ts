@@ -30,10 +30,20 @@ const DURATION = Number(process.env.BENCH_P2_SECONDS ?? 10);
 async function run(base: string, big: BigTenant, t: Target, duration: number) {
   const headers: Record<string, string> = { cookie: big.cookie, origin: big.origin };
   if (t.contentType) headers["content-type"] = t.contentType;
-  const r = await autocannon({ url: `${base}${t.path}`, method: t.method ?? "GET", body: t.body, headers, connections: t.connections, duration });
+  // A 60 s timeout: at saturation a slow answer is latency to report, not an error to drop.
+  const r = await autocannon({ url: `${base}${t.path}`, method: t.method ?? "GET", body: t.body, headers, connections: t.connections, duration, timeout: 60 });
   const okCount = (t.ok ?? 200) === 303 ? r["3xx"] : r["2xx"];
   const total = r.requests.total;
   return { rps: okCount / duration, p99: r.latency.p99, p50: r.latency.p50, total, bad: total - okCount + r.errors + r.timeouts };
+}
+
+/**
+ * autocannon stops at its duration with one request still in flight per connection, which
+ * the server goes on answering: waiting about one slow answer's time lets that backlog finish
+ * before the next figure starts (without it, one slow page's leftovers time out the next).
+ */
+async function drained(r: { p99: number }) {
+  await new Promise((resolve) => setTimeout(resolve, Math.min(60_000, Math.max(1_000, r.p99 * 1.5))));
 }
 
 /** Ten line items of a quote, as the builder's form posts them (conform's items[i].field names). */
@@ -71,11 +81,18 @@ export async function benchPartTwo(base: string, databaseUrl: string): Promise<F
     const probe = await fetch(`${base}${t.path}`, { headers: { cookie: big.cookie }, redirect: "manual" });
     if (probe.status !== 200) throw new Error(`${t.name}: answered ${probe.status}, not 200`);
     await probe.arrayBuffer();
-    await run(base, big, t, 2);
+    await drained(await run(base, big, t, 2));
     const r = await run(base, big, t, DURATION);
+    await drained(r);
     const load = os.loadavg()[0];
     console.log(`  ${t.name}: p99 ${r.p99} ms, p50 ${r.p50} ms, ${round(r.rps, 1)} req/s at ${t.connections} conns (load ${round(load, 1)})${r.bad ? `, ${r.bad} not ok` : ""}`);
-    out.push(figure(`${t.name} p99 at ${t.connections} conns`, r.p99, "ms", t.p99 === null ? "measured" : `<= ${t.p99}`, t.p99 === null ? null : r.p99 <= t.p99 && !r.bad));
+    if (r.total === 0) {
+      // Not one answer completed within the run: autocannon's p99 reads 0, which is no answer,
+      // not a fast one. The figure is the run's length, as a lower bound, and not met.
+      out.push(figure(`${t.name} p99 at ${t.connections} conns (no answer within the run: over)`, DURATION * 1000, "ms", t.p99 === null ? "measured" : `<= ${t.p99}`, false));
+    } else {
+      out.push(figure(`${t.name} p99 at ${t.connections} conns`, r.p99, "ms", t.p99 === null ? "measured" : `<= ${t.p99}`, t.p99 === null ? null : r.p99 <= t.p99 && !r.bad));
+    }
     out.push(figure(`${t.name} throughput at ${t.connections} conns`, r.rps, "req/s", "measured", null));
   }
 
@@ -83,10 +100,10 @@ export async function benchPartTwo(base: string, databaseUrl: string): Promise<F
   const create: Target = { name: "P2 quote creation with 10 lines", path: `/quotes/new?customerId=${big.customerId}`, connections: 20, p99: null, method: "POST", body: quoteBody(big), contentType: "application/x-www-form-urlencoded", ok: 303 };
   const probe = await fetch(`${base}${create.path}`, { method: "POST", body: create.body, headers: { cookie: big.cookie, origin: big.origin, "content-type": create.contentType! }, redirect: "manual" });
   if (probe.status !== 303) throw new Error(`${create.name}: answered ${probe.status}: ${(await probe.text()).slice(0, 300)}`);
-  await run(base, big, create, 2);
+  await drained(await run(base, big, create, 2));
   const c = await run(base, big, create, DURATION);
   console.log(`  ${create.name}: ${round(c.rps, 1)} quotes/s, p99 ${c.p99} ms at 20 conns${c.bad ? `, ${c.bad} not 303` : ""}`);
-  out.push(figure(`${create.name} at 20 conns`, c.rps, "quotes/s", ">= 200", c.rps >= 200 && !c.bad));
+  out.push(figure(`${create.name} at 20 conns`, c.rps, "quotes/s", ">= 200", c.total > 0 && c.rps >= 200 && !c.bad));
   out.push(figure(`${create.name} p99 at 20 conns`, c.p99, "ms", "measured", null));
 
   out.push(figure("P2 load average (1 min) before the loads", loadBefore, "", "measured", null));

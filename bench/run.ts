@@ -4,6 +4,7 @@
  * Bounded: each load runs a fixed time or count. Run alone on a quiet machine.
  * `BENCH_ONLY=B2 npm run bench` runs B2 alone (writes bench/results/b2.json);
  * `BENCH_ONLY=P2 npm run bench` runs part two alone (bench/part-two.ts, writes p2.json).
+ * `BENCH_ONLY=MAIL npm run bench` runs the e-mail delivery figure alone (bench/email.ts, writes mail.json).
  */
 import { benchDatabase, buildApp, printTable, productionServer, writeResults, type Figure } from "./lib";
 import { benchHttp } from "./http";
@@ -14,6 +15,7 @@ import { portalTarget } from "./portal";
 import { runImportBench } from "./import-lib";
 import { benchOfflineSync } from "./offline-sync";
 import { benchPartTwo } from "./part-two";
+import { benchEmail } from "./email";
 import { closeDb } from "../db/index";
 
 async function main() {
@@ -58,6 +60,10 @@ async function main() {
         console.log("B4 billing webhook…");
         figures.push(...(await benchBilling(server.url, database.url, user.tenantId)));
       }
+    }
+    if (!only || only === "MAIL") {
+      console.log("E-mail delivery (issue 18: two app servers, a loopback SMTP server)…");
+      figures.push(...(await benchEmail(database.url)));
     }
     if (!only || only === "P2") {
       console.log("P2 the business day (a tenant of 50,000 customers, 100,000 jobs, 100,000 invoices, 150,000 payments)…");

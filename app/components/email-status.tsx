@@ -1,6 +1,7 @@
 import { Link } from "@remix-run/react";
 import { DateTime } from "~/components/records";
 import type { MessageStatus } from "../../db/enums";
+import type { MailMode } from "~/services/messages/config.server";
 
 type Latest = { to: string; status: MessageStatus; sentAt: string | null; lastError: string | null; attempts: number; createdAt: string } | null;
 
@@ -8,7 +9,7 @@ type Latest = { to: string; status: MessageStatus; sentAt: string | null; lastEr
  * What became of a record's latest e-mail (docs/decisions/140), or, with e-mail off on this
  * server, that the link and message below are the way to reach the customer.
  */
-export function EmailStatus({ mode, latest }: { mode: "smtp" | "local" | "off"; latest: Latest }) {
+export function EmailStatus({ mode, latest }: { mode: MailMode; latest: Latest }) {
   if (mode === "off") {
     return (
       <div className="alert alert-info" role="note">

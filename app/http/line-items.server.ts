@@ -2,6 +2,7 @@
 const INTENT = "__intent__";
 import { PICK_BUTTON, PICK_SELECT } from "~/services/documents/line-items";
 import { quoteFormSchema } from "~/services/documents/quote-form";
+import { invoiceFormSchema } from "~/services/invoices/schemas";
 
 /**
  * "Add item" from the price book without JavaScript: the button posts the whole form with the
@@ -41,5 +42,14 @@ export function quoteFormWithIntents(priceBook: Parameters<typeof applyPriceBook
     dropBadIntent(form);
     applyPriceBookPick(form, priceBook);
     return quoteFormSchema;
+  };
+}
+
+/** The invoice form's schema for `formAction`, the same way as the quote builder's. */
+export function invoiceFormWithIntents(priceBook: Parameters<typeof applyPriceBookPick>[1]) {
+  return (form: FormData) => {
+    dropBadIntent(form);
+    applyPriceBookPick(form, priceBook);
+    return invoiceFormSchema;
   };
 }

@@ -58,6 +58,7 @@ export default function CustomerPage() {
           <>
             <Link to="/customers" className="btn btn-secondary">All customers</Link>
             {canManageRecords ? <Link to={`/customers/${c.id}/edit`} className="btn btn-secondary">Edit</Link> : null}
+            {canManageRecords ? <Link to={`/invoices/new?customerId=${c.id}`} className="btn btn-secondary">New invoice</Link> : null}
             {canManageRecords ? <Link to={`/quotes/new?customerId=${c.id}`} className="btn btn-primary">New quote</Link> : null}
           </>
         }
@@ -111,7 +112,10 @@ export default function CustomerPage() {
         <section className="card" aria-labelledby="quotes-title">
           <div className="card-header">
             <h2 id="quotes-title">Quotes</h2>
-            {more(c.quotes_count, quotes.length, `/quotes?customer=${c.id}`, "quotes")}
+            <div className="page-actions">
+              {more(c.quotes_count, quotes.length, `/quotes?customer=${c.id}`, "quotes")}
+              {canManageRecords ? <Link to={`/quotes/new?customerId=${c.id}`} className="btn btn-secondary btn-sm">New quote</Link> : null}
+            </div>
           </div>
           <RelatedTable count={quotes.length} empty="No quotes yet." head={<tr><th>Number</th><th>Status</th><th className="num">Total</th></tr>}>
             {quotes.map((q) => (
@@ -126,7 +130,10 @@ export default function CustomerPage() {
         <section className="card" aria-labelledby="invoices-title">
           <div className="card-header">
             <h2 id="invoices-title">Invoices</h2>
-            {more(c.invoices_count, invoices.length, `/invoices?customer=${c.id}`, "invoices")}
+            <div className="page-actions">
+              {more(c.invoices_count, invoices.length, `/invoices?customer=${c.id}`, "invoices")}
+              {canManageRecords ? <Link to={`/invoices/new?customerId=${c.id}`} className="btn btn-secondary btn-sm">New invoice</Link> : null}
+            </div>
           </div>
           <RelatedTable count={invoices.length} empty="No invoices yet." head={<tr><th>Number</th><th>Status</th><th className="num">Balance</th></tr>}>
             {invoices.map((i) => (

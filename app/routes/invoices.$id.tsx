@@ -1,9 +1,15 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { CsrfInput } from "~/components/forms";
 import { LineItemsTable } from "~/components/documents";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { RecordHistory } from "~/components/record-history";
+import { ShareCard } from "~/components/share-card";
+import { EmailStatus } from "~/components/email-status";
+import { mailMode } from "~/services/messages/config.server";
+import { latestMessageFor } from "~/services/messages/outbox.server";
+import { invoiceShare } from "~/services/invoices/invoices.server";
 import { PageHeader } from "~/components/layout";
 import { PaymentForm } from "~/components/payment-form";
 import { PortalLinksCard } from "~/components/portal-links";
@@ -30,18 +36,22 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const links = canManageLinks ? await listPortalLinks(actor, found.invoice.customer_id) : [];
   const canManage = can(user.role, "manage_records");
   const history = await historyOf(actor.tenantId, "invoice", found.invoice.id);
+  const share = canManage ? await invoiceShare(actor, found.invoice.id) : null;
+  const mail = { mode: mailMode(), latest: share ? await latestMessageFor(actor, "invoice", found.invoice.id) : null };
   return json({
-    ...found, history, links, canManageLinks, canManage, createdId: new URL(request.url).searchParams.get("link"),
+    ...found, history, links, canManageLinks, canManage, share, mail, createdId: new URL(request.url).searchParams.get("link"),
     // A fresh key each time the page renders: one payment per rendered form.
     payment: canManage ? { today: zonedToday(user.timeZone), idempotencyKey: randomToken(18) } : null,
   });
 }
 
 export default function InvoicePage() {
-  const { invoice: i, items, payments, links, canManageLinks, canManage, createdId, payment, history } = useLoaderData<typeof loader>();
+  const { invoice: i, items, payments, links, canManageLinks, canManage, createdId, payment, history, share, mail } = useLoaderData<typeof loader>();
   const balance = balanceDue(i);
   const open = i.status === "sent" || i.status === "partial";
   const voidable = (i.status === "draft" || i.status === "sent") && !payments.length;
+  // Editable while a draft, or sent without payments (CONTRACT section 12).
+  const editable = i.status === "draft" || (i.status === "sent" && !payments.length && Number(i.amount_paid_cents) === 0);
   return (
     <>
       <PageHeader
@@ -49,6 +59,13 @@ export default function InvoicePage() {
         description={<><StatusBadge status={i.status} /> {i.overdue ? <StatusBadge status="overdue" /> : null} for <Link to={`/customers/${i.customer_id}`}>{i.customer_name}</Link></>}
         actions={
           <>
+            {canManage && editable ? <Link to={`/invoices/${i.id}/edit`} className="btn btn-secondary">Edit</Link> : null}
+            {canManage && (i.status === "draft" || open) ? (
+              <Form method="post" action={`/invoices/${i.id}/send`} className="inline-form">
+                <CsrfInput />
+                <button type="submit" className={`btn ${i.status === "draft" ? "btn-primary" : "btn-secondary"}`}>{i.status === "draft" ? "Send" : "Send again"}</button>
+              </Form>
+            ) : null}
             <a href={`/invoices/${i.id}.pdf`} className="btn btn-secondary">Download PDF</a>
             {canManage && voidable ? <Link to={`/invoices/${i.id}/void`} className="btn btn-secondary">Void invoice</Link> : null}
             <Link to="/invoices" className="btn btn-secondary">All invoices</Link>
@@ -123,6 +140,8 @@ export default function InvoicePage() {
           <p className="muted">No payments recorded yet.{i.status === "sent" ? " Send the customer a portal link so they can pay." : ""}</p>
         )}
       </section>
+
+      {share && canManage ? <ShareCard share={share} intro="The customer can see the invoice and pay it in their portal." status={<EmailStatus mode={mail.mode} latest={mail.latest} />} /> : null}
 
       {canManage && open && payment ? (
         <section className="card" aria-labelledby="record-payment-title">

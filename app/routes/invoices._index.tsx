@@ -20,24 +20,31 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const params = invoiceListSchema.parse(searchParamsObject(request.url));
   const page = await listInvoices(actorOf(user), params);
   const any = page.items.length > 0 || (await tenantHasAny(user.tenantId, "invoices"));
-  return json({ page, params, any, canImport: can(user.role, "import_csv") });
+  return json({ page, params, any, canImport: can(user.role, "import_csv"), canCreate: can(user.role, "manage_records") });
 }
 
 export default function InvoicesPage() {
-  const { page, params, any, canImport } = useLoaderData<typeof loader>();
+  const { page, params, any, canImport, canCreate } = useLoaderData<typeof loader>();
+  const newInvoice = canCreate ? <Link to={params.customer ? `/invoices/new?customerId=${params.customer}` : "/invoices/new"} className="btn btn-primary">New invoice</Link> : undefined;
   if (!any) {
     return (
       <>
-        <PageHeader title="Invoices" />
+        <PageHeader title="Invoices" actions={newInvoice} />
         <EmptyState title="No invoices yet">
-          {canImport ? <p>No invoices yet: <Link to="/import-data?type=invoices">import them</Link> from your accounting system.</p> : <p>Invoices appear here once they are imported.</p>}
+          {canImport ? (
+            <p>No invoices yet: <Link to="/import-data?type=invoices">import them</Link> from your accounting system{canCreate ? <>, <Link to="/invoices/new">write one</Link>, or create one from a completed job</> : null}.</p>
+          ) : canCreate ? (
+            <p>No invoices yet: <Link to="/invoices/new">write one</Link>, or create one from a completed job.</p>
+          ) : (
+            <p>Invoices appear here once they are imported.</p>
+          )}
         </EmptyState>
       </>
     );
   }
   return (
     <>
-      <PageHeader title="Invoices" description="Newest first. Unpaid invoices past their due date show as overdue." />
+      <PageHeader title="Invoices" description="Newest first by issue date. Unpaid invoices past their due date show as overdue." actions={newInvoice} />
       <ListToolbar
         q={params.q}
         placeholder="Number or customer"

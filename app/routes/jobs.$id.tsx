@@ -9,6 +9,7 @@ import { DateTime, StatusBadge } from "~/components/records";
 import { formObject, staffFormAction, type FormFailure } from "~/http/form.server";
 import { setFlash } from "~/services/accounts/sessions.server";
 import { historyOf } from "~/services/history/history.server";
+import { jobInvoice } from "~/services/invoices/invoices.server";
 import { cancelJob, reopenJob } from "~/services/jobs/jobs.server";
 import { getJob } from "~/services/records/jobs.server";
 import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
@@ -22,7 +23,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUserWithPermission(request, "view_records");
   const found = await getJob(actorOf(user), params.id!);
   const history = await historyOf(user.tenantId, "job", found.job.id);
-  return json({ ...found, history, ownOnly: recordScope(user.role) !== "all", canManage: can(user.role, "manage_records") });
+  const canManage = can(user.role, "manage_records");
+  const invoice = canManage ? await jobInvoice(actorOf(user), found.job.id) : null;
+  return json({ ...found, history, invoice, ownOnly: recordScope(user.role) !== "all", canManage });
 }
 
 /** Cancel a job, or put a cancelled one back to unscheduled (the office; 409 from any other state). */
@@ -42,7 +45,7 @@ const hours = (minutes: number) => `${Math.floor(minutes / 60)} h ${String(minut
 
 export default function JobPage() {
   useLiveUpdates();
-  const { job, activity, timeEntries, totalMinutes, ownOnly, canManage, history } = useLoaderData<typeof loader>();
+  const { job, activity, timeEntries, totalMinutes, ownOnly, canManage, history, invoice } = useLoaderData<typeof loader>();
   const failure = useActionData<FormFailure>();
   const busy = useNavigation().state === "submitting";
   const cancelled = job.status === "cancelled";
@@ -53,6 +56,13 @@ export default function JobPage() {
         description={<><StatusBadge status={job.status} /> for {ownOnly ? job.customer_name : <Link to={`/customers/${job.customer_id}`}>{job.customer_name}</Link>}</>}
         actions={
           <>
+            {invoice ? <Link to={`/invoices/${invoice.id}`} className="btn btn-primary">Invoice {invoice.number}</Link> : null}
+            {canManage && !invoice && job.status === "completed" ? (
+              <Form method="post" action={`/jobs/${job.id}/invoice`} className="inline-form">
+                <CsrfInput />
+                <button type="submit" className="btn btn-primary" disabled={busy}>Create invoice</button>
+              </Form>
+            ) : null}
             {canManage && !cancelled && job.status !== "completed" ? (
               <Link to={`/jobs/${job.id}/schedule`} className="btn btn-primary">{job.scheduled_start ? "Reschedule" : "Schedule"}</Link>
             ) : null}

@@ -1,11 +1,11 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
-import { CopyButton } from "~/components/copy-button";
 import { CsrfInput } from "~/components/forms";
 import { LineItemsTable } from "~/components/documents";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { RecordHistory } from "~/components/record-history";
+import { ShareCard } from "~/components/share-card";
 import { PageHeader } from "~/components/layout";
 import { PortalLinksCard } from "~/components/portal-links";
 import { DateTime, StatusBadge } from "~/components/records";
@@ -84,7 +84,7 @@ export default function QuotePage() {
         </section>
       </div>
 
-      {share && canManage ? <ShareCard share={share} mail={mail} /> : null}
+      {share && canManage ? <ShareCard share={share} intro="The customer can review and approve the quote in their portal." status={<EmailStatus mode={mail.mode} latest={mail.latest} />} /> : null}
 
       <section className="card" aria-labelledby="items-title">
         <h2 id="items-title">Line items</h2>
@@ -108,36 +108,6 @@ function lineNotes(flags: Record<string, { option: string | null; optional: bool
         .filter(Boolean)
         .join(" · ") || null,
     ]),
-  );
-}
-
-type Share = NonNullable<ReturnType<typeof useLoaderData<typeof loader>>["share"]>;
-
-type Mail = ReturnType<typeof useLoaderData<typeof loader>>["mail"];
-
-/** The sent quote's e-mail (whether it went out), its portal link and a ready message to send by hand. */
-function ShareCard({ share, mail }: { share: Share; mail: Mail }) {
-  return (
-    <section className="card share-card" id="share" aria-labelledby="share-title">
-      <h2 id="share-title">Send it to the customer</h2>
-      <EmailStatus mode={mail.mode} latest={mail.latest} />
-      <p className="muted">The customer can review and approve the quote in their portal. The link works until <DateTime value={share.expiresAt} />.</p>
-      <div className="share-link">
-        <label htmlFor="share-url" className="label">Portal link</label>
-        <div className="form-row">
-          <input id="share-url" type="text" readOnly value={share.url} className="mono grow" />
-          <CopyButton text={share.url} label="Copy link" />
-        </div>
-      </div>
-      <div className="share-message">
-        <label htmlFor="share-text" className="label">Message</label>
-        <textarea id="share-text" readOnly rows={9} value={`${share.subject}\n\n${share.body}`} />
-        <div className="form-row">
-          {share.mailto ? <a href={share.mailto} className="btn btn-primary">Email {share.email}</a> : <span className="muted small">No email address on file: copy the message into a text or email.</span>}
-          <CopyButton text={share.body} label="Copy message" />
-        </div>
-      </div>
-    </section>
   );
 }
 

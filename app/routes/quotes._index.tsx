@@ -25,7 +25,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function QuotesPage() {
   const { page, params, any, canImport, canCreate } = useLoaderData<typeof loader>();
-  const newQuote = canCreate ? <Link to="/quotes/new" className="btn btn-primary">New quote</Link> : undefined;
+  const newQuote = canCreate ? <Link to={params.customer ? `/quotes/new?customerId=${params.customer}` : "/quotes/new"} className="btn btn-primary">New quote</Link> : undefined;
   if (!any) {
     return (
       <>
@@ -38,7 +38,7 @@ export default function QuotesPage() {
   }
   return (
     <>
-      <PageHeader title="Quotes" description="Newest first. A sent quote past its valid-until date shows as expired." actions={newQuote} />
+      <PageHeader title="Quotes" description="Newest first by issue date. A sent quote past its valid-until date shows as expired." actions={newQuote} />
       <ListToolbar
         q={params.q}
         placeholder="Number, title or customer"

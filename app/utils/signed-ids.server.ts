@@ -12,7 +12,7 @@ const uuidBytes = (id: string) => Buffer.from(id.replace(/-/g, ""), "hex");
 const bytesUuid = (b: Buffer) => b.toString("hex").replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, "$1-$2-$3-$4-$5");
 const sign = (secret: string, purpose: string, payload: string) => createHmac("sha256", secret).update(`${purpose}|${payload}`).digest("base64url");
 
-export type TokenPurpose = "portal" | "calendar";
+export type TokenPurpose = "portal" | "calendar" | "unsubscribe";
 
 export function signIdToken(purpose: TokenPurpose, tenantId: string, rowId: string): string {
   const payload = Buffer.concat([uuidBytes(tenantId), uuidBytes(rowId)]).toString("base64url");

@@ -14,10 +14,12 @@ import * as m0012 from "./0012-billing-raw-body";
 import * as m0013 from "./0013-work-leases";
 import * as m0020 from "./0020-history-and-numbering";
 import * as m0021 from "./0021-quote-builder";
+import * as m0022 from "./0022-document-date-order";
 import * as m0025 from "./0025-office-records";
 import * as m0030 from "./0030-schedule";
 import * as m0040 from "./0040-import-mapping";
 import * as m0050 from "./0050-messages";
+import * as m0051 from "./0051-reminders";
 import * as m0060 from "./0060-quote-choices";
 import * as m0070 from "./0070-report-indexes";
 import * as m0071 from "./0071-dashboard-figures";
@@ -45,10 +47,12 @@ export const MIGRATIONS: Array<[string, MigrationModule]> = [
   ["0013-work-leases", m0013],
   ["0020-history-and-numbering", m0020],
   ["0021-quote-builder", m0021],
+  ["0022-document-date-order", m0022],
   ["0025-office-records", m0025],
   ["0030-schedule", m0030],
   ["0040-import-mapping", m0040],
   ["0050-messages", m0050],
+  ["0051-reminders", m0051],
   ["0060-quote-choices", m0060],
   ["0070-report-indexes", m0070],
   ["0071-dashboard-figures", m0071],

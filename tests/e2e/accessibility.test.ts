@@ -8,6 +8,7 @@ import { one } from "../../db/index";
 import { createInvite } from "../../app/services/team/invites.server";
 import { renderEmail } from "../../app/services/messages/templates.server";
 import { LINK_PLACEHOLDER } from "../../app/services/messages/links.server";
+import { signIdToken } from "../../app/utils/signed-ids.server";
 import {
   expectNoSeriousAxeViolations, JS_MODES, newContext, screenshot, seriousAxeViolations, signIn, SKIP_BROWSER, withBrowser,
 } from "../helpers/browser";
@@ -48,6 +49,7 @@ async function seed(tag: string) {
   const quote = await createQuote(t.id, { customerId: customer.id });
   await createQuote(t.id, { customerId: customer.id, validUntil: new Date(Date.now() - 86400_000).toISOString().slice(0, 10) });
   const invoice = await createInvoice(t.id, { customerId: customer.id, status: "partial", amountPaidCents: 50_000 });
+  const draftInvoice = await createInvoice(t.id, { customerId: customer.id, status: "draft" });
   // Options, optional items, a deposit and a change request (issue 20): on the portal hub and the dashboard.
   const options = await quoteWithOptions(t.id, customer.id, { depositPercent: "25" });
   await one(`INSERT INTO quote_change_requests (tenant_id, quote_id, customer_id, message) VALUES ($1, $2, $3, 'Could it be done on a Saturday?') RETURNING id`, [t.id, options.id, customer.id]);
@@ -79,7 +81,7 @@ async function seed(tag: string) {
   // A file waiting at the mapping step (section 14): an ambiguous header.
   const waiting = await upload(c, "customers", `Client Name,Email Address,Contact\nCora Vance,cora-${tag}@example.test,555-0100\n`);
   const uploadId = new URL(waiting.headers.get("location")!, "http://x").searchParams.get("upload")!;
-  return { t, customer, job, quote, invoice, options, portalUrl: portal.url, invitePath: new URL(invite.url).pathname, member: imported, badPreview, runId, uploadId };
+  return { t, customer, job, quote, invoice, draftInvoice, options, portalUrl: portal.url, invitePath: new URL(invite.url).pathname, member: imported, badPreview, runId, uploadId };
 }
 
 const PAGES: PageCase[] = [
@@ -113,6 +115,7 @@ const PAGES: PageCase[] = [
   { name: "invite", who: "visitor", path: (s) => s.invitePath, shows: /choose a password/ },
   { name: "invite no longer valid", who: "visitor", path: () => "/invite/not-a-real-token", status: 404, shows: /no longer works/ },
   { name: "portal hub", who: "visitor", path: (s) => s.portalUrl, shows: /Rosa Marquez/ },
+  { name: "stop reminders", who: "visitor", path: (s) => `/unsubscribe/${signIdToken("unsubscribe", s.t.id, s.customer.id)}`, shows: /Stop automatic reminders/ },
   {
     name: "portal hub, a quote's choice kept by Update total", who: "visitor", shows: /Approve and pay deposit/, shot: true,
     path: (s) => `${s.portalUrl}?${new URLSearchParams([["quoteId", s.options.id], ["option", "Better"], ["optionalItems", s.options.ids.warranty]])}`,
@@ -179,6 +182,19 @@ const PAGES: PageCase[] = [
       await page.locator("#payment-form-amount-error").waitFor();
     },
   },
+  { name: "new invoice: choose the customer", who: "owner", path: () => "/invoices/new", shows: /Who is the invoice for/ },
+  { name: "new invoice", who: "owner", path: (s) => `/invoices/new?customerId=${s.customer.id}`, shows: /Line items/, shot: true },
+  {
+    name: "new invoice with errors", who: "owner", path: (s) => `/invoices/new?customerId=${s.customer.id}`, shows: /Line items/, shot: true,
+    then: async (page) => {
+      await page.locator("form.invoice-form").evaluate((f) => f.setAttribute("novalidate", ""));
+      await page.getByLabel("Unit price, line 1").fill("12,50");
+      await page.getByLabel("Due date").fill("2020-01-01");
+      await page.getByRole("button", { name: "Save invoice" }).click();
+      await page.locator("#field-items-0-unitPrice-error").waitFor();
+    },
+  },
+  { name: "edit invoice", who: "owner", path: (s) => `/invoices/${s.draftInvoice.id}/edit`, shows: /Line items/ },
   { name: "void invoice", who: "owner", path: (s) => `/invoices/${s.invoice.id}/void`, shows: /Void invoice/ },
   { name: "booking requests", who: "owner", path: () => "/requests", shows: /Furnace not heating/ },
   { name: "team", who: "owner", path: () => "/team", shows: /Dana Imported/ },
@@ -300,6 +316,7 @@ describe("browser: accessibility of every page", { skip: SKIP_BROWSER }, () => {
       "quotes.$id_.edit.tsx": "edit quote",
       "settings.price-book.tsx": "price book",
       "settings.messages.tsx": "messages outbox",
+      "unsubscribe.$token.tsx": "stop reminders",
       "field.tsx": "my day",
       "import-data._index.tsx": "import",
       "import-data.commit.tsx": "import commit page",
@@ -310,6 +327,8 @@ describe("browser: accessibility of every page", { skip: SKIP_BROWSER }, () => {
       "invoices.$id.tsx": "invoice",
       "invoices.$id_.payments.tsx": "record payment",
       "invoices.$id_.void.tsx": "void invoice",
+      "invoices.new.tsx": "new invoice",
+      "invoices.$id_.edit.tsx": "edit invoice",
       "invoices._index.tsx": "invoices",
       "jobs.$id.tsx": "job",
       "jobs.$id_.edit.tsx": "edit job",

@@ -127,8 +127,8 @@ test("quotes: a broad search (over a thousand matches) still pages newest first"
   const t = await createTenantWithUsers();
   const cust = await createCustomer(t.id, { name: "Broadway Builders" });
   await rows(
-    `INSERT INTO quotes (tenant_id, customer_id, number, status, created_at)
-     SELECT $1, $2, 'BW-' || lpad(g::text, 4, '0'), 'sent', now() - g * interval '1 minute' FROM generate_series(1, 1100) g`,
+    `INSERT INTO quotes (tenant_id, customer_id, number, status, issue_date, created_at)
+     SELECT $1, $2, 'BW-' || lpad(g::text, 4, '0'), 'sent', current_date - g, now() - g * interval '1 minute' FROM generate_series(1, 1100) g`,
     [t.id, cust.id],
   );
   const c = await clientFor(t.users.office);

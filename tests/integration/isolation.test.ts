@@ -201,6 +201,20 @@ test("every route that takes an id answers another tenant's id exactly as a miss
       theirs: [t.invoice.id], status: 404,
     },
     { route: "POST /invoices/<id>/void", ask: (id) => owner.post(`/invoices/${id}/void`, {}), theirs: [t.invoice.id], status: 404 },
+    // Invoices by hand (CONTRACT section 12).
+    { route: "GET /invoices/new?customerId=<id>", ask: (id) => office.get(`/invoices/new?customerId=${id}`), theirs: [t.customer.id], status: 404 },
+    { route: "GET /invoices/<id>/edit", ask: (id) => office.get(`/invoices/${id}/edit`), theirs: [t.invoice.id], status: 404 },
+    {
+      route: "POST /invoices/<id>/edit", theirs: [t.invoice.id], status: 404,
+      ask: (id) => office.post(`/invoices/${id}/edit`, { customerId: ourOtherCustomer.id, "items[0].description": "Mallory", "items[0].unitPrice": "1" }),
+    },
+    { route: "POST /invoices/<id>/send", ask: (id) => office.post(`/invoices/${id}/send`, {}), theirs: [t.invoice.id], status: 404 },
+    { route: "POST /jobs/<id>/invoice", ask: (id) => office.post(`/jobs/${id}/invoice`, {}), theirs: [t.job.id], status: 404 },
+    {
+      route: "POST /invoices/new (customerId)", status: 422,
+      ask: (id) => office.post(`/invoices/new?customerId=${ourOtherCustomer.id}`, { customerId: id, "items[0].description": "Mallory", "items[0].unitPrice": "1" }),
+      theirs: [t.customer.id],
+    },
     { route: "POST /requests/<id>/convert", ask: (id) => owner.post(`/requests/${id}/convert`, { to: "job" }), theirs: [t.request.id], status: 404 },
     { route: "POST /jobs/<id>/edit", ask: (id) => owner.post(`/jobs/${id}/edit`, { customerId: ours.customer.id, title: "Taken over" }), theirs: [t.job.id], status: 404 },
     { route: "POST /jobs/<id> (cancel)", ask: (id) => owner.post(`/jobs/${id}`, { intent: "cancel" }), theirs: [t.job.id], status: 404 },
@@ -273,6 +287,16 @@ test("every route that takes an id answers another tenant's id exactly as a miss
       route: "POST /api/portal/booking-request (our tenant, their link id)",
       ask: (token) => portalRequest("POST", "/api/portal/booking-request", { ip, form: { token, service: "Leak", timeWindow: "any" } }),
       theirs: [signPortalToken(a.id, t.portal.linkId)], missing: () => signPortalToken(a.id, randomUUID()), status: 404,
+    },
+    {
+      route: "GET /unsubscribe/<token> (our tenant, their customer id)",
+      ask: (token) => portalRequest("GET", `/unsubscribe/${token}`, { ip }),
+      theirs: [signIdToken("unsubscribe", a.id, t.customer.id)], missing: () => signIdToken("unsubscribe", a.id, randomUUID()), status: 404,
+    },
+    {
+      route: "POST /unsubscribe/<token> (our tenant, their customer id)",
+      ask: (token) => owner.post(`/unsubscribe/${token}`, {}),
+      theirs: [signIdToken("unsubscribe", a.id, t.customer.id)], missing: () => signIdToken("unsubscribe", a.id, randomUUID()), status: 404,
     },
     {
       route: "GET /invite/<token> (our tenant, their secret)",

@@ -2,10 +2,11 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, test } from "node:test";
 import { one, rows } from "../../db/index";
-import { clientFor } from "../helpers/client";
+import { Client, clientFor } from "../helpers/client";
 import { createCustomer, createInvoice, createQuote, createTenantWithUsers, createUser } from "../helpers/fixtures";
 import { portalRequest, portalSetup, randomLoopback } from "../helpers/portal";
 import { textOf } from "../helpers/html";
+import { formatDate } from "../../app/utils/format";
 import { startServer, type RunningServer } from "../helpers/server";
 import { eventually, LoopbackSmtp } from "../helpers/smtp";
 
@@ -16,7 +17,7 @@ const smtp = new LoopbackSmtp();
 let a: RunningServer;
 let b: RunningServer;
 const mailEnv = (url: string, extra: Record<string, string> = {}) => ({
-  SMTP_URL: url, MAIL_FROM: "Fieldwork <no-reply@fieldwork.test>", MAIL_POLL_MS: "100", MAIL_RETRY_BASE_MS: "200", ...extra,
+  SMTP_URL: url, MAIL_FROM: "Fieldwork <no-reply@fieldwork.test>", MAIL_POLL_MS: "100", MAIL_RETRY_BASE_MS: "200", REMINDERS_INTERVAL_MS: "300", ...extra,
 });
 
 before(async () => {
@@ -146,6 +147,44 @@ test("an invite is e-mailed to the new member with its link; the outbox holds no
   const secret = link.split(".").pop()!;
   const leaked = await one<{ n: number }>(`SELECT count(*)::int AS n FROM messages m WHERE m::text LIKE '%' || $1 || '%'`, [secret]);
   assert.equal(leaked!.n, 0);
+});
+
+test("reminders: an overdue invoice's reminder is sent once while two servers run the job every 300 ms; an opted-out customer gets none; its unsubscribe link turns them off", async () => {
+  const tenant = await createTenantWithUsers("Reminder Heating");
+  await rows(`UPDATE tenants SET reminder_invoice_after_days = 1 WHERE id = $1`, [tenant.id]);
+  const ann = await createCustomer(tenant.id, { name: "Ann Overdue", email: "ann.overdue@example.com" });
+  const otto = await createCustomer(tenant.id, { name: "Otto Optout", email: "otto@example.com" });
+  await rows(`UPDATE customers SET auto_reminders = false WHERE tenant_id = $1 AND id = $2`, [tenant.id, otto.id]);
+  const dueDate = new Date(Date.now() - 3 * 86_400_000).toISOString().slice(0, 10);
+  const annInvoice = await createInvoice(tenant.id, { customerId: ann.id, status: "sent", dueDate });
+  await createInvoice(tenant.id, { customerId: otto.id, status: "sent", dueDate });
+  const number = (await one<{ number: string }>(`SELECT number FROM invoices WHERE tenant_id = $1 AND id = $2`, [tenant.id, annInvoice.id]))!.number;
+
+  const reminder = await eventually("Ann's reminder", () => smtp.matching((m) => m.to.includes("ann.overdue@example.com"))[0]);
+  assert.equal(reminder.subject, `Overdue: invoice ${number} was due ${formatDate(dueDate)}`);
+  const unsubscribe = /https?:\/\/[^\s"<>]+\/unsubscribe\/[A-Za-z0-9_.-]+/.exec(reminder.text)?.[0];
+  assert.ok(unsubscribe, "the reminder carries an unsubscribe link");
+  // More ticks of both servers' jobs: still one reminder, one row, one history line.
+  const ticks = await one<{ n: number }>(`SELECT count(*)::int AS n FROM messages WHERE tenant_id = $1`, [tenant.id]);
+  await new Promise((r) => setTimeout(r, 2_000));
+  assert.equal(smtp.matching((m) => m.to.includes("ann.overdue@example.com")).length, 1);
+  assert.equal(smtp.matching((m) => m.to.includes("otto@example.com")).length, 0, "the opted-out customer gets no reminder");
+  assert.deepEqual(await one(`SELECT count(*)::int AS n FROM messages WHERE tenant_id = $1`, [tenant.id]), ticks);
+  assert.equal(ticks!.n, 1);
+  const history = await eventually("the history line", async () => (await rows<{ summary: string }>(`SELECT summary FROM record_history WHERE tenant_id = $1 AND record_id = $2 AND action = 'emailed'`, [tenant.id, annInvoice.id])).length ? true : null);
+  assert.ok(history);
+  assert.deepEqual(await rows(`SELECT summary FROM record_history WHERE tenant_id = $1 AND record_id = $2 AND action = 'emailed'`, [tenant.id, annInvoice.id]), [{ summary: "Reminder sent to ann.overdue@example.com" }]);
+
+  // The unsubscribe link: a page with one button (a GET changes nothing), the POST turns reminders off.
+  const visitor = new Client(a.url);
+  const page = await visitor.get(new URL(unsubscribe).pathname);
+  assert.equal(page.status, 200);
+  assert.match(textOf(await page.text()), /Stop reminders from Reminder Heating/);
+  assert.equal((await one<{ on: boolean }>(`SELECT auto_reminders AS on FROM customers WHERE tenant_id = $1 AND id = $2`, [tenant.id, ann.id]))!.on, true);
+  const stopped = await visitor.post(new URL(unsubscribe).pathname, {});
+  assert.equal(stopped.status, 200);
+  assert.match(textOf(await stopped.text()), /no more automatic reminders from Reminder Heating/);
+  assert.equal((await one<{ on: boolean }>(`SELECT auto_reminders AS on FROM customers WHERE tenant_id = $1 AND id = $2`, [tenant.id, ann.id]))!.on, false);
 });
 
 test("an SMTP server that refuses once (451): the message is tried again and delivered once", async () => {

@@ -5,9 +5,11 @@
 // change request, and the "Update total" page without JavaScript.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { extractText, getDocumentProxy } from "unpdf";
 import { inTenant, one, rows } from "../../db/index";
 import { chosenQuoteItems, convertQuote } from "../../app/services/documents/quotes.server";
 import { applyQuoteDeposit } from "../../app/services/invoices/deposits.server";
+import { createInvoiceFromJob, sendInvoice } from "../../app/services/invoices/invoices.server";
 import { clientFor } from "../helpers/client";
 import { createInvoice, createQuote, tenantCounts } from "../helpers/fixtures";
 import { fieldError, pageText, portalRequest, portalSetup, raceOnRow, randomLoopback } from "../helpers/portal";
@@ -59,6 +61,12 @@ test("approving 'Better' with one optional item records exactly that choice, the
   const { jobId } = await convertQuote(actor, q.id);
   const job = await one<{ description: string }>(`SELECT description FROM jobs WHERE tenant_id = $1 AND id = $2`, [s.tenant.id, jobId]);
   assert.equal(job!.description, "From quote " + q.number + ":\nService call\nNew 50 gal standard water heater\nExtended 5-year warranty");
+  // And the invoice made from the job (no time logged): exactly those lines, at the chosen total.
+  const invoice = await createInvoiceFromJob(actor, jobId);
+  const lines = await rows<{ description: string }>(`SELECT description FROM invoice_items WHERE tenant_id = $1 AND invoice_id = $2 ORDER BY position`, [s.tenant.id, invoice.id]);
+  assert.deepEqual(lines.map((l) => l.description), ["Service call", "New 50 gal standard water heater", "Extended 5-year warranty"]);
+  const inv = await one<{ total_cents: string }>(`SELECT total_cents FROM invoices WHERE tenant_id = $1 AND id = $2`, [s.tenant.id, invoice.id]);
+  assert.equal(Number(inv!.total_cents), 153_800);
 
   // The office's quote page shows the choice.
   const office = await clientFor(s.tenant.users.office);
@@ -129,16 +137,41 @@ test("a quote asking a deposit: approval and the sandbox deposit in one transact
   assert.match(deposit!.reference, /^SBX-[0-9A-F]{12}$/);
   assert.equal(deposit!.payment_id, null, "waiting for the invoice");
 
-  // The invoice made for the work (carrying the quote) receives it as a payment.
+  // Convert, then "Create invoice" on the job: the deposit is the invoice's first payment, and
+  // sending it makes it part paid.
+  const actor = { tenantId: s.tenant.id, userId: s.tenant.users.office.id, role: "office" as const };
+  const { jobId } = await convertQuote(actor, q.id);
+  const made = await createInvoiceFromJob(actor, jobId);
+  await sendInvoice(actor, made.id);
+  const fromJob = await one<{ status: string; amount_paid_cents: string; total_cents: string }>(`SELECT status, amount_paid_cents, total_cents FROM invoices WHERE tenant_id = $1 AND id = $2`, [s.tenant.id, made.id]);
+  assert.deepEqual([fromJob!.status, Number(fromJob!.amount_paid_cents), Number(fromJob!.total_cents)], ["partial", 38_450, 153_800]);
+  const madePayments = await rows<{ reference: string; amount_cents: string }>(`SELECT reference, amount_cents FROM payments WHERE tenant_id = $1 AND invoice_id = $2`, [s.tenant.id, made.id]);
+  assert.deepEqual(madePayments.map((p) => [p.reference, Number(p.amount_cents)]), [[deposit!.reference, 38_450]]);
+  const invoicePage = pageText(await (await (await clientFor(s.tenant.users.office)).get(`/invoices/${made.id}`)).text());
+  assert.match(invoicePage, /\$384\.50/);
+  assert.match(invoicePage, new RegExp(deposit!.reference));
+
+  // applyQuoteDeposit on its own: once only (the deposit above is already applied, so another
+  // quote's deposit is used here).
+  const q2 = await quoteWithOptions(s.tenant.id, s.customer.id, { depositCents: 10_000 });
+  assert.equal((await post(s, approve(q2.id, "Good", []))).status, 303);
   const invoice = await createInvoice(s.tenant.id, { customerId: s.customer.id, items: [{ description: "Work as quoted", unitPriceCents: 153_800 }] });
-  await rows(`UPDATE invoices SET quote_id = $3 WHERE tenant_id = $1 AND id = $2`, [s.tenant.id, invoice.id, q.id]);
+  await rows(`UPDATE invoices SET quote_id = $3 WHERE tenant_id = $1 AND id = $2`, [s.tenant.id, invoice.id, q2.id]);
   const by = { tenantId: s.tenant.id, userId: s.tenant.users.office.id };
-  assert.equal(await inTenant(s.tenant.id, (t) => applyQuoteDeposit(t, by, invoice.id)), 38_450);
+  assert.equal(await inTenant(s.tenant.id, (t) => applyQuoteDeposit(t, by, invoice.id)), 10_000);
   assert.equal(await inTenant(s.tenant.id, (t) => applyQuoteDeposit(t, by, invoice.id)), 0, "applied once");
   const inv = await one<{ status: string; amount_paid_cents: string }>(`SELECT status, amount_paid_cents FROM invoices WHERE tenant_id = $1 AND id = $2`, [s.tenant.id, invoice.id]);
-  assert.deepEqual({ ...inv, amount_paid_cents: Number(inv!.amount_paid_cents) }, { status: "partial", amount_paid_cents: 38_450 });
-  const payments = await rows<{ reference: string; method: string; amount_cents: string }>(`SELECT reference, method, amount_cents FROM payments WHERE tenant_id = $1 AND invoice_id = $2`, [s.tenant.id, invoice.id]);
-  assert.deepEqual(payments.map((p) => [p.reference, p.method, Number(p.amount_cents)]), [[deposit!.reference, "sandbox", 38_450]]);
+  assert.deepEqual({ ...inv, amount_paid_cents: Number(inv!.amount_paid_cents) }, { status: "partial", amount_paid_cents: 10_000 });
+  const payments = await rows<{ method: string; amount_cents: string }>(`SELECT method, amount_cents FROM payments WHERE tenant_id = $1 AND invoice_id = $2`, [s.tenant.id, invoice.id]);
+  assert.deepEqual(payments.map((p) => [p.method, Number(p.amount_cents)]), [["sandbox", 10_000]]);
+
+  // The quote's PDF says what was chosen, and the deposit.
+  const pdf = await officePdf(s.tenant.users.office, q.id);
+  assert.match(pdf, /New 50 gal standard water heater \(option Better, chosen\)/);
+  assert.match(pdf, /Tankless water heater \(option Best, not chosen\)/);
+  assert.match(pdf, /Extended 5-year warranty \(optional, chosen\)/);
+  assert.match(pdf, /Total \$1,538\.00/);
+  assert.match(pdf, /Deposit of \$384\.50 paid with the approval \(sandbox, reference SBX-/);
 
   // The portal shows the deposit paid; the office's page too.
   const hub = pageText((await portalRequest("GET", s.url, { ip: randomLoopback() })).text);
@@ -148,6 +181,14 @@ test("a quote asking a deposit: approval and the sandbox deposit in one transact
   assert.match(page, /Deposit on approval 25% of the chosen total/);
   assert.match(page, /Deposit paid \$384\.50/);
 });
+
+/** The quote's PDF as the office downloads it, as text (read back with PDF.js). */
+async function officePdf(user: Parameters<typeof clientFor>[0], quoteId: string) {
+  const res = await (await clientFor(user)).get(`/quotes/${quoteId}.pdf`);
+  assert.equal(res.headers.get("content-type"), "application/pdf");
+  const { text } = await extractText(await getDocumentProxy(new Uint8Array(await res.arrayBuffer())), { mergePages: true });
+  return text.replace(/\s+/g, " ");
+}
 
 test("a change request (<= 2,000 characters) is kept, in the quote's history and on the dashboard; the quote stays sent; an approved quote answers 409", async () => {
   const s = await portalSetup();

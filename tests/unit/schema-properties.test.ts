@@ -36,7 +36,7 @@ import { lineItemSchema, lineItemsSchema } from "../../app/services/documents/li
 import { priceBookItemSchema } from "../../app/services/documents/price-book-form";
 import { quoteFormSchema } from "../../app/services/documents/quote-form";
 import { customerListSchema } from "../../app/services/records/customers.server";
-import { officePaymentSchema } from "../../app/services/invoices/schemas";
+import { invoiceFormSchema, officePaymentSchema } from "../../app/services/invoices/schemas";
 import { jobFormSchema } from "../../app/services/jobs/schemas";
 import { convertRequestSchema } from "../../app/services/requests/convert.server";
 import { boardParamsSchema } from "../../app/services/schedule/board.server";
@@ -77,6 +77,7 @@ export const SCHEMAS_TESTED: readonly Entry[] = [
   // validate.server.ts re-exports the customer row schema from cells.ts.
   one("app/services/import/validate.server.ts", "customerSchema", customerSchema, columns("customers")),
   one("app/services/invoices/schemas.ts", "officePaymentSchema", officePaymentSchema),
+  one("app/services/invoices/schemas.ts", "invoiceFormSchema", invoiceFormSchema, ["customerId", "issueDate", "dueDate", "currency", "notes", "items"]),
   one("app/services/jobs/schemas.ts", "jobFormSchema", jobFormSchema),
   one("app/services/requests/convert.server.ts", "convertRequestSchema", convertRequestSchema, ["to"]),
   one("app/services/schedule/board.server.ts", "boardParamsSchema", boardParamsSchema),

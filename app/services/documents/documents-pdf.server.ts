@@ -2,7 +2,7 @@ import { inTenant, one, rows, type Tx } from "../../../db/index";
 import { notFound } from "~/utils/app-error";
 import type { Actor } from "~/utils/auth.server";
 import { isUuid } from "~/utils/crypto.server";
-import { formatDate, formatDateTime, humanize } from "~/utils/format";
+import { formatDate, formatDateTime, formatMoney, humanize } from "~/utils/format";
 import { paperFor, renderPdf, type PdfDocument, type PdfLine } from "./pdf-layout.server";
 
 // What a quote, an invoice or a payment receipt PDF holds (CONTRACT section 16), for staff
@@ -96,6 +96,20 @@ export async function quotePdfIn(t: Tx, scope: Scope, id: string): Promise<{ num
   );
   if (!q) throw notFound("Quote not found.");
   const [business, customer, items] = [await businessOf(t, scope.tenantId), await customerOf(t, scope.tenantId, q.customer_id), await itemsOf(t, "quote_items", "quote_id", scope.tenantId, q.id)];
+  // Options and optional items (issue 20): each line says its group, and once the customer's
+  // choice is recorded, whether it was chosen; the totals are the choice's (docs/decisions/155).
+  const flags = await rows<{ option_name: string | null; optional: boolean; selected: boolean | null }>(
+    `SELECT option_name, optional, selected FROM quote_items WHERE tenant_id = $1 AND quote_id = $2 ORDER BY position`,
+    [scope.tenantId, q.id],
+    t,
+  );
+  const lineNote = (i: number) => {
+    const f = flags[i];
+    if (!f) return "";
+    const notes = [f.option_name ? `option ${f.option_name}` : null, f.optional ? "optional" : null, f.selected === true && (f.option_name || f.optional) ? "chosen" : f.selected === false ? "not chosen" : null].filter(Boolean);
+    return notes.length ? ` (${notes.join(", ")})` : "";
+  };
+  const deposit = await one<{ amount_cents: string; reference: string }>(`SELECT amount_cents, reference FROM quote_deposits WHERE tenant_id = $1 AND quote_id = $2`, [scope.tenantId, q.id], t);
   const facts: Array<[string, string]> = [];
   if (q.issue_date) facts.push(["Date", formatDate(q.issue_date)]);
   if (q.valid_until) facts.push(["Valid until", formatDate(q.valid_until)]);
@@ -103,6 +117,7 @@ export async function quotePdfIn(t: Tx, scope: Scope, id: string): Promise<{ num
   const paragraphs: PdfDocument["paragraphs"] = [];
   if (q.approved_at) paragraphs.push({ heading: "Approved", text: `Approved by ${q.approved_name ?? "the customer"} on ${formatDateTime(q.approved_at, q.time_zone)}.` });
   if (q.declined_at) paragraphs.push({ heading: "Declined", text: `Declined on ${formatDateTime(q.declined_at, q.time_zone)}.` });
+  if (deposit) paragraphs.push({ heading: "Deposit", text: `Deposit of ${formatMoney(Number(deposit.amount_cents), q.currency.trim())} paid with the approval (sandbox, reference ${deposit.reference}).` });
   if (q.notes) paragraphs.push({ heading: "Notes", text: q.notes });
   const doc: PdfDocument = {
     heading: "Quote",
@@ -113,7 +128,7 @@ export async function quotePdfIn(t: Tx, scope: Scope, id: string): Promise<{ num
     title: q.title,
     facts,
     currency: q.currency,
-    lines: items.map(pdfLine),
+    lines: items.map((item, i) => ({ ...pdfLine(item), description: `${item.description}${lineNote(i)}` })),
     totals: [
       { label: "Subtotal", cents: Number(q.subtotal_cents) },
       { label: "Tax", cents: Number(q.tax_cents) },

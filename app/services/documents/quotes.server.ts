@@ -26,7 +26,7 @@ export const addDays = (day: string, days: number) => new Date(Date.parse(`${day
 
 const EDITABLE = new Set(["draft", "sent"]);
 
-async function tenantOf(t: Tx, tenantId: string) {
+export async function tenantOf(t: Tx, tenantId: string) {
   const tenant = await Tenant.findOne({ where: { id: tenantId }, transaction: t });
   if (!tenant) throw notFound();
   return tenant;
@@ -222,7 +222,7 @@ export async function updateQuote(actor: Actor, id: string, v: QuoteFormValue): 
 const LINK_DAYS = 30;
 
 /** The customer's live portal link (the one that lasts longest), or a new one of 30 days. */
-async function livePortalLink(t: Tx, actor: Actor, customerId: string): Promise<string> {
+export async function livePortalLink(t: Tx, actor: Actor, customerId: string): Promise<string> {
   const live = await PortalLink.findOne({
     where: { tenantId: actor.tenantId, customerId, revokedAt: null, expiresAt: { [Op.gt]: new Date(Date.now() + 86_400_000) } },
     order: [["expiresAt", "DESC"]],

@@ -1,10 +1,21 @@
-import { inTenant } from "../../../db/index";
-import { Invoice, Payment } from "../../../db/models/index";
-import { conflict, notFound } from "~/utils/app-error";
+import { Op } from "sequelize";
+import { inTenant, type Tx } from "../../../db/index";
+import { Customer, Invoice, InvoiceItem, Payment, PortalLink, Quote, type Tenant, TimeEntry, User } from "../../../db/models/index";
+import {
+  centsToInput, decimalToMilli, documentTotals, lineAmounts, milliToDecimal, percentToPpm, ppmToPercent, trimDecimal, type LineItemInput,
+} from "~/services/documents/line-items";
+import { addDays, builderContext, chosenQuoteItems, dayIn, livePortalLink, tenantOf } from "~/services/documents/quotes.server";
+import { recordHistory } from "~/services/history/history.server";
+import { queueInvoiceEmail } from "~/services/messages/compose.server";
+import { assertManagesRecords, lockJob } from "~/services/jobs/jobs.server";
+import { applyQuoteDeposit, sentStatus } from "./deposits.server";
+import { portalUrl, signPortalToken } from "~/services/portal/links.server";
+import { nextDocumentNumber } from "~/services/records/numbering.server";
+import { conflict, notFound, validationFailed } from "~/utils/app-error";
 import type { Actor } from "~/utils/auth.server";
 import { isUuid } from "~/utils/crypto.server";
-import { recordHistory } from "~/services/history/history.server";
-import { assertManagesRecords } from "~/services/jobs/jobs.server";
+import { formatDate, formatMoney } from "~/utils/format";
+import type { InvoiceFormValue } from "./schemas";
 
 // Invoices changed by hand in the office (CONTRACT section 12).
 
@@ -24,5 +35,286 @@ export async function voidInvoice(actor: Actor, invoiceId: string): Promise<Invo
     await invoice.save({ transaction: t });
     await recordHistory(t, actor, { recordType: "invoice", recordId: invoice.id, action: "voided", summary: "Voided" });
     return invoice;
+  });
+}
+
+// --- Invoices by hand (CONTRACT section 12, docs/decisions/104 and 117) --------------------
+
+/** A draft, or a sent invoice without payments, can be edited; part paid, paid or void cannot (409). */
+function assertInvoiceEditable(invoice: Invoice) {
+  // A draft may carry a deposit applied on creation (decision 156): still editable, not below it.
+  if (invoice.status === "draft") return;
+  if (invoice.status === "sent" && Number(invoice.amountPaidCents) === 0) return;
+  const why = invoice.status === "void" ? "is void" : invoice.status === "sent" ? "has payments recorded" : `is ${invoice.status === "partial" ? "part paid" : invoice.status}`;
+  throw conflict(`Invoice ${invoice.number} ${why} and can no longer be edited.`);
+}
+
+async function findInvoice(t: Tx, actor: Actor, id: string, lock = false) {
+  if (!isUuid(id)) throw notFound("Invoice not found.");
+  const invoice = await Invoice.findOne({ where: { tenantId: actor.tenantId, id }, transaction: t, ...(lock ? { lock: t.LOCK.UPDATE } : {}) });
+  if (!invoice) throw notFound("Invoice not found.");
+  return invoice;
+}
+
+/** An invoice's lines all count: options and optional flags are a quote's, never an invoice's. */
+const invoiceLines = (items: LineItemInput[]) => items.map((l) => ({ ...l, optional: false, option: null }));
+
+function invoiceItemRows(tenantId: string, invoiceId: string, items: LineItemInput[]) {
+  return items.map((l, i) => {
+    const a = lineAmounts({ quantityMilli: l.quantity, unitPriceCents: l.unitPrice, taxRatePpm: l.taxRate });
+    return {
+      tenantId, invoiceId, position: i + 1, description: l.description, quantity: milliToDecimal(l.quantity), unitPriceCents: l.unitPrice,
+      taxRate: ppmToPercent(l.taxRate), lineTotalCents: a.amount, taxCents: a.tax,
+    };
+  });
+}
+
+const invoiceTotals = (items: LineItemInput[]) =>
+  documentTotals(items.map((l) => ({ quantityMilli: l.quantity, unitPriceCents: l.unitPrice, taxRatePpm: l.taxRate, optional: false, option: null })));
+
+async function requireInvoiceCustomer(t: Tx, actor: Actor, customerId: string) {
+  const customer = await Customer.findOne({ where: { tenantId: actor.tenantId, id: customerId }, attributes: ["id"], transaction: t });
+  if (!customer) throw validationFailed({ customerId: ["Choose a customer"] });
+}
+
+/** Issue date (blank = today in the tenant's zone) and due date (blank = issue + payment terms); due never before issue. */
+function invoiceDates(tenant: Tenant, v: Pick<InvoiceFormValue, "issueDate" | "dueDate">) {
+  const issueDate = v.issueDate ?? dayIn(tenant.timeZone);
+  const dueDate = v.dueDate ?? addDays(issueDate, tenant.paymentTermsDays);
+  if (dueDate < issueDate) throw validationFailed({ dueDate: ["The due date is before the issue date."] });
+  return { issueDate, dueDate };
+}
+
+/** The invoice form's defaults: the quote builder's context, with today and the due date by the payment terms. */
+export async function invoiceFormContext(actor: Actor) {
+  const context = await builderContext(actor);
+  return inTenant(actor.tenantId, async (t) => {
+    const tenant = await tenantOf(t, actor.tenantId);
+    const issueDate = dayIn(tenant.timeZone);
+    return { ...context, issueDate, dueDate: addDays(issueDate, tenant.paymentTermsDays), paymentTermsDays: tenant.paymentTermsDays };
+  });
+}
+export type InvoiceFormContext = Awaited<ReturnType<typeof invoiceFormContext>>;
+
+/** The customer /invoices/new?customerId= names (404 for an unknown id or another tenant's). */
+export async function invoiceCustomer(actor: Actor, customerId: string) {
+  if (!isUuid(customerId)) throw notFound("Customer not found.");
+  return inTenant(actor.tenantId, async (t) => {
+    const c = await Customer.findOne({ where: { tenantId: actor.tenantId, id: customerId }, attributes: ["id", "name"], transaction: t });
+    if (!c) throw notFound("Customer not found.");
+    return { id: c.id, name: c.name };
+  });
+}
+
+/** Creates a draft invoice numbered INV-0001... from the tenant's counter (docs/decisions/121). */
+export async function createInvoice(actor: Actor, v: InvoiceFormValue, opts: { transaction?: Tx } = {}): Promise<{ id: string; number: string }> {
+  assertManagesRecords(actor);
+  const run = async (t: Tx) => {
+    await requireInvoiceCustomer(t, actor, v.customerId);
+    const tenant = await tenantOf(t, actor.tenantId);
+    const { issueDate, dueDate } = invoiceDates(tenant, v);
+    const items = invoiceLines(v.items);
+    const totals = invoiceTotals(items);
+    // Taken last: the counter row stays locked until this transaction ends.
+    const number = await nextDocumentNumber(t, actor.tenantId, "invoice");
+    const invoice = await Invoice.create(
+      {
+        tenantId: actor.tenantId, customerId: v.customerId, number, status: "draft", issueDate, dueDate, currency: v.currency ?? tenant.currency.trim(),
+        notes: v.notes, subtotalCents: totals.subtotal, taxCents: totals.tax, totalCents: totals.total, amountPaidCents: 0,
+      },
+      { transaction: t },
+    );
+    await InvoiceItem.bulkCreate(invoiceItemRows(actor.tenantId, invoice.id, items), { transaction: t, returning: false });
+    await recordHistory(t, actor, { recordType: "invoice", recordId: invoice.id, action: "created", summary: "Created" });
+    return { id: invoice.id, number };
+  };
+  return opts.transaction ? run(opts.transaction) : inTenant(actor.tenantId, run);
+}
+
+/** The invoice's fields as the form shows them; 409 when it can no longer be edited. */
+export async function invoiceForEdit(actor: Actor, id: string) {
+  return inTenant(actor.tenantId, async (t) => {
+    const invoice = await findInvoice(t, actor, id);
+    assertInvoiceEditable(invoice);
+    const customer = await Customer.findOne({ where: { tenantId: actor.tenantId, id: invoice.customerId }, attributes: ["id", "name"], transaction: t });
+    const items = await InvoiceItem.findAll({ where: { tenantId: actor.tenantId, invoiceId: id }, order: [["position", "ASC"]], transaction: t });
+    return {
+      id: invoice.id,
+      number: invoice.number,
+      status: invoice.status,
+      customer: { id: customer!.id, name: customer!.name },
+      values: {
+        customerId: invoice.customerId, issueDate: invoice.issueDate ?? "", dueDate: invoice.dueDate ?? "", currency: invoice.currency.trim(), notes: invoice.notes ?? "",
+        items: items.map((l) => ({
+          description: l.description, quantity: trimDecimal(l.quantity), unitPrice: centsToInput(l.unitPriceCents), taxRate: trimDecimal(l.taxRate), optional: "", option: "",
+        })),
+      },
+    };
+  });
+}
+
+/** Saves a draft (or a sent, unpaid) invoice's fields and lines; 409 once paid, part paid or void. */
+export async function updateInvoice(actor: Actor, id: string, v: InvoiceFormValue): Promise<void> {
+  assertManagesRecords(actor);
+  await inTenant(actor.tenantId, async (t) => {
+    // Locked: a payment recorded at the same moment waits, and this sees it.
+    const invoice = await findInvoice(t, actor, id, true);
+    assertInvoiceEditable(invoice);
+    await requireInvoiceCustomer(t, actor, v.customerId);
+    const tenant = await tenantOf(t, actor.tenantId);
+    const { issueDate, dueDate } = invoiceDates(tenant, { issueDate: v.issueDate ?? invoice.issueDate, dueDate: v.dueDate });
+    const items = invoiceLines(v.items);
+    const totals = invoiceTotals(items);
+    const paid = Number(invoice.amountPaidCents);
+    if (totals.total < paid) {
+      throw validationFailed({ items: [`The total cannot be less than the ${formatMoney(paid, invoice.currency.trim())} already paid on this invoice.`] });
+    }
+    invoice.set({
+      customerId: v.customerId, issueDate, dueDate, currency: v.currency ?? invoice.currency, notes: v.notes,
+      subtotalCents: totals.subtotal, taxCents: totals.tax, totalCents: totals.total,
+    });
+    await invoice.save({ transaction: t });
+    await InvoiceItem.destroy({ where: { tenantId: actor.tenantId, invoiceId: id }, transaction: t });
+    await InvoiceItem.bulkCreate(invoiceItemRows(actor.tenantId, id, items), { transaction: t, returning: false });
+    await recordHistory(t, actor, { recordType: "invoice", recordId: id, action: "updated", summary: "Edited" });
+  });
+}
+
+/**
+ * Send: a draft becomes sent (sent_at now) and the customer has a live portal link (theirs, or
+ * a new one of 30 days); with an e-mail on file the invoice e-mail is queued. Sending a sent or
+ * part-paid invoice again sends the e-mail again; a paid or void one is 409.
+ */
+export async function sendInvoice(actor: Actor, id: string): Promise<{ emailedTo: string | null }> {
+  assertManagesRecords(actor);
+  return inTenant(actor.tenantId, async (t) => {
+    const invoice = await findInvoice(t, actor, id, true);
+    if (invoice.status === "paid" || invoice.status === "void") throw conflict(`Invoice ${invoice.number} is ${invoice.status}: there is nothing to send.`);
+    const linkId = await livePortalLink(t, actor, invoice.customerId);
+    if (invoice.status === "draft") {
+      // A deposit already applied makes it part paid (or paid) as it goes out.
+      const status = sentStatus(invoice);
+      invoice.set({ status, sentAt: new Date(), ...(status === "paid" ? { paidAt: new Date() } : {}) });
+      await invoice.save({ transaction: t });
+      await recordHistory(t, actor, { recordType: "invoice", recordId: id, action: "sent", summary: "Sent" });
+    }
+    // As a quote's Send (docs/decisions/140): with an e-mail on file the message goes to the outbox in this transaction.
+    const emailed = await queueInvoiceEmail(t, actor.tenantId, invoice, linkId, actor.userId);
+    return { emailedTo: emailed?.queued ? emailed.to : null };
+  });
+}
+
+/** What the invoice page offers to share an open invoice: the live portal link and a ready message. */
+export async function invoiceShare(actor: Actor, invoiceId: string) {
+  return inTenant(actor.tenantId, async (t) => {
+    const invoice = await findInvoice(t, actor, invoiceId);
+    if (invoice.status !== "sent" && invoice.status !== "partial") return null;
+    const live = await PortalLink.findOne({
+      where: { tenantId: actor.tenantId, customerId: invoice.customerId, revokedAt: null, expiresAt: { [Op.gt]: new Date() } },
+      order: [["expiresAt", "DESC"]],
+      transaction: t,
+    });
+    if (!live) return null;
+    const tenant = await tenantOf(t, actor.tenantId);
+    const customer = await Customer.findOne({ where: { tenantId: actor.tenantId, id: invoice.customerId }, attributes: ["name", "email"], transaction: t });
+    const url = portalUrl(signPortalToken(actor.tenantId, live.id));
+    const currency = invoice.currency.trim();
+    const balance = Number(invoice.totalCents) - Number(invoice.amountPaidCents);
+    const subject = `Invoice ${invoice.number} from ${tenant.name}`;
+    const firstName = (customer?.name ?? "").split(" ")[0] || "there";
+    const body = [
+      `Hi ${firstName},`,
+      "",
+      `Here is your invoice ${invoice.number}: ${formatMoney(balance, currency)} due${invoice.dueDate ? ` by ${formatDate(invoice.dueDate)}` : ""}.`,
+      "You can see it and pay online:",
+      url,
+      "",
+      "Thank you,",
+      tenant.name,
+    ].join("\n");
+    const mailto = customer?.email ? `mailto:${customer.email}?${new URLSearchParams({ subject, body }).toString().replace(/\+/g, "%20")}` : null;
+    return { url, expiresAt: live.expiresAt.toISOString(), subject, body, mailto, email: customer?.email ?? null };
+  });
+}
+
+/** "1 h 30 min" */
+const duration = (minutes: number) => `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, "0")} min`;
+
+/**
+ * "Create invoice" from a job (docs/decisions/117): a draft invoice whose lines are the job's
+ * quote's chosen items (the customer's recorded choice, else the first option and every
+ * non-optional line), then each time entry as labour at the technician's hourly rate
+ * (users.hourly_rate_cents; a member without a rate gives a line at 0 for the office to price).
+ * Exactly once per job: the job row is locked first, so a second call, at once or later,
+ * waits and lands on the same invoice; invoices_job_key (migration 0025) backs it in the schema.
+ */
+export async function createInvoiceFromJob(actor: Actor, jobId: string): Promise<{ id: string; number: string; created: boolean }> {
+  assertManagesRecords(actor);
+  return inTenant(actor.tenantId, async (t) => {
+    const job = await lockJob(actor, jobId, t);
+    const existing = await Invoice.findOne({ where: { tenantId: actor.tenantId, jobId: job.id }, attributes: ["id", "number"], transaction: t });
+    if (existing) return { id: existing.id, number: existing.number, created: false };
+    if (job.status === "cancelled") throw conflict("This job is cancelled. Reopen it before invoicing it.");
+    const tenant = await tenantOf(t, actor.tenantId);
+    const lines: Array<{ description: string; quantityMilli: number; unitPriceCents: number; taxRatePpm: number }> = [];
+
+    const quote = job.quoteId
+      ? await Quote.findOne({ where: { tenantId: actor.tenantId, id: job.quoteId }, transaction: t })
+      : await Quote.findOne({ where: { tenantId: actor.tenantId, jobId: job.id }, transaction: t });
+    if (quote) {
+      for (const l of await chosenQuoteItems(t, actor.tenantId, quote.id)) {
+        lines.push({ description: l.description, quantityMilli: decimalToMilli(l.quantity), unitPriceCents: Number(l.unitPriceCents), taxRatePpm: percentToPpm(l.taxRate) });
+      }
+    }
+
+    const entries = await TimeEntry.findAll({ where: { tenantId: actor.tenantId, jobId: job.id }, order: [["startedAt", "ASC"], ["id", "ASC"]], transaction: t });
+    const userIds = [...new Set(entries.map((e) => e.userId).filter((u): u is string => !!u))];
+    const members = new Map(
+      (userIds.length ? await User.findAll({ where: { tenantId: actor.tenantId, id: userIds }, attributes: ["id", "name", "hourlyRateCents"], transaction: t }) : []).map((u) => [u.id, u]),
+    );
+    const labourTax = percentToPpm(String(tenant.defaultTaxRate));
+    for (const e of entries) {
+      const minutes = Math.round((e.endedAt.getTime() - e.startedAt.getTime()) / 60_000);
+      if (minutes <= 0) continue;
+      const member = e.userId ? members.get(e.userId) : undefined;
+      const day = formatDate(dayIn(tenant.timeZone, e.startedAt));
+      lines.push({
+        description: `Labour: ${member?.name ?? "former member"}, ${day} (${duration(minutes)})${e.note ? ` · ${e.note}` : ""}`.slice(0, 1000),
+        quantityMilli: Math.round((minutes * 1000) / 60),
+        unitPriceCents: Number(member?.hourlyRateCents ?? 0),
+        taxRatePpm: labourTax,
+      });
+    }
+    if (!lines.length) lines.push({ description: job.title.slice(0, 1000), quantityMilli: 1000, unitPriceCents: 0, taxRatePpm: labourTax });
+
+    const items: LineItemInput[] = lines.slice(0, 200).map((l) => ({
+      description: l.description, quantity: l.quantityMilli, unitPrice: l.unitPriceCents, taxRate: l.taxRatePpm, optional: false, option: null,
+    }));
+    const totals = invoiceTotals(items);
+    const issueDate = dayIn(tenant.timeZone);
+    const number = await nextDocumentNumber(t, actor.tenantId, "invoice");
+    const invoice = await Invoice.create(
+      {
+        tenantId: actor.tenantId, customerId: job.customerId, number, status: "draft", issueDate, dueDate: addDays(issueDate, tenant.paymentTermsDays),
+        currency: quote?.currency.trim() ?? tenant.currency.trim(), notes: null, subtotalCents: totals.subtotal, taxCents: totals.tax,
+        totalCents: totals.total, amountPaidCents: 0, jobId: job.id, quoteId: quote?.id ?? null,
+      },
+      { transaction: t },
+    );
+    await InvoiceItem.bulkCreate(invoiceItemRows(actor.tenantId, invoice.id, items), { transaction: t, returning: false });
+    await recordHistory(t, actor, { recordType: "invoice", recordId: invoice.id, action: "created", summary: `Created from job “${job.title}”`.slice(0, 500), details: { jobId: job.id } });
+    await recordHistory(t, actor, { recordType: "job", recordId: job.id, action: "invoiced", summary: `Invoice ${number} created`, details: { invoiceId: invoice.id } });
+    // A deposit paid with the quote's approval becomes this invoice's first payment (decision 156).
+    if (quote) await applyQuoteDeposit(t, actor, invoice.id);
+    return { id: invoice.id, number, created: true };
+  });
+}
+
+/** The job's invoice (the one "Create invoice" made), if any. */
+export async function jobInvoice(actor: Actor, jobId: string) {
+  if (!isUuid(jobId)) return null;
+  return inTenant(actor.tenantId, async (t) => {
+    const invoice = await Invoice.findOne({ where: { tenantId: actor.tenantId, jobId }, attributes: ["id", "number", "status"], transaction: t });
+    return invoice ? { id: invoice.id, number: invoice.number, status: invoice.status } : null;
   });
 }

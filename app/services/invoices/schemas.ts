@@ -1,5 +1,7 @@
 import { z } from "zod";
-import { parseAmountCents } from "~/services/portal/schemas";
+import { lineItemsSchema } from "~/services/documents/line-items";
+import { checked, currency, isoDate, maxLen } from "~/services/import/cells";
+import { amountField, isCalendarDate } from "~/services/money/amount";
 
 // Forms of the invoice pages (CONTRACT section 12), shared by the server and the browser.
 
@@ -9,33 +11,29 @@ export const PAYMENT_METHOD_LABELS: Record<string, string> = {
   cash: "Cash", check: "Check", card: "Card", bank_transfer: "Bank transfer", other: "Other", sandbox: "Portal (sandbox)", import: "Imported",
 };
 
-/** A real calendar date, `YYYY-MM-DD`. */
-export function isCalendarDate(value: string): boolean {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  if (!m) return false;
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return d.toISOString().slice(0, 10) === value;
-}
-
 const STALE_FORM = "This form is out of date. Reload the page and try again.";
 
 /** A payment the office records: cash, a check, a card on the counter, a bank transfer. */
 export const officePaymentSchema = z.object({
-  amount: z
-    .string()
-    .optional()
-    .default("")
-    .transform((raw, ctx) => {
-      const cents = parseAmountCents(raw);
-      if (typeof cents === "string") {
-        ctx.addIssue({ code: z.ZodIssueCode.custom, message: cents.replace("you want to pay", "received") });
-        return z.NEVER;
-      }
-      return cents;
-    }),
+  amount: amountField((m) => m.replace("you want to pay", "received")),
   method: z.enum(OFFICE_PAYMENT_METHODS, { errorMap: () => ({ message: "Choose how the customer paid." }) }),
   reference: z.string().trim().max(200, "Keep the reference to 200 characters.").optional(),
   receivedOn: z.string({ required_error: "Enter the day the payment was received." }).refine(isCalendarDate, "Enter a date, e.g. 2026-06-16."),
   idempotencyKey: z.string({ required_error: STALE_FORM }).regex(/^[A-Za-z0-9_-]{16,100}$/, STALE_FORM),
 });
 export type OfficePaymentInput = z.output<typeof officePaymentSchema>;
+
+/**
+ * The invoice form (/invoices/new, /invoices/<id>/edit): the quote builder's fields and lines,
+ * with an issue date and a due date instead of "valid until" (blank = today, and today + the
+ * tenant's payment terms). An invoice's lines all count: it has no options or optional items.
+ */
+export const invoiceFormSchema = z.object({
+  customerId: z.string({ required_error: "Choose a customer" }).uuid("Choose a customer"),
+  issueDate: checked(isoDate).optional().transform((v) => v ?? null),
+  dueDate: checked(isoDate).optional().transform((v) => v ?? null),
+  currency: checked(currency).optional().transform((v) => v ?? null),
+  notes: checked(maxLen(5000)).optional().transform((v) => v ?? null),
+  items: lineItemsSchema,
+});
+export type InvoiceFormValue = z.output<typeof invoiceFormSchema>;

@@ -92,20 +92,6 @@ async function scheduleSummary(tenantId: string, s: Schedule, t: Tx): Promise<st
   return `Scheduled for ${formatDateTime(s.start, await tenantTimeZone(tenantId, t))}${who ? ` with ${who}` : ""}`;
 }
 
-/** Moves a job to a technician and times (the schedule page's one action; all empty = unschedule). */
-export async function scheduleJob(actor: Actor, jobId: string, input: LocalSchedule) {
-  assertManagesRecords(actor);
-  return inTenant(actor.tenantId, async (t) => {
-    const job = await lockJob(actor, jobId, t);
-    const schedule = await scheduleFromLocal(actor.tenantId, input, t);
-    const result = await applySchedule(actor, job, schedule, t);
-    if (result.changed) {
-      await recordHistory(t, actor, { recordType: "job", recordId: job.id, action: "scheduled", summary: await scheduleSummary(actor.tenantId, schedule, t) });
-    }
-    return { job, ...result };
-  });
-}
-
 async function assertCustomer(tenantId: string, customerId: string, t: Tx) {
   const customer = isUuid(customerId) && (await Customer.findOne({ where: { tenantId, id: customerId }, attributes: ["id"], transaction: t }));
   if (!customer) throw validationFailed({ customerId: ["Choose a customer."] });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { amountField, isCalendarDate } from "~/services/money/amount";
 import { TIME_WINDOWS } from "./types";
 
 // The fields of the three portal forms (CONTRACT section 6). A blank field is the same as a
@@ -44,39 +45,13 @@ export const quoteDecisionSchema = z
   });
 export type QuoteDecisionInput = z.output<typeof quoteDecisionSchema>;
 
-/** Money typed by a person ("1,250.50", "$80") to integer cents, or the message saying what is wrong. */
-export function parseAmountCents(raw: string): number | string {
-  let s = raw.trim().replace(/^[$€£]\s*/, "");
-  if (/^\d{1,3}(,\d{3})+(\.\d*)?$/.test(s)) s = s.replace(/,/g, "");
-  if (!s) return "Enter the amount you want to pay.";
-  if (!/^[-+]?(\d+(\.\d*)?|\.\d+)$/.test(s)) return "Enter an amount in numbers, such as 120.50.";
-  if (Number(s) <= 0) return "Enter an amount greater than zero.";
-  const m = /^\+?(\d*)(?:\.(\d*))?$/.exec(s)!;
-  if ((m[2] ?? "").length > 2) return "Use at most two decimal places.";
-  if ((m[1] ?? "").replace(/^0+/, "").length > 10) return "That amount is too large.";
-  return Number(m[1] || "0") * 100 + Number((m[2] ?? "").padEnd(2, "0"));
-}
-
 export const paymentSchema = z.object({
   invoiceId: z.string().optional().default(""),
-  amount: z
-    .string()
-    .optional()
-    .default("")
-    .transform((raw, ctx) => {
-      const cents = parseAmountCents(raw);
-      if (typeof cents === "string") {
-        ctx.addIssue({ code: z.ZodIssueCode.custom, message: cents });
-        return z.NEVER;
-      }
-      return cents;
-    }),
+  amount: amountField(),
   idempotencyKey: formKey,
 });
 export type PaymentInput = z.output<typeof paymentSchema>;
 
-const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
-const realDate = (s: string) => DATE_RE.test(s) && new Date(`${s}T00:00:00Z`).toISOString().slice(0, 10) === s;
 
 /** The booking form; the preferred date must fall within today..lastDate of the business's calendar. */
 export const bookingRequestSchema = (today: string, lastDate: string) =>
@@ -88,8 +63,8 @@ export const bookingRequestSchema = (today: string, lastDate: string) =>
       .trim()
       .optional()
       .default("")
-      .refine((s) => !s || realDate(s), "Pick a date from the calendar (YYYY-MM-DD).")
-      .refine((s) => !s || !realDate(s) || (s >= today && s <= lastDate), "Pick a date between today and one year from now."),
+      .refine((s) => !s || isCalendarDate(s), "Pick a date from the calendar (YYYY-MM-DD).")
+      .refine((s) => !s || !isCalendarDate(s) || (s >= today && s <= lastDate), "Pick a date between today and one year from now."),
     timeWindow: z.preprocess(
       (v) => (v === "" || v === undefined ? "any" : v),
       z.enum(TIME_WINDOWS, { errorMap: () => ({ message: "Choose a time of day from the list." }) }),

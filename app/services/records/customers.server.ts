@@ -85,13 +85,15 @@ export async function getCustomer(actor: Actor, id: string) {
       ),
       await rows<{ id: string; number: string; title: string | null; status: string; total_cents: number; currency: string; valid_until: string | null }>(
         `SELECT q.id, q.number, q.title, ${quoteStatus("q")} AS status, q.total_cents, q.currency, q.valid_until::text
-           FROM quotes q WHERE q.tenant_id = $1 AND q.customer_id = $2 ORDER BY q.created_at DESC, q.id LIMIT $3`,
+           FROM quotes q WHERE q.tenant_id = $1 AND q.customer_id = $2
+          ORDER BY q.issue_date DESC NULLS LAST, q.number DESC, q.id DESC LIMIT $3`,
         bind,
         t,
       ),
       await rows<{ id: string; number: string; status: string; overdue: boolean; total_cents: number; amount_paid_cents: number; currency: string; due_date: string | null }>(
         `SELECT i.id, i.number, i.status, ${invoiceOverdue("i")} AS overdue, i.total_cents, i.amount_paid_cents, i.currency, i.due_date::text
-           FROM invoices i WHERE i.tenant_id = $1 AND i.customer_id = $2 ORDER BY i.created_at DESC, i.id LIMIT $3`,
+           FROM invoices i WHERE i.tenant_id = $1 AND i.customer_id = $2
+          ORDER BY i.issue_date DESC NULLS LAST, i.number DESC, i.id DESC LIMIT $3`,
         bind,
         t,
       ),

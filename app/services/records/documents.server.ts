@@ -71,7 +71,12 @@ async function baseWhere(table: "quotes" | "invoices", actor: Actor, p: { q?: st
   return { where, bind };
 }
 
-const NEWEST = { expr: "d.created_at", type: "timestamptz", dir: "desc" } as const;
+/**
+ * Newest first by the document's own date (its issue date; one without a date last), then its
+ * number: the order of the quotes_date_order and invoices_date_order indexes (migration 0022).
+ */
+const NEWEST = { expr: "coalesce(d.issue_date, '-infinity'::date)", type: "date", dir: "desc" } as const;
+const THEN_NUMBER = [{ expr: "d.number", type: "text" }] as const;
 const CUSTOMER_JOIN = "JOIN customers c ON c.tenant_id = d.tenant_id AND c.id = d.customer_id";
 
 export async function listQuotes(actor: Actor, p: QuoteListParams) {
@@ -93,6 +98,7 @@ export async function listQuotes(actor: Actor, p: QuoteListParams) {
         where,
         bind,
         key: NEWEST,
+        then: [...THEN_NUMBER],
         id: "d.id",
         cursor: p,
       },
@@ -119,6 +125,7 @@ export async function listInvoices(actor: Actor, p: InvoiceListParams) {
         where,
         bind,
         key: NEWEST,
+        then: [...THEN_NUMBER],
         id: "d.id",
         cursor: p,
       },

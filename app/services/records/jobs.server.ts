@@ -24,6 +24,11 @@ export type JobListItem = {
 
 /** The sort key of the jobs_schedule_order index: by schedule, unscheduled last. */
 const SCHEDULE_KEY = `coalesce(j.scheduled_start, 'infinity'::timestamptz)`;
+/**
+ * Finished jobs newest first by their date (the scheduled start, else when completed); one
+ * with neither last, not first as 'infinity' would put it (jobs_finished_order, migration 0022).
+ */
+const FINISHED_KEY = `coalesce(j.scheduled_start, j.completed_at, '-infinity'::timestamptz)`;
 
 /**
  * Jobs by schedule (finished ones newest first), filtered by status, assignee, customer and
@@ -55,7 +60,7 @@ export async function listJobs(actor: Actor, p: JobListParams) {
                LEFT JOIN users u ON u.tenant_id = j.tenant_id AND u.id = j.assignee_id`,
         where,
         bind,
-        key: { expr: SCHEDULE_KEY, type: "timestamptz", dir: finished ? "desc" : "asc" },
+        key: finished ? { expr: FINISHED_KEY, type: "timestamptz", dir: "desc" } : { expr: SCHEDULE_KEY, type: "timestamptz", dir: "asc" },
         id: "j.id",
         cursor: p,
       },

@@ -1,0 +1,137 @@
+// Automatic reminders (issue 18, docs/decisions/143): quote follow-ups, invoice reminders
+// before and after the due date, visit reminders the day before. Each app server ticks; a
+// tick asks the database for the reminders due whose key has no message yet
+// (app_reminders_due, migration 0051) and writes each in its tenant's transaction with that
+// key, so a reminder is written once whatever the number of servers or ticks (the key's
+// unique index settles a race: the second insert writes nothing).
+import { inTenant, one, rows } from "../../../db/index";
+import type { RecordType } from "../../../db/enums";
+import { env } from "~/utils/env.server";
+import { signIdToken } from "~/utils/signed-ids.server";
+import { formatDate, formatDateTime, formatMoney } from "~/utils/format";
+import { log } from "~/utils/log.server";
+import { mailMode } from "./config.server";
+import { LINK_PLACEHOLDER, portalLinkRef } from "./links.server";
+import { queueMessage } from "./outbox.server";
+import { renderEmail, type Business } from "./templates.server";
+
+// record_type is one of invoice, quote, job (the due query's three kinds).
+type Due = { tenant_id: string; record_type: Extract<RecordType, "invoice" | "job"> | "quote"; record_id: string; reminder: "invoice_before" | "invoice_after" | "quote_follow_up" | "visit"; dedupe_key: string };
+
+export const unsubscribeUrl = (tenantId: string, customerId: string) => `${env().APP_URL}/unsubscribe/${signIdToken("unsubscribe", tenantId, customerId)}`;
+
+type Row = {
+  customer_id: string; name: string; email: string | null; auto_reminders: boolean; b_name: string; b_email: string | null; b_phone: string | null; b_address: string | null;
+  time_zone: string; link_id: string | null;
+};
+
+/** Writes one due reminder; true when it was written (false: already written, or opted out meanwhile). */
+async function queueReminder(d: Due): Promise<boolean> {
+  return inTenant(d.tenant_id, async (t) => {
+    const columns = {
+      invoice: `customer_id, number, total_cents, amount_paid_cents, currency, due_date::text AS due_date FROM invoices`,
+      quote: `customer_id, number, title, total_cents, currency FROM quotes`,
+      job: `customer_id, title, scheduled_start, address FROM jobs`,
+    }[d.record_type];
+    const doc = await one<Record<string, string | number | null>>(`SELECT ${columns} WHERE tenant_id = $1 AND id = $2`, [d.tenant_id, d.record_id], t);
+    if (!doc) return false;
+    // The customer row is read again here: one who opted out since the query is not written to.
+    const ctx = await one<Row>(
+      `SELECT c.id AS customer_id, c.name, c.email, c.auto_reminders, tn.name AS b_name, tn.email AS b_email, tn.phone AS b_phone, tn.address AS b_address, tn.time_zone,
+              (SELECT p.id FROM portal_links p WHERE p.tenant_id = c.tenant_id AND p.customer_id = c.id AND p.revoked_at IS NULL AND p.expires_at > now()
+                ORDER BY p.expires_at DESC LIMIT 1) AS link_id
+         FROM customers c JOIN tenants tn ON tn.id = c.tenant_id WHERE c.tenant_id = $1 AND c.id = $2 FOR SHARE OF c`,
+      [d.tenant_id, doc.customer_id],
+      t,
+    );
+    if (!ctx?.email || !ctx.auto_reminders) return false;
+    const business: Business = { name: ctx.b_name, email: ctx.b_email, phone: ctx.b_phone, address: ctx.b_address };
+    const first = ctx.name.trim().split(/\s+/)[0] || "there";
+    const action = ctx.link_id ? { label: d.record_type === "invoice" ? "View and pay" : d.record_type === "quote" ? "Review and approve" : "Open your page", url: LINK_PLACEHOLDER } : undefined;
+    let subject: string;
+    let paragraphs: string[];
+    let facts: Array<[string, string]> = [];
+    if (d.record_type === "invoice") {
+      const balance = formatMoney(Number(doc.total_cents) - Number(doc.amount_paid_cents), String(doc.currency).trim());
+      const due = formatDate(String(doc.due_date));
+      subject = d.reminder === "invoice_before" ? `Reminder: invoice ${doc.number} is due ${due}` : `Overdue: invoice ${doc.number} was due ${due}`;
+      paragraphs = [d.reminder === "invoice_before" ? `A friendly reminder that invoice ${doc.number} is due on ${due}.` : `Our records show invoice ${doc.number} was due on ${due} and still has a balance.`, "If you have already paid, thank you, and please ignore this message."];
+      facts = [["Invoice", String(doc.number)], ["Balance due", balance], ["Due", due]];
+    } else if (d.record_type === "quote") {
+      subject = `Following up on quote ${doc.number}`;
+      paragraphs = [`We sent you quote ${doc.number}${doc.title ? ` for ${doc.title}` : ""} and wanted to check whether you have any questions.`, "You can review and approve it online."];
+      facts = [["Quote", String(doc.number)], ["Total", formatMoney(Number(doc.total_cents), String(doc.currency).trim())]];
+    } else {
+      const when = formatDateTime(new Date(String(doc.scheduled_start)), ctx.time_zone);
+      subject = `Reminder: your visit ${when}`;
+      paragraphs = [`This is a reminder of our visit tomorrow: ${doc.title}.`, ...(doc.address ? [`Address: ${doc.address}`] : [])];
+      facts = [["When", when]];
+    }
+    const { html, text } = renderEmail({
+      business, preview: subject, greeting: `Hi ${first},`, paragraphs, facts, action,
+      footer: "You receive automatic reminders from us.", unsubscribeUrl: unsubscribeUrl(d.tenant_id, ctx.customer_id),
+    });
+    const queued = await queueMessage(t, {
+      tenantId: d.tenant_id, kind: "reminder", to: { address: ctx.email, name: ctx.name }, subject, html, text, business,
+      record: { type: d.record_type, id: d.record_id }, dedupeKey: d.dedupe_key, linkRef: ctx.link_id ? portalLinkRef(ctx.link_id) : null,
+    });
+    return queued !== null;
+  });
+}
+
+/** One pass: every due reminder (up to `limit`) written once; how many were written. */
+export async function runReminders(limit = 500): Promise<number> {
+  if (mailMode() === "off") return 0;
+  const due = await rows<Due>(`SELECT * FROM app_reminders_due($1)`, [limit]);
+  let written = 0;
+  for (const d of due) {
+    try {
+      if (await queueReminder(d)) written++;
+    } catch (error) {
+      log.error("reminders: one could not be written", { key: d.dedupe_key, error: String(error) });
+    }
+  }
+  if (written) log.info("reminders", { written });
+  return written;
+}
+
+/** Starts this server's ticks (REMINDERS_INTERVAL_MS, default a minute; 0 turns them off here). */
+export function startReminderSchedule(source: NodeJS.ProcessEnv = process.env) {
+  const g = globalThis as { __remindersTimer?: NodeJS.Timeout };
+  if (g.__remindersTimer) return;
+  const intervalMs = Number(source.REMINDERS_INTERVAL_MS ?? 60_000);
+  if (!(intervalMs > 0) || mailMode() === "off") return;
+  let running = false;
+  g.__remindersTimer = setInterval(() => {
+    if (running) return;
+    running = true;
+    runReminders()
+      .catch((error) => log.error("reminders failed", { error: String(error) }))
+      .finally(() => (running = false));
+  }, intervalMs);
+  g.__remindersTimer.unref();
+}
+
+/** The unsubscribe link's effect: this customer gets no more automatic reminders. */
+export async function stopReminders(tenantId: string, customerId: string): Promise<{ business: string } | null> {
+  return inTenant(tenantId, async (t) => {
+    const row = await one<{ name: string }>(
+      `UPDATE customers c SET auto_reminders = false FROM tenants tn WHERE tn.id = c.tenant_id AND c.tenant_id = $1 AND c.id = $2 RETURNING tn.name`,
+      [tenantId, customerId],
+      t,
+    );
+    return row ? { business: row.name } : null;
+  });
+}
+
+/** What the unsubscribe page names: the business, and whether reminders are on. */
+export async function reminderState(tenantId: string, customerId: string): Promise<{ business: string; on: boolean } | null> {
+  return inTenant(tenantId, async (t) => {
+    const row = await one<{ name: string; on: boolean }>(
+      `SELECT tn.name, c.auto_reminders AS on FROM customers c JOIN tenants tn ON tn.id = c.tenant_id WHERE c.tenant_id = $1 AND c.id = $2`,
+      [tenantId, customerId],
+      t,
+    );
+    return row ? { business: row.name, on: row.on } : null;
+  });
+}
