@@ -41,8 +41,11 @@ export default function handleRequest(
         done();
       },
       final(done) {
+        const body = Buffer.concat(chunks);
         responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-        resolve(withAppHeaders(request, new Response(Buffer.concat(chunks), { headers: responseHeaders, status: responseStatusCode }), nonce));
+        // With its length the page goes out in one write (no chunked encoding): decision 114.
+        responseHeaders.set("Content-Length", String(body.byteLength));
+        resolve(withAppHeaders(request, new Response(body, { headers: responseHeaders, status: responseStatusCode }), nonce));
         done();
       },
     });

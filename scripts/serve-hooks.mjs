@@ -19,6 +19,46 @@
 // The app's own guards (CSRF token with Origin, body limits, request id, CSP nonce) live in
 // the app; this file holds no business rule.
 import http from "node:http";
+import { installRouteMatchCache } from "./route-match-cache.mjs";
+
+// Route matching without re-ranking the route tree per request (docs/decisions/114).
+installRouteMatchCache();
+
+/**
+ * remix-serve logs one line per request on stdout (morgan "tiny", not configurable), and a
+ * process's stdout is written synchronously when it is a pipe or a file (a service manager,
+ * a container, the test helper): one blocking write per request, and a slow reader of the log
+ * stalls every request. Lines written in the same few milliseconds go out together instead
+ * (at most STDOUT_DELAY_MS later, or at once past 64 KiB); what is pending is written before
+ * any other kind of write (a Buffer, a write with a callback) and when the process exits.
+ * Errors go to stderr, which stays as it is. docs/decisions/114.
+ */
+const STDOUT_DELAY_MS = 20;
+function batchStdout(out) {
+  const write = out.write.bind(out);
+  let pending = "";
+  let timer;
+  const flush = () => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    if (!pending) return;
+    const text = pending;
+    pending = "";
+    write(text);
+  };
+  out.write = function (chunk, encoding, callback) {
+    if (typeof chunk !== "string" || encoding !== undefined || callback !== undefined) {
+      flush();
+      return write(chunk, encoding, callback);
+    }
+    pending += chunk;
+    if (pending.length >= 64 * 1024) flush();
+    else timer ??= setTimeout(flush, STDOUT_DELAY_MS).unref();
+    return true;
+  };
+  process.on("exit", flush);
+}
+batchStdout(process.stdout);
 
 const DRAIN_LIMIT = 16 * 1024 * 1024;
 const appUrl = process.env.APP_URL || `http://localhost:${process.env.PORT ?? 3000}`;

@@ -6,7 +6,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { CsrfInput, Field, fieldOf, FormError, useConformForm } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
 import { FormActions, TextAreaField } from "~/components/record-forms";
-import { SelectField } from "~/components/settings";
+import { CheckboxField, SelectField } from "~/components/settings";
 import { formAction, type FormReply } from "~/http/conform.server";
 import { setFlash } from "~/services/accounts/sessions.server";
 import { getCompanySettings, saveCompanySettings } from "~/services/company/company.server";
@@ -84,6 +84,22 @@ export default function CompanySettingsPage() {
             <Field label="Payment terms (days)" inputMode="numeric" autoComplete="off" hint="An invoice is due this many days after its issue date (0 = on receipt)." {...fieldOf(fields.paymentTermsDays)} />
             <Field label="Quote validity (days)" inputMode="numeric" autoComplete="off" hint="A new quote is valid until this many days from today." {...fieldOf(fields.quoteValidityDays)} />
           </div>
+        </section>
+        <section className="card stack" aria-labelledby="company-reminders">
+          <h2 id="company-reminders">Automatic reminders</h2>
+          <p className="muted small">
+            E-mailed to customers in your name, each once, with their portal link; a customer can turn them off with the link in each reminder.
+            Leave a field empty to send none. The company e-mail above also gets a message for each new booking request, quote answer and portal payment.
+          </p>
+          <div className="form-grid">
+            <Field label="Quote follow-up after (days)" inputMode="numeric" autoComplete="off" hint="When a sent quote has no answer after this many days." {...fieldOf(fields.reminderQuoteDays)} />
+            <Field label="Invoice reminder before the due date (days)" inputMode="numeric" autoComplete="off" hint="0 = on the due date." {...fieldOf(fields.reminderInvoiceBeforeDays)} />
+            <Field label="Overdue reminder after the due date (days)" inputMode="numeric" autoComplete="off" hint="When an invoice still has a balance this many days after it was due." {...fieldOf(fields.reminderInvoiceAfterDays)} />
+          </div>
+          <CheckboxField
+            name={fields.reminderVisit.name} label="Remind customers of a visit the day before" checked={value(fields.reminderVisit, settings.reminderVisit) === "on"}
+            errors={fields.reminderVisit.errors}
+          />
         </section>
         <FormActions submit="Save company settings" cancelTo="/settings/company" busy={busy} />
       </Form>

@@ -12,27 +12,41 @@ export type Actor = { tenantId: string; userId: string; role: CurrentUser["role"
 export const actorOf = (u: CurrentUser): Actor => ({ tenantId: u.tenantId, userId: u.id, role: u.role });
 
 // One lookup per request, however many loaders ask.
-const cache = new WeakMap<Request, Promise<CurrentUser | null>>();
+const cache = new WeakMap<object, Promise<CurrentUser | null>>();
 // The cookie's signature is checked once per request too (the user lookup and CSRF both need it).
-const tokens = new WeakMap<Request, Promise<string | null>>();
+const tokens = new WeakMap<object, Promise<string | null>>();
+
+/**
+ * What one HTTP request's lookups are kept under. Remix hands every loader its own copy of the
+ * Request (server-runtime strips `?index` / `?_data` into a new Request per loader), so the
+ * copies of a page's loaders are told apart from other requests by the AbortSignal they all
+ * share; the root's and the page's loaders then make one session lookup instead of one each.
+ * An action keeps its own Request as the key: the loaders that render after it look the
+ * session up again and see what the action changed.
+ */
+function requestKey(request: Request): object {
+  return (request.method === "GET" || request.method === "HEAD") && request.signal ? request.signal : request;
+}
 
 export function sessionTokenOf(request: Request): Promise<string | null> {
-  let token = tokens.get(request);
+  const key = requestKey(request);
+  let token = tokens.get(key);
   if (!token) {
     token = readCookie(sessionCookie(), request);
-    tokens.set(request, token);
+    tokens.set(key, token);
   }
   return token;
 }
 
 export function getCurrentUser(request: Request): Promise<CurrentUser | null> {
-  let found = cache.get(request);
+  const key = requestKey(request);
+  let found = cache.get(key);
   if (!found) {
     found = sessionTokenOf(request).then(async (token) => {
       const user = await findSessionUser(token);
       return user && { ...user, permissions: [...ROLE_PERMISSIONS[user.role]] };
     });
-    cache.set(request, found);
+    cache.set(key, found);
   }
   return found;
 }

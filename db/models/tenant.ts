@@ -15,6 +15,11 @@ export class Tenant extends Model {
   @Column({ type: DataType.DECIMAL(6, 3), allowNull: false, defaultValue: "0" }) declare defaultTaxRate: string;
   @Column({ type: DataType.INTEGER, allowNull: false, defaultValue: 14 }) declare paymentTermsDays: number;
   @Column({ type: DataType.INTEGER, allowNull: false, defaultValue: 30 }) declare quoteValidityDays: number;
+  // Automatic reminders (migration 0051): null / false is off.
+  @Column(DataType.INTEGER) declare reminderQuoteDays: number | null;
+  @Column(DataType.INTEGER) declare reminderInvoiceBeforeDays: number | null;
+  @Column(DataType.INTEGER) declare reminderInvoiceAfterDays: number | null;
+  @Column({ type: DataType.BOOLEAN, allowNull: false, defaultValue: false }) declare reminderVisit: boolean;
   // Billing state, written only by the billing webhook intake (app/services/billing/intake.server.ts).
   @Text declare plan: string | null;
   @Text declare subscriptionStatus: string | null;

@@ -324,3 +324,26 @@ test("a deposit paid with the quote's approval lands on the job's invoice once; 
   assert.equal((await office.post(`/invoices/${invoiceId}/send`, {})).status, 303);
   assert.equal((await row())!.status, "partial", "sent with the deposit on it: part paid");
 });
+
+test("ten invoices created at once get ten distinct consecutive numbers; an item picked from the price book without JavaScript", async () => {
+  const tenant = await createTenantWithUsers();
+  const customer = await createCustomer(tenant.id);
+  const clients = await Promise.all(Array.from({ length: 10 }, () => clientFor(tenant.users.office)));
+  await Promise.all(clients.map((c) => c.csrf()));
+  const results = await Promise.all(clients.map((c, i) => c.post(`/invoices/new?customerId=${customer.id}`, invoiceBody(customer.id, [{ description: `Visit ${i}`, unitPrice: "10" }]))));
+  assert.deepEqual(results.map((r) => r.status), Array(10).fill(303));
+  const numbers = (await rows<{ number: string }>(`SELECT number FROM invoices WHERE tenant_id = $1 ORDER BY number`, [tenant.id])).map((r) => r.number);
+  assert.deepEqual(numbers, Array.from({ length: 10 }, (_, i) => `INV-${String(i + 1).padStart(4, "0")}`));
+
+  const item = await one<{ id: string }>(`INSERT INTO price_book_items (tenant_id, name, unit_price_cents, tax_rate) VALUES ($1, 'Drain cleaning', 18900, 8.25) RETURNING id`, [tenant.id]);
+  const picked = await clients[0].post(`/invoices/new?customerId=${customer.id}`, {
+    ...invoiceBody(customer.id, [{ description: "Typed first", unitPrice: "5" }]), priceBookItem: item!.id, pickFromPriceBook: "1",
+  });
+  assert.equal(picked.status, 200);
+  const html = await picked.text();
+  assert.equal(valueOf(html, "items[0].description"), "Typed first");
+  assert.equal(valueOf(html, "items[1].description"), "Drain cleaning");
+  assert.equal(valueOf(html, "items[1].unitPrice"), "189.00");
+  assert.equal(valueOf(html, "items[1].taxRate"), "8.25");
+  assert.equal((await tenantCounts(tenant.id, ["invoices"])).invoices, 10, "nothing saved by the pick");
+});

@@ -287,3 +287,24 @@ test("the outbox page shows the tenant's messages (owner, admin), readable as se
   assert.equal((await (await clientFor(tenant.users.admin)).get("/settings/messages")).status, 200);
   assert.equal((await (await clientFor(tenant.users.office)).get("/settings/messages")).status, 403);
 });
+
+test("company settings: the reminders are saved and shown again (blank is off)", async () => {
+  const tenant = await createTenantWithUsers();
+  const owner = await clientFor(tenant.users.owner);
+  const saved = await owner.post("/settings/company", {
+    businessName: "Saved Reminders Co", timeZone: "UTC", currency: "USD", paymentTermsDays: "14", quoteValidityDays: "30",
+    reminderQuoteDays: "5", reminderInvoiceBeforeDays: "0", reminderInvoiceAfterDays: "", reminderVisit: "on",
+  });
+  assert.equal(saved.status, 303);
+  assert.deepEqual(
+    await one(`SELECT reminder_quote_days, reminder_invoice_before_days, reminder_invoice_after_days, reminder_visit FROM tenants WHERE id = $1`, [tenant.id]),
+    { reminder_quote_days: 5, reminder_invoice_before_days: 0, reminder_invoice_after_days: null, reminder_visit: true },
+  );
+  const page = await (await owner.get("/settings/company")).text();
+  assert.match(page, /name="reminderQuoteDays"[^>]*value="5"|value="5"[^>]*name="reminderQuoteDays"/);
+  assert.match(page, /name="reminderVisit"[^>]*checked|checked[^>]*name="reminderVisit"/);
+  const refused = await owner.post("/settings/company", {
+    businessName: "Saved Reminders Co", timeZone: "UTC", currency: "USD", paymentTermsDays: "14", quoteValidityDays: "30", reminderQuoteDays: "0",
+  });
+  assert.equal(refused.status, 422);
+});

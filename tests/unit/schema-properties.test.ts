@@ -121,7 +121,8 @@ export const SCHEMAS_TESTED: readonly Entry[] = [
   one("app/services/team/team.server.ts", "addMemberSchema", addMemberSchema),
   one("app/services/company/time-zones.ts", "timeZoneField", timeZoneField),
   one("app/services/company/schemas.ts", "companySettingsSchema", companySettingsSchema,
-    ["businessName", "phone", "email", "address", "timeZone", "currency", "defaultTaxRate", "paymentTermsDays", "quoteValidityDays"]),
+    ["businessName", "phone", "email", "address", "timeZone", "currency", "defaultTaxRate", "paymentTermsDays", "quoteValidityDays",
+      "reminderQuoteDays", "reminderInvoiceBeforeDays", "reminderInvoiceAfterDays", "reminderVisit"]),
 ];
 
 // ------------------------------------------------------------------------- generators
@@ -553,6 +554,13 @@ describe("back-office lists and forms", () => {
       refuses(companySettingsSchema, { ...form, paymentTermsDays: "366" }, "paymentTermsDays");
       refuses(companySettingsSchema, { ...form, quoteValidityDays: "0" }, "quoteValidityDays");
       refuses(companySettingsSchema, { ...form, paymentTermsDays: "1.5" }, "paymentTermsDays");
+      // Reminders: blank or absent is off; days in range; the checkbox is "on" or absent.
+      assert.deepEqual([v.reminderQuoteDays, v.reminderInvoiceBeforeDays, v.reminderInvoiceAfterDays, v.reminderVisit], [null, null, null, false]);
+      const on = accepts(companySettingsSchema, { ...form, reminderQuoteDays: ` ${i.validity} `, reminderInvoiceBeforeDays: "0", reminderInvoiceAfterDays: "", reminderVisit: "on" }) as Record<string, unknown>;
+      assert.deepEqual([on.reminderQuoteDays, on.reminderInvoiceBeforeDays, on.reminderInvoiceAfterDays, on.reminderVisit], [i.validity, 0, null, true]);
+      refuses(companySettingsSchema, { ...form, reminderQuoteDays: "0" }, "reminderQuoteDays");
+      refuses(companySettingsSchema, { ...form, reminderInvoiceAfterDays: "2.5" }, "reminderInvoiceAfterDays");
+      refuses(companySettingsSchema, { ...form, reminderVisit: "yes" }, "reminderVisit");
     }));
     assert.equal((accepts(companySettingsSchema, { businessName: "B", timeZone: "UTC", currency: "USD", paymentTermsDays: "14", quoteValidityDays: "30" }) as { defaultTaxRate: string }).defaultTaxRate, "0");
   });

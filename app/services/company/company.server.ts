@@ -11,6 +11,7 @@ import type { CompanySettingsValue } from "./schemas";
 export type CompanySettingsForm = {
   businessName: string; phone: string; email: string; address: string; timeZone: string; currency: string;
   defaultTaxRate: string; paymentTermsDays: string; quoteValidityDays: string;
+  reminderQuoteDays: string; reminderInvoiceBeforeDays: string; reminderInvoiceAfterDays: string; reminderVisit: string;
 };
 
 export async function getCompanySettings(actor: Actor): Promise<CompanySettingsForm & { updatedAt: string }> {
@@ -27,6 +28,10 @@ export async function getCompanySettings(actor: Actor): Promise<CompanySettingsF
       defaultTaxRate: trimDecimal(tenant.defaultTaxRate),
       paymentTermsDays: String(tenant.paymentTermsDays),
       quoteValidityDays: String(tenant.quoteValidityDays),
+      reminderQuoteDays: tenant.reminderQuoteDays == null ? "" : String(tenant.reminderQuoteDays),
+      reminderInvoiceBeforeDays: tenant.reminderInvoiceBeforeDays == null ? "" : String(tenant.reminderInvoiceBeforeDays),
+      reminderInvoiceAfterDays: tenant.reminderInvoiceAfterDays == null ? "" : String(tenant.reminderInvoiceAfterDays),
+      reminderVisit: tenant.reminderVisit ? "on" : "",
       updatedAt: tenant.updatedAt.toISOString(),
     };
   });
@@ -47,6 +52,8 @@ export async function saveCompanySettings(actor: Actor, v: CompanySettingsValue)
       {
         name: v.businessName, phone: v.phone, email: v.email, address: v.address, timeZone: v.timeZone, currency: v.currency,
         defaultTaxRate: v.defaultTaxRate, paymentTermsDays: v.paymentTermsDays, quoteValidityDays: v.quoteValidityDays,
+        reminderQuoteDays: v.reminderQuoteDays, reminderInvoiceBeforeDays: v.reminderInvoiceBeforeDays,
+        reminderInvoiceAfterDays: v.reminderInvoiceAfterDays, reminderVisit: v.reminderVisit,
       },
       { where: { id: actor.tenantId }, transaction: t },
     );

@@ -22,6 +22,15 @@ const days = (min: number, max: number, what: string) =>
     .transform(Number)
     .refine((n) => n >= min && n <= max, `A whole number of days from ${min} to ${max}.`);
 
+/** Blank for off, else a whole number of days in range (the automatic reminders, issue 18). */
+const optionalDays = (min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .refine((v) => !v || (/^\d{1,4}$/.test(v) && Number(v) >= min && Number(v) <= max), `Leave it empty for none, or a whole number of days from ${min} to ${max}.`)
+    .transform((v) => (v ? Number(v) : null));
+
 export const companySettingsSchema = z.object({
   businessName: z.string({ required_error: "Enter your business name." }).trim().min(1, "Enter your business name.").max(200, "At most 200 characters."),
   phone: optionalText(50),
@@ -37,5 +46,10 @@ export const companySettingsSchema = z.object({
   defaultTaxRate: checked(taxRate).optional().transform((ppm) => trimDecimal(ppmToPercent(ppm ?? 0))),
   paymentTermsDays: days(0, 365, "the payment terms in days"),
   quoteValidityDays: days(1, 365, "how many days a quote is valid"),
+  // Automatic reminders (docs/decisions/143): blank (unchecked) is off.
+  reminderQuoteDays: optionalDays(1, 365),
+  reminderInvoiceBeforeDays: optionalDays(0, 365),
+  reminderInvoiceAfterDays: optionalDays(1, 365),
+  reminderVisit: z.enum(["on"]).optional().transform((v) => v === "on"),
 });
 export type CompanySettingsValue = z.output<typeof companySettingsSchema>;

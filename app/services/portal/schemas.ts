@@ -52,9 +52,24 @@ export const paymentSchema = z.object({
 });
 export type PaymentInput = z.output<typeof paymentSchema>;
 
+/**
+ * The booking form; the preferred date must fall within today..lastDate of the business's
+ * calendar. Built once per pair of dates and kept (a schema is immutable): every portal page
+ * renders the form, and building it was a sixth of the form's render (decision 114).
+ */
+export const bookingRequestSchema = (today: string, lastDate: string) => {
+  const key = `${today}|${lastDate}`;
+  let schema = bookingSchemas.get(key);
+  if (!schema) {
+    if (bookingSchemas.size >= 32) bookingSchemas.clear();
+    schema = buildBookingRequestSchema(today, lastDate);
+    bookingSchemas.set(key, schema);
+  }
+  return schema;
+};
+const bookingSchemas = new Map<string, ReturnType<typeof buildBookingRequestSchema>>();
 
-/** The booking form; the preferred date must fall within today..lastDate of the business's calendar. */
-export const bookingRequestSchema = (today: string, lastDate: string) =>
+const buildBookingRequestSchema = (today: string, lastDate: string) =>
   z.object({
     service: z.string({ required_error: "Tell us what you need done." }).trim().min(1, "Tell us what you need done.").max(200, "Please keep this under 200 characters."),
     description: text(2000, "Please keep the details under 2,000 characters."),
