@@ -112,10 +112,7 @@ export default function CustomerPage() {
         <section className="card" aria-labelledby="quotes-title">
           <div className="card-header">
             <h2 id="quotes-title">Quotes</h2>
-            <div className="page-actions">
-              {more(c.quotes_count, quotes.length, `/quotes?customer=${c.id}`, "quotes")}
-              {canManageRecords ? <Link to={`/quotes/new?customerId=${c.id}`} className="btn btn-secondary btn-sm">New quote</Link> : null}
-            </div>
+            {more(c.quotes_count, quotes.length, `/quotes?customer=${c.id}`, "quotes")}
           </div>
           <RelatedTable count={quotes.length} empty="No quotes yet." head={<tr><th>Number</th><th>Status</th><th className="num">Total</th></tr>}>
             {quotes.map((q) => (
@@ -130,10 +127,7 @@ export default function CustomerPage() {
         <section className="card" aria-labelledby="invoices-title">
           <div className="card-header">
             <h2 id="invoices-title">Invoices</h2>
-            <div className="page-actions">
-              {more(c.invoices_count, invoices.length, `/invoices?customer=${c.id}`, "invoices")}
-              {canManageRecords ? <Link to={`/invoices/new?customerId=${c.id}`} className="btn btn-secondary btn-sm">New invoice</Link> : null}
-            </div>
+            {more(c.invoices_count, invoices.length, `/invoices?customer=${c.id}`, "invoices")}
           </div>
           <RelatedTable count={invoices.length} empty="No invoices yet." head={<tr><th>Number</th><th>Status</th><th className="num">Balance</th></tr>}>
             {invoices.map((i) => (

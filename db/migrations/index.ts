@@ -12,6 +12,7 @@ import * as m0010 from "./0010-emails-per-tenant";
 import * as m0011 from "./0011-cleanup";
 import * as m0012 from "./0012-billing-raw-body";
 import * as m0013 from "./0013-work-leases";
+import * as m0014 from "./0014-time-entry-span";
 import * as m0020 from "./0020-history-and-numbering";
 import * as m0021 from "./0021-quote-builder";
 import * as m0022 from "./0022-document-date-order";
@@ -45,6 +46,7 @@ export const MIGRATIONS: Array<[string, MigrationModule]> = [
   ["0011-cleanup", m0011],
   ["0012-billing-raw-body", m0012],
   ["0013-work-leases", m0013],
+  ["0014-time-entry-span", m0014],
   ["0020-history-and-numbering", m0020],
   ["0021-quote-builder", m0021],
   ["0022-document-date-order", m0022],

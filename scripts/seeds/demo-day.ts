@@ -2,9 +2,10 @@
  * A day of work for the demo tenant (issue 16, point 9), made through the same services the
  * forms call, with the same schemas parsing what a person would type: company settings, a price
  * book, customers, quotes sent and approved in the portal, jobs converted and scheduled today,
- * field work, an invoice paid in part. Every record gets its history the way it would from the
+ * field work, an invoice created from the finished job, sent, and paid in part in the portal. Every record gets its history the way it would from the
  * pages.
  */
+import { randomUUID } from "node:crypto";
 import { saveCompanySettings } from "../../app/services/company/company.server";
 import { companySettingsSchema } from "../../app/services/company/schemas";
 import { dayIn, convertQuote, createQuote, quoteShare, sendQuote } from "../../app/services/documents/quotes.server";
@@ -12,9 +13,10 @@ import { quoteFormSchema } from "../../app/services/documents/quote-form";
 import { priceBookItemSchema } from "../../app/services/documents/price-book-form";
 import { savePriceBookItem } from "../../app/services/documents/price-book.server";
 import { customerSchema } from "../../app/services/import/cells";
-import { decideQuote } from "../../app/services/portal/actions.server";
+import { createInvoiceFromJob, invoiceShare, sendInvoice } from "../../app/services/invoices/invoices.server";
+import { decideQuote, recordSandboxPayment } from "../../app/services/portal/actions.server";
 import { withPortal } from "../../app/services/portal/access.server";
-import { quoteDecisionSchema } from "../../app/services/portal/schemas";
+import { paymentSchema, quoteDecisionSchema } from "../../app/services/portal/schemas";
 import { createCustomer } from "../../app/services/records/customer-commands.server";
 import { moveJob } from "../../app/services/schedule/move.server";
 import { applyFieldAction } from "../../app/services/sync/mutations.server";
@@ -46,6 +48,7 @@ export type DemoDay = {
   customers: Record<"rivera" | "chen" | "okafor" | "walsh", string>;
   quotes: { approved: string; sent: string; draft: string; heater: string };
   jobs: { heater: string; furnace: string };
+  invoice: string;
 };
 
 /** Runs the day as the office would, in the tenant's (Mountain) time zone. */
@@ -112,5 +115,13 @@ export async function seedBusinessDay(a: DayActors, businessName: string): Promi
   await applyFieldAction(a.technician, { type: "job.time_entry", args: { jobId: heater, startedAt: new Date(end.getTime() - 3.5 * 3600_000).toISOString(), endedAt: end.toISOString() } });
   await applyFieldAction(a.technician, { type: "job.status", args: { jobId: heater, status: "completed" } });
 
-  return { customers, quotes, jobs: { heater, furnace } };
+  // The office invoices the finished job and sends it; the customer pays a deposit in the portal.
+  const invoice = await createInvoiceFromJob(a.office, heater);
+  await sendInvoice(a.office, invoice.id);
+  const share = await invoiceShare(a.office, invoice.id);
+  if (!share) throw new Error("Demo seed: a sent invoice has no portal link");
+  const payment = parsed(paymentSchema, { invoiceId: invoice.id, amount: "500.00", idempotencyKey: randomUUID() }, "a portal payment");
+  await withPortal(tokenOf(share.url), SEED_META.ip, (portal, t) => recordSandboxPayment(portal, t, payment, SEED_META), { lock: true });
+
+  return { customers, quotes, jobs: { heater, furnace }, invoice: invoice.id };
 }

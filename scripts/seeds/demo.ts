@@ -64,7 +64,7 @@ async function main() {
       // Today's work, by hand: through the same services as the pages.
       const actor = (i: number) => ({ tenantId, userId: users[i].id, role: users[i].role });
       await seedBusinessDay({ owner: actor(0), office: actor(2), technician: actor(3), technicianName: tech.name }, businessName);
-      console.log("Made a day of work: quotes sent and approved in the portal, jobs scheduled today, one done in the field.");
+      console.log("Made a day of work: quotes sent and approved in the portal, jobs scheduled today, one done in the field and invoiced, $500 of it paid in the portal.");
       console.log("Demo tenant '%s' created. Logins (password: %s):", businessName, DEFAULT_PASSWORD);
     }
     for (const role of ROLES) console.log(`  ${role.padEnd(10)} ${role}@${domain}`);

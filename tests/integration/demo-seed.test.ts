@@ -86,5 +86,18 @@ test("the demo seed makes a day of work in Mountain time, with history on every 
       WHERE e.tenant_id = $1 AND j.title = 'Replace 50 gal gas water heater' ORDER BY e.occurred_at, e.created_at`,
     [id],
   );
+  // The finished job's invoice: sent, $500.00 paid in the portal, the rest due in the company's terms.
+  const invoice = await one<{ number: string; status: string; paid: number; total: number; terms: number; job: string }>(
+    `SELECT i.number, i.status, i.amount_paid_cents::int AS paid, i.total_cents::int AS total, (i.due_date - i.issue_date) AS terms, j.title AS job
+       FROM invoices i JOIN jobs j ON j.tenant_id = i.tenant_id AND j.id = i.job_id WHERE i.tenant_id = $1`,
+    [id],
+  );
+  assert.ok(invoice, "an invoice from the finished job");
+  assert.match(invoice.number, /^INV-\d{4}$/);
+  assert.deepEqual([invoice.status, invoice.paid, invoice.terms, invoice.job], ["partial", 50_000, 14, "Replace 50 gal gas water heater"]);
+  assert.ok(invoice.total > 50_000);
+  said("invoice", /^Created from job/, "Sam Okafor");
+  said("invoice", /^Sent/, "Sam Okafor");
+  said("invoice", /^Paid \$500\.00 in the portal$/, "Jamie Rivera");
   assert.deepEqual(fieldEvents.map((e) => e.to_status), ["scheduled", "en_route", "in_progress", "completed"], "scheduled by the office, then the field app's status changes");
 });

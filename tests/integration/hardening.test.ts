@@ -58,7 +58,7 @@ test("signed-in pages, their data requests and the signed-in JSON envelope are `
   assert.notEqual(login.headers.get("cache-control"), "private, no-store");
 });
 
-test("a time entry spans at most 24 hours: longer is rejected by the sync (endedAt named), a timer over a day logs nothing", async () => {
+test("a time entry spans at most 24 hours: longer is rejected by the sync (endedAt named) and by the database, a timer over a day logs nothing", async () => {
   const t = await createTenantWithUsers();
   const customer = await createCustomer(t.id);
   const job = await createJob(t.id, { customerId: customer.id, assigneeId: t.users.technician.id });
@@ -87,6 +87,16 @@ test("a time entry spans at most 24 hours: longer is rejected by the sync (ended
     [t.id, job.id],
   );
   assert.deepEqual(times.map((r) => Math.round(Number(r.hours))), [24]);
+
+  // The database holds the rule too (any other path that would write one).
+  const direct = await rows(
+    `INSERT INTO time_entries (tenant_id, job_id, started_at, ended_at) VALUES ($1, $2, now() - interval '25 hours', now())`,
+    [t.id, job.id],
+  ).then(
+    () => null,
+    (e: { original?: { code?: string } }) => e.original?.code,
+  );
+  assert.equal(direct, "23514", "a check constraint refuses it");
 
   // The field page's form: a timer cookie started 25 hours ago logs nothing and is stopped.
   const page = await (await tech.get("/field")).text();
