@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { CsrfInput } from "~/components/forms";
 import { PropertiesCard } from "~/components/customer-properties";
 import { formAction, type FormReply } from "~/http/conform.server";
 import { listProperties, saveProperty } from "~/services/records/properties.server";
@@ -10,6 +11,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { RecordHistory } from "~/components/record-history";
 import { PageHeader } from "~/components/layout";
 import { PortalLinksCard } from "~/components/portal-links";
+import { autoRemindersOf } from "~/services/messages/reminders.server";
 import { DateTime, Money, RelatedTable, StatusBadge } from "~/components/records";
 import { listPortalLinks } from "~/services/portal/links.server";
 import { getCustomer } from "~/services/records/customers.server";
@@ -30,7 +32,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const links = canManageLinks ? await listPortalLinks(actor, found.customer.id) : [];
   const history = await historyOf(actor.tenantId, "customer", found.customer.id);
   const properties = await listProperties(actor, found.customer.id);
-  return json({ ...found, history, links, canManageLinks, properties, canManageRecords: can(user.role, "manage_records"), createdId: new URL(request.url).searchParams.get("link") });
+  const autoReminders = await autoRemindersOf(actor, found.customer.id);
+  return json({ ...found, autoReminders, history, links, canManageLinks, properties, canManageRecords: can(user.role, "manage_records"), createdId: new URL(request.url).searchParams.get("link") });
 }
 
 // POST /customers/<id> (intent property.add | property.save): a service property added or
@@ -44,7 +47,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function CustomerPage() {
-  const { customer: c, jobs, quotes, invoices, requests, links, canManageLinks, createdId, history, properties, canManageRecords } = useLoaderData<typeof loader>();
+  const { customer: c, jobs, quotes, invoices, requests, links, canManageLinks, createdId, history, properties, canManageRecords, autoReminders } = useLoaderData<typeof loader>();
   const reply = useActionData<FormReply>();
   const address = [c.address_line1, c.address_line2, [c.city, c.region, c.postal_code].filter(Boolean).join(" "), c.country].filter(Boolean);
   const more = (count: number, shown: number, to: string, what: string) =>
@@ -157,6 +160,21 @@ export default function CustomerPage() {
         </section>
       ) : null}
 
+      <section className="card" id="reminders" aria-labelledby="reminders-title">
+        <h2 id="reminders-title">Automatic reminders</h2>
+        <p>
+          {autoReminders
+            ? "This customer receives the automatic reminders set in the company settings (quote follow-ups, invoice and visit reminders)."
+            : "This customer receives no automatic reminders. Quotes, invoices and receipts you send still go out."}
+        </p>
+        {canManageRecords ? (
+          <Form method="post" action={`/customers/${c.id}/reminders`} className="inline-form">
+            <CsrfInput />
+            <input type="hidden" name="on" value={autoReminders ? "false" : "true"} />
+            <button type="submit" className="btn btn-secondary">{autoReminders ? "Turn reminders off" : "Turn reminders on"}</button>
+          </Form>
+        ) : null}
+      </section>
       <PortalLinksCard customerId={c.id} customerName={c.name} links={links} canManage={canManageLinks} returnTo={`/customers/${c.id}`} createdId={createdId} />
 
       <RecordHistory entries={history} />

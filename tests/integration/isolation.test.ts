@@ -191,6 +191,7 @@ test("every route that takes an id answers another tenant's id exactly as a miss
       route: "POST /quotes/<id>/edit", theirs: [t.quote.id], status: 404,
       ask: (id) => office.post(`/quotes/${id}/edit`, { customerId: ourOtherCustomer.id, "items[0].description": "Mallory", "items[0].unitPrice": "1" }),
     },
+    { route: "POST /customers/<id>/reminders", ask: (id) => office.post(`/customers/${id}/reminders`, { on: "false" }), theirs: [t.customer.id], status: 404 },
     { route: "POST /quotes/<id>/send", ask: (id) => office.post(`/quotes/${id}/send`, {}), theirs: [t.quote.id], status: 404 },
     { route: "POST /quotes/<id>/convert", ask: (id) => office.post(`/quotes/${id}/convert`, {}), theirs: [t.quote.id], status: 404 },
     { route: "GET /invoices/<id>/payments", ask: (id) => owner.get(`/invoices/${id}/payments`), theirs: [t.invoice.id], status: 404 },

@@ -308,3 +308,19 @@ test("company settings: the reminders are saved and shown again (blank is off)",
   });
   assert.equal(refused.status, 422);
 });
+
+test("the office turns a customer's automatic reminders off and on from the customer page; the history says so", async () => {
+  const tenant = await createTenantWithUsers();
+  const customer = await createCustomer(tenant.id);
+  const office = await clientFor(tenant.users.office);
+  const on = async () => (await one<{ on: boolean }>(`SELECT auto_reminders AS on FROM customers WHERE tenant_id = $1 AND id = $2`, [tenant.id, customer.id]))!.on;
+  assert.match(textOf(await (await office.get(`/customers/${customer.id}`)).text()), /Turn reminders off/);
+  assert.equal((await office.post(`/customers/${customer.id}/reminders`, { on: "false" })).status, 303);
+  assert.equal(await on(), false);
+  const page = textOf(await (await office.get(`/customers/${customer.id}`)).text());
+  assert.match(page, /receives no automatic reminders/);
+  assert.match(page, /Automatic reminders turned off by/);
+  assert.equal((await office.post(`/customers/${customer.id}/reminders`, { on: "true" })).status, 303);
+  assert.equal(await on(), true);
+  assert.equal((await (await clientFor(tenant.users.technician)).post(`/customers/${customer.id}/reminders`, { on: "false" })).status, 403);
+});

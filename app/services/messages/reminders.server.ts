@@ -7,6 +7,10 @@
 import { inTenant, one, rows } from "../../../db/index";
 import type { RecordType } from "../../../db/enums";
 import { env } from "~/utils/env.server";
+import { recordHistory } from "~/services/history/history.server";
+import { notFound } from "~/utils/app-error";
+import type { Actor } from "~/utils/auth.server";
+import { isUuid } from "~/utils/crypto.server";
 import { signIdToken } from "~/utils/signed-ids.server";
 import { formatDate, formatDateTime, formatMoney } from "~/utils/format";
 import { log } from "~/utils/log.server";
@@ -134,4 +138,23 @@ export async function reminderState(tenantId: string, customerId: string): Promi
     );
     return row ? { business: row.name, on: row.on } : null;
   });
+}
+
+/** The office turns a customer's automatic reminders on or off (the customer page). 404 for an unknown id. */
+export async function setAutoReminders(actor: Actor, customerId: string, on: boolean): Promise<void> {
+  if (!isUuid(customerId)) throw notFound("Customer not found.");
+  await inTenant(actor.tenantId, async (t) => {
+    const row = await one<{ name: string }>(
+      `UPDATE customers SET auto_reminders = $3 WHERE tenant_id = $1 AND id = $2 RETURNING name`,
+      [actor.tenantId, customerId, on],
+      t,
+    );
+    if (!row) throw notFound("Customer not found.");
+    await recordHistory(t, actor, { recordType: "customer", recordId: customerId, action: on ? "reminders_on" : "reminders_off", summary: on ? "Automatic reminders turned on" : "Automatic reminders turned off" });
+  });
+}
+
+/** Whether a customer receives automatic reminders (the customer page). */
+export async function autoRemindersOf(actor: Actor, customerId: string): Promise<boolean> {
+  return inTenant(actor.tenantId, async (t) => (await one<{ on: boolean }>(`SELECT auto_reminders AS on FROM customers WHERE tenant_id = $1 AND id = $2`, [actor.tenantId, customerId], t))?.on ?? true);
 }
