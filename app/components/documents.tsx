@@ -8,7 +8,7 @@ export function LineItemsTable({
 }: { items: Item[]; currency: string; subtotal: number; tax: number; total: number; after?: React.ReactNode; notes?: Record<string, string | null> }) {
   return (
     // Focusable and named: on a phone the table scrolls sideways, and a keyboard must reach it (axe: scrollable-region-focusable).
-    <div className="table-wrap" tabIndex={0} role="region" aria-label="Line items">
+    <div className="table-wrap" tabIndex={0} role="region" aria-label="Line items table">
       <table className="line-items">
         <thead>
           <tr><th>Description</th><th className="num">Qty</th><th className="num">Unit price</th><th className="num">Tax</th><th className="num">Amount</th></tr>

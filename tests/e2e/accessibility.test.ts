@@ -13,7 +13,7 @@ import {
   expectNoSeriousAxeViolations, JS_MODES, newContext, screenshot, seriousAxeViolations, signIn, SKIP_BROWSER, withBrowser,
 } from "../helpers/browser";
 import { clientFor } from "../helpers/client";
-import { createCustomer, createInvoice, createJob, createQuote, createTenant, createTenantWithUsers, createUser, DEFAULT_PASSWORD } from "../helpers/fixtures";
+import { createInvoice, createJob, createQuote, createTenant, createTenantWithUsers, createUser, DEFAULT_PASSWORD } from "../helpers/fixtures";
 import { commit, idIn, preview, upload } from "../helpers/import";
 import { portalSetup } from "../helpers/portal";
 import { quoteWithOptions } from "../helpers/quote-options";

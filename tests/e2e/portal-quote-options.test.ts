@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { Browser } from "playwright-core";
+import { one } from "../../db/index";
 import { BASE_URL } from "../helpers/client";
 import { expectNoSeriousAxeViolations, JS_MODES, screenshot, signIn, SKIP_BROWSER, withBrowser } from "../helpers/browser";
 import { createTenantWithUsers } from "../helpers/fixtures";
@@ -74,6 +75,27 @@ describe("browser: options and optional items in the portal, on a phone", { skip
       assert.match(await staff.locator("body").innerText(), /Approved in the portal for \$1,538\.00/);
       await screenshot(staff, `office-quote-choice-phone-${tag}`);
       await expectNoSeriousAxeViolations(staff, "office quote page with the customer's choice", { javaScript: mode.javaScript });
+
+      // The job made from it, and the job's invoice, carry exactly the chosen lines.
+      await staff.getByRole("button", { name: "Convert to job" }).click();
+      await staff.waitForURL(/\/jobs\/[0-9a-f-]{36}$/);
+      const job = await staff.locator("main").innerText();
+      assert.match(job, /Service call[\s\S]*New 50 gal standard water heater[\s\S]*Extended 5-year warranty/);
+      // The work itself is another test's story: the job is marked done here directly.
+      const jobId = new URL(staff.url()).pathname.split("/")[2];
+      await one(`UPDATE jobs SET status = 'completed', completed_at = now() WHERE tenant_id = $1 AND id = $2 RETURNING id`, [tenant.id, jobId]);
+      await staff.reload();
+      await staff.getByRole("button", { name: "Create invoice" }).click();
+      await staff.waitForURL(/\/invoices\/[0-9a-f-]{36}/);
+      const lines = staff.getByRole("region", { name: "Line items table" });
+      await lines.waitFor();
+      const invoice = await lines.innerText();
+      for (const chosen of ["Service call", "New 50 gal standard water heater", "Extended 5-year warranty"]) assert.match(invoice, new RegExp(chosen));
+      for (const not of ["Repair the burner assembly", "Tankless water heater", "Haul away the old unit", "Tankless descaling kit"]) {
+        assert.ok(!invoice.includes(not), `the invoice leaves out ${not}`);
+      }
+      assert.match(invoice, /\$1,538\.00/);
+      await screenshot(staff, `office-invoice-from-choice-phone-${tag}`);
       await office.close();
     });
   }

@@ -55,7 +55,7 @@ export type PaymentInput = z.output<typeof paymentSchema>;
 /**
  * The booking form; the preferred date must fall within today..lastDate of the business's
  * calendar. Built once per pair of dates and kept (a schema is immutable): every portal page
- * renders the form, and building it was a sixth of the form's render (decision 114).
+ * renders the form, and building it was more than half of the form's render (decision 114).
  */
 export const bookingRequestSchema = (today: string, lastDate: string) => {
   const key = `${today}|${lastDate}`;
