@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { after, before, test } from "node:test";
 import { one, rows } from "../../db/index";
 import { Client, clientFor } from "../helpers/client";
-import { createCustomer, createInvoice, createQuote, createTenantWithUsers, createUser } from "../helpers/fixtures";
+import { createCustomer, createInvoice, createJob, createQuote, createTenantWithUsers, createUser } from "../helpers/fixtures";
 import { portalRequest, portalSetup, randomLoopback } from "../helpers/portal";
 import { textOf } from "../helpers/html";
 import { formatDate } from "../../app/utils/format";
@@ -323,4 +323,27 @@ test("the office turns a customer's automatic reminders off and on from the cust
   assert.equal((await office.post(`/customers/${customer.id}/reminders`, { on: "true" })).status, 303);
   assert.equal(await on(), true);
   assert.equal((await (await clientFor(tenant.users.technician)).post(`/customers/${customer.id}/reminders`, { on: "false" })).status, 403);
+});
+
+test("reminders: a quote without an answer is followed up, and a visit tomorrow is announced, each once", async () => {
+  const tenant = await createTenantWithUsers("Follow Up Electric");
+  await rows(`UPDATE tenants SET reminder_quote_days = 2, reminder_visit = true WHERE id = $1`, [tenant.id]);
+  const cora = await createCustomer(tenant.id, { name: "Cora Quote", email: "cora.quote@example.com" });
+  const quote = await createQuote(tenant.id, { customerId: cora.id, status: "sent" });
+  await rows(`UPDATE quotes SET sent_at = now() - interval '3 days' WHERE tenant_id = $1 AND id = $2`, [tenant.id, quote.id]);
+  const vic = await createCustomer(tenant.id, { name: "Vic Visit", email: "vic.visit@example.com" });
+  const tomorrowNoon = new Date(`${new Date(Date.now() + 86_400_000).toISOString().slice(0, 10)}T12:00:00Z`);
+  await createJob(tenant.id, { customerId: vic.id, title: "Panel upgrade", scheduledStart: tomorrowNoon });
+  // Not due: a visit in three days.
+  await createJob(tenant.id, { customerId: vic.id, title: "Later visit", scheduledStart: new Date(tomorrowNoon.getTime() + 2 * 86_400_000) });
+
+  const number = (await one<{ number: string }>(`SELECT number FROM quotes WHERE tenant_id = $1 AND id = $2`, [tenant.id, quote.id]))!.number;
+  const followUp = await eventually("the quote's follow-up", () => smtp.matching((m) => m.to.includes("cora.quote@example.com"))[0]);
+  assert.equal(followUp.subject, `Following up on quote ${number}`);
+  assert.match(followUp.text, /\/portal\/|Thank you/);
+  const visit = await eventually("the visit reminder", () => smtp.matching((m) => m.to.includes("vic.visit@example.com"))[0]);
+  assert.match(visit.text, /Panel upgrade/);
+  await new Promise((r) => setTimeout(r, 1_500));
+  assert.equal(smtp.matching((m) => m.to.includes("cora.quote@example.com")).length, 1);
+  assert.equal(smtp.matching((m) => m.to.includes("vic.visit@example.com")).length, 1, "one visit reminder, and none for the later visit");
 });
