@@ -65,7 +65,7 @@ async function seed(tag: string) {
   const invite = await createInvite(office, imported.id);
   // One e-mail in the outbox (/settings/messages), as the quote's send would write it.
   const email = renderEmail({
-    business: { name: t.name, email: "office@summit.test", phone: "555-0100", address: null }, preview: "Your quote", greeting: "Hi Rosa,",
+    business: { name: t.name, email: "office@summit.test", phone: "555-0100", address: null, color: "#1d4ed8" }, preview: "Your quote", greeting: "Hi Rosa,",
     paragraphs: ["Here is your quote Q-0001."], facts: [["Quote", "Q-0001"], ["Total", "$1,200.00"]], action: { label: "Review and approve", url: LINK_PLACEHOLDER },
   });
   await one(

@@ -60,7 +60,7 @@ function assertExactlyOnce(messageIds: string[], received = smtp.received) {
 
 test("sending a quote (a plain form post, as without JavaScript) delivers one e-mail with the portal link that opens the hub; the history says so", async () => {
   const tenant = await createTenantWithUsers("Acme Plumbing");
-  await rows(`UPDATE tenants SET email = 'office@acme.test' WHERE id = $1`, [tenant.id]);
+  await rows(`UPDATE tenants SET email = 'office@acme.test', brand_color = '#0f766e' WHERE id = $1`, [tenant.id]);
   const customer = await createCustomer(tenant.id, { name: "Ann Customer", email: "ann@example.com" });
   const quote = await createQuote(tenant.id, { customerId: customer.id, status: "draft" });
   const number = (await one<{ number: string }>(`SELECT number FROM quotes WHERE tenant_id = $1 AND id = $2`, [tenant.id, quote.id]))!.number;
@@ -76,6 +76,7 @@ test("sending a quote (a plain form post, as without JavaScript) delivers one e-
   const link = /https?:\/\/[^\s"<>]+\/portal\/[A-Za-z0-9_.-]+/.exec(mail.text)?.[0];
   assert.ok(link, "the plain text holds the portal link");
   assert.ok(mail.html.includes(link), "the HTML holds the same link");
+  assert.ok(mail.html.includes("#0f766e") && !mail.html.includes("#1d4ed8"), "in the business's colour");
   assert.match(mail.text, new RegExp(number));
 
   const hub = await fetch(link.replace(/^https?:\/\/[^/]+/, a.url));
@@ -307,6 +308,21 @@ test("company settings: the reminders are saved and shown again (blank is off)",
     businessName: "Saved Reminders Co", timeZone: "UTC", currency: "USD", paymentTermsDays: "14", quoteValidityDays: "30", reminderQuoteDays: "0",
   });
   assert.equal(refused.status, 422);
+});
+
+test("company settings: the e-mails' brand colour is saved, and one too light for white text is refused beside the field", async () => {
+  const tenant = await createTenantWithUsers();
+  const owner = await clientFor(tenant.users.owner);
+  const base = { businessName: "Colour Co", timeZone: "UTC", currency: "USD", paymentTermsDays: "14", quoteValidityDays: "30" };
+  assert.equal((await owner.post("/settings/company", { ...base, brandColor: "#0F766E" })).status, 303);
+  assert.equal((await one<{ brand_color: string }>(`SELECT brand_color FROM tenants WHERE id = $1`, [tenant.id]))!.brand_color, "#0f766e");
+  assert.match(await (await owner.get("/settings/company")).text(), /name="brandColor"[^>]*value="#0f766e"|value="#0f766e"[^>]*name="brandColor"/);
+  for (const [colour, message] of [["#fde047", /Too light/], ["teal", /like #1d4ed8/]] as const) {
+    const res = await owner.post("/settings/company", { ...base, brandColor: colour });
+    assert.equal(res.status, 422, colour);
+    assert.match(textOf(await res.text()), message);
+  }
+  assert.equal((await one<{ brand_color: string }>(`SELECT brand_color FROM tenants WHERE id = $1`, [tenant.id]))!.brand_color, "#0f766e", "nothing changed");
 });
 
 test("the office turns a customer's automatic reminders off and on from the customer page; the history says so", async () => {
