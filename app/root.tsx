@@ -1,6 +1,6 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "@remix-run/react";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration } from "@remix-run/react";
 import { AppShell } from "~/components/layout";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { useNonce } from "~/components/nonce";
@@ -44,8 +44,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   );
 }
 
-export type RootData = ReturnType<typeof useRootData>;
-export const useRootData = () => useRouteLoaderData<typeof loader>("root");
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();

@@ -11,7 +11,7 @@ import path from "node:path";
 import { startEmbedded } from "../db/embedded";
 import { closeDb, db, one, rows } from "../db/index";
 import { migrateUp } from "../db/migrate";
-import { createTenantWithUsers } from "../db/seeds/factories";
+import { createTenantWithUsers } from "../scripts/seeds/factories";
 import type { Actor } from "../app/utils/auth.server";
 
 const N = Number(process.env.BENCH_ROWS ?? 50_000);

@@ -8,7 +8,7 @@
  */
 import pg from "pg";
 import { closeDb } from "../db/index";
-import { createTenantWithUsers } from "../db/seeds/factories";
+import { createTenantWithUsers } from "../scripts/seeds/factories";
 import { signIdToken } from "../app/utils/signed-ids.server";
 import { clientFor } from "../tests/helpers/client";
 

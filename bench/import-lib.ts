@@ -13,7 +13,7 @@ import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import { closeDb } from "../db/index";
 import { BENCH_SECRETS, benchDatabase, type Figure } from "./lib";
-import { createTenant, createUser, DEFAULT_PASSWORD } from "../db/seeds/factories";
+import { createTenant, createUser, DEFAULT_PASSWORD } from "../scripts/seeds/factories";
 import { toCsv } from "../app/services/import/csv-write";
 import { IMPORT_COLUMNS } from "../app/services/import/columns";
 import { Client } from "../tests/helpers/client";

@@ -16,7 +16,7 @@ import { pathToFileURL } from "node:url";
 import { startEmbedded } from "../db/embedded";
 import { closeDb, db, rows } from "../db/index";
 import { migrateUp } from "../db/migrate";
-import { createCustomer, createJob, createTenant, createUser, DEFAULT_PASSWORD } from "../db/seeds/factories";
+import { createCustomer, createJob, createTenant, createUser, DEFAULT_PASSWORD } from "../scripts/seeds/factories";
 import { Client } from "../tests/helpers/client";
 import { ROOT, startServer } from "../tests/helpers/server";
 

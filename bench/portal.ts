@@ -1,6 +1,6 @@
 /** A customer with a sent quote and an open invoice, and the path of their portal link. */
 import { closeDb, one } from "../db/index";
-import { createCustomer, createInvoice, createQuote } from "../db/seeds/factories";
+import { createCustomer, createInvoice, createQuote } from "../scripts/seeds/factories";
 import { signPortalToken } from "../app/services/portal/links.server";
 import type { BenchUser } from "./session";
 

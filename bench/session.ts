@@ -1,5 +1,5 @@
 /** A signed-in owner for the benchmarks: cookie header and CSRF token, as a browser would hold. */
-import { createTenantWithUsers } from "../db/seeds/factories";
+import { createTenantWithUsers } from "../scripts/seeds/factories";
 import { closeDb } from "../db/index";
 import { clientFor } from "../tests/helpers/client";
 

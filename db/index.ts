@@ -3,13 +3,12 @@ import pg from "pg";
 import { Sequelize } from "sequelize-typescript";
 import { Transaction, type TransactionOptions } from "sequelize";
 import { MODELS } from "./models";
-import { isUuid } from "../app/utils/crypto.server";
+import { isUuid } from "./ids";
 
 // PostgreSQL `bigint` and `numeric` arrive as strings by default; counts and sums here fit a JS number.
 pg.types.setTypeParser(20, (v) => Number(v));
 
 declare global {
-  // eslint-disable-next-line no-var
   var __db: Sequelize | undefined;
 }
 

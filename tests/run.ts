@@ -7,7 +7,7 @@
  *   npm test -- tests/unit        only files under a path (or matching a substring)
  *   SKIP_BUILD=1 npm test         reuse build/ (when only tests changed)
  */
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -38,6 +38,18 @@ function testFiles(): string[] {
     if (fs.existsSync(dir)) walk(dir);
   }
   return out.filter((f) => !filters.length || filters.some((s) => path.relative(ROOT, f).includes(s.replace(/^\.\//, ""))));
+}
+
+/** Runs one of the house checks (type check, lint, layers) and collects its output. */
+function houseCheck(name: string, command: string, args: string[]): Promise<{ name: string; status: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (d) => (output += d));
+    child.stderr.on("data", (d) => (output += d));
+    child.on("error", (error) => resolve({ name, status: 1, output: String(error) }));
+    child.on("close", (status) => resolve({ name, status, output }));
+  });
 }
 
 async function database(): Promise<{ url: string; stop: () => Promise<void> }> {
@@ -79,17 +91,24 @@ async function main() {
     console.error(`No test files match ${filters.join(" ")}`);
     process.exit(1);
   }
-  // The whole suite (what CI runs) starts with the type check: a type error fails `npm test`
-  // before any test runs. A run of a few files skips it (SKIP_TYPECHECK=1 skips it always).
+  // The whole suite (what CI runs) starts with the house checks, side by side: the type check,
+  // the lint and the layers and cycles (docs/architecture.md). Any error fails `npm test`
+  // before a test runs. A run of a few files skips them (SKIP_TYPECHECK=1 skips them always).
   if (!filters.length && !process.env.SKIP_TYPECHECK) {
     const started = Date.now();
-    const tsc = spawnSync(process.execPath, [path.join(ROOT, "node_modules/typescript/bin/tsc"), "--noEmit", "-p", ROOT], { encoding: "utf8" });
-    if (tsc.status !== 0) {
-      console.log(`${tsc.stdout}${tsc.stderr}\nThe type check (tsc --noEmit) failed: fix the errors above.`);
-      console.log("0 passed, 1 failed");
+    const bin = (name: string) => path.join(ROOT, "node_modules", ".bin", name);
+    const checks = await Promise.all([
+      houseCheck("the type check (tsc --noEmit)", process.execPath, [path.join(ROOT, "node_modules/typescript/bin/tsc"), "--noEmit", "-p", ROOT]),
+      houseCheck("the lint (eslint .)", bin("eslint"), ["--max-warnings", "0", "."]),
+      houseCheck("the layers and cycles (depcruise)", bin("depcruise"), ["app", "db", "scripts", "--config", ".dependency-cruiser.cjs", "--output-type", "err"]),
+    ]);
+    const failed = checks.filter((c) => c.status !== 0);
+    for (const c of failed) console.log(`${c.output}\n${c.name} failed: fix the errors above.`);
+    if (failed.length) {
+      console.log(`0 passed, ${failed.length} failed`);
       process.exit(1);
     }
-    console.log(`Type check passed (tsc --noEmit, ${((Date.now() - started) / 1000).toFixed(1)} s).`);
+    console.log(`Type check, lint, layers and cycles passed (${((Date.now() - started) / 1000).toFixed(1)} s).`);
   }
   // The production build, remade only when the sources changed (scripts/build.mjs).
   if (!process.env.SKIP_BUILD && buildIfStale()) console.log("Built the app.");

@@ -1,7 +1,7 @@
 import { useForm, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import type { z } from "zod";
-import { useRootData } from "~/root";
+import { useRootData } from "~/components/root-data";
 
 /**
  * The browser half of a conform form (the server half is `formAction` in

@@ -1,5 +1,5 @@
 import { Form, Link, NavLink, useLocation } from "@remix-run/react";
-import { useRootData } from "~/root";
+import { useRootData } from "~/components/root-data";
 import { ROLE_LABELS } from "~/utils/permissions";
 import { CsrfInput } from "./forms";
 import { navFor } from "./nav";

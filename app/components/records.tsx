@@ -1,5 +1,5 @@
 import { Form, Link, useLocation, useNavigation } from "@remix-run/react";
-import { useRootData } from "~/root";
+import { useRootData } from "~/components/root-data";
 import { formatDateTime, formatMoney, humanize } from "~/utils/format";
 import { statusTone } from "~/services/records/statuses";
 

@@ -152,13 +152,13 @@ export function RadioGroup({
   // Each radio carries the group's error, so it is read out whichever option has focus.
   const errorId = errors?.length ? `field-${name}-error` : undefined;
   return (
-    <fieldset className={`radio-group${errors?.length ? " field-invalid" : ""}`}>
+    <fieldset className={`radio-group${errors?.length ? " field-invalid" : ""}`} role="radiogroup" aria-invalid={errorId ? true : undefined}>
       <legend>{legend}</legend>
       {options.map((o) => (
         <label key={o.value} className="checkbox">
           <input
             type="radio" name={name} value={o.value} defaultChecked={value === o.value}
-            aria-invalid={errorId ? true : undefined} aria-describedby={errorId}
+            aria-describedby={errorId}
           />
           <span>{o.label}</span>
         </label>

@@ -273,9 +273,9 @@ export async function readImportUpload<R>(request: Request, opts: Options<R>): P
       file = { name, bytes: counter.bytes, result };
       if (opts.isFileError(result)) return { fields, type, file };
     }
-  } catch (error) {
+  } catch (thrown) {
     // A stopped parse fails what was reading it: the body's own failure is the cause.
-    error = upload.failure() ?? error;
+    const error = upload.failure() ?? thrown;
     if (error instanceof BodyTooLarge || (error instanceof AppError && error.code === "PAYLOAD_TOO_LARGE")) throw fileTooLarge();
     if (error instanceof AppError) throw error;
     throw new AppError("BAD_REQUEST", "The upload could not be read. Please try again.");

@@ -117,19 +117,20 @@ export default function FieldPage() {
   const sync = useFieldSync(data, describeAction);
   const { timer, elapsed, set: setTimer } = useTimer(data.timer);
 
+  const { ready, enqueue } = sync;
   const actions = useMemo<CardActions | undefined>(() => {
-    if (!sync.ready) return undefined;
+    if (!ready) return undefined;
     return {
-      status: (jobId, status) => void sync.enqueue("job.status", { jobId, status }),
-      note: (jobId, body) => void sync.enqueue("job.note", { jobId, body }),
+      status: (jobId, status) => void enqueue("job.status", { jobId, status }),
+      note: (jobId, body) => void enqueue("job.note", { jobId, body }),
       startTimer: (jobId) => setTimer({ jobId, startedAt: new Date().toISOString() }),
       stopTimer: (jobId) => {
         if (!timer || timer.jobId !== jobId) return;
-        void sync.enqueue("job.time_entry", { jobId, startedAt: timer.startedAt, endedAt: new Date().toISOString() });
+        void enqueue("job.time_entry", { jobId, startedAt: timer.startedAt, endedAt: new Date().toISOString() });
         setTimer(null);
       },
     };
-  }, [sync.ready, sync.enqueue, timer, setTimer]);
+  }, [ready, enqueue, timer, setTimer]);
 
   const shown = project(sync.jobs.open, sync.jobs.doneToday, sync.pending);
   const groups = groupDay(shown, sync.jobs.at, data.timeZone);

@@ -8,10 +8,10 @@ import { CsrfInput, Field, FormError, fieldOf, useConformForm } from "~/componen
 import { formAction, type FormReply } from "~/http/conform.server";
 import { loginSchema } from "~/services/accounts/schemas";
 import { getCurrentUser, safeRedirectTo } from "~/utils/auth.server";
-import { auth, choiceCookie, signInRequest } from "~/utils/authenticator.server";
+import { auth, choiceCookie, signInRequest } from "~/http/authenticator.server";
 import { honeypotInputProps } from "~/utils/honeypot.server";
 import { passThroughHeaders } from "~/utils/route-headers";
-import { completeSignIn } from "~/utils/sign-in.server";
+import { completeSignIn } from "~/http/sign-in.server";
 
 export const headers = passThroughHeaders;
 

@@ -7,9 +7,9 @@ import { CsrfInput, FieldErrors, FormError, useConformForm } from "~/components/
 import { formAction, type FormReply } from "~/http/conform.server";
 import { chooseBusinessSchema } from "~/services/accounts/schemas";
 import { validationFailed } from "~/utils/app-error";
-import { readChoice } from "~/utils/authenticator.server";
+import { readChoice } from "~/http/authenticator.server";
 import { passThroughHeaders } from "~/utils/route-headers";
-import { completeSignIn } from "~/utils/sign-in.server";
+import { completeSignIn } from "~/http/sign-in.server";
 
 // GET/POST /login/business: the password opened the user rows of several businesses, so the
 // person picks one (as Slack asks which workspace). The list lives five minutes in a signed

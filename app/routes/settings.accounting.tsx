@@ -10,7 +10,6 @@ import {
 } from "~/services/integrations/accounting";
 import { NO_ACCOUNTING_PROVIDER, accountingPrefsToForm, SETTINGS_FORMS } from "~/services/integrations/preferences";
 import settingsStyles from "~/styles/settings.css";
-import { can } from "~/utils/permissions";
 
 export const meta: MetaFunction = () => [{ title: "Accounting integrations · Fieldwork" }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: settingsStyles }];

@@ -100,6 +100,12 @@ export default function CompanySettingsPage() {
             name={fields.reminderVisit.name} label="Remind customers of a visit the day before" checked={value(fields.reminderVisit, settings.reminderVisit) === "on"}
             errors={fields.reminderVisit.errors}
           />
+          <div className="form-grid">
+            <Field
+              label="Brand colour" type="color" hint="The e-mails' heading, button and links; white text sits on it, so choose a dark enough colour."
+              {...fieldOf(fields.brandColor)}
+            />
+          </div>
         </section>
         <FormActions submit="Save company settings" cancelTo="/settings/company" busy={busy} />
       </Form>

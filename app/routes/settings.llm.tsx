@@ -9,7 +9,6 @@ import { settingsFormAction, settingsPageLoader } from "~/http/settings-form.ser
 import { API_KEY_DISABLED_REASON, LLM_PROVIDERS, LOCAL_STATEMENT } from "~/services/integrations/llm";
 import { llmPrefsToForm, SETTINGS_FORMS } from "~/services/integrations/preferences";
 import settingsStyles from "~/styles/settings.css";
-import { can } from "~/utils/permissions";
 
 export const meta: MetaFunction = () => [{ title: "Language model · Fieldwork" }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: settingsStyles }];

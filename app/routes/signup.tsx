@@ -14,7 +14,7 @@ import { browserTimeZone, timeZones } from "~/services/company/time-zones";
 import { clientIp, getCurrentUser } from "~/utils/auth.server";
 import { honeypotInputProps } from "~/utils/honeypot.server";
 import { passThroughHeaders } from "~/utils/route-headers";
-import { completeSignIn } from "~/utils/sign-in.server";
+import { completeSignIn } from "~/http/sign-in.server";
 
 export const headers = passThroughHeaders;
 

@@ -60,6 +60,7 @@ export function getCurrentUser(request: Request): Promise<CurrentUser | null> {
  * would request for it must itself not start with `//`. The value is returned unchanged.
  */
 export function safeRedirectTo(to: FormDataEntryValue | string | null | undefined, fallback = "/"): string {
+  // eslint-disable-next-line no-control-regex -- refusing control characters is the point
   if (typeof to !== "string" || /[\u0000-\u0020\u007f\\]/.test(to)) return fallback;
   const out = safeRedirect(to, fallback);
   if (out === fallback) return fallback;

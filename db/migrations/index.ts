@@ -26,6 +26,7 @@ import * as m0070 from "./0070-report-indexes";
 import * as m0071 from "./0071-dashboard-figures";
 import * as m0080 from "./0080-distributable-schema";
 import * as m0081 from "./0081-distribute-on-citus";
+import * as m0082 from "./0082-brand-colour";
 
 /**
  * Every migration, in order. Listed by hand (not globbed) so the compiled server bundle
@@ -60,4 +61,5 @@ export const MIGRATIONS: Array<[string, MigrationModule]> = [
   ["0071-dashboard-figures", m0071],
   ["0080-distributable-schema", m0080],
   ["0081-distribute-on-citus", m0081],
+  ["0082-brand-colour", m0082],
 ];

@@ -13,7 +13,7 @@ import {
   expectNoSeriousAxeViolations, JS_MODES, newContext, screenshot, seriousAxeViolations, signIn, SKIP_BROWSER, withBrowser,
 } from "../helpers/browser";
 import { clientFor } from "../helpers/client";
-import { createCustomer, createInvoice, createJob, createQuote, createTenant, createTenantWithUsers, createUser, DEFAULT_PASSWORD } from "../helpers/fixtures";
+import { createInvoice, createJob, createQuote, createTenant, createTenantWithUsers, createUser, DEFAULT_PASSWORD } from "../helpers/fixtures";
 import { commit, idIn, preview, upload } from "../helpers/import";
 import { portalSetup } from "../helpers/portal";
 import { quoteWithOptions } from "../helpers/quote-options";
@@ -65,7 +65,7 @@ async function seed(tag: string) {
   const invite = await createInvite(office, imported.id);
   // One e-mail in the outbox (/settings/messages), as the quote's send would write it.
   const email = renderEmail({
-    business: { name: t.name, email: "office@summit.test", phone: "555-0100", address: null }, preview: "Your quote", greeting: "Hi Rosa,",
+    business: { name: t.name, email: "office@summit.test", phone: "555-0100", address: null, color: "#1d4ed8" }, preview: "Your quote", greeting: "Hi Rosa,",
     paragraphs: ["Here is your quote Q-0001."], facts: [["Quote", "Q-0001"], ["Total", "$1,200.00"]], action: { label: "Review and approve", url: LINK_PLACEHOLDER },
   });
   await one(

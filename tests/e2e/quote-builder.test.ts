@@ -3,7 +3,7 @@ import { describe, test } from "node:test";
 import type { Browser } from "playwright-core";
 import { one, rows } from "../../db/index";
 import { JS_MODES, newContext, screenshot, signIn, SKIP_BROWSER, withBrowser } from "../helpers/browser";
-import { createCustomer, createTenantWithUsers, DEFAULT_PASSWORD } from "../helpers/fixtures";
+import { createTenantWithUsers, DEFAULT_PASSWORD } from "../helpers/fixtures";
 
 // The quote builder in a browser, JavaScript off and on (CONTRACT section 12): a new customer,
 // then a quote with three lines (one optional, one picked from the price book), a refused

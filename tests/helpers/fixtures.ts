@@ -1,6 +1,6 @@
 // Test fixtures: tenants with a user of each role, and two tenants for isolation tests.
-export * from "../../db/seeds/factories";
-import { createTenantWithUsers } from "../../db/seeds/factories";
+export * from "../../scripts/seeds/factories";
+import { createTenantWithUsers } from "../../scripts/seeds/factories";
 
 export async function twoTenants() {
   const [a, b] = await Promise.all([createTenantWithUsers("Tenant A"), createTenantWithUsers("Tenant B")]);

@@ -39,7 +39,7 @@ export function testServerEnv(port: number, extra: Record<string, string | undef
 function migrate(env: NodeJS.ProcessEnv): Promise<void> {
   return new Promise((resolve, reject) => {
     const out: string[] = [];
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "db/cli.ts"), "migrate"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts/db.ts"), "migrate"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
     child.stdout.on("data", (d) => out.push(String(d)));
     child.stderr.on("data", (d) => out.push(String(d)));
     child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`migrations failed:\n${out.join("")}`))));
@@ -84,7 +84,7 @@ export async function startServer(extraEnv: Record<string, string | undefined> =
       child.kill("SIGKILL");
       reject(new Error(`server did not start:\n${logs.join("")}`));
     }, 60_000);
-    const onData = (d: Buffer) => {
+    const onData = () => {
       if (!logs.join("").includes(`[remix-serve] http://localhost:${port}`)) return;
       clearTimeout(timer);
       child.stdout?.off("data", onData);

@@ -3,7 +3,7 @@ import { test } from "node:test";
 import { one, rows } from "../../db/index";
 import { RULES } from "../../app/services/limits/rate-limit.server";
 import { Client, clientFor } from "../helpers/client";
-import { createTenantWithUsers, createUser, DEFAULT_PASSWORD } from "../helpers/fixtures";
+import { createTenantWithUsers, DEFAULT_PASSWORD } from "../helpers/fixtures";
 import { textOf } from "../helpers/html";
 import { idIn, pageText, preview, upload } from "../helpers/import";
 

@@ -14,7 +14,7 @@ const run = promisify(execFile);
 
 test("the demo seed makes a day of work in Mountain time, with history on every record", { timeout: 180_000 }, async () => {
   const domain = `demo-${Date.now()}-${Math.random().toString(36).slice(2, 6)}.test`;
-  const { stdout } = await run(process.execPath, ["--import", "tsx", "db/seeds/demo.ts"], {
+  const { stdout } = await run(process.execPath, ["--import", "tsx", "scripts/seeds/demo.ts"], {
     cwd: ROOT,
     env: { ...process.env, DEMO_EMAIL_DOMAIN: domain },
     maxBuffer: 16 * 1024 * 1024,

@@ -29,10 +29,10 @@ test("as root, in a clone under a directory with mode 0700, the embedded databas
     }
     assert.equal(spawnSync("cp", ["-al", path.join(ROOT, "node_modules"), path.join(clone, "node_modules")]).status, 0);
 
-    const env = { ...process.env, DATABASE_URL: "", DATA_DIR: "", NODE_ENV: "development" };
+    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "development" };
     delete env.DATABASE_URL;
     delete env.DATA_DIR;
-    const run = spawnSync(path.join(clone, "node_modules", ".bin", "tsx"), ["db/cli.ts", "migrate"], { cwd: clone, env, encoding: "utf8", timeout: 240_000 });
+    const run = spawnSync(path.join(clone, "node_modules", ".bin", "tsx"), ["scripts/db.ts", "migrate"], { cwd: clone, env, encoding: "utf8", timeout: 240_000 });
     const output = `${run.stdout}\n${run.stderr}`;
     const where = /its data is kept in (\S+) instead\./.exec(output)?.[1];
     if (where) placed.push(path.dirname(where));
@@ -42,7 +42,7 @@ test("as root, in a clone under a directory with mode 0700, the embedded databas
     assert.ok(where && fs.existsSync(path.join(where, "PG_VERSION")), `the data directory is said and holds the cluster: ${output}`);
 
     // A second start finds the same data (nothing to migrate).
-    const again = spawnSync(path.join(clone, "node_modules", ".bin", "tsx"), ["db/cli.ts", "migrate"], { cwd: clone, env, encoding: "utf8", timeout: 240_000 });
+    const again = spawnSync(path.join(clone, "node_modules", ".bin", "tsx"), ["scripts/db.ts", "migrate"], { cwd: clone, env, encoding: "utf8", timeout: 240_000 });
     assert.equal(again.status, 0, `${again.stdout}\n${again.stderr}`);
     assert.match(again.stdout, /Nothing to migrate\./);
   } finally {

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { after, before, test } from "node:test";
 import { one, rows } from "../../db/index";
 import { Client, clientFor } from "../helpers/client";
-import { createCustomer, createInvoice, createQuote, createTenantWithUsers, createUser } from "../helpers/fixtures";
+import { createCustomer, createInvoice, createJob, createQuote, createTenantWithUsers, createUser } from "../helpers/fixtures";
 import { portalRequest, portalSetup, randomLoopback } from "../helpers/portal";
 import { textOf } from "../helpers/html";
 import { formatDate } from "../../app/utils/format";
@@ -60,7 +60,7 @@ function assertExactlyOnce(messageIds: string[], received = smtp.received) {
 
 test("sending a quote (a plain form post, as without JavaScript) delivers one e-mail with the portal link that opens the hub; the history says so", async () => {
   const tenant = await createTenantWithUsers("Acme Plumbing");
-  await rows(`UPDATE tenants SET email = 'office@acme.test' WHERE id = $1`, [tenant.id]);
+  await rows(`UPDATE tenants SET email = 'office@acme.test', brand_color = '#0f766e' WHERE id = $1`, [tenant.id]);
   const customer = await createCustomer(tenant.id, { name: "Ann Customer", email: "ann@example.com" });
   const quote = await createQuote(tenant.id, { customerId: customer.id, status: "draft" });
   const number = (await one<{ number: string }>(`SELECT number FROM quotes WHERE tenant_id = $1 AND id = $2`, [tenant.id, quote.id]))!.number;
@@ -76,6 +76,7 @@ test("sending a quote (a plain form post, as without JavaScript) delivers one e-
   const link = /https?:\/\/[^\s"<>]+\/portal\/[A-Za-z0-9_.-]+/.exec(mail.text)?.[0];
   assert.ok(link, "the plain text holds the portal link");
   assert.ok(mail.html.includes(link), "the HTML holds the same link");
+  assert.ok(mail.html.includes("#0f766e") && !mail.html.includes("#1d4ed8"), "in the business's colour");
   assert.match(mail.text, new RegExp(number));
 
   const hub = await fetch(link.replace(/^https?:\/\/[^/]+/, a.url));
@@ -309,6 +310,21 @@ test("company settings: the reminders are saved and shown again (blank is off)",
   assert.equal(refused.status, 422);
 });
 
+test("company settings: the e-mails' brand colour is saved, and one too light for white text is refused beside the field", async () => {
+  const tenant = await createTenantWithUsers();
+  const owner = await clientFor(tenant.users.owner);
+  const base = { businessName: "Colour Co", timeZone: "UTC", currency: "USD", paymentTermsDays: "14", quoteValidityDays: "30" };
+  assert.equal((await owner.post("/settings/company", { ...base, brandColor: "#0F766E" })).status, 303);
+  assert.equal((await one<{ brand_color: string }>(`SELECT brand_color FROM tenants WHERE id = $1`, [tenant.id]))!.brand_color, "#0f766e");
+  assert.match(await (await owner.get("/settings/company")).text(), /name="brandColor"[^>]*value="#0f766e"|value="#0f766e"[^>]*name="brandColor"/);
+  for (const [colour, message] of [["#fde047", /Too light/], ["teal", /like #1d4ed8/]] as const) {
+    const res = await owner.post("/settings/company", { ...base, brandColor: colour });
+    assert.equal(res.status, 422, colour);
+    assert.match(textOf(await res.text()), message);
+  }
+  assert.equal((await one<{ brand_color: string }>(`SELECT brand_color FROM tenants WHERE id = $1`, [tenant.id]))!.brand_color, "#0f766e", "nothing changed");
+});
+
 test("the office turns a customer's automatic reminders off and on from the customer page; the history says so", async () => {
   const tenant = await createTenantWithUsers();
   const customer = await createCustomer(tenant.id);
@@ -323,4 +339,27 @@ test("the office turns a customer's automatic reminders off and on from the cust
   assert.equal((await office.post(`/customers/${customer.id}/reminders`, { on: "true" })).status, 303);
   assert.equal(await on(), true);
   assert.equal((await (await clientFor(tenant.users.technician)).post(`/customers/${customer.id}/reminders`, { on: "false" })).status, 403);
+});
+
+test("reminders: a quote without an answer is followed up, and a visit tomorrow is announced, each once", async () => {
+  const tenant = await createTenantWithUsers("Follow Up Electric");
+  await rows(`UPDATE tenants SET reminder_quote_days = 2, reminder_visit = true WHERE id = $1`, [tenant.id]);
+  const cora = await createCustomer(tenant.id, { name: "Cora Quote", email: "cora.quote@example.com" });
+  const quote = await createQuote(tenant.id, { customerId: cora.id, status: "sent" });
+  await rows(`UPDATE quotes SET sent_at = now() - interval '3 days' WHERE tenant_id = $1 AND id = $2`, [tenant.id, quote.id]);
+  const vic = await createCustomer(tenant.id, { name: "Vic Visit", email: "vic.visit@example.com" });
+  const tomorrowNoon = new Date(`${new Date(Date.now() + 86_400_000).toISOString().slice(0, 10)}T12:00:00Z`);
+  await createJob(tenant.id, { customerId: vic.id, title: "Panel upgrade", scheduledStart: tomorrowNoon });
+  // Not due: a visit in three days.
+  await createJob(tenant.id, { customerId: vic.id, title: "Later visit", scheduledStart: new Date(tomorrowNoon.getTime() + 2 * 86_400_000) });
+
+  const number = (await one<{ number: string }>(`SELECT number FROM quotes WHERE tenant_id = $1 AND id = $2`, [tenant.id, quote.id]))!.number;
+  const followUp = await eventually("the quote's follow-up", () => smtp.matching((m) => m.to.includes("cora.quote@example.com"))[0]);
+  assert.equal(followUp.subject, `Following up on quote ${number}`);
+  assert.match(followUp.text, /\/portal\/|Thank you/);
+  const visit = await eventually("the visit reminder", () => smtp.matching((m) => m.to.includes("vic.visit@example.com"))[0]);
+  assert.match(visit.text, /Panel upgrade/);
+  await new Promise((r) => setTimeout(r, 1_500));
+  assert.equal(smtp.matching((m) => m.to.includes("cora.quote@example.com")).length, 1);
+  assert.equal(smtp.matching((m) => m.to.includes("vic.visit@example.com")).length, 1, "one visit reminder, and none for the later visit");
 });

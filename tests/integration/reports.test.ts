@@ -8,7 +8,6 @@ import { importFile, pageText, parseSimpleCsv } from "../helpers/import";
 // CONTRACT section 15, issue 22: /reports and /reports/<name>.csv, per tenant, in the
 // tenant's time zone, every month of the period present (zero, not a gap).
 
-type Tenant = Awaited<ReturnType<typeof createTenantWithUsers>>;
 
 /** The tenant's calendar month `back` months before this one, as YYYY-MM, and a date in it. */
 async function monthAgo(tenantId: string, back: number, day = 1) {

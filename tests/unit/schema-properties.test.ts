@@ -49,7 +49,7 @@ import { CUSTOMER_FILTERS, INVOICE_FILTERS, JOB_FILTERS, QUOTE_FILTERS, REQUEST_
 import { FIELD_STATUSES, MAX_MUTATIONS, NOTE_MAX } from "../../app/services/sync/protocol";
 import { ARGS_SCHEMAS, fieldFormSchema, mutationSchema, pushSchema } from "../../app/services/sync/schemas";
 import { addMemberSchema, changeRoleSchema, roleSchema } from "../../app/services/team/team.server";
-import { companySettingsSchema, currencies } from "../../app/services/company/schemas";
+import { companySettingsSchema, contrastWithWhite, currencies } from "../../app/services/company/schemas";
 import { timeZoneField, timeZones } from "../../app/services/company/time-zones";
 import { ConfigError, parseEnv } from "../../app/utils/env.server";
 import { ROLES } from "../../app/utils/permissions";
@@ -122,7 +122,7 @@ export const SCHEMAS_TESTED: readonly Entry[] = [
   one("app/services/company/time-zones.ts", "timeZoneField", timeZoneField),
   one("app/services/company/schemas.ts", "companySettingsSchema", companySettingsSchema,
     ["businessName", "phone", "email", "address", "timeZone", "currency", "defaultTaxRate", "paymentTermsDays", "quoteValidityDays",
-      "reminderQuoteDays", "reminderInvoiceBeforeDays", "reminderInvoiceAfterDays", "reminderVisit"]),
+      "reminderQuoteDays", "reminderInvoiceBeforeDays", "reminderInvoiceAfterDays", "reminderVisit", "brandColor"]),
 ];
 
 // ------------------------------------------------------------------------- generators
@@ -561,6 +561,14 @@ describe("back-office lists and forms", () => {
       refuses(companySettingsSchema, { ...form, reminderQuoteDays: "0" }, "reminderQuoteDays");
       refuses(companySettingsSchema, { ...form, reminderInvoiceAfterDays: "2.5" }, "reminderInvoiceAfterDays");
       refuses(companySettingsSchema, { ...form, reminderVisit: "yes" }, "reminderVisit");
+      // The brand colour: absent is the default; a hex colour dark enough for white text, lower-cased.
+      assert.equal(v.brandColor, "#1d4ed8");
+      const hex = `#${i.taxMilli.toString(16).padStart(6, "0").slice(-6)}`;
+      const ratio = contrastWithWhite(hex);
+      if (ratio >= 4.5) assert.equal((accepts(companySettingsSchema, { ...form, brandColor: ` ${hex.toUpperCase()} ` }) as { brandColor: string }).brandColor, hex);
+      else refuses(companySettingsSchema, { ...form, brandColor: hex }, "brandColor");
+      refuses(companySettingsSchema, { ...form, brandColor: "#fff" }, "brandColor");
+      refuses(companySettingsSchema, { ...form, brandColor: "#ffffff" }, "brandColor");
     }));
     assert.equal((accepts(companySettingsSchema, { businessName: "B", timeZone: "UTC", currency: "USD", paymentTermsDays: "14", quoteValidityDays: "30" }) as { defaultTaxRate: string }).defaultTaxRate, "0");
   });

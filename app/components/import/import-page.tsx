@@ -1,7 +1,7 @@
 import { Form, Link, useActionData, useSearchParams } from "@remix-run/react";
 import { CsrfInput, FormError } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
-import { useRootData } from "~/root";
+import { useRootData } from "~/components/root-data";
 import { IMPORT_COLUMNS, type ImportType } from "~/services/import/columns";
 import { PAGE_ERRORS, PAGE_ROWS, type PreviewError, type PreviewRow, type RunView, type UndoStatusOf } from "~/services/import/run-types";
 import { formatDateTime } from "~/utils/format";

@@ -1,7 +1,7 @@
 import { useNavigate, useNavigation } from "@remix-run/react";
 import { useState, type FormEvent } from "react";
 import { FormError } from "~/components/forms";
-import { useRootData } from "~/root";
+import { useRootData } from "~/components/root-data";
 import { IMPORT_LIMITS, type ImportType } from "~/services/import/columns";
 
 type Progress = { phase: "uploading"; loaded: number; total: number } | { phase: "checking" };

@@ -1,6 +1,6 @@
 import { Link, useFetcher } from "@remix-run/react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { useRootData } from "~/root";
+import { useRootData } from "~/components/root-data";
 import type { Board, BoardJob, BoardRow } from "~/services/schedule/board.server";
 import { atMinute, clock, clockRange, minuteOfDay, shortDate, snap, weekdayName } from "~/services/schedule/days";
 import { dayHours, lanes, markOverlaps, spanOn } from "~/services/schedule/layout";

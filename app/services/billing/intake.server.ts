@@ -2,7 +2,7 @@
 // The route reads the body under its limit and checks the provider is configured; this
 // takes the raw bytes and the signature header, never the Request.
 
-import { inSystem, inTenant, one, rows, type Tx } from "../../../db/index";
+import { inSystem, inTenant, rows, type Tx } from "../../../db/index";
 import { AppError } from "~/utils/app-error";
 import { log } from "~/utils/log.server";
 import type { BillingProvider } from "./config.server";
@@ -56,7 +56,7 @@ export async function receiveBillingEvent(input: IntakeInput): Promise<IntakeRes
 }
 
 /** PostgreSQL text holds no U+0000: a NUL inside an id or type becomes U+FFFD. */
-const noNul = (s: string) => s.replace(/\u0000/g, "\uFFFD");
+const noNul = (s: string) => s.replaceAll("\u0000", "\uFFFD");
 
 function decodeUtf8(bytes: Buffer): string {
   try {

@@ -12,6 +12,7 @@ export type CompanySettingsForm = {
   businessName: string; phone: string; email: string; address: string; timeZone: string; currency: string;
   defaultTaxRate: string; paymentTermsDays: string; quoteValidityDays: string;
   reminderQuoteDays: string; reminderInvoiceBeforeDays: string; reminderInvoiceAfterDays: string; reminderVisit: string;
+  brandColor: string;
 };
 
 export async function getCompanySettings(actor: Actor): Promise<CompanySettingsForm & { updatedAt: string }> {
@@ -32,6 +33,7 @@ export async function getCompanySettings(actor: Actor): Promise<CompanySettingsF
       reminderInvoiceBeforeDays: tenant.reminderInvoiceBeforeDays == null ? "" : String(tenant.reminderInvoiceBeforeDays),
       reminderInvoiceAfterDays: tenant.reminderInvoiceAfterDays == null ? "" : String(tenant.reminderInvoiceAfterDays),
       reminderVisit: tenant.reminderVisit ? "on" : "",
+      brandColor: tenant.brandColor,
       updatedAt: tenant.updatedAt.toISOString(),
     };
   });
@@ -53,7 +55,7 @@ export async function saveCompanySettings(actor: Actor, v: CompanySettingsValue)
         name: v.businessName, phone: v.phone, email: v.email, address: v.address, timeZone: v.timeZone, currency: v.currency,
         defaultTaxRate: v.defaultTaxRate, paymentTermsDays: v.paymentTermsDays, quoteValidityDays: v.quoteValidityDays,
         reminderQuoteDays: v.reminderQuoteDays, reminderInvoiceBeforeDays: v.reminderInvoiceBeforeDays,
-        reminderInvoiceAfterDays: v.reminderInvoiceAfterDays, reminderVisit: v.reminderVisit,
+        reminderInvoiceAfterDays: v.reminderInvoiceAfterDays, reminderVisit: v.reminderVisit, brandColor: v.brandColor,
       },
       { where: { id: actor.tenantId }, transaction: t },
     );

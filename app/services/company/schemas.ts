@@ -11,6 +11,18 @@ export function currencies(): string[] {
   return Intl.supportedValuesOf("currency");
 }
 
+export const DEFAULT_BRAND_COLOR = "#1d4ed8";
+
+/** WCAG contrast ratio between white and a #rrggbb colour (4.5 or more reads well). */
+export function contrastWithWhite(hex: string): number {
+  const channel = (i: number) => {
+    const c = parseInt(hex.slice(i, i + 2), 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  const luminance = 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
+  return 1.05 / (luminance + 0.05);
+}
+
 const optionalText = (max: number) =>
   z.string().trim().max(max, `At most ${max} characters.`).optional().transform((v) => (v ? v : null));
 
@@ -51,5 +63,14 @@ export const companySettingsSchema = z.object({
   reminderInvoiceBeforeDays: optionalDays(0, 365),
   reminderInvoiceAfterDays: optionalDays(1, 365),
   reminderVisit: z.enum(["on"]).optional().transform((v) => v === "on"),
+  // The e-mails' colour (issue 18): white text sits on it, so it must be dark enough to read.
+  brandColor: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .optional()
+    .transform((v) => v || DEFAULT_BRAND_COLOR)
+    .refine((v) => /^#[0-9a-f]{6}$/.test(v), "A colour written like #1d4ed8.")
+    .refine((v) => !/^#[0-9a-f]{6}$/.test(v) || contrastWithWhite(v) >= 4.5, "Too light: white text on it would be hard to read. Choose a darker colour."),
 });
 export type CompanySettingsValue = z.output<typeof companySettingsSchema>;

@@ -129,7 +129,6 @@ class LiveEvents {
 }
 
 declare global {
-  // eslint-disable-next-line no-var
   var __liveEvents: LiveEvents | undefined;
 }
 

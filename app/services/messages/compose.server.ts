@@ -19,8 +19,8 @@ type Context = { customer: { name: string; email: string | null }; business: Bus
  * its invoice's), so each query saved shortens the wait of the next one in line.
  */
 async function contextOf(t: Tx, tenantId: string, customerId: string): Promise<Context | null> {
-  const row = await one<{ name: string; email: string | null; b_name: string; b_email: string | null; b_phone: string | null; b_address: string | null; link_id: string | null }>(
-    `SELECT c.name, c.email, tn.name AS b_name, tn.email AS b_email, tn.phone AS b_phone, tn.address AS b_address,
+  const row = await one<{ name: string; email: string | null; b_name: string; b_email: string | null; b_phone: string | null; b_address: string | null; b_color: string; link_id: string | null }>(
+    `SELECT c.name, c.email, tn.name AS b_name, tn.email AS b_email, tn.phone AS b_phone, tn.address AS b_address, tn.brand_color AS b_color,
             (SELECT p.id FROM portal_links p WHERE p.tenant_id = c.tenant_id AND p.customer_id = c.id AND p.revoked_at IS NULL AND p.expires_at > now()
               ORDER BY p.expires_at DESC LIMIT 1) AS link_id
        FROM customers c JOIN tenants tn ON tn.id = c.tenant_id
@@ -31,7 +31,7 @@ async function contextOf(t: Tx, tenantId: string, customerId: string): Promise<C
   if (!row) return null;
   return {
     customer: { name: row.name, email: row.email },
-    business: { name: row.b_name, email: row.b_email, phone: row.b_phone, address: row.b_address },
+    business: { name: row.b_name, email: row.b_email, phone: row.b_phone, address: row.b_address, color: row.b_color },
     liveLinkId: row.link_id,
   };
 }

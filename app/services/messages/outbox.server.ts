@@ -9,6 +9,7 @@ import type { Actor } from "~/utils/auth.server";
 import { mailMode, messageIdDomain, type MailMode } from "./config.server";
 import { withLink } from "./links.server";
 import type { Business } from "./templates.server";
+import { DEFAULT_BRAND_COLOR } from "~/services/company/schemas";
 
 export type NewMessage = {
   tenantId: string;
@@ -64,8 +65,8 @@ export async function queueMessage(t: Tx, m: NewMessage, mode: MailMode = mailMo
 
 /** The business as its messages show it (company settings). */
 export async function businessOf(t: Tx, tenantId: string): Promise<Business> {
-  const tenant = await Tenant.findOne({ where: { id: tenantId }, attributes: ["name", "email", "phone", "address"], transaction: t });
-  return { name: tenant?.name ?? "Fieldwork", email: tenant?.email ?? null, phone: tenant?.phone ?? null, address: tenant?.address ?? null };
+  const tenant = await Tenant.findOne({ where: { id: tenantId }, attributes: ["name", "email", "phone", "address", "brandColor"], transaction: t });
+  return { name: tenant?.name ?? "Fieldwork", email: tenant?.email ?? null, phone: tenant?.phone ?? null, address: tenant?.address ?? null, color: tenant?.brandColor ?? DEFAULT_BRAND_COLOR };
 }
 
 export type MessageLine = {

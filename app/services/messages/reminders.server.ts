@@ -25,7 +25,7 @@ type Due = { tenant_id: string; record_type: Extract<RecordType, "invoice" | "jo
 export const unsubscribeUrl = (tenantId: string, customerId: string) => `${env().APP_URL}/unsubscribe/${signIdToken("unsubscribe", tenantId, customerId)}`;
 
 type Row = {
-  customer_id: string; name: string; email: string | null; auto_reminders: boolean; b_name: string; b_email: string | null; b_phone: string | null; b_address: string | null;
+  customer_id: string; name: string; email: string | null; auto_reminders: boolean; b_name: string; b_email: string | null; b_phone: string | null; b_address: string | null; b_color: string;
   time_zone: string; link_id: string | null;
 };
 
@@ -41,7 +41,7 @@ async function queueReminder(d: Due): Promise<boolean> {
     if (!doc) return false;
     // The customer row is read again here: one who opted out since the query is not written to.
     const ctx = await one<Row>(
-      `SELECT c.id AS customer_id, c.name, c.email, c.auto_reminders, tn.name AS b_name, tn.email AS b_email, tn.phone AS b_phone, tn.address AS b_address, tn.time_zone,
+      `SELECT c.id AS customer_id, c.name, c.email, c.auto_reminders, tn.name AS b_name, tn.email AS b_email, tn.phone AS b_phone, tn.address AS b_address, tn.brand_color AS b_color, tn.time_zone,
               (SELECT p.id FROM portal_links p WHERE p.tenant_id = c.tenant_id AND p.customer_id = c.id AND p.revoked_at IS NULL AND p.expires_at > now()
                 ORDER BY p.expires_at DESC LIMIT 1) AS link_id
          FROM customers c JOIN tenants tn ON tn.id = c.tenant_id WHERE c.tenant_id = $1 AND c.id = $2 FOR SHARE OF c`,
@@ -49,7 +49,7 @@ async function queueReminder(d: Due): Promise<boolean> {
       t,
     );
     if (!ctx?.email || !ctx.auto_reminders) return false;
-    const business: Business = { name: ctx.b_name, email: ctx.b_email, phone: ctx.b_phone, address: ctx.b_address };
+    const business: Business = { name: ctx.b_name, email: ctx.b_email, phone: ctx.b_phone, address: ctx.b_address, color: ctx.b_color };
     const first = ctx.name.trim().split(/\s+/)[0] || "there";
     const action = ctx.link_id ? { label: d.record_type === "invoice" ? "View and pay" : d.record_type === "quote" ? "Review and approve" : "Open your page", url: LINK_PLACEHOLDER } : undefined;
     let subject: string;

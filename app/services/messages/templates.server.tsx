@@ -3,7 +3,8 @@
 // content as plain text. No images, so every message reads the same with images off.
 import { renderToStaticMarkup } from "react-dom/server";
 
-export type Business = { name: string; email: string | null; phone: string | null; address: string | null };
+/** The business a message speaks for: its name, contact details and colour (company settings). */
+export type Business = { name: string; email: string | null; phone: string | null; address: string | null; color: string };
 
 export type EmailContent = {
   business: Business;
@@ -20,7 +21,6 @@ export type EmailContent = {
   unsubscribeUrl?: string;
 };
 
-export const BRAND = "#1d4ed8";
 const INK = "#111827";
 const MUTED = "#4b5563";
 
@@ -39,10 +39,10 @@ function EmailHtml({ c }: { c: EmailContent }) {
           <tbody>
             <tr>
               <td align="center">
-                <table role="presentation" width="100%" cellPadding={0} cellSpacing={0} style={{ maxWidth: 560, background: "#ffffff", borderRadius: 8, borderTop: `6px solid ${BRAND}` }}>
+                <table role="presentation" width="100%" cellPadding={0} cellSpacing={0} style={{ maxWidth: 560, background: "#ffffff", borderRadius: 8, borderTop: `6px solid ${c.business.color}` }}>
                   <tbody>
                     <tr>
-                      <td style={{ padding: "24px 28px 8px", fontSize: 20, fontWeight: 700, color: BRAND }}>{c.business.name}</td>
+                      <td style={{ padding: "24px 28px 8px", fontSize: 20, fontWeight: 700, color: c.business.color }}>{c.business.name}</td>
                     </tr>
                     <tr>
                       <td style={{ padding: "8px 28px", fontSize: 16, lineHeight: "24px" }}>
@@ -65,12 +65,12 @@ function EmailHtml({ c }: { c: EmailContent }) {
                         {c.action ? (
                           <>
                             <p style={{ margin: "0 0 12px" }}>
-                              <a href={c.action.url} style={{ display: "inline-block", background: BRAND, color: "#ffffff", padding: "12px 20px", borderRadius: 6, textDecoration: "none", fontWeight: 700 }}>
+                              <a href={c.action.url} style={{ display: "inline-block", background: c.business.color, color: "#ffffff", padding: "12px 20px", borderRadius: 6, textDecoration: "none", fontWeight: 700 }}>
                                 {c.action.label}
                               </a>
                             </p>
                             <p style={{ margin: "0 0 16px", fontSize: 13, color: MUTED, wordBreak: "break-all" }}>
-                              Or open this link: <a href={c.action.url} style={{ color: BRAND }}>{c.action.url}</a>
+                              Or open this link: <a href={c.action.url} style={{ color: c.business.color }}>{c.action.url}</a>
                             </p>
                           </>
                         ) : null}

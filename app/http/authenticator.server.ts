@@ -3,10 +3,10 @@ import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { login, type LoginChoice } from "~/services/accounts/accounts.server";
 import { loginSchema } from "~/services/accounts/schemas";
-import { validationFailed } from "./app-error";
-import { clientIp } from "./auth.server";
-import { randomToken } from "./crypto.server";
-import { env } from "./env.server";
+import { validationFailed } from "~/utils/app-error";
+import { clientIp } from "~/utils/auth.server";
+import { randomToken } from "~/utils/crypto.server";
+import { env } from "~/utils/env.server";
 
 // Sign-in through one remix-auth Authenticator with the form strategy (issue 15). The strategy
 // checks the password (the generic failure, the decoy verify and the lockout stay in

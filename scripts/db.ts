@@ -1,8 +1,8 @@
 /** `npm run db:migrate` / `npm run db:rollback`: against DATABASE_URL, or the embedded database in DATA_DIR. */
 import path from "node:path";
-import { closeDb, db } from "./index";
-import { startEmbedded } from "./embedded";
-import { migrateUp, migrator } from "./migrate";
+import { closeDb, db } from "../db/index";
+import { startEmbedded } from "../db/embedded";
+import { migrateUp, migrator } from "../db/migrate";
 import { parseEnv } from "../app/utils/env.server";
 
 const command = process.argv[2];
@@ -17,7 +17,7 @@ try {
     const undone = await migrator(db()).down();
     console.log(undone.length ? `Rolled back: ${undone.map((m) => m.name).join(", ")}` : "Nothing to roll back.");
   } else {
-    console.error("usage: tsx db/cli.ts migrate|rollback");
+    console.error("usage: tsx scripts/db.ts migrate|rollback");
     process.exitCode = 2;
   }
 } finally {

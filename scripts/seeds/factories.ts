@@ -3,9 +3,9 @@
  * valid row (or a small graph of rows) for a tenant, with overridable fields.
  */
 import { randomUUID } from "node:crypto";
-import { one, rows } from "../index";
+import { one, rows } from "../../db/index";
 import { hashPassword } from "../../app/services/accounts/passwords.server";
-import { ROLES, type Role } from "../enums";
+import { ROLES, type Role } from "../../db/enums";
 
 export const DEFAULT_PASSWORD = "correct horse battery staple";
 let defaultHash: Promise<string> | undefined;

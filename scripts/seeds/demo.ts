@@ -1,14 +1,14 @@
 /**
  * `npm run seed:demo`: a demo tenant with one user per role and realistic records: the sample
- * imports, and a day of work made through the services the forms call (db/seeds/demo-day.ts).
+ * imports, and a day of work made through the services the forms call (scripts/seeds/demo-day.ts).
  * Uses DATABASE_URL, or starts the embedded database in DATA_DIR like `npm start`.
  * DEMO_EMAIL_DOMAIN (default demo.fieldwork.test) names the logins; the tests use their own.
  */
 import path from "node:path";
-import { closeDb, db, one } from "../index";
-import { startEmbedded } from "../embedded";
-import { ROLES } from "../enums";
-import { migrateUp } from "../migrate";
+import { closeDb, db, one } from "../../db/index";
+import { startEmbedded } from "../../db/embedded";
+import { ROLES } from "../../db/enums";
+import { migrateUp } from "../../db/migrate";
 import { parseEnv } from "../../app/utils/env.server";
 import { createCustomer, createInvoice, createJob, createQuote, createUser, DEFAULT_PASSWORD } from "./factories";
 import { DEMO_TIME_ZONE, seedBusinessDay } from "./demo-day";

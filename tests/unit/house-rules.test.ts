@@ -1,0 +1,60 @@
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import os from "node:os";
+import path from "node:path";
+import { test } from "node:test";
+import { cruise } from "dependency-cruiser";
+import { ESLint } from "eslint";
+
+// The house checks that `npm test` runs before the tests (tests/run.ts) catch what they are for:
+// each is shown failing once on code written to break it (issue 26).
+const ROOT = path.resolve(import.meta.dirname, "../..");
+
+test("the lint fails on an unused variable, a hook called conditionally and a label without text", async () => {
+  const eslint = new ESLint({ cwd: ROOT });
+  const [result] = await eslint.lintText(
+    `import { useState } from "react";
+export function Broken({ on }: { on: boolean }) {
+  const unused = 1;
+  if (on) useState(0);
+  return <label><input type="checkbox" /></label>;
+}
+`,
+    { filePath: path.join(ROOT, "app/components/broken-example.tsx") },
+  );
+  const rules = result.messages.map((m) => m.ruleId);
+  assert.ok(rules.includes("@typescript-eslint/no-unused-vars"), JSON.stringify(rules));
+  assert.ok(rules.includes("react-hooks/rules-of-hooks"), JSON.stringify(rules));
+  assert.ok(rules.includes("jsx-a11y/label-has-associated-control"), JSON.stringify(rules));
+  assert.ok(result.errorCount >= 3);
+});
+
+test("the layer and cycle check fails on a service importing the boundary, db importing the app, and a cycle", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fieldwork-layers-"));
+  try {
+    const write = (file: string, body: string) => {
+      fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+      fs.writeFileSync(path.join(dir, file), body);
+    };
+    write("app/http/guard.server.ts", `export const guard = 1;\n`);
+    write("app/services/quotes/quotes.server.ts", `import { guard } from "../../http/guard.server";\nexport const quotes = guard;\n`);
+    write("db/index.ts", `import { quotes } from "../app/services/quotes/quotes.server";\nexport const db = quotes;\n`);
+    write("app/components/a.tsx", `import { b } from "./b";\nexport const a = () => b;\n`);
+    write("app/components/b.tsx", `import { a } from "./a";\nexport const b = () => a;\n`);
+    const ruleSet = createRequire(import.meta.url)(path.join(ROOT, ".dependency-cruiser.cjs"));
+    const previous = process.cwd();
+    process.chdir(dir);
+    let result;
+    try {
+      result = await cruise(["app", "db"], { validate: true, ruleSet: { forbidden: ruleSet.forbidden }, outputType: "json" });
+    } finally {
+      process.chdir(previous);
+    }
+    const summary = JSON.parse(String(result.output)).summary as { violations: Array<{ rule: { name: string }; from: string; to: string }> };
+    const broken = new Set(summary.violations.map((v) => v.rule.name));
+    assert.deepEqual([...broken].sort(), ["db-imports-nothing-of-the-app", "no-cycles", "services-below-the-boundary"], JSON.stringify(summary.violations));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
