@@ -27,6 +27,7 @@ import * as m0071 from "./0071-dashboard-figures";
 import * as m0080 from "./0080-distributable-schema";
 import * as m0081 from "./0081-distribute-on-citus";
 import * as m0082 from "./0082-brand-colour";
+import * as m0083 from "./0083-cleanup-messages";
 
 /**
  * Every migration, in order. Listed by hand (not globbed) so the compiled server bundle
@@ -62,4 +63,5 @@ export const MIGRATIONS: Array<[string, MigrationModule]> = [
   ["0080-distributable-schema", m0080],
   ["0081-distribute-on-citus", m0081],
   ["0082-brand-colour", m0082],
+  ["0083-cleanup-messages", m0083],
 ];

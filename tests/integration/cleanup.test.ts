@@ -5,8 +5,9 @@ import { runCleanup } from "../../app/services/maintenance/cleanup.server";
 import { createTenantWithUsers } from "../helpers/fixtures";
 import { startServer, type RunningServer } from "../helpers/server";
 
-// Issue 24: tables that only grew. Expired sessions, stale rate-limit rows and previews past
-// their life are removed in bounded batches, once per interval across app servers.
+// Issue 24: tables that only grew. Expired sessions, stale rate-limit rows, previews past their
+// life and finished outbox rows are removed in bounded batches, once per interval across app
+// servers.
 
 async function expiredSessions(tenantId: string, userId: string, n: number, tag: string) {
   await rows(
@@ -57,6 +58,29 @@ test("cleanup: expired sessions, stale rate-limit rows and old previews go in bo
   assert.ok(recorded?.figures && "sessions" in recorded.figures && "batches" in recorded.figures);
   // Within the interval a second claim is refused.
   assert.equal(await runCleanup({ intervalMs: 60 * 60_000 }), null);
+});
+
+test("cleanup: finished outbox rows older than 30 days go; a reminder's row stays as its sent-once memory, its bodies emptied; queued and recent ones stay", async () => {
+  const t = await createTenantWithUsers();
+  const message = (status: string, daysOld: number, dedupeKey: string | null) =>
+    one<{ id: string }>(
+      `INSERT INTO messages (tenant_id, kind, status, to_address, from_name, subject, text_body, html_body, message_id, dedupe_key, created_at)
+       VALUES ($1, 'receipt', $2, 'ann@example.com', 'Acme', 'Receipt', 'Thanks', '<p>Thanks</p>', gen_random_uuid()::text || '@t', $3, now() - $4 * interval '1 day')
+       RETURNING id`,
+      [t.id, status, dedupeKey, daysOld],
+    ).then((r) => r!.id);
+  const oldSent = await message("sent", 40, null);
+  const oldFailed = await message("failed", 31, null);
+  const oldReminder = await message("sent", 45, `invoice-due-after:${t.id}`);
+  const recentSent = await message("sent", 3, null);
+  const oldQueued = await message("queued", 40, null);
+
+  await runCleanup({ intervalMs: 1, batchSize: 1000, maxBatches: 5 });
+  const left = await rows<{ id: string; html_body: string }>(`SELECT id, html_body FROM messages WHERE tenant_id = $1`, [t.id]);
+  const ids = new Set(left.map((m) => m.id));
+  assert.ok(!ids.has(oldSent) && !ids.has(oldFailed), "finished rows past 30 days are gone");
+  assert.ok(ids.has(recentSent) && ids.has(oldQueued), "recent and unsent rows stay");
+  assert.equal(left.find((m) => m.id === oldReminder)?.html_body, "", "the reminder's row stays, emptied");
 });
 
 test("cleanup with two app servers: the expired rows go, and it runs once per interval, not once per server", async () => {

@@ -8,7 +8,7 @@ import { log } from "~/utils/log.server";
 // runs once per interval. Deletes go in bounded batches, each its own short statement, so no
 // lock is held long and a huge backlog is worked off over several runs.
 
-export const CLEANUP_KINDS = ["sessions", "rate_limits", "previews"] as const;
+export const CLEANUP_KINDS = ["sessions", "rate_limits", "previews", "messages"] as const;
 type Kind = (typeof CLEANUP_KINDS)[number];
 export type CleanupFigures = Record<Kind, number> & { batches: number; ms: number };
 
@@ -39,7 +39,7 @@ export async function runCleanup(opts: CleanupOptions): Promise<CleanupFigures |
   const started = Date.now();
   const batchSize = opts.batchSize ?? 1000;
   const maxBatches = opts.maxBatches ?? 50;
-  const figures = { sessions: 0, rate_limits: 0, previews: 0, batches: 0, ms: 0 } as CleanupFigures;
+  const figures = { sessions: 0, rate_limits: 0, previews: 0, messages: 0, batches: 0, ms: 0 } as CleanupFigures;
   for (const kind of CLEANUP_KINDS) {
     for (let i = 0; i < maxBatches; i++) {
       const done = await one<{ n: number }>(`SELECT app_cleanup_batch($1, $2) AS n`, [kind, batchSize]);
