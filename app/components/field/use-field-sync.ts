@@ -49,6 +49,10 @@ export function useFieldSync(initial: Initial, describe: (m: Queued, jobs: Field
   const timer = useRef<ReturnType<typeof setTimeout>>();
   const jobsRef = useRef(jobs);
   jobsRef.current = jobs;
+  // Every job this page has shown, as last seen: a refused action is described by its job even
+  // when a sync in between dropped the job from the lists (the office cancelled it meanwhile).
+  const seenJobs = useRef(new Map<string, FieldJob>());
+  for (const j of [...jobs.open, ...jobs.doneToday]) seenJobs.current.set(j.id, j);
 
   const refreshPending = useCallback(async () => {
     if (store.current) setPending(await store.current.pending());
@@ -86,7 +90,7 @@ export function useFieldSync(initial: Initial, describe: (m: Queued, jobs: Field
             const byId = new Map(batch.map((m) => [m.id, m]));
             setRejections((list) => [
               ...list,
-              ...refused.map((r) => ({ key: uuid(), what: describe(byId.get(r.id)!, jobsRef.current.open), message: r.error?.message ?? "It could not be applied." })),
+              ...refused.map((r) => ({ key: uuid(), what: describe(byId.get(r.id)!, [...seenJobs.current.values()]), message: r.error?.message ?? "It could not be applied." })),
             ]);
           }
           const rest = await s.pending();
