@@ -14,22 +14,8 @@ import { APP_ROLE } from "./0009-row-level-security";
  *   rows only and the cleanup crosses tenants; it deletes at most `batch` rows of one kind
  *   and answers how many.
  */
-export const up: Migration = async ({ context: sql }) => {
-  await sql.query(`
-    CREATE TABLE maintenance_runs (
-      id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-      job text NOT NULL,
-      started_at timestamptz NOT NULL DEFAULT clock_timestamp(),
-      finished_at timestamptz,
-      server text,
-      figures jsonb
-    );
-    CREATE INDEX maintenance_runs_job ON maintenance_runs (job, started_at DESC);
-    ALTER TABLE maintenance_runs ENABLE ROW LEVEL SECURITY;
-    ALTER TABLE maintenance_runs FORCE ROW LEVEL SECURITY;
-    CREATE POLICY open_to_app ON maintenance_runs USING (true) WITH CHECK (true);
-    GRANT SELECT, INSERT, UPDATE ON maintenance_runs TO ${APP_ROLE};
-
+/** The cleanup's one cross-tenant function, as first written (migration 0083 adds a kind to it). */
+export const CLEANUP_BATCH_FUNCTION = `
     CREATE FUNCTION app_cleanup_batch(p_kind text, p_batch int) RETURNS int
       LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $fn$
     DECLARE n int := 0;
@@ -63,6 +49,25 @@ export const up: Migration = async ({ context: sql }) => {
       GET DIAGNOSTICS n = ROW_COUNT;
       RETURN n;
     END $fn$;
+`;
+
+export const up: Migration = async ({ context: sql }) => {
+  await sql.query(`
+    CREATE TABLE maintenance_runs (
+      id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      job text NOT NULL,
+      started_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+      finished_at timestamptz,
+      server text,
+      figures jsonb
+    );
+    CREATE INDEX maintenance_runs_job ON maintenance_runs (job, started_at DESC);
+    ALTER TABLE maintenance_runs ENABLE ROW LEVEL SECURITY;
+    ALTER TABLE maintenance_runs FORCE ROW LEVEL SECURITY;
+    CREATE POLICY open_to_app ON maintenance_runs USING (true) WITH CHECK (true);
+    GRANT SELECT, INSERT, UPDATE ON maintenance_runs TO ${APP_ROLE};
+
+    ${CLEANUP_BATCH_FUNCTION}
     REVOKE ALL ON FUNCTION app_cleanup_batch(text, int) FROM PUBLIC;
     GRANT EXECUTE ON FUNCTION app_cleanup_batch(text, int) TO ${APP_ROLE};
     CREATE INDEX IF NOT EXISTS rate_limits_expire ON rate_limits (expire);

@@ -1,39 +1,11 @@
 import type { Migration } from "../migrate";
+import { CLEANUP_BATCH_FUNCTION } from "./0011-cleanup";
 
 // The cleanup (docs/decisions/102) also removes finished outbox rows (issue 24: "finished outbox
 // rows"; the outbox is issue 18's, migration 0050): sent, failed or locally kept messages older
 // than 30 days. A reminder's row is kept with its bodies emptied, since its unique dedupe key is
 // what keeps the reminder from being sent twice. The record's history keeps "Sent to ...".
-export const up: Migration = async ({ context: sql }) => {
-  await sql.query(`
-    CREATE INDEX messages_finished ON messages (created_at) WHERE status IN ('sent', 'failed', 'local');
-    CREATE OR REPLACE FUNCTION app_cleanup_batch(p_kind text, p_batch int) RETURNS int
-      LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $fn$
-    DECLARE n int := 0;
-    BEGIN
-      IF p_kind = 'sessions' THEN
-        DELETE FROM sessions s USING (
-          SELECT tenant_id, id FROM sessions WHERE expires_at < now() LIMIT p_batch
-        ) old WHERE s.tenant_id = old.tenant_id AND s.id = old.id;
-      ELSIF p_kind = 'rate_limits' THEN
-        -- rate-limiter-flexible stores the window's end in ms since the epoch.
-        DELETE FROM rate_limits r USING (
-          SELECT key FROM rate_limits WHERE expire IS NOT NULL AND expire < (extract(epoch FROM now()) * 1000)::bigint LIMIT p_batch
-        ) old WHERE r.key = old.key;
-      ELSIF p_kind = 'previews' THEN
-        -- A preview lives 24 hours: its stored chunks go, the run says it was superseded.
-        WITH old AS (
-          SELECT d.tenant_id, d.run_id, d.kind, d.seq FROM import_run_data d
-            JOIN import_runs r ON r.tenant_id = d.tenant_id AND r.id = d.run_id
-           WHERE r.state IN ('previewed', 'superseded') AND r.created_at < now() - interval '24 hours'
-           LIMIT p_batch
-        ) DELETE FROM import_run_data d USING old
-           WHERE d.tenant_id = old.tenant_id AND d.run_id = old.run_id AND d.kind = old.kind AND d.seq = old.seq;
-        GET DIAGNOSTICS n = ROW_COUNT;
-        UPDATE import_runs r SET state = 'superseded', superseded_at = now()
-         WHERE r.state = 'previewed' AND r.created_at < now() - interval '24 hours'
-           AND NOT EXISTS (SELECT 1 FROM import_run_data d WHERE d.tenant_id = r.tenant_id AND d.run_id = r.id);
-        RETURN n;
+const MESSAGES_KIND = `
       ELSIF p_kind = 'messages' THEN
         -- Finished outbox rows older than 30 days go. A reminder's row stays, its bodies emptied:
         -- it is the memory that the reminder was sent once (its unique dedupe key).
@@ -49,50 +21,23 @@ export const up: Migration = async ({ context: sql }) => {
            LIMIT p_batch
         ) old WHERE m.tenant_id = old.tenant_id AND m.id = old.id;
         RETURN n;
-      ELSE
-        RAISE EXCEPTION 'unknown cleanup kind %', p_kind;
-      END IF;
-      GET DIAGNOSTICS n = ROW_COUNT;
-      RETURN n;
-    END $fn$;
+`;
+
+const replaced = (fn: string) => fn.replace("CREATE FUNCTION app_cleanup_batch", "CREATE OR REPLACE FUNCTION app_cleanup_batch");
+
+const LAST_BRANCH = "      ELSE\n        RAISE EXCEPTION";
+if (!CLEANUP_BATCH_FUNCTION.includes(LAST_BRANCH)) throw new Error("0083: the cleanup function's last branch moved");
+
+export const up: Migration = async ({ context: sql }) => {
+  await sql.query(`
+    CREATE INDEX messages_finished ON messages (created_at) WHERE status IN ('sent', 'failed', 'local');
+    ${replaced(CLEANUP_BATCH_FUNCTION).replace(LAST_BRANCH, `${MESSAGES_KIND}${LAST_BRANCH}`)}
   `);
 };
 
 export const down: Migration = async ({ context: sql }) => {
   await sql.query(`
     DROP INDEX messages_finished;
-    CREATE OR REPLACE FUNCTION app_cleanup_batch(p_kind text, p_batch int) RETURNS int
-      LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $fn$
-    DECLARE n int := 0;
-    BEGIN
-      IF p_kind = 'sessions' THEN
-        DELETE FROM sessions s USING (
-          SELECT tenant_id, id FROM sessions WHERE expires_at < now() LIMIT p_batch
-        ) old WHERE s.tenant_id = old.tenant_id AND s.id = old.id;
-      ELSIF p_kind = 'rate_limits' THEN
-        -- rate-limiter-flexible stores the window's end in ms since the epoch.
-        DELETE FROM rate_limits r USING (
-          SELECT key FROM rate_limits WHERE expire IS NOT NULL AND expire < (extract(epoch FROM now()) * 1000)::bigint LIMIT p_batch
-        ) old WHERE r.key = old.key;
-      ELSIF p_kind = 'previews' THEN
-        -- A preview lives 24 hours: its stored chunks go, the run says it was superseded.
-        WITH old AS (
-          SELECT d.tenant_id, d.run_id, d.kind, d.seq FROM import_run_data d
-            JOIN import_runs r ON r.tenant_id = d.tenant_id AND r.id = d.run_id
-           WHERE r.state IN ('previewed', 'superseded') AND r.created_at < now() - interval '24 hours'
-           LIMIT p_batch
-        ) DELETE FROM import_run_data d USING old
-           WHERE d.tenant_id = old.tenant_id AND d.run_id = old.run_id AND d.kind = old.kind AND d.seq = old.seq;
-        GET DIAGNOSTICS n = ROW_COUNT;
-        UPDATE import_runs r SET state = 'superseded', superseded_at = now()
-         WHERE r.state = 'previewed' AND r.created_at < now() - interval '24 hours'
-           AND NOT EXISTS (SELECT 1 FROM import_run_data d WHERE d.tenant_id = r.tenant_id AND d.run_id = r.id);
-        RETURN n;
-      ELSE
-        RAISE EXCEPTION 'unknown cleanup kind %', p_kind;
-      END IF;
-      GET DIAGNOSTICS n = ROW_COUNT;
-      RETURN n;
-    END $fn$;
+    ${replaced(CLEANUP_BATCH_FUNCTION)}
   `);
 };
