@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { JobPhotoGallery } from "~/components/job-photo-gallery";
 import { CsrfInput, FormError } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
 import { RecordHistory } from "~/components/record-history";
@@ -9,6 +10,7 @@ import { DateTime, StatusBadge } from "~/components/records";
 import { formObject, staffFormAction, type FormFailure } from "~/http/form.server";
 import { setFlash } from "~/services/accounts/sessions.server";
 import { historyOf } from "~/services/history/history.server";
+import { jobPhotos } from "~/services/field/photos.server";
 import { jobInvoice } from "~/services/invoices/invoices.server";
 import { cancelJob, reopenJob } from "~/services/jobs/jobs.server";
 import { getJob } from "~/services/records/jobs.server";
@@ -25,7 +27,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const history = await historyOf(user.tenantId, "job", found.job.id);
   const canManage = can(user.role, "manage_records");
   const invoice = canManage ? await jobInvoice(actorOf(user), found.job.id) : null;
-  return json({ ...found, history, invoice, ownOnly: recordScope(user.role) !== "all", canManage });
+  const photos = await jobPhotos(actorOf(user), found.job.id);
+  return json({ ...found, history, invoice, photos, ownOnly: recordScope(user.role) !== "all", canManage });
 }
 
 /** Cancel a job, or put a cancelled one back to unscheduled (the office; 409 from any other state). */
@@ -45,7 +48,7 @@ const hours = (minutes: number) => `${Math.floor(minutes / 60)} h ${String(minut
 
 export default function JobPage() {
   useLiveUpdates();
-  const { job, activity, timeEntries, totalMinutes, ownOnly, canManage, history, invoice } = useLoaderData<typeof loader>();
+  const { job, activity, timeEntries, totalMinutes, ownOnly, canManage, history, invoice, photos } = useLoaderData<typeof loader>();
   const failure = useActionData<FormFailure>();
   const busy = useNavigation().state === "submitting";
   const cancelled = job.status === "cancelled";
@@ -131,6 +134,8 @@ export default function JobPage() {
           <p className="muted">No time recorded yet. Technicians record time from the field app, even offline.</p>
         )}
       </section>
+
+      <JobPhotoGallery jobId={job.id} photos={photos} />
 
       <section className="card" aria-labelledby="activity-title">
         <h2 id="activity-title">Activity from the field</h2>
