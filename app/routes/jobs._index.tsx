@@ -3,6 +3,7 @@ import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { EmptyState, PageHeader } from "~/components/layout";
+import { ClockSince } from "~/components/job-field";
 import { DateTime, ListToolbar, optionsOf, Pagination, StatusBadge, type FilterSelect } from "~/components/records";
 import { jobListSchema, listAssignees, listJobs } from "~/services/records/jobs.server";
 import { tenantHasAny } from "~/services/records/keyset.server";
@@ -77,7 +78,10 @@ export default function JobsPage() {
                 <tr key={j.id}>
                   <td><Link to={`/jobs/${j.id}`}>{j.title}</Link></td>
                   <td>{ownOnly ? j.customer_name : <Link to={`/customers/${j.customer_id}`}>{j.customer_name}</Link>}</td>
-                  <td><StatusBadge status={j.status} /></td>
+                  <td>
+                    <StatusBadge status={j.status} />
+                    {j.clock_started_at ? <div className="small"><ClockSince startedAt={j.clock_started_at} onSiteAt={j.clock_on_site_at} /></div> : null}
+                  </td>
                   <td>{j.scheduled_start ? <DateTime value={j.scheduled_start} /> : <span className="muted">Not scheduled</span>}</td>
                   {ownOnly ? null : <td>{j.assignee_name ?? <span className="muted">Unassigned</span>}</td>}
                 </tr>
