@@ -4,6 +4,7 @@ import { CustomerProperty } from "./customer-property";
 import { Invoice, InvoiceItem, Payment, Quote, QuoteChangeRequest, QuoteDeposit, QuoteItem } from "./documents";
 import { DocumentCounter, RecordHistoryEntry } from "./history";
 import { Job, JobEvent, JobNote, TimeEntry } from "./job";
+import { JobPhoto } from "./job-photo";
 import { Message } from "./message";
 import { BookingRequest, PortalLink } from "./portal";
 import { PriceBookItem } from "./price-book";
@@ -17,6 +18,7 @@ export * from "./customer-property";
 export * from "./documents";
 export * from "./history";
 export * from "./job";
+export * from "./job-photo";
 export * from "./message";
 export * from "./portal";
 export * from "./price-book";
@@ -28,5 +30,5 @@ export * from "./user";
 export const MODELS = [
   Tenant, User, Session, Customer, Job, JobNote, TimeEntry, JobEvent,
   Quote, QuoteItem, Invoice, InvoiceItem, Payment, PortalLink, BookingRequest,
-  RecordHistoryEntry, DocumentCounter, PriceBookItem, CustomerProperty, CalendarFeed, Message, QuoteDeposit, QuoteChangeRequest,
+  RecordHistoryEntry, DocumentCounter, PriceBookItem, CustomerProperty, CalendarFeed, Message, QuoteDeposit, QuoteChangeRequest, JobPhoto,
 ];
