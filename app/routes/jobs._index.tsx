@@ -65,8 +65,8 @@ export default function JobsPage() {
       description={ownOnly ? "The jobs assigned to you, by schedule." : "Every job, by schedule; unscheduled jobs come last."}
       actions={canCreate ? <Link to={params.customer ? `/jobs/new?customerId=${params.customer}` : "/jobs/new"} className="btn btn-primary">New job</Link> : null}
       firstRun={any ? null : { title: "No jobs yet", body: firstRunBody }}
-      search={{ q: params.q, placeholder: "Job title", filters, hidden: { customer: params.customer } }}
-      note={params.customer ? <>Showing one customer's jobs. <Link to={`/jobs?status=${params.status}`}>Show every customer</Link></> : null}
+      search={{ q: params.q, placeholder: "Job title", filters }}
+      customerScope={{ customerId: params.customer, noun: "jobs", everyoneHref: `/jobs?status=${params.status}` }}
       columns={jobColumns(ownOnly)}
       rows={page.items}
       noMatch={
