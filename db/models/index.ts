@@ -3,7 +3,7 @@ import { Customer } from "./customer";
 import { CustomerProperty } from "./customer-property";
 import { Invoice, InvoiceItem, Payment, Quote, QuoteChangeRequest, QuoteDeposit, QuoteItem } from "./documents";
 import { DocumentCounter, RecordHistoryEntry } from "./history";
-import { Job, JobEvent, JobNote, TimeEntry } from "./job";
+import { Job, JobChecklistItem, JobClock, JobEvent, JobNote, JobSignature, TimeEntry } from "./job";
 import { JobPhoto } from "./job-photo";
 import { Message } from "./message";
 import { BookingRequest, PortalLink } from "./portal";
@@ -28,7 +28,7 @@ export * from "./user";
 
 /** Every model, registered as classes (a folder path does not survive the bundle). */
 export const MODELS = [
-  Tenant, User, Session, Customer, Job, JobNote, TimeEntry, JobEvent,
+  Tenant, User, Session, Customer, Job, JobNote, TimeEntry, JobEvent, JobClock, JobChecklistItem, JobSignature,
   Quote, QuoteItem, Invoice, InvoiceItem, Payment, PortalLink, BookingRequest,
   RecordHistoryEntry, DocumentCounter, PriceBookItem, CustomerProperty, CalendarFeed, Message, QuoteDeposit, QuoteChangeRequest, JobPhoto,
 ];
