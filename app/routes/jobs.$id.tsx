@@ -3,18 +3,17 @@ import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { CsrfInput, FormError } from "~/components/forms";
-import { PageHeader } from "~/components/layout";
-import { RecordHistory } from "~/components/record-history";
+import { RecordPage } from "~/components/record-page";
 import { DateTime, StatusBadge } from "~/components/records";
 import { formObject, staffFormAction, type FormFailure } from "~/http/form.server";
+import { recordPageData } from "~/http/record-page.server";
 import { setFlash } from "~/services/accounts/sessions.server";
-import { historyOf } from "~/services/history/history.server";
 import { jobInvoice } from "~/services/invoices/invoices.server";
 import { cancelJob, reopenJob } from "~/services/jobs/jobs.server";
 import { getJob } from "~/services/records/jobs.server";
 import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
 import { humanize } from "~/utils/format";
-import { can, recordScope } from "~/utils/permissions";
+import { recordScope } from "~/utils/permissions";
 import { useLiveUpdates } from "~/components/live-updates";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.job.title ?? "Job"} · Fieldwork` }];
@@ -22,8 +21,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUserWithPermission(request, "view_records");
   const found = await getJob(actorOf(user), params.id!);
-  const history = await historyOf(user.tenantId, "job", found.job.id);
-  const canManage = can(user.role, "manage_records");
+  const { history, canManage } = await recordPageData(request, user, { type: "job", id: found.job.id });
   const invoice = canManage ? await jobInvoice(actorOf(user), found.job.id) : null;
   return json({ ...found, history, invoice, ownOnly: recordScope(user.role) !== "all", canManage });
 }
@@ -50,36 +48,36 @@ export default function JobPage() {
   const busy = useNavigation().state === "submitting";
   const cancelled = job.status === "cancelled";
   return (
-    <>
-      <PageHeader
-        title={job.title}
-        description={<><StatusBadge status={job.status} /> for {ownOnly ? job.customer_name : <Link to={`/customers/${job.customer_id}`}>{job.customer_name}</Link>}</>}
-        actions={
-          <>
-            {invoice ? <Link to={`/invoices/${invoice.id}`} className="btn btn-primary">Invoice {invoice.number}</Link> : null}
-            {canManage && !invoice && job.status === "completed" ? (
-              <Form method="post" action={`/jobs/${job.id}/invoice`} className="inline-form">
-                <CsrfInput />
-                <button type="submit" className="btn btn-primary" disabled={busy}>Create invoice</button>
-              </Form>
-            ) : null}
-            {canManage && !cancelled && job.status !== "completed" ? (
-              <Link to={`/jobs/${job.id}/schedule`} className="btn btn-primary">{job.scheduled_start ? "Reschedule" : "Schedule"}</Link>
-            ) : null}
-            {canManage && !cancelled ? <Link to={`/jobs/${job.id}/edit`} className="btn btn-secondary">Edit job</Link> : null}
-            {canManage && (cancelled || job.status !== "completed") ? (
-              <Form method="post" className="inline-form">
-                <CsrfInput />
-                <button type="submit" name="intent" value={cancelled ? "reopen" : "cancel"} className="btn btn-secondary" disabled={busy}>
-                  {cancelled ? "Reopen job" : "Cancel job"}
-                </button>
-              </Form>
-            ) : null}
-            <Link to={ownOnly ? "/jobs" : "/jobs?status=all"} className="btn btn-secondary">{ownOnly ? "My jobs" : "All jobs"}</Link>
-          </>
-        }
-      />
-      <FormError errors={failure?.formErrors} />
+    <RecordPage
+      history={history}
+      title={job.title}
+      description={<><StatusBadge status={job.status} /> for {ownOnly ? job.customer_name : <Link to={`/customers/${job.customer_id}`}>{job.customer_name}</Link>}</>}
+      actions={
+        <>
+          {invoice ? <Link to={`/invoices/${invoice.id}`} className="btn btn-primary">Invoice {invoice.number}</Link> : null}
+          {canManage && !invoice && job.status === "completed" ? (
+            <Form method="post" action={`/jobs/${job.id}/invoice`} className="inline-form">
+              <CsrfInput />
+              <button type="submit" className="btn btn-primary" disabled={busy}>Create invoice</button>
+            </Form>
+          ) : null}
+          {canManage && !cancelled && job.status !== "completed" ? (
+            <Link to={`/jobs/${job.id}/schedule`} className="btn btn-primary">{job.scheduled_start ? "Reschedule" : "Schedule"}</Link>
+          ) : null}
+          {canManage && !cancelled ? <Link to={`/jobs/${job.id}/edit`} className="btn btn-secondary">Edit job</Link> : null}
+          {canManage && (cancelled || job.status !== "completed") ? (
+            <Form method="post" className="inline-form">
+              <CsrfInput />
+              <button type="submit" name="intent" value={cancelled ? "reopen" : "cancel"} className="btn btn-secondary" disabled={busy}>
+                {cancelled ? "Reopen job" : "Cancel job"}
+              </button>
+            </Form>
+          ) : null}
+          <Link to={ownOnly ? "/jobs" : "/jobs?status=all"} className="btn btn-secondary">{ownOnly ? "My jobs" : "All jobs"}</Link>
+        </>
+      }
+      notices={<FormError errors={failure?.formErrors} />}
+    >
       <div className="grid grid-2">
         <section className="card">
           <h2>Details</h2>
@@ -154,8 +152,7 @@ export default function JobPage() {
         )}
       </section>
 
-      <RecordHistory entries={history} />
-    </>
+    </RecordPage>
   );
 }
 
