@@ -2,12 +2,14 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { JobPhotoGallery } from "~/components/job-photo-gallery";
 import { CsrfInput, FormError } from "~/components/forms";
 import { RecordPage } from "~/components/record-page";
 import { DateTime, StatusBadge } from "~/components/records";
 import { formObject, staffFormAction, type FormFailure } from "~/http/form.server";
 import { recordPageData } from "~/http/record-page.server";
 import { setFlash } from "~/services/accounts/sessions.server";
+import { jobPhotos } from "~/services/field/photos.server";
 import { jobInvoice } from "~/services/invoices/invoices.server";
 import { cancelJob, reopenJob } from "~/services/jobs/jobs.server";
 import { getJob } from "~/services/records/jobs.server";
@@ -23,7 +25,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const found = await getJob(actorOf(user), params.id!);
   const { history, canManage } = await recordPageData(request, user, { type: "job", id: found.job.id });
   const invoice = canManage ? await jobInvoice(actorOf(user), found.job.id) : null;
-  return json({ ...found, history, invoice, ownOnly: recordScope(user.role) !== "all", canManage });
+  const photos = await jobPhotos(actorOf(user), found.job.id);
+  return json({ ...found, history, invoice, photos, ownOnly: recordScope(user.role) !== "all", canManage });
 }
 
 /** Cancel a job, or put a cancelled one back to unscheduled (the office; 409 from any other state). */
@@ -43,7 +46,7 @@ const hours = (minutes: number) => `${Math.floor(minutes / 60)} h ${String(minut
 
 export default function JobPage() {
   useLiveUpdates();
-  const { job, activity, timeEntries, totalMinutes, ownOnly, canManage, history, invoice } = useLoaderData<typeof loader>();
+  const { job, activity, timeEntries, totalMinutes, ownOnly, canManage, history, invoice, photos } = useLoaderData<typeof loader>();
   const failure = useActionData<FormFailure>();
   const busy = useNavigation().state === "submitting";
   const cancelled = job.status === "cancelled";
@@ -129,6 +132,8 @@ export default function JobPage() {
           <p className="muted">No time recorded yet. Technicians record time from the field app, even offline.</p>
         )}
       </section>
+
+      <JobPhotoGallery jobId={job.id} photos={photos} />
 
       <section className="card" aria-labelledby="activity-title">
         <h2 id="activity-title">Activity from the field</h2>

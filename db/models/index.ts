@@ -5,6 +5,7 @@ import { CustomerProperty } from "./customer-property";
 import { Invoice, InvoiceItem, Payment, Quote, QuoteChangeRequest, QuoteDeposit, QuoteItem } from "./documents";
 import { RecordHistoryEntry } from "./history";
 import { Job, JobEvent, TimeEntry } from "./job";
+import { JobPhoto } from "./job-photo";
 import { BookingRequest, PortalLink } from "./portal";
 import { PriceBookItem } from "./price-book";
 import { Tenant } from "./tenant";
@@ -18,6 +19,7 @@ export * from "./customer-property";
 export * from "./documents";
 export * from "./history";
 export * from "./job";
+export * from "./job-photo";
 export * from "./portal";
 export * from "./price-book";
 export * from "./tenant";
@@ -28,5 +30,5 @@ export * from "./user";
 export const MODELS = [
   Tenant, TenantSetting, User, Customer, Job, TimeEntry, JobEvent,
   Quote, QuoteItem, Invoice, InvoiceItem, Payment, PortalLink, BookingRequest,
-  RecordHistoryEntry, PriceBookItem, CustomerProperty, CalendarFeed, QuoteDeposit, QuoteChangeRequest, BillingEvent,
+  RecordHistoryEntry, PriceBookItem, CustomerProperty, CalendarFeed, QuoteDeposit, QuoteChangeRequest, JobPhoto, BillingEvent,
 ];

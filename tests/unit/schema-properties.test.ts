@@ -48,6 +48,7 @@ import { requestListSchema, triageSchema } from "../../app/services/records/requ
 import { CUSTOMER_FILTERS, INVOICE_FILTERS, JOB_FILTERS, QUOTE_FILTERS, REQUEST_FILTERS } from "../../app/services/records/statuses";
 import { FIELD_STATUSES, MAX_MUTATIONS, NOTE_MAX } from "../../app/services/sync/protocol";
 import { ARGS_SCHEMAS, fieldFormSchema, mutationSchema, pushSchema } from "../../app/services/sync/schemas";
+import { photoUploadSchema } from "../../app/services/field/schemas";
 import { addMemberSchema, changeRoleSchema, roleSchema } from "../../app/services/team/team.server";
 import { inviteFormSchema, teamFormSchema } from "../../app/services/team/schemas";
 import { companySettingsSchema, contrastWithWhite, currencies } from "../../app/services/company/schemas";
@@ -116,6 +117,7 @@ export const SCHEMAS_TESTED: readonly Entry[] = [
   one("app/services/sync/schemas.ts", "mutationSchema", mutationSchema),
   one("app/services/sync/schemas.ts", "pushSchema", pushSchema),
   one("app/services/sync/schemas.ts", "fieldFormSchema", fieldFormSchema),
+  one("app/services/field/schemas.ts", "photoUploadSchema", photoUploadSchema, ["takenAt"]),
   { module: "app/services/sync/schemas.ts", name: "ARGS_SCHEMAS", schemas: ARGS_SCHEMAS },
   one("app/services/team/team.server.ts", "roleSchema", roleSchema),
   one("app/services/team/team.server.ts", "changeRoleSchema", changeRoleSchema),

@@ -1,6 +1,6 @@
 import { Op } from "sequelize";
 import { inTenant, type Tx } from "../../../db/index";
-import { Customer, Job, JobEvent, Tenant, User, type JobStatus } from "../../../db/models/index";
+import { Customer, CustomerProperty, Job, JobEvent, Tenant, User, type JobStatus } from "../../../db/models/index";
 import { conflict, forbidden, notFound, validationFailed } from "~/utils/app-error";
 import type { Actor } from "~/utils/auth.server";
 import { isUuid } from "~/utils/crypto.server";
@@ -98,6 +98,17 @@ async function assertCustomer(tenantId: string, customerId: string, t: Tx) {
 }
 
 /**
+ * The property a job names must be one of its customer's, in the tenant (the foreign key alone
+ * would take another customer's). 422 beside the field otherwise (docs/decisions/221).
+ */
+async function propertyOf(tenantId: string, customerId: string, propertyId: string | undefined, t: Tx): Promise<string | null> {
+  if (!propertyId) return null;
+  const found = isUuid(propertyId) && (await CustomerProperty.findOne({ where: { tenantId, customerId, id: propertyId }, attributes: ["id"], transaction: t }));
+  if (!found) throw validationFailed({ propertyId: ["Choose one of this customer's properties."] });
+  return found.id;
+}
+
+/**
  * A new job: `scheduled` with a start, else `unscheduled`. Runs in `t` when given (a booking
  * request's conversion), whose `summary` then says where it came from.
  */
@@ -105,9 +116,10 @@ export async function createJob(actor: Actor, input: JobFormInput, t?: Tx, summa
   assertManagesRecords(actor);
   if (!t) return inTenant(actor.tenantId, (tx) => createJob(actor, input, tx, summary));
   await assertCustomer(actor.tenantId, input.customerId, t);
+  const propertyId = await propertyOf(actor.tenantId, input.customerId, input.propertyId, t);
   const job = Job.build({
     tenantId: actor.tenantId, customerId: input.customerId, title: input.title.trim(), description: input.description?.trim() || null,
-    address: input.address?.trim() || null, status: "unscheduled",
+    address: input.address?.trim() || null, propertyId, status: "unscheduled",
   });
   const schedule = await scheduleFromLocal(actor.tenantId, input, t);
   await applySchedule(actor, job, schedule, t);
@@ -125,7 +137,10 @@ export async function updateJob(actor: Actor, jobId: string, input: JobFormInput
     const job = await lockJob(actor, jobId, t);
     if (job.status === "cancelled") throw conflict("This job is cancelled. Reopen it before changing it.");
     await assertCustomer(actor.tenantId, input.customerId, t);
-    job.set({ customerId: input.customerId, title: input.title.trim(), description: input.description?.trim() || null, address: input.address?.trim() || null });
+    const propertyId = await propertyOf(actor.tenantId, input.customerId, input.propertyId, t);
+    job.set({
+      customerId: input.customerId, title: input.title.trim(), description: input.description?.trim() || null, address: input.address?.trim() || null, propertyId,
+    });
     const changedDetails = job.changed() || [];
     const schedule = await scheduleFromLocal(actor.tenantId, input, t);
     const { changed } = await applySchedule(actor, job, schedule, t);
@@ -180,6 +195,7 @@ export async function jobFormValues(actor: Actor, jobId: string) {
         scheduledStart: job.scheduledStart ? utcToZoned(job.scheduledStart, zone) : "",
         scheduledEnd: job.scheduledEnd ? utcToZoned(job.scheduledEnd, zone) : "",
         assigneeId: job.assigneeId ?? "",
+        propertyId: job.propertyId ?? "",
       },
     };
   });
@@ -199,6 +215,21 @@ export async function jobFormChoices(actor: Actor, opts: { include?: string | nu
     return {
       customers: customers.map((c) => ({ id: c.id, label: c.company ? `${c.name} (${c.company})` : c.name })),
       members: members.map((m) => ({ id: m.id, name: m.name, role: m.role })),
+      // The service properties of the customer chosen in advance (docs/decisions/221).
+      properties: opts.include && customers.some((c) => c.id === opts.include) ? await customerPropertyChoices(actor.tenantId, opts.include, t) : [],
+      propertiesOf: opts.include && customers.some((c) => c.id === opts.include) ? opts.include : null,
     };
+  });
+}
+
+/** A customer's service properties as the job form's choices: "Rental · 915 Maple Ave, Round Rock". */
+export async function customerPropertyChoices(tenantId: string, customerId: string, t: Tx): Promise<Array<{ id: string; label: string }>> {
+  const list = await CustomerProperty.findAll({
+    where: { tenantId, customerId }, attributes: ["id", "label", "addressLine1", "addressLine2", "city", "region", "postalCode"],
+    order: [["position", "ASC"], ["id", "ASC"]], limit: 200, transaction: t,
+  });
+  return list.map((p) => {
+    const address = [p.addressLine1, p.addressLine2, p.city, p.region, p.postalCode].filter(Boolean).join(", ");
+    return { id: p.id, label: [p.label, address].filter(Boolean).join(" · ") || "Unnamed property" };
   });
 }

@@ -15,6 +15,8 @@ export const jobFormSchema = z
     scheduledStart: localDateTime.optional(),
     scheduledEnd: localDateTime.optional(),
     assigneeId: z.string().uuid("Choose a team member.").optional(),
+    // One of the chosen customer's service properties (section 14); the service checks it is theirs.
+    propertyId: z.string().uuid("Choose one of the customer's properties.").optional(),
   })
   .superRefine((v, ctx) => {
     if (v.scheduledEnd && !v.scheduledStart) ctx.addIssue({ code: "custom", path: ["scheduledStart"], message: "Enter a start, or clear the end." });
