@@ -4,7 +4,7 @@ import { Customer } from "./customer";
 import { CustomerProperty } from "./customer-property";
 import { Invoice, InvoiceItem, Payment, Quote, QuoteChangeRequest, QuoteDeposit, QuoteItem } from "./documents";
 import { RecordHistoryEntry } from "./history";
-import { Job, JobEvent, TimeEntry } from "./job";
+import { Job, JobChecklistItem, JobClock, JobEvent, JobSignature, TimeEntry } from "./job";
 import { JobPhoto } from "./job-photo";
 import { BookingRequest, PortalLink } from "./portal";
 import { PriceBookItem } from "./price-book";
@@ -28,7 +28,7 @@ export * from "./user";
 
 /** Every model, registered as classes (a folder path does not survive the bundle). */
 export const MODELS = [
-  Tenant, TenantSetting, User, Customer, Job, TimeEntry, JobEvent,
+  Tenant, TenantSetting, User, Customer, Job, TimeEntry, JobEvent, JobClock, JobChecklistItem, JobSignature,
   Quote, QuoteItem, Invoice, InvoiceItem, Payment, PortalLink, BookingRequest,
   RecordHistoryEntry, PriceBookItem, CustomerProperty, CalendarFeed, QuoteDeposit, QuoteChangeRequest, JobPhoto, BillingEvent,
 ];

@@ -37,7 +37,7 @@ import { priceBookItemSchema } from "../../app/services/documents/price-book-for
 import { quoteFormSchema } from "../../app/services/documents/quote-form";
 import { customerListSchema } from "../../app/services/records/customers.server";
 import { invoiceFormSchema, officePaymentSchema, voidInvoiceFormSchema } from "../../app/services/invoices/schemas";
-import { jobFormSchema } from "../../app/services/jobs/schemas";
+import { jobActionSchema, jobFormSchema } from "../../app/services/jobs/schemas";
 import { convertRequestSchema } from "../../app/services/requests/convert.server";
 import { boardParamsSchema } from "../../app/services/schedule/board.server";
 import { calendarFeedFormSchema, calendarFeedRevokeSchema, scheduleFormSchema } from "../../app/services/schedule/schemas";
@@ -46,7 +46,7 @@ import { jobListSchema } from "../../app/services/records/jobs.server";
 import { listSchemaBase } from "../../app/services/records/list-params";
 import { requestListSchema, triageSchema } from "../../app/services/records/requests.server";
 import { CUSTOMER_FILTERS, INVOICE_FILTERS, JOB_FILTERS, QUOTE_FILTERS, REQUEST_FILTERS } from "../../app/services/records/statuses";
-import { FIELD_STATUSES, MAX_MUTATIONS, NOTE_MAX } from "../../app/services/sync/protocol";
+import { CLOCK_ACTIONS, FIELD_STATUSES, MAX_MUTATIONS, NOTE_MAX, SIGNER_NAME_MAX } from "../../app/services/sync/protocol";
 import { ARGS_SCHEMAS, fieldFormSchema, mutationSchema, pushSchema } from "../../app/services/sync/schemas";
 import { photoUploadSchema } from "../../app/services/field/schemas";
 import { addMemberSchema, changeRoleSchema, roleSchema } from "../../app/services/team/team.server";
@@ -81,6 +81,7 @@ export const SCHEMAS_TESTED: readonly Entry[] = [
   one("app/services/invoices/schemas.ts", "officePaymentSchema", officePaymentSchema),
   one("app/services/invoices/schemas.ts", "invoiceFormSchema", invoiceFormSchema, ["customerId", "issueDate", "dueDate", "currency", "notes", "items"]),
   one("app/services/jobs/schemas.ts", "jobFormSchema", jobFormSchema),
+  one("app/services/jobs/schemas.ts", "jobActionSchema", jobActionSchema),
   one("app/services/requests/convert.server.ts", "convertRequestSchema", convertRequestSchema, ["to"]),
   one("app/services/schedule/board.server.ts", "boardParamsSchema", boardParamsSchema),
   one("app/services/schedule/schemas.ts", "scheduleFormSchema", scheduleFormSchema),
@@ -462,16 +463,47 @@ describe("offline sync", () => {
     }));
   });
 
-  it("fieldFormSchema: one shape per intent; unknown intents and statuses refused", () => {
-    check(43, fc.property(fc.uuid(), fc.constantFrom(...FIELD_STATUSES), fc.string(), (jobId, status, body) => {
+  it("ARGS_SCHEMAS: the clock (start, stop), the checklist (an item's id, ticked or not) and the signature (a name, a PNG data URL of at most 256 KiB)", () => {
+    const png = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+    const name = trimmedText(SIGNER_NAME_MAX).filter((s) => !/[\ud800-\udfff]/.test(s));
+    check(44, fc.property(fc.uuid(), fc.uuid(), fc.constantFrom(...CLOCK_ACTIONS), fc.boolean(), padded(name), (jobId, itemId, action, done, signer) => {
+      assert.deepEqual(accepts(ARGS_SCHEMAS["job.clock"], { jobId, action }), { jobId, action });
+      assert.deepEqual(accepts(ARGS_SCHEMAS["job.checklist"], { jobId, itemId, done }), { jobId, itemId, done });
+      assert.deepEqual(accepts(ARGS_SCHEMAS["job.signature"], { jobId, name: signer.raw, image: png }), { jobId, name: signer.trimmed, image: png });
+      assert.deepEqual(accepts(ARGS_SCHEMAS["job.signature"], { jobId, name: signer.raw }), { jobId, name: signer.trimmed });
+      refuses(ARGS_SCHEMAS["job.clock"], { jobId, action: "pause" }, "action");
+      refuses(ARGS_SCHEMAS["job.checklist"], { jobId, itemId: "item-1", done }, "itemId");
+      refuses(ARGS_SCHEMAS["job.checklist"], { jobId, itemId, done: String(done) }, "done");
+      refuses(ARGS_SCHEMAS["job.signature"], { jobId, name: "  " }, "name");
+      refuses(ARGS_SCHEMAS["job.signature"], { jobId, name: "n".repeat(SIGNER_NAME_MAX + 1) }, "name");
+      refuses(ARGS_SCHEMAS["job.signature"], { jobId, name: signer.trimmed, image: "data:image/svg+xml;base64,PHN2Zz4=" }, "image");
+      refuses(ARGS_SCHEMAS["job.signature"], { jobId, name: signer.trimmed, image: `${png.slice(0, 33)}${"A".repeat(360_000)}` }, "image");
+    }));
+  });
+
+  it("fieldFormSchema: one shape per intent; unknown intents, statuses and clock actions refused", () => {
+    check(43, fc.property(fc.uuid(), fc.constantFrom(...FIELD_STATUSES), fc.string(), fc.uuid(), (jobId, status, body, itemId) => {
       assert.deepEqual(accepts(fieldFormSchema, { intent: "status", jobId, status, _csrf: "x" }), { intent: "status", jobId, status });
       assert.deepEqual(accepts(fieldFormSchema, { intent: "note", jobId, body }), { intent: "note", jobId, body });
-      assert.deepEqual(accepts(fieldFormSchema, { intent: "timer-start", jobId }), { intent: "timer-start", jobId });
-      assert.deepEqual(accepts(fieldFormSchema, { intent: "timer-stop", jobId }), { intent: "timer-stop", jobId });
+      assert.deepEqual(accepts(fieldFormSchema, { intent: "clock", jobId, action: "start" }), { intent: "clock", jobId, action: "start" });
+      assert.deepEqual(accepts(fieldFormSchema, { intent: "checklist", jobId, itemId, done: "true" }), { intent: "checklist", jobId, itemId, done: true });
+      assert.deepEqual(accepts(fieldFormSchema, { intent: "checklist", jobId, itemId, done: "false" }), { intent: "checklist", jobId, itemId, done: false });
+      assert.deepEqual(accepts(fieldFormSchema, { intent: "complete", jobId, signerName: "Ann" }), { intent: "complete", jobId, signerName: "Ann" });
+      assert.deepEqual(accepts(fieldFormSchema, { intent: "complete", jobId }), { intent: "complete", jobId });
       refuses(fieldFormSchema, { intent: "delete", jobId }, "intent");
+      refuses(fieldFormSchema, { intent: "timer-start", jobId }, "intent");
       refuses(fieldFormSchema, { intent: "status", jobId, status: "scheduled" }, "status");
+      refuses(fieldFormSchema, { intent: "clock", jobId, action: "pause" }, "action");
+      refuses(fieldFormSchema, { intent: "complete", jobId, signerName: "n".repeat(SIGNER_NAME_MAX + 1) }, "signerName");
       refuses(fieldFormSchema, { intent: "note", body }, "jobId");
     }));
+  });
+
+  it("jobActionSchema: cancel or reopen, nothing else", () => {
+    assert.deepEqual(accepts(jobActionSchema, { intent: "cancel", _csrf: "x" }), { intent: "cancel" });
+    assert.deepEqual(accepts(jobActionSchema, { intent: "reopen" }), { intent: "reopen" });
+    refuses(jobActionSchema, { intent: "delete" }, "intent");
+    refuses(jobActionSchema, {}, "intent");
   });
 });
 

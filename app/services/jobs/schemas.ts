@@ -26,3 +26,8 @@ export const jobFormSchema = z
     }
   });
 export type JobFormInput = z.infer<typeof jobFormSchema>;
+
+/** The job page's office buttons: cancel the job, or put a cancelled one back (CONTRACT section 12). */
+export const jobActionSchema = z.object({
+  intent: z.enum(["cancel", "reopen"], { required_error: "Choose Cancel job or Reopen.", invalid_type_error: "Choose Cancel job or Reopen." }),
+});
