@@ -10,7 +10,7 @@ import { describe, it } from "node:test";
 import fc from "fast-check";
 import { z } from "zod";
 import {
-  chooseBusinessSchema, emailSchema, loginSchema, PASSWORD_MAX, PASSWORD_MIN, passwordSchema, setPasswordSchema, signupSchema,
+  chooseBusinessSchema, emailSchema, loginSchema, logoutFormSchema, PASSWORD_MAX, PASSWORD_MIN, passwordSchema, setPasswordSchema, signupSchema,
 } from "../../app/services/accounts/schemas";
 import { ASSISTANT_MODES, assistantInputSchema, DETAILS_MAX, JOB_TITLE_MAX } from "../../app/services/assistant/schema";
 import { normaliseEvent } from "../../app/services/billing/events.server";
@@ -37,11 +37,11 @@ import { lineItemSchema, lineItemsSchema } from "../../app/services/documents/li
 import { priceBookItemSchema } from "../../app/services/documents/price-book-form";
 import { quoteFormSchema } from "../../app/services/documents/quote-form";
 import { customerListSchema } from "../../app/services/records/customers.server";
-import { invoiceFormSchema, officePaymentSchema } from "../../app/services/invoices/schemas";
+import { invoiceFormSchema, officePaymentSchema, voidInvoiceFormSchema } from "../../app/services/invoices/schemas";
 import { jobActionSchema, jobFormSchema } from "../../app/services/jobs/schemas";
 import { convertRequestSchema } from "../../app/services/requests/convert.server";
 import { boardParamsSchema } from "../../app/services/schedule/board.server";
-import { scheduleFormSchema } from "../../app/services/schedule/schemas";
+import { calendarFeedFormSchema, calendarFeedRevokeSchema, scheduleFormSchema } from "../../app/services/schedule/schemas";
 import { invoiceListSchema, quoteListSchema } from "../../app/services/records/documents.server";
 import { jobListSchema } from "../../app/services/records/jobs.server";
 import { listSchemaBase } from "../../app/services/records/list-params";
@@ -51,6 +51,7 @@ import { CLOCK_ACTIONS, FIELD_STATUSES, MAX_MUTATIONS, NOTE_MAX, SIGNER_NAME_MAX
 import { ARGS_SCHEMAS, fieldFormSchema, mutationSchema, pushSchema } from "../../app/services/sync/schemas";
 import { photoUploadSchema } from "../../app/services/field/schemas";
 import { addMemberSchema, changeRoleSchema, roleSchema } from "../../app/services/team/team.server";
+import { inviteFormSchema, teamFormSchema } from "../../app/services/team/schemas";
 import { companySettingsSchema, contrastWithWhite, currencies } from "../../app/services/company/schemas";
 import { timeZoneField, timeZones } from "../../app/services/company/time-zones";
 import { ConfigError, parseEnv } from "../../app/utils/env.server";
@@ -127,6 +128,16 @@ export const SCHEMAS_TESTED: readonly Entry[] = [
   one("app/services/team/team.server.ts", "roleSchema", roleSchema),
   one("app/services/team/team.server.ts", "changeRoleSchema", changeRoleSchema),
   one("app/services/team/team.server.ts", "addMemberSchema", addMemberSchema),
+  // team.server.ts re-exports the forms' schemas from schemas.ts (the browser validates with them too).
+  one("app/services/team/schemas.ts", "roleSchema", roleSchema),
+  one("app/services/team/schemas.ts", "changeRoleSchema", changeRoleSchema),
+  one("app/services/team/schemas.ts", "addMemberSchema", addMemberSchema),
+  one("app/services/team/schemas.ts", "teamFormSchema", teamFormSchema, ["intent", "userId", "role", "name", "email"]),
+  one("app/services/team/schemas.ts", "inviteFormSchema", inviteFormSchema),
+  one("app/services/invoices/schemas.ts", "voidInvoiceFormSchema", voidInvoiceFormSchema),
+  one("app/services/schedule/schemas.ts", "calendarFeedFormSchema", calendarFeedFormSchema),
+  one("app/services/schedule/schemas.ts", "calendarFeedRevokeSchema", calendarFeedRevokeSchema),
+  one("app/services/accounts/schemas.ts", "logoutFormSchema", logoutFormSchema),
   one("app/services/company/time-zones.ts", "timeZoneField", timeZoneField),
   one("app/services/company/schemas.ts", "companySettingsSchema", companySettingsSchema,
     ["businessName", "phone", "email", "address", "timeZone", "currency", "defaultTaxRate", "paymentTermsDays", "quoteValidityDays",
