@@ -29,17 +29,6 @@ export class Job extends Model {
   declare updatedAt: Date;
 }
 
-@Table({ tableName: "job_notes", underscored: true, updatedAt: false })
-export class JobNote extends Model {
-  @TenantKey declare tenantId: string;
-  @Id declare id: string;
-  @Uuid declare jobId: string;
-  @Uuid declare authorId: string | null;
-  @RequiredText declare body: string;
-  @Timestamp declare occurredAt: Date;
-  declare createdAt: Date;
-}
-
 @Table({ tableName: "time_entries", underscored: true, updatedAt: false })
 export class TimeEntry extends Model {
   @TenantKey declare tenantId: string;

@@ -10,12 +10,13 @@ import { describe, it } from "node:test";
 import fc from "fast-check";
 import { z } from "zod";
 import {
-  chooseBusinessSchema, emailSchema, loginSchema, PASSWORD_MAX, PASSWORD_MIN, passwordSchema, setPasswordSchema, signupSchema,
+  chooseBusinessSchema, emailSchema, loginSchema, logoutFormSchema, PASSWORD_MAX, PASSWORD_MIN, passwordSchema, setPasswordSchema, signupSchema,
 } from "../../app/services/accounts/schemas";
 import { ASSISTANT_MODES, assistantInputSchema, DETAILS_MAX, JOB_TITLE_MAX } from "../../app/services/assistant/schema";
 import { normaliseEvent } from "../../app/services/billing/events.server";
 import { IMPORT_COLUMNS, type ImportType } from "../../app/services/import/columns";
 import { mapUploadSchema } from "../../app/services/import/mapping/schema";
+import { commitPreviewSchema, importUploadSchema, undoImportSchema } from "../../app/services/import/schemas";
 import { propertySchema } from "../../app/services/records/property-schema";
 import {
   customerSchema, invoiceSchema, jobSchema, quoteSchema, ROW_SCHEMAS, TEAM_ROLES, teamMemberSchema,
@@ -36,11 +37,11 @@ import { lineItemSchema, lineItemsSchema } from "../../app/services/documents/li
 import { priceBookItemSchema } from "../../app/services/documents/price-book-form";
 import { quoteFormSchema } from "../../app/services/documents/quote-form";
 import { customerListSchema } from "../../app/services/records/customers.server";
-import { invoiceFormSchema, officePaymentSchema } from "../../app/services/invoices/schemas";
+import { invoiceFormSchema, officePaymentSchema, voidInvoiceFormSchema } from "../../app/services/invoices/schemas";
 import { jobActionSchema, jobFormSchema } from "../../app/services/jobs/schemas";
 import { convertRequestSchema } from "../../app/services/requests/convert.server";
 import { boardParamsSchema } from "../../app/services/schedule/board.server";
-import { scheduleFormSchema } from "../../app/services/schedule/schemas";
+import { calendarFeedFormSchema, calendarFeedRevokeSchema, scheduleFormSchema } from "../../app/services/schedule/schemas";
 import { invoiceListSchema, quoteListSchema } from "../../app/services/records/documents.server";
 import { jobListSchema } from "../../app/services/records/jobs.server";
 import { listSchemaBase } from "../../app/services/records/list-params";
@@ -50,6 +51,7 @@ import { CLOCK_ACTIONS, FIELD_STATUSES, MAX_MUTATIONS, NOTE_MAX, SIGNER_NAME_MAX
 import { ARGS_SCHEMAS, fieldFormSchema, mutationSchema, pushSchema } from "../../app/services/sync/schemas";
 import { photoUploadSchema } from "../../app/services/field/schemas";
 import { addMemberSchema, changeRoleSchema, roleSchema } from "../../app/services/team/team.server";
+import { inviteFormSchema, teamFormSchema } from "../../app/services/team/schemas";
 import { companySettingsSchema, contrastWithWhite, currencies } from "../../app/services/company/schemas";
 import { timeZoneField, timeZones } from "../../app/services/company/time-zones";
 import { ConfigError, parseEnv } from "../../app/utils/env.server";
@@ -62,6 +64,7 @@ const LAST_DATE = "2027-06-16";
 type Entry = { module: string; name: string; schemas: Record<string, z.ZodTypeAny>; keys?: readonly string[] };
 const one = (module: string, name: string, schema: z.ZodTypeAny, keys?: readonly string[]): Entry => ({ module, name, schemas: { [name]: schema }, keys });
 const columns = (t: ImportType) => IMPORT_COLUMNS[t].map((c) => c.name);
+const IMPORT_COLUMNS_TYPES = Object.keys(IMPORT_COLUMNS) as ImportType[];
 
 /** Every exported zod schema of app/ (a factory is called with fixed arguments, a map gives each of its schemas). */
 export const SCHEMAS_TESTED: readonly Entry[] = [
@@ -95,6 +98,9 @@ export const SCHEMAS_TESTED: readonly Entry[] = [
   one("app/services/import/validate.server.ts", "teamMemberSchema", teamMemberSchema, columns("team")),
   { module: "app/services/import/validate.server.ts", name: "ROW_SCHEMAS", schemas: ROW_SCHEMAS as Record<string, z.ZodTypeAny> },
   one("app/services/import/mapping/schema.ts", "mapUploadSchema", mapUploadSchema),
+  one("app/services/import/schemas.ts", "importUploadSchema", importUploadSchema, ["type"]),
+  one("app/services/import/schemas.ts", "commitPreviewSchema", commitPreviewSchema, ["previewId"]),
+  one("app/services/import/schemas.ts", "undoImportSchema", undoImportSchema, ["runId"]),
   one("app/services/records/property-schema.ts", "propertySchema", propertySchema),
   one("app/services/integrations/preferences.ts", "checkbox", checkbox),
   one("app/services/integrations/preferences.ts", "accountingFormSchema", accountingFormSchema),
@@ -122,6 +128,16 @@ export const SCHEMAS_TESTED: readonly Entry[] = [
   one("app/services/team/team.server.ts", "roleSchema", roleSchema),
   one("app/services/team/team.server.ts", "changeRoleSchema", changeRoleSchema),
   one("app/services/team/team.server.ts", "addMemberSchema", addMemberSchema),
+  // team.server.ts re-exports the forms' schemas from schemas.ts (the browser validates with them too).
+  one("app/services/team/schemas.ts", "roleSchema", roleSchema),
+  one("app/services/team/schemas.ts", "changeRoleSchema", changeRoleSchema),
+  one("app/services/team/schemas.ts", "addMemberSchema", addMemberSchema),
+  one("app/services/team/schemas.ts", "teamFormSchema", teamFormSchema, ["intent", "userId", "role", "name", "email"]),
+  one("app/services/team/schemas.ts", "inviteFormSchema", inviteFormSchema),
+  one("app/services/invoices/schemas.ts", "voidInvoiceFormSchema", voidInvoiceFormSchema),
+  one("app/services/schedule/schemas.ts", "calendarFeedFormSchema", calendarFeedFormSchema),
+  one("app/services/schedule/schemas.ts", "calendarFeedRevokeSchema", calendarFeedRevokeSchema),
+  one("app/services/accounts/schemas.ts", "logoutFormSchema", logoutFormSchema),
   one("app/services/company/time-zones.ts", "timeZoneField", timeZoneField),
   one("app/services/company/schemas.ts", "companySettingsSchema", companySettingsSchema,
     ["businessName", "phone", "email", "address", "timeZone", "currency", "defaultTaxRate", "paymentTermsDays", "quoteValidityDays",
@@ -746,6 +762,29 @@ function appModules(ext: RegExp): string[] {
   walk(path.join(ROOT, "app"));
   return out.sort();
 }
+
+describe("import forms", () => {
+  it("the upload's type is one of the five, named in the message otherwise; the ids pass through to the service (its 404)", () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...IMPORT_COLUMNS_TYPES), (type) => {
+        const r = importUploadSchema.safeParse({ type });
+        assert.ok(r.success && r.data.type === type);
+      }),
+      { seed: 7, numRuns: 20 },
+    );
+    const bad = importUploadSchema.safeParse({ type: "widgets" });
+    assert.ok(!bad.success && bad.error.issues[0].path[0] === "type" && /"widgets" is not an import type/.test(bad.error.issues[0].message));
+    const none = importUploadSchema.safeParse({});
+    assert.ok(!none.success && none.error.issues[0].message === "Choose what to import.");
+    fc.assert(
+      fc.property(fc.option(fc.string(), { nil: undefined }), (id) => {
+        assert.equal(commitPreviewSchema.parse({ previewId: id }).previewId, id);
+        assert.equal(undoImportSchema.parse({ runId: id }).runId, id);
+      }),
+      { seed: 8, numRuns: 100 },
+    );
+  });
+});
 
 describe("SCHEMAS_TESTED names every exported zod schema", () => {
   it("every .ts module's exports: each zod schema, map of schemas or schema factory is in the list", async () => {

@@ -48,6 +48,7 @@ export async function getCompanySettings(actor: Actor): Promise<CompanySettingsF
  */
 export async function saveCompanySettings(actor: Actor, v: CompanySettingsValue): Promise<void> {
   await inTenant(actor.tenantId, async (t) => {
+    // Raw SQL on purpose: a system catalog (no model), the zone list PostgreSQL itself computes with.
     const known = await one(`SELECT 1 FROM pg_timezone_names WHERE name = $1`, [v.timeZone], t);
     if (!known) {
       throw new AppError("VALIDATION_FAILED", "Some fields are not valid.", { fields: { timeZone: ["This time zone is not supported."] } });
