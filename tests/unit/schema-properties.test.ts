@@ -148,7 +148,7 @@ export const SCHEMAS_TESTED: readonly Entry[] = [
   one("app/services/company/time-zones.ts", "timeZoneField", timeZoneField),
   one("app/services/company/schemas.ts", "companySettingsSchema", companySettingsSchema,
     ["businessName", "phone", "email", "address", "timeZone", "currency", "defaultTaxRate", "paymentTermsDays", "quoteValidityDays",
-      "reminderQuoteDays", "reminderInvoiceBeforeDays", "reminderInvoiceAfterDays", "reminderVisit", "brandColor"]),
+      "reminderQuoteDays", "reminderInvoiceBeforeDays", "reminderInvoiceAfterDays", "reminderVisit", "brandColor", "checklistRequired"]),
 ];
 
 // ------------------------------------------------------------------------- generators
@@ -618,6 +618,9 @@ describe("back-office lists and forms", () => {
       refuses(companySettingsSchema, { ...form, reminderQuoteDays: "0" }, "reminderQuoteDays");
       refuses(companySettingsSchema, { ...form, reminderInvoiceAfterDays: "2.5" }, "reminderInvoiceAfterDays");
       refuses(companySettingsSchema, { ...form, reminderVisit: "yes" }, "reminderVisit");
+      assert.equal((accepts(companySettingsSchema, { ...form, checklistRequired: "on" }) as Record<string, unknown>).checklistRequired, true);
+      assert.equal((accepts(companySettingsSchema, form) as Record<string, unknown>).checklistRequired, false);
+      refuses(companySettingsSchema, { ...form, checklistRequired: "yes" }, "checklistRequired");
       // The brand colour: absent is the default; a hex colour dark enough for white text, lower-cased.
       assert.equal(v.brandColor, "#1d4ed8");
       const hex = `#${i.taxMilli.toString(16).padStart(6, "0").slice(-6)}`;
