@@ -62,6 +62,8 @@ export function JobForm({ lastResult, defaultValue, choices, timeZone, submitLab
         options={choices.customers.map((c) => ({ value: c.id, label: c.label }))} />
       <TextField meta={fields.title} label="Title" hint="What the technician will do, e.g. “Replace water heater”." />
       <TextareaField meta={fields.description} label="Description" hint="Optional. Shown to the technician in the field app." />
+      <TextareaField meta={fields.checklist} label="Checklist" rows={4}
+        hint="Optional. One item per line; the technician ticks them in the field app. Whether every item must be ticked before completing is a company setting." />
       <SelectField key={`property-${String(fields.customerId.value ?? "")}`} meta={fields.propertyId} label="Service property" placeholder="None: the customer's own address"
         options={properties.list.map((p) => ({ value: p.id, label: p.label }))}
         hint={properties.known

@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import { test } from "node:test";
 import { one, rows } from "../../db/index";
 import { clientFor, envelope, type Client } from "../helpers/client";
-import { createCustomer, createJob, createTenantWithUsers, createUser, twoTenants, type TestTenant } from "../helpers/fixtures";
+import { createCustomer, createJob, createQuote, createTenantWithUsers, createUser, twoTenants, type TestTenant } from "../helpers/fixtures";
 import { textOf } from "../helpers/html";
 
 type M = { id: number; type: string; occurredAt: string; args: Record<string, unknown> };
@@ -271,4 +271,82 @@ test("another technician's job is rejected (403) and another tenant's is not fou
     assert.equal(s.items[0].done_at, null);
     assert.equal(s.signature, null);
   }
+});
+
+const idFrom = (res: Response, prefix: string) => {
+  assert.equal(res.status, 303, `expected a redirect, got ${res.status}`);
+  return res.headers.get("location")!.replace(`${prefix}/`, "").split(/[?#]/)[0];
+};
+const checklistOf = async (tenantId: string, jobId: string) =>
+  (await rows<{ label: string; done: boolean }>(`SELECT label, done_at IS NOT NULL AS done FROM job_checklist_items WHERE tenant_id = $1 AND job_id = $2 ORDER BY position`, [tenantId, jobId])).map((i) => [i.label, i.done]);
+
+test("the office types the checklist on the job form, one per line; editing keeps the ticks of unchanged items; a quote's chosen items become the checklist", async () => {
+  const t = await createTenantWithUsers();
+  const customer = await createCustomer(t.id, { name: "Jo Job" });
+  const office = await clientFor(t.users.office);
+  const created = await office.post("/jobs/new", {
+    customerId: customer.id, title: "Boiler service", assigneeId: t.users.technician.id,
+    checklist: "- Check the flue\r\n\r\n[ ] Bleed the radiators\r\n  Test the thermostat  ",
+  });
+  const jobId = idFrom(created, "/jobs");
+  assert.deepEqual(await checklistOf(t.id, jobId), [["Check the flue", false], ["Bleed the radiators", false], ["Test the thermostat", false]]);
+  const edit = await (await office.get(`/jobs/${jobId}/edit`)).text();
+  assert.match(edit, /Check the flue\nBleed the radiators\nTest the thermostat<\/textarea>/, "the form shows the list one per line");
+
+  const [flue] = await rows<{ id: string }>(`SELECT id FROM job_checklist_items WHERE tenant_id = $1 AND job_id = $2 AND label = 'Check the flue'`, [t.id, jobId]);
+  await push(await clientFor(t.users.technician), randomUUID(), [tick(1, jobId, flue.id, true, 0)]);
+  assert.equal((await office.post(`/jobs/${jobId}/edit`, { customerId: customer.id, title: "Boiler service", assigneeId: t.users.technician.id, checklist: "Test the thermostat\nCheck the flue\nTop up the pressure" })).status, 303);
+  assert.deepEqual(await checklistOf(t.id, jobId), [["Test the thermostat", false], ["Check the flue", true], ["Top up the pressure", false]]);
+  const tooLong = await office.post(`/jobs/${jobId}/edit`, { customerId: customer.id, title: "Boiler service", checklist: "x".repeat(201) });
+  assert.equal(tooLong.status, 422);
+  assert.match(await tooLong.text(), /Keep each item to 200 characters\./);
+
+  const quote = await createQuote(t.id, {
+    customerId: customer.id, status: "approved",
+    items: [{ description: "Replace the pump", unitPriceCents: 30_000 }, { description: "Power flush", unitPriceCents: 20_000 }, { description: "Magnetic filter", unitPriceCents: 9_000 }],
+  });
+  await rows(`UPDATE quote_items SET optional = position = 3, selected = position <> 3 WHERE tenant_id = $1 AND quote_id = $2`, [t.id, quote.id]);
+  const fromQuote = idFrom(await office.post(`/quotes/${quote.id}/convert`, {}), "/jobs");
+  assert.deepEqual(await checklistOf(t.id, fromQuote), [["Replace the pump", false], ["Power flush", false]], "the chosen items, not the optional one left out");
+});
+
+test("the company setting decides whether completing needs the checklist; cancelling a job stops its clock into a time entry", async () => {
+  const t = await createTenantWithUsers();
+  const owner = await clientFor(t.users.owner);
+  const page = await (await owner.get("/settings/company")).text();
+  assert.match(page, /A job can be completed only when every checklist item is ticked/);
+  const form = Object.fromEntries([...page.matchAll(/<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"/g)].map((m) => [m[1], m[2].replace(/&amp;/g, "&")]).filter(([k]) => k !== "_csrf" && k !== "checklistRequired"));
+  const saved = await owner.post("/settings/company", { ...form, businessName: form.businessName ?? "Tenant", timeZone: "UTC", currency: "USD", checklistRequired: "on" });
+  assert.equal(saved.status, 303, await saved.clone().text().then((s) => s.slice(0, 300)));
+  assert.equal((await one<{ checklist_required: boolean }>(`SELECT checklist_required FROM tenants WHERE id = $1`, [t.id]))!.checklist_required, true);
+
+  const { job, tech, clientId } = await field({ tenant: t, required: true });
+  await push(tech, clientId, [status(1, job.id, "en_route", 0)]);
+  const office = await clientFor(t.users.office);
+  const cancel = await office.post(`/jobs/${job.id}`, { intent: "cancel" });
+  assert.equal(cancel.status, 303);
+  const s = await state(t.id, job.id);
+  assert.equal(s.status, "cancelled");
+  assert.deepEqual(s.clocks, [], "no clock runs on a cancelled job");
+  assert.equal(s.times.length, 1);
+  assert.equal(s.times[0][0], at(0));
+  const bad = await office.post(`/jobs/${job.id}`, { intent: "delete" });
+  assert.equal(bad.status, 422, "the job page's form is checked by its schema");
+});
+
+test("the invoice made from a signed job shows the signature, on its page and in its PDF", async () => {
+  const { t, job, tech, clientId } = await field();
+  await push(tech, clientId, [status(1, job.id, "en_route", 0), status(2, job.id, "in_progress", 5), sign(3, job.id, { name: "Maria Gonzalez", image: PNG }, 30), status(4, job.id, "completed", 31)]);
+  const office = await clientFor(t.users.office);
+  const invoiceId = idFrom(await office.post(`/jobs/${job.id}/invoice`, {}), "/invoices");
+  const html = await (await office.get(`/invoices/${invoiceId}`)).text();
+  assert.match(html, /Customer signature/);
+  assert.match(html, /alt="Signature of Maria Gonzalez"/);
+  const res = await office.get(`/invoices/${invoiceId}.pdf`);
+  assert.equal(res.status, 200);
+  const { extractText, getDocumentProxy } = await import("unpdf");
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  const { text } = await extractText(await getDocumentProxy(bytes.slice()), { mergePages: true });
+  assert.match(text.replace(/\s+/g, " "), /Customer signature Signed by Maria Gonzalez on completion/);
+  assert.ok(Buffer.from(bytes).includes("/Subtype /Image"), "the drawing is in the PDF");
 });

@@ -16,6 +16,7 @@ import { ASSISTANT_MODES, assistantInputSchema, DETAILS_MAX, JOB_TITLE_MAX } fro
 import { normaliseEvent } from "../../app/services/billing/events.server";
 import { IMPORT_COLUMNS, type ImportType } from "../../app/services/import/columns";
 import { mapUploadSchema } from "../../app/services/import/mapping/schema";
+import { commitPreviewSchema, importUploadSchema, undoImportSchema } from "../../app/services/import/schemas";
 import { propertySchema } from "../../app/services/records/property-schema";
 import {
   customerSchema, invoiceSchema, jobSchema, quoteSchema, ROW_SCHEMAS, TEAM_ROLES, teamMemberSchema,
@@ -63,6 +64,7 @@ const LAST_DATE = "2027-06-16";
 type Entry = { module: string; name: string; schemas: Record<string, z.ZodTypeAny>; keys?: readonly string[] };
 const one = (module: string, name: string, schema: z.ZodTypeAny, keys?: readonly string[]): Entry => ({ module, name, schemas: { [name]: schema }, keys });
 const columns = (t: ImportType) => IMPORT_COLUMNS[t].map((c) => c.name);
+const IMPORT_COLUMNS_TYPES = Object.keys(IMPORT_COLUMNS) as ImportType[];
 
 /** Every exported zod schema of app/ (a factory is called with fixed arguments, a map gives each of its schemas). */
 export const SCHEMAS_TESTED: readonly Entry[] = [
@@ -96,6 +98,9 @@ export const SCHEMAS_TESTED: readonly Entry[] = [
   one("app/services/import/validate.server.ts", "teamMemberSchema", teamMemberSchema, columns("team")),
   { module: "app/services/import/validate.server.ts", name: "ROW_SCHEMAS", schemas: ROW_SCHEMAS as Record<string, z.ZodTypeAny> },
   one("app/services/import/mapping/schema.ts", "mapUploadSchema", mapUploadSchema),
+  one("app/services/import/schemas.ts", "importUploadSchema", importUploadSchema, ["type"]),
+  one("app/services/import/schemas.ts", "commitPreviewSchema", commitPreviewSchema, ["previewId"]),
+  one("app/services/import/schemas.ts", "undoImportSchema", undoImportSchema, ["runId"]),
   one("app/services/records/property-schema.ts", "propertySchema", propertySchema),
   one("app/services/integrations/preferences.ts", "checkbox", checkbox),
   one("app/services/integrations/preferences.ts", "accountingFormSchema", accountingFormSchema),
@@ -136,7 +141,7 @@ export const SCHEMAS_TESTED: readonly Entry[] = [
   one("app/services/company/time-zones.ts", "timeZoneField", timeZoneField),
   one("app/services/company/schemas.ts", "companySettingsSchema", companySettingsSchema,
     ["businessName", "phone", "email", "address", "timeZone", "currency", "defaultTaxRate", "paymentTermsDays", "quoteValidityDays",
-      "reminderQuoteDays", "reminderInvoiceBeforeDays", "reminderInvoiceAfterDays", "reminderVisit", "brandColor"]),
+      "reminderQuoteDays", "reminderInvoiceBeforeDays", "reminderInvoiceAfterDays", "reminderVisit", "brandColor", "checklistRequired"]),
 ];
 
 // ------------------------------------------------------------------------- generators
@@ -606,6 +611,9 @@ describe("back-office lists and forms", () => {
       refuses(companySettingsSchema, { ...form, reminderQuoteDays: "0" }, "reminderQuoteDays");
       refuses(companySettingsSchema, { ...form, reminderInvoiceAfterDays: "2.5" }, "reminderInvoiceAfterDays");
       refuses(companySettingsSchema, { ...form, reminderVisit: "yes" }, "reminderVisit");
+      assert.equal((accepts(companySettingsSchema, { ...form, checklistRequired: "on" }) as Record<string, unknown>).checklistRequired, true);
+      assert.equal((accepts(companySettingsSchema, form) as Record<string, unknown>).checklistRequired, false);
+      refuses(companySettingsSchema, { ...form, checklistRequired: "yes" }, "checklistRequired");
       // The brand colour: absent is the default; a hex colour dark enough for white text, lower-cased.
       assert.equal(v.brandColor, "#1d4ed8");
       const hex = `#${i.taxMilli.toString(16).padStart(6, "0").slice(-6)}`;
@@ -754,6 +762,29 @@ function appModules(ext: RegExp): string[] {
   walk(path.join(ROOT, "app"));
   return out.sort();
 }
+
+describe("import forms", () => {
+  it("the upload's type is one of the five, named in the message otherwise; the ids pass through to the service (its 404)", () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...IMPORT_COLUMNS_TYPES), (type) => {
+        const r = importUploadSchema.safeParse({ type });
+        assert.ok(r.success && r.data.type === type);
+      }),
+      { seed: 7, numRuns: 20 },
+    );
+    const bad = importUploadSchema.safeParse({ type: "widgets" });
+    assert.ok(!bad.success && bad.error.issues[0].path[0] === "type" && /"widgets" is not an import type/.test(bad.error.issues[0].message));
+    const none = importUploadSchema.safeParse({});
+    assert.ok(!none.success && none.error.issues[0].message === "Choose what to import.");
+    fc.assert(
+      fc.property(fc.option(fc.string(), { nil: undefined }), (id) => {
+        assert.equal(commitPreviewSchema.parse({ previewId: id }).previewId, id);
+        assert.equal(undoImportSchema.parse({ runId: id }).runId, id);
+      }),
+      { seed: 8, numRuns: 100 },
+    );
+  });
+});
 
 describe("SCHEMAS_TESTED names every exported zod schema", () => {
   it("every .ts module's exports: each zod schema, map of schemas or schema factory is in the list", async () => {

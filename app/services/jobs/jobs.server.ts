@@ -8,7 +8,8 @@ import { formatDateTime } from "~/utils/format";
 import { can } from "~/utils/permissions";
 import { recordHistory } from "~/services/history/history.server";
 import { utcToZoned, zonedToUtc } from "./local-time";
-import type { JobFormInput } from "./schemas";
+import { checklistText, setChecklist, stopClock } from "./checklist.server";
+import { checklistLines, type JobFormInput } from "./schemas";
 
 // Jobs made and changed by hand in the office (CONTRACT section 12): the commands the job form,
 // the cancel/reopen buttons, a booking request's "Create job", the schedule page (issue 17) and
@@ -123,6 +124,7 @@ export async function createJob(actor: Actor, input: JobFormInput, t?: Tx, summa
   });
   const schedule = await scheduleFromLocal(actor.tenantId, input, t);
   await applySchedule(actor, job, schedule, t);
+  await setChecklist(actor.tenantId, job.id, checklistLines(input.checklist), t);
   await recordHistory(t, actor, { recordType: "job", recordId: job.id, action: "created", summary });
   if (schedule.start || schedule.assigneeId) {
     await recordHistory(t, actor, { recordType: "job", recordId: job.id, action: "scheduled", summary: await scheduleSummary(actor.tenantId, schedule, t) });
@@ -144,6 +146,7 @@ export async function updateJob(actor: Actor, jobId: string, input: JobFormInput
     const changedDetails = job.changed() || [];
     const schedule = await scheduleFromLocal(actor.tenantId, input, t);
     const { changed } = await applySchedule(actor, job, schedule, t);
+    if (await setChecklist(actor.tenantId, job.id, checklistLines(input.checklist), t)) changedDetails.push("checklist");
     if (changedDetails.length) await recordHistory(t, actor, { recordType: "job", recordId: job.id, action: "updated", summary: "Edited" });
     if (changed) await recordHistory(t, actor, { recordType: "job", recordId: job.id, action: "scheduled", summary: await scheduleSummary(actor.tenantId, schedule, t) });
     return job;
@@ -160,6 +163,8 @@ export async function cancelJob(actor: Actor, jobId: string): Promise<Job> {
     const from = job.status;
     job.status = "cancelled";
     await job.save({ transaction: t });
+    // A cancelled job leaves no clock running: the time on it so far is logged (decision 212).
+    await stopClock(actor.tenantId, job.id, new Date(), t);
     // The status change is the job event (docs/decisions/120: no second history line for it).
     await statusEvent(actor, job, from, t);
     return job;
@@ -196,6 +201,7 @@ export async function jobFormValues(actor: Actor, jobId: string) {
         scheduledEnd: job.scheduledEnd ? utcToZoned(job.scheduledEnd, zone) : "",
         assigneeId: job.assigneeId ?? "",
         propertyId: job.propertyId ?? "",
+        checklist: await checklistText(actor.tenantId, job.id, t),
       },
     };
   });

@@ -181,3 +181,8 @@ export async function jobSignature(tenantId: string, jobId: string, t: Tx): Prom
   if (!found) return null;
   return { ...found, image: found.image ? `data:image/png;base64,${found.image.toString("base64")}` : null };
 }
+
+/** The signature collected when the job was completed, for the invoice made from it. */
+export async function signatureOfJob(actor: Actor, jobId: string): Promise<ShownSignature | null> {
+  return inTenant(actor.tenantId, (t) => jobSignature(actor.tenantId, jobId, t));
+}
