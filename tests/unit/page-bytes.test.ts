@@ -47,6 +47,6 @@ test("a dash on the renderer's view boundary: React writes NUL bytes, and withou
 });
 
 test("a page without NUL bytes is passed through as is", () => {
-  const body = Buffer.from("<p>1:30–3:30 PM</p>");
+  const body = Buffer.concat([Buffer.from("<p>1:30–3:30 PM</p>")]);
   assert.equal(withoutNulBytes(body), body);
 });
