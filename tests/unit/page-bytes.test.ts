@@ -9,7 +9,7 @@ import { withoutNulBytes } from "../../app/http/page-bytes.server";
 // the end of its 2,048-byte write view (decision 225); entry.server.tsx drops them.
 
 /** What renderToPipeableStream writes for `element`, as entry.server.tsx collects it. */
-function rendered(element: React.ReactElement): Promise<Buffer> {
+function rendered(element: React.ReactElement): Promise<ReturnType<typeof Buffer.concat>> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     const sink = new Writable({
