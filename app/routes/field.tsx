@@ -5,7 +5,9 @@ import { useCallback, useEffect, useMemo, useState } from "react";
 import { EmptyState, PageHeader } from "~/components/layout";
 import { JobCard, type CardActions, type CardFailure } from "~/components/field/job-card";
 import { dayKey, describeAction, formatMinutes, groupDay, nextDays, project, type ShownJob } from "~/components/field/project";
+import { JobPhotos } from "~/components/field/job-photos";
 import { SyncBar } from "~/components/field/sync-bar";
+import { usePhotoQueue } from "~/components/field/use-photo-queue";
 import { useFieldSync } from "~/components/field/use-field-sync";
 import { dateTimeFormat } from "~/utils/format";
 import { formObject, parseWith, staffFormAction, type FormFailure } from "~/http/form.server";
@@ -115,6 +117,7 @@ export default function FieldPage() {
   const data = useLoaderData<typeof loader>();
   const failed = useActionData<FormFailure>();
   const sync = useFieldSync(data, describeAction);
+  const photos = usePhotoQueue(data.userId);
   const { timer, elapsed, set: setTimer } = useTimer(data.timer);
 
   const { ready, enqueue } = sync;
@@ -151,6 +154,7 @@ export default function FieldPage() {
       failure={failure?.jobId === job.id ? failure : undefined}
       actions={actions}
       showDay={!!job.scheduledStart && dayKey(job.scheduledStart, data.timeZone) !== todayKey}
+      photos={<JobPhotos jobId={job.id} jobTitle={job.title} queue={photos} />}
     />
   );
 
@@ -164,7 +168,16 @@ export default function FieldPage() {
           </span>
         }
       />
-      <SyncBar state={sync.state} pending={sync.pending.length} onSync={sync.syncNow} timeZone={data.timeZone} />
+      <SyncBar
+        state={sync.state}
+        pending={sync.pending.length}
+        photos={photos.waiting}
+        onSync={() => {
+          void sync.syncNow();
+          photos.uploadNow();
+        }}
+        timeZone={data.timeZone}
+      />
       {sync.rejections.map((r) => (
         <div key={r.key} className="alert alert-error field-rejection" role="alert">
           <p>

@@ -75,6 +75,7 @@ export function JobCard({
   failure,
   actions,
   showDay,
+  photos,
 }: {
   job: ShownJob;
   timeZone: string;
@@ -83,6 +84,8 @@ export function JobCard({
   failure?: CardFailure;
   actions?: CardActions;
   showDay: boolean;
+  /** The card's photos part (job-photos.tsx), given by the page. */
+  photos?: React.ReactNode;
 }) {
   const headingId = `job-${job.id}-title`;
   const timing = timer?.jobId === job.id;
@@ -206,6 +209,7 @@ export function JobCard({
           ))}
         </ul>
       ) : null}
+      {photos}
     </article>
   );
 }
