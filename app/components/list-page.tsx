@@ -1,3 +1,4 @@
+import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { EmptyState, PageHeader } from "~/components/layout";
 import { ListToolbar, Pagination, type FilterSelect } from "~/components/records";
@@ -15,8 +16,8 @@ export type ListPageProps<T extends { id: string }> = {
   /** Shown instead of everything below the header when the business has no such record at all. */
   firstRun: ListEmpty | null;
   search: { q?: string; placeholder: string; filters?: FilterSelect[]; hidden?: Record<string, string | undefined> };
-  /** A line under the search, e.g. "Showing one customer's quotes." with a way back. */
-  note?: ReactNode;
+  /** The list narrowed to one customer (`?customer=<id>`, from the customer's page): kept by the search, said under it with a way back to everyone's. */
+  customerScope?: { customerId?: string; noun: string; everyoneHref: string };
   columns: Array<ListColumn<T>>;
   rows: T[];
   /** Shown when the search or filters leave no rows. */
@@ -31,7 +32,8 @@ export type ListPageProps<T extends { id: string }> = {
  * and keyset pagination. Each list names only its columns and words.
  */
 export function ListPage<T extends { id: string }>(props: ListPageProps<T>) {
-  const { title, description, actions, firstRun, search, note, columns, rows, noMatch, page } = props;
+  const { title, description, actions, firstRun, search, customerScope, columns, rows, noMatch, page } = props;
+  const scoped = customerScope?.customerId;
   if (firstRun) {
     return (
       <>
@@ -43,8 +45,8 @@ export function ListPage<T extends { id: string }>(props: ListPageProps<T>) {
   return (
     <>
       <PageHeader title={title} description={description} actions={actions} />
-      <ListToolbar q={search.q} placeholder={search.placeholder} filters={search.filters} hidden={search.hidden} />
-      {note ? <p className="filter-note">{note}</p> : null}
+      <ListToolbar q={search.q} placeholder={search.placeholder} filters={search.filters} hidden={{ ...search.hidden, customer: scoped }} />
+      {scoped ? <p className="filter-note">Showing one customer's {customerScope.noun}. <Link to={customerScope.everyoneHref}>Show every customer</Link></p> : null}
       {rows.length ? (
         <div className="table-wrap">
           <table>

@@ -9,6 +9,7 @@ import { EmailStatus } from "~/components/email-status";
 import { mailMode } from "~/services/messages/config.server";
 import { latestMessageFor } from "~/services/messages/outbox.server";
 import { invoiceShare } from "~/services/invoices/invoices.server";
+import { SignatureView } from "~/components/job-field";
 import { RecordPage } from "~/components/record-page";
 import { recordPageData } from "~/http/record-page.server";
 import { PaymentForm } from "~/components/payment-form";
@@ -16,6 +17,7 @@ import { DateTime, Money, StatusBadge } from "~/components/records";
 import { PAYMENT_METHOD_LABELS } from "~/services/invoices/schemas";
 import { zonedToday } from "~/services/jobs/local-time";
 import { getInvoice } from "~/services/records/documents.server";
+import { signatureOfJob } from "~/services/records/jobs.server";
 import { balanceDue } from "~/services/records/statuses";
 import { actorOf } from "~/utils/auth.server";
 import { randomToken } from "~/utils/crypto.server";
@@ -28,19 +30,20 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireAllRecords(request);
   const actor = actorOf(user);
   const found = await getInvoice(actor, params.id!);
+  const signature = found.invoice.job_id ? await signatureOfJob(actor, found.invoice.job_id) : null;
   const page = await recordPageData(request, user, { type: "invoice", id: found.invoice.id, customerId: found.invoice.customer_id });
   const canManage = page.canManage;
   const share = canManage ? await invoiceShare(actor, found.invoice.id) : null;
   const mail = { mode: mailMode(), latest: share ? await latestMessageFor(actor, "invoice", found.invoice.id) : null };
   return json({
-    ...found, ...page, share, mail,
+    ...found, ...page, share, mail, signature,
     // A fresh key each time the page renders: one payment per rendered form.
     payment: canManage ? { today: zonedToday(user.timeZone), idempotencyKey: randomToken(18) } : null,
   });
 }
 
 export default function InvoicePage() {
-  const { invoice: i, items, payments, links, canManageLinks, canManage, createdId, payment, history, share, mail } = useLoaderData<typeof loader>();
+  const { invoice: i, items, payments, links, canManageLinks, canManage, createdId, payment, history, share, mail, signature } = useLoaderData<typeof loader>();
   const balance = balanceDue(i);
   const open = i.status === "sent" || i.status === "partial";
   const voidable = (i.status === "draft" || i.status === "sent") && !payments.length;
@@ -113,6 +116,14 @@ export default function InvoicePage() {
         />
         {i.notes ? <><h3 className="section-gap">Notes</h3><p className="prewrap">{i.notes}</p></> : null}
       </section>
+
+      {signature ? (
+        <section className="card" aria-labelledby="signature-title">
+          <h2 id="signature-title">Customer signature</h2>
+          <p className="muted small">Collected on site when the job was completed.</p>
+          <SignatureView signature={signature} />
+        </section>
+      ) : null}
 
       <section className="card" aria-labelledby="payments-title">
         <h2 id="payments-title">Payments</h2>

@@ -48,9 +48,8 @@ export default function InvoicesPage() {
         q: params.q,
         placeholder: "Number or customer",
         filters: [{ name: "status", label: "Status", value: params.status, options: optionsOf(INVOICE_FILTERS, { ...FILTER_LABELS, partial: "Partly paid" }) }],
-        hidden: { customer: params.customer },
       }}
-      note={params.customer ? <>Showing one customer's invoices. <Link to="/invoices">Show every customer</Link></> : null}
+      customerScope={{ customerId: params.customer, noun: "invoices", everyoneHref: "/invoices" }}
       columns={columns}
       rows={page.items}
       noMatch={{ title: "No invoices match", body: <p>Try another status or fewer words, or <Link to="/invoices">show all invoices</Link>.</p> }}

@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { ClockSince } from "~/components/job-field";
 import { ListPage, type ListColumn } from "~/components/list-page";
 import { DateTime, optionsOf, StatusBadge, type FilterSelect } from "~/components/records";
 import { listPageData } from "~/http/list-page.server";
@@ -27,7 +28,15 @@ type Row = ReturnType<typeof useLoaderData<typeof loader>>["page"]["items"][numb
 const jobColumns = (ownOnly: boolean): Array<ListColumn<Row>> => [
   { header: "Job", cell: (j) => <Link to={`/jobs/${j.id}`}>{j.title}</Link> },
   { header: "Customer", cell: (j) => (ownOnly ? j.customer_name : <Link to={`/customers/${j.customer_id}`}>{j.customer_name}</Link>) },
-  { header: "Status", cell: (j) => <StatusBadge status={j.status} /> },
+  {
+    header: "Status",
+    cell: (j) => (
+      <>
+        <StatusBadge status={j.status} />
+        {j.clock_started_at ? <div className="small"><ClockSince startedAt={j.clock_started_at} onSiteAt={j.clock_on_site_at} /></div> : null}
+      </>
+    ),
+  },
   { header: "Scheduled", cell: (j) => (j.scheduled_start ? <DateTime value={j.scheduled_start} /> : <span className="muted">Not scheduled</span>) },
   ...(ownOnly ? [] : [{ header: "Assigned to", cell: (j: Row) => j.assignee_name ?? <span className="muted">Unassigned</span> }]),
 ];
@@ -56,8 +65,8 @@ export default function JobsPage() {
       description={ownOnly ? "The jobs assigned to you, by schedule." : "Every job, by schedule; unscheduled jobs come last."}
       actions={canCreate ? <Link to={params.customer ? `/jobs/new?customerId=${params.customer}` : "/jobs/new"} className="btn btn-primary">New job</Link> : null}
       firstRun={any ? null : { title: "No jobs yet", body: firstRunBody }}
-      search={{ q: params.q, placeholder: "Job title", filters, hidden: { customer: params.customer } }}
-      note={params.customer ? <>Showing one customer's jobs. <Link to={`/jobs?status=${params.status}`}>Show every customer</Link></> : null}
+      search={{ q: params.q, placeholder: "Job title", filters }}
+      customerScope={{ customerId: params.customer, noun: "jobs", everyoneHref: `/jobs?status=${params.status}` }}
       columns={jobColumns(ownOnly)}
       rows={page.items}
       noMatch={

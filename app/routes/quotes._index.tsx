@@ -43,9 +43,8 @@ export default function QuotesPage() {
         q: params.q,
         placeholder: "Number, title or customer",
         filters: [{ name: "status", label: "Status", value: params.status, options: optionsOf(QUOTE_FILTERS, { ...FILTER_LABELS, sent: "Awaiting response" }) }],
-        hidden: { customer: params.customer },
       }}
-      note={params.customer ? <>Showing one customer's quotes. <Link to="/quotes">Show every customer</Link></> : null}
+      customerScope={{ customerId: params.customer, noun: "quotes", everyoneHref: "/quotes" }}
       columns={columns}
       rows={page.items}
       noMatch={{ title: "No quotes match", body: <p>Try another status or fewer words, or <Link to="/quotes">show all quotes</Link>.</p> }}
