@@ -95,6 +95,9 @@ describe("browser: the field page", { skip: SKIP_BROWSER }, () => {
     // The job's one clock runs since Start work (the server's record), and stops into a time entry.
     assert.match(await after.innerText(), /On site since/);
     await after.getByRole("button", { name: "Stop clock" }).click();
+    // The stop is queued asynchronously (IndexedDB), so "All changes synced" may still show from
+    // before it: wait for the entry to reach the server rather than for the bar.
+    for (let i = 0; i < 100 && (await field(t.id, started.id)).times === 0; i++) await new Promise((r) => setTimeout(r, 100));
     await page.getByText("All changes synced").waitFor();
     await page.waitForFunction(() => !document.querySelector(".sync-waiting"));
     assert.equal((await field(t.id, started.id)).times, 1);

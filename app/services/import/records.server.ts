@@ -7,7 +7,7 @@ import { rows, type Tx } from "../../../db/index";
 import { conflict } from "~/utils/app-error";
 import type { ImportType } from "./columns";
 import type { PropertyDraft } from "./mapping/apply.server";
-import type { CustomerRow, InvoiceDocument, JobRow, LineItem, QuoteDocument, TeamMemberRow, ValidationResult } from "./validate.server";
+import type { CustomerRow, InvoiceDocument, JobRow, LineItem, QuoteDocument, TeamMemberRow, ValidationResult } from "./row-types";
 
 /** A stored record column: name in the SQL, PostgreSQL type, and how to read it. */
 type Column<R> = readonly [name: string, type: string, get: (r: R) => unknown];
