@@ -6,6 +6,7 @@
  * `BENCH_ONLY=P2 npm run bench` runs part two alone (bench/part-two.ts, writes p2.json).
  * `BENCH_ONLY=MAIL npm run bench` runs the e-mail delivery figure alone (bench/email.ts, writes mail.json).
  * `BENCH_ONLY=JOBBER npm run bench` runs issue 19's figures alone (bench/jobber-import.ts, writes jobber.json).
+ * `BENCH_ONLY=PHOTOS npm run bench` runs the job photo uploads alone (bench/photos.ts, writes photos.json).
  */
 import { benchDatabase, buildApp, printTable, productionServer, writeResults, type Figure } from "./lib";
 import { benchHttp } from "./http";
@@ -18,6 +19,7 @@ import { benchOfflineSync } from "./offline-sync";
 import { benchPartTwo } from "./part-two";
 import { benchEmail } from "./email";
 import { benchJobberImport } from "./jobber-import";
+import { benchPhotos } from "./photos";
 import { closeDb } from "../db/index";
 
 async function main() {
@@ -73,6 +75,10 @@ async function main() {
         console.error(`server log:\n${server.logs.join("").slice(-4000)}`);
         throw error;
       })));
+    }
+    if (!only || only === "PHOTOS") {
+      console.log("Photos (issue 21: 200 photos of 500 KB by 20 devices at once)…");
+      figures.push(...(await benchPhotos(server.url)));
     }
     if (!only || only === "P2") {
       console.log("P2 the business day (a tenant of 50,000 customers, 100,000 jobs, 100,000 invoices, 150,000 payments)…");

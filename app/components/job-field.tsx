@@ -53,9 +53,8 @@ export function ChecklistView({ items }: { items: ShownChecklistItem[] }) {
             <span className="checklist-label">{i.label}</span>
             <span className="visually-hidden">{i.done_at ? " (ticked)" : " (not ticked)"}</span>
             {i.done_at ? (
-              <span className="muted small">
-                {" "}
-                · {i.who ?? "Former member"}, {formatDateTime(i.done_at, timeZone)}
+              <span className="checklist-meta muted small">
+                Ticked by {i.who ?? "a former member"}, {formatDateTime(i.done_at, timeZone)}
               </span>
             ) : null}
           </li>

@@ -5,7 +5,9 @@ import { useEffect, useMemo, useState } from "react";
 import { EmptyState, PageHeader } from "~/components/layout";
 import { JobCard, type CardActions, type CardFailure } from "~/components/field/job-card";
 import { dayKey, describeAction, groupDay, nextDays, project, type ShownJob } from "~/components/field/project";
+import { JobPhotos } from "~/components/field/job-photos";
 import { SyncBar } from "~/components/field/sync-bar";
+import { usePhotoQueue } from "~/components/field/use-photo-queue";
 import { useFieldSync } from "~/components/field/use-field-sync";
 import { dateTimeFormat } from "~/utils/format";
 import { formAction, type FormReply } from "~/http/conform.server";
@@ -98,6 +100,7 @@ export default function FieldPage() {
   const data = useLoaderData<typeof loader>();
   const reply = useActionData<FormReply>()?.result;
   const sync = useFieldSync(data, describeAction);
+  const photos = usePhotoQueue(data.userId);
   const now = useNow();
 
   const { ready, enqueue } = sync;
@@ -133,6 +136,7 @@ export default function FieldPage() {
       failure={failure?.jobId === job.id ? failure : undefined}
       actions={actions}
       showDay={!!job.scheduledStart && dayKey(job.scheduledStart, data.timeZone) !== todayKey}
+      photos={<JobPhotos jobId={job.id} jobTitle={job.title} queue={photos} />}
     />
   );
 
@@ -146,7 +150,17 @@ export default function FieldPage() {
           </span>
         }
       />
-      <SyncBar state={sync.state} pending={sync.pending.length} onSync={sync.syncNow} timeZone={data.timeZone} />
+      <SyncBar
+        state={sync.state}
+        pending={sync.pending.length}
+        photos={photos.waiting}
+        photoNote={photos.note}
+        onSync={() => {
+          void sync.syncNow();
+          photos.uploadNow();
+        }}
+        timeZone={data.timeZone}
+      />
       {sync.rejections.map((r) => (
         <div key={r.key} className="alert alert-error field-rejection" role="alert">
           <p>

@@ -260,6 +260,16 @@ test("every route that takes an id answers another tenant's id exactly as a miss
     // Job photos (issue 21): the upload names a job and a photo, the image route both.
     { route: "PUT /api/field/jobs/<id>/photos/<photoId>", ask: (id) => putPhoto(office, id, randomUUID(), photoBytes, { takenAt }), theirs: [t.job.id], status: 404 },
     { route: "PUT /api/field/jobs/<id>/photos/<photoId> (technician)", ask: (id) => putPhoto(tech, id, randomUUID(), photoBytes, { takenAt }), theirs: [t.job.id], status: 404 },
+    {
+      route: "POST /field/photos (jobId, no JavaScript)",
+      ask: (id) => {
+        const form = new FormData();
+        form.set("jobId", id);
+        form.set("photo", new Blob([photoBytes], { type: "image/jpeg" }), "photo.jpg");
+        return tech.post("/field/photos", form);
+      },
+      theirs: [t.job.id], status: 404,
+    },
     { route: "GET /jobs/<id>/photos/<photoId>", ask: (id) => owner.get(`/jobs/${id}/photos/${ourPhotoId}`), theirs: [t.job.id], status: 404 },
     { route: "GET /jobs/<id>/photos/<photoId> (their job and photo)", ask: (id) => owner.get(`/jobs/${id}/photos/${t.photo.id}`), theirs: [t.job.id], status: 404 },
     { route: "GET /jobs/<id>/photos/<photoId> (photoId)", ask: (id) => owner.get(`/jobs/${ourTechJob.id}/photos/${id}`), theirs: [t.photo.id], status: 404 },

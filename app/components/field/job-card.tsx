@@ -198,6 +198,7 @@ export function JobCard({
   failure,
   actions,
   showDay,
+  photos,
 }: {
   job: ShownJob;
   timeZone: string;
@@ -206,6 +207,8 @@ export function JobCard({
   failure?: CardFailure;
   actions?: CardActions;
   showDay: boolean;
+  /** The card's photos part (job-photos.tsx), given by the page. */
+  photos?: React.ReactNode;
 }) {
   const headingId = `job-${job.id}-title`;
   const done = job.status === "completed" || job.status === "cancelled";
@@ -355,6 +358,7 @@ export function JobCard({
           ))}
         </ul>
       ) : null}
+      {photos}
     </article>
   );
 }
