@@ -16,7 +16,7 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { startEmbedded } from "../db/embedded";
-import { closeDb, db, rows } from "../db/index";
+import { closeDb, configureDb, db, rows } from "../db/index";
 import { migrateUp } from "../db/migrate";
 import { createCustomer, createJob, createTenant, createUser, DEFAULT_PASSWORD } from "../scripts/seeds/factories";
 import { Client } from "../tests/helpers/client";
@@ -151,6 +151,7 @@ async function main() {
   fs.chmodSync(dir, 0o755);
   const pg = await startEmbedded(path.join(dir, "data"), { database: "fieldservice_bench" });
   process.env.DATABASE_URL = pg.url;
+  configureDb({ url: pg.url });
   const secrets = { SESSION_SECRET: "bench-session-secret-0123456789abcdef", PORTAL_TOKEN_SECRET: "bench-portal-secret-0123456789abcdef" };
   Object.assign(process.env, secrets);
   await migrateUp(db());
