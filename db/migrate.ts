@@ -7,13 +7,81 @@ export type MigrationModule = { up: Migration; down: Migration };
 
 const LOCK_KEY = 7_316_204; // pg_advisory_lock key: one migrator at a time across servers
 
+/**
+ * The SQL text split into its statements, at the semicolons outside quotes, dollar quotes and
+ * comments (the migrations' own text: no psql meta-commands).
+ */
+export function sqlStatements(text: string): string[] {
+  const out: string[] = [];
+  let start = 0;
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i]!;
+    if (c === "'" || c === '"') {
+      const end = text.indexOf(c, i + 1);
+      i = end < 0 ? text.length : end + 1; // a doubled quote is two quoted runs back to back
+    } else if (c === "-" && text[i + 1] === "-") {
+      const end = text.indexOf("\n", i);
+      i = end < 0 ? text.length : end + 1;
+    } else if (c === "/" && text[i + 1] === "*") {
+      const end = text.indexOf("*/", i + 2);
+      i = end < 0 ? text.length : end + 2;
+    } else if (c === "$" && /^\$[A-Za-z_]\w*\$|^\$\$/.test(text.slice(i, i + 64)) && !/[\w$]/.test(text[i - 1] ?? " ")) {
+      const tag = /^\$(?:[A-Za-z_]\w*)?\$/.exec(text.slice(i))![0];
+      const end = text.indexOf(tag, i + tag.length);
+      i = end < 0 ? text.length : end + tag.length;
+    } else if (c === ";") {
+      if (text.slice(start, i).trim()) out.push(text.slice(start, i).trim());
+      start = ++i;
+    } else i++;
+  }
+  if (text.slice(start).trim()) out.push(text.slice(start).trim());
+  return out;
+}
+
+/**
+ * On a Citus coordinator, the migrations' `sql.query(text)` runs each statement of the text as
+ * its own query, all in one transaction (docs/decisions/228-citus-run.md), because:
+ * - Citus refuses a query string of several statements that changes a distributed table;
+ * - `citus.multi_shard_modify_mode = 'sequential'`: one connection per worker, since Citus
+ *   refuses to create a function after a parallel DDL in the same transaction;
+ * - `citus.enable_unsafe_triggers = on`: Citus refuses any trigger DDL on a distributed table
+ *   without it (the tables' triggers touch only their own tenant's co-located rows).
+ * On plain PostgreSQL the text goes as written.
+ */
+async function migrationContext(sequelize: Sequelize): Promise<Sequelize> {
+  const [found] = await sequelize.query(`SELECT 1 FROM pg_extension WHERE extname = 'citus'`);
+  if (!(found as unknown[]).length) return sequelize;
+  const query = sequelize.query.bind(sequelize) as (sql: string, options?: object) => Promise<unknown>;
+  const split = async (sql: unknown, options?: object) => {
+    if (typeof sql !== "string" || options || /\bCONCURRENTLY\b/i.test(sql)) return query(sql as string, options);
+    // One transaction, as PostgreSQL runs a query string of several statements.
+    return sequelize.transaction(async (transaction) => {
+      await query(`SET LOCAL citus.multi_shard_modify_mode = 'sequential'`, { transaction });
+      await query(`SET LOCAL citus.enable_unsafe_triggers = on`, { transaction });
+      let last: unknown;
+      for (const statement of sqlStatements(sql)) last = await query(statement, { transaction });
+      return last;
+    });
+  };
+  return new Proxy(sequelize, { get: (target, key, receiver) => (key === "query" ? split : Reflect.get(target, key, receiver)) });
+}
+
 /** The umzug instance: migrations recorded in `schema_migrations`, each applied in its own transaction. */
 export function migrator(sequelize: Sequelize, logger: Console | undefined = undefined) {
+  let context: Promise<Sequelize> | undefined;
+  const forMigrations = () => (context ??= migrationContext(sequelize));
   return new Umzug<Sequelize>({
     migrations: MIGRATIONS.map(([name, mod]) => ({
       name,
-      up: ({ context }) => context.transaction(() => mod.up({ context, name })),
-      down: ({ context }) => context.transaction(() => mod.down({ context, name })),
+      up: async ({ context }) => {
+        const sql = await forMigrations();
+        return context.transaction(() => mod.up({ context: sql, name }));
+      },
+      down: async ({ context }) => {
+        const sql = await forMigrations();
+        return context.transaction(() => mod.down({ context: sql, name }));
+      },
     })),
     context: sequelize,
     storage: {

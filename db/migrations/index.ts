@@ -28,6 +28,7 @@ import * as m0080 from "./0080-distributable-schema";
 import * as m0081 from "./0081-distribute-on-citus";
 import * as m0082 from "./0082-brand-colour";
 import * as m0083 from "./0083-cleanup-messages";
+import * as m0096 from "./0096-login-emails-by-the-app";
 
 /**
  * Every migration, in order. Listed by hand (not globbed) so the compiled server bundle
@@ -64,4 +65,5 @@ export const MIGRATIONS: Array<[string, MigrationModule]> = [
   ["0081-distribute-on-citus", m0081],
   ["0082-brand-colour", m0082],
   ["0083-cleanup-messages", m0083],
+  ["0096-login-emails-by-the-app", m0096],
 ];

@@ -4,6 +4,7 @@
 // `INSERT ... SELECT ... FROM jsonb_array_elements(...)` per table, never a loop.
 import { randomUUID } from "node:crypto";
 import { rows, type Tx } from "../../../db/index";
+import { addLoginEmailsOfImportRun } from "../../../db/login-emails";
 import { conflict } from "~/utils/app-error";
 import type { ImportType } from "./columns";
 import type { PropertyDraft } from "./mapping/apply.server";
@@ -247,6 +248,8 @@ export async function insertRecords(type: ImportType, tenantId: string, runId: s
       );
     }
     for (const sql of parts) await rows(sql, [tenantId, runId], t);
+    // Imported members' sign-in rows (db/login-emails.ts), in the same transaction.
+    if (type === "team") await addLoginEmailsOfImportRun(tenantId, runId, t);
     return n;
   } catch (error) {
     const code = pgCode(error);
