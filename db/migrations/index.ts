@@ -29,6 +29,7 @@ import * as m0081 from "./0081-distribute-on-citus";
 import * as m0082 from "./0082-brand-colour";
 import * as m0083 from "./0083-cleanup-messages";
 import * as m0096 from "./0096-login-emails-by-the-app";
+import * as m0097 from "./0097-citus-query-shapes";
 
 /**
  * Every migration, in order. Listed by hand (not globbed) so the compiled server bundle
@@ -66,4 +67,5 @@ export const MIGRATIONS: Array<[string, MigrationModule]> = [
   ["0082-brand-colour", m0082],
   ["0083-cleanup-messages", m0083],
   ["0096-login-emails-by-the-app", m0096],
+  ["0097-citus-query-shapes", m0097],
 ];

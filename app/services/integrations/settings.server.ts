@@ -89,10 +89,12 @@ export async function saveSettings<K extends SettingsKey>(
   assertNoSecretKeys(parsed.value);
   await inTenant(actor.tenantId, (t) =>
     one(
-      `INSERT INTO tenant_settings (tenant_id, key, value, updated_by)
-       VALUES ($1, $2, $3::jsonb, $4)
+      // now() among the VALUES, not in DO UPDATE SET: Citus refuses a non-immutable function
+      // there (docs/decisions/228-citus-run.md); the same instant either way.
+      `INSERT INTO tenant_settings (tenant_id, key, value, updated_by, updated_at)
+       VALUES ($1, $2, $3::jsonb, $4, now())
        ON CONFLICT (tenant_id, key)
-       DO UPDATE SET value = EXCLUDED.value, updated_at = now(), updated_by = EXCLUDED.updated_by`,
+       DO UPDATE SET value = EXCLUDED.value, updated_at = EXCLUDED.updated_at, updated_by = EXCLUDED.updated_by`,
       [actor.tenantId, key, JSON.stringify(parsed.value), actor.userId],
       t,
     ),

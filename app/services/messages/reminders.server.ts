@@ -44,7 +44,7 @@ async function queueReminder(d: Due): Promise<boolean> {
       `SELECT c.id AS customer_id, c.name, c.email, c.auto_reminders, tn.name AS b_name, tn.email AS b_email, tn.phone AS b_phone, tn.address AS b_address, tn.brand_color AS b_color, tn.time_zone,
               (SELECT p.id FROM portal_links p WHERE p.tenant_id = c.tenant_id AND p.customer_id = c.id AND p.revoked_at IS NULL AND p.expires_at > now()
                 ORDER BY p.expires_at DESC LIMIT 1) AS link_id
-         FROM customers c JOIN tenants tn ON tn.id = c.tenant_id WHERE c.tenant_id = $1 AND c.id = $2 FOR SHARE OF c`,
+         FROM customers c JOIN tenants tn ON tn.id = c.tenant_id WHERE c.tenant_id = $1 AND tn.id = $1 AND c.id = $2 FOR SHARE OF c`,
       [d.tenant_id, doc.customer_id],
       t,
     );

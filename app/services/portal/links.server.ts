@@ -53,12 +53,15 @@ export async function createPortalLink(actor: Actor, customerId: string, days: n
 export async function revokePortalLink(actor: Actor, linkId: string): Promise<{ customerId: string }> {
   if (!isUuid(linkId)) throw notFound("Portal link not found.");
   return inTenant(actor.tenantId, async (t) => {
-    const row = await one<{ customer_id: string }>(
-      `UPDATE portal_links SET revoked_at = coalesce(revoked_at, now()), revoked_by = coalesce(revoked_by, $3)
-        WHERE tenant_id = $1 AND id = $2 RETURNING customer_id`,
-      [actor.tenantId, linkId, actor.userId],
-      t,
-    );
+    // The first revocation stamps it; a second finds it revoked and changes nothing. (Not
+    // coalesce(revoked_at, now()): Citus refuses now() inside COALESCE, docs/decisions/228.)
+    const row =
+      (await one<{ customer_id: string }>(
+        `UPDATE portal_links SET revoked_at = now(), revoked_by = $3
+          WHERE tenant_id = $1 AND id = $2 AND revoked_at IS NULL RETURNING customer_id`,
+        [actor.tenantId, linkId, actor.userId],
+        t,
+      )) ?? (await one<{ customer_id: string }>(`SELECT customer_id FROM portal_links WHERE tenant_id = $1 AND id = $2`, [actor.tenantId, linkId], t));
     if (!row) throw notFound("Portal link not found.");
     return { customerId: row.customer_id };
   });
