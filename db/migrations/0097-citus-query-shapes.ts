@@ -17,6 +17,8 @@ import type { Migration } from "../migrate";
  *   statement). A row another worker claims meanwhile fails the re-check after that claim
  *   commits (PostgreSQL re-reads the row an UPDATE waited for), so a row is still claimed once;
  *   a second worker waits for the first's short claim instead of skipping its rows.
+ * - `app_messages_sent`, `app_messages_retry`, `app_messages_release`: `clock_timestamp()` in
+ *   an UPDATE's SET of a distributed table is refused; read once into a variable.
  */
 const claimWork = (now: string) => `
     CREATE OR REPLACE FUNCTION app_claim_work(p_tenant uuid, p_user uuid, p_kind text, p_tenant_max int, p_user_max int, p_seconds int)
@@ -91,14 +93,59 @@ const messagesClaim = (byKey: boolean) => `
     END`
     } $fn$`;
 
+/** The three per-message functions (0050, `app_messages_sent` as 0051 left it), `now` the time they stamp. */
+const messageUpdates = (now: string) => {
+  const declare = now === "v_now" ? "v_now timestamptz := clock_timestamp();" : "";
+  return [
+    `CREATE OR REPLACE FUNCTION app_messages_sent(p_tenant uuid, p_id uuid, p_server text, p_attempt int, p_response text)
+      RETURNS boolean LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $fn$
+    DECLARE r messages%ROWTYPE; ${declare}
+    BEGIN
+      UPDATE messages SET status = 'sent', sent_at = ${now}, smtp_response = left(p_response, 1000),
+             last_error = NULL, claimed_by = NULL
+       WHERE tenant_id = p_tenant AND id = p_id AND status = 'sending' AND claimed_by = p_server AND attempts = p_attempt
+      RETURNING * INTO r;
+      IF NOT FOUND THEN RETURN false; END IF;
+      IF r.record_type IS NOT NULL AND r.kind IN ('quote_sent', 'invoice_sent', 'receipt', 'reminder') THEN
+        INSERT INTO record_history (tenant_id, record_type, record_id, action, summary, source, details)
+        VALUES (r.tenant_id, r.record_type, r.record_id, 'emailed',
+                left(CASE WHEN r.kind = 'reminder' THEN 'Reminder sent to ' WHEN r.kind = 'receipt' THEN 'Receipt sent to ' ELSE 'Sent to ' END || r.to_address, 500),
+                'system', jsonb_build_object('messageId', r.id, 'kind', r.kind));
+      END IF;
+      RETURN true;
+    END $fn$`,
+    `CREATE OR REPLACE FUNCTION app_messages_retry(p_tenant uuid, p_id uuid, p_server text, p_attempt int, p_error text, p_delay_ms int, p_final boolean)
+      RETURNS boolean LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = public AS $fn$
+    ${declare ? `DECLARE ${declare}` : ""}
+    BEGIN
+      UPDATE messages
+         SET status = CASE WHEN p_final THEN 'failed' ELSE 'queued' END,
+             next_attempt_at = ${now} + make_interval(secs => p_delay_ms / 1000.0),
+             last_error = left(p_error, 1000), claimed_by = NULL
+       WHERE tenant_id = p_tenant AND id = p_id AND status = 'sending' AND claimed_by = p_server AND attempts = p_attempt;
+      RETURN FOUND;
+    END $fn$`,
+    `CREATE OR REPLACE FUNCTION app_messages_release(p_tenant uuid, p_id uuid, p_server text, p_attempt int)
+      RETURNS boolean LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = public AS $fn$
+    ${declare ? `DECLARE ${declare}` : ""}
+    BEGIN
+      UPDATE messages SET status = 'queued', next_attempt_at = ${now}, attempts = attempts - 1, claimed_by = NULL
+       WHERE tenant_id = p_tenant AND id = p_id AND status = 'sending' AND claimed_by = p_server AND attempts = p_attempt;
+      RETURN FOUND;
+    END $fn$`,
+  ];
+};
+
 export const up: Migration = async ({ context: sql }) => {
   await sql.query(claimWork("v_now"));
   await sql.query(releaseWork(true));
   await sql.query(messagesClaim(true));
+  for (const fn of messageUpdates("v_now")) await sql.query(fn);
 };
 
 export const down: Migration = async ({ context: sql }) => {
   await sql.query(claimWork("clock_timestamp()"));
   await sql.query(releaseWork(false));
   await sql.query(messagesClaim(false));
+  for (const fn of messageUpdates("clock_timestamp()")) await sql.query(fn);
 };

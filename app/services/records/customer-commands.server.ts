@@ -20,7 +20,8 @@ const COLUMNS = Object.keys(FORM_NAMES) as Array<keyof typeof FORM_NAMES>;
 /** A duplicate email or external id, said beside its field (422) rather than as a crash. */
 function duplicateField(error: unknown): never {
   if (error instanceof UniqueConstraintError) {
-    const constraint = (error.parent as { constraint?: string } | undefined)?.constraint ?? "";
+    // On Citus the name is the shard's: the constraint's name and the shard id (customers_email_key_102044).
+    const constraint = ((error.parent as { constraint?: string } | undefined)?.constraint ?? "").replace(/_\d+$/, "");
     if (constraint === "customers_email_key") throw validationFailed({ email: ["Another customer already has this email address"] });
     if (constraint === "customers_external_id_key") throw validationFailed({ external_id: ["Another customer already has this external id"] });
   }
