@@ -1,5 +1,6 @@
 import { Umzug } from "umzug";
 import type { Sequelize } from "sequelize";
+import { DISTRIBUTION_ROOT, LOCAL_TABLES, REFERENCE_TABLES } from "./distribution";
 import { MIGRATIONS } from "./migrations";
 
 export type Migration = (params: { context: Sequelize; name: string }) => Promise<void>;
@@ -60,11 +61,34 @@ async function migrationContext(sequelize: Sequelize): Promise<Sequelize> {
       await query(`SET LOCAL citus.multi_shard_modify_mode = 'sequential'`, { transaction });
       await query(`SET LOCAL citus.enable_unsafe_triggers = on`, { transaction });
       let last: unknown;
-      for (const statement of sqlStatements(sql)) last = await query(statement, { transaction });
+      for (const statement of sqlStatements(sql)) {
+        last = await query(statement, { transaction });
+        const created = /^CREATE\s+(?:UNLOGGED\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(?:public\.)?"?(\w+)"?\s*\(/i.exec(statement.replace(/^(\s*--[^\n]*\n)*\s*/, ""));
+        if (created) await distributeNewTable(created[1]!, (text, bind) => query(text, { transaction, bind }));
+      }
       return last;
     });
   };
   return new Proxy(sequelize, { get: (target, key, receiver) => (key === "query" ? split : Reflect.get(target, key, receiver)) });
+}
+
+/**
+ * A table created by a migration after the schema was distributed (0081) is distributed at once,
+ * as db/distribution.ts classifies it, before the migration's next statement (which may refer to
+ * it from a distributed table): a tenant table by tenant_id co-located with the root, a
+ * reference table copied to every node, a local table left on the coordinator.
+ */
+async function distributeNewTable(name: string, query: (sql: string, bind?: unknown[]) => Promise<unknown>) {
+  if (name === DISTRIBUTION_ROOT || LOCAL_TABLES.includes(name)) return;
+  const [found] = (await query(
+    `SELECT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = to_regclass($1)) AS root,
+            EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass($2) AND attname = 'tenant_id' AND NOT attisdropped) AS tenant`,
+    [DISTRIBUTION_ROOT, name],
+  )) as [Array<{ root: boolean; tenant: boolean }>];
+  const { root, tenant } = found[0]!;
+  if (!root) return; // before 0081: it distributes every table
+  if (REFERENCE_TABLES.includes(name)) await query(`SELECT create_reference_table($1)`, [name]);
+  else if (tenant) await query(`SELECT create_distributed_table($1, 'tenant_id', colocate_with => $2)`, [name, DISTRIBUTION_ROOT]);
 }
 
 /** The umzug instance: migrations recorded in `schema_migrations`, each applied in its own transaction. */
