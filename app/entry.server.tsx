@@ -9,6 +9,7 @@ import { startReminderSchedule } from "~/services/messages/reminders.server";
 import { requestIdOf } from "~/http/envelope.server";
 import { newNonce, withAppHeaders } from "~/http/security-headers.server";
 import { log } from "~/utils/log.server";
+import { withoutNulBytes } from "~/http/page-bytes.server";
 
 const ABORT_DELAY = 5_000;
 
@@ -41,7 +42,7 @@ export default function handleRequest(
         done();
       },
       final(done) {
-        const body = Buffer.concat(chunks);
+        const body = withoutNulBytes(Buffer.concat(chunks));
         responseHeaders.set("Content-Type", "text/html; charset=utf-8");
         // With its length the page goes out in one write (no chunked encoding): decision 114.
         responseHeaders.set("Content-Length", String(body.byteLength));

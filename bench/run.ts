@@ -5,6 +5,7 @@
  * `BENCH_ONLY=B2 npm run bench` runs B2 alone (writes bench/results/b2.json);
  * `BENCH_ONLY=P2 npm run bench` runs part two alone (bench/part-two.ts, writes p2.json).
  * `BENCH_ONLY=MAIL npm run bench` runs the e-mail delivery figure alone (bench/email.ts, writes mail.json).
+ * `BENCH_ONLY=PHOTOS npm run bench` runs the job photo uploads alone (bench/photos.ts, writes photos.json).
  */
 import { benchDatabase, buildApp, printTable, productionServer, writeResults, type Figure } from "./lib";
 import { benchHttp } from "./http";
@@ -16,6 +17,7 @@ import { runImportBench } from "./import-lib";
 import { benchOfflineSync } from "./offline-sync";
 import { benchPartTwo } from "./part-two";
 import { benchEmail } from "./email";
+import { benchPhotos } from "./photos";
 import { closeDb } from "../db/index";
 
 async function main() {
@@ -64,6 +66,10 @@ async function main() {
     if (!only || only === "MAIL") {
       console.log("E-mail delivery (issue 18: two app servers, a loopback SMTP server)…");
       figures.push(...(await benchEmail(database.url)));
+    }
+    if (!only || only === "PHOTOS") {
+      console.log("Photos (issue 21: 200 photos of 500 KB by 20 devices at once)…");
+      figures.push(...(await benchPhotos(server.url)));
     }
     if (!only || only === "P2") {
       console.log("P2 the business day (a tenant of 50,000 customers, 100,000 jobs, 100,000 invoices, 150,000 payments)…");

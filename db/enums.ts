@@ -57,3 +57,7 @@ export const MESSAGE_KINDS = [
   "office_booking_request", "office_quote_answered", "office_portal_payment",
 ] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
+
+/** The image types a job photo may have (checked by its magic bytes, migration 0087). */
+export const PHOTO_CONTENT_TYPES = ["image/jpeg", "image/png", "image/webp"] as const;
+export type PhotoContentType = (typeof PHOTO_CONTENT_TYPES)[number];

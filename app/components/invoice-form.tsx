@@ -1,40 +1,25 @@
 import { getFormProps } from "@conform-to/react";
-import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useNavigation } from "@remix-run/react";
 import type { FormReply } from "~/http/conform.server";
 import type { InvoiceFormContext } from "~/services/invoices/invoices.server";
 import { invoiceFormSchema } from "~/services/invoices/schemas";
 import { CsrfInput, Field, fieldOf, FormError, useConformForm } from "./forms";
 import { LineItemsEditor } from "./line-items-editor";
-import { FormActions, TextAreaField } from "./record-forms";
+import { DocumentCustomer, FormActions, formCurrency, TextAreaField, type DocumentFormProps } from "./record-forms";
 
 /** The invoice form (/invoices/new, /invoices/<id>/edit): the quote builder's shape, with issue and due dates. */
 export function InvoiceForm({
   id, context, customer, defaultValue, submit, cancelTo, changeCustomerTo, action,
-}: {
-  action?: string;
-  id: string;
-  context: Pick<InvoiceFormContext, "currency" | "taxRate" | "priceBook" | "paymentTermsDays">;
-  customer: { id: string; name: string };
-  defaultValue: Record<string, unknown>;
-  submit: string;
-  cancelTo: string;
-  changeCustomerTo?: string;
-}) {
+}: DocumentFormProps<Pick<InvoiceFormContext, "currency" | "taxRate" | "priceBook" | "paymentTermsDays">>) {
   const reply = useActionData<FormReply>();
   const busy = useNavigation().state === "submitting";
   const [form, fields] = useConformForm(invoiceFormSchema, { id, lastResult: reply?.result, defaultValue, shouldValidate: "onSubmit" });
-  const currency = (typeof fields.currency.value === "string" && /^[A-Za-z]{3}$/.test(fields.currency.value) ? fields.currency.value.toUpperCase() : null) ?? context.currency;
+  const currency = formCurrency(fields.currency.value, context.currency);
   return (
     <Form method="post" action={action} {...getFormProps(form)} className="stack record-form quote-form invoice-form">
       <CsrfInput />
-      <input type="hidden" name={fields.customerId.name} value={customer.id} />
       <FormError errors={form.errors} />
-      <div className="quote-customer">
-        <span className="muted">Customer</span>
-        <strong>{customer.name}</strong>
-        {changeCustomerTo ? <Link to={changeCustomerTo} className="small">Change</Link> : null}
-        {fields.customerId.errors?.length ? <span className="field-errors" id="field-customerId-error">{fields.customerId.errors.join(" ")}</span> : null}
-      </div>
+      <DocumentCustomer name={fields.customerId.name} customer={customer} changeCustomerTo={changeCustomerTo} errors={fields.customerId.errors} />
       <div className="form-grid">
         <Field label="Issue date" type="date" {...fieldOf(fields.issueDate)} />
         <Field label="Due date" type="date" hint={`Blank: ${context.paymentTermsDays} days after the issue date.`} {...fieldOf(fields.dueDate)} />

@@ -24,7 +24,8 @@ const CSP_BEFORE_NONCE = "default-src 'self'; script-src 'self' 'nonce-";
 const CSP_AFTER_NONCE = "'; " + [
   "style-src 'self'",
   "style-src-attr 'unsafe-inline'",
-  "img-src 'self' data:",
+  // blob: the field page's queued photos, shown from the device before they are uploaded.
+  "img-src 'self' data: blob:",
   "font-src 'self'",
   "connect-src 'self'",
   "worker-src 'self'",

@@ -4,6 +4,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { BarChart, HBarChart } from "~/components/charts";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { EmptyState, PageHeader } from "~/components/layout";
+import { ClockSince } from "~/components/job-field";
 import { DateTime, StatusBadge } from "~/components/records";
 import { dashboardCounts, dashboardLists } from "~/services/dashboard/dashboard.server";
 import { requireUser } from "~/utils/auth.server";
@@ -116,6 +117,21 @@ export default function Dashboard() {
           </ul>
         </section>
       </div>
+      {lists.inTheField.length ? (
+        <section className="card section-gap" aria-labelledby="field-now-title">
+          <h2 id="field-now-title">In the field now</h2>
+          <ul className="plain-list">
+            {lists.inTheField.map((j) => (
+              <li key={j.id}>
+                <Link to={`/jobs/${j.id}`}>{j.title}</Link> <StatusBadge status={j.status} />
+                <div className="small">
+                  <ClockSince startedAt={j.started_at} onSiteAt={j.on_site_at} who={j.assignee_name} /> <span className="muted">· {j.customer_name}</span>
+                </div>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       <div className="grid grid-2 section-gap">
         <section className="card" aria-labelledby="upcoming-title">
           <div className="card-header">

@@ -1,12 +1,11 @@
 import { apiRoute } from "~/http/api.server";
 import { LIMITS, readJson } from "~/http/body.server";
 import { assertSameOrigin } from "~/http/csrf.server";
-import { ok } from "~/http/envelope.server";
-import { parseWith } from "~/http/form.server";
+import { ok, zodFields } from "~/http/envelope.server";
 import { MAX_MUTATIONS } from "~/services/sync/protocol";
 import { pushSchema } from "~/services/sync/schemas";
 import { pushMutations } from "~/services/sync/push.server";
-import { AppError } from "~/utils/app-error";
+import { AppError, validationFailed } from "~/utils/app-error";
 import { actorOf, requireApiUser } from "~/utils/auth.server";
 
 // POST /api/offline-sync: the push of queued field actions (CONTRACT section 7, docs/offline-sync.md).
@@ -24,7 +23,8 @@ export const { loader, action } = apiRoute({
     if (Array.isArray(mutations) && mutations.length > MAX_MUTATIONS) {
       throw new AppError("PAYLOAD_TOO_LARGE", `At most ${MAX_MUTATIONS} mutations per request; send the rest in the next one.`);
     }
-    const push = parseWith(pushSchema, body);
-    return ok(request, await pushMutations(actorOf(user), push));
+    const push = pushSchema.safeParse(body);
+    if (!push.success) throw validationFailed(zodFields(push.error));
+    return ok(request, await pushMutations(actorOf(user), push.data));
   },
 });

@@ -8,18 +8,14 @@ import { listProperties, saveProperty } from "~/services/records/properties.serv
 import { propertySchema } from "~/services/records/property-schema";
 import { requireUserWithPermission } from "~/utils/auth.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { RecordHistory } from "~/components/record-history";
-import { PageHeader } from "~/components/layout";
-import { PortalLinksCard } from "~/components/portal-links";
+import { RecordPage } from "~/components/record-page";
+import { recordPageData } from "~/http/record-page.server";
 import { autoRemindersOf } from "~/services/messages/reminders.server";
 import { DateTime, Money, RelatedTable, StatusBadge } from "~/components/records";
-import { listPortalLinks } from "~/services/portal/links.server";
 import { getCustomer } from "~/services/records/customers.server";
 import { balanceDue } from "~/services/records/statuses";
-import { historyOf } from "~/services/history/history.server";
 import { actorOf } from "~/utils/auth.server";
 import { formatDate, formatMoneyTotals } from "~/utils/format";
-import { can } from "~/utils/permissions";
 import { requireAllRecords } from "~/utils/records-access.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.customer.name ?? "Customer"} · Fieldwork` }];
@@ -28,12 +24,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireAllRecords(request);
   const actor = actorOf(user);
   const found = await getCustomer(actor, params.id!);
-  const canManageLinks = can(user.role, "manage_portal_links");
-  const links = canManageLinks ? await listPortalLinks(actor, found.customer.id) : [];
-  const history = await historyOf(actor.tenantId, "customer", found.customer.id);
+  const page = await recordPageData(request, user, { type: "customer", id: found.customer.id, customerId: found.customer.id });
   const properties = await listProperties(actor, found.customer.id);
   const autoReminders = await autoRemindersOf(actor, found.customer.id);
-  return json({ ...found, autoReminders, history, links, canManageLinks, properties, canManageRecords: can(user.role, "manage_records"), createdId: new URL(request.url).searchParams.get("link") });
+  return json({ ...found, ...page, autoReminders, properties, canManageRecords: page.canManage });
 }
 
 // POST /customers/<id> (intent property.add | property.save): a service property added or
@@ -53,19 +47,20 @@ export default function CustomerPage() {
   const more = (count: number, shown: number, to: string, what: string) =>
     count > shown ? <Link to={to} className="small">View all {count} {what}</Link> : null;
   return (
-    <>
-      <PageHeader
-        title={c.name}
-        description={c.company ?? undefined}
-        actions={
-          <>
-            <Link to="/customers" className="btn btn-secondary">All customers</Link>
-            {canManageRecords ? <Link to={`/customers/${c.id}/edit`} className="btn btn-secondary">Edit</Link> : null}
-            {canManageRecords ? <Link to={`/invoices/new?customerId=${c.id}`} className="btn btn-secondary">New invoice</Link> : null}
-            {canManageRecords ? <Link to={`/quotes/new?customerId=${c.id}`} className="btn btn-primary">New quote</Link> : null}
-          </>
-        }
-      />
+    <RecordPage
+      history={history}
+      portal={{ customerId: c.id, customerName: c.name, links, canManage: canManageLinks, returnTo: `/customers/${c.id}`, createdId }}
+      title={c.name}
+      description={c.company ?? undefined}
+      actions={
+        <>
+          <Link to="/customers" className="btn btn-secondary">All customers</Link>
+          {canManageRecords ? <Link to={`/customers/${c.id}/edit`} className="btn btn-secondary">Edit</Link> : null}
+          {canManageRecords ? <Link to={`/invoices/new?customerId=${c.id}`} className="btn btn-secondary">New invoice</Link> : null}
+          {canManageRecords ? <Link to={`/quotes/new?customerId=${c.id}`} className="btn btn-primary">New quote</Link> : null}
+        </>
+      }
+    >
       <div className="grid grid-2">
         <section className="card">
           <h2>Contact</h2>
@@ -175,10 +170,7 @@ export default function CustomerPage() {
           </Form>
         ) : null}
       </section>
-      <PortalLinksCard customerId={c.id} customerName={c.name} links={links} canManage={canManageLinks} returnTo={`/customers/${c.id}`} createdId={createdId} />
-
-      <RecordHistory entries={history} />
-    </>
+    </RecordPage>
   );
 }
 

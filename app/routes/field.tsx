@@ -1,22 +1,23 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { EmptyState, PageHeader } from "~/components/layout";
 import { JobCard, type CardActions, type CardFailure } from "~/components/field/job-card";
-import { dayKey, describeAction, formatMinutes, groupDay, nextDays, project, type ShownJob } from "~/components/field/project";
+import { dayKey, describeAction, groupDay, nextDays, project, type ShownJob } from "~/components/field/project";
+import { JobPhotos } from "~/components/field/job-photos";
 import { SyncBar } from "~/components/field/sync-bar";
+import { usePhotoQueue } from "~/components/field/use-photo-queue";
 import { useFieldSync } from "~/components/field/use-field-sync";
 import { dateTimeFormat } from "~/utils/format";
-import { formObject, parseWith, staffFormAction, type FormFailure } from "~/http/form.server";
+import { formAction, type FormReply } from "~/http/conform.server";
 import { setFlash } from "~/services/accounts/sessions.server";
-import { fieldDay, openAssignedJobs } from "~/services/sync/jobs.server";
+import { fieldDay } from "~/services/sync/jobs.server";
 import { applyFieldAction } from "~/services/sync/mutations.server";
-import { fieldFormSchema } from "~/services/sync/schemas";
-import { parseTimer, STATUS_LABELS, TIME_ENTRY_MAX_MS, timerCookie, type FieldTimer } from "~/services/sync/protocol";
+import { fieldFormSchema, type FieldFormInput } from "~/services/sync/schemas";
+import { STATUS_LABELS } from "~/services/sync/protocol";
 import fieldStyles from "~/styles/field.css";
-import { conflict } from "~/utils/app-error";
-import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
+import { actorOf, requireUserWithPermission, type Actor } from "~/utils/auth.server";
 import { passThroughHeaders } from "~/utils/route-headers";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: fieldStyles }];
@@ -32,58 +33,59 @@ export async function loader({ request }: LoaderFunctionArgs) {
     renderedAt: new Date().toISOString(),
     open,
     doneToday,
-    timer: parseTimer(request.headers.get("cookie")),
   });
 }
 
-// The page's forms without JavaScript (fieldFormSchema). They call the same operations as a
-// push, applied at once (docs/decisions/033); with JavaScript the page queues them and pushes instead.
+// The page's forms without JavaScript (conform, fieldFormSchema). They call the same operations
+// as a push, applied at once (docs/decisions/033); with JavaScript the page queues them and pushes
+// instead. The clock is the server's (docs/decisions/212): the status buttons carry it.
+
+/** One form's action, applied at once; the flash message that says what happened. */
+async function applyForm(actor: Actor, input: FieldFormInput): Promise<string> {
+  const { jobId } = input;
+  switch (input.intent) {
+    case "status":
+      await applyFieldAction(actor, { type: "job.status", args: { jobId, status: input.status } });
+      return `Job marked ${STATUS_LABELS[input.status].toLowerCase()}.`;
+    case "note":
+      await applyFieldAction(actor, { type: "job.note", args: { jobId, body: input.body } });
+      return "Note saved.";
+    case "clock":
+      await applyFieldAction(actor, { type: "job.clock", args: { jobId, action: input.action } });
+      return input.action === "start" ? "Clock started." : "Clock stopped; the time is logged.";
+    case "checklist":
+      await applyFieldAction(actor, { type: "job.checklist", args: { jobId, itemId: input.itemId, done: input.done } });
+      return input.done ? "Checklist item ticked." : "Checklist item unticked.";
+    case "complete": {
+      // Completed first: a refusal (the checklist) stores nothing. The typed name is the
+      // signature of a phone without JavaScript; it is stored on the completed job.
+      await applyFieldAction(actor, { type: "job.status", args: { jobId, status: "completed" } });
+      const name = input.signerName?.trim();
+      if (!name) return "Job marked completed.";
+      await applyFieldAction(actor, { type: "job.signature", args: { jobId, name } });
+      return `Job marked completed, signed by ${name}.`;
+    }
+  }
+}
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUserWithPermission(request, "use_offline_workflow");
-  const actor = actorOf(user);
-  return staffFormAction(request, async (form) => {
-    const input = parseWith(fieldFormSchema, formObject(form));
-    const timer = parseTimer(request.headers.get("cookie"));
-    let message: string;
-    let cookie: string | undefined;
-    switch (input.intent) {
-      case "status":
-        await applyFieldAction(actor, { type: "job.status", args: { jobId: input.jobId, status: input.status } });
-        message = `Job marked ${STATUS_LABELS[input.status].toLowerCase()}.`;
-        break;
-      case "note":
-        await applyFieldAction(actor, { type: "job.note", args: { jobId: input.jobId, body: input.body } });
-        message = "Note saved.";
-        break;
-      case "timer-start": {
-        if (timer && timer.jobId !== input.jobId) {
-          const running = (await openAssignedJobs(actor)).find((j) => j.id === timer.jobId);
-          // A timer left on a job that is no longer yours or open is simply replaced.
-          if (running) throw conflict(`A timer is running on “${running.title}”. Stop it first.`);
-        }
-        cookie = timerCookie({ jobId: input.jobId, startedAt: new Date().toISOString() });
-        message = "Timer started.";
-        break;
-      }
-      case "timer-stop": {
-        if (!timer || timer.jobId !== input.jobId) throw conflict("No timer is running for this job.");
-        const endedAt = new Date().toISOString();
-        if (Date.parse(endedAt) - Date.parse(timer.startedAt) > TIME_ENTRY_MAX_MS) {
-          // A timer forgotten for more than a day logs nothing (an entry spans at most 24 hours):
-          // it is stopped and the technician told, instead of failing every stop for ever.
-          await setFlash(user, { message: "The timer ran for more than 24 hours, so it was stopped without logging time.", tone: "error" });
-          return redirect(`/field#job-${input.jobId}`, { status: 303, headers: { "Set-Cookie": timerCookie(null) } });
-        }
-        await applyFieldAction(actor, { type: "job.time_entry", args: { jobId: input.jobId, startedAt: timer.startedAt, endedAt } });
-        cookie = timerCookie(null);
-        message = `Logged ${formatMinutes(Math.max(0, Math.round((Date.parse(endedAt) - Date.parse(timer.startedAt)) / 60_000)))}.`;
-        break;
-      }
-    }
+  return formAction(request, fieldFormSchema, async (input) => {
+    const message = await applyForm(actorOf(user), input);
     await setFlash(user, { message, tone: "success" });
-    return redirect(`/field#job-${input.jobId}`, { status: 303, headers: cookie ? { "Set-Cookie": cookie } : {} });
+    return redirect(`/field#job-${input.jobId}`, 303);
   });
+}
+
+/** The time now, ticking every 30 s once the page runs (null on the server: nothing to hydrate wrongly). */
+function useNow() {
+  const [now, setNow] = useState<number | null>(null);
+  useEffect(() => {
+    setNow(Date.now());
+    const tick = setInterval(() => setNow(Date.now()), 30_000);
+    return () => clearInterval(tick);
+  }, []);
+  return now;
 }
 
 const SECTIONS = [
@@ -94,28 +96,12 @@ const SECTIONS = [
   { key: "done", title: "Done today" },
 ] as const;
 
-function useTimer(initial: FieldTimer | null) {
-  const [timer, setTimer] = useState(initial);
-  const [now, setNow] = useState<number | null>(null);
-  useEffect(() => {
-    setTimer(parseTimer(document.cookie));
-    setNow(Date.now());
-    const tick = setInterval(() => setNow(Date.now()), 30_000);
-    return () => clearInterval(tick);
-  }, []);
-  const elapsed = timer && now ? formatMinutes(Math.max(0, Math.round((now - Date.parse(timer.startedAt)) / 60_000))) : null;
-  const set = useCallback((t: FieldTimer | null) => {
-    document.cookie = timerCookie(t);
-    setTimer(t);
-  }, []);
-  return { timer, elapsed, set };
-}
-
 export default function FieldPage() {
   const data = useLoaderData<typeof loader>();
-  const failed = useActionData<FormFailure>();
+  const reply = useActionData<FormReply>()?.result;
   const sync = useFieldSync(data, describeAction);
-  const { timer, elapsed, set: setTimer } = useTimer(data.timer);
+  const photos = usePhotoQueue(data.userId);
+  const now = useNow();
 
   const { ready, enqueue } = sync;
   const actions = useMemo<CardActions | undefined>(() => {
@@ -123,20 +109,20 @@ export default function FieldPage() {
     return {
       status: (jobId, status) => void enqueue("job.status", { jobId, status }),
       note: (jobId, body) => void enqueue("job.note", { jobId, body }),
-      startTimer: (jobId) => setTimer({ jobId, startedAt: new Date().toISOString() }),
-      stopTimer: (jobId) => {
-        if (!timer || timer.jobId !== jobId) return;
-        void enqueue("job.time_entry", { jobId, startedAt: timer.startedAt, endedAt: new Date().toISOString() });
-        setTimer(null);
-      },
+      clock: (jobId, action) => void enqueue("job.clock", { jobId, action }),
+      checklist: (jobId, itemId, done) => void enqueue("job.checklist", { jobId, itemId, done }),
+      complete: (jobId, signature) =>
+        void (async () => {
+          // In this order in the outbox: the signature lands on the job before it is completed.
+          if (signature) await enqueue("job.signature", signature.image ? { jobId, name: signature.name, image: signature.image } : { jobId, name: signature.name });
+          await enqueue("job.status", { jobId, status: "completed" });
+        })(),
     };
-  }, [ready, enqueue, timer, setTimer]);
+  }, [ready, enqueue]);
 
   const shown = project(sync.jobs.open, sync.jobs.doneToday, sync.pending);
   const groups = groupDay(shown, sync.jobs.at, data.timeZone);
-  const failure: (CardFailure & { jobId?: string }) | undefined = failed
-    ? { formErrors: failed.formErrors, fields: failed.fields, intent: failed.values?.intent, jobId: failed.values?.jobId }
-    : undefined;
+  const failure = failureOf(reply);
   const openCount = shown.length - groups.done.length;
   const today = dateTimeFormat({ weekday: "long", month: "long", day: "numeric", timeZone: data.timeZone }).format(new Date(sync.jobs.at));
 
@@ -146,11 +132,11 @@ export default function FieldPage() {
       key={job.id}
       job={job}
       timeZone={data.timeZone}
-      timer={timer}
-      elapsed={elapsed}
+      now={now}
       failure={failure?.jobId === job.id ? failure : undefined}
       actions={actions}
       showDay={!!job.scheduledStart && dayKey(job.scheduledStart, data.timeZone) !== todayKey}
+      photos={<JobPhotos jobId={job.id} jobTitle={job.title} queue={photos} />}
     />
   );
 
@@ -164,7 +150,16 @@ export default function FieldPage() {
           </span>
         }
       />
-      <SyncBar state={sync.state} pending={sync.pending.length} onSync={sync.syncNow} timeZone={data.timeZone} />
+      <SyncBar
+        state={sync.state}
+        pending={sync.pending.length}
+        photos={photos.waiting}
+        onSync={() => {
+          void sync.syncNow();
+          photos.uploadNow();
+        }}
+        timeZone={data.timeZone}
+      />
       {sync.rejections.map((r) => (
         <div key={r.key} className="alert alert-error field-rejection" role="alert">
           <p>
@@ -209,4 +204,18 @@ export default function FieldPage() {
       )}
     </div>
   );
+}
+
+/** The refused form's answer, for the card of the job it named. */
+function failureOf(reply: FormReply["result"] | undefined): (CardFailure & { jobId?: string }) | undefined {
+  if (!reply) return undefined;
+  const { "": formErrors = [], ...fields } = (reply.error ?? {}) as Record<string, string[] | null>;
+  const values = (reply.initialValue ?? {}) as Record<string, unknown>;
+  const text = (v: unknown) => (typeof v === "string" ? v : undefined);
+  return {
+    formErrors: formErrors ?? [],
+    fields: Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v ?? []])),
+    intent: text(values.intent),
+    jobId: text(values.jobId),
+  };
 }

@@ -1,7 +1,8 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { ImportLanding, ImportTypeView } from "~/components/import/import-page";
+import { ImportLanding } from "~/components/import/landing";
+import { ImportTypeView } from "~/components/import/type-view";
 import { MappingStep } from "~/components/import/mapping-step";
 import { getUploadForMapping } from "~/services/import/uploads.server";
 import { IMPORT_TYPES, importTypesFor, isImportType, mayImportType } from "~/services/import/columns";

@@ -1,18 +1,30 @@
-import type { ActionFunctionArgs, LinksFunction, MetaFunction } from "@remix-run/node";
-import { ImportFormRefused } from "~/components/import/import-page";
-import { importFormLoader, importRunAction } from "~/http/import-form.server";
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { ImportFormRefused } from "~/components/import/refused";
+import { formAction } from "~/http/conform.server";
 import { commitPreview } from "~/services/import/runs.server";
+import { commitPreviewSchema } from "~/services/import/schemas";
+import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
 import styles from "~/styles/import.css";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 export const meta: MetaFunction = () => [{ title: "Import not committed · Fieldwork" }];
 
-export const loader = importFormLoader;
+/** The page is only rendered after a refused post; a plain visit needs the permission. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireUserWithPermission(request, "import_csv");
+  return null;
+}
 
 // POST /import-data/commit (_csrf, previewId): 303 to the run's result page, also when the
-// preview was committed already (a double submit lands on the same page).
+// preview was committed already (a double submit lands on the same page). A stale or invalid
+// preview: this page with the message (409/422); an unknown one: the 404 page.
 export async function action({ request }: ActionFunctionArgs) {
-  return importRunAction(request, "previewId", commitPreview);
+  const user = await requireUserWithPermission(request, "import_csv");
+  return formAction(request, commitPreviewSchema, async (value) => {
+    const run = await commitPreview(actorOf(user), value.previewId ?? "");
+    return redirect(`/import-data?type=${run.type}&run=${run.id}`, 303);
+  });
 }
 
 export default function CommitRefused() {

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { ImportRefused } from "~/components/import/import-page";
+import { ImportRefused } from "~/components/import/refused";
 import { MappingStep } from "~/components/import/mapping-step";
 import { formAction, type FormReply, replyWith } from "~/http/conform.server";
 import { mapUploadSchema } from "~/services/import/mapping/schema";

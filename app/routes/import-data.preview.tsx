@@ -1,13 +1,16 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { ImportRefused, ImportTypeView } from "~/components/import/import-page";
+import { parseWithZod } from "@conform-to/zod";
+import { ImportRefused } from "~/components/import/refused";
+import { ImportTypeView } from "~/components/import/type-view";
+import { replyWith, type FormReply } from "~/http/conform.server";
 import { assertCsrf, assertSameOrigin } from "~/http/csrf.server";
 import { toAppError } from "~/http/envelope.server";
-import type { FormFailure } from "~/http/form.server";
 import { readImportUpload } from "~/http/import-upload.server";
-import { IMPORT_TYPES, isImportType, mayImportType, type ImportType } from "~/services/import/columns";
+import { isImportType, mayImportType, type ImportType } from "~/services/import/columns";
 import { createPreview } from "~/services/import/runs.server";
+import { importUploadSchema } from "~/services/import/schemas";
 import { analyseImportUpload, storeUpload } from "~/services/import/uploads.server";
 import { AppError, forbidden } from "~/utils/app-error";
 import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
@@ -25,14 +28,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ type: isImportType(type) ? type : null });
 }
 
-type UploadFailure = FormFailure & { type: ImportType | null };
-/** The form again with the message, for the type the upload was for (when it names one). */
-const failure = (message: string, type: string | null | undefined): UploadFailure => ({
-  ok: false,
-  formErrors: [message],
-  fields: {},
-  type: isImportType(type) ? type : null,
-});
+/** The upload's text fields (never `_csrf`, never the file) as conform reads a form. */
+function submissionOf(fields: Record<string, string>, type: string | null) {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) if (name !== "_csrf") form.set(name, value);
+  if (type) form.set("type", type);
+  return parseWithZod(form, { schema: importUploadSchema });
+}
+
+/** The form again with the message (conform's reply), for the type the upload was for (when it names one). */
+const refuse = (fields: Record<string, string>, type: string | null, message: string, status: number, headers?: HeadersInit) =>
+  replyWith(submissionOf(fields, type), { status, formErrors: [message], fieldErrors: {}, headers });
 
 // POST /import-data/preview (multipart: _csrf, type, file or csv). The file is parsed while it
 // streams in; a file-level problem answers the form again with 400/413/422 and stores nothing.
@@ -41,6 +47,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const actor = actorOf(user);
   const typeFromUrl = new URL(request.url).searchParams.get("type");
   let type: string | null = typeFromUrl;
+  let fields: Record<string, string> = {};
   try {
     // A cross-site post is refused before its body is read; the token is checked once read.
     assertSameOrigin(request);
@@ -55,13 +62,15 @@ export async function action({ request }: ActionFunctionArgs) {
       isType: isImportType,
     });
     type = upload.type;
-    if (!type || !isImportType(type)) {
-      throw new AppError("BAD_REQUEST", type ? `"${type}" is not an import type. Choose one of: ${IMPORT_TYPES.join(", ")}.` : "Choose what to import.");
-    }
+    fields = upload.fields;
+    // The form's text fields through its schema (conform), as every form; the file was read beside it.
+    const submission = submissionOf(upload.fields, upload.type);
+    if (submission.status !== "success") return replyWith(submission, { status: 400 });
+    type = submission.value.type;
     if (!upload.file) throw new AppError("BAD_REQUEST", "Choose a CSV file, or paste CSV text.");
     const result = upload.file.result;
     // A file error changes nothing, and reading stopped at it (maybe before the token).
-    if (!result.ok) return json(failure(result.message, type), { status: result.status });
+    if (!result.ok) return replyWith(submission, { status: result.status, formErrors: [result.message], fieldErrors: {} });
     const token = new FormData();
     if (upload.fields._csrf) token.set("_csrf", upload.fields._csrf);
     await assertCsrf(request, token);
@@ -77,16 +86,18 @@ export async function action({ request }: ActionFunctionArgs) {
     if (error instanceof Response) throw error;
     const e = toAppError(error, request);
     if (e.code === "CSRF_INVALID" || e.code === "FORBIDDEN") throw json({ message: e.message }, { status: e.status });
-    return json(failure(e.message, type), { status: e.status, headers: e.headers });
+    return refuse(fields, type, e.message, e.status, e.headers);
   }
 }
 
 export default function ImportUploadPage() {
   const loaded = useLoaderData<typeof loader>();
-  const result = useActionData<UploadFailure>();
-  const type = result?.type ?? loaded.type;
+  const reply = useActionData<FormReply>()?.result;
+  const posted = reply?.initialValue?.type;
+  const type: ImportType | null = isImportType(posted) ? posted : loaded.type;
   if (!type) {
-    return <ImportRefused title="Choose what to import" errors={result?.formErrors ?? ["Pick a type of records, then upload its file."]} back="/import-data" />;
+    const errors = reply ? Object.values(reply.error ?? {}).flat() : [];
+    return <ImportRefused title="Choose what to import" errors={errors.length ? (errors as string[]) : ["Pick a type of records, then upload its file."]} back="/import-data" />;
   }
-  return <ImportTypeView type={type} uploadErrors={result?.formErrors} />;
+  return <ImportTypeView type={type} uploadResult={reply} />;
 }

@@ -1,17 +1,29 @@
-import type { ActionFunctionArgs, LinksFunction, MetaFunction } from "@remix-run/node";
-import { ImportFormRefused } from "~/components/import/import-page";
-import { importFormLoader, importRunAction } from "~/http/import-form.server";
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { ImportFormRefused } from "~/components/import/refused";
+import { formAction } from "~/http/conform.server";
 import { undoImport } from "~/services/import/runs.server";
+import { undoImportSchema } from "~/services/import/schemas";
+import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
 import styles from "~/styles/import.css";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 export const meta: MetaFunction = () => [{ title: "Import not undone · Fieldwork" }];
 
-export const loader = importFormLoader;
+/** The page is only rendered after a refused post; a plain visit needs the permission. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireUserWithPermission(request, "import_csv");
+  return null;
+}
 
-// POST /import-data/undo (_csrf, runId): 303 to the run's page, which then says it was undone.
+// POST /import-data/undo (_csrf, runId): 303 to the run's page, which then says it was undone;
+// an undo no longer available: this page with the reason (409), nothing deleted.
 export async function action({ request }: ActionFunctionArgs) {
-  return importRunAction(request, "runId", undoImport);
+  const user = await requireUserWithPermission(request, "import_csv");
+  return formAction(request, undoImportSchema, async (value) => {
+    const run = await undoImport(actorOf(user), value.runId ?? "");
+    return redirect(`/import-data?type=${run.type}&run=${run.id}`, 303);
+  });
 }
 
 export default function UndoRefused() {

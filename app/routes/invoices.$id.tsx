@@ -4,26 +4,24 @@ import { Form, Link, useLoaderData } from "@remix-run/react";
 import { CsrfInput } from "~/components/forms";
 import { LineItemsTable } from "~/components/documents";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { RecordHistory } from "~/components/record-history";
 import { ShareCard } from "~/components/share-card";
 import { EmailStatus } from "~/components/email-status";
 import { mailMode } from "~/services/messages/config.server";
 import { latestMessageFor } from "~/services/messages/outbox.server";
 import { invoiceShare } from "~/services/invoices/invoices.server";
-import { PageHeader } from "~/components/layout";
+import { SignatureView } from "~/components/job-field";
+import { RecordPage } from "~/components/record-page";
+import { recordPageData } from "~/http/record-page.server";
 import { PaymentForm } from "~/components/payment-form";
-import { PortalLinksCard } from "~/components/portal-links";
 import { DateTime, Money, StatusBadge } from "~/components/records";
-import { listPortalLinks } from "~/services/portal/links.server";
 import { PAYMENT_METHOD_LABELS } from "~/services/invoices/schemas";
 import { zonedToday } from "~/services/jobs/local-time";
 import { getInvoice } from "~/services/records/documents.server";
+import { signatureOfJob } from "~/services/records/jobs.server";
 import { balanceDue } from "~/services/records/statuses";
-import { historyOf } from "~/services/history/history.server";
 import { actorOf } from "~/utils/auth.server";
 import { randomToken } from "~/utils/crypto.server";
 import { formatDate, formatMoney, humanize } from "~/utils/format";
-import { can } from "~/utils/permissions";
 import { requireAllRecords } from "~/utils/records-access.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Invoice ${data?.invoice.number ?? ""} · Fieldwork` }];
@@ -32,56 +30,58 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireAllRecords(request);
   const actor = actorOf(user);
   const found = await getInvoice(actor, params.id!);
-  const canManageLinks = can(user.role, "manage_portal_links");
-  const links = canManageLinks ? await listPortalLinks(actor, found.invoice.customer_id) : [];
-  const canManage = can(user.role, "manage_records");
-  const history = await historyOf(actor.tenantId, "invoice", found.invoice.id);
+  const signature = found.invoice.job_id ? await signatureOfJob(actor, found.invoice.job_id) : null;
+  const page = await recordPageData(request, user, { type: "invoice", id: found.invoice.id, customerId: found.invoice.customer_id });
+  const canManage = page.canManage;
   const share = canManage ? await invoiceShare(actor, found.invoice.id) : null;
   const mail = { mode: mailMode(), latest: share ? await latestMessageFor(actor, "invoice", found.invoice.id) : null };
   return json({
-    ...found, history, links, canManageLinks, canManage, share, mail, createdId: new URL(request.url).searchParams.get("link"),
+    ...found, ...page, share, mail, signature,
     // A fresh key each time the page renders: one payment per rendered form.
     payment: canManage ? { today: zonedToday(user.timeZone), idempotencyKey: randomToken(18) } : null,
   });
 }
 
 export default function InvoicePage() {
-  const { invoice: i, items, payments, links, canManageLinks, canManage, createdId, payment, history, share, mail } = useLoaderData<typeof loader>();
+  const { invoice: i, items, payments, links, canManageLinks, canManage, createdId, payment, history, share, mail, signature } = useLoaderData<typeof loader>();
   const balance = balanceDue(i);
   const open = i.status === "sent" || i.status === "partial";
   const voidable = (i.status === "draft" || i.status === "sent") && !payments.length;
   // Editable while a draft, or sent without payments (CONTRACT section 12).
   const editable = i.status === "draft" || (i.status === "sent" && !payments.length && Number(i.amount_paid_cents) === 0);
   return (
-    <>
-      <PageHeader
-        title={`Invoice ${i.number}`}
-        description={<><StatusBadge status={i.status} /> {i.overdue ? <StatusBadge status="overdue" /> : null} for <Link to={`/customers/${i.customer_id}`}>{i.customer_name}</Link></>}
-        actions={
-          <>
-            {canManage && editable ? <Link to={`/invoices/${i.id}/edit`} className="btn btn-secondary">Edit</Link> : null}
-            {canManage && (i.status === "draft" || open) ? (
-              <Form method="post" action={`/invoices/${i.id}/send`} className="inline-form">
-                <CsrfInput />
-                <button type="submit" className={`btn ${i.status === "draft" ? "btn-primary" : "btn-secondary"}`}>{i.status === "draft" ? "Send" : "Send again"}</button>
-              </Form>
-            ) : null}
-            <a href={`/invoices/${i.id}.pdf`} className="btn btn-secondary">Download PDF</a>
-            {canManage && voidable ? <Link to={`/invoices/${i.id}/void`} className="btn btn-secondary">Void invoice</Link> : null}
-            <Link to="/invoices" className="btn btn-secondary">All invoices</Link>
-          </>
-        }
-      />
-      {i.status === "void" ? (
-        <div className="alert alert-info" role="status">
-          This invoice is void{i.voided_at ? <> since <DateTime value={i.voided_at} />{i.voided_by_name ? ` (by ${i.voided_by_name})` : ""}</> : null}. Nothing is due on it.
-        </div>
-      ) : null}
-      {i.overdue ? (
-        <div className="alert alert-warning" role="status">
-          Overdue: {formatMoney(balance, i.currency)} was due on {formatDate(i.due_date)}.
-        </div>
-      ) : null}
+    <RecordPage
+      history={history}
+      portal={{ customerId: i.customer_id, customerName: i.customer_name, links, canManage: canManageLinks, returnTo: `/invoices/${i.id}`, createdId }}
+      title={`Invoice ${i.number}`}
+      description={<><StatusBadge status={i.status} /> {i.overdue ? <StatusBadge status="overdue" /> : null} for <Link to={`/customers/${i.customer_id}`}>{i.customer_name}</Link></>}
+      actions={
+        <>
+          {canManage && editable ? <Link to={`/invoices/${i.id}/edit`} className="btn btn-secondary">Edit</Link> : null}
+          {canManage && (i.status === "draft" || open) ? (
+            <Form method="post" action={`/invoices/${i.id}/send`} className="inline-form">
+              <CsrfInput />
+              <button type="submit" className={`btn ${i.status === "draft" ? "btn-primary" : "btn-secondary"}`}>{i.status === "draft" ? "Send" : "Send again"}</button>
+            </Form>
+          ) : null}
+          <a href={`/invoices/${i.id}.pdf`} className="btn btn-secondary">Download PDF</a>
+          {canManage && voidable ? <Link to={`/invoices/${i.id}/void`} className="btn btn-secondary">Void invoice</Link> : null}
+          <Link to="/invoices" className="btn btn-secondary">All invoices</Link>
+        </>
+      }
+      notices={<>
+        {i.status === "void" ? (
+          <div className="alert alert-info" role="status">
+            This invoice is void{i.voided_at ? <> since <DateTime value={i.voided_at} />{i.voided_by_name ? ` (by ${i.voided_by_name})` : ""}</> : null}. Nothing is due on it.
+          </div>
+        ) : null}
+        {i.overdue ? (
+          <div className="alert alert-warning" role="status">
+            Overdue: {formatMoney(balance, i.currency)} was due on {formatDate(i.due_date)}.
+          </div>
+        ) : null}
+      </>}
+    >
       <div className="grid grid-2">
         <section className="card">
           <h2>Details</h2>
@@ -117,6 +117,14 @@ export default function InvoicePage() {
         {i.notes ? <><h3 className="section-gap">Notes</h3><p className="prewrap">{i.notes}</p></> : null}
       </section>
 
+      {signature ? (
+        <section className="card" aria-labelledby="signature-title">
+          <h2 id="signature-title">Customer signature</h2>
+          <p className="muted small">Collected on site when the job was completed.</p>
+          <SignatureView signature={signature} />
+        </section>
+      ) : null}
+
       <section className="card" aria-labelledby="payments-title">
         <h2 id="payments-title">Payments</h2>
         {payments.length ? (
@@ -151,10 +159,7 @@ export default function InvoicePage() {
         </section>
       ) : null}
 
-      <PortalLinksCard customerId={i.customer_id} customerName={i.customer_name} links={links} canManage={canManageLinks} returnTo={`/invoices/${i.id}`} createdId={createdId} />
-
-      <RecordHistory entries={history} />
-    </>
+    </RecordPage>
   );
 }
 

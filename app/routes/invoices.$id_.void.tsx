@@ -5,9 +5,10 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { CsrfInput, FormError } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
 import { Money, StatusBadge } from "~/components/records";
-import { staffFormAction, type FormFailure } from "~/http/form.server";
+import { formAction, type FormReply } from "~/http/conform.server";
 import { setFlash } from "~/services/accounts/sessions.server";
 import { voidInvoice } from "~/services/invoices/invoices.server";
+import { voidInvoiceFormSchema } from "~/services/invoices/schemas";
 import { getInvoice } from "~/services/records/documents.server";
 import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
 
@@ -26,7 +27,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 /** An invoice without payments becomes void; with payments 409, nothing changed. */
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUserWithPermission(request, "manage_records");
-  return staffFormAction(request, async () => {
+  return formAction(request, voidInvoiceFormSchema, async () => {
     const invoice = await voidInvoice(actorOf(user), params.id!);
     await setFlash(user, { message: `Invoice ${invoice.number} is void. Nothing is due on it.`, tone: "success" });
     return redirect(`/invoices/${invoice.id}`, 303);
@@ -35,13 +36,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 export default function VoidInvoicePage() {
   const { invoice: i, hasPayments } = useLoaderData<typeof loader>();
-  const failure = useActionData<FormFailure>();
+  const reply = useActionData<FormReply>();
   const busy = useNavigation().state === "submitting";
   return (
     <>
       <PageHeader title={`Void invoice ${i.number}?`} description={<><StatusBadge status={i.status} /> for {i.customer_name}, <Money cents={i.total_cents} currency={i.currency} /></>} />
       <section className="card narrow">
-        <FormError errors={failure?.formErrors} />
+        <FormError errors={reply?.result.error?.[""]} />
         {i.status === "void" ? (
           <p>This invoice is already void.</p>
         ) : hasPayments ? (

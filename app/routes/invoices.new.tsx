@@ -1,9 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { InvoiceForm } from "~/components/invoice-form";
-import { EmptyState, PageHeader } from "~/components/layout";
+import { PageHeader } from "~/components/layout";
+import { CustomerPicker } from "~/components/record-forms";
 import { formAction } from "~/http/conform.server";
 import { invoiceFormWithIntents } from "~/http/line-items.server";
 import { emptyLine } from "~/services/documents/line-items";
@@ -44,34 +45,7 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function NewInvoicePage() {
   const data = useLoaderData<typeof loader>();
   if (data.step === "customer" || !data.customer) {
-    return (
-      <>
-        <PageHeader title="New invoice" description="Who is the invoice for?" actions={<Link to="/customers/new" className="btn btn-secondary">New customer</Link>} />
-        <section className="card narrow">
-          <Form method="get" className="form-row" role="search">
-            <div className="field grow">
-              <label htmlFor="customer-search">Find the customer</label>
-              <input id="customer-search" type="search" name="q" defaultValue={data.q} placeholder="Name, email, phone or company" />
-            </div>
-            <button type="submit" className="btn btn-secondary">Search</button>
-          </Form>
-          {data.customers.length ? (
-            <ul className="pick-list">
-              {data.customers.map((c) => (
-                <li key={c.id}>
-                  <Link to={`/invoices/new?customerId=${c.id}`}><strong>{c.name}</strong></Link>
-                  <span className="muted small">{[c.company, c.email, c.phone, c.city].filter(Boolean).join(" · ")}</span>
-                </li>
-              ))}
-            </ul>
-          ) : (
-            <EmptyState title={data.q ? "No customer matches" : "No customers yet"}>
-              <p><Link to="/customers/new">Add the customer</Link> first, then start the invoice from their page.</p>
-            </EmptyState>
-          )}
-        </section>
-      </>
-    );
+    return <CustomerPicker what="invoice" q={data.q} customers={data.customers} pickHref={(id) => `/invoices/new?customerId=${id}`} />;
   }
   const { context, customer } = data;
   const defaultValue = {

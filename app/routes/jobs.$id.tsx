@@ -2,19 +2,22 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { JobPhotoGallery } from "~/components/job-photo-gallery";
 import { CsrfInput, FormError } from "~/components/forms";
-import { PageHeader } from "~/components/layout";
-import { RecordHistory } from "~/components/record-history";
+import { AddressLink, ChecklistView, ClockSince, PhoneLink, SignatureView } from "~/components/job-field";
+import { RecordPage } from "~/components/record-page";
 import { DateTime, StatusBadge } from "~/components/records";
-import { formObject, staffFormAction, type FormFailure } from "~/http/form.server";
+import { formAction, type FormReply } from "~/http/conform.server";
+import { recordPageData } from "~/http/record-page.server";
 import { setFlash } from "~/services/accounts/sessions.server";
-import { historyOf } from "~/services/history/history.server";
+import { jobPhotos } from "~/services/field/photos.server";
 import { jobInvoice } from "~/services/invoices/invoices.server";
 import { cancelJob, reopenJob } from "~/services/jobs/jobs.server";
+import { jobActionSchema } from "~/services/jobs/schemas";
 import { getJob } from "~/services/records/jobs.server";
 import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
 import { humanize } from "~/utils/format";
-import { can, recordScope } from "~/utils/permissions";
+import { recordScope } from "~/utils/permissions";
 import { useLiveUpdates } from "~/components/live-updates";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.job.title ?? "Job"} · Fieldwork` }];
@@ -22,19 +25,17 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUserWithPermission(request, "view_records");
   const found = await getJob(actorOf(user), params.id!);
-  const history = await historyOf(user.tenantId, "job", found.job.id);
-  const canManage = can(user.role, "manage_records");
+  const { history, canManage } = await recordPageData(request, user, { type: "job", id: found.job.id });
   const invoice = canManage ? await jobInvoice(actorOf(user), found.job.id) : null;
-  return json({ ...found, history, invoice, ownOnly: recordScope(user.role) !== "all", canManage });
+  const photos = await jobPhotos(actorOf(user), found.job.id);
+  return json({ ...found, history, invoice, photos, ownOnly: recordScope(user.role) !== "all", canManage });
 }
 
 /** Cancel a job, or put a cancelled one back to unscheduled (the office; 409 from any other state). */
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUserWithPermission(request, "manage_records");
-  return staffFormAction(request, async (form) => {
-    const { intent } = formObject(form);
+  return formAction(request, jobActionSchema, async ({ intent }) => {
     const actor = actorOf(user);
-    if (intent !== "cancel" && intent !== "reopen") return json({ ok: false, formErrors: ["Choose Cancel job or Reopen."], fields: {} } satisfies FormFailure, { status: 400 });
     const job = intent === "cancel" ? await cancelJob(actor, params.id!) : await reopenJob(actor, params.id!);
     await setFlash(user, { message: intent === "cancel" ? `Job “${job.title}” cancelled.` : `Job “${job.title}” reopened: it is unscheduled again.`, tone: "success" });
     return redirect(`/jobs/${job.id}`, 303);
@@ -45,41 +46,51 @@ const hours = (minutes: number) => `${Math.floor(minutes / 60)} h ${String(minut
 
 export default function JobPage() {
   useLiveUpdates();
-  const { job, activity, timeEntries, totalMinutes, ownOnly, canManage, history, invoice } = useLoaderData<typeof loader>();
-  const failure = useActionData<FormFailure>();
+  const { job, activity, timeEntries, totalMinutes, ownOnly, canManage, history, invoice, photos, clock, checklist, signature } = useLoaderData<typeof loader>();
+  const failure = useActionData<FormReply>()?.result;
   const busy = useNavigation().state === "submitting";
   const cancelled = job.status === "cancelled";
+  const address = job.address ?? job.property_address ?? job.customer_address;
   return (
-    <>
-      <PageHeader
-        title={job.title}
-        description={<><StatusBadge status={job.status} /> for {ownOnly ? job.customer_name : <Link to={`/customers/${job.customer_id}`}>{job.customer_name}</Link>}</>}
-        actions={
-          <>
-            {invoice ? <Link to={`/invoices/${invoice.id}`} className="btn btn-primary">Invoice {invoice.number}</Link> : null}
-            {canManage && !invoice && job.status === "completed" ? (
-              <Form method="post" action={`/jobs/${job.id}/invoice`} className="inline-form">
-                <CsrfInput />
-                <button type="submit" className="btn btn-primary" disabled={busy}>Create invoice</button>
-              </Form>
-            ) : null}
-            {canManage && !cancelled && job.status !== "completed" ? (
-              <Link to={`/jobs/${job.id}/schedule`} className="btn btn-primary">{job.scheduled_start ? "Reschedule" : "Schedule"}</Link>
-            ) : null}
-            {canManage && !cancelled ? <Link to={`/jobs/${job.id}/edit`} className="btn btn-secondary">Edit job</Link> : null}
-            {canManage && (cancelled || job.status !== "completed") ? (
-              <Form method="post" className="inline-form">
-                <CsrfInput />
-                <button type="submit" name="intent" value={cancelled ? "reopen" : "cancel"} className="btn btn-secondary" disabled={busy}>
-                  {cancelled ? "Reopen job" : "Cancel job"}
-                </button>
-              </Form>
-            ) : null}
-            <Link to={ownOnly ? "/jobs" : "/jobs?status=all"} className="btn btn-secondary">{ownOnly ? "My jobs" : "All jobs"}</Link>
-          </>
-        }
-      />
-      <FormError errors={failure?.formErrors} />
+    <RecordPage
+      history={history}
+      title={job.title}
+      description={<><StatusBadge status={job.status} /> for {ownOnly ? job.customer_name : <Link to={`/customers/${job.customer_id}`}>{job.customer_name}</Link>}</>}
+      actions={
+        <>
+          {invoice ? <Link to={`/invoices/${invoice.id}`} className="btn btn-primary">Invoice {invoice.number}</Link> : null}
+          {canManage && !invoice && job.status === "completed" ? (
+            <Form method="post" action={`/jobs/${job.id}/invoice`} className="inline-form">
+              <CsrfInput />
+              <button type="submit" className="btn btn-primary" disabled={busy}>Create invoice</button>
+            </Form>
+          ) : null}
+          {canManage && !cancelled && job.status !== "completed" ? (
+            <Link to={`/jobs/${job.id}/schedule`} className="btn btn-primary">{job.scheduled_start ? "Reschedule" : "Schedule"}</Link>
+          ) : null}
+          {canManage && !cancelled ? <Link to={`/jobs/${job.id}/edit`} className="btn btn-secondary">Edit job</Link> : null}
+          {canManage && (cancelled || job.status !== "completed") ? (
+            <Form method="post" className="inline-form">
+              <CsrfInput />
+              <button type="submit" name="intent" value={cancelled ? "reopen" : "cancel"} className="btn btn-secondary" disabled={busy}>
+                {cancelled ? "Reopen job" : "Cancel job"}
+              </button>
+            </Form>
+          ) : null}
+          <Link to={ownOnly ? "/jobs" : "/jobs?status=all"} className="btn btn-secondary">{ownOnly ? "My jobs" : "All jobs"}</Link>
+        </>
+      }
+      notices={
+        <>
+          <FormError errors={failure?.error ? Object.values(failure.error).flat().filter((e): e is string => !!e) : undefined} />
+          {clock ? (
+            <p className="card clock-banner" role="status">
+              <ClockSince startedAt={clock.started_at} onSiteAt={clock.on_site_at} who={clock.who} />
+            </p>
+          ) : null}
+        </>
+      }
+    >
       <div className="grid grid-2">
         <section className="card">
           <h2>Details</h2>
@@ -89,7 +100,7 @@ export default function JobPage() {
             <dd>{job.scheduled_start ? <><DateTime value={job.scheduled_start} />{job.scheduled_end ? <> to <DateTime value={job.scheduled_end} /></> : null}</> : <span className="muted">Not scheduled</span>}</dd>
             <dt>Assigned to</dt><dd>{job.assignee_name ?? <span className="muted">Unassigned</span>}</dd>
             {job.property_label || job.property_address ? <><dt>Property</dt><dd>{[job.property_label, job.property_address].filter(Boolean).join(" · ")}</dd></> : null}
-            <dt>Address</dt><dd>{job.address ?? job.property_address ?? job.customer_address ?? <span className="muted">—</span>}</dd>
+            <dt>Address</dt><dd>{address ? <AddressLink address={address} /> : <span className="muted">—</span>}</dd>
             {job.completed_at ? <><dt>Completed</dt><dd><DateTime value={job.completed_at} /></dd></> : null}
             {job.external_id ? <><dt>External id</dt><dd className="mono">{job.external_id}</dd></> : null}
           </dl>
@@ -99,11 +110,24 @@ export default function JobPage() {
           <h2>Customer</h2>
           <dl className="details">
             <dt>Name</dt><dd>{ownOnly ? job.customer_name : <Link to={`/customers/${job.customer_id}`}>{job.customer_name}</Link>}</dd>
-            <dt>Phone</dt><dd>{job.customer_phone ? <a href={`tel:${job.customer_phone}`}>{job.customer_phone}</a> : <span className="muted">—</span>}</dd>
+            <dt>Phone</dt><dd>{job.customer_phone ? <PhoneLink phone={job.customer_phone} /> : <span className="muted">—</span>}</dd>
             <dt>Email</dt><dd>{job.customer_email ?? <span className="muted">—</span>}</dd>
           </dl>
         </section>
       </div>
+
+      {checklist.length || signature ? (
+        <div className="grid grid-2">
+          <section className="card" aria-labelledby="checklist-title">
+            <h2 id="checklist-title">Checklist</h2>
+            {checklist.length ? <ChecklistView items={checklist} /> : <p className="muted">No checklist on this job.</p>}
+          </section>
+          <section className="card" aria-labelledby="signature-title">
+            <h2 id="signature-title">Customer signature</h2>
+            {signature ? <SignatureView signature={signature} /> : <p className="muted">Not signed yet. The technician collects it when completing the job.</p>}
+          </section>
+        </div>
+      ) : null}
 
       <section className="card" aria-labelledby="time-title">
         <div className="card-header">
@@ -132,6 +156,8 @@ export default function JobPage() {
         )}
       </section>
 
+      <JobPhotoGallery jobId={job.id} photos={photos} />
+
       <section className="card" aria-labelledby="activity-title">
         <h2 id="activity-title">Activity from the field</h2>
         {activity.length ? (
@@ -154,8 +180,7 @@ export default function JobPage() {
         )}
       </section>
 
-      <RecordHistory entries={history} />
-    </>
+    </RecordPage>
   );
 }
 

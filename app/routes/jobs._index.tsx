@@ -2,50 +2,47 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { EmptyState, PageHeader } from "~/components/layout";
-import { DateTime, ListToolbar, optionsOf, Pagination, StatusBadge, type FilterSelect } from "~/components/records";
+import { ClockSince } from "~/components/job-field";
+import { ListPage, type ListColumn } from "~/components/list-page";
+import { DateTime, optionsOf, StatusBadge, type FilterSelect } from "~/components/records";
+import { listPageData } from "~/http/list-page.server";
 import { jobListSchema, listAssignees, listJobs } from "~/services/records/jobs.server";
-import { tenantHasAny } from "~/services/records/keyset.server";
-import { searchParamsObject } from "~/services/records/list-params";
 import { FILTER_LABELS, JOB_FILTERS } from "~/services/records/statuses";
-import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
-import { can, recordScope } from "~/utils/permissions";
+import { requireUserWithPermission } from "~/utils/auth.server";
+import { recordScope } from "~/utils/permissions";
 
 export const meta: MetaFunction = () => [{ title: "Jobs · Fieldwork" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUserWithPermission(request, "view_records");
   const ownOnly = recordScope(user.role) !== "all";
-  const params = jobListSchema.parse(searchParamsObject(request.url));
-  const page = await listJobs(actorOf(user), params);
+  // A technician's list is never "a new business": their empty list says "nothing assigned".
+  const data = await listPageData(request, user, { schema: jobListSchema, table: "jobs", list: listJobs, knownToHaveAny: ownOnly });
+  const { params } = data;
   const narrowed = !!(params.q || params.assignee || params.customer || params.after || params.before) || params.status !== "open";
-  const anyJobs = page.items.length > 0 || ownOnly || (await tenantHasAny(user.tenantId, "jobs"));
-  return json({
-    page,
-    params,
-    narrowed,
-    anyJobs,
-    ownOnly,
-    assignees: ownOnly ? [] : await listAssignees(user.tenantId),
-    canImport: can(user.role, "import_csv"),
-    canCreate: can(user.role, "manage_records"),
-  });
+  return json({ ...data, narrowed, ownOnly, assignees: ownOnly ? [] : await listAssignees(user.tenantId) });
 }
 
-export default function JobsPage() {
-  const { page, params, narrowed, anyJobs, ownOnly, assignees, canImport, canCreate } = useLoaderData<typeof loader>();
-  const title = ownOnly ? "My jobs" : "Jobs";
-  const newJob = canCreate ? <Link to={params.customer ? `/jobs/new?customerId=${params.customer}` : "/jobs/new"} className="btn btn-primary">New job</Link> : null;
-  if (!anyJobs) {
-    return (
+type Row = ReturnType<typeof useLoaderData<typeof loader>>["page"]["items"][number];
+
+const jobColumns = (ownOnly: boolean): Array<ListColumn<Row>> => [
+  { header: "Job", cell: (j) => <Link to={`/jobs/${j.id}`}>{j.title}</Link> },
+  { header: "Customer", cell: (j) => (ownOnly ? j.customer_name : <Link to={`/customers/${j.customer_id}`}>{j.customer_name}</Link>) },
+  {
+    header: "Status",
+    cell: (j) => (
       <>
-        <PageHeader title={title} actions={newJob} />
-        <EmptyState title="No jobs yet">
-          {canCreate ? <p>No jobs yet: <Link to="/jobs/new">create one</Link>{canImport ? <> or <Link to="/import-data?type=jobs">import them</Link></> : null}.</p> : canImport ? <p>No jobs yet: <Link to="/import-data?type=jobs">import them</Link> (import customers and team first).</p> : <p>Jobs appear here once they are imported or booked.</p>}
-        </EmptyState>
+        <StatusBadge status={j.status} />
+        {j.clock_started_at ? <div className="small"><ClockSince startedAt={j.clock_started_at} onSiteAt={j.clock_on_site_at} /></div> : null}
       </>
-    );
-  }
+    ),
+  },
+  { header: "Scheduled", cell: (j) => (j.scheduled_start ? <DateTime value={j.scheduled_start} /> : <span className="muted">Not scheduled</span>) },
+  ...(ownOnly ? [] : [{ header: "Assigned to", cell: (j: Row) => j.assignee_name ?? <span className="muted">Unassigned</span> }]),
+];
+
+export default function JobsPage() {
+  const { page, params, narrowed, any, ownOnly, assignees, canImport, canCreate } = useLoaderData<typeof loader>();
   const filters: FilterSelect[] = [{ name: "status", label: "Status", value: params.status, options: optionsOf(JOB_FILTERS, FILTER_LABELS) }];
   if (!ownOnly) {
     filters.push({
@@ -55,47 +52,30 @@ export default function JobsPage() {
       options: [{ value: "", label: "Anyone" }, { value: "unassigned", label: "Unassigned" }, ...assignees.map((a) => ({ value: a.id, label: a.name }))],
     });
   }
+  const firstRunBody = canCreate ? (
+    <p>No jobs yet: <Link to="/jobs/new">create one</Link>{canImport ? <> or <Link to="/import-data?type=jobs">import them</Link></> : null}.</p>
+  ) : canImport ? (
+    <p>No jobs yet: <Link to="/import-data?type=jobs">import them</Link> (import customers and team first).</p>
+  ) : (
+    <p>Jobs appear here once they are imported or booked.</p>
+  );
   return (
-    <>
-      <PageHeader
-        title={title}
-        description={ownOnly ? "The jobs assigned to you, by schedule." : "Every job, by schedule; unscheduled jobs come last."}
-        actions={newJob}
-      />
-      <ListToolbar q={params.q} placeholder="Job title" filters={filters} hidden={{ customer: params.customer }} />
-      {params.customer ? (
-        <p className="filter-note">Showing one customer's jobs. <Link to={`/jobs?status=${params.status}`}>Show every customer</Link></p>
-      ) : null}
-      {page.items.length ? (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr><th>Job</th><th>Customer</th><th>Status</th><th>Scheduled</th>{ownOnly ? null : <th>Assigned to</th>}</tr>
-            </thead>
-            <tbody>
-              {page.items.map((j) => (
-                <tr key={j.id}>
-                  <td><Link to={`/jobs/${j.id}`}>{j.title}</Link></td>
-                  <td>{ownOnly ? j.customer_name : <Link to={`/customers/${j.customer_id}`}>{j.customer_name}</Link>}</td>
-                  <td><StatusBadge status={j.status} /></td>
-                  <td>{j.scheduled_start ? <DateTime value={j.scheduled_start} /> : <span className="muted">Not scheduled</span>}</td>
-                  {ownOnly ? null : <td>{j.assignee_name ?? <span className="muted">Unassigned</span>}</td>}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : narrowed ? (
-        <EmptyState title="No jobs match">
-          <p>Try another status or fewer words, or <Link to="/jobs?status=all">show all jobs</Link>.</p>
-        </EmptyState>
-      ) : (
-        <EmptyState title={ownOnly ? "No open jobs assigned to you" : "No open jobs"}>
-          <p>Everything is done. <Link to="/jobs?status=all">Show all jobs</Link>, including completed ones.</p>
-        </EmptyState>
-      )}
-      <Pagination nextCursor={page.nextCursor} prevCursor={page.prevCursor} />
-    </>
+    <ListPage
+      title={ownOnly ? "My jobs" : "Jobs"}
+      description={ownOnly ? "The jobs assigned to you, by schedule." : "Every job, by schedule; unscheduled jobs come last."}
+      actions={canCreate ? <Link to={params.customer ? `/jobs/new?customerId=${params.customer}` : "/jobs/new"} className="btn btn-primary">New job</Link> : null}
+      firstRun={any ? null : { title: "No jobs yet", body: firstRunBody }}
+      search={{ q: params.q, placeholder: "Job title", filters }}
+      customerScope={{ customerId: params.customer, noun: "jobs", everyoneHref: `/jobs?status=${params.status}` }}
+      columns={jobColumns(ownOnly)}
+      rows={page.items}
+      noMatch={
+        narrowed
+          ? { title: "No jobs match", body: <p>Try another status or fewer words, or <Link to="/jobs?status=all">show all jobs</Link>.</p> }
+          : { title: ownOnly ? "No open jobs assigned to you" : "No open jobs", body: <p>Everything is done. <Link to="/jobs?status=all">Show all jobs</Link>, including completed ones.</p> }
+      }
+      page={page}
+    />
   );
 }
 

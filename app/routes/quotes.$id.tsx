@@ -4,21 +4,17 @@ import { Form, Link, useLoaderData } from "@remix-run/react";
 import { CsrfInput } from "~/components/forms";
 import { LineItemsTable } from "~/components/documents";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { RecordHistory } from "~/components/record-history";
 import { ShareCard } from "~/components/share-card";
-import { PageHeader } from "~/components/layout";
-import { PortalLinksCard } from "~/components/portal-links";
+import { RecordPage } from "~/components/record-page";
 import { DateTime, StatusBadge } from "~/components/records";
-import { listPortalLinks } from "~/services/portal/links.server";
 import { quoteLinks, quoteShare } from "~/services/documents/quotes.server";
 import { getQuote } from "~/services/records/documents.server";
-import { historyOf } from "~/services/history/history.server";
 import { mailMode } from "~/services/messages/config.server";
 import { latestMessageFor } from "~/services/messages/outbox.server";
 import { EmailStatus } from "~/components/email-status";
+import { recordPageData } from "~/http/record-page.server";
 import { actorOf } from "~/utils/auth.server";
 import { formatDate } from "~/utils/format";
-import { can } from "~/utils/permissions";
 import { requireAllRecords } from "~/utils/records-access.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Quote ${data?.quote.number ?? ""} · Fieldwork` }];
@@ -27,42 +23,41 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireAllRecords(request);
   const actor = actorOf(user);
   const found = await getQuote(actor, params.id!);
-  const canManageLinks = can(user.role, "manage_portal_links");
-  const links = canManageLinks ? await listPortalLinks(actor, found.quote.customer_id) : [];
-  const history = await historyOf(actor.tenantId, "quote", found.quote.id);
+  const page = await recordPageData(request, user, { type: "quote", id: found.quote.id, customerId: found.quote.customer_id });
   const [related, share] = [await quoteLinks(actor, found.quote.id), await quoteShare(actor, found.quote.id)];
   const mail = { mode: mailMode(), latest: share ? await latestMessageFor(actor, "quote", found.quote.id) : null };
-  return json({ ...found, history, related, share, mail, canManage: can(user.role, "manage_records"), links, canManageLinks, createdId: new URL(request.url).searchParams.get("link") });
+  return json({ ...found, ...page, related, share, mail });
 }
 
 export default function QuotePage() {
   const { quote: q, items, invoices, links, canManageLinks, createdId, history, related, share, canManage, mail } = useLoaderData<typeof loader>();
   return (
-    <>
-      <PageHeader
-        title={`Quote ${q.number}`}
-        description={<><StatusBadge status={q.status} /> {q.title ? `${q.title} · ` : ""}for <Link to={`/customers/${q.customer_id}`}>{q.customer_name}</Link></>}
-        actions={
-          <>
-            <a href={`/quotes/${q.id}.pdf`} className="btn btn-secondary">Download PDF</a>
-            <Link to="/quotes" className="btn btn-secondary">All quotes</Link>
-            {canManage && related.editable ? <Link to={`/quotes/${q.id}/edit`} className="btn btn-secondary">Edit</Link> : null}
-            {canManage && related.editable ? (
-              <Form method="post" action={`/quotes/${q.id}/send`} className="inline-form">
-                <CsrfInput />
-                <button type="submit" className={`btn ${q.stored_status === "draft" ? "btn-primary" : "btn-secondary"}`}>{q.stored_status === "draft" ? "Send" : "Send again"}</button>
-              </Form>
-            ) : null}
-            {canManage && q.stored_status === "approved" && !related.job ? (
-              <Form method="post" action={`/quotes/${q.id}/convert`} className="inline-form">
-                <CsrfInput />
-                <button type="submit" className="btn btn-primary">Convert to job</button>
-              </Form>
-            ) : null}
-            {related.job ? <Link to={`/jobs/${related.job.id}`} className="btn btn-primary">View job</Link> : null}
-          </>
-        }
-      />
+    <RecordPage
+      history={history}
+      portal={{ customerId: q.customer_id, customerName: q.customer_name, links, canManage: canManageLinks, returnTo: `/quotes/${q.id}`, createdId }}
+      title={`Quote ${q.number}`}
+      description={<><StatusBadge status={q.status} /> {q.title ? `${q.title} · ` : ""}for <Link to={`/customers/${q.customer_id}`}>{q.customer_name}</Link></>}
+      actions={
+        <>
+          <a href={`/quotes/${q.id}.pdf`} className="btn btn-secondary">Download PDF</a>
+          <Link to="/quotes" className="btn btn-secondary">All quotes</Link>
+          {canManage && related.editable ? <Link to={`/quotes/${q.id}/edit`} className="btn btn-secondary">Edit</Link> : null}
+          {canManage && related.editable ? (
+            <Form method="post" action={`/quotes/${q.id}/send`} className="inline-form">
+              <CsrfInput />
+              <button type="submit" className={`btn ${q.stored_status === "draft" ? "btn-primary" : "btn-secondary"}`}>{q.stored_status === "draft" ? "Send" : "Send again"}</button>
+            </Form>
+          ) : null}
+          {canManage && q.stored_status === "approved" && !related.job ? (
+            <Form method="post" action={`/quotes/${q.id}/convert`} className="inline-form">
+              <CsrfInput />
+              <button type="submit" className="btn btn-primary">Convert to job</button>
+            </Form>
+          ) : null}
+          {related.job ? <Link to={`/jobs/${related.job.id}`} className="btn btn-primary">View job</Link> : null}
+        </>
+      }
+    >
       <div className="grid grid-2">
         <section className="card">
           <h2>Details</h2>
@@ -91,11 +86,7 @@ export default function QuotePage() {
         <LineItemsTable items={items} notes={lineNotes(related.lineFlags)} currency={q.currency} subtotal={q.subtotal_cents} tax={q.tax_cents} total={q.total_cents} />
         {q.notes ? <><h3 className="section-gap">Notes</h3><p className="prewrap">{q.notes}</p></> : null}
       </section>
-
-      <PortalLinksCard customerId={q.customer_id} customerName={q.customer_name} links={links} canManage={canManageLinks} returnTo={`/quotes/${q.id}`} createdId={createdId} />
-
-      <RecordHistory entries={history} />
-    </>
+    </RecordPage>
   );
 }
 

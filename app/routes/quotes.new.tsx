@@ -1,8 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { EmptyState, PageHeader } from "~/components/layout";
+import { PageHeader } from "~/components/layout";
+import { CustomerPicker } from "~/components/record-forms";
 import { QuoteForm } from "~/components/quote-form";
 import { formAction } from "~/http/conform.server";
 import { quoteFormWithIntents } from "~/http/line-items.server";
@@ -58,35 +59,7 @@ export default function NewQuotePage() {
   const data = useLoaderData<typeof loader>();
   if (data.step === "customer") {
     const pick = (id: string) => `/quotes/new?${new URLSearchParams([...new URLSearchParams(data.keep), ["customerId", id]])}`;
-    return (
-      <>
-        <PageHeader title="New quote" description="Who is the quote for?" actions={<Link to="/customers/new" className="btn btn-secondary">New customer</Link>} />
-        <section className="card narrow">
-          <Form method="get" className="form-row" role="search">
-            {[...new URLSearchParams(data.keep)].map(([k, v], i) => <input key={`${k}-${i}`} type="hidden" name={k} value={v} />)}
-            <div className="field grow">
-              <label htmlFor="customer-search">Find the customer</label>
-              <input id="customer-search" type="search" name="q" defaultValue={data.q} placeholder="Name, email, phone or company" />
-            </div>
-            <button type="submit" className="btn btn-secondary">Search</button>
-          </Form>
-          {data.customers.length ? (
-            <ul className="pick-list">
-              {data.customers.map((c) => (
-                <li key={c.id}>
-                  <Link to={pick(c.id)}><strong>{c.name}</strong></Link>
-                  <span className="muted small">{[c.company, c.email, c.phone, c.city].filter(Boolean).join(" · ")}</span>
-                </li>
-              ))}
-            </ul>
-          ) : (
-            <EmptyState title={data.q ? "No customer matches" : "No customers yet"}>
-              <p><Link to="/customers/new">Add the customer</Link> first, then start the quote from their page.</p>
-            </EmptyState>
-          )}
-        </section>
-      </>
-    );
+    return <CustomerPicker what="quote" q={data.q} customers={data.customers} pickHref={pick} keep={data.keep} />;
   }
   const { context, prefill } = data;
   const defaultValue = {

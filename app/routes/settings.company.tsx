@@ -107,6 +107,15 @@ export default function CompanySettingsPage() {
             />
           </div>
         </section>
+        <section className="card stack" aria-labelledby="company-field">
+          <h2 id="company-field">In the field</h2>
+          <p className="muted small">Jobs carry a checklist (typed on the job form, or a quote's items) that technicians tick in the field app.</p>
+          <CheckboxField
+            name={fields.checklistRequired.name} label="A job can be completed only when every checklist item is ticked"
+            checked={value(fields.checklistRequired, settings.checklistRequired) === "on"}
+            errors={fields.checklistRequired.errors}
+          />
+        </section>
         <FormActions submit="Save company settings" cancelTo="/settings/company" busy={busy} />
       </Form>
     </>

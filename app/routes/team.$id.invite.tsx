@@ -5,8 +5,9 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { CsrfInput, FormError } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
 import { DateTime } from "~/components/records";
-import { staffFormAction, type FormFailure } from "~/http/form.server";
+import { formAction, type FormReply } from "~/http/conform.server";
 import { createInvite, INVITE_DAYS } from "~/services/team/invites.server";
+import { inviteFormSchema } from "~/services/team/schemas";
 import { getMember } from "~/services/team/team.server";
 import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
 import { passThroughHeaders } from "~/utils/route-headers";
@@ -27,7 +28,7 @@ type Created = { ok: true; url: string; expiresAt: string; memberName: string };
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUserWithPermission(request, "manage_team");
-  return staffFormAction(request, async () => {
+  return formAction(request, inviteFormSchema, async () => {
     const invite = await createInvite(actorOf(user), params.id!);
     // The page holds a secret: no cache may keep it.
     return json({ ok: true, ...invite } satisfies Created, { headers: { "Cache-Control": "no-store" } });
@@ -36,8 +37,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 export default function InvitePage() {
   const { member, inviteDays } = useLoaderData<typeof loader>();
-  const result = useActionData<Created | FormFailure>();
-  const created = result?.ok ? result : undefined;
+  const result = useActionData<Created | FormReply>();
+  const created = result && "ok" in result ? result : undefined;
+  const refused = result && "result" in result ? result.result.error?.[""] : undefined;
   return (
     <>
       <PageHeader title={`Invite ${member.name}`} description={member.email} actions={<Link to="/team" className="btn btn-secondary">Back to the team</Link>} />
@@ -58,7 +60,7 @@ export default function InvitePage() {
           <p>{member.name} already signs in with a password, so there is nothing to invite them to.</p>
         ) : (
           <>
-            <FormError errors={result && !result.ok ? result.formErrors : undefined} />
+            <FormError errors={refused} />
             <p>
               {member.name} has no password yet. An invite link lets them choose one and sign in. It works once and lasts {inviteDays} days;
               an earlier link for them stops working.

@@ -1,19 +1,20 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Fragment } from "react";
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { SelectField, TextField } from "~/components/conform-fields";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { CsrfInput, Field, FieldErrors, FormError } from "~/components/forms";
+import { CsrfInput, FormError } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
 import { DateTime } from "~/components/records";
-import { formObject, parseWith, staffFormAction, type FormFailure } from "~/http/form.server";
+import { formAction, type FormReply } from "~/http/conform.server";
 import { setFlash } from "~/services/accounts/sessions.server";
-import {
-  addMember, addMemberSchema, changeRole, changeRoleSchema, listMembers,
-} from "~/services/team/team.server";
+import { addMemberSchema, teamFormSchema } from "~/services/team/schemas";
+import { addMember, changeRole, listMembers } from "~/services/team/team.server";
 import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
 import { can, ROLE_LABELS, ROLES, type Role } from "~/utils/permissions";
-import { validationFailed } from "~/utils/app-error";
 
 export const meta: MetaFunction = () => [{ title: "Team · Fieldwork" }];
 
@@ -30,30 +31,26 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUserWithPermission(request, "manage_team");
   const actor = actorOf(user);
-  return staffFormAction(request, async (form) => {
-    const values = formObject(form);
+  return formAction(request, teamFormSchema, async (input) => {
     let message: string;
-    switch (values.intent) {
-      case "role": {
-        const input = parseWith(changeRoleSchema, values);
-        const result = await changeRole(actor, input.userId, input.role);
-        message = result.changed
-          ? `${result.name} is now ${ROLE_LABELS[result.role]}. It applies from their next page.`
-          : `${result.name} is already ${ROLE_LABELS[result.role]}.`;
-        break;
-      }
-      case "add": {
-        const input = parseWith(addMemberSchema, values);
-        await addMember(actor, input);
-        message = `${input.name} was added. Create an invite link so they can set a password and sign in.`;
-        break;
-      }
-      default:
-        throw validationFailed({ intent: ["Unknown action."] });
+    if (input.intent === "role") {
+      const result = await changeRole(actor, input.userId, input.role);
+      message = result.changed
+        ? `${result.name} is now ${ROLE_LABELS[result.role]}. It applies from their next page.`
+        : `${result.name} is already ${ROLE_LABELS[result.role]}.`;
+    } else {
+      await addMember(actor, input);
+      message = `${input.name} was added. Create an invite link so they can set a password and sign in.`;
     }
     await setFlash(user, { message, tone: "success" });
     return redirect("/team", 303);
   });
+}
+
+/** Which of the page's forms a refused answer belongs to (a body that could not be read names none: the add form shows it). */
+function replyFor(reply: FormReply | undefined) {
+  const posted = (reply?.result.initialValue ?? {}) as Record<string, unknown>;
+  return { intent: typeof posted.intent === "string" ? posted.intent : undefined, userId: typeof posted.userId === "string" ? posted.userId : undefined };
 }
 
 const ROLE_HELP: Record<Role, string> = {
@@ -65,9 +62,17 @@ const ROLE_HELP: Record<Role, string> = {
 
 export default function TeamPage() {
   const { members, me, timeZone, canImport } = useLoaderData<typeof loader>();
-  const failure = useActionData<FormFailure>();
-  const failed = (intent: string, userId?: string) =>
-    failure && failure.values?.intent === intent && (!userId || failure.values?.userId === userId) ? failure : undefined;
+  const reply = useActionData<FormReply>();
+  const posted = replyFor(reply);
+  const roleFailed = reply && posted.intent !== undefined && posted.intent !== "add" ? reply.result : undefined;
+  const [addForm, addFields] = useForm({
+    id: "add-member",
+    lastResult: reply && !roleFailed ? reply.result : undefined,
+    defaultValue: { role: "technician" },
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: addMemberSchema }),
+  });
   const grantable = ROLES.filter((r) => r !== "owner" || me.role === "owner");
   return (
     <>
@@ -76,7 +81,7 @@ export default function TeamPage() {
         description="Who works here, what each role may do, and invite links for members who have no password yet."
         actions={canImport ? <Link to="/import-data?type=team" className="btn btn-secondary">Import team</Link> : null}
       />
-      <FormError errors={failure && failure.values?.intent !== "add" ? [...failure.formErrors, ...Object.values(failure.fields).flat()] : undefined} />
+      <FormError errors={roleFailed ? Object.values(roleFailed.error ?? {}).flatMap((e) => e ?? []) : undefined} />
       <div className="table-wrap">
         <table>
           <thead>
@@ -86,7 +91,7 @@ export default function TeamPage() {
             {members.map((m) => {
               const locked = m.role === "owner" && me.role !== "owner";
               return (
-                <tr key={m.id} className={failed("role", m.id) ? "row-error" : undefined}>
+                <tr key={m.id} className={roleFailed && posted.userId === m.id ? "row-error" : undefined}>
                   <td>
                     <strong>{m.name}</strong>{m.id === me.id ? <span className="badge badge-muted">You</span> : null}
                     <div className="muted small">{m.email}{m.phone ? ` · ${m.phone}` : ""}</div>
@@ -135,23 +140,13 @@ export default function TeamPage() {
         <section className="card" aria-labelledby="add-title">
           <h2 id="add-title">Add a member</h2>
           <p className="muted small">They get no password: create an invite link for them, and they choose one.</p>
-          <Form method="post" className="stack">
+          <Form method="post" className="stack" {...getFormProps(addForm)}>
             <CsrfInput />
             <input type="hidden" name="intent" value="add" />
-            <FormError errors={failed("add")?.formErrors} />
-            <Field name="name" label="Name" required maxLength={200} defaultValue={failed("add")?.values?.name} errors={failed("add")?.fields.name} />
-            <Field name="email" label="Email" type="email" required defaultValue={failed("add")?.values?.email} errors={failed("add")?.fields.email} />
-            <div className="field">
-              <label htmlFor="add-role">Role</label>
-              <select
-                id="add-role" name="role" defaultValue={failed("add")?.values?.role ?? "technician"}
-                aria-invalid={failed("add")?.fields.role?.length ? true : undefined}
-                aria-describedby={failed("add")?.fields.role?.length ? "add-role-error" : undefined}
-              >
-                {grantable.map((r) => <option key={r} value={r}>{ROLE_LABELS[r]}</option>)}
-              </select>
-              <FieldErrors id="add-role-error" errors={failed("add")?.fields.role} />
-            </div>
+            <FormError errors={addForm.errors} />
+            <TextField meta={addFields.name} label="Name" input={{ required: true, maxLength: 200 }} />
+            <TextField meta={addFields.email} label="Email" type="email" input={{ required: true }} />
+            <SelectField meta={addFields.role} label="Role" options={grantable.map((r) => ({ value: r, label: ROLE_LABELS[r] }))} />
             <div><button type="submit" className="btn btn-primary">Add member</button></div>
           </Form>
         </section>

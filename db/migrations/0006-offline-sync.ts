@@ -10,21 +10,8 @@ import type { Migration } from "../migrate";
 // arguments. With a client id it first advances last_mutation_id, which locks the client
 // row. field_push runs a whole push in one call, committing after every mutation, so a push
 // costs one round trip however many mutations it carries (docs/decisions/031).
-export const up: Migration = async ({ context: sql }) => {
-  await sql.query(`
-    CREATE TABLE sync_clients (
-      tenant_id uuid NOT NULL REFERENCES tenants (id) ON DELETE CASCADE,
-      client_id uuid NOT NULL,
-      -- The user that first pushed with this id; anyone else gets 403.
-      user_id uuid NOT NULL,
-      last_mutation_id bigint NOT NULL DEFAULT 0 CHECK (last_mutation_id >= 0),
-      created_at timestamptz NOT NULL DEFAULT now(),
-      updated_at timestamptz NOT NULL DEFAULT now(),
-      PRIMARY KEY (tenant_id, client_id),
-      FOREIGN KEY (tenant_id, user_id) REFERENCES users (tenant_id, id) ON DELETE CASCADE
-    );
-    CREATE INDEX sync_clients_user ON sync_clients (tenant_id, user_id);
-
+/** The function as this migration made it (migration 0084's down puts it back). */
+export const FIELD_APPLY_MUTATION = `
     CREATE FUNCTION field_apply_mutation(
       p_tenant uuid, p_user uuid, p_client uuid, p_mutation_id bigint,
       p_type text,            -- job.status | job.note | job.time_entry; NULL = arguments refused, only count it
@@ -85,6 +72,24 @@ export const up: Migration = async ({ context: sql }) => {
       RETURN jsonb_build_object('outcome', v_outcome, 'lastMutationId', p_mutation_id, 'jobStatus', v_status);
     END
     $fn$;
+`;
+
+export const up: Migration = async ({ context: sql }) => {
+  await sql.query(`
+    CREATE TABLE sync_clients (
+      tenant_id uuid NOT NULL REFERENCES tenants (id) ON DELETE CASCADE,
+      client_id uuid NOT NULL,
+      -- The user that first pushed with this id; anyone else gets 403.
+      user_id uuid NOT NULL,
+      last_mutation_id bigint NOT NULL DEFAULT 0 CHECK (last_mutation_id >= 0),
+      created_at timestamptz NOT NULL DEFAULT now(),
+      updated_at timestamptz NOT NULL DEFAULT now(),
+      PRIMARY KEY (tenant_id, client_id),
+      FOREIGN KEY (tenant_id, user_id) REFERENCES users (tenant_id, id) ON DELETE CASCADE
+    );
+    CREATE INDEX sync_clients_user ON sync_clients (tenant_id, user_id);
+
+    ${FIELD_APPLY_MUTATION}
 
     -- p_mutations: [{id, type (NULL when the arguments were refused), jobId, status, allowedFrom,
     -- body, startedAt, endedAt, occurredAt}]. p_results: {forbidden} or {lastMutationId, results}.

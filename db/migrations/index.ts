@@ -28,6 +28,8 @@ import * as m0080 from "./0080-distributable-schema";
 import * as m0081 from "./0081-distribute-on-citus";
 import * as m0082 from "./0082-brand-colour";
 import * as m0083 from "./0083-cleanup-messages";
+import * as m0084 from "./0084-field-clock";
+import * as m0087 from "./0087-job-photos";
 import * as m0096 from "./0096-login-emails-by-the-app";
 import * as m0097 from "./0097-citus-query-shapes";
 
@@ -66,6 +68,8 @@ export const MIGRATIONS: Array<[string, MigrationModule]> = [
   ["0081-distribute-on-citus", m0081],
   ["0082-brand-colour", m0082],
   ["0083-cleanup-messages", m0083],
+  ["0084-field-clock", m0084],
+  ["0087-job-photos", m0087],
   ["0096-login-emails-by-the-app", m0096],
   ["0097-citus-query-shapes", m0097],
 ];

@@ -1,4 +1,4 @@
-import { Column, DataType, Model, Table } from "sequelize-typescript";
+import { Model, Table } from "sequelize-typescript";
 import { Id, Json, RequiredText, TenantKey, Text, Timestamp, Uuid } from "./columns";
 
 import { HISTORY_SOURCES, RECORD_TYPES, type HistorySource, type RecordType } from "../enums";
@@ -25,10 +25,3 @@ export class RecordHistoryEntry extends Model {
 export const DOCUMENT_KINDS = ["quote", "invoice"] as const;
 export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
 
-/** The next document number per tenant and kind (docs/decisions/121). */
-@Table({ tableName: "document_counters", underscored: true, timestamps: false })
-export class DocumentCounter extends Model {
-  @TenantKey declare tenantId: string;
-  @Column({ type: DataType.TEXT, primaryKey: true }) declare kind: DocumentKind;
-  @Column({ type: DataType.BIGINT, allowNull: false }) declare nextValue: number;
-}

@@ -1,32 +1,34 @@
+import { BillingEvent } from "./billing-event";
 import { CalendarFeed } from "./calendar-feed";
 import { Customer } from "./customer";
 import { CustomerProperty } from "./customer-property";
 import { Invoice, InvoiceItem, Payment, Quote, QuoteChangeRequest, QuoteDeposit, QuoteItem } from "./documents";
-import { DocumentCounter, RecordHistoryEntry } from "./history";
-import { Job, JobEvent, JobNote, TimeEntry } from "./job";
-import { Message } from "./message";
+import { RecordHistoryEntry } from "./history";
+import { Job, JobChecklistItem, JobClock, JobEvent, JobSignature, TimeEntry } from "./job";
+import { JobPhoto } from "./job-photo";
 import { BookingRequest, PortalLink } from "./portal";
 import { PriceBookItem } from "./price-book";
-import { Session } from "./session";
 import { Tenant } from "./tenant";
+import { TenantSetting } from "./tenant-setting";
 import { User } from "./user";
 
+export * from "./billing-event";
 export * from "./calendar-feed";
 export * from "./customer";
 export * from "./customer-property";
 export * from "./documents";
 export * from "./history";
 export * from "./job";
-export * from "./message";
+export * from "./job-photo";
 export * from "./portal";
 export * from "./price-book";
-export * from "./session";
 export * from "./tenant";
+export * from "./tenant-setting";
 export * from "./user";
 
 /** Every model, registered as classes (a folder path does not survive the bundle). */
 export const MODELS = [
-  Tenant, User, Session, Customer, Job, JobNote, TimeEntry, JobEvent,
+  Tenant, TenantSetting, User, Customer, Job, TimeEntry, JobEvent, JobClock, JobChecklistItem, JobSignature,
   Quote, QuoteItem, Invoice, InvoiceItem, Payment, PortalLink, BookingRequest,
-  RecordHistoryEntry, DocumentCounter, PriceBookItem, CustomerProperty, CalendarFeed, Message, QuoteDeposit, QuoteChangeRequest,
+  RecordHistoryEntry, PriceBookItem, CustomerProperty, CalendarFeed, QuoteDeposit, QuoteChangeRequest, JobPhoto, BillingEvent,
 ];

@@ -29,17 +29,6 @@ export class Job extends Model {
   declare updatedAt: Date;
 }
 
-@Table({ tableName: "job_notes", underscored: true, updatedAt: false })
-export class JobNote extends Model {
-  @TenantKey declare tenantId: string;
-  @Id declare id: string;
-  @Uuid declare jobId: string;
-  @Uuid declare authorId: string | null;
-  @RequiredText declare body: string;
-  @Timestamp declare occurredAt: Date;
-  declare createdAt: Date;
-}
-
 @Table({ tableName: "time_entries", underscored: true, updatedAt: false })
 export class TimeEntry extends Model {
   @TenantKey declare tenantId: string;
@@ -62,4 +51,41 @@ export class JobEvent extends Model {
   @RequiredText declare toStatus: string;
   @Timestamp declare occurredAt: Date;
   declare createdAt: Date;
+}
+
+/** A job's one running clock (migration 0084): stopped, it becomes a time entry. */
+@Table({ tableName: "job_clocks", underscored: true, updatedAt: false })
+export class JobClock extends Model {
+  @TenantKey declare tenantId: string;
+  @Column({ type: DataType.UUID, primaryKey: true, allowNull: false }) declare jobId: string;
+  @Uuid declare userId: string;
+  @Timestamp declare startedAt: Date;
+  @Timestamp declare onSiteAt: Date | null;
+  declare createdAt: Date;
+}
+
+/** What the technician ticks on site, in order (from the quote's items or typed by the office). */
+@Table({ tableName: "job_checklist_items", underscored: true, updatedAt: false })
+export class JobChecklistItem extends Model {
+  @TenantKey declare tenantId: string;
+  @Id declare id: string;
+  @Uuid declare jobId: string;
+  @Column({ type: DataType.INTEGER, allowNull: false }) declare position: number;
+  @RequiredText declare label: string;
+  @Timestamp declare doneAt: Date | null;
+  @Uuid declare doneBy: string | null;
+  declare createdAt: Date;
+}
+
+/** The customer's signature on completion: a drawn PNG, or a typed name (no JavaScript). */
+@Table({ tableName: "job_signatures", underscored: true })
+export class JobSignature extends Model {
+  @TenantKey declare tenantId: string;
+  @Column({ type: DataType.UUID, primaryKey: true, allowNull: false }) declare jobId: string;
+  @RequiredText declare signerName: string;
+  @Column(DataType.BLOB) declare image: Buffer | null;
+  @Timestamp declare signedAt: Date;
+  @Uuid declare collectedBy: string;
+  declare createdAt: Date;
+  declare updatedAt: Date;
 }

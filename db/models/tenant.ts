@@ -21,6 +21,8 @@ export class Tenant extends Model {
   @Column(DataType.INTEGER) declare reminderInvoiceAfterDays: number | null;
   @Column({ type: DataType.BOOLEAN, allowNull: false, defaultValue: false }) declare reminderVisit: boolean;
   @Column({ type: DataType.TEXT, allowNull: false, defaultValue: "#1d4ed8" }) declare brandColor: string;
+  /** Completing a job needs every checklist item ticked (migration 0084). */
+  @Column({ type: DataType.BOOLEAN, allowNull: false, defaultValue: false }) declare checklistRequired: boolean;
   // Billing state, written only by the billing webhook intake (app/services/billing/intake.server.ts).
   @Text declare plan: string | null;
   @Text declare subscriptionStatus: string | null;

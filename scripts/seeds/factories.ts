@@ -70,7 +70,7 @@ export async function createCustomer(tenantId: string, o: Partial<Record<string,
 
 export async function createJob(
   tenantId: string,
-  o: { customerId: string; title?: string; status?: string; assigneeId?: string | null; scheduledStart?: Date | null },
+  o: { customerId: string; title?: string; status?: string; assigneeId?: string | null; scheduledStart?: Date | null; checklist?: string[] },
 ) {
   const start = o.scheduledStart === undefined ? new Date(Date.now() + 3600_000) : o.scheduledStart;
   const j = await one<{ id: string; title: string; status: string }>(
@@ -86,6 +86,9 @@ export async function createJob(
       start ? new Date(start.getTime() + 2 * 3600_000) : null,
     ],
   );
+  for (const [position, label] of (o.checklist ?? []).entries()) {
+    await one(`INSERT INTO job_checklist_items (tenant_id, job_id, position, label) VALUES ($1, $2, $3, $4)`, [tenantId, j!.id, position, label]);
+  }
   return j!;
 }
 

@@ -45,25 +45,23 @@ test("/field lists the technician's own open jobs; signed out it redirects to lo
   assert.equal(anon.headers.get("location"), "/login?redirectTo=%2Ffield");
 });
 
-test("the /field forms change status, add notes and log time through the same operations, 303 back", async () => {
+test("the /field forms change status, add notes and run the job's one clock through the same operations, 303 back", async () => {
   const { t, mine, tech } = await setup();
   const _csrf = await csrfOf(tech);
   const status = await tech.post("/field", { _csrf, intent: "status", jobId: mine.id, status: "en_route" });
   assert.equal(status.status, 303);
   assert.equal(status.headers.get("location"), `/field#job-${mine.id}`);
+  assert.equal(status.headers.getSetCookie().find((c) => c.startsWith("field_timer=")), undefined, "no clock on the phone: the server has it");
   const note = await tech.post("/field", { _csrf, intent: "note", jobId: mine.id, body: "Customer wants a smart thermostat quote." });
   assert.equal(note.status, 303);
 
-  const start = await tech.post("/field", { _csrf, intent: "timer-start", jobId: mine.id });
-  assert.equal(start.status, 303);
-  const cookie = start.headers.getSetCookie().find((c) => c.startsWith("field_timer="));
-  assert.match(cookie!, new RegExp(`^field_timer=${mine.id}\\.\\d+; Path=/field; SameSite=Lax`));
   const page = await (await tech.get("/field")).text();
-  assert.match(page, /Timer running since/);
+  assert.match(page, /On the way since/, "On my way started the clock");
   assert.match(page, /Customer wants a smart thermostat quote\./);
-  const stop = await tech.post("/field", { _csrf, intent: "timer-stop", jobId: mine.id });
+  assert.match(page, /Stop clock/);
+  const stop = await tech.post("/field", { _csrf, intent: "clock", jobId: mine.id, action: "stop" });
   assert.equal(stop.status, 303);
-  assert.match(stop.headers.getSetCookie().find((c) => c.startsWith("field_timer="))!, /Max-Age=0/);
+  assert.doesNotMatch(await (await tech.get("/field")).text(), /On the way since/);
 
   assert.deepEqual(await counts(t.id, mine.id), { status: "en_route", notes: 1, events: 1, times: 1 });
   const event = await one<{ user_id: string; from_status: string }>(`SELECT user_id, from_status FROM job_events WHERE tenant_id = $1 AND job_id = $2`, [t.id, mine.id]);
@@ -84,9 +82,9 @@ test("refused /field forms: field errors (422), a wrong transition (409), anothe
   assert.equal(jump.status, 409);
   assert.match(await jump.text(), /A job that is scheduled cannot become completed\./);
 
-  const stop = await tech.post("/field", { _csrf, intent: "timer-stop", jobId: mine.id });
+  const stop = await tech.post("/field", { _csrf, intent: "clock", jobId: mine.id, action: "stop" });
   assert.equal(stop.status, 409);
-  assert.match(await stop.text(), /No timer is running for this job/);
+  assert.match(await stop.text(), /No clock is running on this job\./);
 
   const notMine = await tech.post("/field", { _csrf, intent: "note", jobId: theirs.id, body: "sneaky" });
   assert.equal(notMine.status, 403);
@@ -102,18 +100,30 @@ test("refused /field forms: field errors (422), a wrong transition (409), anothe
   assert.deepEqual(await counts(t.id, theirs.id), { status: "scheduled", notes: 0, events: 0, times: 0 });
 });
 
-test("one timer at a time; another tenant's job is not found", async () => {
+test("without JavaScript: tick the checklist, complete with the customer's typed name; a required checklist refuses (409) and stores nothing; another tenant's job is not found", async () => {
   const { a, b } = await twoTenants();
+  await one(`UPDATE tenants SET checklist_required = true WHERE id = $1`, [a.id]);
   const customer = await createCustomer(a.id);
-  const first = await createJob(a.id, { customerId: customer.id, assigneeId: a.users.technician.id, title: "First visit" });
-  const second = await createJob(a.id, { customerId: customer.id, assigneeId: a.users.technician.id, title: "Second visit" });
+  const job = await createJob(a.id, { customerId: customer.id, assigneeId: a.users.technician.id, title: "First visit", status: "in_progress", checklist: ["Check the flue", "Test the thermostat"] });
+  const items = await rows<{ id: string }>(`SELECT id FROM job_checklist_items WHERE tenant_id = $1 AND job_id = $2 ORDER BY position`, [a.id, job.id]);
   const foreign = await createJob(b.id, { customerId: (await createCustomer(b.id)).id, assigneeId: b.users.technician.id });
   const tech = await clientFor(a.users.technician);
   const _csrf = await csrfOf(tech);
-  assert.equal((await tech.post("/field", { _csrf, intent: "timer-start", jobId: first.id })).status, 303);
-  const again = await tech.post("/field", { _csrf, intent: "timer-start", jobId: second.id });
-  assert.equal(again.status, 409);
-  assert.match(await again.text(), /A timer is running on “First visit”\. Stop it first\./);
+
+  assert.equal((await tech.post("/field", { _csrf, intent: "checklist", jobId: job.id, itemId: items[0].id, done: "true" })).status, 303);
+  const refused = await tech.post("/field", { _csrf, intent: "complete", jobId: job.id, signerName: "Priya Natarajan" });
+  assert.equal(refused.status, 409);
+  assert.match(await refused.text(), /Tick every checklist item before completing the job: “Test the thermostat” is not ticked\./);
+  assert.equal((await counts(a.id, job.id)).status, "in_progress");
+  assert.equal((await rows(`SELECT 1 FROM job_signatures WHERE tenant_id = $1`, [a.id])).length, 0, "no signature stored");
+
+  assert.equal((await tech.post("/field", { _csrf, intent: "checklist", jobId: job.id, itemId: items[1].id, done: "true" })).status, 303);
+  const done = await tech.post("/field", { _csrf, intent: "complete", jobId: job.id, signerName: "  Priya Natarajan " });
+  assert.equal(done.status, 303);
+  assert.equal((await counts(a.id, job.id)).status, "completed");
+  const signed = await one<{ signer_name: string; image: Buffer | null; collected_by: string }>(`SELECT signer_name, image, collected_by FROM job_signatures WHERE tenant_id = $1 AND job_id = $2`, [a.id, job.id]);
+  assert.deepEqual(signed, { signer_name: "Priya Natarajan", image: null, collected_by: a.users.technician.id });
+  assert.match(await (await tech.get("/field")).text(), /Job marked completed, signed by Priya Natarajan\./);
 
   const res = await tech.post("/field", { _csrf, intent: "note", jobId: foreign.id, body: "across tenants" });
   assert.equal(res.status, 404);

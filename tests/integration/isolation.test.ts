@@ -12,6 +12,7 @@ import { createCustomer, createInvoice, createJob, createQuote, createUser, twoT
 import { textOf } from "../helpers/html";
 import { commit, idIn, preview, upload } from "../helpers/import";
 import { portalRequest, portalSetup, randomLoopback } from "../helpers/portal";
+import { jpegLike, putPhoto } from "../helpers/photos";
 
 // CONTRACT section 2: "An id of another tenant behaves exactly like an id that does not exist."
 // One table of every route that takes an id (in the path, the query, a form or a JSON body, or
@@ -69,6 +70,11 @@ async function theirRecords(b: TestTenant) {
   const feed = await one<{ id: string }>(`INSERT INTO calendar_feeds (tenant_id, user_id, created_by) VALUES ($1, $2, $2) RETURNING id`, [b.id, b.users.technician.id]);
   const priceBookItem = (await one<{ id: string }>(`INSERT INTO price_book_items (tenant_id, name, unit_price_cents) VALUES ($1, 'Their flush', 100) RETURNING id`, [b.id]))!;
   const invite = await createInvite({ tenantId: b.id, userId: b.users.owner.id, role: "owner" }, member.id);
+  const photo = (await one<{ id: string }>(
+    `INSERT INTO job_photos (tenant_id, id, job_id, taken_by, taken_at, content_type, byte_size, sha256, bytes)
+     VALUES ($1, gen_random_uuid(), $2, $3, now(), 'image/jpeg', 4, repeat('0', 64), '\\xffd8ffe0'::bytea) RETURNING id`,
+    [b.id, job.id, b.users.technician.id],
+  ))!;
   const cb = await clientFor(b.users.owner);
   const run = idIn(await commit(cb, await preview(cb, "customers", `name,email\nIvy Imported,ivy-${b.id.slice(0, 8)}@example.test\n`)), "run");
   const pending = await preview(cb, "customers", `name,email\nIan Pending,ian-${b.id.slice(0, 8)}@example.test\n`);
@@ -76,7 +82,7 @@ async function theirRecords(b: TestTenant) {
   const waiting = await upload(cb, "customers", `Client Name,Email Address,Contact\nUna Uploaded,una-${b.id.slice(0, 8)}@example.test,555-0100\n`);
   const uploadId = new URL(waiting.headers.get("location")!, "http://x").searchParams.get("upload")!;
   return {
-    customer, job, quote, invoice, portal, request: request!, member, run, pending, priceBookItem, uploadId, feed: feed!,
+    customer, job, quote, invoice, portal, request: request!, member, run, pending, priceBookItem, uploadId, feed: feed!, photo,
     inviteSecret: new URL(invite.url).pathname.split("/").pop()!.split(".")[1],
   };
 }
@@ -102,10 +108,15 @@ test("every route that takes an id answers another tenant's id exactly as a miss
   const otherCustomersQuote = await createQuote(a.id, { customerId: ourOtherCustomer.id });
   const otherCustomersInvoice = await createInvoice(a.id, { customerId: ourOtherCustomer.id });
   const ourJob = await createJob(a.id, { customerId: ourOtherCustomer.id, title: "Our gutter cleaning" });
+  const ourTechJob = await createJob(a.id, { customerId: ourOtherCustomer.id, title: "Our tap washer", assigneeId: a.users.technician.id });
+  const ourPhotoId = randomUUID();
+  const photoBytes = jpegLike(2048);
+  const takenAt = "2026-06-16T09:12:00.000Z";
 
   const owner = await clientFor(a.users.owner);
   const office = await clientFor(a.users.office);
   const tech = await clientFor(a.users.technician);
+  assert.equal((await putPhoto(tech, ourTechJob.id, ourPhotoId, photoBytes, { takenAt })).status, 201);
   const ip = randomLoopback();
   const aPrefix = Buffer.from(a.id.replace(/-/g, ""), "hex").toString("base64url");
   const occurredAt = new Date().toISOString();
@@ -245,6 +256,29 @@ test("every route that takes an id answers another tenant's id exactly as a miss
       route: "POST /api/offline-sync job.time_entry (jobId)",
       ask: (id) => mutation(office, "job.time_entry", { jobId: id, startedAt: new Date(Date.now() - 3600_000).toISOString(), endedAt: occurredAt }),
       theirs: [t.job.id], status: 200,
+    },
+    // Job photos (issue 21): the upload names a job and a photo, the image route both.
+    { route: "PUT /api/field/jobs/<id>/photos/<photoId>", ask: (id) => putPhoto(office, id, randomUUID(), photoBytes, { takenAt }), theirs: [t.job.id], status: 404 },
+    { route: "PUT /api/field/jobs/<id>/photos/<photoId> (technician)", ask: (id) => putPhoto(tech, id, randomUUID(), photoBytes, { takenAt }), theirs: [t.job.id], status: 404 },
+    {
+      route: "POST /field/photos (jobId, no JavaScript)",
+      ask: (id) => {
+        const form = new FormData();
+        form.set("jobId", id);
+        form.set("photo", new Blob([photoBytes], { type: "image/jpeg" }), "photo.jpg");
+        return tech.post("/field/photos", form);
+      },
+      theirs: [t.job.id], status: 404,
+    },
+    { route: "GET /jobs/<id>/photos/<photoId>", ask: (id) => owner.get(`/jobs/${id}/photos/${ourPhotoId}`), theirs: [t.job.id], status: 404 },
+    { route: "GET /jobs/<id>/photos/<photoId> (their job and photo)", ask: (id) => owner.get(`/jobs/${id}/photos/${t.photo.id}`), theirs: [t.job.id], status: 404 },
+    { route: "GET /jobs/<id>/photos/<photoId> (photoId)", ask: (id) => owner.get(`/jobs/${ourTechJob.id}/photos/${id}`), theirs: [t.photo.id], status: 404 },
+    { route: "GET /jobs/<id>/photos/<photoId> (photoId, technician)", ask: (id) => tech.get(`/jobs/${ourTechJob.id}/photos/${id}`), theirs: [t.photo.id], status: 404 },
+    {
+      // Their photo's id on our job is simply a new photo of ours: answered as for any new id
+      // (after the GETs above, which would then find our photo under that id).
+      route: "PUT /api/field/jobs/<id>/photos/<photoId> (photoId)", ask: (id) => putPhoto(tech, ourTechJob.id, id, photoBytes, { takenAt }),
+      theirs: [t.photo.id], status: 201,
     },
     // The customer portal: our link, their quote or invoice (another tenant's, and another customer's of ours).
     {

@@ -361,6 +361,33 @@ test("calendar feed: RFC 5545 that a second library parses, exactly the technici
   assert.equal((await dana.get(danaLive)).status, 200);
 });
 
+test("calendar feed kept rendered between polls never goes stale: a renamed customer, an edited job, a new job and a renamed member show at once", async () => {
+  const s = await setup();
+  const job = await jobAt(s.t.id, { customerId: s.customer.id, assigneeId: s.dana.id, title: "Boiler service", start: `${s.tuesday}T09:00`, end: `${s.tuesday}T11:00` });
+  const dana = await clientFor(s.dana);
+  const feed = await feedOf(dana, s.dana.id);
+  const read = async () => {
+    const res = await dana.get(feed);
+    assert.equal(res.status, 200);
+    return res.text();
+  };
+  const first = await read();
+  assert.equal(await read(), first, "an unchanged feed is the same file");
+  // Changed behind the app's back (no updated_at bump): the fingerprint covers the values themselves.
+  await rows(`UPDATE customers SET name = 'Rosa Marquez-Lee', phone = '555-0199' WHERE tenant_id = $1 AND id = $2`, [s.t.id, s.customer.id]);
+  const renamed = parseFeed(await read());
+  assert.equal(renamed[0].summary, "Boiler service – Rosa Marquez-Lee");
+  assert.match(renamed[0].description!, /555-0199/);
+  await rows(`UPDATE jobs SET description = 'Bring the long ladder' WHERE tenant_id = $1 AND id = $2`, [s.t.id, job.id]);
+  assert.match(parseFeed(await read())[0].description!, /Bring the long ladder/);
+  const added = await jobAt(s.t.id, { customerId: s.customer.id, assigneeId: s.dana.id, title: "Second visit", start: `${s.wednesday}T09:00`, end: `${s.wednesday}T10:00` });
+  assert.deepEqual(parseFeed(await read()).map((e) => e.uid).sort(), [job.id, added.id].map((id) => `${id}@fieldwork`).sort());
+  await rows(`UPDATE users SET name = 'Dana Diaz-Wu' WHERE tenant_id = $1 AND id = $2`, [s.t.id, s.dana.id]);
+  assert.match(await read(), /X-WR-CALNAME:Dana Diaz-Wu/);
+  await rows(`DELETE FROM jobs WHERE tenant_id = $1 AND id = $2`, [s.t.id, added.id]);
+  assert.deepEqual(parseFeed(await read()).map((e) => e.uid), [`${job.id}@fieldwork`]);
+});
+
 test("another tenant's calendar feed, member or job id behaves as missing", async () => {
   const { a, b } = await twoTenants();
   const theirFeed = await one<{ id: string }>(`INSERT INTO calendar_feeds (tenant_id, user_id, created_by) VALUES ($1, $2, $2) RETURNING id`, [b.id, b.users.technician.id]);

@@ -58,3 +58,39 @@ test("the layer and cycle check fails on a service importing the boundary, db im
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+/** Files (from the root) under `dir` whose names end with one of `ends`. */
+function filesUnder(dir: string, ends: string[]): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(path.join(ROOT, d), { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (ends.some((x) => e.name.endsWith(x)) && !e.name.endsWith(".d.ts")) out.push(p);
+    }
+  };
+  walk(dir);
+  return out.sort();
+}
+
+test("the portal, settings, billing overview and booking request services read and write through the models; raw SQL says why", () => {
+  // STYLE.md: ordinary reads and writes go through db/models; raw SQL stays for set-based,
+  // bulk or report queries, with a comment saying why ("Raw SQL on purpose: ...") just above.
+  const files = [
+    ...filesUnder("app/services/portal", [".server.ts"]),
+    ...filesUnder("app/services/company", [".server.ts"]),
+    ...filesUnder("app/services/requests", [".server.ts"]),
+    "app/services/integrations/settings.server.ts",
+    "app/services/billing/overview.server.ts",
+  ];
+  const unexplained: string[] = [];
+  for (const file of files) {
+    const lines = fs.readFileSync(path.join(ROOT, file), "utf8").split("\n");
+    lines.forEach((line, i) => {
+      if (!/\b(one|rows)(<[^>]*>)?\(|\.query\(/.test(line) || /^\s*(\/\/|\*)/.test(line)) return;
+      const above = lines.slice(Math.max(0, i - 10), i).join("\n");
+      if (!/Raw SQL on purpose/.test(above)) unexplained.push(`${file}:${i + 1}: ${line.trim()}`);
+    });
+  }
+  assert.deepEqual(unexplained, [], "use the models (db/models), or say why the SQL is raw");
+});

@@ -10,12 +10,13 @@ import { describe, it } from "node:test";
 import fc from "fast-check";
 import { z } from "zod";
 import {
-  chooseBusinessSchema, emailSchema, loginSchema, PASSWORD_MAX, PASSWORD_MIN, passwordSchema, setPasswordSchema, signupSchema,
+  chooseBusinessSchema, emailSchema, loginSchema, logoutFormSchema, PASSWORD_MAX, PASSWORD_MIN, passwordSchema, setPasswordSchema, signupSchema,
 } from "../../app/services/accounts/schemas";
 import { ASSISTANT_MODES, assistantInputSchema, DETAILS_MAX, JOB_TITLE_MAX } from "../../app/services/assistant/schema";
 import { normaliseEvent } from "../../app/services/billing/events.server";
 import { IMPORT_COLUMNS, type ImportType } from "../../app/services/import/columns";
 import { mapUploadSchema } from "../../app/services/import/mapping/schema";
+import { commitPreviewSchema, importUploadSchema, undoImportSchema } from "../../app/services/import/schemas";
 import { propertySchema } from "../../app/services/records/property-schema";
 import {
   customerSchema, invoiceSchema, jobSchema, quoteSchema, ROW_SCHEMAS, TEAM_ROLES, teamMemberSchema,
@@ -36,19 +37,21 @@ import { lineItemSchema, lineItemsSchema } from "../../app/services/documents/li
 import { priceBookItemSchema } from "../../app/services/documents/price-book-form";
 import { quoteFormSchema } from "../../app/services/documents/quote-form";
 import { customerListSchema } from "../../app/services/records/customers.server";
-import { invoiceFormSchema, officePaymentSchema } from "../../app/services/invoices/schemas";
-import { jobFormSchema } from "../../app/services/jobs/schemas";
+import { invoiceFormSchema, officePaymentSchema, voidInvoiceFormSchema } from "../../app/services/invoices/schemas";
+import { jobActionSchema, jobFormSchema } from "../../app/services/jobs/schemas";
 import { convertRequestSchema } from "../../app/services/requests/convert.server";
 import { boardParamsSchema } from "../../app/services/schedule/board.server";
-import { scheduleFormSchema } from "../../app/services/schedule/schemas";
+import { calendarFeedFormSchema, calendarFeedRevokeSchema, scheduleFormSchema } from "../../app/services/schedule/schemas";
 import { invoiceListSchema, quoteListSchema } from "../../app/services/records/documents.server";
 import { jobListSchema } from "../../app/services/records/jobs.server";
 import { listSchemaBase } from "../../app/services/records/list-params";
 import { requestListSchema, triageSchema } from "../../app/services/records/requests.server";
 import { CUSTOMER_FILTERS, INVOICE_FILTERS, JOB_FILTERS, QUOTE_FILTERS, REQUEST_FILTERS } from "../../app/services/records/statuses";
-import { FIELD_STATUSES, MAX_MUTATIONS, NOTE_MAX } from "../../app/services/sync/protocol";
+import { CLOCK_ACTIONS, FIELD_STATUSES, MAX_MUTATIONS, NOTE_MAX, SIGNER_NAME_MAX } from "../../app/services/sync/protocol";
 import { ARGS_SCHEMAS, fieldFormSchema, mutationSchema, pushSchema } from "../../app/services/sync/schemas";
+import { photoUploadSchema } from "../../app/services/field/schemas";
 import { addMemberSchema, changeRoleSchema, roleSchema } from "../../app/services/team/team.server";
+import { inviteFormSchema, teamFormSchema } from "../../app/services/team/schemas";
 import { companySettingsSchema, contrastWithWhite, currencies } from "../../app/services/company/schemas";
 import { timeZoneField, timeZones } from "../../app/services/company/time-zones";
 import { ConfigError, parseEnv } from "../../app/utils/env.server";
@@ -61,6 +64,7 @@ const LAST_DATE = "2027-06-16";
 type Entry = { module: string; name: string; schemas: Record<string, z.ZodTypeAny>; keys?: readonly string[] };
 const one = (module: string, name: string, schema: z.ZodTypeAny, keys?: readonly string[]): Entry => ({ module, name, schemas: { [name]: schema }, keys });
 const columns = (t: ImportType) => IMPORT_COLUMNS[t].map((c) => c.name);
+const IMPORT_COLUMNS_TYPES = Object.keys(IMPORT_COLUMNS) as ImportType[];
 
 /** Every exported zod schema of app/ (a factory is called with fixed arguments, a map gives each of its schemas). */
 export const SCHEMAS_TESTED: readonly Entry[] = [
@@ -79,6 +83,7 @@ export const SCHEMAS_TESTED: readonly Entry[] = [
   one("app/services/invoices/schemas.ts", "officePaymentSchema", officePaymentSchema),
   one("app/services/invoices/schemas.ts", "invoiceFormSchema", invoiceFormSchema, ["customerId", "issueDate", "dueDate", "currency", "notes", "items"]),
   one("app/services/jobs/schemas.ts", "jobFormSchema", jobFormSchema),
+  one("app/services/jobs/schemas.ts", "jobActionSchema", jobActionSchema),
   one("app/services/requests/convert.server.ts", "convertRequestSchema", convertRequestSchema, ["to"]),
   one("app/services/schedule/board.server.ts", "boardParamsSchema", boardParamsSchema),
   one("app/services/schedule/schemas.ts", "scheduleFormSchema", scheduleFormSchema),
@@ -92,7 +97,17 @@ export const SCHEMAS_TESTED: readonly Entry[] = [
   one("app/services/import/validate.server.ts", "invoiceSchema", invoiceSchema, columns("invoices")),
   one("app/services/import/validate.server.ts", "teamMemberSchema", teamMemberSchema, columns("team")),
   { module: "app/services/import/validate.server.ts", name: "ROW_SCHEMAS", schemas: ROW_SCHEMAS as Record<string, z.ZodTypeAny> },
+  // row-schemas.ts holds them (issue 26's split); validate.server.ts re-exports them.
+  one("app/services/import/row-schemas.ts", "customerSchema", customerSchema, columns("customers")),
+  one("app/services/import/row-schemas.ts", "jobSchema", jobSchema, columns("jobs")),
+  one("app/services/import/row-schemas.ts", "quoteSchema", quoteSchema, columns("quotes")),
+  one("app/services/import/row-schemas.ts", "invoiceSchema", invoiceSchema, columns("invoices")),
+  one("app/services/import/row-schemas.ts", "teamMemberSchema", teamMemberSchema, columns("team")),
+  { module: "app/services/import/row-schemas.ts", name: "ROW_SCHEMAS", schemas: ROW_SCHEMAS as Record<string, z.ZodTypeAny> },
   one("app/services/import/mapping/schema.ts", "mapUploadSchema", mapUploadSchema),
+  one("app/services/import/schemas.ts", "importUploadSchema", importUploadSchema, ["type"]),
+  one("app/services/import/schemas.ts", "commitPreviewSchema", commitPreviewSchema, ["previewId"]),
+  one("app/services/import/schemas.ts", "undoImportSchema", undoImportSchema, ["runId"]),
   one("app/services/records/property-schema.ts", "propertySchema", propertySchema),
   one("app/services/integrations/preferences.ts", "checkbox", checkbox),
   one("app/services/integrations/preferences.ts", "accountingFormSchema", accountingFormSchema),
@@ -115,14 +130,25 @@ export const SCHEMAS_TESTED: readonly Entry[] = [
   one("app/services/sync/schemas.ts", "mutationSchema", mutationSchema),
   one("app/services/sync/schemas.ts", "pushSchema", pushSchema),
   one("app/services/sync/schemas.ts", "fieldFormSchema", fieldFormSchema),
+  one("app/services/field/schemas.ts", "photoUploadSchema", photoUploadSchema, ["takenAt"]),
   { module: "app/services/sync/schemas.ts", name: "ARGS_SCHEMAS", schemas: ARGS_SCHEMAS },
   one("app/services/team/team.server.ts", "roleSchema", roleSchema),
   one("app/services/team/team.server.ts", "changeRoleSchema", changeRoleSchema),
   one("app/services/team/team.server.ts", "addMemberSchema", addMemberSchema),
+  // team.server.ts re-exports the forms' schemas from schemas.ts (the browser validates with them too).
+  one("app/services/team/schemas.ts", "roleSchema", roleSchema),
+  one("app/services/team/schemas.ts", "changeRoleSchema", changeRoleSchema),
+  one("app/services/team/schemas.ts", "addMemberSchema", addMemberSchema),
+  one("app/services/team/schemas.ts", "teamFormSchema", teamFormSchema, ["intent", "userId", "role", "name", "email"]),
+  one("app/services/team/schemas.ts", "inviteFormSchema", inviteFormSchema),
+  one("app/services/invoices/schemas.ts", "voidInvoiceFormSchema", voidInvoiceFormSchema),
+  one("app/services/schedule/schemas.ts", "calendarFeedFormSchema", calendarFeedFormSchema),
+  one("app/services/schedule/schemas.ts", "calendarFeedRevokeSchema", calendarFeedRevokeSchema),
+  one("app/services/accounts/schemas.ts", "logoutFormSchema", logoutFormSchema),
   one("app/services/company/time-zones.ts", "timeZoneField", timeZoneField),
   one("app/services/company/schemas.ts", "companySettingsSchema", companySettingsSchema,
     ["businessName", "phone", "email", "address", "timeZone", "currency", "defaultTaxRate", "paymentTermsDays", "quoteValidityDays",
-      "reminderQuoteDays", "reminderInvoiceBeforeDays", "reminderInvoiceAfterDays", "reminderVisit", "brandColor"]),
+      "reminderQuoteDays", "reminderInvoiceBeforeDays", "reminderInvoiceAfterDays", "reminderVisit", "brandColor", "checklistRequired"]),
 ];
 
 // ------------------------------------------------------------------------- generators
@@ -449,16 +475,47 @@ describe("offline sync", () => {
     }));
   });
 
-  it("fieldFormSchema: one shape per intent; unknown intents and statuses refused", () => {
-    check(43, fc.property(fc.uuid(), fc.constantFrom(...FIELD_STATUSES), fc.string(), (jobId, status, body) => {
+  it("ARGS_SCHEMAS: the clock (start, stop), the checklist (an item's id, ticked or not) and the signature (a name, a PNG data URL of at most 256 KiB)", () => {
+    const png = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+    const name = trimmedText(SIGNER_NAME_MAX).filter((s) => !/[\ud800-\udfff]/.test(s));
+    check(44, fc.property(fc.uuid(), fc.uuid(), fc.constantFrom(...CLOCK_ACTIONS), fc.boolean(), padded(name), (jobId, itemId, action, done, signer) => {
+      assert.deepEqual(accepts(ARGS_SCHEMAS["job.clock"], { jobId, action }), { jobId, action });
+      assert.deepEqual(accepts(ARGS_SCHEMAS["job.checklist"], { jobId, itemId, done }), { jobId, itemId, done });
+      assert.deepEqual(accepts(ARGS_SCHEMAS["job.signature"], { jobId, name: signer.raw, image: png }), { jobId, name: signer.trimmed, image: png });
+      assert.deepEqual(accepts(ARGS_SCHEMAS["job.signature"], { jobId, name: signer.raw }), { jobId, name: signer.trimmed });
+      refuses(ARGS_SCHEMAS["job.clock"], { jobId, action: "pause" }, "action");
+      refuses(ARGS_SCHEMAS["job.checklist"], { jobId, itemId: "item-1", done }, "itemId");
+      refuses(ARGS_SCHEMAS["job.checklist"], { jobId, itemId, done: String(done) }, "done");
+      refuses(ARGS_SCHEMAS["job.signature"], { jobId, name: "  " }, "name");
+      refuses(ARGS_SCHEMAS["job.signature"], { jobId, name: "n".repeat(SIGNER_NAME_MAX + 1) }, "name");
+      refuses(ARGS_SCHEMAS["job.signature"], { jobId, name: signer.trimmed, image: "data:image/svg+xml;base64,PHN2Zz4=" }, "image");
+      refuses(ARGS_SCHEMAS["job.signature"], { jobId, name: signer.trimmed, image: `${png.slice(0, 33)}${"A".repeat(360_000)}` }, "image");
+    }));
+  });
+
+  it("fieldFormSchema: one shape per intent; unknown intents, statuses and clock actions refused", () => {
+    check(43, fc.property(fc.uuid(), fc.constantFrom(...FIELD_STATUSES), fc.string(), fc.uuid(), (jobId, status, body, itemId) => {
       assert.deepEqual(accepts(fieldFormSchema, { intent: "status", jobId, status, _csrf: "x" }), { intent: "status", jobId, status });
       assert.deepEqual(accepts(fieldFormSchema, { intent: "note", jobId, body }), { intent: "note", jobId, body });
-      assert.deepEqual(accepts(fieldFormSchema, { intent: "timer-start", jobId }), { intent: "timer-start", jobId });
-      assert.deepEqual(accepts(fieldFormSchema, { intent: "timer-stop", jobId }), { intent: "timer-stop", jobId });
+      assert.deepEqual(accepts(fieldFormSchema, { intent: "clock", jobId, action: "start" }), { intent: "clock", jobId, action: "start" });
+      assert.deepEqual(accepts(fieldFormSchema, { intent: "checklist", jobId, itemId, done: "true" }), { intent: "checklist", jobId, itemId, done: true });
+      assert.deepEqual(accepts(fieldFormSchema, { intent: "checklist", jobId, itemId, done: "false" }), { intent: "checklist", jobId, itemId, done: false });
+      assert.deepEqual(accepts(fieldFormSchema, { intent: "complete", jobId, signerName: "Ann" }), { intent: "complete", jobId, signerName: "Ann" });
+      assert.deepEqual(accepts(fieldFormSchema, { intent: "complete", jobId }), { intent: "complete", jobId });
       refuses(fieldFormSchema, { intent: "delete", jobId }, "intent");
+      refuses(fieldFormSchema, { intent: "timer-start", jobId }, "intent");
       refuses(fieldFormSchema, { intent: "status", jobId, status: "scheduled" }, "status");
+      refuses(fieldFormSchema, { intent: "clock", jobId, action: "pause" }, "action");
+      refuses(fieldFormSchema, { intent: "complete", jobId, signerName: "n".repeat(SIGNER_NAME_MAX + 1) }, "signerName");
       refuses(fieldFormSchema, { intent: "note", body }, "jobId");
     }));
+  });
+
+  it("jobActionSchema: cancel or reopen, nothing else", () => {
+    assert.deepEqual(accepts(jobActionSchema, { intent: "cancel", _csrf: "x" }), { intent: "cancel" });
+    assert.deepEqual(accepts(jobActionSchema, { intent: "reopen" }), { intent: "reopen" });
+    refuses(jobActionSchema, { intent: "delete" }, "intent");
+    refuses(jobActionSchema, {}, "intent");
   });
 });
 
@@ -561,6 +618,9 @@ describe("back-office lists and forms", () => {
       refuses(companySettingsSchema, { ...form, reminderQuoteDays: "0" }, "reminderQuoteDays");
       refuses(companySettingsSchema, { ...form, reminderInvoiceAfterDays: "2.5" }, "reminderInvoiceAfterDays");
       refuses(companySettingsSchema, { ...form, reminderVisit: "yes" }, "reminderVisit");
+      assert.equal((accepts(companySettingsSchema, { ...form, checklistRequired: "on" }) as Record<string, unknown>).checklistRequired, true);
+      assert.equal((accepts(companySettingsSchema, form) as Record<string, unknown>).checklistRequired, false);
+      refuses(companySettingsSchema, { ...form, checklistRequired: "yes" }, "checklistRequired");
       // The brand colour: absent is the default; a hex colour dark enough for white text, lower-cased.
       assert.equal(v.brandColor, "#1d4ed8");
       const hex = `#${i.taxMilli.toString(16).padStart(6, "0").slice(-6)}`;
@@ -709,6 +769,29 @@ function appModules(ext: RegExp): string[] {
   walk(path.join(ROOT, "app"));
   return out.sort();
 }
+
+describe("import forms", () => {
+  it("the upload's type is one of the five, named in the message otherwise; the ids pass through to the service (its 404)", () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...IMPORT_COLUMNS_TYPES), (type) => {
+        const r = importUploadSchema.safeParse({ type });
+        assert.ok(r.success && r.data.type === type);
+      }),
+      { seed: 7, numRuns: 20 },
+    );
+    const bad = importUploadSchema.safeParse({ type: "widgets" });
+    assert.ok(!bad.success && bad.error.issues[0].path[0] === "type" && /"widgets" is not an import type/.test(bad.error.issues[0].message));
+    const none = importUploadSchema.safeParse({});
+    assert.ok(!none.success && none.error.issues[0].message === "Choose what to import.");
+    fc.assert(
+      fc.property(fc.option(fc.string(), { nil: undefined }), (id) => {
+        assert.equal(commitPreviewSchema.parse({ previewId: id }).previewId, id);
+        assert.equal(undoImportSchema.parse({ runId: id }).runId, id);
+      }),
+      { seed: 8, numRuns: 100 },
+    );
+  });
+});
 
 describe("SCHEMAS_TESTED names every exported zod schema", () => {
   it("every .ts module's exports: each zod schema, map of schemas or schema factory is in the list", async () => {

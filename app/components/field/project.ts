@@ -2,7 +2,7 @@
  * What the field page shows: the server's jobs with the actions still waiting in the outbox
  * laid over them (a status already changed, a note not yet sent), grouped for the day.
  */
-import { actionLabel, canMoveTo, NEXT_STATUSES, STATUS_LABELS, type FieldJob, type FieldStatus, type JobStatus } from "~/services/sync/protocol";
+import { actionLabel, canMoveTo, clockEffect, NEXT_STATUSES, STATUS_LABELS, type FieldJob, type FieldStatus, type JobStatus } from "~/services/sync/protocol";
 import type { Queued } from "./sync-store";
 import { dateTimeFormat } from "~/utils/format";
 
@@ -11,6 +11,10 @@ export type ShownJob = FieldJob & {
   pendingEntries: number;
   pendingMinutes: number;
   pendingStatus: boolean;
+  /** The clock, checklist or signature changed here and not yet synced. */
+  pendingClock: boolean;
+  pendingChecklist: Set<string>;
+  pendingSignature: boolean;
 };
 
 export type DayGroups = { now: ShownJob[]; today: ShownJob[]; upcoming: ShownJob[]; unscheduled: ShownJob[]; done: ShownJob[] };
@@ -19,7 +23,25 @@ const minutesBetween = (a: string, b: string) => Math.max(0, Math.round((Date.pa
 
 export function project(open: FieldJob[], doneToday: FieldJob[], pending: Queued[]): ShownJob[] {
   const shown = new Map<string, ShownJob>();
-  for (const j of [...open, ...doneToday]) shown.set(j.id, { ...j, pendingNotes: [], pendingEntries: 0, pendingMinutes: 0, pendingStatus: false });
+  for (const j of [...open, ...doneToday]) {
+    shown.set(j.id, {
+      ...j, checklist: j.checklist.map((i) => ({ ...i })), pendingNotes: [], pendingEntries: 0, pendingMinutes: 0, pendingStatus: false,
+      pendingClock: false, pendingChecklist: new Set(), pendingSignature: false,
+    });
+  }
+  // The clock as the server will run it (migration 0084): started on the way or at work, stopped into a time entry.
+  const startClock = (job: ShownJob, at: string, onSite: boolean) => {
+    if (!job.clock) job.clock = { startedAt: at, onSiteAt: onSite ? at : null };
+    else if (onSite && !job.clock.onSiteAt) job.clock = { ...job.clock, onSiteAt: at };
+    job.pendingClock = true;
+  };
+  const stopClock = (job: ShownJob, at: string) => {
+    if (!job.clock) return;
+    job.pendingEntries++;
+    job.pendingMinutes += minutesBetween(job.clock.startedAt, at);
+    job.clock = null;
+    job.pendingClock = true;
+  };
   for (const m of pending) {
     const job = shown.get(String(m.args.jobId));
     if (!job) continue;
@@ -29,7 +51,21 @@ export function project(open: FieldJob[], doneToday: FieldJob[], pending: Queued
         job.status = to;
         job.nextStatuses = [...NEXT_STATUSES[to]];
         job.pendingStatus = true;
+        if (clockEffect(to) === "start") startClock(job, m.occurredAt, to === "in_progress");
+        else stopClock(job, m.occurredAt);
       }
+    } else if (m.type === "job.clock") {
+      if (m.args.action === "stop") stopClock(job, m.occurredAt);
+      else if (!job.clock && (job.status === "en_route" || job.status === "in_progress")) startClock(job, m.occurredAt, job.status === "in_progress");
+    } else if (m.type === "job.checklist") {
+      const item = job.checklist.find((i) => i.id === m.args.itemId);
+      if (item) {
+        item.done = m.args.done === true;
+        job.pendingChecklist.add(item.id);
+      }
+    } else if (m.type === "job.signature") {
+      job.signature = { name: String(m.args.name), signedAt: m.occurredAt, drawn: typeof m.args.image === "string" };
+      job.pendingSignature = true;
     } else if (m.type === "job.note") {
       job.pendingNotes.push({ id: m.id, body: String(m.args.body), occurredAt: m.occurredAt });
     } else if (m.type === "job.time_entry") {
@@ -108,5 +144,19 @@ export function describeAction(m: Queued, jobs: FieldJob[]): string {
     const to = m.args.status as FieldStatus;
     return `“${job ? actionLabel(job.status, to) : STATUS_LABELS[to]}” for ${title}`;
   }
+  if (m.type === "job.clock") return `${m.args.action === "stop" ? "Stopping" : "Starting"} the clock for ${title}`;
+  if (m.type === "job.checklist") {
+    const label = job?.checklist.find((i) => i.id === m.args.itemId)?.label;
+    return `${m.args.done ? "Ticking" : "Unticking"} ${label ? `“${label}”` : "a checklist item"} for ${title}`;
+  }
+  if (m.type === "job.signature") return `The customer's signature for ${title}`;
   return `${m.type === "job.note" ? "A note" : "A time entry"} for ${title}`;
+}
+
+/** Whether the job may be completed now, and if not why (the business requires the checklist). */
+export function completionBlock(job: ShownJob): string | null {
+  if (!job.checklistRequired) return null;
+  const open = job.checklist.filter((i) => !i.done);
+  if (!open.length) return null;
+  return `Tick every checklist item before completing: ${open.length === 1 ? "1 item is" : `${open.length} items are`} not ticked.`;
 }

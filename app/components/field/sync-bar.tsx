@@ -3,6 +3,9 @@ import { formatTime } from "./project";
 import type { SyncState } from "./use-field-sync";
 
 const plural = (n: number) => (n === 1 ? "1 action" : `${n} actions`);
+const photoPlural = (n: number) => (n === 1 ? "1 photo" : `${n} photos`);
+/** "2 actions and 1 photo", "1 photo", "3 actions". */
+const waitingLabel = (actions: number, photos: number) => [actions ? plural(actions) : "", photos ? photoPlural(photos) : ""].filter(Boolean).join(" and ");
 
 function useSecondsUntil(at: number | undefined) {
   const [now, setNow] = useState(() => Date.now());
@@ -16,7 +19,21 @@ function useSecondsUntil(at: number | undefined) {
 }
 
 /** The outbox at a glance: how many actions wait, whether the device is online, what happens next. */
-export function SyncBar({ state, pending, onSync, timeZone }: { state: SyncState; pending: number; onSync: () => void; timeZone: string }) {
+export function SyncBar({
+  state,
+  pending: actions,
+  photos = 0,
+  onSync,
+  timeZone,
+}: {
+  state: SyncState;
+  pending: number;
+  /** Photos waiting in the photo queue (use-photo-queue). */
+  photos?: number;
+  onSync: () => void;
+  timeZone: string;
+}) {
+  const pending = actions + photos;
   const seconds = useSecondsUntil(state.retryAt);
   // Nothing before the outbox is open: the server's page and the first render in the browser agree.
   if (state.phase === "starting") return null;
@@ -56,7 +73,7 @@ export function SyncBar({ state, pending, onSync, timeZone }: { state: SyncState
     <div className={`sync-bar ${tone}`} role="status" aria-live="polite">
       <span className="sync-dot" aria-hidden="true" />
       <div className="sync-text">
-        <strong>{pending ? `${plural(pending)} waiting to sync` : "All changes synced"}</strong>
+        <strong>{pending ? `${waitingLabel(actions, photos)} waiting to sync` : "All changes synced"}</strong>
         {detail ? <span className="sync-detail">{detail}</span> : null}
       </div>
       {pending && !offline && state.phase !== "syncing" ? (

@@ -5,6 +5,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from "react";
 import { MAX_MUTATIONS, type FieldJob, type MutationResult, type MutationType, type PushResponse } from "~/services/sync/protocol";
+import { project } from "./project";
 import { SyncStore, uuid, type Queued } from "./sync-store";
 
 export type SyncPhase = "starting" | "idle" | "syncing" | "offline" | "retrying" | "signed-out" | "unavailable";
@@ -106,10 +107,19 @@ export function useFieldSync(initial: Initial, describe: (m: Queued, jobs: Field
               .filter((m) => m.type === "job.status" && m.args.status === "completed" && ["applied", "duplicate"].includes(processed.get(m.id) ?? ""))
               .map((m) => String(m.args.jobId)),
           );
-          const done = [
-            ...jobsRef.current.open.filter((j) => completed.has(j.id)).map((j) => ({ ...j, status: "completed" as const, nextStatuses: [] })),
-            ...jobsRef.current.doneToday.filter((j) => !completed.has(j.id)),
-          ];
+          // As the batch left it (checklist ticked, signed, clock stopped): the open copy with the batch's actions laid over.
+          const landed = batch.filter((m) => ["applied", "duplicate"].includes(processed.get(m.id) ?? ""));
+          const finished = project(jobsRef.current.open.filter((j) => completed.has(j.id)), [], landed).map(
+            ({ pendingNotes: _n, pendingEntries, pendingMinutes, pendingStatus: _s, pendingClock: _c, pendingChecklist: _l, pendingSignature: _g, ...j }): FieldJob => ({
+              ...j,
+              status: "completed",
+              nextStatuses: [],
+              clock: null,
+              timeEntries: j.timeEntries + pendingEntries,
+              loggedMinutes: j.loggedMinutes + pendingMinutes,
+            }),
+          );
+          const done = [...finished, ...jobsRef.current.doneToday.filter((j) => !completed.has(j.id))];
           setJobs({ open, doneToday: done, at });
           await s.saveSnapshot({ open, doneToday: done, at });
           const left = await s.pending();

@@ -7,7 +7,7 @@ import type { ImportType } from "~/services/import/columns";
 import { mapUploadSchema } from "~/services/import/mapping/schema";
 import { IGNORE, mappingTargets, splitTarget } from "~/services/import/mapping/targets";
 import type { MatchHow } from "~/services/import/mapping/match";
-import { TYPE_INFO } from "./import-page";
+import { TYPE_INFO } from "./type-info";
 
 export interface MappingStepData {
   id: string;

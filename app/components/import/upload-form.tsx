@@ -1,8 +1,10 @@
+import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { useNavigate, useNavigation } from "@remix-run/react";
 import { useState, type FormEvent } from "react";
-import { FormError } from "~/components/forms";
+import { FormError, useConformForm } from "~/components/forms";
 import { useRootData } from "~/components/root-data";
 import { IMPORT_LIMITS, type ImportType } from "~/services/import/columns";
+import { importUploadSchema } from "~/services/import/schemas";
 
 type Progress = { phase: "uploading"; loaded: number; total: number } | { phase: "checking" };
 
@@ -10,12 +12,14 @@ const MB = 1024 * 1024;
 const mb = (n: number) => (n < MB ? `${Math.round(n / 1024)} KB` : `${(n / MB).toFixed(n < 10 * MB ? 1 : 0)} MB`);
 
 /**
- * The upload form. Without JavaScript it is a plain multipart POST (the server answers a 303
- * to the preview, or the page again with the message). With JavaScript it is sent with
- * XMLHttpRequest, whose upload events drive a progress bar; Remix's data protocol (`_data`)
- * gives the redirect or the error as JSON.
+ * The upload form, on conform (`importUploadSchema`, checked on the server: the file itself is
+ * read as a stream there). Without JavaScript it is a plain multipart POST (the server answers
+ * a 303 to the preview, or the page again with conform's reply). With JavaScript it is sent
+ * with XMLHttpRequest, whose upload events drive a progress bar; Remix's data protocol
+ * (`_data`) gives the redirect, or the reply as JSON.
  */
-export function UploadForm({ type, errors }: { type: ImportType; errors?: string[] | null }) {
+export function UploadForm({ type, lastResult }: { type: ImportType; lastResult?: SubmissionResult<string[]> | null }) {
+  const [form, fields] = useConformForm(importUploadSchema, { id: "import-upload", lastResult, serverOnly: true, defaultValue: { type } });
   const csrf = useRootData()?.csrf ?? "";
   const navigate = useNavigate();
   const navigation = useNavigation();
@@ -47,8 +51,9 @@ export function UploadForm({ type, errors }: { type: ImportType; errors?: string
       }
       let message = [`The upload failed (HTTP ${xhr.status}). Please try again.`];
       try {
-        const body = JSON.parse(xhr.responseText) as { formErrors?: string[]; message?: string };
-        message = body.formErrors?.length ? body.formErrors : body.message ? [body.message] : message;
+        const body = JSON.parse(xhr.responseText) as { result?: SubmissionResult<string[]>; message?: string };
+        const refused = body.result?.error?.[""] ?? Object.values(body.result?.error ?? {}).flat();
+        message = refused.length ? (refused as string[]) : body.message ? [body.message] : message;
       } catch {
         /* not JSON: keep the generic message */
       }
@@ -63,10 +68,10 @@ export function UploadForm({ type, errors }: { type: ImportType; errors?: string
   }
 
   return (
-    <form method="post" action={action} encType="multipart/form-data" className="stack import-upload" onSubmit={onSubmit}>
+    <form {...getFormProps(form)} method="post" action={action} encType="multipart/form-data" className="stack import-upload" onSubmit={onSubmit}>
       <input type="hidden" name="_csrf" value={csrf} />
-      <input type="hidden" name="type" value={type} />
-      <FormError errors={clientErrors ?? errors} />
+      <input type="hidden" name={fields.type.name} value={type} />
+      <FormError errors={clientErrors ?? form.errors ?? fields.type.errors} />
       <div className="field">
         <label htmlFor="import-file">CSV file</label>
         <input id="import-file" type="file" name="file" accept=".csv,text/csv,text/plain" aria-describedby="import-file-hint" />

@@ -2,6 +2,7 @@ import { Link, useFetcher } from "@remix-run/react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useRootData } from "~/components/root-data";
 import type { Board, BoardJob, BoardRow } from "~/services/schedule/board.server";
+import { ClockSince } from "~/components/job-field";
 import { atMinute, clock, clockRange, minuteOfDay, shortDate, snap, weekdayName } from "~/services/schedule/days";
 import { dayHours, lanes, markOverlaps, spanOn } from "~/services/schedule/layout";
 import { minutesBetween } from "~/services/schedule/schemas";
@@ -357,6 +358,7 @@ function JobCard({ job, style, returnTo, canMove, refused, ...drag }: {
       <Link id={titleId} to={`/jobs/${job.id}`} className="job-title" draggable={false}>{job.title}</Link>
       <div className="job-customer">{job.customerName}</div>
       {job.address ? <div className="job-address">{job.address}</div> : null}
+      {job.clock ? <div className="job-clock small"><ClockSince startedAt={job.clock.startedAt} onSiteAt={job.clock.onSiteAt} /></div> : null}
       {job.outsideWindow ? <p className="visually-hidden">{job.outsideWindow}</p> : null}
       <div className="job-foot">
         {job.overlaps ? <span className="flag flag-overlap" title="Overlaps another job of this technician">Overlap</span> : null}

@@ -44,3 +44,6 @@ export const loginSchema = z.object({
 export const chooseBusinessSchema = z.object({
   tenantId: z.string({ required_error: "Choose a business." }).uuid("Choose a business."),
 });
+
+/** The sign-out button: no fields (the session is the cookie's). */
+export const logoutFormSchema = z.object({});

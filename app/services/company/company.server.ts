@@ -13,6 +13,7 @@ export type CompanySettingsForm = {
   defaultTaxRate: string; paymentTermsDays: string; quoteValidityDays: string;
   reminderQuoteDays: string; reminderInvoiceBeforeDays: string; reminderInvoiceAfterDays: string; reminderVisit: string;
   brandColor: string;
+  checklistRequired: string;
 };
 
 export async function getCompanySettings(actor: Actor): Promise<CompanySettingsForm & { updatedAt: string }> {
@@ -34,6 +35,7 @@ export async function getCompanySettings(actor: Actor): Promise<CompanySettingsF
       reminderInvoiceAfterDays: tenant.reminderInvoiceAfterDays == null ? "" : String(tenant.reminderInvoiceAfterDays),
       reminderVisit: tenant.reminderVisit ? "on" : "",
       brandColor: tenant.brandColor,
+      checklistRequired: tenant.checklistRequired ? "on" : "",
       updatedAt: tenant.updatedAt.toISOString(),
     };
   });
@@ -46,6 +48,7 @@ export async function getCompanySettings(actor: Actor): Promise<CompanySettingsF
  */
 export async function saveCompanySettings(actor: Actor, v: CompanySettingsValue): Promise<void> {
   await inTenant(actor.tenantId, async (t) => {
+    // Raw SQL on purpose: a system catalog (no model), the zone list PostgreSQL itself computes with.
     const known = await one(`SELECT 1 FROM pg_timezone_names WHERE name = $1`, [v.timeZone], t);
     if (!known) {
       throw new AppError("VALIDATION_FAILED", "Some fields are not valid.", { fields: { timeZone: ["This time zone is not supported."] } });
@@ -56,6 +59,7 @@ export async function saveCompanySettings(actor: Actor, v: CompanySettingsValue)
         defaultTaxRate: v.defaultTaxRate, paymentTermsDays: v.paymentTermsDays, quoteValidityDays: v.quoteValidityDays,
         reminderQuoteDays: v.reminderQuoteDays, reminderInvoiceBeforeDays: v.reminderInvoiceBeforeDays,
         reminderInvoiceAfterDays: v.reminderInvoiceAfterDays, reminderVisit: v.reminderVisit, brandColor: v.brandColor,
+        checklistRequired: v.checklistRequired,
       },
       { where: { id: actor.tenantId }, transaction: t },
     );

@@ -63,6 +63,8 @@ export const companySettingsSchema = z.object({
   reminderInvoiceBeforeDays: optionalDays(0, 365),
   reminderInvoiceAfterDays: optionalDays(1, 365),
   reminderVisit: z.enum(["on"]).optional().transform((v) => v === "on"),
+  /** Completing a job needs every checklist item ticked (docs/decisions/213). */
+  checklistRequired: z.enum(["on"]).optional().transform((v) => v === "on"),
   // The e-mails' colour (issue 18): white text sits on it, so it must be dark enough to read.
   brandColor: z
     .string()

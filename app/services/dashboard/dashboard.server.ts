@@ -74,6 +74,18 @@ export async function dashboardCounts(tenantId: string) {
 /** The next open jobs on the schedule and the newest booking requests. */
 export async function dashboardLists(tenantId: string) {
   return inTenant(tenantId, async (t) => ({
+    // Who is on the way or on site now: the jobs with a running clock (issue 21), longest first.
+    inTheField: await rows<{ id: string; title: string; status: string; customer_name: string; assignee_name: string | null; started_at: string; on_site_at: string | null }>(
+      `SELECT j.id, j.title, j.status, c.name AS customer_name, u.name AS assignee_name, k.started_at, k.on_site_at
+         FROM job_clocks k
+         JOIN jobs j ON j.tenant_id = k.tenant_id AND j.id = k.job_id
+         JOIN customers c ON c.tenant_id = j.tenant_id AND c.id = j.customer_id
+         LEFT JOIN users u ON u.tenant_id = k.tenant_id AND u.id = k.user_id
+        WHERE k.tenant_id = $1
+        ORDER BY k.started_at, j.id LIMIT 20`,
+      [tenantId],
+      t,
+    ),
     upcomingJobs: await rows<{ id: string; title: string; status: string; scheduled_start: string; customer_name: string; assignee_name: string | null }>(
       `SELECT j.id, j.title, j.status, j.scheduled_start, c.name AS customer_name, u.name AS assignee_name
          FROM jobs j

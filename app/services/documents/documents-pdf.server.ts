@@ -142,7 +142,7 @@ export async function quotePdfIn(t: Tx, scope: Scope, id: string): Promise<{ num
 
 type InvoiceRow = {
   id: string; customer_id: string; number: string; status: string; issue_date: string | null; due_date: string | null; currency: string;
-  notes: string | null; subtotal_cents: number; tax_cents: number; total_cents: number; amount_paid_cents: number; time_zone: string;
+  notes: string | null; subtotal_cents: number; tax_cents: number; total_cents: number; amount_paid_cents: number; time_zone: string; job_id: string | null;
 };
 type PaymentRow = { id: string; amount_cents: number; method: string; reference: string; recorded_at: Date };
 
@@ -150,7 +150,7 @@ async function invoiceOf(t: Tx, scope: Scope, id: string) {
   if (!isUuid(id)) throw notFound("Invoice not found.");
   const invoice = await one<InvoiceRow>(
     `SELECT i.id, i.customer_id, i.number, i.status, i.issue_date::text, i.due_date::text, i.currency, i.notes,
-            i.subtotal_cents, i.tax_cents, i.total_cents, i.amount_paid_cents, tn.time_zone
+            i.subtotal_cents, i.tax_cents, i.total_cents, i.amount_paid_cents, tn.time_zone, i.job_id
        FROM invoices i JOIN tenants tn ON tn.id = i.tenant_id
       WHERE i.tenant_id = $1 AND i.id = $2 ${customerFilter(scope, "i", 3)}`,
     [scope.tenantId, id, ...customerBind(scope)],
@@ -163,6 +163,17 @@ async function invoiceOf(t: Tx, scope: Scope, id: string) {
     t,
   );
   return { invoice, payments, business: await businessOf(t, scope.tenantId), customer: await customerOf(t, scope.tenantId, invoice.customer_id) };
+}
+
+/** The customer's signature collected when the invoice's job was completed (docs/decisions/214). */
+async function signatureOf(t: Tx, tenantId: string, jobId: string, timeZone: string): Promise<PdfDocument["signature"]> {
+  const s = await one<{ signer_name: string; image: Buffer | null; signed_at: Date }>(
+    `SELECT signer_name, image, signed_at FROM job_signatures WHERE tenant_id = $1 AND job_id = $2`,
+    [tenantId, jobId],
+    t,
+  );
+  if (!s) return null;
+  return { image: s.image, name: s.signer_name, caption: `Signed by ${s.signer_name} on completion, ${formatDateTime(s.signed_at, timeZone)}` };
 }
 
 const pdfPayment = (p: PaymentRow, tz: string) => ({
@@ -202,6 +213,7 @@ export async function invoicePdfIn(t: Tx, scope: Scope, id: string): Promise<{ n
     totals,
     payments: payments.map((p) => pdfPayment(p, i.time_zone)),
     paragraphs,
+    signature: i.job_id ? await signatureOf(t, scope.tenantId, i.job_id, i.time_zone) : null,
     footer: `${business.name} · Invoice ${i.number}`,
   };
   return { number: i.number, pdf: await renderPdf(doc) };

@@ -36,6 +36,8 @@ export type PdfDocument = {
   payments?: PdfPayment[];
   /** Short paragraphs after the totals: approval record, notes, terms. */
   paragraphs: Array<{ heading: string; text: string }>;
+  /** The customer's signature on the job an invoice was made from: a drawn PNG or a typed name. */
+  signature?: { image: Buffer | null; name: string; caption: string } | null;
   footer: string;
 };
 
@@ -183,6 +185,22 @@ export function renderPdf(doc: PdfDocument): Promise<Buffer> {
     if (pdf.y + 40 > bottom()) pdf.addPage();
     pdf.fillColor(INK).font("Helvetica-Bold").fontSize(10).text(p.heading, left, pdf.y, { width });
     pdf.font("Helvetica").fontSize(9.5).fillColor(INK).text(p.text, { width });
+    pdf.moveDown(0.8);
+  }
+
+  if (doc.signature) {
+    const sig = doc.signature;
+    if (pdf.y + 130 > bottom()) pdf.addPage();
+    pdf.fillColor(INK).font("Helvetica-Bold").fontSize(10).text("Customer signature", left, pdf.y, { width });
+    const top = pdf.y + 4;
+    if (sig.image) {
+      pdf.image(sig.image, left, top, { fit: [220, 80] });
+      pdf.y = top + 84;
+    } else {
+      pdf.font("Helvetica-Oblique").fontSize(16).fillColor(INK).text(sig.name, left, top, { width });
+    }
+    pdf.moveTo(left, pdf.y).lineTo(left + 220, pdf.y).strokeColor(RULE).stroke();
+    pdf.font("Helvetica").fontSize(9).fillColor(MUTED).text(sig.caption, left, pdf.y + 4, { width });
     pdf.moveDown(0.8);
   }
 

@@ -5,6 +5,7 @@ import { Op } from "sequelize";
 import { inTenant, one, type Tx } from "../../../db/index";
 import { BookingRequest, Customer, Job, PortalLink, PriceBookItem, Quote, QuoteDeposit, QuoteItem, Tenant } from "../../../db/models";
 import { recordHistory } from "~/services/history/history.server";
+import { checklistFromItems, setChecklist } from "~/services/jobs/checklist.server";
 import { queueQuoteEmail } from "~/services/messages/compose.server";
 import { portalUrl, signPortalToken } from "~/services/portal/links.server";
 import { nextDocumentNumber } from "~/services/records/numbering.server";
@@ -299,6 +300,8 @@ export async function convertQuote(actor: Actor, id: string): Promise<{ jobId: s
       },
       { transaction: t },
     );
+    // The chosen items are what the technician ticks off on site (docs/decisions/213).
+    await setChecklist(actor.tenantId, job.id, checklistFromItems(chosen.map((i) => i.description)), t);
     quote.set({ jobId: job.id, convertedAt: new Date() });
     await quote.save({ transaction: t });
     await recordHistory(t, actor, { recordType: "quote", recordId: id, action: "converted", summary: "Converted to a job", details: { jobId: job.id } });

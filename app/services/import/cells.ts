@@ -4,7 +4,7 @@
 // line-item editor reuses the money, quantity and tax-rate checks. Pure: no database.
 import { z } from "zod";
 import { unescapeFormula } from "./csv-write";
-import type { CustomerRow } from "./validate.server";
+import type { CustomerRow } from "./row-types";
 
 // --- Cell checks ---------------------------------------------------------------------------
 

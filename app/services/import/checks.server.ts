@@ -4,7 +4,8 @@
 import { rows, type Tx } from "../../../db/index";
 import type { ImportType } from "./columns";
 import type { RowError } from "./parse.server";
-import { keyValue, type AnyRow, type InvoiceDocument, type QuoteDocument, type ValidationResult } from "./validate.server";
+import { keyValue, type AnyRow } from "./keys";
+import type { InvoiceDocument, QuoteDocument, ValidationResult } from "./row-types";
 
 type Doc = QuoteDocument | InvoiceDocument;
 

@@ -8,7 +8,7 @@ import { addLoginEmailsOfImportRun } from "../../../db/login-emails";
 import { conflict } from "~/utils/app-error";
 import type { ImportType } from "./columns";
 import type { PropertyDraft } from "./mapping/apply.server";
-import type { CustomerRow, InvoiceDocument, JobRow, LineItem, QuoteDocument, TeamMemberRow, ValidationResult } from "./validate.server";
+import type { CustomerRow, InvoiceDocument, JobRow, LineItem, QuoteDocument, TeamMemberRow, ValidationResult } from "./row-types";
 
 /** A stored record column: name in the SQL, PostgreSQL type, and how to read it. */
 type Column<R> = readonly [name: string, type: string, get: (r: R) => unknown];
@@ -134,6 +134,28 @@ const customerJoin = `
 const customerResolved = `
   (r.customer_email IS NULL OR ce.id IS NOT NULL) AND (r.customer_external_id IS NULL OR cx.id IS NOT NULL)
   AND (ce.id IS NULL OR cx.id IS NULL OR ce.id = cx.id)`;
+/** Letters and digits only, lower case: "12 Elm St., Austin" = "12 elm st austin". */
+const squeeze = (sql: string) => `regexp_replace(lower(${sql}), '[^[:alnum:]]+', '', 'g')`;
+
+/**
+ * The customer's service property a job's address names (CONTRACT section 14, decision 222):
+ * the address equals, letters and digits compared, the property's label, its first line, or its
+ * first line followed by its other parts. The first such property by position, else null.
+ */
+export const propertyOfAddress = (customerId: string, address: string) => `(
+  SELECT p.id FROM customer_properties p
+   WHERE p.tenant_id = $1 AND p.customer_id = ${customerId} AND ${address} IS NOT NULL
+     AND ${squeeze(address)} <> ''
+     AND ${squeeze(address)} IN (
+       ${squeeze("p.label")}, ${squeeze("p.address_line1")},
+       ${squeeze("concat_ws(' ', p.address_line1, p.city)")},
+       ${squeeze("concat_ws(' ', p.address_line1, p.city, p.region)")},
+       ${squeeze("concat_ws(' ', p.address_line1, p.city, p.region, p.postal_code)")},
+       ${squeeze("concat_ws(' ', p.address_line1, p.address_line2, p.city, p.region, p.postal_code)")},
+       ${squeeze("concat_ws(' ', p.address_line1, p.address_line2, p.city, p.region, p.postal_code, p.country)")},
+       ${squeeze("concat_ws(' ', p.address_line1, p.city, p.region, p.postal_code, p.country)")})
+   ORDER BY p.position, p.id LIMIT 1)`;
+
 const issuedAt = `coalesce(r.issue_date::timestamp AT TIME ZONE 'UTC', now())`;
 
 const itemsSql = (kind: "quote" | "invoice") => `
@@ -172,9 +194,10 @@ export const COMMIT_SQL: Record<ImportType, { main: string; parts: string[] }> =
   jobs: {
     main: `
       INSERT INTO jobs (tenant_id, customer_id, title, description, status, scheduled_start, scheduled_end, assignee_id,
-        address, external_id, completed_at, import_run_id)
+        address, external_id, completed_at, import_run_id, property_id)
       SELECT $1, coalesce(ce.id, cx.id), r.title, r.description, r.status, r.scheduled_start, r.scheduled_end, u.id,
-        r.address, r.external_id, CASE WHEN r.status = 'completed' THEN coalesce(r.scheduled_end, r.scheduled_start) END, $2
+        r.address, r.external_id, CASE WHEN r.status = 'completed' THEN coalesce(r.scheduled_end, r.scheduled_start) END, $2,
+        ${propertyOfAddress("coalesce(ce.id, cx.id)", "r.address")}
       ${source(RECORD_COLUMNS.jobs)}
       ${customerJoin}
       LEFT JOIN users u ON u.tenant_id = $1 AND u.email = r.assignee_email

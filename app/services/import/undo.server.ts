@@ -40,6 +40,7 @@ const REFERRERS: Record<string, string> = {
   booking_requests: "a booking request",
   job_notes: "a job note",
   time_entries: "a time entry",
+  job_photos: "a job photo",
   job_events: "a job's status history",
   record_history: "a record's history",
   sessions: "a sign-in session",

@@ -3,11 +3,13 @@
 // the step's page reads only those. Choosing the mapping analyses the kept file, stores the
 // preview as any other, remembers the mapping for the same headers, and drops the upload.
 import { inTenant, one, rows } from "../../../db/index";
+import { Tenant } from "../../../db/models/index";
 import { isUuid } from "~/utils/crypto.server";
 import { notFound, validationFailed } from "~/utils/app-error";
 import type { Actor } from "~/utils/auth.server";
 import type { ImportType } from "./columns";
 import { analyseUpload, analyseWithMapping, type AnalysedUpload } from "./mapping/analyse.server";
+import type { MappingContext } from "./mapping/apply.server";
 import { PRESETS } from "./mapping/known-headers";
 import { headerKey, matchHeaders, type MatchHow } from "./mapping/match";
 import { IGNORE, isTarget, missingRequired } from "./mapping/targets";
@@ -25,9 +27,15 @@ async function remembered(tenantId: string, type: ImportType, key: string): Prom
   return r?.fields ?? null;
 }
 
+/** What reading a mapped file needs of the tenant: its time zone (dates without an offset). */
+async function mappingContext(tenantId: string): Promise<MappingContext> {
+  const tenant = await inTenant(tenantId, (t) => Tenant.findByPk(tenantId, { attributes: ["timeZone"], transaction: t }));
+  return { timeZone: tenant?.timeZone ?? "UTC" };
+}
+
 /** Reads an upload: its analysis, a file error, or "needs mapping" (with the file kept in memory). */
-export function analyseImportUpload<T extends ImportType>(actor: Actor, type: T, input: CsvInput): Promise<AnalysedUpload<T>> {
-  return analyseUpload(type, input, (key) => remembered(actor.tenantId, type, key));
+export async function analyseImportUpload<T extends ImportType>(actor: Actor, type: T, input: CsvInput): Promise<AnalysedUpload<T>> {
+  return analyseUpload(type, input, (key) => remembered(actor.tenantId, type, key), await mappingContext(actor.tenantId));
 }
 
 export type NeedsMapping = Extract<AnalysedUpload<ImportType>, { needsMapping: true }>;
@@ -121,7 +129,7 @@ export async function mapUpload(actor: Actor, id: string, chosen: Record<string,
 
   const normalised = fields.map((f) => (f === IGNORE ? null : f));
   const preset = PRESETS.find((p) => p.type === u.type && matchHeaders(u.type, u.headers).preset?.id === p.id) ?? null;
-  const file = await analyseWithMapping(u.type, u.data, normalised, preset);
+  const file = await analyseWithMapping(u.type, u.data, normalised, preset, await mappingContext(actor.tenantId));
   if (!file.ok) return file;
   const run = await createPreview(actor, file, { fileName: u.file_name, bytes: Number(u.file_bytes) });
   await inTenant(actor.tenantId, async (t) => {

@@ -5,7 +5,8 @@
  * form with that area's schema (which also refuses any credential-looking field), so a
  * caller cannot store anything the schema did not produce.
  */
-import { inTenant, one } from "../../../db/index";
+import { inTenant } from "../../../db/index";
+import { TenantSetting, User } from "../../../db/models";
 import { validationFailed } from "~/utils/app-error";
 import {
   defaultAccountingPrefs,
@@ -45,23 +46,19 @@ export type StoredSettings<K extends SettingsKey> = {
 
 /** The tenant's preferences for one area, or the defaults when none were saved. */
 export async function readSettings<K extends SettingsKey>(tenantId: string, key: K): Promise<StoredSettings<K>> {
-  const row = await inTenant(tenantId, (t) =>
-    one<{ value: unknown; updated_at: Date; updated_by_name: string | null }>(
-      `SELECT s.value, s.updated_at, u.name AS updated_by_name
-         FROM tenant_settings s
-         LEFT JOIN users u ON u.tenant_id = s.tenant_id AND u.id = s.updated_by
-        WHERE s.tenant_id = $1 AND s.key = $2`,
-      [tenantId, key],
-      t,
-    ),
-  );
+  const row = await inTenant(tenantId, async (t) => {
+    const setting = await TenantSetting.findOne({ where: { tenantId, key }, transaction: t });
+    if (!setting) return undefined;
+    const by = setting.updatedBy ? await User.findOne({ where: { tenantId, id: setting.updatedBy }, attributes: ["name"], transaction: t }) : null;
+    return { value: setting.value, updatedAt: setting.updatedAt, updatedByName: by?.name ?? null };
+  });
   const area = AREAS[key];
   if (!row) return { value: { ...area.defaults } as PrefsOf[K], saved: false, updatedAt: null, updatedByName: null };
   return {
     value: area.load(row.value),
     saved: true,
-    updatedAt: new Date(row.updated_at).toISOString(),
-    updatedByName: row.updated_by_name,
+    updatedAt: row.updatedAt.toISOString(),
+    updatedByName: row.updatedByName,
   };
 }
 
@@ -87,16 +84,11 @@ export async function saveSettings<K extends SettingsKey>(
   const parsed = AREAS[key].parse(entries);
   if (!parsed.ok) throw validationFailed(parsed.fields, "Nothing was saved: fix the fields marked below.");
   assertNoSecretKeys(parsed.value);
+  // One statement, insert or replace (ON CONFLICT on the (tenant_id, key) primary key).
   await inTenant(actor.tenantId, (t) =>
-    one(
-      // now() among the VALUES, not in DO UPDATE SET: Citus refuses a non-immutable function
-      // there (docs/decisions/228-citus-run.md); the same instant either way.
-      `INSERT INTO tenant_settings (tenant_id, key, value, updated_by, updated_at)
-       VALUES ($1, $2, $3::jsonb, $4, now())
-       ON CONFLICT (tenant_id, key)
-       DO UPDATE SET value = EXCLUDED.value, updated_at = EXCLUDED.updated_at, updated_by = EXCLUDED.updated_by`,
-      [actor.tenantId, key, JSON.stringify(parsed.value), actor.userId],
-      t,
+    TenantSetting.upsert(
+      { tenantId: actor.tenantId, key, value: parsed.value, updatedBy: actor.userId, updatedAt: new Date() },
+      { transaction: t, returning: false },
     ),
   );
   return parsed.value;

@@ -37,3 +37,6 @@ export const invoiceFormSchema = z.object({
   items: lineItemsSchema,
 });
 export type InvoiceFormValue = z.output<typeof invoiceFormSchema>;
+
+/** The void page's confirm button: no fields (the invoice is in the path). */
+export const voidInvoiceFormSchema = z.object({});

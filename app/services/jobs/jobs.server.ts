@@ -1,6 +1,6 @@
 import { Op } from "sequelize";
 import { inTenant, type Tx } from "../../../db/index";
-import { Customer, Job, JobEvent, Tenant, User, type JobStatus } from "../../../db/models/index";
+import { Customer, CustomerProperty, Job, JobEvent, Tenant, User, type JobStatus } from "../../../db/models/index";
 import { conflict, forbidden, notFound, validationFailed } from "~/utils/app-error";
 import type { Actor } from "~/utils/auth.server";
 import { isUuid } from "~/utils/crypto.server";
@@ -8,7 +8,8 @@ import { formatDateTime } from "~/utils/format";
 import { can } from "~/utils/permissions";
 import { recordHistory } from "~/services/history/history.server";
 import { utcToZoned, zonedToUtc } from "./local-time";
-import type { JobFormInput } from "./schemas";
+import { checklistText, setChecklist, stopClock } from "./checklist.server";
+import { checklistLines, type JobFormInput } from "./schemas";
 
 // Jobs made and changed by hand in the office (CONTRACT section 12): the commands the job form,
 // the cancel/reopen buttons, a booking request's "Create job", the schedule page (issue 17) and
@@ -98,6 +99,17 @@ async function assertCustomer(tenantId: string, customerId: string, t: Tx) {
 }
 
 /**
+ * The property a job names must be one of its customer's, in the tenant (the foreign key alone
+ * would take another customer's). 422 beside the field otherwise (docs/decisions/221).
+ */
+async function propertyOf(tenantId: string, customerId: string, propertyId: string | undefined, t: Tx): Promise<string | null> {
+  if (!propertyId) return null;
+  const found = isUuid(propertyId) && (await CustomerProperty.findOne({ where: { tenantId, customerId, id: propertyId }, attributes: ["id"], transaction: t }));
+  if (!found) throw validationFailed({ propertyId: ["Choose one of this customer's properties."] });
+  return found.id;
+}
+
+/**
  * A new job: `scheduled` with a start, else `unscheduled`. Runs in `t` when given (a booking
  * request's conversion), whose `summary` then says where it came from.
  */
@@ -105,12 +117,14 @@ export async function createJob(actor: Actor, input: JobFormInput, t?: Tx, summa
   assertManagesRecords(actor);
   if (!t) return inTenant(actor.tenantId, (tx) => createJob(actor, input, tx, summary));
   await assertCustomer(actor.tenantId, input.customerId, t);
+  const propertyId = await propertyOf(actor.tenantId, input.customerId, input.propertyId, t);
   const job = Job.build({
     tenantId: actor.tenantId, customerId: input.customerId, title: input.title.trim(), description: input.description?.trim() || null,
-    address: input.address?.trim() || null, status: "unscheduled",
+    address: input.address?.trim() || null, propertyId, status: "unscheduled",
   });
   const schedule = await scheduleFromLocal(actor.tenantId, input, t);
   await applySchedule(actor, job, schedule, t);
+  await setChecklist(actor.tenantId, job.id, checklistLines(input.checklist), t);
   await recordHistory(t, actor, { recordType: "job", recordId: job.id, action: "created", summary });
   if (schedule.start || schedule.assigneeId) {
     await recordHistory(t, actor, { recordType: "job", recordId: job.id, action: "scheduled", summary: await scheduleSummary(actor.tenantId, schedule, t) });
@@ -125,10 +139,14 @@ export async function updateJob(actor: Actor, jobId: string, input: JobFormInput
     const job = await lockJob(actor, jobId, t);
     if (job.status === "cancelled") throw conflict("This job is cancelled. Reopen it before changing it.");
     await assertCustomer(actor.tenantId, input.customerId, t);
-    job.set({ customerId: input.customerId, title: input.title.trim(), description: input.description?.trim() || null, address: input.address?.trim() || null });
+    const propertyId = await propertyOf(actor.tenantId, input.customerId, input.propertyId, t);
+    job.set({
+      customerId: input.customerId, title: input.title.trim(), description: input.description?.trim() || null, address: input.address?.trim() || null, propertyId,
+    });
     const changedDetails = job.changed() || [];
     const schedule = await scheduleFromLocal(actor.tenantId, input, t);
     const { changed } = await applySchedule(actor, job, schedule, t);
+    if (await setChecklist(actor.tenantId, job.id, checklistLines(input.checklist), t)) changedDetails.push("checklist");
     if (changedDetails.length) await recordHistory(t, actor, { recordType: "job", recordId: job.id, action: "updated", summary: "Edited" });
     if (changed) await recordHistory(t, actor, { recordType: "job", recordId: job.id, action: "scheduled", summary: await scheduleSummary(actor.tenantId, schedule, t) });
     return job;
@@ -145,6 +163,8 @@ export async function cancelJob(actor: Actor, jobId: string): Promise<Job> {
     const from = job.status;
     job.status = "cancelled";
     await job.save({ transaction: t });
+    // A cancelled job leaves no clock running: the time on it so far is logged (decision 212).
+    await stopClock(actor.tenantId, job.id, new Date(), t);
     // The status change is the job event (docs/decisions/120: no second history line for it).
     await statusEvent(actor, job, from, t);
     return job;
@@ -180,6 +200,8 @@ export async function jobFormValues(actor: Actor, jobId: string) {
         scheduledStart: job.scheduledStart ? utcToZoned(job.scheduledStart, zone) : "",
         scheduledEnd: job.scheduledEnd ? utcToZoned(job.scheduledEnd, zone) : "",
         assigneeId: job.assigneeId ?? "",
+        propertyId: job.propertyId ?? "",
+        checklist: await checklistText(actor.tenantId, job.id, t),
       },
     };
   });
@@ -199,6 +221,21 @@ export async function jobFormChoices(actor: Actor, opts: { include?: string | nu
     return {
       customers: customers.map((c) => ({ id: c.id, label: c.company ? `${c.name} (${c.company})` : c.name })),
       members: members.map((m) => ({ id: m.id, name: m.name, role: m.role })),
+      // The service properties of the customer chosen in advance (docs/decisions/221).
+      properties: opts.include && customers.some((c) => c.id === opts.include) ? await customerPropertyChoices(actor.tenantId, opts.include, t) : [],
+      propertiesOf: opts.include && customers.some((c) => c.id === opts.include) ? opts.include : null,
     };
+  });
+}
+
+/** A customer's service properties as the job form's choices: "Rental · 915 Maple Ave, Round Rock". */
+export async function customerPropertyChoices(tenantId: string, customerId: string, t: Tx): Promise<Array<{ id: string; label: string }>> {
+  const list = await CustomerProperty.findAll({
+    where: { tenantId, customerId }, attributes: ["id", "label", "addressLine1", "addressLine2", "city", "region", "postalCode"],
+    order: [["position", "ASC"], ["id", "ASC"]], limit: 200, transaction: t,
+  });
+  return list.map((p) => {
+    const address = [p.addressLine1, p.addressLine2, p.city, p.region, p.postalCode].filter(Boolean).join(", ");
+    return { id: p.id, label: [p.label, address].filter(Boolean).join(" · ") || "Unnamed property" };
   });
 }

@@ -6,6 +6,19 @@ import { isLocalDateTime } from "./local-time";
 
 const localDateTime = z.string().refine(isLocalDateTime, "Enter a date and time, e.g. 2026-06-16 09:30.");
 
+/** A job's checklist (docs/decisions/213): at most this many items of at most this many characters. */
+export const CHECKLIST_MAX_ITEMS = 100;
+export const CHECKLIST_LABEL_MAX = 200;
+
+/** Checklist lines typed one per line (a leading "-", "*", "•" or "[ ]" dropped; empty lines skipped). */
+export function checklistLines(text: string | undefined | null): string[] {
+  return (text ?? "")
+    .split(/\r?\n/)
+    .map((l) => l.replace(/^\s*(?:[-*•]|\[[ xX]?\])\s*/, "").trim())
+    .filter(Boolean)
+    .map((l) => l.slice(0, CHECKLIST_LABEL_MAX));
+}
+
 export const jobFormSchema = z
   .object({
     customerId: z.string({ required_error: "Choose a customer." }).uuid("Choose a customer."),
@@ -15,8 +28,15 @@ export const jobFormSchema = z
     scheduledStart: localDateTime.optional(),
     scheduledEnd: localDateTime.optional(),
     assigneeId: z.string().uuid("Choose a team member.").optional(),
+    // One of the chosen customer's service properties (section 14); the service checks it is theirs.
+    propertyId: z.string().uuid("Choose one of the customer's properties.").optional(),
+    /** What the technician ticks on site, one item per line (issue 21). */
+    checklist: z.string().max(CHECKLIST_MAX_ITEMS * (CHECKLIST_LABEL_MAX + 2), "The checklist is too long.").optional(),
   })
   .superRefine((v, ctx) => {
+    const raw = (v.checklist ?? "").split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+    if (raw.length > CHECKLIST_MAX_ITEMS) ctx.addIssue({ code: "custom", path: ["checklist"], message: `At most ${CHECKLIST_MAX_ITEMS} items.` });
+    else if (raw.some((l) => l.length > CHECKLIST_LABEL_MAX)) ctx.addIssue({ code: "custom", path: ["checklist"], message: `Keep each item to ${CHECKLIST_LABEL_MAX} characters.` });
     if (v.scheduledEnd && !v.scheduledStart) ctx.addIssue({ code: "custom", path: ["scheduledStart"], message: "Enter a start, or clear the end." });
     // Same zone, same format: the strings compare like the times they name.
     if (v.scheduledStart && v.scheduledEnd && v.scheduledEnd < v.scheduledStart) {
@@ -24,3 +44,8 @@ export const jobFormSchema = z
     }
   });
 export type JobFormInput = z.infer<typeof jobFormSchema>;
+
+/** The job page's office buttons: cancel the job, or put a cancelled one back (CONTRACT section 12). */
+export const jobActionSchema = z.object({
+  intent: z.enum(["cancel", "reopen"], { required_error: "Choose Cancel job or Reopen.", invalid_type_error: "Choose Cancel job or Reopen." }),
+});

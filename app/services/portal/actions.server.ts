@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { one, type Tx } from "../../../db/index";
+import { Customer, Quote } from "../../../db/models";
 import { conflict, validationFailed } from "~/utils/app-error";
 import { isUuid } from "~/utils/crypto.server";
 import { formatDate } from "~/utils/format";
@@ -25,17 +26,19 @@ const unknownInvoice = () => validationFailed({ invoiceId: ["This invoice is not
 /** Approves (signed: typed name, time, IP, user agent) or declines a sent, unexpired quote of this customer. */
 export async function decideQuote(portal: Portal, t: Tx, input: QuoteDecisionInput, meta: RequestMeta): Promise<Confirmation> {
   if (!isUuid(input.quoteId)) throw unknownQuote();
-  const quote = await one<{ status: string; expired: boolean; valid_until: string | null; approved_at: Date | null; approved_name: string | null; declined_at: Date | null }>(
-    `SELECT status, coalesce(valid_until < $4::date, false) AS expired, valid_until::text, approved_at, approved_name, declined_at
-       FROM quotes WHERE tenant_id = $1 AND id = $2 AND customer_id = $3 FOR UPDATE`,
-    [portal.tenantId, input.quoteId, portal.customerId, portal.today],
-    t,
-  );
+  const quote = await Quote.findOne({
+    where: { tenantId: portal.tenantId, id: input.quoteId, customerId: portal.customerId },
+    attributes: ["status", "validUntil", "approvedName"],
+    lock: t.LOCK.UPDATE,
+    transaction: t,
+  });
   if (!quote) throw unknownQuote();
-  if (quote.status === "approved") throw conflict(`This quote was already approved${quote.approved_name ? ` by ${quote.approved_name}` : ""}. Nothing more to do.`);
+  // Both are YYYY-MM-DD: the quote's last valid day against today in the business's time zone.
+  const expired = quote.validUntil !== null && quote.validUntil < portal.today;
+  if (quote.status === "approved") throw conflict(`This quote was already approved${quote.approvedName ? ` by ${quote.approvedName}` : ""}. Nothing more to do.`);
   if (quote.status === "declined") throw conflict("This quote was already declined. Ask the business for a new quote if you changed your mind.");
-  if (quote.status === "expired" || (quote.status === "sent" && quote.expired)) {
-    throw conflict(`This quote expired${quote.valid_until ? ` on ${formatDate(quote.valid_until)}` : ""}. Ask ${portal.tenantName} for an updated quote.`);
+  if (quote.status === "expired" || (quote.status === "sent" && expired)) {
+    throw conflict(`This quote expired${quote.validUntil ? ` on ${formatDate(quote.validUntil)}` : ""}. Ask ${portal.tenantName} for an updated quote.`);
   }
   if (quote.status !== "sent") throw conflict("This quote is not open for a decision.");
 
@@ -49,10 +52,9 @@ export async function decideQuote(portal: Portal, t: Tx, input: QuoteDecisionInp
     await tellOfficeOfAnswer(portal, t, input.quoteId, `sent back with a request for changes: "${input.message}"`);
     return { done: "quote-changes-requested", id: input.quoteId };
   }
-  await one(
-    `UPDATE quotes SET status = 'declined', declined_at = now(), decline_reason = $3, updated_at = now() WHERE tenant_id = $1 AND id = $2`,
-    [portal.tenantId, input.quoteId, input.reason || null],
-    t,
+  await Quote.update(
+    { status: "declined", declinedAt: new Date(), declineReason: input.reason || null },
+    { where: { tenantId: portal.tenantId, id: input.quoteId }, transaction: t },
   );
   await recordDecline(portal, t, input.quoteId, input.reason);
   await notify(t, portal.tenantId, { type: "quote.declined", id: input.quoteId });
@@ -62,12 +64,10 @@ export async function decideQuote(portal: Portal, t: Tx, input: QuoteDecisionInp
 
 /** The office hears of a quote's answer by e-mail (the company e-mail), in the answer's transaction. */
 async function tellOfficeOfAnswer(portal: Portal, t: Tx, quoteId: string, what: string) {
-  const q = await one<{ number: string; customer: string }>(
-    `SELECT q.number, c.name AS customer FROM quotes q JOIN customers c ON c.tenant_id = q.tenant_id AND c.id = q.customer_id WHERE q.tenant_id = $1 AND q.id = $2`,
-    [portal.tenantId, quoteId],
-    t,
-  );
-  if (!q) return;
+  const quote = await Quote.findOne({ where: { tenantId: portal.tenantId, id: quoteId }, attributes: ["number", "customerId"], transaction: t });
+  const customer = quote && (await Customer.findOne({ where: { tenantId: portal.tenantId, id: quote.customerId }, attributes: ["name"], transaction: t }));
+  if (!quote || !customer) return;
+  const q = { number: quote.number, customer: customer.name };
   await queueOfficeNotice(t, portal.tenantId, {
     kind: "office_quote_answered", subject: `Quote ${q.number} ${what.split(":")[0]}`, path: `/quotes/${quoteId}`,
     paragraphs: [`${q.customer}'s quote ${q.number} was ${what} in the portal.`], record: { type: "quote", id: quoteId },
@@ -97,6 +97,9 @@ const sandboxReference = () => `SBX-${randomBytes(6).toString("hex").toUpperCase
 
 /** A booking request in state `new` for staff to triage on /requests. */
 export async function requestBooking(portal: Portal, t: Tx, input: BookingRequestInput): Promise<Confirmation> {
+  // Raw SQL on purpose: exactly once comes from ON CONFLICT on the partial unique index
+  // (tenant_id, idempotency_key) WHERE idempotency_key IS NOT NULL, which a model's create
+  // cannot name; a repeat inserts nothing and returns no row.
   const row = await one<{ id: string }>(
     `INSERT INTO booking_requests (tenant_id, customer_id, portal_link_id, service, description, preferred_date, time_window, address, phone, idempotency_key)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
@@ -109,7 +112,7 @@ export async function requestBooking(portal: Portal, t: Tx, input: BookingReques
   );
   if (row) {
     await notify(t, portal.tenantId, { type: "booking_request.received", id: row.id });
-    const customer = await one<{ name: string }>(`SELECT name FROM customers WHERE tenant_id = $1 AND id = $2`, [portal.tenantId, portal.customerId], t);
+    const customer = await Customer.findOne({ where: { tenantId: portal.tenantId, id: portal.customerId }, attributes: ["name"], transaction: t });
     await queueOfficeNotice(t, portal.tenantId, {
       kind: "office_booking_request", subject: `New booking request: ${input.service}`.slice(0, 300), path: "/requests",
       paragraphs: [`${customer?.name ?? "A customer"} asked for a visit in the portal.`, ...(input.description ? [input.description] : [])],

@@ -21,6 +21,8 @@ const iso = (v: string | null) => (v ? new Date(v).toISOString() : null);
  * theirs to see), their recent booking
  * requests, and fresh idempotency keys for the forms. One statement, one round trip: the
  * page is opened by every customer a business texts, so its queries are folded together.
+ * (Raw SQL on purpose: a report over five tables in one statement, which the models cannot
+ * express without one query per table.)
  */
 export async function loadHub(portal: Portal, t: Tx): Promise<PortalHubData> {
   const { tenantId, customerId, today } = portal;

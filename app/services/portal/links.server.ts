@@ -1,4 +1,6 @@
-import { inTenant, one, rows } from "../../../db/index";
+import { literal, Op } from "sequelize";
+import { inTenant, type Tx } from "../../../db/index";
+import { Customer, PortalLink, User } from "../../../db/models";
 import { notFound } from "~/utils/app-error";
 import type { Actor } from "~/utils/auth.server";
 import { isUuid } from "~/utils/crypto.server";
@@ -35,16 +37,16 @@ export type PortalLinkView = {
 /** Creates a link for a customer of the actor's tenant (404 for another tenant's customer). */
 export async function createPortalLink(actor: Actor, customerId: string, days: number): Promise<PortalLinkView> {
   if (!isUuid(customerId)) throw notFound("Customer not found.");
+  if (!Number.isSafeInteger(days)) throw new TypeError("createPortalLink: days must be a whole number");
   return inTenant(actor.tenantId, async (t) => {
-    const customer = await one(`SELECT 1 FROM customers WHERE tenant_id = $1 AND id = $2`, [actor.tenantId, customerId], t);
+    const customer = await Customer.findOne({ where: { tenantId: actor.tenantId, id: customerId }, attributes: ["id"], transaction: t });
     if (!customer) throw notFound("Customer not found.");
-    const link = await one<{ id: string }>(
-      `INSERT INTO portal_links (tenant_id, customer_id, created_by, expires_at)
-       VALUES ($1, $2, $3, now() + make_interval(days => $4)) RETURNING id`,
-      [actor.tenantId, customerId, actor.userId, days],
-      t,
+    // The expiry is counted on the database's clock, like the checks that read it (withPortal).
+    const link = await PortalLink.create(
+      { tenantId: actor.tenantId, customerId, createdBy: actor.userId, expiresAt: literal(`now() + make_interval(days => ${days})`) },
+      { transaction: t },
     );
-    const [view] = await linkViews(actor.tenantId, `pl.id = $2`, [link!.id], t);
+    const [view] = await linkViews(actor.tenantId, { id: link.id }, t);
     return view;
   });
 }
@@ -53,42 +55,41 @@ export async function createPortalLink(actor: Actor, customerId: string, days: n
 export async function revokePortalLink(actor: Actor, linkId: string): Promise<{ customerId: string }> {
   if (!isUuid(linkId)) throw notFound("Portal link not found.");
   return inTenant(actor.tenantId, async (t) => {
-    // The first revocation stamps it; a second finds it revoked and changes nothing. (Not
-    // coalesce(revoked_at, now()): Citus refuses now() inside COALESCE, docs/decisions/228.)
-    const row =
-      (await one<{ customer_id: string }>(
-        `UPDATE portal_links SET revoked_at = now(), revoked_by = $3
-          WHERE tenant_id = $1 AND id = $2 AND revoked_at IS NULL RETURNING customer_id`,
-        [actor.tenantId, linkId, actor.userId],
-        t,
-      )) ?? (await one<{ customer_id: string }>(`SELECT customer_id FROM portal_links WHERE tenant_id = $1 AND id = $2`, [actor.tenantId, linkId], t));
-    if (!row) throw notFound("Portal link not found.");
-    return { customerId: row.customer_id };
+    // The row lock makes a revoke wait for a portal write holding the link (withPortal's share lock).
+    const link = await PortalLink.findOne({ where: { tenantId: actor.tenantId, id: linkId }, lock: t.LOCK.UPDATE, transaction: t });
+    if (!link) throw notFound("Portal link not found.");
+    if (!link.revokedAt) await link.update({ revokedAt: new Date(), revokedBy: actor.userId }, { transaction: t });
+    return { customerId: link.customerId };
   });
 }
 
 /** A customer's links, newest first, with their URLs. */
 export async function listPortalLinks(actor: Actor, customerId: string): Promise<PortalLinkView[]> {
   if (!isUuid(customerId)) return [];
-  return inTenant(actor.tenantId, (t) => linkViews(actor.tenantId, `pl.customer_id = $2`, [customerId], t));
+  return inTenant(actor.tenantId, (t) => linkViews(actor.tenantId, { customerId }, t));
 }
 
-async function linkViews(tenantId: string, where: string, bind: unknown[], t: Parameters<typeof rows>[2]): Promise<PortalLinkView[]> {
-  const found = await rows<{ id: string; expires_at: Date; revoked_at: Date | null; created_at: Date; created_by_name: string | null }>(
-    `SELECT pl.id, pl.expires_at, pl.revoked_at, pl.created_at, u.name AS created_by_name
-       FROM portal_links pl LEFT JOIN users u ON u.tenant_id = pl.tenant_id AND u.id = pl.created_by
-      WHERE pl.tenant_id = $1 AND ${where} ORDER BY pl.created_at DESC LIMIT 50`,
-    [tenantId, ...bind],
-    t,
-  );
+async function linkViews(tenantId: string, where: { id: string } | { customerId: string }, t: Tx): Promise<PortalLinkView[]> {
+  const found = await PortalLink.findAll({
+    where: { tenantId, ...where },
+    attributes: ["id", "expiresAt", "revokedAt", "createdAt", "createdBy"],
+    order: [["createdAt", "DESC"]],
+    limit: 50,
+    transaction: t,
+  });
+  const creatorIds = [...new Set(found.map((l) => l.createdBy).filter((id): id is string => !!id))];
+  const creators = creatorIds.length
+    ? await User.findAll({ where: { tenantId, id: { [Op.in]: creatorIds } }, attributes: ["id", "name"], transaction: t })
+    : [];
+  const nameOf = new Map(creators.map((c) => [c.id, c.name]));
   const now = Date.now();
   return found.map((r) => ({
     id: r.id,
     url: portalUrl(signPortalToken(tenantId, r.id)),
-    expiresAt: r.expires_at.toISOString(),
-    revokedAt: r.revoked_at?.toISOString() ?? null,
-    createdAt: r.created_at.toISOString(),
-    createdByName: r.created_by_name,
-    state: (r.revoked_at ? "revoked" : r.expires_at.getTime() <= now ? "expired" : "active") as PortalLinkView["state"],
+    expiresAt: r.expiresAt.toISOString(),
+    revokedAt: r.revokedAt?.toISOString() ?? null,
+    createdAt: r.createdAt.toISOString(),
+    createdByName: (r.createdBy && nameOf.get(r.createdBy)) ?? null,
+    state: (r.revokedAt ? "revoked" : r.expiresAt.getTime() <= now ? "expired" : "active") as PortalLinkView["state"],
   }));
 }

@@ -4,7 +4,7 @@ import { UniqueConstraintError } from "sequelize";
 import { inTenant, type Tx } from "../../../db/index";
 import { Customer } from "../../../db/models";
 import { recordHistory } from "~/services/history/history.server";
-import type { CustomerRow } from "~/services/import/validate.server";
+import type { CustomerRow } from "~/services/import/row-types";
 import { notFound, validationFailed } from "~/utils/app-error";
 import type { Actor } from "~/utils/auth.server";
 import { isUuid } from "~/utils/crypto.server";

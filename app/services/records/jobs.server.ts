@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { inTenant, one, rows } from "../../../db/index";
+import { inTenant, one, rows, type Tx } from "../../../db/index";
 import { notFound } from "~/utils/app-error";
 import type { Actor } from "~/utils/auth.server";
 import { isUuid } from "~/utils/crypto.server";
@@ -20,6 +20,8 @@ export type JobListParams = z.infer<typeof jobListSchema> & PageCursor;
 export type JobListItem = {
   id: string; title: string; status: string; scheduled_start: string | null; scheduled_end: string | null;
   customer_id: string; customer_name: string; assignee_name: string | null;
+  /** The running clock, if any: since when, and since when on site. */
+  clock_started_at: string | null; clock_on_site_at: string | null;
 };
 
 /** The sort key of the jobs_schedule_order index: by schedule, unscheduled last. */
@@ -54,10 +56,12 @@ export async function listJobs(actor: Actor, p: JobListParams) {
   return inTenant(actor.tenantId, (t) =>
     keysetPage<JobListItem>(
       {
-        select: `j.id, j.title, j.status, j.scheduled_start, j.scheduled_end, j.customer_id, c.name AS customer_name, u.name AS assignee_name`,
+        select: `j.id, j.title, j.status, j.scheduled_start, j.scheduled_end, j.customer_id, c.name AS customer_name, u.name AS assignee_name,
+                 k.started_at AS clock_started_at, k.on_site_at AS clock_on_site_at`,
         from: `jobs j
                JOIN customers c ON c.tenant_id = j.tenant_id AND c.id = j.customer_id
-               LEFT JOIN users u ON u.tenant_id = j.tenant_id AND u.id = j.assignee_id`,
+               LEFT JOIN users u ON u.tenant_id = j.tenant_id AND u.id = j.assignee_id
+               LEFT JOIN job_clocks k ON k.tenant_id = j.tenant_id AND k.job_id = j.id`,
         where,
         bind,
         key: finished ? { expr: FINISHED_KEY, type: "timestamptz", dir: "desc" } : { expr: SCHEDULE_KEY, type: "timestamptz", dir: "asc" },
@@ -140,10 +144,45 @@ export async function getJob(actor: Actor, id: string) {
       bind,
       t,
     );
+    const clock = await one<{ started_at: string; on_site_at: string | null; who: string | null }>(
+      `SELECT k.started_at, k.on_site_at, u.name AS who FROM job_clocks k
+         LEFT JOIN users u ON u.tenant_id = k.tenant_id AND u.id = k.user_id
+        WHERE k.tenant_id = $1 AND k.job_id = $2`,
+      bind,
+      t,
+    );
+    const checklist = await rows<{ id: string; label: string; done_at: string | null; who: string | null }>(
+      `SELECT i.id, i.label, i.done_at, u.name AS who FROM job_checklist_items i
+         LEFT JOIN users u ON u.tenant_id = i.tenant_id AND u.id = i.done_by
+        WHERE i.tenant_id = $1 AND i.job_id = $2 ORDER BY i.position, i.id`,
+      bind,
+      t,
+    );
+    const signature = await jobSignature(actor.tenantId, id, t);
     const activity: ActivityItem[] = [
       ...notes.map((n) => ({ kind: "note" as const, ...n })),
       ...events.map((e) => ({ kind: "status" as const, ...e })),
     ].sort((a, b) => new Date(b.at).getTime() - new Date(a.at).getTime());
-    return { job, activity, timeEntries, totalMinutes: timeEntries.reduce((s, e) => s + e.minutes, 0) };
+    return { job, activity, timeEntries, totalMinutes: timeEntries.reduce((s, e) => s + e.minutes, 0), clock, checklist, signature };
   });
+}
+
+export type ShownSignature = { signer_name: string; image: string | null; signed_at: string; who: string | null };
+
+/** The customer's signature on a job, its drawing as a data URL (shown on the job and its invoice). */
+export async function jobSignature(tenantId: string, jobId: string, t: Tx): Promise<ShownSignature | null> {
+  const found = await one<{ signer_name: string; image: Buffer | null; signed_at: string; who: string | null }>(
+    `SELECT s.signer_name, s.image, s.signed_at, u.name AS who FROM job_signatures s
+       LEFT JOIN users u ON u.tenant_id = s.tenant_id AND u.id = s.collected_by
+      WHERE s.tenant_id = $1 AND s.job_id = $2`,
+    [tenantId, jobId],
+    t,
+  );
+  if (!found) return null;
+  return { ...found, image: found.image ? `data:image/png;base64,${found.image.toString("base64")}` : null };
+}
+
+/** The signature collected when the job was completed, for the invoice made from it. */
+export async function signatureOfJob(actor: Actor, jobId: string): Promise<ShownSignature | null> {
+  return inTenant(actor.tenantId, (t) => jobSignature(actor.tenantId, jobId, t));
 }

@@ -1,5 +1,7 @@
 import { z } from "zod";
-import { inTenant, one } from "../../../db/index";
+import { Op } from "sequelize";
+import { inTenant } from "../../../db/index";
+import { BookingRequest } from "../../../db/models";
 import { conflict, notFound } from "~/utils/app-error";
 import type { Actor } from "~/utils/auth.server";
 import { isUuid } from "~/utils/crypto.server";
@@ -67,14 +69,12 @@ export async function triageRequest(actor: Actor, requestId: string, to: Request
   if (!isUuid(requestId)) throw notFound("Booking request not found.");
   const from = REQUEST_STATUSES.filter((s) => REQUEST_TRANSITIONS[s].includes(to));
   return inTenant(actor.tenantId, async (t) => {
-    const updated = await one<{ service: string }>(
-      `UPDATE booking_requests SET status = $3, triaged_by = $4, triaged_at = now(), updated_at = now()
-        WHERE tenant_id = $1 AND id = $2 AND status = ANY($5::text[]) RETURNING service`,
-      [actor.tenantId, requestId, to, actor.userId, from],
-      t,
+    const [, [updated]] = await BookingRequest.update(
+      { status: to, triagedBy: actor.userId, triagedAt: new Date() },
+      { where: { tenantId: actor.tenantId, id: requestId, status: { [Op.in]: from } }, returning: ["service"], transaction: t },
     );
-    if (updated) return updated;
-    const current = await one<{ status: string }>(`SELECT status FROM booking_requests WHERE tenant_id = $1 AND id = $2`, [actor.tenantId, requestId], t);
+    if (updated) return { service: updated.service };
+    const current = await BookingRequest.findOne({ where: { tenantId: actor.tenantId, id: requestId }, attributes: ["status"], transaction: t });
     if (!current) throw notFound("Booking request not found.");
     throw conflict(`This request is already ${current.status}; it cannot be marked ${to}.`);
   });

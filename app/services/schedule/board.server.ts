@@ -29,6 +29,8 @@ export type BoardJob = {
   preferred: PreferredWindow | null;
   /** Why the time is outside what the customer asked for in their booking request, if it is. */
   outsideWindow: string | null;
+  /** The job's running clock (issue 21): "On site since 9:12 AM" on the card. */
+  clock: { startedAt: string; onSiteAt: string | null } | null;
 };
 
 export type BoardRow = { id: string | null; name: string; role: string | null; jobs: BoardJob[] };
@@ -58,6 +60,7 @@ type JobRow = {
   id: string; title: string; status: string; customer_name: string; address: string | null; assignee_id: string | null;
   scheduled_start: Date | null; scheduled_end: Date | null;
   preferred_date: string | null; time_window: PreferredWindow["timeWindow"] | null;
+  clock_started_at: Date | null; clock_on_site_at: Date | null;
 };
 
 // The board's reads are set-based (a window of jobs joined to their customers, and the team),
@@ -67,10 +70,12 @@ type JobRow = {
 // unique per tenant, so the joins add no rows.
 const JOB_COLUMNS = `j.id, j.title, j.status, c.name AS customer_name, j.assignee_id, j.scheduled_start, j.scheduled_end,
   coalesce(j.address, nullif(concat_ws(', ', c.address_line1, c.city, c.region), '')) AS address,
-  coalesce(rj.preferred_date, rq.preferred_date)::text AS preferred_date, coalesce(rj.time_window, rq.time_window) AS time_window`;
+  coalesce(rj.preferred_date, rq.preferred_date)::text AS preferred_date, coalesce(rj.time_window, rq.time_window) AS time_window,
+  k.started_at AS clock_started_at, k.on_site_at AS clock_on_site_at`;
 const JOB_FROM = `jobs j JOIN customers c ON c.tenant_id = j.tenant_id AND c.id = j.customer_id
   LEFT JOIN booking_requests rj ON rj.tenant_id = j.tenant_id AND rj.job_id = j.id
-  LEFT JOIN booking_requests rq ON rq.tenant_id = j.tenant_id AND rq.quote_id = j.quote_id AND rj.id IS NULL`;
+  LEFT JOIN booking_requests rq ON rq.tenant_id = j.tenant_id AND rq.quote_id = j.quote_id AND rj.id IS NULL
+  LEFT JOIN job_clocks k ON k.tenant_id = j.tenant_id AND k.job_id = j.id`;
 
 /**
  * GET /schedule (CONTRACT section 13): one row per technician with the day's or week's jobs by
@@ -130,6 +135,9 @@ export async function scheduleBoard(actor: Actor, params: z.infer<typeof boardPa
       return {
         id: r.id, title: r.title, status: r.status, customerName: r.customer_name, address: r.address, assigneeId: r.assignee_id,
         start, end: endAt ? utcToZoned(endAt, timeZone) : null, overlaps: false, preferred, outsideWindow: outsideWindow(start, preferred),
+        clock: r.clock_started_at
+          ? { startedAt: new Date(r.clock_started_at).toISOString(), onSiteAt: r.clock_on_site_at ? new Date(r.clock_on_site_at).toISOString() : null }
+          : null,
       };
     };
     const byMember = new Map<string | null, BoardJob[]>(members.map((m) => [m.id, []]));

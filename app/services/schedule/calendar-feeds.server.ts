@@ -99,6 +99,46 @@ export async function revokeFeed(actor: Actor, feedId: string): Promise<{ userId
   });
 }
 
+/** The window's jobs of one member joined to their customers (`$1` tenant, `$2` member). */
+const FEED_JOBS = `
+  FROM jobs j JOIN customers c ON c.tenant_id = j.tenant_id AND c.id = j.customer_id
+ WHERE j.tenant_id = $1 AND j.assignee_id = $2
+   AND j.scheduled_start >= now() - interval '${FEED_DAYS_BACK} days' AND j.scheduled_start < now() + interval '${FEED_DAYS_AHEAD} days'`;
+const FEED_ADDRESS = "coalesce(j.address, nullif(concat_ws(', ', c.address_line1, c.address_line2, c.city, c.region, c.postal_code), ''))";
+
+/**
+ * Rendered feeds kept in memory, keyed by feed id, each with the fingerprint of everything it was
+ * made from (docs/decisions/183). Calendars poll every few minutes and ical-generator costs about
+ * 0.2 ms per event, so a 500-job feed is rendered once per change instead of once per poll. Bounded
+ * by total size; the least recently used go first.
+ */
+const rendered = new Map<string, { fingerprint: string; body: string }>();
+const RENDERED_MAX_BYTES = 32 * 1024 * 1024;
+let renderedBytes = 0;
+
+function remember(feedId: string, fingerprint: string, body: string) {
+  const old = rendered.get(feedId);
+  if (old) {
+    rendered.delete(feedId);
+    renderedBytes -= old.body.length;
+  }
+  rendered.set(feedId, { fingerprint, body });
+  renderedBytes += body.length;
+  for (const [id, entry] of rendered) {
+    if (renderedBytes <= RENDERED_MAX_BYTES) break;
+    rendered.delete(id);
+    renderedBytes -= entry.body.length;
+  }
+}
+
+function recall(feedId: string, fingerprint: string): string | null {
+  const entry = rendered.get(feedId);
+  if (!entry || entry.fingerprint !== fingerprint) return null;
+  rendered.delete(feedId); // most recently used last
+  rendered.set(feedId, entry);
+  return entry.body;
+}
+
 type FeedJob = {
   id: string; title: string; description: string | null; status: string; scheduled_start: Date; scheduled_end: Date | null;
   schedule_sequence: number; updated_at: Date; created_at: Date; address: string | null; customer_name: string; customer_phone: string | null;
@@ -120,19 +160,29 @@ export async function feedCalendar(token: string): Promise<string | null> {
       Tenant.findByPk(ids.tenantId, { attributes: ["name"], transaction: t }),
       User.findOne({ where: { tenantId: ids.tenantId, id: feed.userId }, attributes: ["name"], transaction: t }),
     ]);
+    const app = env().APP_URL;
+    // The fingerprint of every value the file is made from, hashed in the database (one row back
+    // instead of the window's rows): a renamed customer, a moved or cancelled job, a job entering
+    // or leaving the window each change it. Set-based, so raw SQL.
+    const [{ digest }] = await rows<{ digest: string | null }>(
+      `SELECT md5(string_agg(json_build_array(j.id, j.title, j.description, j.status, j.scheduled_start, j.scheduled_end, j.schedule_sequence,
+                                       j.updated_at, j.created_at, ${FEED_ADDRESS}, c.name, c.phone)::text, E'\\n' ORDER BY j.scheduled_start, j.id)) AS digest
+       ${FEED_JOBS}`,
+      [ids.tenantId, feed.userId],
+      t,
+    );
+    const fingerprint = JSON.stringify([digest, tenant?.name, member?.name, app]);
+    const known = recall(ids.rowId, fingerprint);
+    if (known !== null) return known;
     // A window of one member's jobs joined to their customers: one set-based read.
     const jobs = await rows<FeedJob>(
       `SELECT j.id, j.title, j.description, j.status, j.scheduled_start, j.scheduled_end, j.schedule_sequence, j.updated_at, j.created_at,
-              coalesce(j.address, nullif(concat_ws(', ', c.address_line1, c.address_line2, c.city, c.region, c.postal_code), '')) AS address,
-              c.name AS customer_name, c.phone AS customer_phone
-         FROM jobs j JOIN customers c ON c.tenant_id = j.tenant_id AND c.id = j.customer_id
-        WHERE j.tenant_id = $1 AND j.assignee_id = $2
-          AND j.scheduled_start >= now() - interval '${FEED_DAYS_BACK} days' AND j.scheduled_start < now() + interval '${FEED_DAYS_AHEAD} days'
+              ${FEED_ADDRESS} AS address, c.name AS customer_name, c.phone AS customer_phone
+       ${FEED_JOBS}
         ORDER BY j.scheduled_start, j.id`,
       [ids.tenantId, feed.userId],
       t,
     );
-    const app = env().APP_URL;
     const calendar = ical({
       name: `${member?.name ?? "Jobs"} · ${tenant?.name ?? "Fieldwork"}`,
       description: `Jobs assigned to ${member?.name ?? "this member"} at ${tenant?.name ?? "the business"}, from ${FEED_DAYS_BACK} days ago to ${FEED_DAYS_AHEAD} days ahead.`,
@@ -164,6 +214,8 @@ export async function feedCalendar(token: string): Promise<string | null> {
         status: j.status === "cancelled" ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
       });
     }
-    return calendar.toString();
+    const body = calendar.toString();
+    remember(ids.rowId, fingerprint, body);
+    return body;
   });
 }

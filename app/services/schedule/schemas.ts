@@ -42,3 +42,8 @@ export function minutesBetween(a: string, b: string): number {
 /** Board navigation: `view` day or week, `date` any day inside it (default today). */
 export const BOARD_VIEWS = ["day", "week"] as const;
 export type BoardView = (typeof BOARD_VIEWS)[number];
+
+/** Calendar settings' "make a link" button: whose feed (an owner or admin may pick any member). */
+export const calendarFeedFormSchema = z.object({ userId: z.string().default("") });
+/** Calendar settings' "turn off" button: no fields (the feed is in the path). */
+export const calendarFeedRevokeSchema = z.object({});

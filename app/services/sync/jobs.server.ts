@@ -18,6 +18,13 @@ type JobRow = {
   time_entries: number;
   logged_minutes: number;
   recent_notes: Array<{ id: string; body: string; occurredAt: string; authorName: string | null }> | null;
+  clock_started_at: Date | null;
+  clock_on_site_at: Date | null;
+  checklist: Array<{ id: string; label: string; done: boolean }> | null;
+  checklist_required: boolean;
+  signer_name: string | null;
+  signed_at: Date | null;
+  signature_drawn: boolean | null;
   updated_at: Date;
 };
 
@@ -34,8 +41,16 @@ const SELECT_FIELD_JOB = `
                    (SELECT u.name FROM users u WHERE u.tenant_id = jn.tenant_id AND u.id = jn.author_id) AS "authorName"
               FROM job_notes jn
              WHERE jn.tenant_id = j.tenant_id AND jn.job_id = j.id
-             ORDER BY jn.occurred_at DESC LIMIT 3) n) AS recent_notes
+             ORDER BY jn.occurred_at DESC LIMIT 3) n) AS recent_notes,
+         k.started_at AS clock_started_at, k.on_site_at AS clock_on_site_at,
+         (SELECT json_agg(json_build_object('id', i.id, 'label', i.label, 'done', i.done_at IS NOT NULL) ORDER BY i.position, i.id)
+            FROM job_checklist_items i WHERE i.tenant_id = j.tenant_id AND i.job_id = j.id) AS checklist,
+         tn.checklist_required,
+         s.signer_name, s.signed_at, s.image IS NOT NULL AS signature_drawn
     FROM jobs j JOIN customers c ON c.tenant_id = j.tenant_id AND c.id = j.customer_id
+    JOIN tenants tn ON tn.id = j.tenant_id
+    LEFT JOIN job_clocks k ON k.tenant_id = j.tenant_id AND k.job_id = j.id
+    LEFT JOIN job_signatures s ON s.tenant_id = j.tenant_id AND s.job_id = j.id
     CROSS JOIN LATERAL (
       SELECT count(*)::int AS time_entries, round(coalesce(sum(extract(epoch FROM ended_at - started_at)), 0) / 60)::int AS logged_minutes
         FROM time_entries WHERE tenant_id = j.tenant_id AND job_id = j.id) te`;
@@ -54,6 +69,10 @@ function toFieldJob(r: JobRow): FieldJob {
     timeEntries: r.time_entries,
     loggedMinutes: r.logged_minutes,
     recentNotes: (r.recent_notes ?? []).map((n) => ({ ...n, occurredAt: new Date(n.occurredAt).toISOString() })),
+    clock: r.clock_started_at ? { startedAt: iso(r.clock_started_at)!, onSiteAt: iso(r.clock_on_site_at) } : null,
+    checklist: r.checklist ?? [],
+    checklistRequired: r.checklist_required,
+    signature: r.signer_name ? { name: r.signer_name, signedAt: iso(r.signed_at)!, drawn: !!r.signature_drawn } : null,
     updatedAt: iso(r.updated_at)!,
   };
 }

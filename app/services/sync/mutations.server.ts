@@ -7,6 +7,7 @@ import { ARGS_SCHEMAS } from "./schemas";
 import {
   FIELD_STATUSES,
   NEXT_STATUSES,
+  SIGNATURE_DATA_URL_PREFIX,
   STATUS_LABELS,
   type FieldStatus,
   type JobStatus,
@@ -24,7 +25,15 @@ export type FieldMutation = { type: string; occurredAt: string; args: Record<str
 
 export type Outcome = "applied" | "duplicate" | "skipped" | "invalid" | "not_found" | "forbidden" | "conflict" | "client_forbidden";
 /** What the database answers for one mutation. */
-export type DbOutcome = { outcome: Outcome; lastMutationId?: number; jobStatus?: JobStatus | null };
+export type DbOutcome = {
+  outcome: Outcome;
+  lastMutationId?: number;
+  jobStatus?: JobStatus | null;
+  /** Why a conflict or not_found (migration 0084): a checklist, the clock, a closed job, an unknown item. */
+  reason?: "checklist_incomplete" | "clock_running" | "clock_not_started" | "clock_stopped" | "closed" | "item" | null;
+  /** The checklist items not ticked, when completing needs them all. */
+  missing?: string[] | null;
+};
 
 /** A mutation checked and turned into the database routine's arguments (`type` null: refused). */
 export type Prepared = {
@@ -47,6 +56,9 @@ const ALLOWED_FROM = Object.fromEntries(
   ]),
 ) as Record<FieldStatus, JobStatus[]>;
 
+/** What the office's open pages refresh for (/events): a status change, the clock, the checklist, a signature. */
+export const announces = (type: MutationType | null) => type !== null && type !== "job.note" && type !== "job.time_entry";
+
 /** A technician acts only on jobs assigned to them; office and above on any job of the tenant. */
 export const actsOnAnyJob = (actor: Actor) => actor.role !== "technician";
 
@@ -54,6 +66,17 @@ const isMutationType = (type: string): type is MutationType => Object.hasOwn(ARG
 
 // A device clock ahead of the server does not put events in the future.
 const notAfterNow = (iso: string) => new Date(Math.min(Date.parse(iso), Date.now())).toISOString();
+
+// The newer types pass their arguments to field_apply_mutation as JSON in p_body (migration 0084).
+const JSON_ARGS = new Set<MutationType>(["job.clock", "job.checklist", "job.signature"]);
+function jsonArgs(type: MutationType, args: Record<string, unknown>): string {
+  if (type === "job.signature") {
+    const { name, image } = args as { name: string; image?: string };
+    return JSON.stringify({ name, image: image ? image.slice(SIGNATURE_DATA_URL_PREFIX.length) : null });
+  }
+  const { jobId: _job, ...rest } = args;
+  return JSON.stringify(rest);
+}
 
 const refused = (error: MutationError): Prepared => ({
   type: null, jobId: null, status: null, allowedFrom: null, body: null, startedAt: null, endedAt: null, occurredAt: null, error,
@@ -77,7 +100,7 @@ export function prepare(m: FieldMutation): Prepared {
     jobId: isUuid(a.jobId) ? a.jobId : null,
     status: a.status ?? null,
     allowedFrom: a.status ? ALLOWED_FROM[a.status] : null,
-    body: a.body ?? (a.note || null),
+    body: JSON_ARGS.has(m.type) ? jsonArgs(m.type, parsed.data) : (a.body ?? (a.note || null)),
     startedAt: a.startedAt ?? null,
     endedAt: a.endedAt ?? null,
     occurredAt: notAfterNow(m.occurredAt),
@@ -89,13 +112,34 @@ export function errorOf(p: Prepared, r: DbOutcome): MutationError | undefined {
   if (p.error) return p.error;
   const e =
     r.outcome === "not_found"
-      ? notFound("This job does not exist.")
+      ? notFound(r.reason === "item" ? "This checklist item is not on this job (the office may have changed the list)." : "This job does not exist.")
       : r.outcome === "forbidden"
         ? forbidden("This job is not assigned to you.")
         : r.outcome === "conflict"
-          ? conflict(`A job that is ${STATUS_LABELS[r.jobStatus!].toLowerCase()} cannot become ${STATUS_LABELS[p.status!].toLowerCase()}.`)
+          ? conflict(conflictMessage(p, r))
           : null;
   return e ? { code: e.code, message: e.message } : undefined;
+}
+
+function conflictMessage(p: Prepared, r: DbOutcome): string {
+  const status = STATUS_LABELS[r.jobStatus!].toLowerCase();
+  switch (r.reason) {
+    case "checklist_incomplete": {
+      const missing = r.missing ?? [];
+      const named = missing.slice(0, 3).map((l) => `“${l}”`).join(", ") + (missing.length > 3 ? ` and ${missing.length - 3} more` : "");
+      return `Tick every checklist item before completing the job: ${named} ${missing.length === 1 ? "is" : "are"} not ticked.`;
+    }
+    case "clock_running":
+      return "The clock is already running on this job.";
+    case "clock_not_started":
+      return `The clock runs while a job is on the way or in progress; this one is ${status}.`;
+    case "clock_stopped":
+      return "No clock is running on this job.";
+    case "closed":
+      return `This job is ${status}; it can no longer change.`;
+    default:
+      return `A job that is ${status} cannot become ${STATUS_LABELS[p.status!].toLowerCase()}.`;
+  }
 }
 
 /** The /field page's forms (no JavaScript): one action, applied at once, or the AppError saying why not. */
@@ -109,5 +153,5 @@ export async function applyFieldAction(actor: Actor, m: Omit<FieldMutation, "occ
   const error = errorOf(p, row!.result);
   if (error) throw new AppError(error.code as AppError["code"], error.message);
   // The statement committed on its own (the function is the transaction): announced after it.
-  if (p.type === "job.status" && row!.result.outcome === "applied") await notify(undefined, actor.tenantId, { type: "job.status_changed", id: p.jobId! });
+  if (announces(p.type) && row!.result.outcome === "applied") await notify(undefined, actor.tenantId, { type: "job.status_changed", id: p.jobId! });
 }

@@ -12,8 +12,25 @@ export const NOTE_MAX = 5000;
 /** A time entry spans at most this long (issue 24: a 10-year entry was accepted). */
 export const TIME_ENTRY_MAX_MS = 24 * 60 * 60 * 1000;
 
-export const MUTATION_TYPES = ["job.status", "job.note", "job.time_entry"] as const;
+export const MUTATION_TYPES = ["job.status", "job.note", "job.time_entry", "job.clock", "job.checklist", "job.signature"] as const;
 export type MutationType = (typeof MUTATION_TYPES)[number];
+
+/** `job.clock`'s actions: start or stop the job's one running clock without changing its status. */
+export const CLOCK_ACTIONS = ["start", "stop"] as const;
+export type ClockAction = (typeof CLOCK_ACTIONS)[number];
+/** A customer's name under a signature. */
+export const SIGNER_NAME_MAX = 100;
+/** A drawn signature's PNG, at most this many bytes (the column's limit too). */
+export const SIGNATURE_IMAGE_MAX = 256 * 1024;
+export const SIGNATURE_DATA_URL_PREFIX = "data:image/png;base64,";
+
+/** The statuses in which the job's clock may run: it starts with "On my way" or "Start work". */
+export const CLOCK_STATUSES: readonly JobStatus[] = ["en_route", "in_progress"];
+
+/** What a status change does to the job's clock (the database does the same, migration 0084). */
+export function clockEffect(to: FieldStatus): "start" | "stop" {
+  return to === "en_route" || to === "in_progress" ? "start" : "stop";
+}
 
 /** The statuses a field mutation may set. */
 export const FIELD_STATUSES = ["en_route", "in_progress", "on_hold", "completed"] as const;
@@ -46,7 +63,7 @@ export const STATUS_LABELS: Record<JobStatus, string> = {
 export function actionLabel(from: JobStatus, to: FieldStatus): string {
   if (to === "en_route") return "On my way";
   if (to === "in_progress") return from === "on_hold" ? "Resume work" : "Start work";
-  if (to === "on_hold") return "Pause";
+  if (to === "on_hold") return "Put on hold";
   return "Complete job";
 }
 
@@ -69,26 +86,26 @@ export type FieldJob = {
   timeEntries: number;
   loggedMinutes: number;
   recentNotes: Array<{ id: string; body: string; occurredAt: string; authorName: string | null }>;
+  /** The job's running clock (a server record): since when, and since when on site. */
+  clock: FieldClock | null;
+  checklist: ChecklistItem[];
+  /** The business's rule: completing needs every checklist item ticked. */
+  checklistRequired: boolean;
+  signature: { name: string; signedAt: string; drawn: boolean } | null;
   updatedAt: string;
 };
 
+export type FieldClock = { startedAt: string; onSiteAt: string | null };
+export type ChecklistItem = { id: string; label: string; done: boolean };
+
+/** A link that opens the address in the phone's maps app (or Google Maps in a browser). */
+export function mapsLink(address: string): string {
+  return `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(address)}`;
+}
+
+/** A tel: link for a phone number as typed ("555-0147" -> tel:5550147). */
+export function telLink(phone: string): string {
+  return `tel:${phone.replace(/[^\d+]/g, "")}`;
+}
+
 export type PushResponse = { clientId: string; lastMutationId: number; results: MutationResult[]; jobs: FieldJob[] };
-
-/**
- * The running timer of a device: a cookie `<job id>.<start in epoch ms>` on path /field,
- * written by the field page's script or, without JavaScript, by the /field action.
- */
-export const TIMER_COOKIE = "field_timer";
-export type FieldTimer = { jobId: string; startedAt: string };
-
-export function parseTimer(cookieHeader: string | null | undefined): FieldTimer | null {
-  const m = (cookieHeader ?? "").match(new RegExp(`(?:^|;\\s*)${TIMER_COOKIE}=([0-9a-f-]{36})\\.(\\d{10,15})(?:;|$)`, "i"));
-  if (!m) return null;
-  const at = new Date(Number(m[2]));
-  return Number.isNaN(at.getTime()) ? null : { jobId: m[1].toLowerCase(), startedAt: at.toISOString() };
-}
-
-export function timerCookie(timer: FieldTimer | null): string {
-  const base = `${TIMER_COOKIE}=${timer ? `${timer.jobId}.${Date.parse(timer.startedAt)}` : ""}; Path=/field; SameSite=Lax`;
-  return timer ? `${base}; Max-Age=${3 * 86400}` : `${base}; Max-Age=0`;
-}

@@ -5,7 +5,7 @@ import type { Actor } from "~/utils/auth.server";
 import { log } from "~/utils/log.server";
 import { notify } from "~/services/events/events.server";
 import { openAssignedJobs } from "./jobs.server";
-import { actsOnAnyJob, errorOf, prepare, type DbOutcome } from "./mutations.server";
+import { actsOnAnyJob, announces, errorOf, prepare, type DbOutcome } from "./mutations.server";
 import type { MutationResult, PushResponse } from "./protocol";
 import type { PushRequest } from "./schemas";
 
@@ -43,8 +43,8 @@ export async function pushMutations(actor: Actor, push: PushRequest): Promise<Pu
   }
   if (answer.forbidden) throw forbidden("This client id belongs to another user. Make a new client id for this user.");
 
-  // field_push commits each mutation itself: the status changes are announced after it.
-  const changed = new Set(prepared.filter((p, i) => p.type === "job.status" && answer.results[i]?.outcome === "applied").map((p) => p.jobId!));
+  // field_push commits each mutation itself: the changes the office sees are announced after it.
+  const changed = new Set(prepared.filter((p, i) => announces(p.type) && answer.results[i]?.outcome === "applied").map((p) => p.jobId!));
   // A lost announcement must not turn a committed batch into an error.
   for (const jobId of changed) {
     await notify(undefined, actor.tenantId, { type: "job.status_changed", id: jobId }).catch((error) => log.error("live event not sent", { error: String(error) }));

@@ -1,6 +1,9 @@
 /** The shapes of a push and of each mutation's arguments (CONTRACT section 7). */
 import { z } from "zod";
-import { FIELD_STATUSES, MAX_MUTATIONS, NOTE_MAX, TIME_ENTRY_MAX_MS, type MutationType } from "./protocol";
+import {
+  CLOCK_ACTIONS, FIELD_STATUSES, MAX_MUTATIONS, NOTE_MAX, SIGNATURE_DATA_URL_PREFIX, SIGNATURE_IMAGE_MAX, SIGNER_NAME_MAX, TIME_ENTRY_MAX_MS,
+  type MutationType,
+} from "./protocol";
 
 // Text PostgreSQL can store: no NUL character and no lone UTF-16 surrogate (either would fail
 // the write every time, and the client would retry that mutation for ever).
@@ -27,13 +30,35 @@ export const pushSchema = z.object({
 });
 export type PushRequest = z.infer<typeof pushSchema>;
 
-/** The field page's forms without JavaScript: one per intent, each naming its job. */
+const PNG_MAGIC = "iVBORw0KGgo"; // the first 8 bytes of every PNG, in base64
+const base64Bytes = (b64: string) => Math.floor((b64.length * 3) / 4) - (b64.endsWith("==") ? 2 : b64.endsWith("=") ? 1 : 0);
+
+/** A drawn signature: a PNG as a data URL (what signature_pad's toDataURL gives), at most 256 KiB. */
+const signatureImage = z
+  .string()
+  .max(SIGNATURE_DATA_URL_PREFIX.length + Math.ceil(SIGNATURE_IMAGE_MAX / 3) * 4 + 4, "The drawing is too large (at most 256 KiB).")
+  .refine((s) => s.startsWith(SIGNATURE_DATA_URL_PREFIX + PNG_MAGIC) && /^[A-Za-z0-9+/]+={0,2}$/.test(s.slice(SIGNATURE_DATA_URL_PREFIX.length)), "Send the drawing as a PNG data URL.")
+  .refine((s) => base64Bytes(s.slice(SIGNATURE_DATA_URL_PREFIX.length)) <= SIGNATURE_IMAGE_MAX, "The drawing is too large (at most 256 KiB).");
+
+const signerName = text(SIGNER_NAME_MAX).pipe(z.string().min(1, "Type the customer's name."));
+const checked = z.preprocess((v) => v === "true" || v === "on" || v === true, z.boolean());
+
+/**
+ * The field page's forms without JavaScript (conform): one per intent, each naming its job.
+ * `complete` carries the customer's typed name (the signature without a drawing).
+ */
 export const fieldFormSchema = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("status"), jobId: z.string(), status: z.enum(FIELD_STATUSES) }),
-  z.object({ intent: z.literal("note"), jobId: z.string(), body: z.string() }),
-  z.object({ intent: z.literal("timer-start"), jobId: z.string() }),
-  z.object({ intent: z.literal("timer-stop"), jobId: z.string() }),
+  z.object({ intent: z.literal("status"), jobId: z.string({ required_error: "Required." }), status: z.enum(FIELD_STATUSES) }),
+  z.object({ intent: z.literal("note"), jobId: z.string({ required_error: "Required." }), body: z.string({ required_error: "Write a note." }) }),
+  z.object({ intent: z.literal("clock"), jobId: z.string({ required_error: "Required." }), action: z.enum(CLOCK_ACTIONS) }),
+  z.object({ intent: z.literal("checklist"), jobId: z.string({ required_error: "Required." }), itemId: z.string({ required_error: "Required." }), done: checked }),
+  z.object({
+    intent: z.literal("complete"),
+    jobId: z.string({ required_error: "Required." }),
+    signerName: z.string().max(SIGNER_NAME_MAX, `At most ${SIGNER_NAME_MAX} characters.`).optional(),
+  }),
 ]);
+export type FieldFormInput = z.infer<typeof fieldFormSchema>;
 
 export const ARGS_SCHEMAS = {
   "job.status": z.object({ jobId, status: z.enum(FIELD_STATUSES, { errorMap: () => ({ message: `One of ${FIELD_STATUSES.join(", ")}.` }) }) }),
@@ -50,5 +75,12 @@ export const ARGS_SCHEMAS = {
       message: "A time entry spans at most 24 hours.",
       path: ["endedAt"],
     }),
+  "job.clock": z.object({ jobId, action: z.enum(CLOCK_ACTIONS, { errorMap: () => ({ message: `One of ${CLOCK_ACTIONS.join(", ")}.` }) }) }),
+  "job.checklist": z.object({
+    jobId,
+    itemId: z.string({ required_error: "Required." }).uuid("Must be a checklist item's id."),
+    done: z.boolean({ required_error: "Required.", invalid_type_error: "Must be true or false." }),
+  }),
+  "job.signature": z.object({ jobId, name: signerName, image: signatureImage.optional() }),
 } satisfies Record<MutationType, z.ZodTypeAny>;
 

@@ -1,11 +1,15 @@
-import { z } from "zod";
+import type { z } from "zod";
 import { inTenant, one, rows } from "../../../db/index";
 import { addLoginEmails } from "../../../db/login-emails";
 import { AppError, conflict, forbidden, notFound } from "~/utils/app-error";
 import type { Actor } from "~/utils/auth.server";
 import { isUuid } from "~/utils/crypto.server";
 import { mayGrant, ROLES, type Role } from "~/utils/permissions";
-import { emailSchema } from "~/services/accounts/schemas";
+import { addMemberSchema } from "./schemas";
+
+// The forms' schemas live in ./schemas (the browser validates with them too); re-exported for
+// the callers that know them from here.
+export { addMemberSchema, changeRoleSchema, roleSchema } from "./schemas";
 
 // The team: members and their roles. (The tenant's time zone is a company setting: app/services/company.)
 
@@ -41,9 +45,6 @@ function memberRows(tenantId: string, id?: string) {
   );
 }
 
-export const roleSchema = z.enum(ROLES, { errorMap: () => ({ message: "Choose owner, admin, office or technician." }) });
-export const changeRoleSchema = z.object({ userId: z.string(), role: roleSchema });
-
 /**
  * Changes a member's role. Only an owner grants or takes away the owner role, and the last
  * owner is never demoted: the tenant's owner rows are locked first, so two demotions at once
@@ -78,12 +79,6 @@ export async function changeRole(actor: Actor, userId: string, role: Role) {
     return { name: member.name, role, changed: true };
   });
 }
-
-export const addMemberSchema = z.object({
-  name: z.string({ required_error: "Enter a name." }).trim().min(1, "Enter a name.").max(200, "At most 200 characters."),
-  email: emailSchema,
-  role: roleSchema,
-});
 
 /**
  * Adds a member without a password; they sign in through an invite (like an imported member).

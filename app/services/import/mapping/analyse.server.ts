@@ -13,7 +13,7 @@ import { IMPORT_LIMITS, MAPPED_IMPORT_LIMITS, type ImportType } from "../columns
 import { parseCsv, type CsvInput, type FileError } from "../parse.server";
 import { analyseCsv, type AnalysedCsv } from "../validate.server";
 import type { MappingSummary } from "../run-types";
-import { applyMapping } from "./apply.server";
+import { applyMapping, type MappingContext } from "./apply.server";
 import type { Preset } from "./known-headers";
 import { fieldsOf, headerKey, matchHeaders, type HeaderMatch } from "./match";
 
@@ -59,13 +59,14 @@ export async function analyseWithMapping<T extends ImportType>(
   input: CsvInput,
   fields: readonly (string | null)[],
   preset: Preset | null,
+  context?: MappingContext,
 ): Promise<AnalysedCsv<T> & MappedExtras> {
   const parsed = await parseCsv(input, { ...MAPPED_IMPORT_LIMITS });
   if (!parsed.ok) return parsed;
   if (parsed.headers.length !== fields.length) {
     return { ok: false, status: 422, code: "MISSING_COLUMN", message: "The file's columns changed since they were mapped. Upload it again." } satisfies FileError;
   }
-  const m = applyMapping(type, parsed, fields, preset);
+  const m = applyMapping(type, parsed, fields, preset, context);
   return { ok: true, headers: m.headers, warnings: m.warnings, ...m.result, mapping: m.summary, mergedRows: m.mergedRows, columnHeaders: m.columnHeaders };
 }
 
@@ -73,6 +74,7 @@ export async function analyseUpload<T extends ImportType>(
   type: T,
   input: CsvInput,
   remembered: (key: string) => Promise<(string | null)[] | null>,
+  context?: MappingContext,
 ): Promise<AnalysedUpload<T>> {
   const source = chunksOf(input)[Symbol.asyncIterator]();
   const head: Uint8Array[] = [];
@@ -112,7 +114,7 @@ export async function analyseUpload<T extends ImportType>(
   const known = await remembered(headerKey(peek.headers));
   const match = matchHeaders(type, peek.headers, known && known.length === peek.headers.length ? known : null);
   if (match.canonical) return analyseCsv(type, all, IMPORT_LIMITS);
-  if (match.certain) return analyseWithMapping(type, all, fieldsOf(match), match.preset);
+  if (match.certain) return analyseWithMapping(type, all, fieldsOf(match), match.preset, context);
 
   // The mapping step: keep the file (under the size limit) until the user has chosen.
   const chunks: Buffer[] = [];

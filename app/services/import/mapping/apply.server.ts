@@ -12,8 +12,18 @@ import type { ImportType } from "../columns";
 import type { MappingSummary } from "../run-types";
 import type { CsvRecord, ParsedCsvOk, RowError } from "../parse.server";
 import { validateRows, type ValidationResultFor } from "../validate.server";
+import { dateOrderOf, readDateTime, type DateOrder } from "./dates";
 import type { Preset } from "./known-headers";
 import { splitTarget } from "./targets";
+
+/** What the reading of a mapped file needs to know of the tenant. */
+export interface MappingContext {
+  /** The tenant's time zone: dates without an offset are its wall-clock times. */
+  timeZone: string;
+}
+
+/** Fields whose cells are other products' dates, turned into section 5 date-times. */
+const DATE_TIME_FIELDS: Partial<Record<ImportType, readonly string[]>> = { jobs: ["scheduled_start", "scheduled_end"] as string[] };
 
 export interface PropertyDraft {
   label: string | null;
@@ -67,9 +77,33 @@ export interface MappedFile<T extends ImportType> {
  * Turns the parsed file into section 5 records with `fields` (one per parsed header, null to
  * ignore) and validates them. Properties are checked here and attached to the customer rows.
  */
-export function applyMapping<T extends ImportType>(type: T, parsed: ParsedCsvOk, fields: readonly (string | null)[], preset: Preset | null): MappedFile<T> {
+export function applyMapping<T extends ImportType>(
+  type: T,
+  parsed: ParsedCsvOk,
+  fields: readonly (string | null)[],
+  preset: Preset | null,
+  context: MappingContext = { timeZone: "UTC" },
+): MappedFile<T> {
   const keys = parsed.headers;
   const fileHeaders = parsed.fileHeaders;
+  const dateNotes: string[] = [];
+  // Per date column: day-first or month-first, read from the whole column (decision 220).
+  const dateOrders = new Map<number, DateOrder>();
+  const dateFields: readonly string[] = DATE_TIME_FIELDS[type] ?? [];
+  fields.forEach((f, i) => {
+    if (!f || !dateFields.includes(splitTarget(f)[0])) return;
+    const fallback = preset?.dateOrder ?? "mdy";
+    const found = dateOrderOf(
+      (function* () {
+        for (const r of parsed.records) if (!r.error) yield r.values[keys[i]] ?? "";
+      })(),
+      fallback,
+    );
+    dateOrders.set(i, found.order);
+    if (found.ambiguous) {
+      dateNotes.push(`Dates in "${fileHeaders[i]}" such as 03/04/2026 were read as ${found.order === "mdy" ? "month/day/year" : "day/month/year"}.`);
+    }
+  });
   const headersOf = (field: string) => keys.flatMap((_, i) => (fields[i] && splitTarget(fields[i]!)[0] === field ? [fileHeaders[i]] : []));
   const used = new Set(fields.flatMap((f) => (f ? [splitTarget(f)[0]] : [])));
 
@@ -116,7 +150,10 @@ export function applyMapping<T extends ImportType>(type: T, parsed: ParsedCsvOk,
       else if (field === "first_name") first ||= cell;
       else if (field === "last_name") last ||= cell;
       else if (field === "external_id" && preset?.externalIdBefore) values[field] ||= cell.split(preset.externalIdBefore)[0];
-      else values[field] ||= cell;
+      else if (dateOrders.has(i)) {
+        // Another product's date: the section 5 date-time, or the cell as it is (the check names it).
+        values[field] ||= readDateTime(cell, { order: dateOrders.get(i)!, timeZone: context.timeZone, end: field === "scheduled_end" }) ?? cell;
+      } else values[field] ||= cell;
     }
     if (type === "customers" && !values.name) values.name = [first, last].filter(Boolean).join(" ") || values.company || "";
     const notes = [...lists.notes];
@@ -201,7 +238,7 @@ export function applyMapping<T extends ImportType>(type: T, parsed: ParsedCsvOk,
   const headers = shown.map((c) => columnHeaders[c]);
   if (propertyCount) headers.push("service properties");
   const ignored = fileHeaders.filter((_, i) => !fields[i]);
-  const warnings = [...parsed.warnings];
+  const warnings = [...parsed.warnings, ...dateNotes];
   if (ignored.length) warnings.push(`${ignored.length === 1 ? "A column was" : `${ignored.length} columns were`} not imported: ${ignored.map((h) => `"${h}"`).join(", ")}.`);
   return {
     headers,

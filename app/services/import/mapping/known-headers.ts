@@ -30,8 +30,8 @@ export const ALIASES: readonly AliasRow[] = [
   { type: "jobs", field: "customer_email", aliases: ["Client Email", "Customer Email", "Email"] },
   { type: "jobs", field: "customer_external_id", aliases: ["Client ID", "Customer ID"] },
   { type: "jobs", field: "status", aliases: ["Job Status", "State"] },
-  { type: "jobs", field: "scheduled_start", aliases: ["Start", "Start Time", "Scheduled Start", "Job Scheduled Start Date", "Scheduled Start Date"] },
-  { type: "jobs", field: "scheduled_end", aliases: ["End", "End Time", "Scheduled End", "Job Scheduled End Date", "Scheduled End Date"] },
+  { type: "jobs", field: "scheduled_start", aliases: ["Start", "Start Time", "Start Date", "Scheduled Start", "Job Scheduled Start Date", "Scheduled Start Date", "Visit Start"] },
+  { type: "jobs", field: "scheduled_end", aliases: ["End", "End Time", "End Date", "Scheduled End", "Job Scheduled End Date", "Scheduled End Date", "Visit End"] },
   { type: "jobs", field: "assignee_email", aliases: ["Assignee", "Assigned To Email", "Technician Email"] },
   { type: "jobs", field: "address", aliases: ["Job Address", "Service Address", "Location"] },
   { type: "jobs", field: "external_id", aliases: ["Job #", "Job Number", "Job ID", "ID"] },
@@ -84,6 +84,8 @@ export interface Preset {
   mergeBy?: string;
   /** The external id is the part of the cell before the first `_` (Jobber's `J-ID`). */
   externalIdBefore?: string;
+  /** How the product writes numeric dates when a file's values do not settle it (decision 220). */
+  dateOrder?: "mdy" | "dmy";
   /** Where the headers came from (docs/decisions/151). */
   source: string;
 }
@@ -122,6 +124,7 @@ export const PRESETS: readonly Preset[] = [
     },
     mergeBy: "external_id",
     externalIdBefore: "_",
+    dateOrder: "mdy",
     source: "Jobber client export columns as read by public import code (J-ID, Is Company?, Display Name, Main Phone #s, E-mails, Billing/Service groups)",
   },
   {
@@ -217,6 +220,8 @@ export const PRESETS: readonly Preset[] = [
       "Service street": "address",
       "Scheduled start date": "scheduled_start",
     },
+    // "Nov 24, 2026", or the account's numeric format ("11/24/2026", "24/11/2026 09:00").
+    dateOrder: "mdy",
     source: "Jobber jobs report export (Job #, Client name, Client email, Title, Service street ...)",
   },
   {
@@ -233,6 +238,8 @@ export const PRESETS: readonly Preset[] = [
       "Job scheduled end date": "scheduled_end",
       Address: "address",
     },
+    // ISO 8601 with an offset in its exports; month-first when a spreadsheet rewrote them.
+    dateOrder: "mdy",
     source: "Housecall Pro jobs report export (Job #, Customer, Job description, Job scheduled start date ...)",
   },
 ];

@@ -1,0 +1,165 @@
+// The shapes of validated import rows and documents (CONTRACT section 5): what the section 5
+// schemas (row-schemas.ts) make of a record, what validateRows answers and what the database
+// layer stores. Types and the import's own status lists only.
+import type { InvoiceStatus, JobStatus, QuoteStatus, Role } from "../../../db/enums";
+import type { ImportType } from "./columns";
+import type { PropertyDraft } from "./mapping/apply.server";
+import type { RowError } from "./parse.server";
+
+// The states a file may give (subsets of db/enums.ts: an import never starts a job on the road,
+// nor stores a derived `expired`, nor makes a second owner).
+export const IMPORT_JOB_STATUSES = ["unscheduled", "scheduled", "completed", "cancelled"] as const satisfies readonly JobStatus[];
+export const IMPORT_QUOTE_STATUSES = ["draft", "sent", "approved", "declined"] as const satisfies readonly QuoteStatus[];
+export const TEAM_ROLES = ["admin", "office", "technician"] as const satisfies readonly Role[];
+export type ImportJobStatus = (typeof IMPORT_JOB_STATUSES)[number];
+export type ImportQuoteStatus = (typeof IMPORT_QUOTE_STATUSES)[number];
+export type TeamRole = (typeof TEAM_ROLES)[number];
+
+export interface CustomerRow {
+  name: string;
+  company: string | null;
+  email: string | null;
+  phone: string | null;
+  addressLine1: string | null;
+  addressLine2: string | null;
+  city: string | null;
+  region: string | null;
+  postalCode: string | null;
+  country: string | null;
+  notes: string | null;
+  externalId: string | null;
+  /** Service properties, from a file mapped from another product's export (section 14). */
+  properties?: PropertyDraft[];
+}
+
+/** At least one of customerEmail / customerExternalId is set. When both are, both must name
+ * the same customer (the database layer checks that while resolving). */
+export interface CustomerRef {
+  customerEmail: string | null;
+  customerExternalId: string | null;
+}
+
+export interface JobRow extends CustomerRef {
+  title: string;
+  description: string | null;
+  status: ImportJobStatus;
+  /** UTC ISO strings. */
+  scheduledStart: string | null;
+  scheduledEnd: string | null;
+  assigneeEmail: string | null;
+  address: string | null;
+  externalId: string | null;
+}
+
+export interface LineFields {
+  itemDescription: string;
+  itemQuantityMilli: number;
+  itemUnitPriceCents: number;
+  taxRatePpm: number;
+}
+
+/** One CSV row of a quote: document fields (equal on every row of the number) + one line. */
+export interface QuoteLineRow extends CustomerRef, LineFields {
+  number: string;
+  title: string | null;
+  status: ImportQuoteStatus;
+  issueDate: string | null;
+  validUntil: string | null;
+  currency: string;
+  notes: string | null;
+}
+
+export interface InvoiceLineRow extends CustomerRef, LineFields {
+  number: string;
+  status: InvoiceStatus;
+  issueDate: string | null;
+  dueDate: string | null;
+  currency: string;
+  /** As written; the document resolves it (see InvoiceDocument.amountPaidCents). */
+  amountPaidCents: number | null;
+}
+
+export interface TeamMemberRow {
+  name: string;
+  email: string;
+  role: TeamRole;
+  phone: string | null;
+  hourlyRateCents: number | null;
+}
+
+export interface RowValues {
+  customers: CustomerRow;
+  jobs: JobRow;
+  quotes: QuoteLineRow;
+  invoices: InvoiceLineRow;
+  team: TeamMemberRow;
+}
+
+/** `values` is null when the row failed its own checks; a row that passed them but clashes
+ * with another row (duplicate, disagreeing document) keeps its values with ok = false. */
+export interface ValidatedRow<V> {
+  rowNumber: number;
+  ok: boolean;
+  values: V | null;
+  raw: Record<string, string>;
+}
+
+export interface LineItem {
+  rowNumber: number;
+  /** 1-based, in file order. */
+  position: number;
+  description: string;
+  quantityMilli: number;
+  unitPriceCents: number;
+  taxRatePpm: number;
+  /** round_half_up(quantityMilli * unitPriceCents / 1000) */
+  lineSubtotalCents: number;
+  /** round_half_up(lineSubtotalCents * taxRatePpm / 1,000,000) */
+  lineTaxCents: number;
+  lineTotalCents: number;
+}
+
+/** Totals are sums of the rounded lines, so they always equal what the lines show. */
+export interface DocumentBase extends CustomerRef {
+  number: string;
+  rowNumbers: number[];
+  /** False when a row of this number has an error; items then hold only the good rows. */
+  ok: boolean;
+  currency: string;
+  issueDate: string | null;
+  items: LineItem[];
+  subtotalCents: number;
+  taxCents: number;
+  totalCents: number;
+}
+
+export interface QuoteDocument extends DocumentBase {
+  title: string | null;
+  status: ImportQuoteStatus;
+  validUntil: string | null;
+  notes: string | null;
+}
+
+export interface InvoiceDocument extends DocumentBase {
+  status: InvoiceStatus;
+  dueDate: string | null;
+  /** Resolved: empty means the total for paid and 0 otherwise. */
+  amountPaidCents: number;
+  balanceCents: number;
+}
+
+export interface ResultBase<T extends ImportType> {
+  type: T;
+  rows: ValidatedRow<RowValues[T]>[];
+  /** Every row error, parse errors (cell count, quotes) included, sorted by row. */
+  errors: RowError[];
+}
+
+export type ValidationResult =
+  | ResultBase<"customers">
+  | ResultBase<"jobs">
+  | ResultBase<"team">
+  | (ResultBase<"quotes"> & { documents: QuoteDocument[] })
+  | (ResultBase<"invoices"> & { documents: InvoiceDocument[] });
+
+export type ValidationResultFor<T extends ImportType> = Extract<ValidationResult, { type: T }>;
