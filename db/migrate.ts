@@ -61,11 +61,13 @@ async function migrationContext(sequelize: Sequelize): Promise<Sequelize> {
       await query(`SET LOCAL citus.multi_shard_modify_mode = 'sequential'`, { transaction });
       await query(`SET LOCAL citus.enable_unsafe_triggers = on`, { transaction });
       let last: unknown;
+      const created: string[] = [];
       for (const statement of sqlStatements(sql)) {
         last = await query(statement, { transaction });
-        const created = /^CREATE\s+(?:UNLOGGED\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(?:public\.)?"?(\w+)"?\s*\(/i.exec(statement.replace(/^(\s*--[^\n]*\n)*\s*/, ""));
-        if (created) await distributeNewTable(created[1]!, (text, bind) => query(text, { transaction, bind }));
+        const table = /^CREATE\s+(?:UNLOGGED\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(?:public\.)?"?(\w+)"?\s*\(/i.exec(statement.replace(/^(\s*--[^\n]*\n)*\s*/, ""));
+        if (table) created.push(table[1]!);
       }
+      for (const name of created) await distributeNewTable(name, (text, bind) => query(text, { transaction, bind }));
       return last;
     });
   };
@@ -73,20 +75,22 @@ async function migrationContext(sequelize: Sequelize): Promise<Sequelize> {
 }
 
 /**
- * A table created by a migration after the schema was distributed (0081) is distributed at once,
- * as db/distribution.ts classifies it, before the migration's next statement (which may refer to
- * it from a distributed table): a tenant table by tenant_id co-located with the root, a
- * reference table copied to every node, a local table left on the coordinator.
+ * A table created by a migration's query after the schema was distributed (0081), and not
+ * distributed by the query itself, is distributed at the end of that query, as
+ * db/distribution.ts classifies it: a tenant table by tenant_id co-located with the root, a
+ * reference table copied to every node, a local table left on the coordinator. (A foreign key
+ * from an existing distributed table to the new one must come in a later query.)
  */
 async function distributeNewTable(name: string, query: (sql: string, bind?: unknown[]) => Promise<unknown>) {
   if (name === DISTRIBUTION_ROOT || LOCAL_TABLES.includes(name)) return;
   const [found] = (await query(
     `SELECT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = to_regclass($1)) AS root,
+            EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = to_regclass($2)) AS done,
             EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass($2) AND attname = 'tenant_id' AND NOT attisdropped) AS tenant`,
     [DISTRIBUTION_ROOT, name],
-  )) as [Array<{ root: boolean; tenant: boolean }>];
-  const { root, tenant } = found[0]!;
-  if (!root) return; // before 0081: it distributes every table
+  )) as [Array<{ root: boolean; done: boolean; tenant: boolean }>];
+  const { root, done, tenant } = found[0]!;
+  if (!root || done) return; // before 0081 (it distributes every table), or distributed by the migration
   if (REFERENCE_TABLES.includes(name)) await query(`SELECT create_reference_table($1)`, [name]);
   else if (tenant) await query(`SELECT create_distributed_table($1, 'tenant_id', colocate_with => $2)`, [name, DISTRIBUTION_ROOT]);
 }
