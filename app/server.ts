@@ -9,10 +9,13 @@
  */
 import * as build from "@remix-run/dev/server-build";
 import { withBoundary } from "~/http/page.server";
-import { ConfigError, env } from "~/utils/env.server";
+import { configureDb } from "../db/index";
+import { ConfigError, databaseOptions, env } from "~/utils/env.server";
 
 try {
-  env();
+  // The database as this server's configuration says (the app role under `npm start`).
+  const database = databaseOptions(env());
+  if (database) configureDb(database);
 } catch (error) {
   if (error instanceof ConfigError) {
     console.error(error.message);

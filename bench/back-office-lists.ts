@@ -9,7 +9,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { startEmbedded } from "../db/embedded";
-import { closeDb, db, one, rows } from "../db/index";
+import { closeDb, configureDb, db, one, rows } from "../db/index";
 import { migrateUp } from "../db/migrate";
 import { createTenantWithUsers } from "../scripts/seeds/factories";
 import type { Actor } from "../app/utils/auth.server";
@@ -68,6 +68,7 @@ async function main() {
   fs.chmodSync(dir, 0o755);
   const pg = await startEmbedded(path.join(dir, "data"), { database: "bench" });
   process.env.DATABASE_URL = pg.url;
+  configureDb({ url: pg.url });
   try {
     await migrateUp(db());
     const { listCustomers } = await import("../app/services/records/customers.server");

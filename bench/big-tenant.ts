@@ -7,7 +7,7 @@
  * number so each table can name the rows of another without a lookup.
  */
 import pg from "pg";
-import { closeDb } from "../db/index";
+import { closeDb, configureDb } from "../db/index";
 import { createTenantWithUsers } from "../scripts/seeds/factories";
 import { signIdToken } from "../app/utils/signed-ids.server";
 import { clientFor } from "../tests/helpers/client";
@@ -47,6 +47,7 @@ const id = (kind: string, g: string) => `md5($1::uuid::text || '${kind}' || (${g
 
 export async function seedBigTenant(baseUrl: string, databaseUrl: string): Promise<BigTenant> {
   process.env.DATABASE_URL = databaseUrl;
+  configureDb({ url: databaseUrl });
   const started = Date.now();
   const t = await createTenantWithUsers("Bench Big Plumbing");
   // Its own connection: the app pool's 30 s statement timeout is for requests, not a bulk load.

@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { startEmbedded, type EmbeddedDb } from "../db/embedded";
-import { closeDb, db, rows } from "../db/index";
+import { closeDb, configureDb, db, rows } from "../db/index";
 import { migrateUp } from "../db/migrate";
 import { startServer, ROOT, type RunningServer } from "../tests/helpers/server";
 
@@ -42,6 +42,7 @@ export async function benchDatabase(): Promise<{ url: string; stop: () => Promis
     url = embedded.url;
   }
   process.env.DATABASE_URL = url;
+  configureDb({ url });
   Object.assign(process.env, BENCH_SECRETS);
   await migrateUp(db());
   const v = await rows<{ server_version: string }>("SELECT current_setting('server_version') AS server_version");

@@ -1,11 +1,12 @@
 /** A customer with a sent quote and an open invoice, and the path of their portal link. */
-import { closeDb, one } from "../db/index";
+import { closeDb, configureDb, one } from "../db/index";
 import { createCustomer, createInvoice, createQuote } from "../scripts/seeds/factories";
 import { signPortalToken } from "../app/services/portal/links.server";
 import type { BenchUser } from "./session";
 
 export async function portalTarget(databaseUrl: string, user: BenchUser): Promise<string> {
   process.env.DATABASE_URL = databaseUrl;
+  configureDb({ url: databaseUrl });
   const customer = await createCustomer(user.tenantId, { name: "Ana García" });
   await createQuote(user.tenantId, { customerId: customer.id });
   await createInvoice(user.tenantId, { customerId: customer.id });

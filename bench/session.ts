@@ -1,12 +1,13 @@
 /** A signed-in owner for the benchmarks: cookie header and CSRF token, as a browser would hold. */
 import { createTenantWithUsers } from "../scripts/seeds/factories";
-import { closeDb } from "../db/index";
+import { closeDb, configureDb } from "../db/index";
 import { clientFor } from "../tests/helpers/client";
 
 export type BenchUser = { tenantId: string; userId: string; technicianId: string; cookie: string; csrf: string };
 
 export async function benchUser(baseUrl: string, databaseUrl: string): Promise<BenchUser> {
   process.env.DATABASE_URL = databaseUrl;
+  configureDb({ url: databaseUrl });
   const t = await createTenantWithUsers("Bench Plumbing");
   const client = await clientFor(t.users.owner, baseUrl, { production: true });
   // A signed-out answer would be a redirect to /login: make sure the bench measures the real page.

@@ -10,34 +10,65 @@ pg.types.setTypeParser(20, (v) => Number(v));
 
 declare global {
   var __db: Sequelize | undefined;
+  var __dbOptions: DbOptions | undefined;
+}
+
+/**
+ * How to reach the database, given explicitly (db/ reads no environment): the app passes
+ * `databaseOptions(env())` (app/server.ts), scripts and the test runner pass what they
+ * started or were given.
+ */
+export type DbOptions = {
+  /** postgres:// connection string. */
+  url: string;
+  poolMax?: number;
+  acquireMs?: number;
+  /** Tells one server's sessions apart in pg_stat_activity (the fault tests). */
+  applicationName?: string;
+  /** The role every connection switches to (the app role, so row-level security applies). */
+  setRole?: string;
+  /** Every statement on stderr. */
+  logSql?: boolean;
+};
+
+/** Sets the options the one Sequelize instance is created with (before its first use; a later call applies after closeDb). */
+export function configureDb(options: DbOptions): void {
+  globalThis.__dbOptions = options;
+}
+
+/** The options the database was configured with (the live-update listener connects with the same). */
+export function dbOptions(): DbOptions {
+  const options = globalThis.__dbOptions;
+  if (!options) throw new Error("The database is not configured: call configureDb() first (the app does it from env() in app/server.ts)");
+  return options;
 }
 
 export type Tx = Transaction;
 
 /**
  * The one Sequelize instance of the process, kept on globalThis so development rebuilds and
- * the compiled server bundle share it. Created on first use from DATABASE_URL (which the
- * embedded database sets when it starts). `options` apply when this call creates it (the
- * migrator of scripts/start.ts needs a pool of two).
+ * the compiled server bundle share it. Created on first use from the configured options
+ * (configureDb); `options` apply when this call creates it (the migrator of scripts/start.ts
+ * needs a pool of two).
  */
 export function db(options: { poolMax?: number } = {}): Sequelize {
   if (!globalThis.__db) {
-    const url = process.env.DATABASE_URL;
-    if (!url) throw new Error("DATABASE_URL is not set (start the embedded database first)");
-    globalThis.__db = new Sequelize(url, {
+    const config = dbOptions();
+    const setRole = config.setRole;
+    globalThis.__db = new Sequelize(config.url, {
       dialect: "postgres",
-      logging: process.env.LOG_SQL ? (sql) => process.stderr.write(sql + "\n") : false,
+      logging: config.logSql ? (sql) => process.stderr.write(sql + "\n") : false,
       models: MODELS,
       pool: {
-        max: options.poolMax ?? Number(process.env.DB_POOL_MAX ?? 10),
+        max: options.poolMax ?? config.poolMax ?? 10,
         min: 0,
-        acquire: Number(process.env.DB_POOL_ACQUIRE_MS ?? 5000),
+        acquire: config.acquireMs ?? 5000,
         idle: 10_000,
         evict: 5_000,
       },
       dialectOptions: {
         // DB_APPLICATION_NAME tells one server's sessions apart in pg_stat_activity (the fault tests).
-        application_name: process.env.DB_APPLICATION_NAME || "fieldservice",
+        application_name: config.applicationName || "fieldservice",
         statement_timeout: 30_000,
         // A database host that does not answer fails the connect after 5 s instead of the
         // kernel's ~2 minutes; TCP keepalive lets the OS notice a vanished peer on a pooled
@@ -47,8 +78,8 @@ export function db(options: { poolMax?: number } = {}): Sequelize {
       },
       // The server serves requests as the unprivileged app role, so row-level security applies
       // to every query (migrations ran before, as the owner). Tests and scripts stay the owner.
-      hooks: process.env.DB_SET_ROLE
-        ? { afterConnect: async (connection: unknown) => void (await (connection as pg.Client).query(`SET ROLE ${pg.escapeIdentifier(process.env.DB_SET_ROLE!)}`)) }
+      hooks: setRole
+        ? { afterConnect: async (connection: unknown) => void (await (connection as pg.Client).query(`SET ROLE ${pg.escapeIdentifier(setRole)}`)) }
         : {},
       define: { underscored: true, timestamps: true },
     });

@@ -1,14 +1,14 @@
 /** `npm run db:migrate` / `npm run db:rollback`: against DATABASE_URL, or the embedded database in DATA_DIR. */
 import path from "node:path";
-import { closeDb, db } from "../db/index";
+import { closeDb, configureDb, db } from "../db/index";
 import { startEmbedded } from "../db/embedded";
 import { migrateUp, migrator } from "../db/migrate";
-import { parseEnv } from "../app/utils/env.server";
+import { databaseOptions, parseEnv } from "../app/utils/env.server";
 
 const command = process.argv[2];
 const env = parseEnv();
 const embedded = env.DATABASE_URL ? undefined : await startEmbedded(path.join(env.DATA_DIR, "pg"));
-if (embedded) process.env.DATABASE_URL = embedded.url;
+configureDb(databaseOptions({ ...env, DATABASE_URL: embedded?.url ?? env.DATABASE_URL })!);
 try {
   if (command === "migrate") {
     const applied = await migrateUp(db());

@@ -8,8 +8,8 @@
  */
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { ConfigError, parseEnv, type Env } from "../app/utils/env.server";
-import { closeDb, db } from "../db/index";
+import { ConfigError, databaseOptions, parseEnv, type Env } from "../app/utils/env.server";
+import { closeDb, configureDb, db } from "../db/index";
 import { startEmbedded, type EmbeddedDb } from "../db/embedded";
 import { migrateUp } from "../db/migrate";
 import { APP_ROLE } from "../db/migrations/0009-row-level-security";
@@ -55,9 +55,10 @@ async function main() {
   let embedded: EmbeddedDb | undefined;
   if (!config.DATABASE_URL) embedded = await startEmbedded(path.join(config.DATA_DIR, "pg"));
   const databaseUrl = config.DATABASE_URL ?? embedded!.url;
-  process.env.DATABASE_URL = databaseUrl;
   // The migrator holds its lock on one connection and migrates on another: a pool of two at
-  // least (docs/decisions/081). Migrations run as the owner; requests will run as the app role.
+  // least (docs/decisions/081). Migrations run as the owner (no role switch); requests will run
+  // as the app role (serveEnv).
+  configureDb({ ...databaseOptions({ ...config, DATABASE_URL: databaseUrl })!, setRole: undefined });
   await migrateUp(db({ poolMax: Math.max(2, config.DB_POOL_MAX) }));
   await closeDb();
 

@@ -16,7 +16,7 @@ import { spec } from "node:test/reporters";
 import pg from "pg";
 import { startEmbedded, type EmbeddedDb } from "../db/embedded";
 import { citusTestDatabase } from "./helpers/citus";
-import { closeDb, db } from "../db/index";
+import { closeDb, configureDb, db } from "../db/index";
 import { migrateUp } from "../db/migrate";
 import { findChromium } from "./helpers/browser";
 import { buildIfStale } from "../scripts/build.mjs";
@@ -132,6 +132,9 @@ async function main() {
 
   const dbHandle = await database();
   process.env.DATABASE_URL = dbHandle.url;
+  configureDb({ url: dbHandle.url });
+  // The test files' own database use: db/ reads no environment (tests/helpers/db-options.mjs).
+  process.env.NODE_OPTIONS = [process.env.NODE_OPTIONS, `--import=${path.join(ROOT, "tests/helpers/db-options.mjs")}`].filter(Boolean).join(" ");
   process.env.SESSION_SECRET ??= "test-session-secret-0123456789abcdef";
   process.env.PORTAL_TOKEN_SECRET ??= "test-portal-secret-0123456789abcdef";
   await migrateUp(db());

@@ -6,6 +6,7 @@ import { billingConfig, isBillingProvider, pricePlansVariable, secretVariable } 
 import { receiveBillingEvent, SIGNATURE_HEADER } from "~/services/billing/intake.server";
 import { AppError } from "~/utils/app-error";
 import { log } from "~/utils/log.server";
+import { billingVariables, env } from "~/utils/env.server";
 
 // POST /api/billing/<provider>/webhook (CONTRACT section 8; operator notes in docs/billing.md).
 // No login: the provider's signature is the only authentication.
@@ -13,8 +14,8 @@ const route = apiRoute({
   POST: async ({ request, params }) => {
     const provider = params.provider;
     if (!isBillingProvider(provider)) throw unknownProvider();
-    // Read per request, so the answer follows the configuration the server runs with.
-    const config = billingConfig(provider, process.env);
+    // The configuration the server runs with (checked at start).
+    const config = billingConfig(provider, billingVariables(env()));
     if (!config.enabled) {
       if (config.problem) log.error("billing provider misconfigured", { provider, problem: config.problem });
       throw new AppError(

@@ -154,6 +154,7 @@ export default function FieldPage() {
         state={sync.state}
         pending={sync.pending.length}
         photos={photos.waiting}
+        photoNote={photos.note}
         onSync={() => {
           void sync.syncNow();
           photos.uploadNow();

@@ -5,7 +5,7 @@ import { EmptyState, PageHeader } from "~/components/layout";
 import { pricePlansVariable, secretVariable } from "~/services/billing/config.server";
 import { billingOverview, providerStatus, RECENT_EVENTS } from "~/services/billing/overview.server";
 import { requireUserWithPermission } from "~/utils/auth.server";
-import { env } from "~/utils/env.server";
+import { billingVariables, env } from "~/utils/env.server";
 import { formatDateTime, humanize } from "~/utils/format";
 
 export const meta: MetaFunction = () => [{ title: "Billing · Fieldwork" }];
@@ -15,7 +15,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // The subscription is the owner's business: admins manage the team, not the contract.
   if (user.role !== "owner") throw json({ message: "Only the account owner can see billing." }, { status: 403 });
   const overview = await billingOverview(user.tenantId);
-  const providers = providerStatus(process.env).map((p) => ({
+  const providers = providerStatus(billingVariables(env())).map((p) => ({
     ...p,
     webhookUrl: `${env().APP_URL}/api/billing/${p.provider}/webhook`,
     variables: [secretVariable(p.provider), pricePlansVariable(p.provider)],

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import type { DbOptions } from "../../db/index";
 import { parsePricePlans, pricePlansVariable, type BillingProvider } from "~/services/billing/config.server";
 
 const secretList = z
@@ -36,6 +37,19 @@ const schema = z.object({
   DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
   DB_POOL_ACQUIRE_MS: z.coerce.number().int().min(100).max(120_000).default(5_000),
   DB_APPLICATION_NAME: z.string().regex(/^[\w.:-]{1,63}$/, "letters, digits and . _ : - only, at most 63").optional(),
+  /** The role requests run as (the app role: row-level security); `npm start` sets it for remix-serve. */
+  DB_SET_ROLE: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, "a role name: lower-case letters, digits and _").optional(),
+  /** Any value but empty: every SQL statement on stderr. */
+  LOG_SQL: z.string().optional().transform((v) => !!v),
+  /** Fault injection points for tests (ignored in production): app/utils/faults.server.ts. */
+  FAULTS: z.string().optional().transform((v) => (v ? v.split(",").map((p) => p.trim()).filter(Boolean) : [])),
+  /** The cleanup's interval (0 turns it off on this server) and rows per batch. */
+  CLEANUP_INTERVAL_MS: z.coerce.number().int().min(0).default(60 * 60_000),
+  CLEANUP_BATCH: z.coerce.number().int().min(1).max(100_000).default(1000),
+  /** How often reminders are written (0 turns them off on this server). */
+  REMINDERS_INTERVAL_MS: z.coerce.number().int().min(0).default(60_000),
+  /** `off` keeps the e-mail worker from running on this server. */
+  MAIL_WORKER: z.enum(["on", "off"]).optional(),
   LOG_LEVEL: z.enum(["silent", "error", "info", "debug"]).default("info"),
   BILLING_STRIPE_WEBHOOK_SECRET: secretList.optional(),
   BILLING_STRIPE_PRICE_PLANS: pricePlans("stripe").optional(),
@@ -125,4 +139,23 @@ export function env(): Env {
 /** For tests that change variables between calls. */
 export function resetEnvCache() {
   cached = undefined;
+}
+
+/** The database options of a checked configuration (db/ reads no environment itself). */
+export function databaseOptions(e: Env): DbOptions | undefined {
+  if (!e.DATABASE_URL) return undefined;
+  return {
+    url: e.DATABASE_URL, poolMax: e.DB_POOL_MAX, acquireMs: e.DB_POOL_ACQUIRE_MS, applicationName: e.DB_APPLICATION_NAME,
+    setRole: e.DB_SET_ROLE, logSql: e.LOG_SQL,
+  };
+}
+
+/** The billing variables as the intake's parser reads them (secrets as their comma list). */
+export function billingVariables(e: Env): Record<string, string | undefined> {
+  return {
+    BILLING_STRIPE_WEBHOOK_SECRET: e.BILLING_STRIPE_WEBHOOK_SECRET?.join(","),
+    BILLING_STRIPE_PRICE_PLANS: e.BILLING_STRIPE_PRICE_PLANS,
+    BILLING_PADDLE_WEBHOOK_SECRET: e.BILLING_PADDLE_WEBHOOK_SECRET?.join(","),
+    BILLING_PADDLE_PRICE_PLANS: e.BILLING_PADDLE_PRICE_PLANS,
+  };
 }

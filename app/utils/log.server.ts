@@ -1,9 +1,20 @@
+import { env } from "./env.server";
+
 /** A small structured logger: one JSON line per event on stderr. */
 type Level = "error" | "info" | "debug";
 const ORDER: Record<string, number> = { silent: 0, error: 1, info: 2, debug: 3 };
 
+/** LOG_LEVEL from the checked configuration; "info" while the configuration itself is being refused. */
+function configuredLevel(): string {
+  try {
+    return env().LOG_LEVEL;
+  } catch {
+    return "info";
+  }
+}
+
 function enabled(level: Level) {
-  const configured = process.env.LOG_LEVEL ?? "info";
+  const configured = configuredLevel();
   return (ORDER[configured] ?? 2) >= ORDER[level];
 }
 

@@ -5,11 +5,11 @@
  * DEMO_EMAIL_DOMAIN (default demo.fieldwork.test) names the logins; the tests use their own.
  */
 import path from "node:path";
-import { closeDb, db, one } from "../../db/index";
+import { closeDb, configureDb, db, one } from "../../db/index";
 import { startEmbedded } from "../../db/embedded";
 import { ROLES } from "../../db/enums";
 import { migrateUp } from "../../db/migrate";
-import { parseEnv } from "../../app/utils/env.server";
+import { databaseOptions, parseEnv } from "../../app/utils/env.server";
 import { createCustomer, createInvoice, createJob, createQuote, createUser, DEFAULT_PASSWORD } from "./factories";
 import { DEMO_TIME_ZONE, seedBusinessDay } from "./demo-day";
 import { IMPORT_ORDER } from "../../app/services/import/columns";
@@ -20,7 +20,7 @@ import { sampleCsv, sampleFilename } from "../../app/services/import/samples";
 async function main() {
   const env = parseEnv();
   const embedded = env.DATABASE_URL ? undefined : await startEmbedded(path.join(env.DATA_DIR, "pg"));
-  if (embedded) process.env.DATABASE_URL = embedded.url;
+  configureDb(databaseOptions({ ...env, DATABASE_URL: embedded?.url ?? env.DATABASE_URL })!);
   try {
     await migrateUp(db());
     const domain = (process.env.DEMO_EMAIL_DOMAIN || "demo.fieldwork.test").toLowerCase();

@@ -1,11 +1,11 @@
 // Issue 21's acceptance, in a browser on a phone (390 px): a technician works a job with no
 // signal (starts it, ticks the checklist, gets the customer's signature, completes it), comes
 // back online, and one sync delivers it all once; the office's job page then shows the time
-// entry from the clock's start to the completion, the signature and the ticked items. While a
-// clock runs, the office's job page says "On site since ...".
+// entry from the clock's start to the completion, both photos once, the signature and the ticked
+// items. While a clock runs, the office's job page says "On site since ...".
 //
-// The steps on site are named blocks (`onSite`), so more can join them (the photos of issue 21
-// point 2 go between the checklist and the signature).
+// The steps on site are named blocks (`onSite`); the photos (issue 21 point 2) go between the
+// checklist and the signature.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { Browser, BrowserContext, Page, Request } from "playwright-core";
@@ -13,6 +13,7 @@ import { one, rows } from "../../db/index";
 import { expectNoSeriousAxeViolations, screenshot, signIn, SKIP_BROWSER, withBrowser } from "../helpers/browser";
 import { BASE_URL } from "../helpers/client";
 import { createCustomer, createJob, createTenantWithUsers } from "../helpers/fixtures";
+import { testPng } from "../helpers/photos";
 
 const PHONE = { width: 390, height: 844 };
 const ZONE = "America/Chicago";
@@ -115,6 +116,12 @@ describe("browser: a technician's day on a phone, offline", { skip: SKIP_BROWSER
           await heaterCard.locator(".warning-text").waitFor({ state: "detached" });
           assert.equal(await heaterCard.getByRole("button", { name: "Complete job" }).isEnabled(), true);
         },
+        async photos() {
+          // Two photos (a camera shot and one from the gallery), resized and queued on the phone.
+          await heaterCard.locator('input[type="file"][capture="environment"]').setInputFiles({ name: "old-tank.png", mimeType: "image/png", buffer: testPng(2000, 1500, [200, 90, 40]) });
+          await heaterCard.locator('input[type="file"]:not([capture])').setInputFiles({ name: "new-heater.png", mimeType: "image/png", buffer: testPng(1500, 2000, [40, 90, 200]) });
+          await page.waitForFunction((id) => document.querySelectorAll(`#job-${id} .job-photo-waiting`).length === 2, heater.id);
+        },
         async signature() {
           const pad = heaterCard.locator("canvas.signature-canvas");
           await sign(page, pad);
@@ -128,14 +135,16 @@ describe("browser: a technician's day on a phone, offline", { skip: SKIP_BROWSER
       };
       await onSite.start();
       await onSite.checklist();
+      await onSite.photos();
       await onSite.signature();
       await onSite.complete();
 
-      await page.getByText("7 actions waiting to sync").waitFor();
+      await page.getByText("7 actions and 2 photos waiting to sync").waitFor();
       assert.match(await page.locator(".sync-bar").innerText(), /You are offline/);
       assert.equal(pushes.length, before, "nothing was sent while offline");
       const [stillScheduled] = await rows<{ status: string }>(`SELECT status FROM jobs WHERE tenant_id = $1 AND id = $2`, [t.id, heater.id]);
       assert.equal(stillScheduled.status, "scheduled", "nothing reached the server");
+      assert.equal((await rows(`SELECT 1 FROM job_photos WHERE tenant_id = $1`, [t.id])).length, 0, "no photo reached the server");
       await expectNoSeriousAxeViolations(page, "the field page on a phone, offline");
       await screenshot(page, "field-day-phone-offline");
 
@@ -160,6 +169,9 @@ describe("browser: a technician's day on a phone, offline", { skip: SKIP_BROWSER
       const [signature] = await rows<{ signer_name: string; bytes: number }>(`SELECT signer_name, octet_length(image) AS bytes FROM job_signatures WHERE tenant_id = $1 AND job_id = $2`, [t.id, heater.id]);
       assert.equal(signature.signer_name, "Maria Gonzalez");
       assert.ok(signature.bytes > 1000, `a drawn signature (${signature.bytes} bytes)`);
+      const photos = await rows<{ id: string; taken_by: string; content_type: string }>(`SELECT id, taken_by, content_type FROM job_photos WHERE tenant_id = $1 AND job_id = $2`, [t.id, heater.id]);
+      assert.equal(photos.length, 2, "both photos, once each");
+      assert.ok(photos.every((p) => p.taken_by === tech.id && p.content_type === "image/jpeg"));
 
       // The office's job page.
       await desk.goto(`/jobs/${heater.id}`);
@@ -170,6 +182,10 @@ describe("browser: a technician's day on a phone, offline", { skip: SKIP_BROWSER
       assert.equal(await row.count(), 1);
       assert.match(await row.innerText(), new RegExp(`${officeTime(started).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\s+${officeTime(completed).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`));
       assert.match(text, /3 of 3 ticked/);
+      const gallery = desk.locator("section[aria-labelledby='photos-title']");
+      assert.match(await gallery.innerText(), /2 photos/);
+      assert.deepEqual((await gallery.locator("a").evaluateAll((as) => as.map((a) => a.getAttribute("href")))).sort(), photos.map((p) => `/jobs/${heater.id}/photos/${p.id}`).sort(), "each photo once");
+      assert.equal(await gallery.getByText(tech.name).count(), 2, "who took them");
       for (const item of CHECKLIST) assert.match(await desk.locator(".checklist-view").innerText(), new RegExp(`${item}[\\s\\S]*?\\(ticked\\)`));
       const img = desk.getByRole("img", { name: "Signature of Maria Gonzalez" });
       assert.ok(await img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 100), "the drawing is shown");

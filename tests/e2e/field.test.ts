@@ -12,7 +12,7 @@ async function day() {
   const tech = t.users.technician;
   const hour = 3600_000;
   const started = await createJob(t.id, { customerId: customer.id, assigneeId: tech.id, title: "Water heater replacement", status: "en_route", scheduledStart: new Date(Date.now() - hour) });
-  const later = await createJob(t.id, { customerId: customer.id, assigneeId: tech.id, title: "Annual furnace tune-up", scheduledStart: new Date(Date.now() + 2 * hour) });
+  const later = await createJob(t.id, { customerId: customer.id, assigneeId: tech.id, title: "Annual furnace tune-up", scheduledStart: new Date(Date.now() + 2 * hour), checklist: ["Replace the filter", "Clean the flame sensor"] });
   const tomorrow = await createJob(t.id, { customerId: customer.id, assigneeId: tech.id, title: "Kitchen faucet leak", scheduledStart: new Date(Date.now() + 26 * hour) });
   const colleague = await createUser(t.id, { role: "technician" });
   await createJob(t.id, { customerId: customer.id, assigneeId: colleague.id, title: "Someone else's boiler" });
@@ -150,8 +150,15 @@ describe("browser: the field page", { skip: SKIP_BROWSER }, () => {
 
     assert.match(await job().innerText(), /On site since/, "On my way and Start work run the job's clock");
     await screenshot(page, "field-nojs-clock");
+    // The checklist: each item a button that ticks it; the signature: the customer's typed name.
+    for (const item of ["Replace the filter", "Clean the flame sensor"]) {
+      await job().getByRole("button", { name: item }).click();
+      await page.getByText("Checklist item ticked.").waitFor();
+      assert.equal(await job().getByRole("button", { name: item }).getAttribute("aria-pressed"), "true");
+    }
+    await job().getByLabel("Customer's name (typed as their signature)").fill("Maria Gonzalez");
     await job().getByRole("button", { name: "Complete job" }).click();
-    await page.getByText("Job marked completed.").waitFor();
+    await page.getByText("Job marked completed, signed by Maria Gonzalez.").waitFor();
     assert.match(await page.locator(".field-section", { hasText: "Done today" }).innerText(), /Annual furnace tune-up/);
     await screenshot(page, "field-nojs-done");
 
@@ -160,6 +167,10 @@ describe("browser: the field page", { skip: SKIP_BROWSER }, () => {
     assert.deepEqual(stored.events, ["en_route", "in_progress", "completed"]);
     assert.deepEqual(stored.notes, ["Replaced the filter; flame sensor cleaned."]);
     assert.equal(stored.times, 1, "Complete stopped the clock into one time entry");
+    const [signed] = await rows<{ signer_name: string; drawn: boolean }>(`SELECT signer_name, image IS NOT NULL AS drawn FROM job_signatures WHERE tenant_id = $1 AND job_id = $2`, [t.id, later.id]);
+    assert.deepEqual(signed, { signer_name: "Maria Gonzalez", drawn: false }, "a typed name, without JavaScript");
+    const ticked = await rows(`SELECT 1 FROM job_checklist_items WHERE tenant_id = $1 AND job_id = $2 AND done_at IS NOT NULL`, [t.id, later.id]);
+    assert.equal(ticked.length, 2);
     await context.close();
   });
 });

@@ -94,3 +94,19 @@ test("the portal, settings, billing overview and booking request services read a
   }
   assert.deepEqual(unexplained, [], "use the models (db/models), or say why the SQL is raw");
 });
+
+test("configuration only through env() and explicit options: app/ and db/ read no process.env outside app/utils/env.server.ts", () => {
+  // Issue 26 point 3. Scripts' entry points (scripts/, bench/) and the test helpers read the
+  // environment and pass options on (configureDb, parseEnv); the app reads env(); db/ takes
+  // explicit options only.
+  const files = [...filesUnder("app", [".ts", ".tsx", ".mjs", ".js"]), ...filesUnder("db", [".ts", ".mjs", ".js"])]
+    .filter((f) => f !== path.join("app", "utils", "env.server.ts"));
+  const readers = files.filter((file) => {
+    const code = fs
+      .readFileSync(path.join(ROOT, file), "utf8")
+      .replace(/\/\*[\s\S]*?\*\//g, "")
+      .replace(/(^|[^:"'`])\/\/.*$/gm, "$1");
+    return /\bprocess\s*(\.\s*env\b|\[\s*["'`]env["'`]\s*\])|\{\s*env\b[^}]*\}\s*=\s*process\b/.test(code);
+  });
+  assert.deepEqual(readers, [], "read configuration through env() (app) or take it as options (db)");
+});

@@ -23,6 +23,7 @@ export function SyncBar({
   state,
   pending: actions,
   photos = 0,
+  photoNote,
   onSync,
   timeZone,
 }: {
@@ -30,6 +31,8 @@ export function SyncBar({
   pending: number;
   /** Photos waiting in the photo queue (use-photo-queue). */
   photos?: number;
+  /** Why the photos are not going out, when they are held up (signed out, server unreachable). */
+  photoNote?: string;
   onSync: () => void;
   timeZone: string;
 }) {
@@ -75,6 +78,7 @@ export function SyncBar({
       <div className="sync-text">
         <strong>{pending ? `${waitingLabel(actions, photos)} waiting to sync` : "All changes synced"}</strong>
         {detail ? <span className="sync-detail">{detail}</span> : null}
+        {photoNote && !offline ? <span className="sync-detail">{photoNote}</span> : null}
       </div>
       {pending && !offline && state.phase !== "syncing" ? (
         <button type="button" className="btn btn-secondary btn-sm" onClick={onSync}>

@@ -220,6 +220,13 @@ export function usePhotoQueue(userId: string) {
   return {
     ready: phase.phase !== "starting" && phase.phase !== "unavailable",
     phase,
+    /** Why waiting photos are held up, for the sync bar (none while they go out or wait for the network). */
+    note:
+      phase.phase === "signed-out"
+        ? phase.message
+        : phase.phase === "retrying" && queued.some((p) => !p.refused)
+          ? `Photos: ${phase.message ?? "the server could not be reached."} They are tried again shortly.`
+          : undefined,
     /** Photos still to send (refused ones are not waiting). */
     waiting: queued.filter((p) => !p.refused).length,
     photosOf: (jobId: string) => shown.filter((p) => p.jobId === jobId),

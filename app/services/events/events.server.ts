@@ -3,7 +3,7 @@
 // to every app server LISTENing; each server keeps ONE dedicated connection for that and hands
 // each event only to the streams of the event's tenant. docs/decisions/112.
 import pg from "pg";
-import { one, type Tx } from "../../../db/index";
+import { dbOptions, one, type Tx } from "../../../db/index";
 import { log } from "~/utils/log.server";
 
 export const EVENTS_CHANNEL = "fieldwork_events";
@@ -86,9 +86,11 @@ class LiveEvents {
   private async connect(): Promise<void> {
     if (this.client || this.connecting || this.retry) return;
     this.connecting = true;
-    const name = process.env.DB_APPLICATION_NAME || "fieldservice";
+    // The same database and name as the pool (configureDb); LISTEN needs no role switch.
+    const { url, applicationName } = dbOptions();
+    const name = applicationName || "fieldservice";
     const client = new pg.Client({
-      connectionString: process.env.DATABASE_URL,
+      connectionString: url,
       application_name: `${name}:events`.slice(0, 63),
       keepAlive: true,
       connectionTimeoutMillis: 5_000,

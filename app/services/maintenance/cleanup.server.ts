@@ -1,5 +1,6 @@
 import { hostname } from "node:os";
 import { inSystem, one } from "../../../db/index";
+import { env, type Env } from "~/utils/env.server";
 import { log } from "~/utils/log.server";
 
 // The cleanup (docs/decisions/102): tables that would otherwise only grow. Each app server
@@ -58,10 +59,10 @@ export async function runCleanup(opts: CleanupOptions): Promise<CleanupFigures |
  * Starts this server's ticks (once per process): every tick tries to claim the interval.
  * CLEANUP_INTERVAL_MS sets the interval (default one hour; 0 turns the cleanup off).
  */
-export function startCleanupSchedule(env: NodeJS.ProcessEnv = process.env) {
+export function startCleanupSchedule(config: Pick<Env, "CLEANUP_INTERVAL_MS" | "CLEANUP_BATCH"> = env()) {
   const g = globalThis as { __cleanupTimer?: NodeJS.Timeout };
   if (g.__cleanupTimer) return;
-  const intervalMs = Number(env.CLEANUP_INTERVAL_MS ?? 60 * 60_000);
+  const intervalMs = config.CLEANUP_INTERVAL_MS;
   if (!(intervalMs > 0)) return;
   // Ticks are more frequent than the interval, so a server that stops does not leave a gap
   // longer than a tick; the claim keeps the runs once per interval.
@@ -70,7 +71,7 @@ export function startCleanupSchedule(env: NodeJS.ProcessEnv = process.env) {
   g.__cleanupTimer = setInterval(() => {
     if (running) return;
     running = true;
-    runCleanup({ intervalMs, batchSize: Number(env.CLEANUP_BATCH ?? 1000) })
+    runCleanup({ intervalMs, batchSize: config.CLEANUP_BATCH })
       .catch((error) => log.error("cleanup failed", { error }))
       .finally(() => (running = false));
   }, tickMs);

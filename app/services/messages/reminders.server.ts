@@ -6,7 +6,7 @@
 // unique index settles a race: the second insert writes nothing).
 import { inTenant, one, rows } from "../../../db/index";
 import type { RecordType } from "../../../db/enums";
-import { env } from "~/utils/env.server";
+import { env, type Env } from "~/utils/env.server";
 import { recordHistory } from "~/services/history/history.server";
 import { notFound } from "~/utils/app-error";
 import type { Actor } from "~/utils/auth.server";
@@ -107,10 +107,10 @@ export async function runReminders(limit = 500): Promise<number> {
 }
 
 /** Starts this server's ticks (REMINDERS_INTERVAL_MS, default a minute; 0 turns them off here). */
-export function startReminderSchedule(source: NodeJS.ProcessEnv = process.env) {
+export function startReminderSchedule(source: Pick<Env, "REMINDERS_INTERVAL_MS"> = env()) {
   const g = globalThis as { __remindersTimer?: NodeJS.Timeout };
   if (g.__remindersTimer) return;
-  const intervalMs = Number(source.REMINDERS_INTERVAL_MS ?? 60_000);
+  const intervalMs = source.REMINDERS_INTERVAL_MS;
   if (!(intervalMs > 0) || mailMode() === "off") return;
   let running = false;
   g.__remindersTimer = setInterval(() => {

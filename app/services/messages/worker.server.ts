@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import nodemailer, { type Transporter } from "nodemailer";
 import { one, rows } from "../../../db/index";
-import { env } from "~/utils/env.server";
+import { env, type Env } from "~/utils/env.server";
 import { log } from "~/utils/log.server";
 import { mailFrom, mailMode } from "./config.server";
 import { withLink } from "./links.server";
@@ -153,7 +153,7 @@ export class MessageWorker {
       return;
     }
     // The fault tests' "server killed between the SMTP answer and the mark" (never in production).
-    if (env().NODE_ENV !== "production" && process.env.FAULTS?.split(",").includes("messages.crash-after-send")) process.kill(process.pid, "SIGKILL");
+    if (env().NODE_ENV !== "production" && env().FAULTS.includes("messages.crash-after-send")) process.kill(process.pid, "SIGKILL");
     // Accepted. A crash before this mark leaves the row `sending` until its lease ends; it is
     // then sent again with the same Message-ID (docs/decisions/141 says what that promises).
     try {
@@ -197,7 +197,7 @@ export function workerOptions(): WorkerOptions | null {
  * it from running here). It stops with the process: scripts/serve-hooks.mjs runs the stop
  * hooks on SIGTERM before it exits.
  */
-export function startMessageWorker(source: NodeJS.ProcessEnv = process.env) {
+export function startMessageWorker(source: Partial<Pick<Env, "MAIL_WORKER">> = env()) {
   const g = globalThis as { __messageWorker?: MessageWorker; __messagesWake?: () => void; __stopHooks?: Set<() => Promise<void>> };
   if (g.__messageWorker || source.MAIL_WORKER === "off" || mailMode() !== "smtp") return;
   const options = workerOptions();
