@@ -110,3 +110,10 @@ test("configuration only through env() and explicit options: app/ and db/ read n
   });
   assert.deepEqual(readers, [], "read configuration through env() (app) or take it as options (db)");
 });
+
+test("forms use conform: the hand-written form parser (app/http/form.server.ts) is gone and nothing imports it", () => {
+  // Issue 15: every route module's forms use conform (app/http/conform.server.ts, decision 115).
+  assert.equal(fs.existsSync(path.join(ROOT, "app/http/form.server.ts")), false);
+  const importers = filesUnder("app", [".ts", ".tsx"]).filter((f) => /["']~\/http\/form\.server["']|http\/form\.server["']/.test(fs.readFileSync(path.join(ROOT, f), "utf8")));
+  assert.deepEqual(importers, []);
+});
