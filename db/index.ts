@@ -143,6 +143,13 @@ export async function inSystem<T>(fn: (t: Tx) => Promise<T>): Promise<T> {
   return db().transaction(async (t) => fn(t));
 }
 
+/**
+ * A value as a jsonb literal (pg's escaping), for the rare statement that cannot take a
+ * parameter. Every `$` is written as the JSON escape `\u0024` (the same value), so nothing in
+ * the text reads as a bind parameter.
+ */
+export const jsonbLiteral = (value: unknown): string => `${pg.escapeLiteral(JSON.stringify(value).replace(/\$/g, "\\u0024"))}::jsonb`;
+
 /** Plain rows from SQL with bind parameters ($1, $2...). */
 export async function rows<T = Record<string, unknown>>(sql: string, bind: unknown[] = [], t?: Tx): Promise<T[]> {
   const [result] = await db().query(sql, { bind, transaction: t, raw: true });

@@ -15,6 +15,7 @@ import { run } from "node:test";
 import { spec } from "node:test/reporters";
 import pg from "pg";
 import { startEmbedded, type EmbeddedDb } from "../db/embedded";
+import { citusTestDatabase } from "./helpers/citus";
 import { closeDb, configureDb, db } from "../db/index";
 import { migrateUp } from "../db/migrate";
 import { findChromium } from "./helpers/browser";
@@ -72,6 +73,10 @@ async function database(): Promise<{ url: string; stop: () => Promise<void> }> {
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
+  // On a Citus coordinator (scripts/citus-cluster.sh): the database on every node, the workers
+  // registered in it. Nothing on any other server.
+  const citus = await citusTestDatabase(external, name);
+  if (citus) console.log(`Citus: the test database ${name} spans ${citus.nodes} nodes.`);
   const url = new URL(external);
   url.pathname = `/${name}`;
   return {
@@ -81,6 +86,7 @@ async function database(): Promise<{ url: string; stop: () => Promise<void> }> {
       await c.connect();
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await c.end();
+      await citus?.drop();
     },
   };
 }

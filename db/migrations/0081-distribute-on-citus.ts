@@ -27,6 +27,14 @@ export const up: Migration = async ({ context: sql }) => {
       IF NOT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus') THEN
         RETURN;
       END IF;
+      -- The tables' own triggers fire on the shards, and may read and write only the co-located
+      -- shards of their row's tenant (invoices_job_link, jobs_schedule_sequence,
+      -- payments_received_on). users_login_email wrote the reference table, which Citus refuses
+      -- from a shard: migration 0096 replaces it with the app's writes (db/login-emails.ts).
+      SET LOCAL citus.enable_unsafe_triggers = on;
+      -- One connection per worker for the whole transaction: distributing a function after the
+      -- tables in the same transaction is refused after a parallel (multi-connection) operation.
+      SET LOCAL citus.multi_shard_modify_mode = 'sequential';
       CREATE TEMP TABLE distribution_fks ON COMMIT DROP AS
         SELECT c.conrelid::regclass::text AS tbl, c.conname, pg_get_constraintdef(c.oid) AS def
           FROM pg_constraint c WHERE c.contype = 'f' AND c.connamespace = 'public'::regnamespace;
@@ -53,7 +61,7 @@ export const up: Migration = async ({ context: sql }) => {
       END LOOP;
 
       FOR f IN SELECT * FROM (VALUES ${DISTRIBUTED_FUNCTIONS.map((d) => `('${d.signature}', '${d.argument}')`).join(", ")}) AS v(signature, argument) LOOP
-        PERFORM create_distributed_function(f.signature::regprocedure::text, f.argument, colocate_with => '${DISTRIBUTION_ROOT}');
+        PERFORM create_distributed_function(f.signature::regprocedure, f.argument, colocate_with => '${DISTRIBUTION_ROOT}');
       END LOOP;
 
       EXECUTE format('ALTER DATABASE %I SET citus.propagate_set_commands = %L', current_database(), 'local');

@@ -30,6 +30,8 @@ import * as m0082 from "./0082-brand-colour";
 import * as m0083 from "./0083-cleanup-messages";
 import * as m0084 from "./0084-field-clock";
 import * as m0087 from "./0087-job-photos";
+import * as m0096 from "./0096-login-emails-by-the-app";
+import * as m0097 from "./0097-citus-query-shapes";
 
 /**
  * Every migration, in order. Listed by hand (not globbed) so the compiled server bundle
@@ -68,4 +70,6 @@ export const MIGRATIONS: Array<[string, MigrationModule]> = [
   ["0083-cleanup-messages", m0083],
   ["0084-field-clock", m0084],
   ["0087-job-photos", m0087],
+  ["0096-login-emails-by-the-app", m0096],
+  ["0097-citus-query-shapes", m0097],
 ];

@@ -6,6 +6,8 @@
  * pages.
  */
 import { randomUUID } from "node:crypto";
+import { inTenant } from "../../db/index";
+import { JobEvent } from "../../db/models/index";
 import { saveCompanySettings } from "../../app/services/company/company.server";
 import { companySettingsSchema } from "../../app/services/company/schemas";
 import { dayIn, convertQuote, createQuote, quoteShare, sendQuote } from "../../app/services/documents/quotes.server";
@@ -14,6 +16,7 @@ import { priceBookItemSchema } from "../../app/services/documents/price-book-for
 import { savePriceBookItem } from "../../app/services/documents/price-book.server";
 import { customerSchema } from "../../app/services/import/cells";
 import { createInvoiceFromJob, invoiceShare, sendInvoice } from "../../app/services/invoices/invoices.server";
+import { checklistItemIds } from "../../app/services/jobs/checklist.server";
 import { decideQuote, recordSandboxPayment } from "../../app/services/portal/actions.server";
 import { withPortal } from "../../app/services/portal/access.server";
 import { paymentSchema, quoteDecisionSchema } from "../../app/services/portal/schemas";
@@ -108,12 +111,24 @@ export async function seedBusinessDay(a: DayActors, businessName: string): Promi
   await moveJob(a.office, heater, { assigneeId: a.technician.userId, scheduledStart: `${today}T08:00`, scheduledEnd: `${today}T12:00` });
   await moveJob(a.office, furnace, { assigneeId: a.technician.userId, scheduledStart: `${today}T13:30`, scheduledEnd: `${today}T15:00` });
 
-  // The technician's morning: the water heater done, with a note and the time on site.
-  for (const status of ["en_route", "in_progress"]) await applyFieldAction(a.technician, { type: "job.status", args: { jobId: heater, status } });
-  await applyFieldAction(a.technician, { type: "job.note", args: { jobId: heater, body: "Old tank leaking at the base. New unit in, venting replaced, T&P piped to floor drain. Customer declined the expansion tank." } });
+  // The technician's morning: the water heater done, with a note; the job's clock (decision 212)
+  // runs from On my way to Complete, at the times the phone recorded them, and ticks the checklist
+  // (the quote's items) and gets the customer's name as the signature.
   const end = new Date();
-  await applyFieldAction(a.technician, { type: "job.time_entry", args: { jobId: heater, startedAt: new Date(end.getTime() - 3.5 * 3600_000).toISOString(), endedAt: end.toISOString() } });
-  await applyFieldAction(a.technician, { type: "job.status", args: { jobId: heater, status: "completed" } });
+  const before = (hours: number) => new Date(end.getTime() - hours * 3600_000).toISOString();
+  // The office scheduled the day's jobs the evening before: their schedule events come before
+  // the morning's field times.
+  await inTenant(a.office.tenantId, (t) =>
+    JobEvent.update({ occurredAt: new Date(end.getTime() - 16 * 3600_000) }, { where: { tenantId: a.office.tenantId, jobId: [heater, furnace], toStatus: "scheduled" }, transaction: t }),
+  );
+  await applyFieldAction(a.technician, { type: "job.status", args: { jobId: heater, status: "en_route" }, occurredAt: before(3.75) });
+  await applyFieldAction(a.technician, { type: "job.status", args: { jobId: heater, status: "in_progress" }, occurredAt: before(3.5) });
+  await applyFieldAction(a.technician, { type: "job.note", args: { jobId: heater, body: "Old tank leaking at the base. New unit in, venting replaced, T&P piped to floor drain. Customer declined the expansion tank." } });
+  for (const item of await checklistItemIds(a.technician.tenantId, heater)) {
+    await applyFieldAction(a.technician, { type: "job.checklist", args: { jobId: heater, itemId: item, done: true }, occurredAt: before(0.5) });
+  }
+  await applyFieldAction(a.technician, { type: "job.signature", args: { jobId: heater, name: "Jamie Rivera" }, occurredAt: before(0.05) });
+  await applyFieldAction(a.technician, { type: "job.status", args: { jobId: heater, status: "completed" }, occurredAt: end.toISOString() });
 
   // The office invoices the finished job and sends it; the customer pays a deposit in the portal.
   const invoice = await createInvoiceFromJob(a.office, heater);

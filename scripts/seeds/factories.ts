@@ -4,6 +4,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { one, rows } from "../../db/index";
+import { addLoginEmails } from "../../db/login-emails";
 import { hashPassword } from "../../app/services/accounts/passwords.server";
 import { ROLES, type Role } from "../../db/enums";
 
@@ -33,6 +34,7 @@ export async function createUser(
     `INSERT INTO users (tenant_id, email, name, role, password_hash, phone) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
     [tenantId, email, name, role, hash, o.phone ?? null],
   );
+  await addLoginEmails(tenantId, [{ id: u!.id, email }]);
   return { tenantId, id: u!.id, email, name, role, password: o.password ?? DEFAULT_PASSWORD };
 }
 

@@ -180,3 +180,28 @@ test("the job page shows the photos with time and who took them; the full image 
   const anon = await new Client().get(`/jobs/${job.id}/photos/${id}`);
   assert.equal(anon.status, 302);
 });
+
+test("without JavaScript: POST /field/photos stores the photo (303 back to the card); over 5 MiB is a 413 page; no token, not a photo or another's job stores nothing", async () => {
+  const { t, job, tech } = await field();
+  const form = (bytes: Buffer, type = "image/jpeg", jobId = job.id) => {
+    const f = new FormData();
+    f.set("jobId", jobId);
+    f.set("photo", new Blob([new Uint8Array(bytes)], { type }), "photo");
+    return f;
+  };
+  const ok = await tech.post("/field/photos", form(testPng(32, 24, [1, 2, 3]), "image/png"));
+  assert.equal(ok.status, 303);
+  assert.equal(ok.headers.get("location"), `/field#job-${job.id}`);
+  assert.equal(await count(t.id), 1);
+
+  const big = await tech.post("/field/photos", form(jpegLike(5 * MiB + 10)));
+  assert.equal(big.status, 413);
+  assert.match(textOf(await big.text()), /The photo is too large.*larger than 5 MiB/);
+  const text = await tech.post("/field/photos", form(Buffer.from("just some text"), "text/plain"));
+  assert.equal(text.status, 415);
+  const noToken = await tech.post("/field/photos", form(jpegLike(1000)), { csrf: false });
+  assert.equal(noToken.status, 403);
+  const other = await clientFor(await createUser(t.id, { role: "technician" }));
+  assert.equal((await other.post("/field/photos", form(jpegLike(1000)))).status, 403);
+  assert.equal(await count(t.id), 1, "only the first photo");
+});

@@ -156,7 +156,9 @@ test("undo is refused after 24 hours, and once a record was changed or is refere
   };
 
   const late = await importFile(c, "customers", customersCsv(2));
-  await rows(`UPDATE import_runs SET committed_at = committed_at - interval '24 hours 1 minute' WHERE tenant_id = $1 AND id = $2`, [t.id, late]);
+  // The new time read first: Citus refuses a STABLE operator (timestamptz - interval) on a column in an UPDATE.
+  const [{ at }] = await rows<{ at: Date }>(`SELECT committed_at - interval '24 hours 1 minute' AS at FROM import_runs WHERE tenant_id = $1 AND id = $2`, [t.id, late]);
+  await rows(`UPDATE import_runs SET committed_at = $3 WHERE tenant_id = $1 AND id = $2`, [t.id, late, at]);
   await refused(late, /Imports can be undone for 24 hours after they are committed/);
 
   const changed = await importFile(c, "customers", customersCsv(2));

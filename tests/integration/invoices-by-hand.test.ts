@@ -206,7 +206,7 @@ test("create invoice from a job: the quote's chosen items plus time as labour at
   });
   // The customer chose Better and the haul-away, not the softener.
   await rows(
-    `UPDATE quote_items SET option_name = CASE position WHEN 2 THEN 'Good' WHEN 3 THEN 'Better' END,
+    `UPDATE quote_items SET option_name = CASE WHEN position = 2 THEN 'Good' WHEN position = 3 THEN 'Better' END,
             optional = position IN (4, 5), selected = position IN (1, 3, 4)
       WHERE tenant_id = $1 AND quote_id = $2`,
     [tenant.id, quote.id],

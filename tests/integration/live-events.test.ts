@@ -146,3 +146,27 @@ test("a move on the schedule (POST /jobs/<id>/schedule) is announced to the tena
     stream.close();
   }
 });
+
+test("a photo from the field (PUT /api/field/jobs/<id>/photos/<photoId>) is announced once, so the office's job page reloads", async () => {
+  const { createCustomer, createJob } = await import("../helpers/fixtures");
+  const { jpegLike, putPhoto } = await import("../helpers/photos");
+  const { randomUUID } = await import("node:crypto");
+  const s = await portalSetup({ businessName: "Photo Plumbers" });
+  const customer = await createCustomer(s.tenant.id);
+  const job = await createJob(s.tenant.id, { customerId: customer.id, title: "Snake the drain", assigneeId: s.tenant.users.technician.id });
+  const stream = await openEvents(second.url, cookieOf(await clientFor(s.tenant.users.office)));
+  try {
+    await stream.next("ready", 10_000);
+    const tech = await clientFor(s.tenant.users.technician);
+    const id = randomUUID();
+    const photo = jpegLike(4000);
+    assert.equal((await putPhoto(tech, job.id, id, photo)).status, 201);
+    const change = JSON.parse((await stream.next("change", 5_000)).data);
+    assert.deepEqual({ type: change.type, id: change.id }, { type: "job.photo_added", id: job.id });
+    // The retry stores nothing and announces nothing.
+    assert.equal((await putPhoto(tech, job.id, id, photo)).status, 200);
+    await assert.rejects(stream.next("change", 1_000));
+  } finally {
+    stream.close();
+  }
+});

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { db, rows } from "../../db/index";
+import { isUuid } from "../../db/ids";
 import { APP_ROLE, GLOBAL_TABLES } from "../../db/migrations/0009-row-level-security";
 import { createCustomer, createInvoice, createJob, twoTenants } from "../helpers/fixtures";
 import { Client, clientFor } from "../helpers/client";
@@ -10,7 +11,11 @@ async function asApp<T>(tenantId: string | null, fn: (q: (sql: string, bind?: un
   const t = await db().transaction();
   try {
     await db().query(`SET LOCAL ROLE ${APP_ROLE}`, { transaction: t });
-    if (tenantId) await db().query(`SELECT set_config('app.tenant_id', $1, true)`, { bind: [tenantId], transaction: t });
+    // As db/index.ts sets it: SET LOCAL (a checked uuid), which Citus passes on to the workers.
+    if (tenantId) {
+      assert.ok(isUuid(tenantId));
+      await db().query(`SET LOCAL app.tenant_id = '${tenantId}'`, { transaction: t });
+    }
     return await fn(async (sql, bind = []) => (await db().query(sql, { bind, transaction: t }))[0] as any[]);
   } finally {
     await t.rollback();

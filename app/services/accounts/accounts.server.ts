@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { inTenant, one, rows } from "../../../db/index";
+import { addLoginEmails } from "../../../db/login-emails";
 import { AppError, validationFailed } from "~/utils/app-error";
 import { blockedFor, countFailure, rateLimited, resetKey, RULES } from "~/services/limits/rate-limit.server";
 import { hashPassword, isCommonPassword, verifyPassword } from "./passwords.server";
@@ -35,6 +36,7 @@ export async function signup(input: SignupInput, ip: string): Promise<{ tenantId
       [tenantId, input.email, input.name, passwordHash],
       t,
     );
+    await addLoginEmails(tenantId, [{ id: user!.id, email: input.email }], t);
     return { tenantId, userId: user!.id };
   });
 }

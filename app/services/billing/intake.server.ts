@@ -102,7 +102,7 @@ async function store(
     const [row] = await rows<{ claimed: number; applied: number; tenant_known: boolean }>(
       `WITH claim AS (
          INSERT INTO billing_events (provider, event_id, type, status, reason, tenant_id, occurred_at, payload)
-         VALUES ($1, $2, $3, $7, $8, (SELECT id FROM tenants WHERE id = $4::uuid), $5, $6)
+         VALUES ($1, $2, $3, $7, $8, $4::uuid, $5, $6)
          ON CONFLICT (provider, event_id) DO NOTHING
          RETURNING event_id
        ), applied AS (
@@ -126,13 +126,21 @@ async function store(
       t,
     );
     if (row.claimed === 0) return "duplicate";
-    if (tentative.status === "ignored" || row.applied === 1) return tentative.status;
+    // The row notes its tenant only when the tenant exists. (Stored as given, then cleared on
+    // the rare path: Citus refuses a subquery inside INSERT, docs/decisions/228.)
+    const unknownTenant = tenantId !== null && !row.tenant_known;
+    if (tentative.status === "ignored" || row.applied === 1) {
+      if (unknownTenant) {
+        await rows(`UPDATE billing_events SET tenant_id = NULL WHERE provider = $1 AND event_id = $2`, [provider, event.eventId], t);
+      }
+      return tentative.status;
+    }
     // Claimed as processed but not applied: the tenant is unknown, or the event is older
     // than the last one applied. The row says so (the rare path: one more statement).
     const reason = row.tenant_known ? REASONS.older : REASONS.unknownTenant(tenantId!);
     await rows(
-      `UPDATE billing_events SET status = 'ignored', reason = $3 WHERE provider = $1 AND event_id = $2`,
-      [provider, event.eventId, reason],
+      `UPDATE billing_events SET status = 'ignored', reason = $3, tenant_id = $4 WHERE provider = $1 AND event_id = $2`,
+      [provider, event.eventId, reason, row.tenant_known ? tenantId : null],
       t,
     );
     return "ignored";

@@ -16,6 +16,7 @@ export const LIVE_EVENT_TYPES = [
   "payment.recorded",
   "job.status_changed",
   "job.scheduled",
+  "job.photo_added",
   "import.committed",
 ] as const;
 export type LiveEventType = (typeof LIVE_EVENT_TYPES)[number];

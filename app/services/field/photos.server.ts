@@ -11,6 +11,7 @@ import { AppError, conflict, forbidden, notFound, validationFailed } from "~/uti
 import type { Actor } from "~/utils/auth.server";
 import { isUuid } from "~/utils/crypto.server";
 import { recordScope } from "~/utils/permissions";
+import { notify } from "~/services/events/events.server";
 import { actsOnAnyJob } from "~/services/sync/mutations.server";
 import { isPhotoContentType, PHOTO_MAX_BYTES, sniffPhotoType, type PhotoMeta } from "./photo-rules";
 import { photoStore } from "./photo-store.server";
@@ -68,6 +69,8 @@ export async function putPhoto(actor: Actor, input: PhotoUploadInput): Promise<{
     if (!created && (stored.jobId !== input.jobId || stored.sha256 !== sha256)) {
       throw conflict("Another photo was already stored under this id.");
     }
+    // The job's page, open in the office, reloads (delivered when this transaction commits).
+    if (created) await notify(t, actor.tenantId, { type: "job.photo_added", id: input.jobId });
     return { created, photo: stored };
   });
 }

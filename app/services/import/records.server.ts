@@ -4,6 +4,7 @@
 // `INSERT ... SELECT ... FROM jsonb_array_elements(...)` per table, never a loop.
 import { randomUUID } from "node:crypto";
 import { rows, type Tx } from "../../../db/index";
+import { addLoginEmailsOfImportRun } from "../../../db/login-emails";
 import { conflict } from "~/utils/app-error";
 import type { ImportType } from "./columns";
 import type { PropertyDraft } from "./mapping/apply.server";
@@ -269,7 +270,12 @@ export async function insertRecords(type: ImportType, tenantId: string, runId: s
         `Some ${NOUNS[type]} refer to customers or team members that were deleted or changed since the preview. Preview the file again to see which rows.`,
       );
     }
-    for (const sql of parts) await rows(sql, [tenantId, runId], t);
+    // Each part with RETURNING (counted, not sent back): Citus runs an INSERT ... SELECT from a
+    // subquery through the coordinator, as a COPY that row-level security refuses, unless the
+    // statement returns rows (docs/decisions/228-citus-run.md).
+    for (const sql of parts) await rows(`WITH ins AS (${sql} RETURNING 1) SELECT count(*)::int AS n FROM ins`, [tenantId, runId], t);
+    // Imported members' sign-in rows (db/login-emails.ts), in the same transaction.
+    if (type === "team") await addLoginEmailsOfImportRun(tenantId, runId, t);
     return n;
   } catch (error) {
     const code = pgCode(error);

@@ -4,6 +4,7 @@
 // table the import wrote to is checked, so a table added later (by any feature) that refers to
 // a customer, job, quote, invoice or user counts without this file knowing it.
 import { rows, type Tx } from "../../../db/index";
+import { removeLoginEmails } from "../../../db/login-emails";
 import { conflict } from "~/utils/app-error";
 import type { ImportType } from "./columns";
 import { IMPORT_NOUNS } from "./records.server";
@@ -141,11 +142,14 @@ export async function undoStatus(tenantId: string, run: RunForUndo, t: Tx, now =
 export async function deleteRunRecords(tenantId: string, run: RunForUndo, t: Tx): Promise<void> {
   for (const w of WRITES[run.type]) {
     const unchanged = w.versioned ? "AND updated_at = created_at" : "";
-    const [{ n }] = await rows<{ n: number }>(
-      `WITH del AS (DELETE FROM ${w.table} WHERE tenant_id = $1 AND import_run_id = $2 ${unchanged} RETURNING 1) SELECT count(*)::int AS n FROM del`,
+    const [{ n, ids }] = await rows<{ n: number; ids: string[] }>(
+      `WITH del AS (DELETE FROM ${w.table} WHERE tenant_id = $1 AND import_run_id = $2 ${unchanged} RETURNING id)
+       SELECT count(*)::int AS n, coalesce(array_agg(id), '{}')::text[] AS ids FROM del`,
       [tenantId, run.id],
       t,
     );
+    // Deleted members leave sign-in's table with them (db/login-emails.ts).
+    if (w.table === "users") await removeLoginEmails(tenantId, ids, t);
     if (w.counted && n !== run.importedCount) {
       throw conflict(`Some of the imported ${IMPORT_NOUNS[run.type]} were changed while undoing. Nothing was undone; reload the page to see why.`);
     }

@@ -134,8 +134,9 @@ export async function mapUpload(actor: Actor, id: string, chosen: Record<string,
   const run = await createPreview(actor, file, { fileName: u.file_name, bytes: Number(u.file_bytes) });
   await inTenant(actor.tenantId, async (t) => {
     await rows(
-      `INSERT INTO import_mappings (tenant_id, type, header_key, fields) VALUES ($1, $2, $3, $4::jsonb)
-       ON CONFLICT (tenant_id, type, header_key) DO UPDATE SET fields = EXCLUDED.fields, updated_at = now()`,
+      // now() among the VALUES (Citus refuses it in DO UPDATE SET, docs/decisions/228).
+      `INSERT INTO import_mappings (tenant_id, type, header_key, fields, updated_at) VALUES ($1, $2, $3, $4::jsonb, now())
+       ON CONFLICT (tenant_id, type, header_key) DO UPDATE SET fields = EXCLUDED.fields, updated_at = EXCLUDED.updated_at`,
       [actor.tenantId, u.type, headerKey(u.headers), JSON.stringify(normalised)],
       t,
     );

@@ -1,5 +1,5 @@
 import { Op } from "sequelize";
-import type { Tx } from "../../../db/index";
+import { inTenant, type Tx } from "../../../db/index";
 import { JobChecklistItem, JobClock, TimeEntry } from "../../../db/models/index";
 import { checklistLines } from "./schemas";
 
@@ -34,6 +34,13 @@ export async function setChecklist(tenantId: string, jobId: string, labels: stri
 export async function checklistText(tenantId: string, jobId: string, t: Tx): Promise<string> {
   const items = await JobChecklistItem.findAll({ where: { tenantId, jobId }, attributes: ["label"], order: [["position", "ASC"], ["id", "ASC"]], transaction: t });
   return items.map((i) => i.label).join("\n");
+}
+
+/** The ids of a job's checklist items, in order (the demo seed ticks them). */
+export async function checklistItemIds(tenantId: string, jobId: string): Promise<string[]> {
+  return inTenant(tenantId, async (t) =>
+    (await JobChecklistItem.findAll({ where: { tenantId, jobId }, attributes: ["id"], order: [["position", "ASC"], ["id", "ASC"]], transaction: t })).map((i) => i.id),
+  );
 }
 
 /** A quote's chosen items as checklist lines (a job made from the quote). */

@@ -20,7 +20,11 @@ const COLUMNS = Object.keys(FORM_NAMES) as Array<keyof typeof FORM_NAMES>;
 /** A duplicate email or external id, said beside its field (422) rather than as a crash. */
 function duplicateField(error: unknown): never {
   if (error instanceof UniqueConstraintError) {
-    const constraint = (error.parent as { constraint?: string } | undefined)?.constraint ?? "";
+    // On Citus the error relayed from a worker carries no constraint field, and its message names
+    // the shard's copy: the constraint's name and the shard id (customers_email_key_102044).
+    const parent = error.parent as { constraint?: string; message?: string } | undefined;
+    const named = parent?.constraint || /unique constraint "([^"]+)"/.exec(parent?.message ?? "")?.[1] || "";
+    const constraint = named.replace(/_\d+$/, "");
     if (constraint === "customers_email_key") throw validationFailed({ email: ["Another customer already has this email address"] });
     if (constraint === "customers_external_id_key") throw validationFailed({ external_id: ["Another customer already has this external id"] });
   }

@@ -37,8 +37,9 @@ const SELECT_FIELD_JOB = `
          c.name AS customer_name, c.phone AS customer_phone,
          te.time_entries, te.logged_minutes,
          (SELECT json_agg(n ORDER BY n."occurredAt" DESC) FROM (
-            SELECT jn.id, jn.body, jn.occurred_at AS "occurredAt", u.name AS "authorName"
-              FROM job_notes jn LEFT JOIN users u ON u.tenant_id = jn.tenant_id AND u.id = jn.author_id
+            SELECT jn.id, jn.body, jn.occurred_at AS "occurredAt",
+                   (SELECT u.name FROM users u WHERE u.tenant_id = jn.tenant_id AND u.id = jn.author_id) AS "authorName"
+              FROM job_notes jn
              WHERE jn.tenant_id = j.tenant_id AND jn.job_id = j.id
              ORDER BY jn.occurred_at DESC LIMIT 3) n) AS recent_notes,
          k.started_at AS clock_started_at, k.on_site_at AS clock_on_site_at,

@@ -143,8 +143,8 @@ function conflictMessage(p: Prepared, r: DbOutcome): string {
 }
 
 /** The /field page's forms (no JavaScript): one action, applied at once, or the AppError saying why not. */
-export async function applyFieldAction(actor: Actor, m: Omit<FieldMutation, "occurredAt">): Promise<void> {
-  const p = prepare({ ...m, occurredAt: new Date().toISOString() });
+export async function applyFieldAction(actor: Actor, m: Omit<FieldMutation, "occurredAt"> & { occurredAt?: string }): Promise<void> {
+  const p = prepare({ ...m, occurredAt: m.occurredAt ?? new Date().toISOString() });
   if (p.error) throw new AppError("VALIDATION_FAILED", p.error.message, { fields: p.error.fields });
   const row = await one<{ result: DbOutcome }>(
     `SELECT field_apply_mutation($1, $2, NULL, NULL, $3, $4, $5, $6, $7, $8, $9, $10, $11) AS result`,

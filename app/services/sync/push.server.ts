@@ -1,4 +1,5 @@
-import { one } from "../../../db/index";
+import { jsonbLiteral, one } from "../../../db/index";
+import { isUuid } from "~/utils/crypto.server";
 import { AppError, forbidden, isAppError } from "~/utils/app-error";
 import type { Actor } from "~/utils/auth.server";
 import { log } from "~/utils/log.server";
@@ -21,13 +22,15 @@ export async function pushMutations(actor: Actor, push: PushRequest): Promise<Pu
   const prepared = push.mutations.map((m) => ({ id: m.id, ...prepare(m) }));
   let answer: { forbidden?: boolean; lastMutationId: number; results: DbOutcome[] };
   try {
-    const row = await one<{ p_results: typeof answer }>(`CALL field_push($1, $2, $3, $4, $5, NULL)`, [
-      actor.tenantId,
-      actor.userId,
-      clientId,
-      actsOnAnyJob(actor),
-      JSON.stringify(prepared.map(({ error: _refusal, ...args }) => args)),
-    ]);
+    // Every argument written into the call as a literal: Citus runs a distributed procedure on
+    // the tenant's worker only when its arguments are constants (with parameters it ran on the
+    // coordinator, where the procedure's set_config() does not reach the workers' row-level
+    // security), and the delegated call carries no parameters (docs/decisions/228-citus-run.md).
+    if (!isUuid(actor.tenantId) || !isUuid(actor.userId) || !isUuid(clientId)) throw new AppError("INTERNAL_ERROR", "An id of the sync is not a uuid.");
+    const mutations = jsonbLiteral(prepared.map(({ error: _refusal, ...args }) => args));
+    const row = await one<{ p_results: typeof answer }>(
+      `CALL field_push('${actor.tenantId}'::uuid, '${actor.userId}'::uuid, '${clientId}'::uuid, ${actsOnAnyJob(actor) ? "true" : "false"}, ${mutations}, NULL)`,
+    );
     answer = row!.p_results;
   } catch (error) {
     if (isAppError(error) && error.status < 500) throw error;

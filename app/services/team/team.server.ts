@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { inTenant, one, rows } from "../../../db/index";
+import { addLoginEmails } from "../../../db/login-emails";
 import { AppError, conflict, forbidden, notFound } from "~/utils/app-error";
 import type { Actor } from "~/utils/auth.server";
 import { isUuid } from "~/utils/crypto.server";
@@ -88,13 +89,15 @@ export async function addMember(actor: Actor, input: z.infer<typeof addMemberSch
   if (input.role === "owner" && actor.role !== "owner") throw forbidden("Only an owner can add another owner.");
   if (!mayGrant(actor.role, input.role)) throw forbidden("You cannot give a role above your own.");
   try {
-    return await inTenant(actor.tenantId, async (t) =>
-      (await one<{ id: string }>(
+    return await inTenant(actor.tenantId, async (t) => {
+      const user = (await one<{ id: string }>(
         `INSERT INTO users (tenant_id, email, name, role) VALUES ($1, $2, $3, $4) RETURNING id`,
         [actor.tenantId, input.email, input.name, input.role],
         t,
-      ))!,
-    );
+      ))!;
+      await addLoginEmails(actor.tenantId, [{ id: user.id, email: input.email }], t);
+      return user;
+    });
   } catch (error) {
     if ((error as { name?: string }).name === "SequelizeUniqueConstraintError") {
       throw new AppError("VALIDATION_FAILED", "Some fields are not valid.", {
