@@ -79,6 +79,11 @@ test("one clock: On my way starts it, Start work marks on site, On hold stops it
   assert.match(page, new RegExp(`On site since ${chicago(at(20))}`));
   const list = textOf(await (await office.get(`/jobs`)).text());
   assert.match(list, new RegExp(`On site since ${chicago(at(20))}`), "the jobs list shows it too");
+  const [{ day }] = await rows<{ day: string }>(`SELECT (scheduled_start AT TIME ZONE 'America/Chicago')::date::text AS day FROM jobs WHERE tenant_id = $1 AND id = $2`, [t.id, job.id]);
+  const board = textOf(await (await office.get(`/schedule?view=day&date=${day}`)).text());
+  assert.match(board, new RegExp(`Water heater replacement.*On site since ${chicago(at(20))}`, "s"), "and the schedule's card");
+  const dashboard = textOf(await (await office.get("/")).text());
+  assert.match(dashboard, new RegExp(`In the field now.*Water heater replacement.*On site since ${chicago(at(20))}`, "s"), "and the dashboard");
 
   await push(tech, clientId, [status(3, job.id, "on_hold", 50), status(4, job.id, "in_progress", 70), status(5, job.id, "completed", 110)]);
   s = await state(t.id, job.id);
