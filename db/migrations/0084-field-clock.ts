@@ -18,58 +18,8 @@ import { tenantTableSecurity } from "./0020-history-and-numbering";
  * that signature; docs/decisions/212): the three new types carry their arguments as JSON in
  * `p_body`. A refusal answers an outcome with a `reason` the app turns into words.
  */
-export const up: Migration = async ({ context: sql }) => {
-  await sql.query(`
-    ALTER TABLE tenants ADD COLUMN checklist_required boolean NOT NULL DEFAULT false;
-
-    CREATE TABLE job_clocks (
-      tenant_id uuid NOT NULL REFERENCES tenants (id) ON DELETE CASCADE,
-      job_id uuid NOT NULL,
-      -- Who started it: the stopped clock's time entry is theirs.
-      user_id uuid NOT NULL,
-      started_at timestamptz NOT NULL,
-      -- When work started on site ("Start work"); NULL while only on the way.
-      on_site_at timestamptz,
-      created_at timestamptz NOT NULL DEFAULT now(),
-      PRIMARY KEY (tenant_id, job_id),
-      FOREIGN KEY (tenant_id, job_id) REFERENCES jobs (tenant_id, id) ON DELETE CASCADE,
-      FOREIGN KEY (tenant_id, user_id) REFERENCES users (tenant_id, id)
-    );
-    ${tenantTableSecurity("job_clocks")}
-
-    CREATE TABLE job_checklist_items (
-      tenant_id uuid NOT NULL REFERENCES tenants (id) ON DELETE CASCADE,
-      id uuid NOT NULL DEFAULT gen_random_uuid(),
-      job_id uuid NOT NULL,
-      position integer NOT NULL CHECK (position >= 0),
-      label text NOT NULL CHECK (length(label) BETWEEN 1 AND 200),
-      done_at timestamptz,
-      done_by uuid,
-      created_at timestamptz NOT NULL DEFAULT now(),
-      PRIMARY KEY (tenant_id, id),
-      FOREIGN KEY (tenant_id, job_id) REFERENCES jobs (tenant_id, id) ON DELETE CASCADE,
-      FOREIGN KEY (tenant_id, done_by) REFERENCES users (tenant_id, id),
-      CHECK ((done_at IS NULL) = (done_by IS NULL))
-    );
-    CREATE INDEX job_checklist_items_job ON job_checklist_items (tenant_id, job_id, position);
-    ${tenantTableSecurity("job_checklist_items")}
-
-    CREATE TABLE job_signatures (
-      tenant_id uuid NOT NULL REFERENCES tenants (id) ON DELETE CASCADE,
-      job_id uuid NOT NULL,
-      signer_name text NOT NULL CHECK (length(signer_name) BETWEEN 1 AND 100),
-      -- A PNG drawn on the screen; NULL for a typed name (the page without JavaScript).
-      image bytea CHECK (image IS NULL OR octet_length(image) <= 262144),
-      signed_at timestamptz NOT NULL,
-      collected_by uuid NOT NULL,
-      created_at timestamptz NOT NULL DEFAULT now(),
-      updated_at timestamptz NOT NULL DEFAULT now(),
-      PRIMARY KEY (tenant_id, job_id),
-      FOREIGN KEY (tenant_id, job_id) REFERENCES jobs (tenant_id, id) ON DELETE CASCADE,
-      FOREIGN KEY (tenant_id, collected_by) REFERENCES users (tenant_id, id)
-    );
-    ${tenantTableSecurity("job_signatures")}
-
+/** field_apply_mutation as this migration leaves it (0098 derives its Citus-ready version from this text). */
+export const FIELD_APPLY_MUTATION_0084 = `
     CREATE OR REPLACE FUNCTION field_apply_mutation(
       p_tenant uuid, p_user uuid, p_client uuid, p_mutation_id bigint,
       p_type text,            -- job.status | job.note | job.time_entry | job.clock | job.checklist | job.signature; NULL = refused, only count it
@@ -203,7 +153,61 @@ export const up: Migration = async ({ context: sql }) => {
 
       RETURN jsonb_build_object('outcome', v_outcome, 'lastMutationId', p_mutation_id, 'jobStatus', v_status, 'reason', v_reason, 'missing', v_missing);
     END
-    $fn$;
+    $fn$`;
+
+export const up: Migration = async ({ context: sql }) => {
+  await sql.query(`
+    ALTER TABLE tenants ADD COLUMN checklist_required boolean NOT NULL DEFAULT false;
+
+    CREATE TABLE job_clocks (
+      tenant_id uuid NOT NULL REFERENCES tenants (id) ON DELETE CASCADE,
+      job_id uuid NOT NULL,
+      -- Who started it: the stopped clock's time entry is theirs.
+      user_id uuid NOT NULL,
+      started_at timestamptz NOT NULL,
+      -- When work started on site ("Start work"); NULL while only on the way.
+      on_site_at timestamptz,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      PRIMARY KEY (tenant_id, job_id),
+      FOREIGN KEY (tenant_id, job_id) REFERENCES jobs (tenant_id, id) ON DELETE CASCADE,
+      FOREIGN KEY (tenant_id, user_id) REFERENCES users (tenant_id, id)
+    );
+    ${tenantTableSecurity("job_clocks")}
+
+    CREATE TABLE job_checklist_items (
+      tenant_id uuid NOT NULL REFERENCES tenants (id) ON DELETE CASCADE,
+      id uuid NOT NULL DEFAULT gen_random_uuid(),
+      job_id uuid NOT NULL,
+      position integer NOT NULL CHECK (position >= 0),
+      label text NOT NULL CHECK (length(label) BETWEEN 1 AND 200),
+      done_at timestamptz,
+      done_by uuid,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      PRIMARY KEY (tenant_id, id),
+      FOREIGN KEY (tenant_id, job_id) REFERENCES jobs (tenant_id, id) ON DELETE CASCADE,
+      FOREIGN KEY (tenant_id, done_by) REFERENCES users (tenant_id, id),
+      CHECK ((done_at IS NULL) = (done_by IS NULL))
+    );
+    CREATE INDEX job_checklist_items_job ON job_checklist_items (tenant_id, job_id, position);
+    ${tenantTableSecurity("job_checklist_items")}
+
+    CREATE TABLE job_signatures (
+      tenant_id uuid NOT NULL REFERENCES tenants (id) ON DELETE CASCADE,
+      job_id uuid NOT NULL,
+      signer_name text NOT NULL CHECK (length(signer_name) BETWEEN 1 AND 100),
+      -- A PNG drawn on the screen; NULL for a typed name (the page without JavaScript).
+      image bytea CHECK (image IS NULL OR octet_length(image) <= 262144),
+      signed_at timestamptz NOT NULL,
+      collected_by uuid NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      updated_at timestamptz NOT NULL DEFAULT now(),
+      PRIMARY KEY (tenant_id, job_id),
+      FOREIGN KEY (tenant_id, job_id) REFERENCES jobs (tenant_id, id) ON DELETE CASCADE,
+      FOREIGN KEY (tenant_id, collected_by) REFERENCES users (tenant_id, id)
+    );
+    ${tenantTableSecurity("job_signatures")}
+
+    ${FIELD_APPLY_MUTATION_0084};
   `);
 };
 

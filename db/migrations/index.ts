@@ -32,6 +32,7 @@ import * as m0084 from "./0084-field-clock";
 import * as m0087 from "./0087-job-photos";
 import * as m0096 from "./0096-login-emails-by-the-app";
 import * as m0097 from "./0097-citus-query-shapes";
+import * as m0098 from "./0098-citus-field-signature";
 
 /**
  * Every migration, in order. Listed by hand (not globbed) so the compiled server bundle
@@ -72,4 +73,5 @@ export const MIGRATIONS: Array<[string, MigrationModule]> = [
   ["0087-job-photos", m0087],
   ["0096-login-emails-by-the-app", m0096],
   ["0097-citus-query-shapes", m0097],
+  ["0098-citus-field-signature", m0098],
 ];
