@@ -152,7 +152,7 @@ export default function JobPage() {
             </table>
           </div>
         ) : (
-          <p className="muted">No time recorded yet. Technicians record time from the field app, even offline.</p>
+          <p className="muted">{clock ? "The clock is running: its time entry is written when the technician puts the job on hold, stops the clock or completes it." : "No time recorded yet. Technicians record time from the field app, even offline."}</p>
         )}
       </section>
 
