@@ -15,7 +15,7 @@ import { jobInvoice } from "~/services/invoices/invoices.server";
 import { cancelJob, reopenJob } from "~/services/jobs/jobs.server";
 import { jobActionSchema } from "~/services/jobs/schemas";
 import { getJob } from "~/services/records/jobs.server";
-import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
+import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 import { humanize } from "~/utils/format";
 import { recordScope } from "~/utils/permissions";
 import { useLiveUpdates } from "~/components/live-updates";

@@ -4,7 +4,7 @@
  * user, so a second person signing in on the same device never pushes the first one's work.
  * Every change is one IndexedDB transaction, so two tabs never hand out the same id.
  */
-import type { FieldJob, MutationType } from "~/services/sync/protocol";
+import type { FieldJob, MutationType } from "~/services/field/protocol";
 
 export type Queued = { id: number; type: MutationType; occurredAt: string; args: Record<string, unknown> };
 export type Snapshot = { open: FieldJob[]; doneToday: FieldJob[]; at: string };
