@@ -3,7 +3,9 @@ import { describe, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { JS_MODES, screenshot, signIn, SKIP_BROWSER, withBrowser } from "../helpers/browser";
 import { BASE_URL } from "../helpers/client";
-import { createCustomer, createJob, createQuote, createTenantWithUsers, DEFAULT_PASSWORD } from "../helpers/fixtures";
+import { one } from "../../db/index";
+import { createCustomer, createInvoice, createJob, createQuote, createTenantWithUsers, DEFAULT_PASSWORD } from "../helpers/fixtures";
+import { portalSetup } from "../helpers/portal";
 
 // Issue 26, point 7: the office on a 390 px phone. The menu is a disclosure (no JavaScript
 // needed), the page's own content is in the first screen, a quote's line items show every
@@ -94,6 +96,44 @@ describe("browser: office pages on a phone", { skip: SKIP_BROWSER }, () => {
       }
     });
   }
+
+  test("390 px: no office page scrolls sideways, record pages with payments, portal links and time entries included", async () => {
+    const t = await createTenantWithUsers("Northside Plumbing & Drain");
+    const portal = await portalSetup({ tenant: t, customerName: "Margaret Okonkwo-Fitzgerald" });
+    const customer = portal.customer;
+    const job = await createJob(t.id, { customerId: customer.id, title: "Replace corroded water heater venting and flue collar", assigneeId: t.users.technician.id, status: "completed" });
+    await one(
+      `INSERT INTO time_entries (tenant_id, job_id, user_id, started_at, ended_at, note) VALUES ($1, $2, $3, now() - interval '3 hours', now() - interval '1 hour', 'Flue collar replaced, CO test passed') RETURNING id`,
+      [t.id, job.id, t.users.technician.id],
+    );
+    const quote = await createQuote(t.id, { customerId: customer.id });
+    const invoice = await createInvoice(t.id, { customerId: customer.id, status: "partial", amountPaidCents: 50_000 });
+    await one(
+      `INSERT INTO payments (tenant_id, invoice_id, amount_cents, currency, method, reference) VALUES ($1, $2, 50000, 'USD', 'check', 'CHK-100245-NORTHSIDE-BANK') RETURNING id`,
+      [t.id, invoice.id],
+    );
+    const context = await browser.newContext({ baseURL: BASE_URL, viewport: PHONE, isMobile: true, hasTouch: true });
+    try {
+      const page = await context.newPage();
+      await signIn(page, t.users.owner.email, DEFAULT_PASSWORD);
+      const pages = [
+        ["/", "dashboard"], ["/customers", "customers"], ["/jobs?status=all", "jobs"], ["/quotes", "quotes"], ["/invoices", "invoices"],
+        ["/schedule?view=week", "schedule"], ["/requests", "requests"], ["/reports", "reports"], ["/team", "team"], ["/settings/company", "settings"],
+        [`/customers/${customer.id}`, "customer"], [`/jobs/${job.id}`, "job"], [`/quotes/${quote.id}`, "quote"], [`/invoices/${invoice.id}`, "invoice"],
+      ];
+      for (const [path, name] of pages) {
+        await page.goto(path);
+        await page.getByRole("heading", { level: 1 }).waitFor();
+        const width = await page.evaluate(() => document.documentElement.scrollWidth);
+        // A failure leaves a full-page screenshot showing what sticks out.
+        if (width > PHONE.width) await screenshot(page, `phone-overflow-${name}`);
+        assert.ok(width <= PHONE.width, `${path} scrolls sideways on a phone (${width} px wide; see phone-overflow-${name}.png)`);
+        if (name === "invoice" || name === "job" || name === "customer") await screenshot(page, `phone-record-${name}`);
+      }
+    } finally {
+      await context.close();
+    }
+  });
 
   test("on a desktop the sidebar shows and the phone menu does not", async () => {
     const { t } = await seed();
