@@ -28,11 +28,8 @@ module.exports = {
     {
       name: "utils-are-a-leaf",
       severity: "error",
-      comment:
-        "app/utils holds shared pure helpers: it imports no service, boundary, route or component. " +
-        "Two known exceptions wait to move to app/http (docs/architecture.md): auth.server.ts (the " +
-        "session guard, imported by 83 routes) and env.server.ts (reads the billing price plans).",
-      from: { path: "^app/utils/", pathNot: "^app/utils/(auth|env)\\.server\\.ts$" },
+      comment: "app/utils holds shared pure helpers (and the env() configuration): it imports no service, boundary, route or component.",
+      from: { path: "^app/utils/" },
       to: { path: "^app/(services|http|routes|components)/|^app/root\\.tsx$" },
     },
     {

@@ -5,7 +5,7 @@ import { AppShell } from "~/components/layout";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { useNonce } from "~/components/nonce";
 import { csrfToken } from "~/http/csrf.server";
-import { getCurrentUser } from "~/utils/auth.server";
+import { getCurrentUser } from "~/http/auth.server";
 import { clearFlashKeys } from "~/services/accounts/sessions.server";
 import styles from "~/styles/app.css";
 

@@ -12,7 +12,7 @@ import { startEmbedded } from "../db/embedded";
 import { closeDb, configureDb, db, one, rows } from "../db/index";
 import { migrateUp } from "../db/migrate";
 import { createTenantWithUsers } from "../scripts/seeds/factories";
-import type { Actor } from "../app/utils/auth.server";
+import type { Actor } from "../app/http/auth.server";
 
 const N = Number(process.env.BENCH_ROWS ?? 50_000);
 
@@ -73,8 +73,8 @@ async function main() {
     await migrateUp(db());
     const { listCustomers } = await import("../app/services/records/customers.server");
     const { listJobs } = await import("../app/services/records/jobs.server");
-    const { listQuotes, listInvoices } = await import("../app/services/records/documents.server");
-    const { listRequests } = await import("../app/services/records/requests.server");
+    const { listQuotes, listInvoices } = await import("../app/services/records/quotes-invoices.server");
+    const { listRequests } = await import("../app/services/booking-requests/requests.server");
     const { dashboardCounts, dashboardLists } = await import("../app/services/dashboard/dashboard.server");
     const [a, b] = [await createTenantWithUsers("Bench A"), await createTenantWithUsers("Bench B")];
     console.log(`Filling ${N} rows per table in two tenants…`);

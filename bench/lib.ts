@@ -84,7 +84,7 @@ export function writeResults(file: string, figures: Figure[], meta: { postgres: 
 
 export function productionServer(extra: Record<string, string | undefined> = {}) {
   // BENCH_SERVER_EXEC_ARGV, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the server.
-  return startServer({ NODE_ENV: "production", ...BENCH_SECRETS, LOG_LEVEL: "error", SERVER_EXEC_ARGV: process.env.BENCH_SERVER_EXEC_ARGV, ...extra });
+  return startServer({ NODE_ENV: "production", ...BENCH_SECRETS, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "error", SERVER_EXEC_ARGV: process.env.BENCH_SERVER_EXEC_ARGV, ...extra });
 }
 
 export type LoadResult = { rps: number; p99: number; p50: number; errors: number; non2xx: number; total: number };

@@ -5,6 +5,7 @@
  * `BENCH_ONLY=B2 npm run bench` runs B2 alone (writes bench/results/b2.json);
  * `BENCH_ONLY=P2 npm run bench` runs part two alone (bench/part-two.ts, writes p2.json).
  * `BENCH_ONLY=MAIL npm run bench` runs the e-mail delivery figure alone (bench/email.ts, writes mail.json).
+ * `BENCH_ONLY=JOBBER npm run bench` runs issue 19's figures alone (bench/jobber-import.ts, writes jobber.json).
  * `BENCH_ONLY=PHOTOS npm run bench` runs the job photo uploads alone (bench/photos.ts, writes photos.json).
  */
 import { benchDatabase, buildApp, printTable, productionServer, writeResults, type Figure } from "./lib";
@@ -17,6 +18,7 @@ import { runImportBench } from "./import-lib";
 import { benchOfflineSync } from "./offline-sync";
 import { benchPartTwo } from "./part-two";
 import { benchEmail } from "./email";
+import { benchJobberImport } from "./jobber-import";
 import { benchPhotos } from "./photos";
 import { closeDb } from "../db/index";
 
@@ -66,6 +68,13 @@ async function main() {
     if (!only || only === "MAIL") {
       console.log("E-mail delivery (issue 18: two app servers, a loopback SMTP server)…");
       figures.push(...(await benchEmail(database.url)));
+    }
+    if (!only || only === "JOBBER") {
+      console.log("Issue 19: a 50,000-row Jobber client export (about 20 MB) and the mapping step…");
+      figures.push(...(await benchJobberImport(server.url, database.url).catch((error) => {
+        console.error(`server log:\n${server.logs.join("").slice(-4000)}`);
+        throw error;
+      })));
     }
     if (!only || only === "PHOTOS") {
       console.log("Photos (issue 21: 200 photos of 500 KB by 20 devices at once)…");

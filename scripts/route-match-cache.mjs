@@ -18,6 +18,9 @@
 //   and nearly all begin with the same root route, matched against the same path each time
 //   (a match is a pure function of the route's pattern and the path, and is only read).
 //
+// - only the branches whose first segment can match the path's are tried (in their ranked
+//   order): a literal first segment that differs cannot match.
+//
 // Matching itself, its order and its results are unchanged. If the router's source no longer
 // has the expected text (another version), it is loaded unchanged and one warning says so.
 import Module from "node:module";
@@ -26,8 +29,15 @@ const ROUTER_FILE = /[\\/]@remix-run[\\/]router[\\/]dist[\\/]router\.cjs\.js$/;
 
 const EDITS = [
   {
-    from: "  let branches = flattenRoutes(routes);\n  rankRouteBranches(branches);\n",
-    to: "  let branches = __rankedBranches(routes);\n",
+    from:
+      "  let branches = flattenRoutes(routes);\n" +
+      "  rankRouteBranches(branches);\n" +
+      "  let matches = null;\n" +
+      "  let decoded = decodePath(pathname);\n",
+    to:
+      "  let decoded = decodePath(pathname);\n" +
+      "  let branches = __candidateBranches(__rankedBranches(routes), decoded, allowPartial);\n" +
+      "  let matches = null;\n",
   },
   {
     from:
@@ -67,6 +77,40 @@ function __rankedBranches(routes) {
     __branchCache.set(routes, branches);
   }
   return branches;
+}
+// The branches that can match a path whose first segment is \`first\`: those whose own first
+// segment is that literal (compared as the case-insensitive match does, ASCII only) or can take
+// more than one value (a parameter, a splat, an optional segment, none). The ranked order is
+// kept; the others could never match, so trying them (most of ~100 for an /api path, which
+// ranks last) only cost time. Partial matching and non-ASCII first segments try every branch.
+const __branchesByFirst = new WeakMap();
+const __NON_ASCII = /[^\x00-\x7f]/;
+function __firstLiteral(path) {
+  const segment = path.split("/").find(Boolean);
+  if (segment === undefined || segment === "*" || segment.startsWith(":") || segment.endsWith("?") || __NON_ASCII.test(segment)) return null;
+  return segment.toLowerCase();
+}
+function __candidateBranches(branches, decoded, allowPartial) {
+  if (allowPartial) return branches;
+  let first = decoded.split("/").find(Boolean);
+  if (first === undefined || __NON_ASCII.test(first)) return branches;
+  first = first.toLowerCase();
+  let byFirst = __branchesByFirst.get(branches);
+  if (byFirst === undefined) {
+    byFirst = new Map();
+    __branchesByFirst.set(branches, byFirst);
+  }
+  let candidates = byFirst.get(first);
+  if (candidates === undefined) {
+    candidates = branches.filter((branch) => {
+      const literal = __firstLiteral(branch.path);
+      return literal === null || literal === first;
+    });
+    // Bounded: a path's first segment is the client's choice.
+    if (byFirst.size >= 1000) byFirst.clear();
+    byFirst.set(first, candidates);
+  }
+  return candidates;
 }
 const __compiledPaths = new Map();
 const __lastMatchAt = [];

@@ -1,6 +1,6 @@
 // What the field did to a job, as the office sees it (issue 21): who is on site since when,
 // the checklist as ticked, the customer's signature; and the address and phone as links.
-import { mapsLink, telLink } from "~/services/sync/protocol";
+import { mapsLink, telLink } from "~/services/field/protocol";
 import { dateTimeFormat, formatDateTime } from "~/utils/format";
 import { useTimeZone } from "./records";
 

@@ -1,8 +1,8 @@
 import { getFormProps } from "@conform-to/react";
 import { Form, useActionData, useNavigation } from "@remix-run/react";
 import type { FormReply } from "~/http/conform.server";
-import type { BuilderContext } from "~/services/documents/quotes.server";
-import { quoteFormSchema } from "~/services/documents/quote-form";
+import type { BuilderContext } from "~/services/quotes/quotes.server";
+import { quoteFormSchema } from "~/services/quotes/quote-form";
 import { CsrfInput, Field, fieldOf, FormError, useConformForm } from "./forms";
 import { LineItemsEditor } from "./line-items-editor";
 import { DocumentCustomer, FormActions, formCurrency, TextAreaField, type DocumentFormProps } from "./record-forms";

@@ -4,7 +4,7 @@ import { FormStrategy } from "remix-auth-form";
 import { login, type LoginChoice } from "~/services/accounts/accounts.server";
 import { loginSchema } from "~/services/accounts/schemas";
 import { validationFailed } from "~/utils/app-error";
-import { clientIp } from "~/utils/auth.server";
+import { clientIp } from "~/http/auth.server";
 import { randomToken } from "~/utils/crypto.server";
 import { env } from "~/utils/env.server";
 

@@ -2,7 +2,7 @@ import { AppError } from "~/utils/app-error";
 import { preLoginCookie, readCookie } from "~/utils/cookies.server";
 import { hmac, randomToken, safeEqual, sha256 } from "~/utils/crypto.server";
 import { env } from "~/utils/env.server";
-import { sessionTokenOf } from "~/utils/auth.server";
+import { sessionTokenOf } from "~/http/auth.server";
 
 export const CSRF_FIELD = "_csrf";
 

@@ -1,7 +1,7 @@
 /** conform's reserved field for list intents (add / remove a row). */
 const INTENT = "__intent__";
 import { PICK_BUTTON, PICK_SELECT } from "~/services/documents/line-items";
-import { quoteFormSchema } from "~/services/documents/quote-form";
+import { quoteFormSchema } from "~/services/quotes/quote-form";
 import { invoiceFormSchema } from "~/services/invoices/schemas";
 
 /**

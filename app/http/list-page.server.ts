@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { tenantHasAny, type Page, type RecordTable } from "~/services/records/keyset.server";
 import { searchParamsObject } from "~/services/records/list-params";
-import { actorOf, type Actor, type CurrentUser } from "~/utils/auth.server";
+import { actorOf, type Actor, type CurrentUser } from "~/http/auth.server";
 import { can } from "~/utils/permissions";
 
 /**

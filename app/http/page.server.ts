@@ -1,6 +1,6 @@
 import { json, type ServerBuild } from "@remix-run/node";
 import { AppError, isAppError } from "~/utils/app-error";
-import { getCurrentUser } from "~/utils/auth.server";
+import { getCurrentUser } from "~/http/auth.server";
 import { passThroughHeaders } from "~/utils/route-headers";
 import { withWork, workKindOf } from "~/services/limits/work.server";
 import { assertSameOrigin } from "./csrf.server";

@@ -1,6 +1,6 @@
 import { withPortal } from "~/services/portal/access.server";
 import type { Tx } from "../../db/index";
-import { clientIp } from "~/utils/auth.server";
+import { clientIp } from "~/http/auth.server";
 import { PORTAL_HEADERS } from "~/utils/route-headers";
 import { pdfDownload } from "./pdf.server";
 

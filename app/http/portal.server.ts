@@ -10,7 +10,7 @@ import {
 } from "~/services/portal/schemas";
 import type { PortalFormFailure, PortalFormKind } from "~/services/portal/types";
 import type { FieldErrors } from "~/utils/app-error";
-import { clientIp } from "~/utils/auth.server";
+import { clientIp } from "~/http/auth.server";
 import { assertNotSpam } from "~/utils/honeypot.server";
 import { PORTAL_HEADERS } from "~/utils/route-headers";
 import { assertNoNul, readForm } from "./body.server";

@@ -1,6 +1,6 @@
 import { historyOf } from "~/services/history/history.server";
 import { listPortalLinks } from "~/services/portal/links.server";
-import { actorOf, type CurrentUser } from "~/utils/auth.server";
+import { actorOf, type CurrentUser } from "~/http/auth.server";
 import { can } from "~/utils/permissions";
 
 /**

@@ -4,7 +4,7 @@ import {
   formDataToEntries, isSecretFieldName, SETTINGS_FORMS,
 } from "~/services/integrations/preferences";
 import { readSettings, saveSettings, type SettingsKey, type StoredSettings } from "~/services/integrations/settings.server";
-import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
+import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 import { can, type Permission } from "~/utils/permissions";
 import { formAction } from "./conform.server";
 

@@ -1,6 +1,6 @@
 import { redirect } from "@remix-run/node";
 import type { LoginChoice } from "~/services/accounts/accounts.server";
-import { startSession } from "~/utils/auth.server";
+import { startSession } from "~/http/auth.server";
 import { choiceCookie, newDeviceCookie } from "./authenticator.server";
 
 /**

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { requireUser } from "~/utils/auth.server";
+import { requireUser } from "~/http/auth.server";
 
 // Every unknown page: the 404 page inside the layout (after sign-in, so a signed-out visitor
 // learns nothing about which pages exist and comes back here after logging in).

@@ -7,7 +7,7 @@ import { EmptyState, PageHeader } from "~/components/layout";
 import { ClockSince } from "~/components/job-field";
 import { DateTime, StatusBadge } from "~/components/records";
 import { dashboardCounts, dashboardLists } from "~/services/dashboard/dashboard.server";
-import { requireUser } from "~/utils/auth.server";
+import { requireUser } from "~/http/auth.server";
 import { monthLabel } from "~/services/reports/periods";
 import chartStyles from "~/styles/reports.css";
 import { formatDate, formatMoney, formatMoneyCompact, humanize } from "~/utils/format";

@@ -11,7 +11,7 @@ import { DETAILS_MAX, forgetKeptResult, JOB_TITLE_MAX, resultFromFlash } from "~
 import { draftLinesOf, type DraftLine } from "~/services/assistant/draft-lines";
 import type { AssistantData } from "~/services/assistant/engine";
 import { assistantInputSchema } from "~/services/assistant/schema";
-import { requireUserWithPermission } from "~/utils/auth.server";
+import { requireUserWithPermission } from "~/http/auth.server";
 import { can } from "~/utils/permissions";
 import { passThroughHeaders } from "~/utils/route-headers";
 

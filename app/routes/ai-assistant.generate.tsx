@@ -6,7 +6,7 @@ import { ok } from "~/http/envelope.server";
 import { prefersHtml } from "~/http/negotiate.server";
 import { generateFromForm, keepForNextPage } from "~/services/assistant/assistant.server";
 import { validationFailed } from "~/utils/app-error";
-import { requireApiUser } from "~/utils/auth.server";
+import { requireApiUser } from "~/http/auth.server";
 
 /**
  * POST /ai-assistant/generate (CONTRACT section 4). A JavaScript client gets the envelope;

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { apiRoute } from "~/http/api.server";
 import { LIMITS, readBodyLimited } from "~/http/body.server";
 import { fail, ok } from "~/http/envelope.server";
-import { billingConfig, isBillingProvider, pricePlansVariable, secretVariable } from "~/services/billing/config.server";
+import { billingConfig, isBillingProvider, pricePlansVariable, secretVariable } from "~/utils/billing-config";
 import { receiveBillingEvent, SIGNATURE_HEADER } from "~/services/billing/intake.server";
 import { AppError } from "~/utils/app-error";
 import { log } from "~/utils/log.server";

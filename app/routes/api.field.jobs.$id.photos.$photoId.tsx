@@ -6,7 +6,7 @@ import { PHOTO_MAX_BYTES } from "~/services/field/photo-rules";
 import { assertMayAddPhoto, putPhoto } from "~/services/field/photos.server";
 import { photoUploadSchema } from "~/services/field/schemas";
 import { AppError, validationFailed } from "~/utils/app-error";
-import { actorOf, requireApiUser } from "~/utils/auth.server";
+import { actorOf, requireApiUser } from "~/http/auth.server";
 
 // Without `Connection: close` (body.server.ts's 413 sets it): the server reads and drops the rest
 // of the body after answering (scripts/serve-hooks.mjs, up to 16 MiB) and keeps the connection,

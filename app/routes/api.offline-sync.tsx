@@ -2,11 +2,11 @@ import { apiRoute } from "~/http/api.server";
 import { LIMITS, readJson } from "~/http/body.server";
 import { assertSameOrigin } from "~/http/csrf.server";
 import { ok, zodFields } from "~/http/envelope.server";
-import { MAX_MUTATIONS } from "~/services/sync/protocol";
-import { pushSchema } from "~/services/sync/schemas";
-import { pushMutations } from "~/services/sync/push.server";
+import { MAX_MUTATIONS } from "~/services/field/protocol";
+import { pushSchema } from "~/services/field/mutation-schemas";
+import { pushMutations } from "~/services/field/push.server";
 import { AppError, validationFailed } from "~/utils/app-error";
-import { actorOf, requireApiUser } from "~/utils/auth.server";
+import { actorOf, requireApiUser } from "~/http/auth.server";
 
 // POST /api/offline-sync: the push of queued field actions (CONTRACT section 7, docs/offline-sync.md).
 export const { loader, action } = apiRoute({

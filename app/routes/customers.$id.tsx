@@ -6,7 +6,7 @@ import { PropertiesCard } from "~/components/customer-properties";
 import { formAction, type FormReply } from "~/http/conform.server";
 import { listProperties, saveProperty } from "~/services/records/properties.server";
 import { propertySchema } from "~/services/records/property-schema";
-import { requireUserWithPermission } from "~/utils/auth.server";
+import { requireUserWithPermission } from "~/http/auth.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { RecordPage } from "~/components/record-page";
 import { recordPageData } from "~/http/record-page.server";
@@ -14,9 +14,9 @@ import { autoRemindersOf } from "~/services/messages/reminders.server";
 import { DateTime, Money, RelatedTable, StatusBadge } from "~/components/records";
 import { getCustomer } from "~/services/records/customers.server";
 import { balanceDue } from "~/services/records/statuses";
-import { actorOf } from "~/utils/auth.server";
+import { actorOf } from "~/http/auth.server";
 import { formatDate, formatMoneyTotals } from "~/utils/format";
-import { requireAllRecords } from "~/utils/records-access.server";
+import { requireAllRecords } from "~/http/records-access.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.customer.name ?? "Customer"} · Fieldwork` }];
 

@@ -7,7 +7,7 @@ import { PageHeader } from "~/components/layout";
 import { formAction } from "~/http/conform.server";
 import { customerSchema } from "~/services/import/cells";
 import { customerForEdit, updateCustomer } from "~/services/records/customer-commands.server";
-import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
+import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 
 // GET/POST /customers/<id>/edit (CONTRACT section 12): 303 back to the customer's page.
 

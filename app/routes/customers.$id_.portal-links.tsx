@@ -8,7 +8,7 @@ import { formAction, type FormReply } from "~/http/conform.server";
 import { createPortalLink } from "~/services/portal/links.server";
 import { portalLinkFormSchema } from "~/services/portal/schemas";
 import { customerName } from "~/services/records/customers.server";
-import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
+import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 import { recordPageOf } from "~/utils/return-to";
 
 // POST /customers/<id>/portal-links (CONTRACT section 11): creates a portal link and goes

@@ -3,7 +3,7 @@ import { redirect } from "@remix-run/node";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { readStaffForm } from "~/http/conform.server";
 import { setAutoReminders } from "~/services/messages/reminders.server";
-import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
+import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 
 // POST /customers/<id>/reminders (`on` = "true" or "false"): the customer's "receives
 // automatic reminders" (docs/decisions/143); 303 back to the customer. Another tenant's id is 404.

@@ -7,7 +7,7 @@ import { optionsOf } from "~/components/records";
 import { listPageData } from "~/http/list-page.server";
 import { customerListSchema, listCustomers } from "~/services/records/customers.server";
 import { CUSTOMER_FILTERS, FILTER_LABELS } from "~/services/records/statuses";
-import { requireAllRecords } from "~/utils/records-access.server";
+import { requireAllRecords } from "~/http/records-access.server";
 
 export const meta: MetaFunction = () => [{ title: "Customers · Fieldwork" }];
 

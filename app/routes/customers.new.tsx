@@ -6,7 +6,7 @@ import { PageHeader } from "~/components/layout";
 import { formAction } from "~/http/conform.server";
 import { customerSchema } from "~/services/import/cells";
 import { createCustomer } from "~/services/records/customer-commands.server";
-import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
+import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 
 // GET/POST /customers/new (CONTRACT section 12): 303 to the new customer's page.
 

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { eventStream } from "remix-utils/sse/server";
 import { liveEvents } from "~/services/events/events.server";
-import { requireUser } from "~/utils/auth.server";
+import { requireUser } from "~/http/auth.server";
 
 // GET /events (CONTRACT section 17): the signed-in staff member's tenant's changes as
 // server-sent events. Each event is checked against the member's tenant before anything is

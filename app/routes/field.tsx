@@ -12,12 +12,12 @@ import { useFieldSync } from "~/components/field/use-field-sync";
 import { dateTimeFormat } from "~/utils/format";
 import { formAction, type FormReply } from "~/http/conform.server";
 import { setFlash } from "~/services/accounts/sessions.server";
-import { fieldDay } from "~/services/sync/jobs.server";
-import { applyFieldAction } from "~/services/sync/mutations.server";
-import { fieldFormSchema, type FieldFormInput } from "~/services/sync/schemas";
-import { STATUS_LABELS } from "~/services/sync/protocol";
+import { fieldDay } from "~/services/field/jobs.server";
+import { applyFieldAction } from "~/services/field/mutations.server";
+import { fieldFormSchema, type FieldFormInput } from "~/services/field/mutation-schemas";
+import { STATUS_LABELS } from "~/services/field/protocol";
 import fieldStyles from "~/styles/field.css";
-import { actorOf, requireUserWithPermission, type Actor } from "~/utils/auth.server";
+import { actorOf, requireUserWithPermission, type Actor } from "~/http/auth.server";
 import { passThroughHeaders } from "~/utils/route-headers";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: fieldStyles }];

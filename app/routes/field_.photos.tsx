@@ -8,7 +8,7 @@ import { setFlash } from "~/services/accounts/sessions.server";
 import { PHOTO_MAX_BYTES, sniffPhotoType } from "~/services/field/photo-rules";
 import { putPhoto } from "~/services/field/photos.server";
 import { validationFailed } from "~/utils/app-error";
-import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
+import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 
 // POST /field/photos: a job photo from the field page without JavaScript (docs/decisions/217).
 // With JavaScript the page resizes the photo and queues it for the PUT instead. Success: 303

@@ -8,7 +8,7 @@ import { getUploadForMapping } from "~/services/import/uploads.server";
 import { IMPORT_TYPES, importTypesFor, isImportType, mayImportType } from "~/services/import/columns";
 import { getPreviewPage, getRun, getRunWithUndo, recentRuns } from "~/services/import/runs.server";
 import { isAppError } from "~/utils/app-error";
-import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
+import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 import styles from "~/styles/import.css";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];

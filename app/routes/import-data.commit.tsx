@@ -4,7 +4,7 @@ import { ImportFormRefused } from "~/components/import/refused";
 import { formAction } from "~/http/conform.server";
 import { commitPreview } from "~/services/import/runs.server";
 import { commitPreviewSchema } from "~/services/import/schemas";
-import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
+import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 import styles from "~/styles/import.css";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];

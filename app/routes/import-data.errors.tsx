@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { messagePage } from "~/http/message-page.server";
 import { errorsCsv } from "~/services/import/runs.server";
 import { isAppError } from "~/utils/app-error";
-import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
+import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 
 // GET /import-data/errors?preview=<id>: every error of a preview as CSV (row, column, message).
 export async function loader({ request }: LoaderFunctionArgs) {

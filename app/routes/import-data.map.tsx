@@ -7,7 +7,7 @@ import { formAction, type FormReply, replyWith } from "~/http/conform.server";
 import { mapUploadSchema } from "~/services/import/mapping/schema";
 import { getUploadForMapping, mapUpload } from "~/services/import/uploads.server";
 import { isAppError } from "~/utils/app-error";
-import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
+import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 import styles from "~/styles/import.css";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];

@@ -13,7 +13,7 @@ import { createPreview } from "~/services/import/runs.server";
 import { importUploadSchema } from "~/services/import/schemas";
 import { analyseImportUpload, storeUpload } from "~/services/import/uploads.server";
 import { AppError, forbidden } from "~/utils/app-error";
-import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
+import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 import { passThroughHeaders } from "~/utils/route-headers";
 import styles from "~/styles/import.css";
 

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { messagePage } from "~/http/message-page.server";
 import { IMPORT_TYPES, isImportType, mayImportType } from "~/services/import/columns";
 import { sampleCsv, sampleFilename } from "~/services/import/samples";
-import { requireUserWithPermission } from "~/utils/auth.server";
+import { requireUserWithPermission } from "~/http/auth.server";
 
 const back = { href: "/import-data", label: "Back to Import data" };
 

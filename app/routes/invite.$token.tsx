@@ -8,7 +8,7 @@ import { formAction, type FormReply } from "~/http/conform.server";
 import { PASSWORD_MAX, PASSWORD_MIN, setPasswordSchema } from "~/services/accounts/schemas";
 import { deleteSession } from "~/services/accounts/sessions.server";
 import { acceptInvite, INVITE_MESSAGES, inviteStatus } from "~/services/team/invites.server";
-import { sessionTokenOf, startSession } from "~/utils/auth.server";
+import { sessionTokenOf, startSession } from "~/http/auth.server";
 import { passThroughHeaders } from "~/utils/route-headers";
 
 // GET /invite/<token>: who the invite is for and a password form; POST sets the password,

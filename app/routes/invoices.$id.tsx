@@ -16,13 +16,13 @@ import { PaymentForm } from "~/components/payment-form";
 import { DateTime, Money, StatusBadge } from "~/components/records";
 import { PAYMENT_METHOD_LABELS } from "~/services/invoices/schemas";
 import { zonedToday } from "~/services/jobs/local-time";
-import { getInvoice } from "~/services/records/documents.server";
+import { getInvoice } from "~/services/records/quotes-invoices.server";
 import { signatureOfJob } from "~/services/records/jobs.server";
 import { balanceDue } from "~/services/records/statuses";
-import { actorOf } from "~/utils/auth.server";
+import { actorOf } from "~/http/auth.server";
 import { randomToken } from "~/utils/crypto.server";
 import { formatDate, formatMoney, humanize } from "~/utils/format";
-import { requireAllRecords } from "~/utils/records-access.server";
+import { requireAllRecords } from "~/http/records-access.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Invoice ${data?.invoice.number ?? ""} · Fieldwork` }];
 

@@ -7,7 +7,7 @@ import { PageHeader } from "~/components/layout";
 import { formAction } from "~/http/conform.server";
 import { invoiceFormWithIntents } from "~/http/line-items.server";
 import { invoiceForEdit, invoiceFormContext, updateInvoice } from "~/services/invoices/invoices.server";
-import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
+import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 
 // GET/POST /invoices/<id>/edit (CONTRACT section 12): a draft, or a sent invoice without
 // payments; a part-paid, paid or void invoice answers 409 and nothing changes.

@@ -9,9 +9,9 @@ import { setFlash } from "~/services/accounts/sessions.server";
 import { recordOfficePayment } from "~/services/invoices/payments.server";
 import { officePaymentSchema, PAYMENT_METHOD_LABELS } from "~/services/invoices/schemas";
 import { zonedToday } from "~/services/jobs/local-time";
-import { getInvoice } from "~/services/records/documents.server";
+import { getInvoice } from "~/services/records/quotes-invoices.server";
 import { balanceDue } from "~/services/records/statuses";
-import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
+import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 import { randomToken } from "~/utils/crypto.server";
 import { formatMoney } from "~/utils/format";
 

@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { pdfDownload } from "~/http/pdf.server";
 import { receiptPdf } from "~/services/documents/documents-pdf.server";
-import { actorOf } from "~/utils/auth.server";
-import { requireAllRecords } from "~/utils/records-access.server";
+import { actorOf } from "~/http/auth.server";
+import { requireAllRecords } from "~/http/records-access.server";
 
 // GET /invoices/<id>/receipts/<paymentId>.pdf: the receipt of one payment.
 export async function loader({ request, params }: LoaderFunctionArgs) {

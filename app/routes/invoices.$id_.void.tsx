@@ -9,8 +9,8 @@ import { formAction, type FormReply } from "~/http/conform.server";
 import { setFlash } from "~/services/accounts/sessions.server";
 import { voidInvoice } from "~/services/invoices/invoices.server";
 import { voidInvoiceFormSchema } from "~/services/invoices/schemas";
-import { getInvoice } from "~/services/records/documents.server";
-import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
+import { getInvoice } from "~/services/records/quotes-invoices.server";
+import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Void invoice ${data?.invoice.number ?? ""} · Fieldwork` }];
 

@@ -5,10 +5,10 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ListPage, type ListColumn } from "~/components/list-page";
 import { Money, optionsOf, StatusBadge } from "~/components/records";
 import { listPageData } from "~/http/list-page.server";
-import { invoiceListSchema, listInvoices } from "~/services/records/documents.server";
+import { invoiceListSchema, listInvoices } from "~/services/records/quotes-invoices.server";
 import { balanceDue, FILTER_LABELS, INVOICE_FILTERS } from "~/services/records/statuses";
 import { formatDate } from "~/utils/format";
-import { requireAllRecords } from "~/utils/records-access.server";
+import { requireAllRecords } from "~/http/records-access.server";
 
 export const meta: MetaFunction = () => [{ title: "Invoices · Fieldwork" }];
 

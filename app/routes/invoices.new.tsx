@@ -10,7 +10,7 @@ import { invoiceFormWithIntents } from "~/http/line-items.server";
 import { emptyLine } from "~/services/documents/line-items";
 import { createInvoice, invoiceCustomer, invoiceFormContext } from "~/services/invoices/invoices.server";
 import { customerListSchema, listCustomers } from "~/services/records/customers.server";
-import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
+import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 
 // GET/POST /invoices/new (CONTRACT section 12), the quote builder's shape: ?customerId= prefills
 // the customer; without one the page first asks which (a search that works without JavaScript).

@@ -15,7 +15,7 @@ import { jobInvoice } from "~/services/invoices/invoices.server";
 import { cancelJob, reopenJob } from "~/services/jobs/jobs.server";
 import { jobActionSchema } from "~/services/jobs/schemas";
 import { getJob } from "~/services/records/jobs.server";
-import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
+import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 import { humanize } from "~/utils/format";
 import { recordScope } from "~/utils/permissions";
 import { useLiveUpdates } from "~/components/live-updates";
@@ -152,7 +152,7 @@ export default function JobPage() {
             </table>
           </div>
         ) : (
-          <p className="muted">No time recorded yet. Technicians record time from the field app, even offline.</p>
+          <p className="muted">{clock ? "The clock is running: its time entry is written when the technician puts the job on hold, stops the clock or completes it." : "No time recorded yet. Technicians record time from the field app, even offline."}</p>
         )}
       </section>
 

@@ -13,7 +13,7 @@ import { toAppError } from "~/http/envelope.server";
 import { setFlash } from "~/services/accounts/sessions.server";
 import { moveJob, scheduleFormChoices } from "~/services/schedule/move.server";
 import { scheduleFormSchema } from "~/services/schedule/schemas";
-import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
+import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 import { ROLE_LABELS } from "~/utils/permissions";
 import { listPageOf, recordPageOf } from "~/utils/return-to";
 

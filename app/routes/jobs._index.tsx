@@ -8,7 +8,7 @@ import { DateTime, optionsOf, StatusBadge, type FilterSelect } from "~/component
 import { listPageData } from "~/http/list-page.server";
 import { jobListSchema, listAssignees, listJobs } from "~/services/records/jobs.server";
 import { FILTER_LABELS, JOB_FILTERS } from "~/services/records/statuses";
-import { requireUserWithPermission } from "~/utils/auth.server";
+import { requireUserWithPermission } from "~/http/auth.server";
 import { recordScope } from "~/utils/permissions";
 
 export const meta: MetaFunction = () => [{ title: "Jobs · Fieldwork" }];

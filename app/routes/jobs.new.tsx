@@ -9,7 +9,7 @@ import { formAction, type FormReply } from "~/http/conform.server";
 import { setFlash } from "~/services/accounts/sessions.server";
 import { createJob, jobFormChoices } from "~/services/jobs/jobs.server";
 import { jobFormSchema } from "~/services/jobs/schemas";
-import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
+import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 
 export const meta: MetaFunction = () => [{ title: "New job · Fieldwork" }];
 

@@ -7,7 +7,7 @@ import { AuthCard } from "~/components/auth-card";
 import { CsrfInput, Field, FormError, fieldOf, useConformForm } from "~/components/forms";
 import { formAction, type FormReply } from "~/http/conform.server";
 import { loginSchema } from "~/services/accounts/schemas";
-import { getCurrentUser, safeRedirectTo } from "~/utils/auth.server";
+import { getCurrentUser, safeRedirectTo } from "~/http/auth.server";
 import { auth, choiceCookie, signInRequest } from "~/http/authenticator.server";
 import { honeypotInputProps } from "~/utils/honeypot.server";
 import { passThroughHeaders } from "~/utils/route-headers";

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { formAction } from "~/http/conform.server";
 import { logoutFormSchema } from "~/services/accounts/schemas";
-import { endSession } from "~/utils/auth.server";
+import { endSession } from "~/http/auth.server";
 
 export const loader = () => redirect("/");
 

@@ -5,7 +5,7 @@ import { formAction } from "~/http/conform.server";
 import { setFlash } from "~/services/accounts/sessions.server";
 import { revokePortalLink } from "~/services/portal/links.server";
 import { portalLinkRevokeSchema } from "~/services/portal/schemas";
-import { actorOf, requireUser, requireUserWithPermission } from "~/utils/auth.server";
+import { actorOf, requireUser, requireUserWithPermission } from "~/http/auth.server";
 import { recordPageOf } from "~/utils/return-to";
 
 // POST /portal-links/<id>/revoke (CONTRACT section 11): the link stops opening at once.

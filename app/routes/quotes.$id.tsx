@@ -7,15 +7,15 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ShareCard } from "~/components/share-card";
 import { RecordPage } from "~/components/record-page";
 import { DateTime, StatusBadge } from "~/components/records";
-import { quoteLinks, quoteShare } from "~/services/documents/quotes.server";
-import { getQuote } from "~/services/records/documents.server";
+import { quoteLinks, quoteShare } from "~/services/quotes/quotes.server";
+import { getQuote } from "~/services/records/quotes-invoices.server";
 import { mailMode } from "~/services/messages/config.server";
 import { latestMessageFor } from "~/services/messages/outbox.server";
 import { EmailStatus } from "~/components/email-status";
 import { recordPageData } from "~/http/record-page.server";
-import { actorOf } from "~/utils/auth.server";
+import { actorOf } from "~/http/auth.server";
 import { formatDate } from "~/utils/format";
-import { requireAllRecords } from "~/utils/records-access.server";
+import { requireAllRecords } from "~/http/records-access.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Quote ${data?.quote.number ?? ""} · Fieldwork` }];
 

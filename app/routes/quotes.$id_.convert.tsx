@@ -2,8 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { readStaffForm } from "~/http/conform.server";
-import { convertQuote } from "~/services/documents/quotes.server";
-import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
+import { convertQuote } from "~/services/quotes/quotes.server";
+import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 
 // POST /quotes/<id>/convert (CONTRACT section 12): an approved quote -> one job; a second
 // convert lands on the same job. 409 for a quote that is not approved.

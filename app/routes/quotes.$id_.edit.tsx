@@ -6,8 +6,8 @@ import { PageHeader } from "~/components/layout";
 import { QuoteForm } from "~/components/quote-form";
 import { formAction } from "~/http/conform.server";
 import { quoteFormWithIntents } from "~/http/line-items.server";
-import { builderContext, quoteForEdit, updateQuote } from "~/services/documents/quotes.server";
-import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
+import { builderContext, quoteForEdit, updateQuote } from "~/services/quotes/quotes.server";
+import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 
 // GET/POST /quotes/<id>/edit (CONTRACT section 12): draft and sent quotes only; an approved,
 // declined or converted quote answers 409 and nothing changes.

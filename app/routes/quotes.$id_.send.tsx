@@ -2,8 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { readStaffForm } from "~/http/conform.server";
-import { sendQuote } from "~/services/documents/quotes.server";
-import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
+import { sendQuote } from "~/services/quotes/quotes.server";
+import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 
 // POST /quotes/<id>/send (CONTRACT section 12): draft -> sent, with a live portal link; back to
 // the quote, which shows the link and a ready message. 409 for an answered quote.

@@ -8,9 +8,9 @@ import { QuoteForm } from "~/components/quote-form";
 import { formAction } from "~/http/conform.server";
 import { quoteFormWithIntents } from "~/http/line-items.server";
 import { emptyLine } from "~/services/documents/line-items";
-import { builderContext, createQuote, quotePrefill } from "~/services/documents/quotes.server";
+import { builderContext, createQuote, quotePrefill } from "~/services/quotes/quotes.server";
 import { customerListSchema, listCustomers } from "~/services/records/customers.server";
-import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
+import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 
 // GET/POST /quotes/new (CONTRACT section 12). Prefill: ?customerId=, ?requestId=, and repeated
 // ?item= with matching ?qty= (the assistant's "start a quote"). Without a customer the page

@@ -3,7 +3,7 @@ import { messagePage } from "~/http/message-page.server";
 import { isReportName, REPORT_NAMES, reportCsv } from "~/services/reports/csv";
 import { isReportPeriod } from "~/services/reports/periods";
 import { loadReports } from "~/services/reports/reports.server";
-import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
+import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 
 const back = { href: "/reports", label: "Back to Reports" };
 

@@ -7,7 +7,7 @@ import { PageHeader } from "~/components/layout";
 import { REPORT_TITLES, type ReportName } from "~/services/reports/csv";
 import { isReportPeriod, monthLabel, PERIOD_LABELS, REPORT_PERIODS } from "~/services/reports/periods";
 import { loadReports } from "~/services/reports/reports.server";
-import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
+import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 import { formatDate, formatMoney, formatMoneyCompact } from "~/utils/format";
 import styles from "~/styles/reports.css";
 

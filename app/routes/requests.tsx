@@ -9,12 +9,12 @@ import { formAction, type FormReply } from "~/http/conform.server";
 import { setFlash } from "~/services/accounts/sessions.server";
 import { tenantHasAny } from "~/services/records/keyset.server";
 import { searchParamsObject } from "~/services/records/list-params";
-import { listRequests, requestListSchema, triageRequest, triageSchema } from "~/services/records/requests.server";
+import { listRequests, requestListSchema, triageRequest, triageSchema } from "~/services/booking-requests/requests.server";
 import { FILTER_LABELS, REQUEST_FILTERS, REQUEST_TRANSITIONS, type RequestStatus } from "~/services/records/statuses";
-import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
+import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 import { formatDate, humanize } from "~/utils/format";
 import { can } from "~/utils/permissions";
-import { requireAllRecords } from "~/utils/records-access.server";
+import { requireAllRecords } from "~/http/records-access.server";
 import { listPageOf } from "~/utils/return-to";
 import { useLiveUpdates } from "~/components/live-updates";
 

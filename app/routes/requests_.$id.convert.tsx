@@ -6,8 +6,8 @@ import { FormError } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
 import { formAction, type FormReply } from "~/http/conform.server";
 import { setFlash } from "~/services/accounts/sessions.server";
-import { convertRequest, convertRequestSchema } from "~/services/requests/convert.server";
-import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
+import { convertRequest, convertRequestSchema } from "~/services/booking-requests/convert.server";
+import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 
 export const meta: MetaFunction = () => [{ title: "Booking request · Fieldwork" }];
 

@@ -8,7 +8,7 @@ import { ScheduleBoard } from "~/components/schedule/board";
 import { boardParamsSchema, scheduleBoard } from "~/services/schedule/board.server";
 import { longDate, shortDate } from "~/services/schedule/days";
 import scheduleStyles from "~/styles/schedule.css";
-import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
+import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 
 // GET /schedule?view=day|week&date=YYYY-MM-DD (CONTRACT section 13): the dispatch board.
 

@@ -2,9 +2,9 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { EmptyState, PageHeader } from "~/components/layout";
-import { pricePlansVariable, secretVariable } from "~/services/billing/config.server";
+import { pricePlansVariable, secretVariable } from "~/utils/billing-config";
 import { billingOverview, providerStatus, RECENT_EVENTS } from "~/services/billing/overview.server";
-import { requireUserWithPermission } from "~/utils/auth.server";
+import { requireUserWithPermission } from "~/http/auth.server";
 import { billingVariables, env } from "~/utils/env.server";
 import { formatDateTime, humanize } from "~/utils/format";
 

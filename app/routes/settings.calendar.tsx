@@ -16,7 +16,7 @@ import settingsStyles from "~/styles/settings.css";
 import feedStyles from "~/styles/calendar-feed.css";
 import { CalendarFeedsSection } from "~/components/schedule/calendar-feeds";
 import { feedsFor } from "~/services/schedule/calendar-feeds.server";
-import { actorOf, requireUser } from "~/utils/auth.server";
+import { actorOf, requireUser } from "~/http/auth.server";
 import { can } from "~/utils/permissions";
 
 export const meta: MetaFunction = () => [{ title: "Calendar integrations · Fieldwork" }];

@@ -7,7 +7,7 @@ import { formAction, type FormReply } from "~/http/conform.server";
 import { setFlash } from "~/services/accounts/sessions.server";
 import { revokeFeed } from "~/services/schedule/calendar-feeds.server";
 import { calendarFeedRevokeSchema } from "~/services/schedule/schemas";
-import { actorOf, requireUser } from "~/utils/auth.server";
+import { actorOf, requireUser } from "~/http/auth.server";
 
 // POST /settings/calendar/feeds/<id>/revoke (`_csrf`): the feed answers 404 from now on.
 

@@ -7,7 +7,7 @@ import { formAction, type FormReply } from "~/http/conform.server";
 import { setFlash } from "~/services/accounts/sessions.server";
 import { createFeed } from "~/services/schedule/calendar-feeds.server";
 import { calendarFeedFormSchema } from "~/services/schedule/schemas";
-import { actorOf, requireUser } from "~/utils/auth.server";
+import { actorOf, requireUser } from "~/http/auth.server";
 
 // POST /settings/calendar/feeds (`_csrf`, `userId`): a new calendar feed link for a member
 // (their own, or anyone's for an owner or admin), replacing the one they had.

@@ -12,7 +12,7 @@ import { setFlash } from "~/services/accounts/sessions.server";
 import { getCompanySettings, saveCompanySettings } from "~/services/company/company.server";
 import { companySettingsSchema, currencies } from "~/services/company/schemas";
 import { timeZones } from "~/services/company/time-zones";
-import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
+import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 
 // /settings/company: the business's name, contact details, time zone, currency and the
 // defaults new quotes and invoices start from. Owner and admin (`manage_team`); others 403.

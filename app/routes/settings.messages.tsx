@@ -7,7 +7,7 @@ import { DateTime, StatusBadge } from "~/components/records";
 import { mailMode } from "~/services/messages/config.server";
 import { outboxPage } from "~/services/messages/outbox.server";
 import settingsStyles from "~/styles/settings.css";
-import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
+import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 
 // GET /settings/messages (owner, admin: the roles with manage_team): every e-mail the business
 // sent or is sending, newest first, readable as the customer sees it. Without SMTP_URL in

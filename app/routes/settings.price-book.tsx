@@ -11,7 +11,7 @@ import { SelectField } from "~/components/settings";
 import { formAction, readStaffForm, type FormReply } from "~/http/conform.server";
 import { priceBookItemSchema } from "~/services/documents/price-book-form";
 import { listPriceBook, removePriceBookItem, savePriceBookItem } from "~/services/documents/price-book.server";
-import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
+import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 import { notFound } from "~/utils/app-error";
 
 // /settings/price-book: the services and products line items are picked from. Add, change

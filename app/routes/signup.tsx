@@ -11,7 +11,7 @@ import { formAction, type FormReply } from "~/http/conform.server";
 import { signup } from "~/services/accounts/accounts.server";
 import { PASSWORD_MAX, PASSWORD_MIN, signupSchema } from "~/services/accounts/schemas";
 import { browserTimeZone, timeZones } from "~/services/company/time-zones";
-import { clientIp, getCurrentUser } from "~/utils/auth.server";
+import { clientIp, getCurrentUser } from "~/http/auth.server";
 import { honeypotInputProps } from "~/utils/honeypot.server";
 import { passThroughHeaders } from "~/utils/route-headers";
 import { completeSignIn } from "~/http/sign-in.server";

@@ -9,7 +9,7 @@ import { formAction, type FormReply } from "~/http/conform.server";
 import { createInvite, INVITE_DAYS } from "~/services/team/invites.server";
 import { inviteFormSchema } from "~/services/team/schemas";
 import { getMember } from "~/services/team/team.server";
-import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
+import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 import { passThroughHeaders } from "~/utils/route-headers";
 
 // POST /team/<id>/invite (CONTRACT section 11): makes a one-time invite link and shows it,

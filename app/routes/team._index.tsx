@@ -13,7 +13,7 @@ import { formAction, type FormReply } from "~/http/conform.server";
 import { setFlash } from "~/services/accounts/sessions.server";
 import { addMemberSchema, teamFormSchema } from "~/services/team/schemas";
 import { addMember, changeRole, listMembers } from "~/services/team/team.server";
-import { actorOf, requireUserWithPermission } from "~/utils/auth.server";
+import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 import { can, ROLE_LABELS, ROLES, type Role } from "~/utils/permissions";
 
 export const meta: MetaFunction = () => [{ title: "Team · Fieldwork" }];

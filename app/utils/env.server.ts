@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import type { DbOptions } from "../../db/index";
-import { parsePricePlans, pricePlansVariable, type BillingProvider } from "~/services/billing/config.server";
+import { parsePricePlans, pricePlansVariable, type BillingProvider } from "~/utils/billing-config";
 
 const secretList = z
   .string()

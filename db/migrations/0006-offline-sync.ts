@@ -5,7 +5,7 @@ import type { Migration } from "../migrate";
 // its last_mutation_id commits in the same transaction as each mutation's effect.
 //
 // field_apply_mutation applies ONE field action in the caller's transaction. It is mechanism
-// only: the rules come as arguments from app/services/sync (which statuses a job may move
+// only: the rules come as arguments from app/services/field (which statuses a job may move
 // from, whether the actor may act on jobs not assigned to them), which also validated the
 // arguments. With a client id it first advances last_mutation_id, which locks the client
 // row. field_push runs a whole push in one call, committing after every mutation, so a push

@@ -10,8 +10,8 @@ import { inTenant } from "../../db/index";
 import { JobEvent } from "../../db/models/index";
 import { saveCompanySettings } from "../../app/services/company/company.server";
 import { companySettingsSchema } from "../../app/services/company/schemas";
-import { dayIn, convertQuote, createQuote, quoteShare, sendQuote } from "../../app/services/documents/quotes.server";
-import { quoteFormSchema } from "../../app/services/documents/quote-form";
+import { dayIn, convertQuote, createQuote, quoteShare, sendQuote } from "../../app/services/quotes/quotes.server";
+import { quoteFormSchema } from "../../app/services/quotes/quote-form";
 import { priceBookItemSchema } from "../../app/services/documents/price-book-form";
 import { savePriceBookItem } from "../../app/services/documents/price-book.server";
 import { customerSchema } from "../../app/services/import/cells";
@@ -22,8 +22,8 @@ import { withPortal } from "../../app/services/portal/access.server";
 import { paymentSchema, quoteDecisionSchema } from "../../app/services/portal/schemas";
 import { createCustomer } from "../../app/services/records/customer-commands.server";
 import { moveJob } from "../../app/services/schedule/move.server";
-import { applyFieldAction } from "../../app/services/sync/mutations.server";
-import type { Actor } from "../../app/utils/auth.server";
+import { applyFieldAction } from "../../app/services/field/mutations.server";
+import type { Actor } from "../../app/http/auth.server";
 
 export const DEMO_TIME_ZONE = "America/Denver";
 

@@ -50,7 +50,7 @@ export const JOBBER_HEADERS = [
  * e-mails comma-separated, phones semicolon-separated. Clients 0..(extra2 + extra3) have 2 or 3
  * properties; every 6th client is a company; every 7th has two e-mails, every 5th two phones.
  */
-export function jobberClients(clients: number, opts: { twoProperties?: number; threeProperties?: number; seed?: number } = {}) {
+export function jobberClients(clients: number, opts: { twoProperties?: number; threeProperties?: number; seed?: number; fullNotes?: boolean } = {}) {
   const two = opts.twoProperties ?? 0;
   const three = opts.threeProperties ?? 0;
   const base = 48_000_000 + (opts.seed ?? 0) * 1_000_000;
@@ -75,7 +75,11 @@ export function jobberClients(clients: number, opts: { twoProperties?: number; t
           phones.join("; "), "", "", "", emails.join(", "), i % 4 === 0 ? "residential, spring-cleanup" : "", pick(["Google", "Referral", "Yard sign", ""], i), "false",
           billing.street, billing.unit, billing.city, billing.state, "United States", billing.zip,
           properties > 1 ? pick(["Home", "Rental", "Cabin", "Office"], k) : "", s.street, s.unit, s.city, s.state, "United States", s.zip,
-          i % 3 === 0 ? `#${1000 + i}` : "", i % 2 ? "yes" : "no", "", i % 5 === 0 ? "Side gate, beware of dog" : "", `${(i % 9) + 1}/4 acre`, "true", "false",
+          i % 3 === 0 ? `#${1000 + i}` : "", i % 2 ? "yes" : "no",
+          // fullNotes: every custom field filled, as an account that uses them (the 20 MB benchmark file).
+          opts.fullNotes ? `${pick(FIRST, i + 7)} ${pick(LAST, i + 3)}, met at the ${s.city} home show` : "",
+          opts.fullNotes ? `Side gate code #${1000 + ((i * 7) % 9000)}; ${pick(["dog in the back yard", "park on the street, not the driveway", "call 20 minutes ahead", "key under the blue pot"], i + k)}; water shut-off in the garage` : i % 5 === 0 ? "Side gate, beware of dog" : "",
+          `${(i % 9) + 1}/4 acre`, "true", "false",
         ]),
       );
     }

@@ -102,15 +102,23 @@ test("cleanup with two app servers: the expired rows go, and it runs once per in
     }
     assert.equal(await count(`SELECT count(*)::int n FROM sessions WHERE tenant_id = $1 AND id LIKE $2 || '-%'`, [t.id, tag]), 0, "no expired session remains");
     assert.equal(await count(`SELECT count(*)::int n FROM rate_limits WHERE key LIKE $1 || ':%'`, [tag]), 0, "no stale rate-limit row remains");
+    // A run's row is written when it starts and its log line when it ends: read both when no run
+    // is in flight (the servers go on ticking, so wait for a moment between two runs).
+    const readRuns = () =>
+      rows<{ server: string; started_ms: number }>(
+        `SELECT server, (extract(epoch FROM started_at) * 1000)::bigint AS started_ms FROM maintenance_runs WHERE job = 'cleanup' AND server ~ $1 ORDER BY started_at`,
+        [`:(${pids.join("|")})$`],
+      );
+    const loggedRuns = () => servers.flatMap((s) => s.logs.join("").split("\n").filter((l) => l.includes('"msg":"cleanup"')));
+    let runs = await readRuns();
+    for (const settle = Date.now() + 10_000; loggedRuns().length !== runs.length && Date.now() < settle; runs = await readRuns()) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
     // Once per interval: no two runs (by any server) started closer than the interval.
-    const runs = await rows<{ server: string; started_ms: number }>(
-      `SELECT server, (extract(epoch FROM started_at) * 1000)::bigint AS started_ms FROM maintenance_runs WHERE job = 'cleanup' AND server ~ $1 ORDER BY started_at`,
-      [`:(${pids.join("|")})$`],
-    );
     assert.ok(runs.length >= 2, `runs: ${runs.length}`);
     for (let i = 1; i < runs.length; i++) assert.ok(runs[i].started_ms - runs[i - 1].started_ms >= intervalMs - 5, `runs ${i - 1} and ${i} closer than the interval`);
     // Both servers tick many times per interval, yet the runs are not doubled.
-    const logged = servers.flatMap((s) => s.logs.join("").split("\n").filter((l) => l.includes('"msg":"cleanup"')));
+    const logged = loggedRuns();
     assert.equal(logged.length, runs.length, "each run logs its figures once");
     assert.match(logged[0], /"sessions":\d+,"rate_limits":\d+,"previews":\d+/);
   } finally {

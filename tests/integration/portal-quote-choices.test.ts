@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { extractText, getDocumentProxy } from "unpdf";
 import { inTenant, one, rows } from "../../db/index";
-import { chosenQuoteItems, convertQuote } from "../../app/services/documents/quotes.server";
+import { chosenQuoteItems, convertQuote } from "../../app/services/quotes/quotes.server";
 import { applyQuoteDeposit } from "../../app/services/invoices/deposits.server";
 import { createInvoiceFromJob, sendInvoice } from "../../app/services/invoices/invoices.server";
 import { clientFor } from "../helpers/client";

@@ -1,7 +1,7 @@
 // Billing configuration from the environment (CONTRACT sections 0 and 8).
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { billingConfig, isBillingProvider } from "../../app/services/billing/config.server";
+import { billingConfig, isBillingProvider } from "../../app/utils/billing-config";
 import { parseEnv } from "../../app/utils/env.server";
 
 describe("isBillingProvider", () => {

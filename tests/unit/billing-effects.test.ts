@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { decideEffect } from "../../app/services/billing/effects.server";
 import type { NormalisedEvent } from "../../app/services/billing/events.server";
-import { billingConfig } from "../../app/services/billing/config.server";
+import { billingConfig } from "../../app/utils/billing-config";
 
 const TENANT = "3f0c8f5e-8d7a-4c51-9a47-6f1b2f3c9d10";
 const config = billingConfig("stripe", { BILLING_STRIPE_WEBHOOK_SECRET: "whsec_x", BILLING_STRIPE_PRICE_PLANS: "price_123:starter,price_456:pro" });

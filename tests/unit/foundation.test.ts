@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { parseEnv } from "../../app/utils/env.server";
-import { safeRedirectTo } from "../../app/utils/auth.server";
+import { safeRedirectTo } from "../../app/http/auth.server";
 import { followedHost, REDIRECT_PROBES } from "../helpers/redirects";
 import { can, PERMISSIONS, ROLES } from "../../app/utils/permissions";
 

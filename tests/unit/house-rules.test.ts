@@ -79,7 +79,7 @@ test("the portal, settings, billing overview and booking request services read a
   const files = [
     ...filesUnder("app/services/portal", [".server.ts"]),
     ...filesUnder("app/services/company", [".server.ts"]),
-    ...filesUnder("app/services/requests", [".server.ts"]),
+    ...filesUnder("app/services/booking-requests", [".server.ts"]),
     "app/services/integrations/settings.server.ts",
     "app/services/billing/overview.server.ts",
   ];

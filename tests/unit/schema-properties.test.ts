@@ -35,20 +35,20 @@ import { TIME_WINDOWS } from "../../app/services/portal/types";
 import { CUSTOMER_SPEC, rowSchema } from "../../app/services/import/cells";
 import { lineItemSchema, lineItemsSchema } from "../../app/services/documents/line-items";
 import { priceBookItemSchema } from "../../app/services/documents/price-book-form";
-import { quoteFormSchema } from "../../app/services/documents/quote-form";
+import { quoteFormSchema } from "../../app/services/quotes/quote-form";
 import { customerListSchema } from "../../app/services/records/customers.server";
 import { invoiceFormSchema, officePaymentSchema, voidInvoiceFormSchema } from "../../app/services/invoices/schemas";
 import { jobActionSchema, jobFormSchema } from "../../app/services/jobs/schemas";
-import { convertRequestSchema } from "../../app/services/requests/convert.server";
+import { convertRequestSchema } from "../../app/services/booking-requests/convert.server";
 import { boardParamsSchema } from "../../app/services/schedule/board.server";
 import { calendarFeedFormSchema, calendarFeedRevokeSchema, scheduleFormSchema } from "../../app/services/schedule/schemas";
-import { invoiceListSchema, quoteListSchema } from "../../app/services/records/documents.server";
+import { invoiceListSchema, quoteListSchema } from "../../app/services/records/quotes-invoices.server";
 import { jobListSchema } from "../../app/services/records/jobs.server";
 import { listSchemaBase } from "../../app/services/records/list-params";
-import { requestListSchema, triageSchema } from "../../app/services/records/requests.server";
+import { requestListSchema, triageSchema } from "../../app/services/booking-requests/requests.server";
 import { CUSTOMER_FILTERS, INVOICE_FILTERS, JOB_FILTERS, QUOTE_FILTERS, REQUEST_FILTERS } from "../../app/services/records/statuses";
-import { CLOCK_ACTIONS, FIELD_STATUSES, MAX_MUTATIONS, NOTE_MAX, SIGNER_NAME_MAX } from "../../app/services/sync/protocol";
-import { ARGS_SCHEMAS, fieldFormSchema, mutationSchema, pushSchema } from "../../app/services/sync/schemas";
+import { CLOCK_ACTIONS, FIELD_STATUSES, MAX_MUTATIONS, NOTE_MAX, SIGNER_NAME_MAX } from "../../app/services/field/protocol";
+import { ARGS_SCHEMAS, fieldFormSchema, mutationSchema, pushSchema } from "../../app/services/field/mutation-schemas";
 import { photoUploadSchema } from "../../app/services/field/schemas";
 import { addMemberSchema, changeRoleSchema, roleSchema } from "../../app/services/team/team.server";
 import { inviteFormSchema, teamFormSchema } from "../../app/services/team/schemas";
@@ -84,14 +84,14 @@ export const SCHEMAS_TESTED: readonly Entry[] = [
   one("app/services/invoices/schemas.ts", "invoiceFormSchema", invoiceFormSchema, ["customerId", "issueDate", "dueDate", "currency", "notes", "items"]),
   one("app/services/jobs/schemas.ts", "jobFormSchema", jobFormSchema),
   one("app/services/jobs/schemas.ts", "jobActionSchema", jobActionSchema),
-  one("app/services/requests/convert.server.ts", "convertRequestSchema", convertRequestSchema, ["to"]),
+  one("app/services/booking-requests/convert.server.ts", "convertRequestSchema", convertRequestSchema, ["to"]),
   one("app/services/schedule/board.server.ts", "boardParamsSchema", boardParamsSchema),
   one("app/services/schedule/schemas.ts", "scheduleFormSchema", scheduleFormSchema),
   one("app/services/import/cells.ts", "rowSchema", rowSchema(CUSTOMER_SPEC, (r) => r), columns("customers")),
   one("app/services/documents/line-items.ts", "lineItemSchema", lineItemSchema, ["description", "quantity", "unitPrice", "taxRate", "optional", "option"]),
   one("app/services/documents/line-items.ts", "lineItemsSchema", lineItemsSchema),
   one("app/services/documents/price-book-form.ts", "priceBookItemSchema", priceBookItemSchema, ["id", "kind", "name", "description", "unitPrice", "taxRate"]),
-  one("app/services/documents/quote-form.ts", "quoteFormSchema", quoteFormSchema, ["customerId", "title", "validUntil", "currency", "notes", "requestId", "items", "deposit"]),
+  one("app/services/quotes/quote-form.ts", "quoteFormSchema", quoteFormSchema, ["customerId", "title", "validUntil", "currency", "notes", "requestId", "items", "deposit"]),
   one("app/services/import/validate.server.ts", "jobSchema", jobSchema, columns("jobs")),
   one("app/services/import/validate.server.ts", "quoteSchema", quoteSchema, columns("quotes")),
   one("app/services/import/validate.server.ts", "invoiceSchema", invoiceSchema, columns("invoices")),
@@ -122,16 +122,16 @@ export const SCHEMAS_TESTED: readonly Entry[] = [
   one("app/services/portal/schemas.ts", "bookingRequestSchema", bookingRequestSchema(TODAY, LAST_DATE)),
   one("app/services/records/list-params.ts", "listSchemaBase", listSchemaBase),
   one("app/services/records/customers.server.ts", "customerListSchema", customerListSchema),
-  one("app/services/records/documents.server.ts", "quoteListSchema", quoteListSchema),
-  one("app/services/records/documents.server.ts", "invoiceListSchema", invoiceListSchema),
+  one("app/services/records/quotes-invoices.server.ts", "quoteListSchema", quoteListSchema),
+  one("app/services/records/quotes-invoices.server.ts", "invoiceListSchema", invoiceListSchema),
   one("app/services/records/jobs.server.ts", "jobListSchema", jobListSchema),
-  one("app/services/records/requests.server.ts", "requestListSchema", requestListSchema),
-  one("app/services/records/requests.server.ts", "triageSchema", triageSchema),
-  one("app/services/sync/schemas.ts", "mutationSchema", mutationSchema),
-  one("app/services/sync/schemas.ts", "pushSchema", pushSchema),
-  one("app/services/sync/schemas.ts", "fieldFormSchema", fieldFormSchema),
+  one("app/services/booking-requests/requests.server.ts", "requestListSchema", requestListSchema),
+  one("app/services/booking-requests/requests.server.ts", "triageSchema", triageSchema),
+  one("app/services/field/mutation-schemas.ts", "mutationSchema", mutationSchema),
+  one("app/services/field/mutation-schemas.ts", "pushSchema", pushSchema),
+  one("app/services/field/mutation-schemas.ts", "fieldFormSchema", fieldFormSchema),
   one("app/services/field/schemas.ts", "photoUploadSchema", photoUploadSchema, ["takenAt"]),
-  { module: "app/services/sync/schemas.ts", name: "ARGS_SCHEMAS", schemas: ARGS_SCHEMAS },
+  { module: "app/services/field/mutation-schemas.ts", name: "ARGS_SCHEMAS", schemas: ARGS_SCHEMAS },
   one("app/services/team/team.server.ts", "roleSchema", roleSchema),
   one("app/services/team/team.server.ts", "changeRoleSchema", changeRoleSchema),
   one("app/services/team/team.server.ts", "addMemberSchema", addMemberSchema),

@@ -2,7 +2,7 @@ import { useRef, useState } from "react";
 import { CsrfInput, FieldErrors, FormError } from "~/components/forms";
 import {
   actionLabel, mapsLink, NOTE_MAX, SIGNER_NAME_MAX, STATUS_LABELS, telLink, type ClockAction, type FieldStatus, type JobStatus,
-} from "~/services/sync/protocol";
+} from "~/services/field/protocol";
 import { completionBlock, formatDay, formatMinutes, formatTime, type ShownJob } from "./project";
 import { SignatureField, type SignatureHandle } from "./signature-field";
 

@@ -5,6 +5,8 @@
  * A row waits until the server has it, then goes; a photo the server refused stays, marked,
  * until the technician dismisses the message.
  */
+import { finished, request } from "./idb";
+
 export type QueuedPhoto = {
   id: string;
   jobId: string;
@@ -17,19 +19,6 @@ export type QueuedPhoto = {
 };
 
 const PHOTOS = "photos";
-
-const request = <T>(r: IDBRequest<T>) =>
-  new Promise<T>((resolve, reject) => {
-    r.onsuccess = () => resolve(r.result);
-    r.onerror = () => reject(r.error);
-  });
-
-const finished = (tx: IDBTransaction) =>
-  new Promise<void>((resolve, reject) => {
-    tx.oncomplete = () => resolve();
-    tx.onerror = () => reject(tx.error);
-    tx.onabort = () => reject(tx.error ?? new Error("IndexedDB transaction aborted"));
-  });
 
 export class PhotoQueue {
   private constructor(private db: IDBDatabase) {}

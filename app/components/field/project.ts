@@ -2,7 +2,7 @@
  * What the field page shows: the server's jobs with the actions still waiting in the outbox
  * laid over them (a status already changed, a note not yet sent), grouped for the day.
  */
-import { actionLabel, canMoveTo, clockEffect, NEXT_STATUSES, STATUS_LABELS, type FieldJob, type FieldStatus, type JobStatus } from "~/services/sync/protocol";
+import { actionLabel, canMoveTo, clockEffect, NEXT_STATUSES, STATUS_LABELS, type FieldJob, type FieldStatus, type JobStatus } from "~/services/field/protocol";
 import type { Queued } from "./sync-store";
 import { dateTimeFormat } from "~/utils/format";
 

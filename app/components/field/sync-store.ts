@@ -4,26 +4,14 @@
  * user, so a second person signing in on the same device never pushes the first one's work.
  * Every change is one IndexedDB transaction, so two tabs never hand out the same id.
  */
-import type { FieldJob, MutationType } from "~/services/sync/protocol";
+import { finished, request } from "./idb";
+import type { FieldJob, MutationType } from "~/services/field/protocol";
 
 export type Queued = { id: number; type: MutationType; occurredAt: string; args: Record<string, unknown> };
 export type Snapshot = { open: FieldJob[]; doneToday: FieldJob[]; at: string };
 
 const QUEUE = "queue";
 const META = "meta";
-
-const request = <T>(r: IDBRequest<T>) =>
-  new Promise<T>((resolve, reject) => {
-    r.onsuccess = () => resolve(r.result);
-    r.onerror = () => reject(r.error);
-  });
-
-const finished = (tx: IDBTransaction) =>
-  new Promise<void>((resolve, reject) => {
-    tx.oncomplete = () => resolve();
-    tx.onerror = () => reject(tx.error);
-    tx.onabort = () => reject(tx.error ?? new Error("IndexedDB transaction aborted"));
-  });
 
 /** A random v4 UUID, also where crypto.randomUUID is missing (plain http on a LAN address). */
 export function uuid(): string {

@@ -4,7 +4,7 @@
  * with retries that back off. See docs/offline-sync.md for the protocol.
  */
 import { useCallback, useEffect, useRef, useState } from "react";
-import { MAX_MUTATIONS, type FieldJob, type MutationResult, type MutationType, type PushResponse } from "~/services/sync/protocol";
+import { MAX_MUTATIONS, type FieldJob, type MutationResult, type MutationType, type PushResponse } from "~/services/field/protocol";
 import { project } from "./project";
 import { SyncStore, uuid, type Queued } from "./sync-store";
 

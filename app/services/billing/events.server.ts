@@ -8,7 +8,7 @@
 // 2025-03-31 version moved current_period_end onto items and invoice prices into pricing).
 
 import { z } from "zod";
-import type { BillingProvider } from "./config.server";
+import type { BillingProvider } from "../../utils/billing-config";
 
 export type NormalisedEventKind = "subscription" | "invoice_paid" | "payment_failed" | "other";
 

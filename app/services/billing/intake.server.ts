@@ -5,7 +5,7 @@
 import { inSystem, inTenant, rows, type Tx } from "../../../db/index";
 import { AppError } from "~/utils/app-error";
 import { log } from "~/utils/log.server";
-import type { BillingProvider } from "./config.server";
+import type { BillingProvider } from "../../utils/billing-config";
 import { decideEffect, REASONS, type Outcome, type TenantBillingClock } from "./effects.server";
 import { normaliseEvent, type EventEnvelope } from "./events.server";
 import { verifyPaddleSignature, verifyStripeSignature } from "./signatures.server";

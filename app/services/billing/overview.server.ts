@@ -2,7 +2,7 @@
 
 import { inTenant } from "../../../db/index";
 import { BillingEvent, Tenant } from "../../../db/models";
-import { BILLING_PROVIDERS, billingConfig, type BillingProvider } from "./config.server";
+import { BILLING_PROVIDERS, billingConfig, type BillingProvider } from "../../utils/billing-config";
 
 export const RECENT_EVENTS = 20;
 

@@ -3,7 +3,7 @@
 import { inTenant, one } from "../../../db/index";
 import { Tenant } from "../../../db/models";
 import { AppError, notFound } from "~/utils/app-error";
-import type { Actor } from "~/utils/auth.server";
+import type { Actor } from "~/services/accounts/actor";
 import { trimDecimal } from "~/services/documents/line-items";
 import type { CompanySettingsValue } from "./schemas";
 

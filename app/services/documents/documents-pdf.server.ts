@@ -1,6 +1,6 @@
 import { inTenant, one, rows, type Tx } from "../../../db/index";
 import { notFound } from "~/utils/app-error";
-import type { Actor } from "~/utils/auth.server";
+import type { Actor } from "~/services/accounts/actor";
 import { isUuid } from "~/utils/crypto.server";
 import { formatDate, formatDateTime, formatMoney, humanize } from "~/utils/format";
 import { paperFor, renderPdf, type PdfDocument, type PdfLine } from "./pdf-layout.server";

@@ -3,7 +3,7 @@ import { UniqueConstraintError } from "sequelize";
 import { inTenant } from "../../../db/index";
 import { PriceBookItem } from "../../../db/models";
 import { notFound, validationFailed } from "~/utils/app-error";
-import type { Actor } from "~/utils/auth.server";
+import type { Actor } from "~/services/accounts/actor";
 import { isUuid } from "~/utils/crypto.server";
 import { centsToInput, ppmToPercent, trimDecimal } from "./line-items";
 import type { PriceBookItemValue } from "./price-book-form";

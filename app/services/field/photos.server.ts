@@ -8,11 +8,11 @@ import { createHash } from "node:crypto";
 import { inTenant, type Tx } from "../../../db/index";
 import { Job, User } from "../../../db/models";
 import { AppError, conflict, forbidden, notFound, validationFailed } from "~/utils/app-error";
-import type { Actor } from "~/utils/auth.server";
+import type { Actor } from "~/services/accounts/actor";
 import { isUuid } from "~/utils/crypto.server";
 import { recordScope } from "~/utils/permissions";
 import { notify } from "~/services/events/events.server";
-import { actsOnAnyJob } from "~/services/sync/mutations.server";
+import { actsOnAnyJob } from "~/services/field/mutations.server";
 import { isPhotoContentType, PHOTO_MAX_BYTES, sniffPhotoType, type PhotoMeta } from "./photo-rules";
 import { photoStore } from "./photo-store.server";
 

@@ -270,10 +270,21 @@ export async function insertRecords(type: ImportType, tenantId: string, runId: s
         `Some ${NOUNS[type]} refer to customers or team members that were deleted or changed since the preview. Preview the file again to see which rows.`,
       );
     }
-    // Each part with RETURNING (counted, not sent back): Citus runs an INSERT ... SELECT from a
-    // subquery through the coordinator, as a COPY that row-level security refuses, unless the
-    // statement returns rows (docs/decisions/228-citus-run.md).
-    for (const sql of parts) await rows(`WITH ins AS (${sql} RETURNING 1) SELECT count(*)::int AS n FROM ins`, [tenantId, runId], t);
+    if (parts.length) {
+      // The parts' foreign keys point at the rows just inserted (a property at its customer):
+      // PostgreSQL checks each with a cached plan made from the table's statistics, which
+      // still say "almost empty" after a first import, so each check would scan the table
+      // (50,000 checks over 40,000 customers: past the 60 s statement timeout). Planned per
+      // row and without sequential scans, each check is one index lookup (decision 223).
+      await rows(`SET LOCAL enable_seqscan = off`, [], t);
+      await rows(`SET LOCAL plan_cache_mode = force_custom_plan`, [], t);
+      // Each part with RETURNING (counted, not sent back): Citus runs an INSERT ... SELECT from a
+      // subquery through the coordinator, as a COPY that row-level security refuses, unless the
+      // statement returns rows (docs/decisions/228-citus-run.md).
+      for (const sql of parts) await rows(`WITH ins AS (${sql} RETURNING 1) SELECT count(*)::int AS n FROM ins`, [tenantId, runId], t);
+      await rows(`SET LOCAL enable_seqscan = on`, [], t);
+      await rows(`SET LOCAL plan_cache_mode = auto`, [], t);
+    }
     // Imported members' sign-in rows (db/login-emails.ts), in the same transaction.
     if (type === "team") await addLoginEmailsOfImportRun(tenantId, runId, t);
     return n;

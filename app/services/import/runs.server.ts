@@ -11,7 +11,7 @@ import { inTenant, one, rows, type Tx } from "../../../db/index";
 import { AppError, conflict, forbidden, notFound } from "~/utils/app-error";
 import { isUuid } from "~/utils/crypto.server";
 import { notify } from "~/services/events/events.server";
-import type { Actor } from "~/utils/auth.server";
+import type { Actor } from "~/services/accounts/actor";
 import { IMPORT_LIMITS, mayImportType, type ImportType } from "./columns";
 import { checkAgainstDatabase } from "./checks.server";
 import { toCsv, unescapeFormula } from "./csv-write";

@@ -6,7 +6,7 @@ import { inTenant, one, rows } from "../../../db/index";
 import { Tenant } from "../../../db/models/index";
 import { isUuid } from "~/utils/crypto.server";
 import { notFound, validationFailed } from "~/utils/app-error";
-import type { Actor } from "~/utils/auth.server";
+import type { Actor } from "~/services/accounts/actor";
 import type { ImportType } from "./columns";
 import { analyseUpload, analyseWithMapping, type AnalysedUpload } from "./mapping/analyse.server";
 import type { MappingContext } from "./mapping/apply.server";

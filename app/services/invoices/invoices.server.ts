@@ -4,7 +4,7 @@ import { Customer, Invoice, InvoiceItem, Payment, PortalLink, Quote, type Tenant
 import {
   centsToInput, decimalToMilli, documentTotals, lineAmounts, milliToDecimal, percentToPpm, ppmToPercent, trimDecimal, type LineItemInput,
 } from "~/services/documents/line-items";
-import { addDays, builderContext, chosenQuoteItems, dayIn, livePortalLink, tenantOf } from "~/services/documents/quotes.server";
+import { addDays, builderContext, chosenQuoteItems, dayIn, livePortalLink, tenantOf } from "~/services/quotes/quotes.server";
 import { recordHistory } from "~/services/history/history.server";
 import { queueInvoiceEmail } from "~/services/messages/compose.server";
 import { assertManagesRecords, lockJob } from "~/services/jobs/jobs.server";
@@ -12,7 +12,7 @@ import { applyQuoteDeposit, sentStatus } from "./deposits.server";
 import { portalUrl, signPortalToken } from "~/services/portal/links.server";
 import { nextDocumentNumber } from "~/services/records/numbering.server";
 import { conflict, notFound, validationFailed } from "~/utils/app-error";
-import type { Actor } from "~/utils/auth.server";
+import type { Actor } from "~/services/accounts/actor";
 import { isUuid } from "~/utils/crypto.server";
 import { formatDate, formatMoney } from "~/utils/format";
 import type { InvoiceFormValue } from "./schemas";

@@ -2,7 +2,7 @@ import { UniqueConstraintError } from "sequelize";
 import { inTenant, type Tx } from "../../../db/index";
 import { Customer, Invoice, Payment } from "../../../db/models/index";
 import { conflict, notFound, validationFailed, type AppError } from "~/utils/app-error";
-import type { Actor } from "~/utils/auth.server";
+import type { Actor } from "~/services/accounts/actor";
 import { isUuid } from "~/utils/crypto.server";
 import { formatMoney } from "~/utils/format";
 import { notify } from "~/services/events/events.server";

@@ -2,7 +2,7 @@ import { Op } from "sequelize";
 import { inTenant, type Tx } from "../../../db/index";
 import { Customer, CustomerProperty, Job, JobEvent, Tenant, User, type JobStatus } from "../../../db/models/index";
 import { conflict, forbidden, notFound, validationFailed } from "~/utils/app-error";
-import type { Actor } from "~/utils/auth.server";
+import type { Actor } from "~/services/accounts/actor";
 import { isUuid } from "~/utils/crypto.server";
 import { formatDateTime } from "~/utils/format";
 import { can } from "~/utils/permissions";

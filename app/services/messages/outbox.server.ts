@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import { inTenant, one, rows, type Tx } from "../../../db/index";
 import { Tenant } from "../../../db/models";
 import type { MessageKind, MessageStatus, RecordType } from "../../../db/enums";
-import type { Actor } from "~/utils/auth.server";
+import type { Actor } from "~/services/accounts/actor";
 import { mailMode, messageIdDomain, type MailMode } from "./config.server";
 import { withLink } from "./links.server";
 import type { Business } from "./templates.server";

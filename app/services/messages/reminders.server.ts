@@ -9,7 +9,7 @@ import type { RecordType } from "../../../db/enums";
 import { env, type Env } from "~/utils/env.server";
 import { recordHistory } from "~/services/history/history.server";
 import { notFound } from "~/utils/app-error";
-import type { Actor } from "~/utils/auth.server";
+import type { Actor } from "~/services/accounts/actor";
 import { isUuid } from "~/utils/crypto.server";
 import { signIdToken } from "~/utils/signed-ids.server";
 import { formatDate, formatDateTime, formatMoney } from "~/utils/format";

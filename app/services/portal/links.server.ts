@@ -2,7 +2,7 @@ import { literal, Op } from "sequelize";
 import { inTenant, type Tx } from "../../../db/index";
 import { Customer, PortalLink, User } from "../../../db/models";
 import { notFound } from "~/utils/app-error";
-import type { Actor } from "~/utils/auth.server";
+import type { Actor } from "~/services/accounts/actor";
 import { isUuid } from "~/utils/crypto.server";
 import { env } from "~/utils/env.server";
 import { signIdToken, verifyIdToken } from "~/utils/signed-ids.server";

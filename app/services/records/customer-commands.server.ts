@@ -6,7 +6,7 @@ import { Customer } from "../../../db/models";
 import { recordHistory } from "~/services/history/history.server";
 import type { CustomerRow } from "~/services/import/row-types";
 import { notFound, validationFailed } from "~/utils/app-error";
-import type { Actor } from "~/utils/auth.server";
+import type { Actor } from "~/services/accounts/actor";
 import { isUuid } from "~/utils/crypto.server";
 
 /** The form's field names for a customer's columns (the import's column names). */

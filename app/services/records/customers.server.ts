@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { inTenant, one, rows } from "../../../db/index";
 import { notFound } from "~/utils/app-error";
-import type { Actor } from "~/utils/auth.server";
+import type { Actor } from "~/services/accounts/actor";
 import { isUuid } from "~/utils/crypto.server";
 import { keysetPage, type KeysetQuery, type PageCursor } from "./keyset.server";
 import { containsPattern, CUSTOMER_SEARCH, customerPrefixSearch, invoiceOverdue, prefixPattern, quoteStatus, SHORT_SEARCH_CHARS } from "./sql.server";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { inTenant, one, rows, type Tx } from "../../../db/index";
 import { notFound } from "~/utils/app-error";
-import type { Actor } from "~/utils/auth.server";
+import type { Actor } from "~/services/accounts/actor";
 import { isUuid } from "~/utils/crypto.server";
 import { recordScope } from "~/utils/permissions";
 import { keysetPage, type PageCursor } from "./keyset.server";

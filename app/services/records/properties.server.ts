@@ -5,7 +5,7 @@ import { inTenant } from "../../../db/index";
 import { Customer, CustomerProperty, Job } from "../../../db/models";
 import { notFound } from "~/utils/app-error";
 import { isUuid } from "~/utils/crypto.server";
-import type { Actor } from "~/utils/auth.server";
+import type { Actor } from "~/services/accounts/actor";
 import { recordHistory } from "../history/history.server";
 import type { PropertyInput, PropertyView } from "./property-schema";
 

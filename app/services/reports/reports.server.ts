@@ -1,5 +1,5 @@
 import { inTenant, one, rows, type Tx } from "../../../db/index";
-import type { Actor } from "~/utils/auth.server";
+import type { Actor } from "~/services/accounts/actor";
 import { periodRange, weeksOf, type PeriodRange, type ReportPeriod } from "./periods";
 
 // The owner's reports (CONTRACT section 15). Every figure is an aggregate in SQL over an index

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { inTenant, rows } from "../../../db/index";
-import type { Actor } from "~/utils/auth.server";
+import type { Actor } from "~/services/accounts/actor";
 import { can, recordScope } from "~/utils/permissions";
 import { utcToZoned, zonedToday, zonedToUtc } from "~/services/jobs/local-time";
 import { addDays, isLocalDate, weekStart } from "./days";

@@ -3,7 +3,7 @@ import { Op } from "sequelize";
 import { inTenant, rows } from "../../../db/index";
 import { CalendarFeed, Tenant, User } from "../../../db/models/index";
 import { forbidden, notFound } from "~/utils/app-error";
-import type { Actor } from "~/utils/auth.server";
+import type { Actor } from "~/services/accounts/actor";
 import { isUuid } from "~/utils/crypto.server";
 import { env } from "~/utils/env.server";
 import { can } from "~/utils/permissions";

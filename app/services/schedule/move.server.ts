@@ -2,7 +2,7 @@ import { inTenant } from "../../../db/index";
 import { Customer, Job, User } from "../../../db/models/index";
 import { conflict, notFound } from "~/utils/app-error";
 import { isUuid } from "~/utils/crypto.server";
-import type { Actor } from "~/utils/auth.server";
+import type { Actor } from "~/services/accounts/actor";
 import { applySchedule, assertManagesRecords, lockJob, scheduleFromLocal, tenantTimeZone, type LocalSchedule } from "~/services/jobs/jobs.server";
 import { utcToZoned } from "~/services/jobs/local-time";
 import { recordHistory } from "~/services/history/history.server";

@@ -2,7 +2,7 @@ import { queueInviteEmail } from "~/services/messages/compose.server";
 import { inTenant, one, rows } from "../../../db/index";
 import { assertPasswordNotCommon } from "~/services/accounts/accounts.server";
 import { AppError, conflict, notFound } from "~/utils/app-error";
-import type { Actor } from "~/utils/auth.server";
+import type { Actor } from "~/services/accounts/actor";
 import { isUuid, randomToken, sha256 } from "~/utils/crypto.server";
 import { env } from "~/utils/env.server";
 import { hashPassword } from "~/services/accounts/passwords.server";

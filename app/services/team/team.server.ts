@@ -2,7 +2,7 @@ import type { z } from "zod";
 import { inTenant, one, rows } from "../../../db/index";
 import { addLoginEmails } from "../../../db/login-emails";
 import { AppError, conflict, forbidden, notFound } from "~/utils/app-error";
-import type { Actor } from "~/utils/auth.server";
+import type { Actor } from "~/services/accounts/actor";
 import { isUuid } from "~/utils/crypto.server";
 import { mayGrant, ROLES, type Role } from "~/utils/permissions";
 import { addMemberSchema } from "./schemas";

@@ -1,7 +1,7 @@
 // The quote builder's form (CONTRACT section 12): one schema for the browser and the action.
 import { z } from "zod";
 import { checked, isoDate, maxLen, currency, money, Invalid, type Check } from "~/services/import/cells";
-import { lineItemsSchema } from "./line-items";
+import { lineItemsSchema } from "../documents/line-items";
 
 
 export type DepositInput = { percent: string | null; cents: number | null };

@@ -1,15 +1,12 @@
 import { json, redirect } from "@remix-run/node";
 import { safeRedirect } from "remix-utils/safe-redirect";
-import { AppError } from "./app-error";
-import { readCookie, sessionCookie } from "./cookies.server";
-import { can, ROLE_PERMISSIONS, type Permission } from "./permissions";
-import { createSession, deleteSession, findSessionUser, type SessionUser } from "~/services/accounts/sessions.server";
+import { AppError } from "../utils/app-error";
+import { readCookie, sessionCookie } from "../utils/cookies.server";
+import { can, ROLE_PERMISSIONS, type Permission } from "../utils/permissions";
+import type { CurrentUser } from "~/services/accounts/actor";
+import { createSession, deleteSession, findSessionUser } from "~/services/accounts/sessions.server";
 
-export type CurrentUser = SessionUser & { permissions: Permission[] };
-/** Who is acting: what every service takes, so no query can forget its tenant. */
-export type Actor = { tenantId: string; userId: string; role: CurrentUser["role"] };
-
-export const actorOf = (u: CurrentUser): Actor => ({ tenantId: u.tenantId, userId: u.id, role: u.role });
+export { actorOf, type Actor, type CurrentUser } from "~/services/accounts/actor";
 
 // One lookup per request, however many loaders ask.
 const cache = new WeakMap<object, Promise<CurrentUser | null>>();

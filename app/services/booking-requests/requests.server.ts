@@ -1,14 +1,14 @@
 import { z } from "zod";
 import { Op } from "sequelize";
 import { inTenant } from "../../../db/index";
-import { BookingRequest } from "../../../db/models";
+import { BookingRequest } from "../../../db/models/index";
 import { conflict, notFound } from "~/utils/app-error";
-import type { Actor } from "~/utils/auth.server";
+import type { Actor } from "~/services/accounts/actor";
 import { isUuid } from "~/utils/crypto.server";
-import { keysetPage, type PageCursor } from "./keyset.server";
-import { listSchemaBase } from "./list-params";
-import { containsPattern, CUSTOMER_SEARCH } from "./sql.server";
-import { REQUEST_FILTERS, REQUEST_STATUSES, REQUEST_TRANSITIONS, type RequestStatus } from "./statuses";
+import { keysetPage, type PageCursor } from "../records/keyset.server";
+import { listSchemaBase } from "../records/list-params";
+import { containsPattern, CUSTOMER_SEARCH } from "../records/sql.server";
+import { REQUEST_FILTERS, REQUEST_STATUSES, REQUEST_TRANSITIONS, type RequestStatus } from "../records/statuses";
 
 // Booking requests customers sent from the portal, and their triage by the office.
 

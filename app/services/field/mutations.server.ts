@@ -1,9 +1,9 @@
 import { one } from "../../../db/index";
 import { AppError, conflict, forbidden, notFound } from "~/utils/app-error";
-import type { Actor } from "~/utils/auth.server";
+import type { Actor } from "~/services/accounts/actor";
 import { isUuid } from "~/utils/crypto.server";
 import { notify } from "~/services/events/events.server";
-import { ARGS_SCHEMAS } from "./schemas";
+import { ARGS_SCHEMAS } from "./mutation-schemas";
 import {
   FIELD_STATUSES,
   NEXT_STATUSES,

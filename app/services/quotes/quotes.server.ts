@@ -3,20 +3,20 @@
 // transaction; the route, the seed, the tests and the assistant's "start a quote" call them.
 import { Op } from "sequelize";
 import { inTenant, one, type Tx } from "../../../db/index";
-import { BookingRequest, Customer, Job, PortalLink, PriceBookItem, Quote, QuoteDeposit, QuoteItem, Tenant } from "../../../db/models";
+import { BookingRequest, Customer, Job, PortalLink, PriceBookItem, Quote, QuoteDeposit, QuoteItem, Tenant } from "../../../db/models/index";
 import { recordHistory } from "~/services/history/history.server";
 import { checklistFromItems, setChecklist } from "~/services/jobs/checklist.server";
 import { queueQuoteEmail } from "~/services/messages/compose.server";
 import { portalUrl, signPortalToken } from "~/services/portal/links.server";
 import { nextDocumentNumber } from "~/services/records/numbering.server";
 import { conflict, notFound, validationFailed } from "~/utils/app-error";
-import type { Actor } from "~/utils/auth.server";
+import type { Actor } from "~/services/accounts/actor";
 import { isUuid } from "~/utils/crypto.server";
 import { formatDate, formatMoney } from "~/utils/format";
 import {
   centsToInput, countedLines, decimalToMilli, documentTotals, lineAmounts, milliToDecimal, percentToPpm, ppmToPercent, trimDecimal,
   type LineItemInput,
-} from "./line-items";
+} from "../documents/line-items";
 import type { QuoteFormValue } from "./quote-form";
 
 /** A date as YYYY-MM-DD in a time zone (the tenant's calendar day). */

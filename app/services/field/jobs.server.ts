@@ -1,5 +1,5 @@
 import { inTenant, rows } from "../../../db/index";
-import type { Actor } from "~/utils/auth.server";
+import type { Actor } from "~/services/accounts/actor";
 import { NEXT_STATUSES, type FieldJob, type JobStatus } from "./protocol";
 
 /** At most this many jobs in one answer: a day's work many times over. */

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { inTenant, type Tx } from "../../../db/index";
 import { BookingRequest, Quote } from "../../../db/models/index";
 import { conflict, notFound } from "~/utils/app-error";
-import type { Actor } from "~/utils/auth.server";
+import type { Actor } from "~/services/accounts/actor";
 import { isUuid } from "~/utils/crypto.server";
 import { formatDate } from "~/utils/format";
 import { recordHistory } from "~/services/history/history.server";

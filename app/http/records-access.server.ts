@@ -1,6 +1,6 @@
 import { json } from "@remix-run/node";
 import { requireUserWithPermission, type CurrentUser } from "./auth.server";
-import { recordScope } from "./permissions";
+import { recordScope } from "../utils/permissions";
 
 /**
  * Pages over the whole tenant's records (customers, quotes, invoices, requests): roles whose

@@ -1,13 +1,13 @@
 import { jsonbLiteral, one } from "../../../db/index";
 import { isUuid } from "~/utils/crypto.server";
 import { AppError, forbidden, isAppError } from "~/utils/app-error";
-import type { Actor } from "~/utils/auth.server";
+import type { Actor } from "~/services/accounts/actor";
 import { log } from "~/utils/log.server";
 import { notify } from "~/services/events/events.server";
 import { openAssignedJobs } from "./jobs.server";
 import { actsOnAnyJob, announces, errorOf, prepare, type DbOutcome } from "./mutations.server";
 import type { MutationResult, PushResponse } from "./protocol";
-import type { PushRequest } from "./schemas";
+import type { PushRequest } from "./mutation-schemas";
 
 /**
  * A push (Replicache style, CONTRACT section 7). The arguments are checked here; then one
