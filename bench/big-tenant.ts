@@ -80,7 +80,7 @@ async function seed(client: pg.Client, t: Awaited<ReturnType<typeof createTenant
     [tid, t.users.owner.id],
   );
   // Their sign-in rows (db/login-emails.ts: the app writes them with the user).
-  await rows(`INSERT INTO login_emails (tenant_id, email, user_id) SELECT tenant_id, email, id FROM users WHERE tenant_id = $1 AND role = 'technician'`, [tid]);
+  await rows(`INSERT INTO login_emails (tenant_id, email, user_id) SELECT tenant_id, email, id FROM users WHERE tenant_id = $1 AND email LIKE '%@bench.test'`, [tid]);
   await rows(
     `INSERT INTO customers (tenant_id, id, name, email, phone, address_line1, city, region, postal_code, country, company)
      SELECT $1, ${id("c", "g")}, 'Customer ' || lpad(g::text, 6, '0'), 'c' || g || '@bench.test', '555-' || lpad(g::text, 7, '0'),
