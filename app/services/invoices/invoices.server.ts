@@ -2,9 +2,9 @@ import { Op } from "sequelize";
 import { inTenant, type Tx } from "../../../db/index";
 import { Customer, Invoice, InvoiceItem, Payment, PortalLink, Quote, type Tenant, TimeEntry, User } from "../../../db/models/index";
 import {
-  centsToInput, decimalToMilli, documentTotals, lineAmounts, milliToDecimal, percentToPpm, ppmToPercent, trimDecimal, type LineItemInput,
+  decimalToMilli, documentTotals, lineAmounts, milliToDecimal, percentToPpm, ppmToPercent, type LineItemInput,
 } from "~/services/documents/line-items";
-import { addDays, builderContext, chosenQuoteItems, dayIn, livePortalLink, tenantOf } from "~/services/quotes/quotes.server";
+import { addDays, builderContext, chosenQuoteItems, dayIn, documentForEdit, lineForEdit, livePortalLink, tenantOf } from "~/services/quotes/quotes.server";
 import { recordHistory } from "~/services/history/history.server";
 import { queueInvoiceEmail } from "~/services/messages/compose.server";
 import { assertManagesRecords, lockJob } from "~/services/jobs/jobs.server";
@@ -136,18 +136,12 @@ export async function invoiceForEdit(actor: Actor, id: string) {
   return inTenant(actor.tenantId, async (t) => {
     const invoice = await findInvoice(t, actor, id);
     assertInvoiceEditable(invoice);
-    const customer = await Customer.findOne({ where: { tenantId: actor.tenantId, id: invoice.customerId }, attributes: ["id", "name"], transaction: t });
     const items = await InvoiceItem.findAll({ where: { tenantId: actor.tenantId, invoiceId: id }, order: [["position", "ASC"]], transaction: t });
     return {
-      id: invoice.id,
-      number: invoice.number,
-      status: invoice.status,
-      customer: { id: customer!.id, name: customer!.name },
+      ...(await documentForEdit(t, actor, invoice)),
       values: {
         customerId: invoice.customerId, issueDate: invoice.issueDate ?? "", dueDate: invoice.dueDate ?? "", currency: invoice.currency.trim(), notes: invoice.notes ?? "",
-        items: items.map((l) => ({
-          description: l.description, quantity: trimDecimal(l.quantity), unitPrice: centsToInput(l.unitPriceCents), taxRate: trimDecimal(l.taxRate), optional: "", option: "",
-        })),
+        items: items.map((l) => ({ ...lineForEdit(l), optional: "", option: "" })),
       },
     };
   });

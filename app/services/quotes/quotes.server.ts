@@ -177,25 +177,30 @@ function assertEditable(quote: Quote) {
   if (!EDITABLE.has(quote.status)) throw conflict(`Quote ${quote.number} is ${quote.status} and can no longer be edited.`);
 }
 
+/**
+ * What a quote's or invoice's edit form starts from beside its own fields: the document's id,
+ * number and status, its customer, and a line's four shared fields as the form's inputs.
+ */
+export async function documentForEdit(t: Tx, actor: Actor, doc: { id: string; number: string; status: string; customerId: string }) {
+  const customer = await Customer.findOne({ where: { tenantId: actor.tenantId, id: doc.customerId }, attributes: ["id", "name"], transaction: t });
+  return { id: doc.id, number: doc.number, status: doc.status, customer: { id: customer!.id, name: customer!.name } };
+}
+export const lineForEdit = (l: { description: string; quantity: string; unitPriceCents: number; taxRate: string }) => ({
+  description: l.description, quantity: trimDecimal(l.quantity), unitPrice: centsToInput(l.unitPriceCents), taxRate: trimDecimal(l.taxRate),
+});
+
 /** The quote's fields as the builder shows them; 409 when it can no longer be edited. */
 export async function quoteForEdit(actor: Actor, id: string) {
   return inTenant(actor.tenantId, async (t) => {
     const quote = await findQuote(t, actor, id);
     assertEditable(quote);
-    const customer = await Customer.findOne({ where: { tenantId: actor.tenantId, id: quote.customerId }, attributes: ["id", "name"], transaction: t });
     const items = await QuoteItem.findAll({ where: { tenantId: actor.tenantId, quoteId: id }, order: [["position", "ASC"]], transaction: t });
     return {
-      id: quote.id,
-      number: quote.number,
-      status: quote.status,
-      customer: { id: customer!.id, name: customer!.name },
+      ...(await documentForEdit(t, actor, quote)),
       values: {
         customerId: quote.customerId, title: quote.title ?? "", validUntil: quote.validUntil ?? "", currency: quote.currency.trim(), notes: quote.notes ?? "",
         deposit: quote.depositPercent !== null ? `${trimDecimal(quote.depositPercent)}%` : quote.depositCents ? centsToInput(Number(quote.depositCents)) : "",
-        items: items.map((l) => ({
-          description: l.description, quantity: trimDecimal(l.quantity), unitPrice: centsToInput(l.unitPriceCents), taxRate: trimDecimal(l.taxRate),
-          optional: l.optional ? "on" : "", option: l.optionName ?? "",
-        })),
+        items: items.map((l) => ({ ...lineForEdit(l), optional: l.optional ? "on" : "", option: l.optionName ?? "" })),
       },
     };
   });

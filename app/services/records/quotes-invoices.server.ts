@@ -79,6 +79,11 @@ const NEWEST = { expr: "coalesce(d.issue_date, '-infinity'::date)", type: "date"
 const THEN_NUMBER = [{ expr: "d.number", type: "text" }] as const;
 const CUSTOMER_JOIN = "JOIN customers c ON c.tenant_id = d.tenant_id AND c.id = d.customer_id";
 
+/** One page of a document list, newest first, with its customer's name. */
+function documentPage<T extends Record<string, unknown>>(table: "quotes" | "invoices", select: string, w: { where: string[]; bind: unknown[] }, cursor: PageCursor, t: Tx) {
+  return keysetPage<T>({ select, from: `${table} d ${CUSTOMER_JOIN}`, where: w.where, bind: w.bind, key: NEWEST, then: [...THEN_NUMBER], id: "d.id", cursor }, t);
+}
+
 export async function listQuotes(actor: Actor, p: QuoteListParams) {
   return inTenant(actor.tenantId, async (t) => {
     const { where, bind } = await baseWhere("quotes", actor, p, (a) => `lower(${a}.number || ' ' || coalesce(${a}.title, ''))`, t);
@@ -90,18 +95,12 @@ export async function listQuotes(actor: Actor, p: QuoteListParams) {
       bind.push(p.status);
       where.push(`d.status = $${bind.length}`);
     }
-    return keysetPage<QuoteListItem>(
-      {
-        select: `d.id, d.number, d.title, ${quoteStatus("d")} AS status, d.issue_date::text, d.valid_until::text,
-                 d.total_cents, d.currency, d.customer_id, c.name AS customer_name`,
-        from: `quotes d ${CUSTOMER_JOIN}`,
-        where,
-        bind,
-        key: NEWEST,
-        then: [...THEN_NUMBER],
-        id: "d.id",
-        cursor: p,
-      },
+    return documentPage<QuoteListItem>(
+      "quotes",
+      `d.id, d.number, d.title, ${quoteStatus("d")} AS status, d.issue_date::text, d.valid_until::text,
+       d.total_cents, d.currency, d.customer_id, c.name AS customer_name`,
+      { where, bind },
+      p,
       t,
     );
   });
@@ -117,18 +116,12 @@ export async function listInvoices(actor: Actor, p: InvoiceListParams) {
       bind.push(p.status);
       where.push(`d.status = $${bind.length}`);
     }
-    return keysetPage<InvoiceListItem>(
-      {
-        select: `d.id, d.number, d.status, ${overdue} AS overdue, d.issue_date::text, d.due_date::text, d.total_cents,
-                 d.amount_paid_cents, d.currency, d.customer_id, c.name AS customer_name`,
-        from: `invoices d ${CUSTOMER_JOIN}`,
-        where,
-        bind,
-        key: NEWEST,
-        then: [...THEN_NUMBER],
-        id: "d.id",
-        cursor: p,
-      },
+    return documentPage<InvoiceListItem>(
+      "invoices",
+      `d.id, d.number, d.status, ${overdue} AS overdue, d.issue_date::text, d.due_date::text, d.total_cents,
+       d.amount_paid_cents, d.currency, d.customer_id, c.name AS customer_name`,
+      { where, bind },
+      p,
       t,
     );
   });
