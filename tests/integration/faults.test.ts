@@ -413,7 +413,19 @@ describe("the database unavailable", () => {
       pgdb = undefined;
       phase = "down";
       // While it is down, every kind of request answers 503 (twice: the pool holds no stale connection).
-      for (let round = 0; round < 2; round++) for (const o of await Promise.all(all.map(probe))) assertUnavailable(o);
+      for (let round = 0; round < 2; round++) {
+        for (const o of await Promise.all(all.map(probe))) {
+          try {
+            assertUnavailable(o);
+          } catch (error) {
+            // Once in a full CI run the server itself refused a connection here: say whether it
+            // was still running and what it logged last, so the next failure names its cause.
+            const s = server!;
+            (error as Error).message += `\nserver exit code ${s.child.exitCode}, signal ${s.child.signalCode}; its last log lines:\n${s.logs.join("").split("\n").slice(-40).join("\n")}`;
+            throw error;
+          }
+        }
+      }
 
       phase = "starting";
       pgdb = await startEmbedded(dataDir, { database, port });
