@@ -28,7 +28,8 @@ module.exports = {
     {
       name: "utils-are-a-leaf",
       severity: "error",
-      comment: "app/utils holds shared pure helpers (and the env() configuration): it imports no service, boundary, route or component.",
+      comment:
+        "app/utils holds shared pure helpers (and the env() configuration): it imports no service, boundary, route or component.",
       from: { path: "^app/utils/" },
       to: { path: "^app/(services|http|routes|components)/|^app/root\\.tsx$" },
     },

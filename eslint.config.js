@@ -8,7 +8,17 @@ import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["build/**", "public/build/**", ".cache/**", ".data/**", "tests/.artifacts/**", "bench/results/**", "node_modules/**"] },
+  {
+    ignores: [
+      "build/**",
+      "public/build/**",
+      ".cache/**",
+      ".data/**",
+      "tests/.artifacts/**",
+      "bench/results/**",
+      "node_modules/**",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -28,7 +38,10 @@ export default tseslint.config(
     rules: {
       ...jsxA11y.flatConfigs.recommended.rules,
       // A scrollable table is a focusable, labelled region (axe's scrollable-region-focusable).
-      "jsx-a11y/no-noninteractive-tabindex": ["error", { tags: [], roles: ["tabpanel", "region"], allowExpressionValues: true }],
+      "jsx-a11y/no-noninteractive-tabindex": [
+        "error",
+        { tags: [], roles: ["tabpanel", "region"], allowExpressionValues: true },
+      ],
       // A label's text may sit in nested spans (a title and a hint).
       "jsx-a11y/label-has-associated-control": ["error", { depth: 4 }],
     },
@@ -42,7 +55,10 @@ export default tseslint.config(
     rules: {
       // tsc checks names; ESLint's no-undef does not know TypeScript's types and globals.
       "no-undef": "off",
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" },
+      ],
     },
   },
 );

@@ -46,7 +46,9 @@ export default function handleRequest(
         responseHeaders.set("Content-Type", "text/html; charset=utf-8");
         // With its length the page goes out in one write (no chunked encoding): decision 114.
         responseHeaders.set("Content-Length", String(body.byteLength));
-        resolve(withAppHeaders(request, new Response(body, { headers: responseHeaders, status: responseStatusCode }), nonce));
+        resolve(
+          withAppHeaders(request, new Response(body, { headers: responseHeaders, status: responseStatusCode }), nonce),
+        );
         done();
       },
     });
@@ -75,7 +77,8 @@ export default function handleRequest(
 }
 
 /** A page's data request (client-side navigation, `?_data=`): the same headers as the page. */
-export const handleDataRequest: HandleDataRequestFunction = (response, { request }) => withAppHeaders(request, response);
+export const handleDataRequest: HandleDataRequestFunction = (response, { request }) =>
+  withAppHeaders(request, response);
 
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;

@@ -30,7 +30,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
     {
       csrf: csrf.token,
       // Only the layout's one-line message goes to the browser; pages read their own flash keys.
-      flash: typeof flash?.message === "string" ? { message: flash.message, tone: flash.tone === "error" ? ("error" as const) : ("success" as const) } : null,
+      flash:
+        typeof flash?.message === "string"
+          ? { message: flash.message, tone: flash.tone === "error" ? ("error" as const) : ("success" as const) }
+          : null,
       user: user && {
         name: user.name,
         email: user.email,
@@ -43,7 +46,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
     { headers: csrf.setCookie ? { "Set-Cookie": csrf.setCookie } : {} },
   );
 }
-
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();

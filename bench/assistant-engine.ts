@@ -24,19 +24,37 @@ function measure(name: string, inputs: readonly GuidanceInput[], rounds: number)
   times.sort((a, b) => a - b);
   const mean = times.reduce((a, b) => a + b, 0) / times.length;
   const p99 = times[Math.min(times.length - 1, Math.floor(times.length * 0.99))];
-  console.log(`${name.padEnd(48)} calls ${String(times.length).padStart(6)}  mean ${mean.toFixed(1).padStart(7)} us  p99 ${p99.toFixed(1).padStart(7)} us  cpu ${cpuMean.toFixed(1).padStart(6)} us`);
+  console.log(
+    `${name.padEnd(48)} calls ${String(times.length).padStart(6)}  mean ${mean.toFixed(1).padStart(7)} us  p99 ${p99.toFixed(1).padStart(7)} us  cpu ${cpuMean.toFixed(1).padStart(6)} us`,
+  );
 }
 
 const longDetails = (
   "Customer says the 20 year old gas water heater in the garage is leaking and the vent is corroded; " +
   "two-story house, tight closet upstairs, no parking on the street, wants it done today if possible. "
-).repeat(30).slice(0, 5000);
+)
+  .repeat(30)
+  .slice(0, 5000);
 
-measure("bench request (quote, 50 gal water heater, attic)", [{ mode: "quote", jobTitle: "Replace 50 gal water heater", details: "Two-story house, heater in the attic" }], 2000);
-measure("issue request (quote, garage, corroded vent)", [{ mode: "quote", jobTitle: "replace 50 gallon gas water heater in garage, existing venting corroded" }], 2000);
+measure(
+  "bench request (quote, 50 gal water heater, attic)",
+  [{ mode: "quote", jobTitle: "Replace 50 gal water heater", details: "Two-story house, heater in the attic" }],
+  2000,
+);
+measure(
+  "issue request (quote, garage, corroded vent)",
+  [{ mode: "quote", jobTitle: "replace 50 gallon gas water heater in garage, existing venting corroded" }],
+  2000,
+);
 measure(
   `golden set x 3 modes (${GOLDEN.length * 3} inputs)`,
-  GOLDEN.flatMap((c) => (["quote", "schedule", "general"] as const).map((mode) => ({ mode, jobTitle: c.title, details: c.details }))),
+  GOLDEN.flatMap((c) =>
+    (["quote", "schedule", "general"] as const).map((mode) => ({ mode, jobTitle: c.title, details: c.details })),
+  ),
   20,
 );
-measure("5,000-character details (quote)", [{ mode: "quote", jobTitle: "Water heater replacement", details: longDetails }], 300);
+measure(
+  "5,000-character details (quote)",
+  [{ mode: "quote", jobTitle: "Water heater replacement", details: longDetails }],
+  300,
+);

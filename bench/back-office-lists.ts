@@ -34,7 +34,10 @@ async function fill(tenantId: string, technicianId: string) {
     [tenantId, technicianId],
   );
   await rows(`UPDATE jobs SET scheduled_start = NULL WHERE tenant_id = $1 AND status = 'unscheduled'`, [tenantId]);
-  for (const [table, extra] of [["quotes", ", valid_until"], ["invoices", ", due_date"]] as const) {
+  for (const [table, extra] of [
+    ["quotes", ", valid_until"],
+    ["invoices", ", due_date"],
+  ] as const) {
     await rows(
       `INSERT INTO ${table} (tenant_id, customer_id, number, status, total_cents ${extra})
        SELECT $1, c.id, '${table === "quotes" ? "Q" : "INV"}-' || lpad((row_number() OVER ())::text, 6, '0'),
@@ -86,12 +89,19 @@ async function main() {
     const tech: Actor = { tenantId: a.id, userId: a.users.technician.id, role: "technician" };
     const deep = await listCustomers(office, { filter: "all" });
     let cursor = deep.nextCursor;
-    for (let i = 0; i < 1000 && cursor; i++) cursor = (await listCustomers(office, { filter: "all", after: cursor })).nextCursor;
+    for (let i = 0; i < 1000 && cursor; i++)
+      cursor = (await listCustomers(office, { filter: "all", after: cursor })).nextCursor;
     const results = [
       await timeIt("customers page 1", () => listCustomers(office, { filter: "all" })),
-      await timeIt("customers page 1,001 (after cursor)", () => listCustomers(office, { filter: "all", after: cursor ?? undefined })),
-      await timeIt("customers search 'c31337@' (1 match)", () => listCustomers(office, { filter: "all", q: "c31337@" })),
-      await timeIt("customers search 'company 4' (many)", () => listCustomers(office, { filter: "all", q: "company 4" })),
+      await timeIt("customers page 1,001 (after cursor)", () =>
+        listCustomers(office, { filter: "all", after: cursor ?? undefined }),
+      ),
+      await timeIt("customers search 'c31337@' (1 match)", () =>
+        listCustomers(office, { filter: "all", q: "c31337@" }),
+      ),
+      await timeIt("customers search 'company 4' (many)", () =>
+        listCustomers(office, { filter: "all", q: "company 4" }),
+      ),
       await timeIt("customers search 'zz' (2 letters, none)", () => listCustomers(office, { filter: "all", q: "zz" })),
       await timeIt("customers with unpaid invoices", () => listCustomers(office, { filter: "unpaid" })),
       await timeIt("jobs open", () => listJobs(office, { status: "open" })),
@@ -102,7 +112,9 @@ async function main() {
       await timeIt("quotes search 'Q-012345'", () => listQuotes(office, { status: "all", q: "Q-012345" })),
       await timeIt("quotes search 'customer' (all match)", () => listQuotes(office, { status: "all", q: "customer" })),
       await timeIt("invoices overdue", () => listInvoices(office, { status: "overdue" })),
-      await timeIt("invoices search by customer 'customer 004242'", () => listInvoices(office, { status: "all", q: "customer 004242" })),
+      await timeIt("invoices search by customer 'customer 004242'", () =>
+        listInvoices(office, { status: "all", q: "customer 004242" }),
+      ),
       await timeIt("requests new", () => listRequests(office, { status: "new" })),
       await timeIt("dashboard counts", () => dashboardCounts(a.id)),
       await timeIt("dashboard lists", () => dashboardLists(a.id)),

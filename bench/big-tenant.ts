@@ -51,7 +51,11 @@ export async function seedBigTenant(baseUrl: string, databaseUrl: string): Promi
   const started = Date.now();
   const t = await createTenantWithUsers("Bench Big Plumbing");
   // Its own connection: the app pool's 30 s statement timeout is for requests, not a bulk load.
-  const client = new pg.Client({ connectionString: databaseUrl, statement_timeout: 0, application_name: "bench:big-tenant" });
+  const client = new pg.Client({
+    connectionString: databaseUrl,
+    statement_timeout: 0,
+    application_name: "bench:big-tenant",
+  });
   await client.connect();
   try {
     return await seed(client, t, baseUrl, started);
@@ -60,8 +64,14 @@ export async function seedBigTenant(baseUrl: string, databaseUrl: string): Promi
   }
 }
 
-async function seed(client: pg.Client, t: Awaited<ReturnType<typeof createTenantWithUsers>>, baseUrl: string, started: number): Promise<BigTenant> {
-  const rows = async <T = Record<string, unknown>>(sql: string, bind: unknown[] = []) => (await client.query(sql, bind)).rows as T[];
+async function seed(
+  client: pg.Client,
+  t: Awaited<ReturnType<typeof createTenantWithUsers>>,
+  baseUrl: string,
+  started: number,
+): Promise<BigTenant> {
+  const rows = async <T = Record<string, unknown>>(sql: string, bind: unknown[] = []) =>
+    (await client.query(sql, bind)).rows as T[];
   const one = async <T = Record<string, unknown>>(sql: string, bind: unknown[] = []) => (await rows<T>(sql, bind))[0];
   const tid = t.id;
   await rows(`UPDATE tenants SET time_zone = $2 WHERE id = $1`, [tid, ZONE]);
@@ -80,7 +90,10 @@ async function seed(client: pg.Client, t: Awaited<ReturnType<typeof createTenant
     [tid, t.users.owner.id],
   );
   // Their sign-in rows (db/login-emails.ts: the app writes them with the user).
-  await rows(`INSERT INTO login_emails (tenant_id, email, user_id) SELECT tenant_id, email, id FROM users WHERE tenant_id = $1 AND email LIKE '%@bench.test'`, [tid]);
+  await rows(
+    `INSERT INTO login_emails (tenant_id, email, user_id) SELECT tenant_id, email, id FROM users WHERE tenant_id = $1 AND email LIKE '%@bench.test'`,
+    [tid],
+  );
   await rows(
     `INSERT INTO customers (tenant_id, id, name, email, phone, address_line1, city, region, postal_code, country, company)
      SELECT $1, ${id("c", "g")}, 'Customer ' || lpad(g::text, 6, '0'), 'c' || g || '@bench.test', '555-' || lpad(g::text, 7, '0'),
@@ -91,7 +104,8 @@ async function seed(client: pg.Client, t: Awaited<ReturnType<typeof createTenant
   const customerOf = (g: string) => id("c", `1 + (${g}) % ${BIG.customers}`);
   const techOf = (g: string) => id("t", `1 + (${g}) % ${BIG.technicians}`);
   // Local wall clock -> instant in the tenant's zone.
-  const at = (date: string, hours: string) => `((${date})::timestamp + (${hours}) * interval '1 hour') AT TIME ZONE '${ZONE}'`;
+  const at = (date: string, hours: string) =>
+    `((${date})::timestamp + (${hours}) * interval '1 hour') AT TIME ZONE '${ZONE}'`;
 
   // The bench week: each technician 20 jobs, Monday..Sunday at 08:00, 11:00, 14:00 (2 hours each).
   await rows(
@@ -189,11 +203,23 @@ async function seed(client: pg.Client, t: Awaited<ReturnType<typeof createTenant
     `INSERT INTO calendar_feeds (tenant_id, user_id, created_by) VALUES ($1, ${id("t", "1")}, $2) RETURNING id`,
     [tid, t.users.owner.id],
   );
-  for (const table of ["customers", "jobs", "invoices", "payments", "quotes", "users", "invoice_items", "price_book_items"]) await rows(`VACUUM ANALYZE ${table}`);
+  for (const table of [
+    "customers",
+    "jobs",
+    "invoices",
+    "payments",
+    "quotes",
+    "users",
+    "invoice_items",
+    "price_book_items",
+  ])
+    await rows(`VACUUM ANALYZE ${table}`);
 
   const counts: Record<string, number> = {};
   for (const table of ["customers", "jobs", "invoices", "payments", "quotes"]) {
-    counts[table] = Number((await one<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE tenant_id = $1`, [tid]))!.n);
+    counts[table] = Number(
+      (await one<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE tenant_id = $1`, [tid]))!.n,
+    );
   }
   const inWeek = await one<{ n: number }>(
     `SELECT count(*)::int AS n FROM jobs WHERE tenant_id = $1 AND scheduled_start >= ($2::date::timestamp AT TIME ZONE '${ZONE}') AND scheduled_start < (($2::date + 7)::timestamp AT TIME ZONE '${ZONE}')`,

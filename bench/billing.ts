@@ -15,7 +15,15 @@ export async function benchBilling(baseUrl: string, databaseUrl: string, tenantI
       id: `evt_bench_${n}`,
       type: "customer.subscription.updated",
       created: 1_700_000_000 + n,
-      data: { object: { id: "sub_bench", status: "active", metadata: { tenant_id: tenantId }, current_period_end: 1_900_000_000, items: { data: [{ price: { id: "price_bench_pro" } }] } } },
+      data: {
+        object: {
+          id: "sub_bench",
+          status: "active",
+          metadata: { tenant_id: tenantId },
+          current_period_end: 1_900_000_000,
+          items: { data: [{ price: { id: "price_bench_pro" } }] },
+        },
+      },
     });
   });
   const unique = new Set(events.map((e) => JSON.parse(e).id)).size;
@@ -24,7 +32,10 @@ export async function benchBilling(baseUrl: string, databaseUrl: string, tenantI
     const body = events[i];
     const res = await fetch(`${baseUrl}/api/billing/stripe/webhook`, {
       method: "POST",
-      headers: { "content-type": "application/json", "stripe-signature": stripeSignatureHeader(body, BENCH_STRIPE.secret, Math.floor(Date.now() / 1000)) },
+      headers: {
+        "content-type": "application/json",
+        "stripe-signature": stripeSignatureHeader(body, BENCH_STRIPE.secret, Math.floor(Date.now() / 1000)),
+      },
       body,
     });
     await res.arrayBuffer();
@@ -33,11 +44,25 @@ export async function benchBilling(baseUrl: string, databaseUrl: string, tenantI
   const seconds = (performance.now() - started) / 1000;
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
-  const { rows } = await client.query(`SELECT count(*)::int AS n, count(DISTINCT event_id)::int AS d FROM billing_events WHERE provider = 'stripe' AND event_id LIKE 'evt_bench_%'`);
+  const { rows } = await client.query(
+    `SELECT count(*)::int AS n, count(DISTINCT event_id)::int AS d FROM billing_events WHERE provider = 'stripe' AND event_id LIKE 'evt_bench_%'`,
+  );
   await client.end();
   const ok = statuses.filter((s) => s === 200).length;
   return [
-    figure("B4 webhook events per second (20 connections)", total / seconds, "events/s", ">= 500", total / seconds >= 500 && ok === total),
-    figure("B4 stored rows per event id (unique ids sent)", rows[0].n / unique, "rows/id", "= 1", rows[0].n === unique && rows[0].d === unique),
+    figure(
+      "B4 webhook events per second (20 connections)",
+      total / seconds,
+      "events/s",
+      ">= 500",
+      total / seconds >= 500 && ok === total,
+    ),
+    figure(
+      "B4 stored rows per event id (unique ids sent)",
+      rows[0].n / unique,
+      "rows/id",
+      "= 1",
+      rows[0].n === unique && rows[0].d === unique,
+    ),
   ];
 }

@@ -44,7 +44,9 @@ export async function benchEmail(databaseUrl: string): Promise<Figure[]> {
 
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
-  const tenant = (await client.query<{ id: string }>(`INSERT INTO tenants (name) VALUES ('Mail Bench Co') RETURNING id`)).rows[0].id;
+  const tenant = (
+    await client.query<{ id: string }>(`INSERT INTO tenants (name) VALUES ('Mail Bench Co') RETURNING id`)
+  ).rows[0].id;
   const ids = Array.from({ length: COUNT }, () => randomUUID());
   const body = "Hi Ann,\n\nHere is your quote Q-0001 for a water heater: $1,200.00.\n\nThank you,\nMail Bench Co\n";
   const html = `<!DOCTYPE html><html><body><p>Hi Ann,</p><p>Here is your quote Q-0001 for a water heater: <b>$1,200.00</b>.</p><p>Thank you,<br>Mail Bench Co</p></body></html>`;
@@ -56,7 +58,10 @@ export async function benchEmail(databaseUrl: string): Promise<Figure[]> {
     [tenant, ids, body, html],
   );
   const mailEnv = {
-    DATABASE_URL: databaseUrl, SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: "Mail Bench <no-reply@bench.test>", MAIL_POLL_MS: "200",
+    DATABASE_URL: databaseUrl,
+    SMTP_URL: `smtp://127.0.0.1:${port}`,
+    MAIL_FROM: "Mail Bench <no-reply@bench.test>",
+    MAIL_POLL_MS: "200",
   };
   const servers = await Promise.all([productionServer(mailEnv), productionServer(mailEnv)]);
   try {
@@ -65,7 +70,10 @@ export async function benchEmail(databaseUrl: string): Promise<Figure[]> {
     await client.query(`UPDATE messages SET next_attempt_at = now() WHERE tenant_id = $1`, [tenant]);
     const deadline = Date.now() + 120_000;
     for (;;) {
-      const { rows } = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM messages WHERE tenant_id = $1 AND status = 'sent'`, [tenant]);
+      const { rows } = await client.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM messages WHERE tenant_id = $1 AND status = 'sent'`,
+        [tenant],
+      );
       if (rows[0].n >= COUNT || Date.now() > deadline) break;
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -76,9 +84,17 @@ export async function benchEmail(databaseUrl: string): Promise<Figure[]> {
     const lost = [...wanted].filter((id) => !arrivals.has(id)).length;
     const doubled = [...arrivals].filter(([id, n]) => wanted.has(id) && n > 1).length;
     const rate = round((COUNT - lost) / seconds, 1);
-    console.log(`  ${COUNT} e-mails: ${round(seconds, 2)} s, ${rate}/s, ${lost} lost, ${doubled} doubled (load average ${round(load, 1)})`);
+    console.log(
+      `  ${COUNT} e-mails: ${round(seconds, 2)} s, ${rate}/s, ${lost} lost, ${doubled} doubled (load average ${round(load, 1)})`,
+    );
     return [
-      figure(`${COUNT} queued e-mails to the loopback SMTP server, two app servers`, rate, "messages/s", `>= ${GOAL}/s, 0 lost, 0 doubled`, rate >= GOAL && lost === 0 && doubled === 0),
+      figure(
+        `${COUNT} queued e-mails to the loopback SMTP server, two app servers`,
+        rate,
+        "messages/s",
+        `>= ${GOAL}/s, 0 lost, 0 doubled`,
+        rate >= GOAL && lost === 0 && doubled === 0,
+      ),
       figure("e-mails lost", lost, "messages", "0", lost === 0),
       figure("e-mails doubled", doubled, "messages", "0", doubled === 0),
     ];

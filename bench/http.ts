@@ -9,7 +9,10 @@ import type { RunningServer } from "../tests/helpers/server";
 async function bareFloor(body: string): Promise<{ url: string; close: () => void }> {
   const port = await freePort();
   const server = http.createServer((_req, res) => {
-    res.writeHead(404, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(body) });
+    res.writeHead(404, {
+      "content-type": "application/json; charset=utf-8",
+      "content-length": Buffer.byteLength(body),
+    });
     res.end(body);
   });
   await new Promise<void>((r) => server.listen(port, "127.0.0.1", r));
@@ -38,9 +41,17 @@ async function measured(server: RunningServer, opts: Parameters<typeof load>[0])
   return { ...r, cpuUs: before === null || after === null || !r.total ? null : ((after - before) / r.total) * 1e6 };
 }
 
-const cpuFigure = (name: string, cpuUs: number | null) => (cpuUs === null ? [] : [figure(`${name} server CPU per request`, cpuUs, "us", "measured", null)]);
+const cpuFigure = (name: string, cpuUs: number | null) =>
+  cpuUs === null ? [] : [figure(`${name} server CPU per request`, cpuUs, "us", "measured", null)];
 
-export type PageTargets = { name: string; path: string; method?: "GET" | "POST"; body?: string; headers?: Record<string, string>; goal: { rps?: number; p99?: number } };
+export type PageTargets = {
+  name: string;
+  path: string;
+  method?: "GET" | "POST";
+  body?: string;
+  headers?: Record<string, string>;
+  goal: { rps?: number; p99?: number };
+};
 
 /** Runs B2 against a started server; `pages` are the signed-in and portal targets the features provide. */
 export async function benchHttp(server: RunningServer, pages: PageTargets[] = []): Promise<Figure[]> {
@@ -61,7 +72,9 @@ export async function benchHttp(server: RunningServer, pages: PageTargets[] = []
         unit: "req/s",
       }),
     );
-    out.push(figure("GET /api/nope / bare floor", nope.rps / floor.rps, "ratio", ">= 0.20", nope.rps / floor.rps >= 0.2));
+    out.push(
+      figure("GET /api/nope / bare floor", nope.rps / floor.rps, "ratio", ">= 0.20", nope.rps / floor.rps >= 0.2),
+    );
     out.push(...cpuFigure("GET /api/nope", nope.cpuUs));
   } finally {
     bare.close();
@@ -71,8 +84,10 @@ export async function benchHttp(server: RunningServer, pages: PageTargets[] = []
     await load({ ...opts, duration: 2 });
     const r = await measured(server, opts);
     if (r.non2xx || r.errors) console.warn(`  ${p.name}: ${r.non2xx} non-2xx, ${r.errors} errors of ${r.total}`);
-    if (p.goal.rps !== undefined) out.push(figure(`${p.name} throughput`, r.rps, "req/s", `>= ${p.goal.rps}`, r.rps >= p.goal.rps && !r.non2xx));
-    if (p.goal.p99 !== undefined) out.push(figure(`${p.name} p99`, r.p99, "ms", `<= ${p.goal.p99}`, r.p99 <= p.goal.p99 && !r.non2xx));
+    if (p.goal.rps !== undefined)
+      out.push(figure(`${p.name} throughput`, r.rps, "req/s", `>= ${p.goal.rps}`, r.rps >= p.goal.rps && !r.non2xx));
+    if (p.goal.p99 !== undefined)
+      out.push(figure(`${p.name} p99`, r.p99, "ms", `<= ${p.goal.p99}`, r.p99 <= p.goal.p99 && !r.non2xx));
     out.push(...cpuFigure(p.name, r.cpuUs));
   }
   return out;

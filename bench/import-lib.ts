@@ -19,15 +19,65 @@ import { IMPORT_COLUMNS } from "../app/services/import/columns";
 import { Client } from "../tests/helpers/client";
 import { startServer, type RunningServer } from "../tests/helpers/server";
 
-
 const ROWS = 50_000;
 
 // --- Input ---------------------------------------------------------------------------------
 
-const FIRST = ["Zoë", "José", "Priya", "François", "Siobhán", "Mai", "Greta", "Ahmed", "Marcus", "Olivia", "Hannah", "Lukáš", "Aiko", "Björn", "Dev", "Chloé"];
-const LAST = ["Kowalski", "Álvarez", "Raman", "Lefèvre", "O'Neill", "Nguyễn", "Müller", "Al-Sayed", "Bell", "Chen", "Kim", "Novák", "Tanaka", "Halvorsen", "Patel", "Martin"];
-const STREETS = ["Barton Springs Rd", "Burnet Rd", "San Jacinto Blvd", "Lakeshore Blvd", "Rainey St", "N Lamar Blvd", "E 6th St", "Avenue H", "Riverside Dr", "W 12th St"];
-const CITIES: [string, string][] = [["Austin", "787"], ["Round Rock", "786"], ["Cedar Park", "786"], ["Pflugerville", "786"], ["Georgetown", "786"]];
+const FIRST = [
+  "Zoë",
+  "José",
+  "Priya",
+  "François",
+  "Siobhán",
+  "Mai",
+  "Greta",
+  "Ahmed",
+  "Marcus",
+  "Olivia",
+  "Hannah",
+  "Lukáš",
+  "Aiko",
+  "Björn",
+  "Dev",
+  "Chloé",
+];
+const LAST = [
+  "Kowalski",
+  "Álvarez",
+  "Raman",
+  "Lefèvre",
+  "O'Neill",
+  "Nguyễn",
+  "Müller",
+  "Al-Sayed",
+  "Bell",
+  "Chen",
+  "Kim",
+  "Novák",
+  "Tanaka",
+  "Halvorsen",
+  "Patel",
+  "Martin",
+];
+const STREETS = [
+  "Barton Springs Rd",
+  "Burnet Rd",
+  "San Jacinto Blvd",
+  "Lakeshore Blvd",
+  "Rainey St",
+  "N Lamar Blvd",
+  "E 6th St",
+  "Avenue H",
+  "Riverside Dr",
+  "W 12th St",
+];
+const CITIES: [string, string][] = [
+  ["Austin", "787"],
+  ["Round Rock", "786"],
+  ["Cedar Park", "786"],
+  ["Pflugerville", "786"],
+  ["Georgetown", "786"],
+];
 
 /** A deterministic pseudo-random sequence (mulberry32), so every run uploads the same bytes. */
 function random(seed: number) {
@@ -57,11 +107,16 @@ export function customersCsv(rows = ROWS): string {
       "TX",
       `${zip}${String(Math.floor(r() * 100)).padStart(2, "0")}`,
       "US",
-      i % 9 === 0 ? "Gate code 4412.\nDog in yard." : pick(["Mornings only.", "Call first.", "Side door.", "Text ahead."]),
+      i % 9 === 0
+        ? "Gate code 4412.\nDog in yard."
+        : pick(["Mornings only.", "Call first.", "Side door.", "Text ahead."]),
       `CUST-${100_000 + i}`,
     ];
   });
-  return toCsv(IMPORT_COLUMNS.customers.map((c) => c.name), data);
+  return toCsv(
+    IMPORT_COLUMNS.customers.map((c) => c.name),
+    data,
+  );
 }
 
 export function jobsCsv(team: string[], rows = ROWS): string {
@@ -71,10 +126,20 @@ export function jobsCsv(team: string[], rows = ROWS): string {
     const byEmail = i % 2 === 0;
     const status = pick(["unscheduled", "scheduled", "scheduled", "completed", "cancelled"]);
     const day = 1 + (i % 28);
-    const start = status === "unscheduled" ? "" : `2026-07-${String(day).padStart(2, "0")}T${String(7 + (i % 9)).padStart(2, "0")}:00:00-05:00`;
+    const start =
+      status === "unscheduled"
+        ? ""
+        : `2026-07-${String(day).padStart(2, "0")}T${String(7 + (i % 9)).padStart(2, "0")}:00:00-05:00`;
     const end = start ? start.replace(/T(\d\d)/, (_m, h) => `T${String(Number(h) + 2).padStart(2, "0")}`) : "";
     return [
-      pick(["Replace water heater", "AC not cooling", "Drain cleaning", "Panel upgrade", "Annual furnace service", "Leak under sink"]),
+      pick([
+        "Replace water heater",
+        "AC not cooling",
+        "Drain cleaning",
+        "Panel upgrade",
+        "Annual furnace service",
+        "Leak under sink",
+      ]),
       byEmail ? `c${i}@example.com` : "",
       byEmail ? "" : `CUST-${100_000 + i}`,
       pick(["Customer reports noise at start-up.", "Bring the long ladder.", "Second visit; parts ordered.", ""]),
@@ -86,11 +151,13 @@ export function jobsCsv(team: string[], rows = ROWS): string {
       `JOB-${200_000 + i}`,
     ];
   });
-  return toCsv(IMPORT_COLUMNS.jobs.map((c) => c.name), data);
+  return toCsv(
+    IMPORT_COLUMNS.jobs.map((c) => c.name),
+    data,
+  );
 }
 
 // --- Harness -------------------------------------------------------------------------------
-
 
 async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
   const started = performance.now();
@@ -110,7 +177,12 @@ function upload(type: string, csv: string, name: string): FormData {
 }
 
 /** A POST that must answer 303; returns the id in the Location (`preview=` or `run=`). */
-async function post303(c: Client, url: string, body: FormData | Record<string, string>, param: "preview" | "run"): Promise<string> {
+async function post303(
+  c: Client,
+  url: string,
+  body: FormData | Record<string, string>,
+  param: "preview" | "run",
+): Promise<string> {
   const res = await c.post(url, body);
   if (res.status !== 303) throw new Error(`${url}: ${res.status} ${(await res.text()).slice(0, 500)}`);
   const id = new URL(res.headers.get("location")!, "http://x").searchParams.get(param);
@@ -155,9 +227,16 @@ export async function runImportBench(): Promise<{ figures: Figure[]; postgres: s
   let server: RunningServer | undefined;
   try {
     const tenant = await createTenant("Bench Plumbing & Air");
-    const owner = await createUser(tenant.id, { role: "owner", email: `bench-owner-${tenant.id.slice(0, 8)}@example.test` });
+    const owner = await createUser(tenant.id, {
+      role: "owner",
+      email: `bench-owner-${tenant.id.slice(0, 8)}@example.test`,
+    });
     const team: string[] = [];
-    for (let i = 0; i < 8; i++) team.push((await createUser(tenant.id, { role: "technician", email: `tech${i}-${tenant.id.slice(0, 8)}@example.test` })).email);
+    for (let i = 0; i < 8; i++)
+      team.push(
+        (await createUser(tenant.id, { role: "technician", email: `tech${i}-${tenant.id.slice(0, 8)}@example.test` }))
+          .email,
+      );
     await closeDb();
 
     const customers = customersCsv();
@@ -168,11 +247,18 @@ export async function runImportBench(): Promise<{ figures: Figure[]; postgres: s
     if (login.status !== 303) throw new Error(`sign-in failed: ${login.status}`);
     csrf = await c.csrf(); // once, so the timed requests are only the import's
     // One small import first, so the figures below are not the server's first requests.
-    const warm = await post303(c, "/import-data/preview", upload("customers", customersCsv(50), "warm-up.csv"), "preview");
+    const warm = await post303(
+      c,
+      "/import-data/preview",
+      upload("customers", customersCsv(50), "warm-up.csv"),
+      "preview",
+    );
     const warmRun = await post303(c, "/import-data/commit", { _csrf: csrf, previewId: warm }, "run");
     await post303(c, "/import-data/undo", { _csrf: csrf, runId: warmRun }, "run");
 
-    const [previewId, preview] = await timed(() => post303(c, "/import-data/preview", upload("customers", customers, "customers.csv"), "preview"));
+    const [previewId, preview] = await timed(() =>
+      post303(c, "/import-data/preview", upload("customers", customers, "customers.csv"), "preview"),
+    );
     const [runId, commit] = await timed(() => post303(c, "/import-data/commit", { _csrf: csrf, previewId }, "run"));
     const [, undo] = await timed(() => post303(c, "/import-data/undo", { _csrf: csrf, runId }, "run"));
     const copy = await copyFloor(dbh.url, tenant.id, customers);
@@ -180,16 +266,32 @@ export async function runImportBench(): Promise<{ figures: Figure[]; postgres: s
     // The jobs need the customers: import them again, then the jobs that look them up.
     const again = await post303(c, "/import-data/preview", upload("customers", customers, "customers.csv"), "preview");
     await post303(c, "/import-data/commit", { _csrf: csrf, previewId: again }, "run");
-    const [jobsPreviewId, jobsPreview] = await timed(() => post303(c, "/import-data/preview", upload("jobs", jobs, "jobs.csv"), "preview"));
-    const [, jobsCommit] = await timed(() => post303(c, "/import-data/commit", { _csrf: csrf, previewId: jobsPreviewId }, "run"));
+    const [jobsPreviewId, jobsPreview] = await timed(() =>
+      post303(c, "/import-data/preview", upload("jobs", jobs, "jobs.csv"), "preview"),
+    );
+    const [, jobsCommit] = await timed(() =>
+      post303(c, "/import-data/commit", { _csrf: csrf, previewId: jobsPreviewId }, "run"),
+    );
     const rss = peakRssMb(server.child.pid!);
 
     const mb = (Buffer.byteLength(customers) / 1024 / 1024).toFixed(1);
     const figures: Figure[] = [
-      { name: `customers preview (${ROWS.toLocaleString("en-US")} rows, ${mb} MiB)`, value: round(preview), unit: "s", goal: "<= 2.0", met: preview <= 2 },
+      {
+        name: `customers preview (${ROWS.toLocaleString("en-US")} rows, ${mb} MiB)`,
+        value: round(preview),
+        unit: "s",
+        goal: "<= 2.0",
+        met: preview <= 2,
+      },
       { name: "customers commit", value: round(commit), unit: "s", goal: "<= 2.0", met: commit <= 2 },
       { name: "customers undo", value: round(undo), unit: "s", goal: "<= 1.0", met: undo <= 1 },
-      { name: "copy floor (same rows, COPY into a scratch customers table)", value: round(copy), unit: "s", goal: "measured", met: null },
+      {
+        name: "copy floor (same rows, COPY into a scratch customers table)",
+        value: round(copy),
+        unit: "s",
+        goal: "measured",
+        met: null,
+      },
       {
         name: "commit / copy floor",
         value: round(commit / copy, 2),
@@ -198,7 +300,13 @@ export async function runImportBench(): Promise<{ figures: Figure[]; postgres: s
         met: commit / copy <= 4,
         floor: { name: "copy floor", value: round(copy), unit: "s" },
       },
-      { name: "jobs preview + commit (50,000 rows looking up customers)", value: round(jobsPreview + jobsCommit), unit: "s", goal: "<= 5.0", met: jobsPreview + jobsCommit <= 5 },
+      {
+        name: "jobs preview + commit (50,000 rows looking up customers)",
+        value: round(jobsPreview + jobsCommit),
+        unit: "s",
+        goal: "<= 5.0",
+        met: jobsPreview + jobsCommit <= 5,
+      },
       { name: "  of which jobs preview", value: round(jobsPreview), unit: "s", goal: "", met: null },
       { name: "  of which jobs commit", value: round(jobsCommit), unit: "s", goal: "", met: null },
       { name: "server peak RSS", value: Math.round(rss), unit: "MB", goal: "<= 400", met: rss <= 400 },
@@ -213,4 +321,3 @@ export async function runImportBench(): Promise<{ figures: Figure[]; postgres: s
     await dbh.stop();
   }
 }
-

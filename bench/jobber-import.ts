@@ -44,18 +44,30 @@ async function copyFloor(url: string, tenantId: string, runId: string): Promise<
     return Buffer.concat(chunks);
   };
   try {
-    const customerColumns = "tenant_id, id, name, company, email, phone, address_line1, address_line2, city, region, postal_code, country, notes, external_id, import_run_id";
-    const propertyColumns = "tenant_id, customer_id, position, label, address_line1, address_line2, city, region, postal_code, country, import_run_id";
-    const customers = await copyOut(`COPY (SELECT ${customerColumns} FROM customers WHERE tenant_id = '${tenantId}' AND import_run_id = '${runId}') TO STDOUT`);
-    const properties = await copyOut(`COPY (SELECT ${propertyColumns} FROM customer_properties WHERE tenant_id = '${tenantId}' AND import_run_id = '${runId}') TO STDOUT`);
+    const customerColumns =
+      "tenant_id, id, name, company, email, phone, address_line1, address_line2, city, region, postal_code, country, notes, external_id, import_run_id";
+    const propertyColumns =
+      "tenant_id, customer_id, position, label, address_line1, address_line2, city, region, postal_code, country, import_run_id";
+    const customers = await copyOut(
+      `COPY (SELECT ${customerColumns} FROM customers WHERE tenant_id = '${tenantId}' AND import_run_id = '${runId}') TO STDOUT`,
+    );
+    const properties = await copyOut(
+      `COPY (SELECT ${propertyColumns} FROM customer_properties WHERE tenant_id = '${tenantId}' AND import_run_id = '${runId}') TO STDOUT`,
+    );
     for (const t of ["customers", "customer_properties"]) {
       await client.query(`DROP TABLE IF EXISTS bench_copy_${t}`);
       await client.query(`CREATE TABLE bench_copy_${t} (LIKE ${t} INCLUDING ALL)`);
     }
     const [, seconds] = await timed(async () => {
       await client.query("BEGIN");
-      await pipeline(Readable.from([customers]), client.query(copyFrom(`COPY bench_copy_customers (${customerColumns}) FROM STDIN`)));
-      await pipeline(Readable.from([properties]), client.query(copyFrom(`COPY bench_copy_customer_properties (${propertyColumns}) FROM STDIN`)));
+      await pipeline(
+        Readable.from([customers]),
+        client.query(copyFrom(`COPY bench_copy_customers (${customerColumns}) FROM STDIN`)),
+      );
+      await pipeline(
+        Readable.from([properties]),
+        client.query(copyFrom(`COPY bench_copy_customer_properties (${propertyColumns}) FROM STDIN`)),
+      );
       await client.query("COMMIT");
     });
     for (const t of ["customers", "customer_properties"]) await client.query(`DROP TABLE bench_copy_${t}`);
@@ -71,7 +83,10 @@ export async function benchJobberImport(baseUrl: string, databaseUrl: string): P
   const post = async (path: string, body: FormData | URLSearchParams) => {
     const res = await fetch(`${baseUrl}${path}`, { method: "POST", body, headers, redirect: "manual" });
     if (res.status !== 303) {
-      const text = (await res.text()).replace(/<script[\s\S]*?<\/script>/g, " ").replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
+      const text = (await res.text())
+        .replace(/<script[\s\S]*?<\/script>/g, " ")
+        .replace(/<[^>]+>/g, " ")
+        .replace(/\s+/g, " ");
       throw new Error(`${path}: ${res.status} ${text.slice(text.indexOf("Import"), text.indexOf("Import") + 600)}`);
     }
     await res.arrayBuffer();
@@ -94,7 +109,10 @@ export async function benchJobberImport(baseUrl: string, databaseUrl: string): P
   // Warm-up: a small file of each kind, so the figures are not the server's first requests.
   const small = jobberClients(20, { seed: 1 }).csv;
   const warm = await post("/import-data/preview", upload(small, "warm-up.csv"));
-  const warmRun = await post("/import-data/commit", new URLSearchParams({ _csrf: user.csrf, previewId: warm.get("preview")! }));
+  const warmRun = await post(
+    "/import-data/commit",
+    new URLSearchParams({ _csrf: user.csrf, previewId: warm.get("preview")! }),
+  );
   await post("/import-data/undo", new URLSearchParams({ _csrf: user.csrf, runId: warmRun.get("run")! }));
   await post("/import-data/preview", upload(small.replace(/^J-ID,/, "Client Ref,"), "warm-up-2.csv"));
 
@@ -123,12 +141,16 @@ export async function benchJobberImport(baseUrl: string, databaseUrl: string): P
   const watch = watcher
     ? setInterval(() => {
         void watcher
-          .query(`SELECT now() - query_start AS age, wait_event_type, wait_event, left(regexp_replace(query, '\\s+', ' ', 'g'), 160) AS q FROM pg_stat_activity WHERE state = 'active' AND pid <> pg_backend_pid()`)
+          .query(
+            `SELECT now() - query_start AS age, wait_event_type, wait_event, left(regexp_replace(query, '\\s+', ' ', 'g'), 160) AS q FROM pg_stat_activity WHERE state = 'active' AND pid <> pg_backend_pid()`,
+          )
           .then((r) => console.log(JSON.stringify(r.rows)));
       }, 5_000)
     : null;
   try {
-    const [runAt, seconds] = await timed(() => post("/import-data/commit", new URLSearchParams({ _csrf: user.csrf, previewId })));
+    const [runAt, seconds] = await timed(() =>
+      post("/import-data/commit", new URLSearchParams({ _csrf: user.csrf, previewId })),
+    );
     commit = seconds;
     copy = await copyFloor(databaseUrl, user.tenantId, runAt.get("run")!);
   } catch (error) {
@@ -143,10 +165,26 @@ export async function benchJobberImport(baseUrl: string, databaseUrl: string): P
   const label = `${rows.toLocaleString("en-US")} rows, 36 columns, ${mib.toFixed(1)} MiB`;
   return [
     figure(`Jobber client export preview (${label})`, round(preview, 3), "s", "<= 3", preview <= 3),
-    figure(`Jobber client export commit (40,000 customers, 50,000 properties)${refused ? ": refused, statement timeout" : ""}`, round(commit, 3), "s", "measured", null),
+    figure(
+      `Jobber client export commit (40,000 customers, 50,000 properties)${refused ? ": refused, statement timeout" : ""}`,
+      round(commit, 3),
+      "s",
+      "measured",
+      null,
+    ),
     figure("copy floor (the rows the commit wrote, COPY into scratch copies)", round(copy, 3), "s", "measured", null),
-    figure("Jobber commit / copy floor", round(commit / copy, 2), "x", "<= 2", commit / copy <= 2, { name: "copy floor", value: round(copy, 3), unit: "s" }),
-    figure(`mapping step: upload until the 303 to the step (${mib.toFixed(1)} MiB)`, Math.round(stepUpload * 1000), "ms", "<= 500", stepUpload <= 0.5),
+    figure("Jobber commit / copy floor", round(commit / copy, 2), "x", "<= 2", commit / copy <= 2, {
+      name: "copy floor",
+      value: round(copy, 3),
+      unit: "s",
+    }),
+    figure(
+      `mapping step: upload until the 303 to the step (${mib.toFixed(1)} MiB)`,
+      Math.round(stepUpload * 1000),
+      "ms",
+      "<= 500",
+      stepUpload <= 0.5,
+    ),
     figure("mapping step: the step's page", Math.round(stepPage * 1000), "ms", "<= 500", stepPage <= 0.5),
     figure("load average (1 min) before / after", round(load, 2), `/ ${round(loadAfter, 2)}`, "recorded", null),
   ];

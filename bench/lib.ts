@@ -73,7 +73,13 @@ export function writeResults(file: string, figures: Figure[], meta: { postgres: 
   const result = {
     date: new Date().toISOString(),
     commit,
-    machine: { cores: os.cpus().length, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version, postgres: meta.postgres, platform: `${os.platform()} ${os.arch()}` },
+    machine: {
+      cores: os.cpus().length,
+      memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+      node: process.version,
+      postgres: meta.postgres,
+      platform: `${os.platform()} ${os.arch()}`,
+    },
     seconds: Math.round((Date.now() - meta.started) / 1000),
     figures,
   };
@@ -84,7 +90,13 @@ export function writeResults(file: string, figures: Figure[], meta: { postgres: 
 
 export function productionServer(extra: Record<string, string | undefined> = {}) {
   // BENCH_SERVER_EXEC_ARGV, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the server.
-  return startServer({ NODE_ENV: "production", ...BENCH_SECRETS, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "error", SERVER_EXEC_ARGV: process.env.BENCH_SERVER_EXEC_ARGV, ...extra });
+  return startServer({
+    NODE_ENV: "production",
+    ...BENCH_SECRETS,
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "error",
+    SERVER_EXEC_ARGV: process.env.BENCH_SERVER_EXEC_ARGV,
+    ...extra,
+  });
 }
 
 export type LoadResult = { rps: number; p99: number; p50: number; errors: number; non2xx: number; total: number };
@@ -104,12 +116,24 @@ export async function load(opts: autocannon.Options): Promise<LoadResult> {
 
 export const round = (n: number, d = 2) => Math.round(n * 10 ** d) / 10 ** d;
 
-export function figure(name: string, value: number, unit: string, goal: string, met: boolean | null, floor?: Figure["floor"]): Figure {
+export function figure(
+  name: string,
+  value: number,
+  unit: string,
+  goal: string,
+  met: boolean | null,
+  floor?: Figure["floor"],
+): Figure {
   return { name, value: round(value), unit, goal, met, ...(floor ? { floor } : {}) };
 }
 
 export function printTable(figures: Figure[]) {
-  const rows = figures.map((f) => [f.name, `${f.value} ${f.unit}`, f.goal, f.met === null ? "-" : f.met ? "yes" : "NO"]);
+  const rows = figures.map((f) => [
+    f.name,
+    `${f.value} ${f.unit}`,
+    f.goal,
+    f.met === null ? "-" : f.met ? "yes" : "NO",
+  ]);
   const head = ["figure", "value", "goal", "met"];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (r: string[]) => `| ${r.map((c, i) => c.padEnd(widths[i])).join(" | ")} |`;

@@ -22,7 +22,11 @@ import { createCustomer, createJob, createTenant, createUser, DEFAULT_PASSWORD }
 import { Client } from "../tests/helpers/client";
 import { ROOT, startServer } from "../tests/helpers/server";
 
-export const B3 = { clients: Number(process.env.B3_CLIENTS ?? 50), batches: Number(process.env.B3_BATCHES ?? 20), batchSize: 25 };
+export const B3 = {
+  clients: Number(process.env.B3_CLIENTS ?? 50),
+  batches: Number(process.env.B3_BATCHES ?? 20),
+  batchSize: 25,
+};
 
 type Figure = { name: string; value: number; unit: string; goal: string; met: boolean | null };
 type Mutation = { id: number; type: string; occurredAt: string; args: Record<string, unknown> };
@@ -36,9 +40,22 @@ function mutation(c: number, n: number, jobId: string, items: string[]): Mutatio
   const occurredAt = new Date(Date.now() - 3600_000 + n * 1000).toISOString();
   if (n === 1) return { id: n, type: "job.status", occurredAt, args: { jobId, status: "en_route" } };
   if (n === 2) return { id: n, type: "job.status", occurredAt, args: { jobId, status: "in_progress" } };
-  if (n % 7 === 0) return { id: n, type: "job.clock", occurredAt, args: { jobId, action: (n / 7) % 2 === 1 ? "stop" : "start" } };
-  if (n % 5 === 0) return { id: n, type: "job.time_entry", occurredAt, args: { jobId, startedAt: occurredAt, endedAt: occurredAt, note: `bench c${c} m${n}` } };
-  if (n % 3 === 0) return { id: n, type: "job.checklist", occurredAt, args: { jobId, itemId: items[(n / 3) % items.length], done: (n / 3) % 2 === 1 } };
+  if (n % 7 === 0)
+    return { id: n, type: "job.clock", occurredAt, args: { jobId, action: (n / 7) % 2 === 1 ? "stop" : "start" } };
+  if (n % 5 === 0)
+    return {
+      id: n,
+      type: "job.time_entry",
+      occurredAt,
+      args: { jobId, startedAt: occurredAt, endedAt: occurredAt, note: `bench c${c} m${n}` },
+    };
+  if (n % 3 === 0)
+    return {
+      id: n,
+      type: "job.checklist",
+      occurredAt,
+      args: { jobId, itemId: items[(n / 3) % items.length], done: (n / 3) % 2 === 1 },
+    };
   return { id: n, type: "job.note", occurredAt, args: { jobId, body: `bench c${c} m${n}` } };
 }
 
@@ -64,8 +81,17 @@ export async function benchOfflineSync(
   const devices = [];
   for (let c = 0; c < clients; c++) {
     const user = await createUser(tenant.id, { role: "technician" });
-    const job = await createJob(tenant.id, { customerId: customer.id, assigneeId: user.id, checklist: BENCH_CHECKLIST });
-    const items = (await rows<{ id: string }>(`SELECT id FROM job_checklist_items WHERE tenant_id = $1 AND job_id = $2 ORDER BY position`, [tenant.id, job.id])).map((i) => i.id);
+    const job = await createJob(tenant.id, {
+      customerId: customer.id,
+      assigneeId: user.id,
+      checklist: BENCH_CHECKLIST,
+    });
+    const items = (
+      await rows<{ id: string }>(
+        `SELECT id FROM job_checklist_items WHERE tenant_id = $1 AND job_id = $2 ORDER BY position`,
+        [tenant.id, job.id],
+      )
+    ).map((i) => i.id);
     const client = new Client(baseUrl);
     const login = await client.post("/login", { email: user.email, password: DEFAULT_PASSWORD });
     if (login.status !== 303) throw new Error(`bench sign-in failed: ${login.status}`);
@@ -81,7 +107,8 @@ export async function benchOfflineSync(
   const started = performance.now();
   await Promise.all(
     devices.map(async (d) => {
-      const batch = (b: number) => Array.from({ length: batchSize }, (_, i) => mutation(d.c, b * batchSize + i + 1, d.job.id, d.items));
+      const batch = (b: number) =>
+        Array.from({ length: batchSize }, (_, i) => mutation(d.c, b * batchSize + i + 1, d.job.id, d.items));
       for (let b = 0; b < batches; b++) {
         // The gap: client 0 sends its next batch before this one, once.
         if (d.c === 0 && b === 5) count(await post(d.client, d.clientId, batch(b + 1)));
@@ -95,7 +122,14 @@ export async function benchOfflineSync(
 
   // Exactly one effect per mutation: every note and time entry body once, two status events
   // per job, one clock time entry per stop, and each checklist item as its last tick left it.
-  const [effects] = await rows<{ notes: number; distinct_notes: number; times: number; distinct_times: number; clock_times: number; events: number }>(
+  const [effects] = await rows<{
+    notes: number;
+    distinct_notes: number;
+    times: number;
+    distinct_times: number;
+    clock_times: number;
+    events: number;
+  }>(
     `SELECT (SELECT count(*) FROM job_notes WHERE tenant_id = $1)::int AS notes,
             (SELECT count(DISTINCT body) FROM job_notes WHERE tenant_id = $1)::int AS distinct_notes,
             (SELECT count(*) FROM time_entries WHERE tenant_id = $1 AND note IS NOT NULL)::int AS times,
@@ -106,7 +140,8 @@ export async function benchOfflineSync(
   );
   const perClient = batches * batchSize;
   const one = Array.from({ length: perClient }, (_, i) => mutation(0, i + 1, "", BENCH_CHECKLIST));
-  const kinds = (type: string, pred: (m: Mutation) => boolean = () => true) => clients * one.filter((m) => m.type === type && pred(m)).length;
+  const kinds = (type: string, pred: (m: Mutation) => boolean = () => true) =>
+    clients * one.filter((m) => m.type === type && pred(m)).length;
   const expected = {
     notes: kinds("job.note"),
     times: kinds("job.time_entry"),
@@ -116,28 +151,50 @@ export async function benchOfflineSync(
   };
   // The last tick of each item (by position) in every client's run.
   const lastTick = new Map<number, boolean>();
-  for (const m of one) if (m.type === "job.checklist") lastTick.set(BENCH_CHECKLIST.indexOf(String(m.args.itemId)), m.args.done === true);
+  for (const m of one)
+    if (m.type === "job.checklist") lastTick.set(BENCH_CHECKLIST.indexOf(String(m.args.itemId)), m.args.done === true);
   const ticks = await rows<{ position: number; done: boolean; n: number }>(
     `SELECT position, done_at IS NOT NULL AS done, count(*)::int AS n FROM job_checklist_items WHERE tenant_id = $1 GROUP BY 1, 2`,
     [tenant.id],
   );
-  const wrongTicks = ticks.filter((r) => r.done !== (lastTick.get(r.position) ?? false)).reduce((sum, r) => sum + r.n, 0);
+  const wrongTicks = ticks
+    .filter((r) => r.done !== (lastTick.get(r.position) ?? false))
+    .reduce((sum, r) => sum + r.n, 0);
   const total = clients * perClient;
   const lost =
-    Math.max(0, expected.notes - effects.distinct_notes) + Math.max(0, expected.times - effects.distinct_times) + Math.max(0, expected.events - effects.events) +
-    Math.max(0, expected.clockTimes - effects.clock_times) + wrongTicks;
+    Math.max(0, expected.notes - effects.distinct_notes) +
+    Math.max(0, expected.times - effects.distinct_times) +
+    Math.max(0, expected.events - effects.events) +
+    Math.max(0, expected.clockTimes - effects.clock_times) +
+    wrongTicks;
   const doubled =
-    effects.notes - effects.distinct_notes + (effects.times - effects.distinct_times) + Math.max(0, effects.events - expected.events) +
+    effects.notes -
+    effects.distinct_notes +
+    (effects.times - effects.distinct_times) +
+    Math.max(0, effects.events - expected.events) +
     Math.max(0, effects.clock_times - expected.clockTimes);
   const stored = effects.distinct_notes + effects.distinct_times + effects.events + effects.clock_times;
   const rate = counts.applied / seconds;
   return {
     figures: [
-      { name: "B3 sync mutations applied per second", value: Math.round(rate), unit: "mutations/s", goal: ">= 2000", met: rate >= 2000 },
+      {
+        name: "B3 sync mutations applied per second",
+        value: Math.round(rate),
+        unit: "mutations/s",
+        goal: ">= 2000",
+        met: rate >= 2000,
+      },
       { name: "B3 sync mutations lost", value: lost, unit: "mutations", goal: "= 0", met: lost === 0 },
       { name: "B3 sync mutations doubled", value: doubled, unit: "mutations", goal: "= 0", met: doubled === 0 },
     ],
-    detail: { seconds: Number(seconds.toFixed(2)), total, stored, clockStops: expected.clockTimes, checklistTicks: expected.checklist, ...counts },
+    detail: {
+      seconds: Number(seconds.toFixed(2)),
+      total,
+      stored,
+      clockStops: expected.clockTimes,
+      checklistTicks: expected.checklist,
+      ...counts,
+    },
   };
 }
 
@@ -152,10 +209,18 @@ async function main() {
   const pg = await startEmbedded(path.join(dir, "data"), { database: "fieldservice_bench" });
   process.env.DATABASE_URL = pg.url;
   configureDb({ url: pg.url });
-  const secrets = { SESSION_SECRET: "bench-session-secret-0123456789abcdef", PORTAL_TOKEN_SECRET: "bench-portal-secret-0123456789abcdef" };
+  const secrets = {
+    SESSION_SECRET: "bench-session-secret-0123456789abcdef",
+    PORTAL_TOKEN_SECRET: "bench-portal-secret-0123456789abcdef",
+  };
   Object.assign(process.env, secrets);
   await migrateUp(db());
-  const server = await startServer({ NODE_ENV: "production", LOG_LEVEL: "error", ...secrets, NODE_OPTIONS: process.env.B3_SERVER_NODE_OPTIONS });
+  const server = await startServer({
+    NODE_ENV: "production",
+    LOG_LEVEL: "error",
+    ...secrets,
+    NODE_OPTIONS: process.env.B3_SERVER_NODE_OPTIONS,
+  });
   try {
     const { figures, detail } = await benchOfflineSync(server.url);
     console.table(figures.map((f) => ({ figure: f.name, value: f.value, unit: f.unit, goal: f.goal, met: f.met })));

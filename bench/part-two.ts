@@ -31,10 +31,24 @@ async function run(base: string, big: BigTenant, t: Target, duration: number) {
   const headers: Record<string, string> = { cookie: big.cookie, origin: big.origin };
   if (t.contentType) headers["content-type"] = t.contentType;
   // A 60 s timeout: at saturation a slow answer is latency to report, not an error to drop.
-  const r = await autocannon({ url: `${base}${t.path}`, method: t.method ?? "GET", body: t.body, headers, connections: t.connections, duration, timeout: 60 });
+  const r = await autocannon({
+    url: `${base}${t.path}`,
+    method: t.method ?? "GET",
+    body: t.body,
+    headers,
+    connections: t.connections,
+    duration,
+    timeout: 60,
+  });
   const okCount = (t.ok ?? 200) === 303 ? r["3xx"] : r["2xx"];
   const total = r.requests.total;
-  return { rps: okCount / duration, p99: r.latency.p99, p50: r.latency.p50, total, bad: total - okCount + r.errors + r.timeouts };
+  return {
+    rps: okCount / duration,
+    p99: r.latency.p99,
+    p50: r.latency.p50,
+    total,
+    bad: total - okCount + r.errors + r.timeouts,
+  };
 }
 
 /**
@@ -67,9 +81,19 @@ export async function benchPartTwo(base: string, databaseUrl: string): Promise<F
   for (const [k, v] of Object.entries(big.counts)) out.push(figure(`P2 big tenant ${k}`, v, "rows", "measured", null));
 
   const targets: Target[] = [
-    { name: "P2 quote builder page GET /quotes/new?customerId=<id>", path: `/quotes/new?customerId=${big.customerId}`, connections: 20, p99: 100 },
+    {
+      name: "P2 quote builder page GET /quotes/new?customerId=<id>",
+      path: `/quotes/new?customerId=${big.customerId}`,
+      connections: 20,
+      p99: 100,
+    },
     { name: "P2 GET /customers/<id>", path: `/customers/${big.customerId}`, connections: 20, p99: 100 },
-    { name: "P2 GET /schedule?view=week (30 technicians, 600 jobs)", path: `/schedule?view=week&date=${big.weekDate}`, connections: 20, p99: 150 },
+    {
+      name: "P2 GET /schedule?view=week (30 technicians, 600 jobs)",
+      path: `/schedule?view=week&date=${big.weekDate}`,
+      connections: 20,
+      p99: 150,
+    },
     { name: "P2 technician's .ics feed (500 jobs in range)", path: big.feedPath, connections: 20, p99: 50 },
     { name: "P2 invoice PDF of 50 lines", path: `/invoices/${big.pdfInvoiceId}.pdf`, connections: 10, p99: 150 },
     { name: "P2 GET /reports", path: "/reports", connections: 10, p99: 300 },
@@ -85,24 +109,59 @@ export async function benchPartTwo(base: string, databaseUrl: string): Promise<F
     const r = await run(base, big, t, DURATION);
     await drained(r);
     const load = os.loadavg()[0];
-    console.log(`  ${t.name}: p99 ${r.p99} ms, p50 ${r.p50} ms, ${round(r.rps, 1)} req/s at ${t.connections} conns (load ${round(load, 1)})${r.bad ? `, ${r.bad} not ok` : ""}`);
+    console.log(
+      `  ${t.name}: p99 ${r.p99} ms, p50 ${r.p50} ms, ${round(r.rps, 1)} req/s at ${t.connections} conns (load ${round(load, 1)})${r.bad ? `, ${r.bad} not ok` : ""}`,
+    );
     if (r.total === 0) {
       // Not one answer completed within the run: autocannon's p99 reads 0, which is no answer,
       // not a fast one. The figure is the run's length, as a lower bound, and not met.
-      out.push(figure(`${t.name} p99 at ${t.connections} conns (no answer within the run: over)`, DURATION * 1000, "ms", t.p99 === null ? "measured" : `<= ${t.p99}`, false));
+      out.push(
+        figure(
+          `${t.name} p99 at ${t.connections} conns (no answer within the run: over)`,
+          DURATION * 1000,
+          "ms",
+          t.p99 === null ? "measured" : `<= ${t.p99}`,
+          false,
+        ),
+      );
     } else {
-      out.push(figure(`${t.name} p99 at ${t.connections} conns`, r.p99, "ms", t.p99 === null ? "measured" : `<= ${t.p99}`, t.p99 === null ? null : r.p99 <= t.p99 && !r.bad));
+      out.push(
+        figure(
+          `${t.name} p99 at ${t.connections} conns`,
+          r.p99,
+          "ms",
+          t.p99 === null ? "measured" : `<= ${t.p99}`,
+          t.p99 === null ? null : r.p99 <= t.p99 && !r.bad,
+        ),
+      );
     }
     out.push(figure(`${t.name} throughput at ${t.connections} conns`, r.rps, "req/s", "measured", null));
   }
 
   // Quote creation: the builder's POST with 10 lines, each answered 303 to the new quote.
-  const create: Target = { name: "P2 quote creation with 10 lines", path: `/quotes/new?customerId=${big.customerId}`, connections: 20, p99: null, method: "POST", body: quoteBody(big), contentType: "application/x-www-form-urlencoded", ok: 303 };
-  const probe = await fetch(`${base}${create.path}`, { method: "POST", body: create.body, headers: { cookie: big.cookie, origin: big.origin, "content-type": create.contentType! }, redirect: "manual" });
-  if (probe.status !== 303) throw new Error(`${create.name}: answered ${probe.status}: ${(await probe.text()).slice(0, 300)}`);
+  const create: Target = {
+    name: "P2 quote creation with 10 lines",
+    path: `/quotes/new?customerId=${big.customerId}`,
+    connections: 20,
+    p99: null,
+    method: "POST",
+    body: quoteBody(big),
+    contentType: "application/x-www-form-urlencoded",
+    ok: 303,
+  };
+  const probe = await fetch(`${base}${create.path}`, {
+    method: "POST",
+    body: create.body,
+    headers: { cookie: big.cookie, origin: big.origin, "content-type": create.contentType! },
+    redirect: "manual",
+  });
+  if (probe.status !== 303)
+    throw new Error(`${create.name}: answered ${probe.status}: ${(await probe.text()).slice(0, 300)}`);
   await drained(await run(base, big, create, 2));
   const c = await run(base, big, create, DURATION);
-  console.log(`  ${create.name}: ${round(c.rps, 1)} quotes/s, p99 ${c.p99} ms at 20 conns${c.bad ? `, ${c.bad} not 303` : ""}`);
+  console.log(
+    `  ${create.name}: ${round(c.rps, 1)} quotes/s, p99 ${c.p99} ms at 20 conns${c.bad ? `, ${c.bad} not 303` : ""}`,
+  );
   out.push(figure(`${create.name} at 20 conns`, c.rps, "quotes/s", ">= 200", c.total > 0 && c.rps >= 200 && !c.bad));
   out.push(figure(`${create.name} p99 at 20 conns`, c.p99, "ms", "measured", null));
 

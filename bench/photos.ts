@@ -23,7 +23,12 @@ const ALONE = 20;
 
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 
-async function timedPut(client: Client, jobId: string, id: string, bytes: Buffer): Promise<{ ms: number; status: number }> {
+async function timedPut(
+  client: Client,
+  jobId: string,
+  id: string,
+  bytes: Buffer,
+): Promise<{ ms: number; status: number }> {
   const t0 = performance.now();
   const res = await putPhoto(client, jobId, id, bytes);
   await res.arrayBuffer();
@@ -40,14 +45,19 @@ export async function benchPhotos(baseUrl: string): Promise<Figure[]> {
     const client = new Client(baseUrl);
     const login = await client.post("/login", { email: user.email, password: DEFAULT_PASSWORD });
     if (login.status !== 303) throw new Error(`bench sign-in failed: ${login.status}`);
-    devices.push({ client, jobId: job.id, photos: Array.from({ length: PER_DEVICE }, () => ({ id: randomUUID(), bytes: jpegLike(SIZE) })) });
+    devices.push({
+      client,
+      jobId: job.id,
+      photos: Array.from({ length: PER_DEVICE }, () => ({ id: randomUUID(), bytes: jpegLike(SIZE) })),
+    });
   }
 
   // One at a time, on a quiet server: what one upload costs (after two to warm up).
   const aloneJob = await createJob(tenant.id, { customerId: customer.id, assigneeId: null });
   const office = new Client(baseUrl);
   const officeUser = await createUser(tenant.id, { role: "office" });
-  if ((await office.post("/login", { email: officeUser.email, password: DEFAULT_PASSWORD })).status !== 303) throw new Error("bench sign-in failed");
+  if ((await office.post("/login", { email: officeUser.email, password: DEFAULT_PASSWORD })).status !== 303)
+    throw new Error("bench sign-in failed");
   const alone: number[] = [];
   for (let i = 0; i < ALONE + 2; i++) {
     const r = await timedPut(office, aloneJob.id, randomUUID(), jpegLike(SIZE));
@@ -77,7 +87,9 @@ export async function benchPhotos(baseUrl: string): Promise<Figure[]> {
   const seconds = (performance.now() - started) / 1000;
   loaded.sort((a, b) => a - b);
 
-  const expected = new Map(devices.flatMap((d) => d.photos.map((p) => [p.id, createHash("sha256").update(p.bytes).digest("hex")] as const)));
+  const expected = new Map(
+    devices.flatMap((d) => d.photos.map((p) => [p.id, createHash("sha256").update(p.bytes).digest("hex")] as const)),
+  );
   const stored = await rows<{ id: string; sha256: string; n: number }>(
     `SELECT id, sha256, count(*) OVER (PARTITION BY id)::int AS n FROM job_photos WHERE tenant_id = $1 AND job_id <> $2`,
     [tenant.id, aloneJob.id],
@@ -88,18 +100,38 @@ export async function benchPhotos(baseUrl: string): Promise<Figure[]> {
   const total = DEVICES * PER_DEVICE;
   const retries = DEVICES * Math.ceil((PER_DEVICE - 3) / 10);
   const detail = [...statuses].map(([s, n]) => `${n}×${s}`).join(", ");
-  console.log(`  photos: ${total} of ${SIZE / 1024} KB by ${DEVICES} devices in ${round(seconds)} s (${detail}); ${retries} retries`);
+  console.log(
+    `  photos: ${total} of ${SIZE / 1024} KB by ${DEVICES} devices in ${round(seconds)} s (${detail}); ${retries} retries`,
+  );
   return [
-    figure("photos: one 500 KB upload alone, median", quantile(alone, 0.5), "ms", "<= 200", quantile(alone, 0.5) <= 200),
+    figure(
+      "photos: one 500 KB upload alone, median",
+      quantile(alone, 0.5),
+      "ms",
+      "<= 200",
+      quantile(alone, 0.5) <= 200,
+    ),
     figure("photos: one 500 KB upload alone, slowest of 20", alone[alone.length - 1], "ms", "measured", null),
     figure(`photos: ${total} by ${DEVICES} devices at once, wall time`, seconds, "s", "measured", null),
     figure("photos: uploads per second under that load", total / seconds, "photos/s", "measured", null),
     figure("photos: one upload under that load, median", quantile(loaded, 0.5), "ms", "measured", null),
     figure("photos: one upload under that load, p95", quantile(loaded, 0.95), "ms", "measured", null),
-    figure("photos: landed once each (stored / expected)", stored.length - doubled, `of ${total}`, `= ${total}`, stored.length === total && lost === 0),
+    figure(
+      "photos: landed once each (stored / expected)",
+      stored.length - doubled,
+      `of ${total}`,
+      `= ${total}`,
+      stored.length === total && lost === 0,
+    ),
     figure("photos: lost", lost, "photos", "= 0", lost === 0),
     figure("photos: doubled", doubled, "photos", "= 0", doubled === 0),
     figure("photos: bytes differ from what was sent", wrong, "photos", "= 0", wrong === 0),
-    figure("photos: retries answered 200 (stored nothing)", statuses.get(200) ?? 0, `of ${retries}`, `= ${retries}`, (statuses.get(200) ?? 0) === retries),
+    figure(
+      "photos: retries answered 200 (stored nothing)",
+      statuses.get(200) ?? 0,
+      `of ${retries}`,
+      `= ${retries}`,
+      (statuses.get(200) ?? 0) === retries,
+    ),
   ];
 }

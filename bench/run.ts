@@ -49,11 +49,21 @@ async function main() {
             name: "POST /ai-assistant/generate",
             path: "/ai-assistant/generate",
             method: "POST",
-            body: new URLSearchParams({ _csrf: user.csrf, mode: "quote", job_title: "Replace 50 gal water heater", details: "Two-story house, heater in the attic" }).toString(),
+            body: new URLSearchParams({
+              _csrf: user.csrf,
+              mode: "quote",
+              job_title: "Replace 50 gal water heater",
+              details: "Two-story house, heater in the attic",
+            }).toString(),
             headers: { ...session, "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
             goal: { rps: 1500, p99: 50 },
           },
-          { name: "GET /import-data?type=customers", path: "/import-data?type=customers", headers: session, goal: { p99: 100 } },
+          {
+            name: "GET /import-data?type=customers",
+            path: "/import-data?type=customers",
+            headers: session,
+            goal: { p99: 100 },
+          },
           { name: "GET /portal/<token>", path: await portalTarget(database.url, user), goal: { p99: 100 } },
         ])),
       );
@@ -71,17 +81,21 @@ async function main() {
     }
     if (!only || only === "JOBBER") {
       console.log("Issue 19: a 50,000-row Jobber client export (about 20 MB) and the mapping step…");
-      figures.push(...(await benchJobberImport(server.url, database.url).catch((error) => {
-        console.error(`server log:\n${server.logs.join("").slice(-4000)}`);
-        throw error;
-      })));
+      figures.push(
+        ...(await benchJobberImport(server.url, database.url).catch((error) => {
+          console.error(`server log:\n${server.logs.join("").slice(-4000)}`);
+          throw error;
+        })),
+      );
     }
     if (!only || only === "PHOTOS") {
       console.log("Photos (issue 21: 200 photos of 500 KB by 20 devices at once)…");
       figures.push(...(await benchPhotos(server.url)));
     }
     if (!only || only === "P2") {
-      console.log("P2 the business day (a tenant of 50,000 customers, 100,000 jobs, 100,000 invoices, 150,000 payments)…");
+      console.log(
+        "P2 the business day (a tenant of 50,000 customers, 100,000 jobs, 100,000 invoices, 150,000 payments)…",
+      );
       figures.push(...(await benchPartTwo(server.url, database.url)));
     }
   } finally {

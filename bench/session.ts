@@ -12,10 +12,17 @@ export async function benchUser(baseUrl: string, databaseUrl: string): Promise<B
   const client = await clientFor(t.users.owner, baseUrl, { production: true });
   // A signed-out answer would be a redirect to /login: make sure the bench measures the real page.
   const check = await client.get("/import-data?type=customers");
-  if (check.status !== 200) throw new Error(`the bench user is not signed in (GET /import-data answered ${check.status})`);
+  if (check.status !== 200)
+    throw new Error(`the bench user is not signed in (GET /import-data answered ${check.status})`);
   const csrf = await client.csrf();
   await closeDb();
-  return { tenantId: t.id, userId: t.users.owner.id, technicianId: t.users.technician.id, cookie: client.cookieHeader(), csrf };
+  return {
+    tenantId: t.id,
+    userId: t.users.owner.id,
+    technicianId: t.users.technician.id,
+    cookie: client.cookieHeader(),
+    csrf,
+  };
 }
 
 /** Runs `count` jobs with at most `concurrency` at once (a bounded request loop). */

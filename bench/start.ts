@@ -11,7 +11,14 @@ import { ROOT } from "../tests/helpers/server";
 async function timeToHealthy(dataDir: string, command: string[]): Promise<number> {
   const port = await freePort();
   const started = performance.now();
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, NODE_ENV: "production", LOG_LEVEL: "error", ...BENCH_SECRETS };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    NODE_ENV: "production",
+    LOG_LEVEL: "error",
+    ...BENCH_SECRETS,
+  };
   delete env.DATABASE_URL;
   const child = spawn(command[0], command.slice(1), { cwd: ROOT, env, stdio: "ignore", detached: true });
   try {
@@ -40,11 +47,34 @@ export async function benchStart(): Promise<Figure[]> {
     const npmStart = ["npm", "start", "--silent"];
     const first = await timeToHealthy(dataDir, npmStart);
     const warm = await timeToHealthy(dataDir, npmStart);
-    const serveOnly = await timeToHealthy(dataDir, [process.execPath, "--import", "tsx", path.join(ROOT, "scripts/start.ts")]);
+    const serveOnly = await timeToHealthy(dataDir, [
+      process.execPath,
+      "--import",
+      "tsx",
+      path.join(ROOT, "scripts/start.ts"),
+    ]);
     return [
-      figure("npm start to healthy, first run of the database (initdb, migrations; build as left by the bench)", first, "s", "<= 10", first <= 10),
-      figure("npm start to healthy, initialised database (build skipped: sources unchanged)", warm, "s", "<= 3", warm <= 3),
-      figure("scripts/start.ts (migrate, remix-serve) to healthy, initialised database", serveOnly, "s", "measured", null),
+      figure(
+        "npm start to healthy, first run of the database (initdb, migrations; build as left by the bench)",
+        first,
+        "s",
+        "<= 10",
+        first <= 10,
+      ),
+      figure(
+        "npm start to healthy, initialised database (build skipped: sources unchanged)",
+        warm,
+        "s",
+        "<= 3",
+        warm <= 3,
+      ),
+      figure(
+        "scripts/start.ts (migrate, remix-serve) to healthy, initialised database",
+        serveOnly,
+        "s",
+        "measured",
+        null,
+      ),
     ];
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });

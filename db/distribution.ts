@@ -21,13 +21,19 @@ export const REFERENCE_TABLES: readonly string[] = ["login_emails"];
  * event id) before the tenant is known. rate_limits: per-IP and per-account counters.
  * maintenance_runs: the cleanup's runs. schema_migrations: the migrator's own list.
  */
-export const LOCAL_TABLES: readonly string[] = ["billing_events", "rate_limits", "maintenance_runs", "schema_migrations"];
+export const LOCAL_TABLES: readonly string[] = [
+  "billing_events",
+  "rate_limits",
+  "maintenance_runs",
+  "schema_migrations",
+];
 
 /** Functions run on the worker that holds the tenant, by their tenant argument. */
 export const DISTRIBUTED_FUNCTIONS: ReadonlyArray<{ signature: string; argument: string }> = [
   { signature: "field_push(uuid, uuid, uuid, boolean, jsonb, jsonb)", argument: "p_tenant" },
   {
-    signature: "field_apply_mutation(uuid, uuid, uuid, bigint, text, uuid, boolean, text, text[], text, timestamptz, timestamptz, timestamptz)",
+    signature:
+      "field_apply_mutation(uuid, uuid, uuid, bigint, text, uuid, boolean, text, text[], text, timestamptz, timestamptz, timestamptz)",
     argument: "p_tenant",
   },
   // Fair sharing's leases (migration 0013, docs/decisions/193): on the worker holding the tenant,
@@ -65,7 +71,8 @@ export async function distributionViolations(client: Queryable): Promise<string[
   const tenantTables = new Set<string>();
   for (const t of tables) {
     if (special.has(t.name)) continue;
-    if (t.tenant_nullable === null) out.push(`${t.name}: no tenant_id, and not listed as a reference or local table (db/distribution.ts)`);
+    if (t.tenant_nullable === null)
+      out.push(`${t.name}: no tenant_id, and not listed as a reference or local table (db/distribution.ts)`);
     else if (t.tenant_nullable === "YES") out.push(`${t.name}: tenant_id may be NULL`);
     tenantTables.add(t.name);
   }
@@ -89,7 +96,14 @@ export async function distributionViolations(client: Queryable): Promise<string[
   );
   for (const t of tenantTables) if (!keyed.some((k) => k.tbl === t)) out.push(`${t}: no primary key`);
 
-  const { rows: fks } = await client.query<{ tbl: string; target: string; name: string; cols: string[]; del: string; upd: string }>(
+  const { rows: fks } = await client.query<{
+    tbl: string;
+    target: string;
+    name: string;
+    cols: string[];
+    del: string;
+    upd: string;
+  }>(
     `SELECT c.conrelid::regclass::text AS tbl, c.confrelid::regclass::text AS target, c.conname AS name,
             array(SELECT a.attname FROM pg_attribute a WHERE a.attrelid = c.conrelid AND a.attnum = ANY (c.conkey))::text[] AS cols,
             c.confdeltype::text AS del, c.confupdtype::text AS upd
@@ -99,11 +113,15 @@ export async function distributionViolations(client: Queryable): Promise<string[
   const distributed = (t: string) => t === DISTRIBUTION_ROOT || tenantTables.has(t);
   for (const fk of fks) {
     if (!distributed(fk.tbl)) {
-      if (distributed(fk.target)) out.push(`${fk.tbl}.${fk.name}: a ${REFERENCE_TABLES.includes(fk.tbl) ? "reference" : "local"} table references ${fk.target}`);
+      if (distributed(fk.target))
+        out.push(
+          `${fk.tbl}.${fk.name}: a ${REFERENCE_TABLES.includes(fk.tbl) ? "reference" : "local"} table references ${fk.target}`,
+        );
       continue;
     }
     if (!fk.cols.includes("tenant_id")) out.push(`${fk.tbl}.${fk.name}: the foreign key does not include tenant_id`);
-    if (["n", "d"].includes(fk.del) || ["n", "d"].includes(fk.upd)) out.push(`${fk.tbl}.${fk.name}: SET NULL or SET DEFAULT action`);
+    if (["n", "d"].includes(fk.del) || ["n", "d"].includes(fk.upd))
+      out.push(`${fk.tbl}.${fk.name}: SET NULL or SET DEFAULT action`);
   }
 
   const { rows: functions } = await client.query<{ name: string; language: string }>(

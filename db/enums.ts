@@ -7,7 +7,15 @@
 export const ROLES = ["owner", "admin", "office", "technician"] as const;
 export type Role = (typeof ROLES)[number];
 
-export const JOB_STATUSES = ["unscheduled", "scheduled", "en_route", "in_progress", "on_hold", "completed", "cancelled"] as const;
+export const JOB_STATUSES = [
+  "unscheduled",
+  "scheduled",
+  "en_route",
+  "in_progress",
+  "on_hold",
+  "completed",
+  "cancelled",
+] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
 /** `expired` is also derived on read: a sent quote past its valid_until. */
@@ -53,8 +61,14 @@ export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
 /** What an e-mail is about: to a customer, to a new member, or to the office. */
 export const MESSAGE_KINDS = [
-  "quote_sent", "invoice_sent", "receipt", "invite", "reminder",
-  "office_booking_request", "office_quote_answered", "office_portal_payment",
+  "quote_sent",
+  "invoice_sent",
+  "receipt",
+  "invite",
+  "reminder",
+  "office_booking_request",
+  "office_quote_answered",
+  "office_portal_payment",
 ] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
 

@@ -39,7 +39,10 @@ export function configureDb(options: DbOptions): void {
 /** The options the database was configured with (the live-update listener connects with the same). */
 export function dbOptions(): DbOptions {
   const options = globalThis.__dbOptions;
-  if (!options) throw new Error("The database is not configured: call configureDb() first (the app does it from env() in app/server.ts)");
+  if (!options)
+    throw new Error(
+      "The database is not configured: call configureDb() first (the app does it from env() in app/server.ts)",
+    );
   return options;
 }
 
@@ -79,7 +82,10 @@ export function db(options: { poolMax?: number } = {}): Sequelize {
       // The server serves requests as the unprivileged app role, so row-level security applies
       // to every query (migrations ran before, as the owner). Tests and scripts stay the owner.
       hooks: setRole
-        ? { afterConnect: async (connection: unknown) => void (await (connection as pg.Client).query(`SET ROLE ${pg.escapeIdentifier(setRole)}`)) }
+        ? {
+            afterConnect: async (connection: unknown) =>
+              void (await (connection as pg.Client).query(`SET ROLE ${pg.escapeIdentifier(setRole)}`)),
+          }
         : {},
       define: { underscored: true, timestamps: true },
     });
@@ -121,7 +127,10 @@ function withTenantBegin(instance: Sequelize) {
     if (!isUuid(tenantId)) throw new Error("inTenant: the tenant id is not a uuid");
     const ms = statementTimeout.getStore();
     const timeout = ms && Number.isInteger(ms) && ms > 0 ? ` SET LOCAL statement_timeout = ${ms};` : "";
-    await instance.query(`START TRANSACTION; SET LOCAL app.tenant_id = '${tenantId}';${timeout}`, { ...options, transaction });
+    await instance.query(`START TRANSACTION; SET LOCAL app.tenant_id = '${tenantId}';${timeout}`, {
+      ...options,
+      transaction,
+    });
   };
 }
 
@@ -148,7 +157,8 @@ export async function inSystem<T>(fn: (t: Tx) => Promise<T>): Promise<T> {
  * parameter. Every `$` is written as the JSON escape `\u0024` (the same value), so nothing in
  * the text reads as a bind parameter.
  */
-export const jsonbLiteral = (value: unknown): string => `${pg.escapeLiteral(JSON.stringify(value).replace(/\$/g, "\\u0024"))}::jsonb`;
+export const jsonbLiteral = (value: unknown): string =>
+  `${pg.escapeLiteral(JSON.stringify(value).replace(/\$/g, "\\u0024"))}::jsonb`;
 
 /** Plain rows from SQL with bind parameters ($1, $2...). */
 export async function rows<T = Record<string, unknown>>(sql: string, bind: unknown[] = [], t?: Tx): Promise<T[]> {
@@ -156,6 +166,10 @@ export async function rows<T = Record<string, unknown>>(sql: string, bind: unkno
   return result as T[];
 }
 
-export async function one<T = Record<string, unknown>>(sql: string, bind: unknown[] = [], t?: Tx): Promise<T | undefined> {
+export async function one<T = Record<string, unknown>>(
+  sql: string,
+  bind: unknown[] = [],
+  t?: Tx,
+): Promise<T | undefined> {
   return (await rows<T>(sql, bind, t))[0];
 }

@@ -9,7 +9,11 @@
 import { rows, type Tx } from "./index";
 
 /** The login rows of one business's new users. */
-export async function addLoginEmails(tenantId: string, users: ReadonlyArray<{ id: string; email: string }>, t?: Tx): Promise<void> {
+export async function addLoginEmails(
+  tenantId: string,
+  users: ReadonlyArray<{ id: string; email: string }>,
+  t?: Tx,
+): Promise<void> {
   // VALUES lists (1,000 rows each, within the 65,535 parameters of a statement): Citus turns
   // INSERT ... SELECT into a reference table into a COPY, which row-level security refuses.
   for (let at = 0; at < users.length; at += 1000) {
@@ -30,6 +34,10 @@ export async function removeLoginEmails(tenantId: string, userIds: readonly stri
 
 /** After an import inserted its users (their import run): their login rows, in the same transaction. */
 export async function addLoginEmailsOfImportRun(tenantId: string, runId: string, t: Tx): Promise<void> {
-  const users = await rows<{ id: string; email: string }>(`SELECT id, email FROM users WHERE tenant_id = $1 AND import_run_id = $2`, [tenantId, runId], t);
+  const users = await rows<{ id: string; email: string }>(
+    `SELECT id, email FROM users WHERE tenant_id = $1 AND import_run_id = $2`,
+    [tenantId, runId],
+    t,
+  );
   await addLoginEmails(tenantId, users, t);
 }

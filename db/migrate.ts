@@ -27,7 +27,11 @@ export function sqlStatements(text: string): string[] {
     } else if (c === "/" && text[i + 1] === "*") {
       const end = text.indexOf("*/", i + 2);
       i = end < 0 ? text.length : end + 2;
-    } else if (c === "$" && /^\$[A-Za-z_]\w*\$|^\$\$/.test(text.slice(i, i + 64)) && !/[\w$]/.test(text[i - 1] ?? " ")) {
+    } else if (
+      c === "$" &&
+      /^\$[A-Za-z_]\w*\$|^\$\$/.test(text.slice(i, i + 64)) &&
+      !/[\w$]/.test(text[i - 1] ?? " ")
+    ) {
       const tag = /^\$(?:[A-Za-z_]\w*)?\$/.exec(text.slice(i))![0];
       const end = text.indexOf(tag, i + tag.length);
       i = end < 0 ? text.length : end + tag.length;
@@ -64,14 +68,18 @@ async function migrationContext(sequelize: Sequelize): Promise<Sequelize> {
       const created: string[] = [];
       for (const statement of sqlStatements(sql)) {
         last = await query(statement, { transaction });
-        const table = /^CREATE\s+(?:UNLOGGED\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(?:public\.)?"?(\w+)"?\s*\(/i.exec(statement.replace(/^(\s*--[^\n]*\n)*\s*/, ""));
+        const table = /^CREATE\s+(?:UNLOGGED\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(?:public\.)?"?(\w+)"?\s*\(/i.exec(
+          statement.replace(/^(\s*--[^\n]*\n)*\s*/, ""),
+        );
         if (table) created.push(table[1]!);
       }
       for (const name of created) await distributeNewTable(name, (text, bind) => query(text, { transaction, bind }));
       return last;
     });
   };
-  return new Proxy(sequelize, { get: (target, key, receiver) => (key === "query" ? split : Reflect.get(target, key, receiver)) });
+  return new Proxy(sequelize, {
+    get: (target, key, receiver) => (key === "query" ? split : Reflect.get(target, key, receiver)),
+  });
 }
 
 /**
@@ -92,7 +100,8 @@ async function distributeNewTable(name: string, query: (sql: string, bind?: unkn
   const { root, done, tenant } = found[0]!;
   if (!root || done) return; // before 0081 (it distributes every table), or distributed by the migration
   if (REFERENCE_TABLES.includes(name)) await query(`SELECT create_reference_table($1)`, [name]);
-  else if (tenant) await query(`SELECT create_distributed_table($1, 'tenant_id', colocate_with => $2)`, [name, DISTRIBUTION_ROOT]);
+  else if (tenant)
+    await query(`SELECT create_distributed_table($1, 'tenant_id', colocate_with => $2)`, [name, DISTRIBUTION_ROOT]);
 }
 
 /** The umzug instance: migrations recorded in `schema_migrations`, each applied in its own transaction. */
@@ -114,7 +123,9 @@ export function migrator(sequelize: Sequelize, logger: Console | undefined = und
     context: sequelize,
     storage: {
       async executed({ context }) {
-        await context.query(`CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
+        await context.query(
+          `CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
+        );
         const [result] = await context.query(`SELECT name FROM schema_migrations ORDER BY name`);
         return (result as Array<{ name: string }>).map((r) => r.name);
       },

@@ -52,16 +52,20 @@ async function pageFromNetwork(request) {
     const res = await fetch(request);
     if (res.ok && !res.redirected && res.type === "basic") await keepPage(res.clone());
     // Signed out (sent to the login page): the copy of someone's day must not outlive the session.
-    else if (res.redirected || res.type === "opaqueredirect" || res.status === 401 || res.status === 403) await forgetPage();
+    else if (res.redirected || res.type === "opaqueredirect" || res.status === 401 || res.status === 403)
+      await forgetPage();
     return res;
   } catch {
     const cached = await caches.match(PAGE);
     return (
       cached ??
-      new Response("<!doctype html><title>Offline</title><p>You are offline and this page has not been saved on this device yet.</p>", {
-        status: 503,
-        headers: { "Content-Type": "text/html; charset=utf-8" },
-      })
+      new Response(
+        "<!doctype html><title>Offline</title><p>You are offline and this page has not been saved on this device yet.</p>",
+        {
+          status: 503,
+          headers: { "Content-Type": "text/html; charset=utf-8" },
+        },
+      )
     );
   }
 }

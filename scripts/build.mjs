@@ -36,7 +36,10 @@ function sourceHash() {
 
 // The stamp names the sources AND the server bundle they made: a build by another command
 // (`remix dev` writes a development bundle to the same place) no longer matches it.
-const bundleHash = () => createHash("sha256").update(fs.readFileSync(path.join(ROOT, "build/index.js"))).digest("hex");
+const bundleHash = () =>
+  createHash("sha256")
+    .update(fs.readFileSync(path.join(ROOT, "build/index.js")))
+    .digest("hex");
 
 /** Builds the production app unless the last build here was of these very sources. */
 export function buildIfStale() {

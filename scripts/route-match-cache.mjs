@@ -150,7 +150,10 @@ export function installRouteMatchCache() {
     if (typeof filename === "string" && ROUTER_FILE.test(filename)) {
       const patched = patchRouterSource(content);
       if (patched) content = patched;
-      else process.emitWarning(`${filename}: not the expected @remix-run/router source; route matching is not cached (docs/decisions/114)`);
+      else
+        process.emitWarning(
+          `${filename}: not the expected @remix-run/router source; route matching is not cached (docs/decisions/114)`,
+        );
     }
     return compile.call(this, content, filename);
   };

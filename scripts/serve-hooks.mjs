@@ -75,7 +75,8 @@ function checkOrigin(req) {
   }
   const method = req.method ?? "GET";
   const origin = req.headers.origin;
-  if (method === "GET" || method === "HEAD" || method === "OPTIONS" || origin === undefined || origin === "") return "same";
+  if (method === "GET" || method === "HEAD" || method === "OPTIONS" || origin === undefined || origin === "")
+    return "same";
   if (origin === "null") return "cross";
   let originHost;
   try {
@@ -97,7 +98,11 @@ const isJsonRoute = (url) => /^\/(api\/(?!portal\/)|ai-assistant\/generate\b)/.t
 function refuseCrossSite(req, res) {
   const json = isJsonRoute(req.url ?? "/");
   const body = json
-    ? JSON.stringify({ success: false, error: { code: "CSRF_INVALID", message: MESSAGE, fields: {} }, meta: { requestId: "" } })
+    ? JSON.stringify({
+        success: false,
+        error: { code: "CSRF_INVALID", message: MESSAGE, fields: {} },
+        meta: { requestId: "" },
+      })
     : `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Request refused</title></head>` +
       `<body><main><h1>Request refused</h1><p>${MESSAGE} Go back to the page and try again.</p></main></body></html>`;
   res.writeHead(403, {
@@ -167,7 +172,11 @@ function stop() {
     server.closeIdleConnections();
     return done;
   });
-  const hooks = [...stopHooks].map((hook) => Promise.resolve().then(hook).catch((error) => console.error("stop hook failed:", error)));
+  const hooks = [...stopHooks].map((hook) =>
+    Promise.resolve()
+      .then(hook)
+      .catch((error) => console.error("stop hook failed:", error)),
+  );
   Promise.all([...closed, ...hooks]).then(() => process.exit(0));
   setTimeout(() => {
     for (const server of servers) server.closeAllConnections();

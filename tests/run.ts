@@ -38,11 +38,17 @@ function testFiles(): string[] {
     const dir = path.join(ROOT, "tests", group);
     if (fs.existsSync(dir)) walk(dir);
   }
-  return out.filter((f) => !filters.length || filters.some((s) => path.relative(ROOT, f).includes(s.replace(/^\.\//, ""))));
+  return out.filter(
+    (f) => !filters.length || filters.some((s) => path.relative(ROOT, f).includes(s.replace(/^\.\//, ""))),
+  );
 }
 
 /** Runs one of the house checks (type check, lint, layers) and collects its output. */
-function houseCheck(name: string, command: string, args: string[]): Promise<{ name: string; status: number | null; output: string }> {
+function houseCheck(
+  name: string,
+  command: string,
+  args: string[],
+): Promise<{ name: string; status: number | null; output: string }> {
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
@@ -98,15 +104,29 @@ async function main() {
     process.exit(1);
   }
   // The whole suite (what CI runs) starts with the house checks, side by side: the type check,
-  // the lint and the layers and cycles (docs/architecture.md). Any error fails `npm test`
+  // the lint, the format (Prettier) and the layers and cycles (docs/architecture.md). Any error fails `npm test`
   // before a test runs. A run of a few files skips them (SKIP_TYPECHECK=1 skips them always).
   if (!filters.length && !process.env.SKIP_TYPECHECK) {
     const started = Date.now();
     const bin = (name: string) => path.join(ROOT, "node_modules", ".bin", name);
     const checks = await Promise.all([
-      houseCheck("the type check (tsc --noEmit)", process.execPath, [path.join(ROOT, "node_modules/typescript/bin/tsc"), "--noEmit", "-p", ROOT]),
+      houseCheck("the type check (tsc --noEmit)", process.execPath, [
+        path.join(ROOT, "node_modules/typescript/bin/tsc"),
+        "--noEmit",
+        "-p",
+        ROOT,
+      ]),
       houseCheck("the lint (eslint .)", bin("eslint"), ["--max-warnings", "0", "."]),
-      houseCheck("the layers and cycles (depcruise)", bin("depcruise"), ["app", "db", "scripts", "--config", ".dependency-cruiser.cjs", "--output-type", "err"]),
+      houseCheck("the format (prettier --check .)", bin("prettier"), ["--check", "--log-level", "warn", "."]),
+      houseCheck("the layers and cycles (depcruise)", bin("depcruise"), [
+        "app",
+        "db",
+        "scripts",
+        "--config",
+        ".dependency-cruiser.cjs",
+        "--output-type",
+        "err",
+      ]),
     ]);
     const failed = checks.filter((c) => c.status !== 0);
     for (const c of failed) console.log(`${c.output}\n${c.name} failed: fix the errors above.`);
@@ -114,7 +134,9 @@ async function main() {
       console.log(`0 passed, ${failed.length} failed`);
       process.exit(1);
     }
-    console.log(`Type check, lint, layers and cycles passed (${((Date.now() - started) / 1000).toFixed(1)} s).`);
+    console.log(
+      `Type check, lint, format, layers and cycles passed (${((Date.now() - started) / 1000).toFixed(1)} s).`,
+    );
   }
   // The production build, remade only when the sources changed (scripts/build.mjs).
   if (!process.env.SKIP_BUILD && buildIfStale()) console.log("Built the app.");
@@ -123,18 +145,24 @@ async function main() {
     // On CI the browser tests are part of the promise: a missing Chromium fails the run
     // instead of turning them into skips that pass.
     if (process.env.CI === "true") {
-      console.log("\nChromium was not found (set CHROMIUM_PATH or install `chromium`), and on CI (CI=true) the browser tests must run.");
+      console.log(
+        "\nChromium was not found (set CHROMIUM_PATH or install `chromium`), and on CI (CI=true) the browser tests must run.",
+      );
       console.log("0 passed, 1 failed");
       process.exit(1);
     }
-    console.log("\n*** Chromium was not found (set CHROMIUM_PATH or install `chromium`): the browser tests will be SKIPPED. ***\n");
+    console.log(
+      "\n*** Chromium was not found (set CHROMIUM_PATH or install `chromium`): the browser tests will be SKIPPED. ***\n",
+    );
   }
 
   const dbHandle = await database();
   process.env.DATABASE_URL = dbHandle.url;
   configureDb({ url: dbHandle.url });
   // The test files' own database use: db/ reads no environment (tests/helpers/db-options.mjs).
-  process.env.NODE_OPTIONS = [process.env.NODE_OPTIONS, `--import=${path.join(ROOT, "tests/helpers/db-options.mjs")}`].filter(Boolean).join(" ");
+  process.env.NODE_OPTIONS = [process.env.NODE_OPTIONS, `--import=${path.join(ROOT, "tests/helpers/db-options.mjs")}`]
+    .filter(Boolean)
+    .join(" ");
   process.env.SESSION_SECRET ??= "test-session-secret-0123456789abcdef";
   process.env.PORTAL_TOKEN_SECRET ??= "test-portal-secret-0123456789abcdef";
   await migrateUp(db());
@@ -147,7 +175,9 @@ async function main() {
   let finished = false;
   server.child.once("exit", (code, signal) => {
     if (finished) return;
-    console.error(`\n*** The shared test server exited during the run (code ${code}, signal ${signal}). Its last output:\n${server.logs.join("").slice(-4000)}\n`);
+    console.error(
+      `\n*** The shared test server exited during the run (code ${code}, signal ${signal}). Its last output:\n${server.logs.join("").slice(-4000)}\n`,
+    );
   });
 
   let passed = 0;
@@ -156,7 +186,7 @@ async function main() {
   const failures: string[] = [];
   const stream = run({ files, concurrency: Number(process.env.TEST_CONCURRENCY ?? 2), timeout: 10 * 60_000 });
   stream.on("test:pass", (t) => {
-    if (t.details?.type === "suite" || t.nesting === 0 && files.includes(t.name)) return;
+    if (t.details?.type === "suite" || (t.nesting === 0 && files.includes(t.name))) return;
     if (t.skip || t.todo) skipped++;
     else passed++;
   });
@@ -185,7 +215,9 @@ async function main() {
     console.log("\nFailed:");
     for (const f of failures) console.log(`  - ${f}`);
   }
-  console.log(`\nTook ${((Date.now() - started) / 1000).toFixed(1)} s.${chromium ? "" : " Browser tests were skipped: no Chromium."}`);
+  console.log(
+    `\nTook ${((Date.now() - started) / 1000).toFixed(1)} s.${chromium ? "" : " Browser tests were skipped: no Chromium."}`,
+  );
   console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
   process.exit(failed > 0 || passed === 0 ? 1 : 0);
 }

@@ -17,11 +17,30 @@ type Common = { title: string; description: string; format: (n: number) => strin
 const WIDTH = 720;
 const MARGIN = { top: 16, right: 16, bottom: 36, left: 72 };
 
-function Frame({ title, description, height, width = WIDTH, children, legend }: { title: string; description: string; height: number; width?: number; children: React.ReactNode; legend?: string[] }) {
+function Frame({
+  title,
+  description,
+  height,
+  width = WIDTH,
+  children,
+  legend,
+}: {
+  title: string;
+  description: string;
+  height: number;
+  width?: number;
+  children: React.ReactNode;
+  legend?: string[];
+}) {
   const id = useId();
   return (
     <figure className="chart">
-      <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-labelledby={`${id}-t ${id}-d`} preserveAspectRatio="xMidYMid meet">
+      <svg
+        viewBox={`0 0 ${width} ${height}`}
+        role="img"
+        aria-labelledby={`${id}-t ${id}-d`}
+        preserveAspectRatio="xMidYMid meet"
+      >
         <title id={`${id}-t`}>{title}</title>
         <desc id={`${id}-d`}>{description}</desc>
         {children}
@@ -29,7 +48,10 @@ function Frame({ title, description, height, width = WIDTH, children, legend }: 
       {legend && legend.length > 1 ? (
         <ul className="chart-legend" aria-hidden="true">
           {legend.map((name, i) => (
-            <li key={name}><span className="swatch" style={{ background: SERIES_COLOURS[i % SERIES_COLOURS.length] }} />{name}</li>
+            <li key={name}>
+              <span className="swatch" style={{ background: SERIES_COLOURS[i % SERIES_COLOURS.length] }} />
+              {name}
+            </li>
           ))}
         </ul>
       ) : null}
@@ -37,7 +59,17 @@ function Frame({ title, description, height, width = WIDTH, children, legend }: 
   );
 }
 
-function YAxis({ ticks, y, format, width }: { ticks: number[]; y: (n: number) => number; format: (n: number) => string; width: number }) {
+function YAxis({
+  ticks,
+  y,
+  format,
+  width,
+}: {
+  ticks: number[];
+  y: (n: number) => number;
+  format: (n: number) => string;
+  width: number;
+}) {
   // Ticks that read alike (an all-zero month: 0, 0.2 ... 1 cent, each "$0") are drawn once.
   const shown = ticks.filter((t, i) => i === 0 || format(t) !== format(ticks[i - 1]));
   return (
@@ -45,7 +77,9 @@ function YAxis({ ticks, y, format, width }: { ticks: number[]; y: (n: number) =>
       {shown.map((t) => (
         <g key={t} transform={`translate(0,${y(t)})`}>
           <line x1={MARGIN.left} x2={width - MARGIN.right} className="gridline" />
-          <text x={MARGIN.left - 8} dy="0.32em" textAnchor="end">{format(t)}</text>
+          <text x={MARGIN.left - 8} dy="0.32em" textAnchor="end">
+            {format(t)}
+          </text>
         </g>
       ))}
     </g>
@@ -55,13 +89,25 @@ function YAxis({ ticks, y, format, width }: { ticks: number[]; y: (n: number) =>
 /** Every nth label, so a year of weeks stays readable. */
 const labelEvery = (count: number) => Math.max(1, Math.ceil(count / 12));
 
-function XLabels({ categories, x, labels, height }: { categories: string[]; x: (c: string) => number; labels: (c: string) => string; height: number }) {
+function XLabels({
+  categories,
+  x,
+  labels,
+  height,
+}: {
+  categories: string[];
+  x: (c: string) => number;
+  labels: (c: string) => string;
+  height: number;
+}) {
   const every = labelEvery(categories.length);
   return (
     <g className="axis axis-x">
       {categories.map((c, i) =>
         i % every === 0 ? (
-          <text key={c} x={x(c)} y={height - MARGIN.bottom + 18} textAnchor="middle">{labels(c)}</text>
+          <text key={c} x={x(c)} y={height - MARGIN.bottom + 18} textAnchor="middle">
+            {labels(c)}
+          </text>
         ) : null,
       )}
     </g>
@@ -69,11 +115,30 @@ function XLabels({ categories, x, labels, height }: { categories: string[]; x: (
 }
 
 /** Vertical bars, one group per category, one bar per series. */
-export function BarChart({ title, description, categories, series, format, labels = (c) => c, height = 260, width = WIDTH }: Common & { categories: string[]; series: Series[]; labels?: (c: string) => string }) {
+export function BarChart({
+  title,
+  description,
+  categories,
+  series,
+  format,
+  labels = (c) => c,
+  height = 260,
+  width = WIDTH,
+}: Common & { categories: string[]; series: Series[]; labels?: (c: string) => string }) {
   const max = Math.max(0, ...series.flatMap((s) => s.values));
-  const y = scaleLinear().domain([0, max || 1]).nice().range([height - MARGIN.bottom, MARGIN.top]);
-  const x = scaleBand().domain(categories).range([MARGIN.left, width - MARGIN.right]).paddingInner(0.25).paddingOuter(0.1);
-  const inner = scaleBand().domain(series.map((s) => s.name)).range([0, x.bandwidth()]).padding(0.08);
+  const y = scaleLinear()
+    .domain([0, max || 1])
+    .nice()
+    .range([height - MARGIN.bottom, MARGIN.top]);
+  const x = scaleBand()
+    .domain(categories)
+    .range([MARGIN.left, width - MARGIN.right])
+    .paddingInner(0.25)
+    .paddingOuter(0.1);
+  const inner = scaleBand()
+    .domain(series.map((s) => s.name))
+    .range([0, x.bandwidth()])
+    .padding(0.08);
   return (
     <Frame title={title} description={description} height={height} width={width} legend={series.map((s) => s.name)}>
       <YAxis ticks={y.ticks(height < 200 ? 3 : 5)} y={y} format={format} width={width} />
@@ -81,7 +146,16 @@ export function BarChart({ title, description, categories, series, format, label
         <g key={s.name} fill={SERIES_COLOURS[si % SERIES_COLOURS.length]} className="bars" data-series={s.name}>
           {categories.map((c, ci) => {
             const v = s.values[ci] ?? 0;
-            return <rect key={c} x={(x(c) ?? 0) + (inner(s.name) ?? 0)} y={y(v)} width={inner.bandwidth()} height={Math.max(0, y(0) - y(v))} data-value={v} />;
+            return (
+              <rect
+                key={c}
+                x={(x(c) ?? 0) + (inner(s.name) ?? 0)}
+                y={y(v)}
+                width={inner.bandwidth()}
+                height={Math.max(0, y(0) - y(v))}
+                data-value={v}
+              />
+            );
           })}
         </g>
       ))}
@@ -91,21 +165,40 @@ export function BarChart({ title, description, categories, series, format, label
 }
 
 /** One line per series over the categories, with a point per value. */
-export function LineChart({ title, description, categories, series, format, labels = (c) => c, height = 260 }: Common & { categories: string[]; series: Series[]; labels?: (c: string) => string }) {
+export function LineChart({
+  title,
+  description,
+  categories,
+  series,
+  format,
+  labels = (c) => c,
+  height = 260,
+}: Common & { categories: string[]; series: Series[]; labels?: (c: string) => string }) {
   const max = Math.max(0, ...series.flatMap((s) => s.values));
-  const y = scaleLinear().domain([0, max || 1]).nice().range([height - MARGIN.bottom, MARGIN.top]);
-  const x = scaleBand().domain(categories).range([MARGIN.left, WIDTH - MARGIN.right]).padding(0.5);
+  const y = scaleLinear()
+    .domain([0, max || 1])
+    .nice()
+    .range([height - MARGIN.bottom, MARGIN.top]);
+  const x = scaleBand()
+    .domain(categories)
+    .range([MARGIN.left, WIDTH - MARGIN.right])
+    .padding(0.5);
   const at = (c: string) => (x(c) ?? 0) + x.bandwidth() / 2;
   return (
     <Frame title={title} description={description} height={height} legend={series.map((s) => s.name)}>
       <YAxis ticks={y.ticks(Math.min(5, Math.max(1, max)))} y={y} format={format} width={WIDTH} />
       {series.map((s, si) => {
         const colour = SERIES_COLOURS[si % SERIES_COLOURS.length];
-        const path = line<number>().x((_, i) => at(categories[i])).y((v) => y(v))(s.values) ?? "";
+        const path =
+          line<number>()
+            .x((_, i) => at(categories[i]))
+            .y((v) => y(v))(s.values) ?? "";
         return (
           <g key={s.name} className="line-series" data-series={s.name}>
             <path d={path} fill="none" stroke={colour} strokeWidth={2} />
-            {s.values.map((v, i) => <circle key={categories[i]} cx={at(categories[i])} cy={y(v)} r={2.5} fill={colour} data-value={v} />)}
+            {s.values.map((v, i) => (
+              <circle key={categories[i]} cx={at(categories[i])} cy={y(v)} r={2.5} fill={colour} data-value={v} />
+            ))}
           </g>
         );
       })}
@@ -115,19 +208,38 @@ export function LineChart({ title, description, categories, series, format, labe
 }
 
 /** Horizontal bars, one per row, with the value written at the end of the bar. */
-export function HBarChart({ title, description, rows, format, width = WIDTH }: Common & { rows: Array<{ label: string; value: number }> }) {
+export function HBarChart({
+  title,
+  description,
+  rows,
+  format,
+  width = WIDTH,
+}: Common & { rows: Array<{ label: string; value: number }> }) {
   const rowHeight = 28;
   const small = width < 500;
   const left = small ? 110 : 190;
   const height = Math.max(1, rows.length) * rowHeight + 24;
-  const x = scaleLinear().domain([0, Math.max(1, ...rows.map((r) => r.value))]).range([0, width - left - (small ? 60 : 110)]);
+  const x = scaleLinear()
+    .domain([0, Math.max(1, ...rows.map((r) => r.value))])
+    .range([0, width - left - (small ? 60 : 110)]);
   return (
     <Frame title={title} description={description} height={height} width={width}>
       {rows.map((r, i) => (
         <g key={r.label} transform={`translate(0,${12 + i * rowHeight})`} className="hbar">
-          <text x={left - 10} y={rowHeight / 2} dy="0.1em" textAnchor="end">{r.label.length > 26 ? `${r.label.slice(0, 25)}…` : r.label}</text>
-          <rect x={left} y={4} width={Math.max(r.value > 0 ? 2 : 0, x(r.value))} height={rowHeight - 10} fill={SERIES_COLOURS[0]} data-value={r.value} />
-          <text x={left + x(r.value) + 8} y={rowHeight / 2} dy="0.1em">{format(r.value)}</text>
+          <text x={left - 10} y={rowHeight / 2} dy="0.1em" textAnchor="end">
+            {r.label.length > 26 ? `${r.label.slice(0, 25)}…` : r.label}
+          </text>
+          <rect
+            x={left}
+            y={4}
+            width={Math.max(r.value > 0 ? 2 : 0, x(r.value))}
+            height={rowHeight - 10}
+            fill={SERIES_COLOURS[0]}
+            data-value={r.value}
+          />
+          <text x={left + x(r.value) + 8} y={rowHeight / 2} dy="0.1em">
+            {format(r.value)}
+          </text>
         </g>
       ))}
     </Frame>

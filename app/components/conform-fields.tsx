@@ -16,13 +16,24 @@ function Wrap({ meta, label, hint, className, children }: Common & { children: R
     <div className={`field${meta.errors?.length ? " field-invalid" : ""}${className ? ` ${className}` : ""}`}>
       <label htmlFor={meta.id}>{label}</label>
       {children}
-      {hint ? <p id={`${meta.id}-hint`} className="field-hint">{hint}</p> : null}
+      {hint ? (
+        <p id={`${meta.id}-hint`} className="field-hint">
+          {hint}
+        </p>
+      ) : null}
       <FieldErrors id={meta.errorId} errors={meta.errors} />
     </div>
   );
 }
 
-export function TextField({ type = "text", input, ...p }: Common & { type?: "text" | "email" | "tel" | "date" | "datetime-local" | "number"; input?: React.InputHTMLAttributes<HTMLInputElement> }) {
+export function TextField({
+  type = "text",
+  input,
+  ...p
+}: Common & {
+  type?: "text" | "email" | "tel" | "date" | "datetime-local" | "number";
+  input?: React.InputHTMLAttributes<HTMLInputElement>;
+}) {
   return (
     <Wrap {...p}>
       <input {...getInputProps(p.meta, { type, ariaDescribedBy: describedBy(p.meta, !!p.hint) })} {...input} />
@@ -38,13 +49,19 @@ export function TextareaField({ rows = 4, ...p }: Common & { rows?: number }) {
   );
 }
 
-export function SelectField({ options, placeholder, ...p }: Common & { options: Array<{ value: string; label: string }>; placeholder?: string }) {
+export function SelectField({
+  options,
+  placeholder,
+  ...p
+}: Common & { options: Array<{ value: string; label: string }>; placeholder?: string }) {
   return (
     <Wrap {...p}>
       <select {...getSelectProps(p.meta, { ariaDescribedBy: describedBy(p.meta, !!p.hint) })}>
         {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
         {options.map((o) => (
-          <option key={o.value} value={o.value}>{o.label}</option>
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
         ))}
       </select>
     </Wrap>

@@ -41,12 +41,21 @@ export function CopyButton({ text, label = "Copy" }: { text: string; label?: str
       <button
         type="button"
         className="btn btn-secondary btn-sm"
-        onClick={() => copyText(text).then(() => setStatus("copied"), () => setStatus("failed"))}
+        onClick={() =>
+          copyText(text).then(
+            () => setStatus("copied"),
+            () => setStatus("failed"),
+          )
+        }
       >
         {status === "copied" ? "Copied" : status === "failed" ? "Copy failed" : label}
       </button>
       <span className="visually-hidden" role="status" aria-live="polite">
-        {status === "copied" ? "Copied to the clipboard." : status === "failed" ? "Could not copy; select the text and copy it by hand." : ""}
+        {status === "copied"
+          ? "Copied to the clipboard."
+          : status === "failed"
+            ? "Could not copy; select the text and copy it by hand."
+            : ""}
       </span>
     </>
   );

@@ -9,7 +9,17 @@ import { FormActions, TextAreaField } from "./record-forms";
  * New and edit customer: the customer import's columns as fields, validated by the import's
  * own customer schema in the browser and on the server (CONTRACT section 12).
  */
-export function CustomerForm({ id, defaultValue, submit, cancelTo }: { id: string; defaultValue?: Record<string, string>; submit: string; cancelTo: string }) {
+export function CustomerForm({
+  id,
+  defaultValue,
+  submit,
+  cancelTo,
+}: {
+  id: string;
+  defaultValue?: Record<string, string>;
+  submit: string;
+  cancelTo: string;
+}) {
   const reply = useActionData<FormReply>();
   const busy = useNavigation().state === "submitting";
   const [form, fields] = useConformForm(customerSchema, { id, lastResult: reply?.result, defaultValue });
@@ -40,8 +50,17 @@ export function CustomerForm({ id, defaultValue, submit, cancelTo }: { id: strin
       </fieldset>
       <fieldset>
         <legend>More</legend>
-        <TextAreaField label="Notes" hint="Gate codes, pets, preferred times: anything the team should know." {...f("notes")} />
-        <Field label="External id" hint="The customer's id in another system, if you keep one. Unique among your customers." autoComplete="off" {...f("external_id")} />
+        <TextAreaField
+          label="Notes"
+          hint="Gate codes, pets, preferred times: anything the team should know."
+          {...f("notes")}
+        />
+        <Field
+          label="External id"
+          hint="The customer's id in another system, if you keep one. Unique among your customers."
+          autoComplete="off"
+          {...f("external_id")}
+        />
       </fieldset>
       <FormActions submit={submit} cancelTo={cancelTo} busy={busy} />
     </Form>

@@ -13,16 +13,30 @@ const LINES: [keyof Omit<PropertyView, "id" | "jobs">, string, string?][] = [
   ["country", "Country"],
 ];
 
-export const propertyAddress = (p: Pick<PropertyView, "addressLine1" | "addressLine2" | "city" | "region" | "postalCode" | "country">) =>
-  [p.addressLine1, p.addressLine2, [p.city, p.region, p.postalCode].filter(Boolean).join(" "), p.country].filter(Boolean);
+export const propertyAddress = (
+  p: Pick<PropertyView, "addressLine1" | "addressLine2" | "city" | "region" | "postalCode" | "country">,
+) =>
+  [p.addressLine1, p.addressLine2, [p.city, p.region, p.postalCode].filter(Boolean).join(" "), p.country].filter(
+    Boolean,
+  );
 
 /** One property's form: add (no property) or change. A plain post: works with JavaScript off. */
-function PropertyForm({ customerId, property, lastResult }: { customerId: string; property?: PropertyView; lastResult?: SubmissionResult<string[]> | null }) {
+function PropertyForm({
+  customerId,
+  property,
+  lastResult,
+}: {
+  customerId: string;
+  property?: PropertyView;
+  lastResult?: SubmissionResult<string[]> | null;
+}) {
   const id = property ? `property-${property.id}` : "property-new";
   const [form, fields] = useConformForm(propertySchema, {
     id,
     lastResult,
-    defaultValue: property ? { ...property, intent: "property.save", propertyId: property.id } : { intent: "property.add" },
+    defaultValue: property
+      ? { ...property, intent: "property.save", propertyId: property.id }
+      : { intent: "property.add" },
   });
   return (
     <Form method="post" action={`/customers/${customerId}`} className="stack property-form" {...getFormProps(form)}>
@@ -37,7 +51,9 @@ function PropertyForm({ customerId, property, lastResult }: { customerId: string
         })}
       </div>
       <div>
-        <button type="submit" className={`btn ${property ? "btn-secondary" : "btn-primary"} btn-sm`}>{property ? "Save property" : "Add property"}</button>
+        <button type="submit" className={`btn ${property ? "btn-secondary" : "btn-primary"} btn-sm`}>
+          {property ? "Save property" : "Add property"}
+        </button>
       </div>
     </Form>
   );
@@ -61,9 +77,13 @@ export function PropertiesCard({
     <section className="card" aria-labelledby="properties-title">
       <div className="card-header">
         <h2 id="properties-title">Service properties</h2>
-        <span className="muted small">{properties.length === 1 ? "1 property" : `${properties.length} properties`}</span>
+        <span className="muted small">
+          {properties.length === 1 ? "1 property" : `${properties.length} properties`}
+        </span>
       </div>
-      {properties.length === 0 ? <p className="muted">No service properties yet. Jobs go to the customer's address.</p> : null}
+      {properties.length === 0 ? (
+        <p className="muted">No service properties yet. Jobs go to the customer's address.</p>
+      ) : null}
       <ul className="property-list">
         {properties.map((p, i) => {
           const failed = target.propertyId === p.id;
@@ -71,7 +91,11 @@ export function PropertiesCard({
             <li key={p.id} className="property-item">
               <div className="property-summary">
                 <strong>{p.label ?? `Property ${i + 1}`}</strong>
-                <div>{propertyAddress(p).map((line) => <div key={line}>{line}</div>)}</div>
+                <div>
+                  {propertyAddress(p).map((line) => (
+                    <div key={line}>{line}</div>
+                  ))}
+                </div>
                 <div className="muted small">{p.jobs === 1 ? "1 job" : `${p.jobs} jobs`}</div>
               </div>
               {canManage ? (

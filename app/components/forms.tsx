@@ -77,8 +77,18 @@ export function Field({ name, label, errors, hint, id, ...input }: FieldProps) {
   return (
     <div className={`field${errors?.length ? " field-invalid" : ""}`}>
       <label htmlFor={fieldId}>{label}</label>
-      <input id={fieldId} name={name} aria-invalid={errors?.length ? true : undefined} aria-describedby={describedBy} {...input} />
-      {hint ? <p id={hintId} className="field-hint">{hint}</p> : null}
+      <input
+        id={fieldId}
+        name={name}
+        aria-invalid={errors?.length ? true : undefined}
+        aria-describedby={describedBy}
+        {...input}
+      />
+      {hint ? (
+        <p id={hintId} className="field-hint">
+          {hint}
+        </p>
+      ) : null}
       <FieldErrors id={errorId} errors={errors} />
     </div>
   );

@@ -9,23 +9,58 @@ import { DocumentCustomer, FormActions, formCurrency, TextAreaField, type Docume
 
 /** The invoice form (/invoices/new, /invoices/<id>/edit): the quote builder's shape, with issue and due dates. */
 export function InvoiceForm({
-  id, context, customer, defaultValue, submit, cancelTo, changeCustomerTo, action,
+  id,
+  context,
+  customer,
+  defaultValue,
+  submit,
+  cancelTo,
+  changeCustomerTo,
+  action,
 }: DocumentFormProps<Pick<InvoiceFormContext, "currency" | "taxRate" | "priceBook" | "paymentTermsDays">>) {
   const reply = useActionData<FormReply>();
   const busy = useNavigation().state === "submitting";
-  const [form, fields] = useConformForm(invoiceFormSchema, { id, lastResult: reply?.result, defaultValue, shouldValidate: "onSubmit" });
+  const [form, fields] = useConformForm(invoiceFormSchema, {
+    id,
+    lastResult: reply?.result,
+    defaultValue,
+    shouldValidate: "onSubmit",
+  });
   const currency = formCurrency(fields.currency.value, context.currency);
   return (
     <Form method="post" action={action} {...getFormProps(form)} className="stack record-form quote-form invoice-form">
       <CsrfInput />
       <FormError errors={form.errors} />
-      <DocumentCustomer name={fields.customerId.name} customer={customer} changeCustomerTo={changeCustomerTo} errors={fields.customerId.errors} />
+      <DocumentCustomer
+        name={fields.customerId.name}
+        customer={customer}
+        changeCustomerTo={changeCustomerTo}
+        errors={fields.customerId.errors}
+      />
       <div className="form-grid">
         <Field label="Issue date" type="date" {...fieldOf(fields.issueDate)} />
-        <Field label="Due date" type="date" hint={`Blank: ${context.paymentTermsDays} days after the issue date.`} {...fieldOf(fields.dueDate)} />
-        <Field label="Currency" maxLength={3} autoComplete="off" hint="A 3-letter code, like USD." {...fieldOf(fields.currency)} />
+        <Field
+          label="Due date"
+          type="date"
+          hint={`Blank: ${context.paymentTermsDays} days after the issue date.`}
+          {...fieldOf(fields.dueDate)}
+        />
+        <Field
+          label="Currency"
+          maxLength={3}
+          autoComplete="off"
+          hint="A 3-letter code, like USD."
+          {...fieldOf(fields.currency)}
+        />
       </div>
-      <LineItemsEditor form={form} items={fields.items} currency={currency} priceBook={context.priceBook} defaultTaxRate={context.taxRate} allowOptions={false} />
+      <LineItemsEditor
+        form={form}
+        items={fields.items}
+        currency={currency}
+        priceBook={context.priceBook}
+        defaultTaxRate={context.taxRate}
+        allowOptions={false}
+      />
       <TextAreaField label="Notes for the customer" rows={3} {...fieldOf(fields.notes)} />
       <FormActions submit={submit} cancelTo={cancelTo} busy={busy} />
     </Form>

@@ -9,7 +9,15 @@ export function formatClockTime(iso: string, timeZone: string): string {
 }
 
 /** "On site since 9:12 AM" (or "On the way since 8:50 AM"), in the company's time zone. */
-export function ClockSince({ startedAt, onSiteAt, who }: { startedAt: string; onSiteAt: string | null; who?: string | null }) {
+export function ClockSince({
+  startedAt,
+  onSiteAt,
+  who,
+}: {
+  startedAt: string;
+  onSiteAt: string | null;
+  who?: string | null;
+}) {
   const timeZone = useTimeZone();
   const since = onSiteAt ?? startedAt;
   return (
@@ -49,7 +57,9 @@ export function ChecklistView({ items }: { items: ShownChecklistItem[] }) {
       <ul className="checklist-view">
         {items.map((i) => (
           <li key={i.id} className={i.done_at ? "is-done" : undefined}>
-            <span className="checklist-mark" aria-hidden="true">{i.done_at ? "✓" : "○"}</span>
+            <span className="checklist-mark" aria-hidden="true">
+              {i.done_at ? "✓" : "○"}
+            </span>
             <span className="checklist-label">{i.label}</span>
             <span className="visually-hidden">{i.done_at ? " (ticked)" : " (not ticked)"}</span>
             {i.done_at ? (

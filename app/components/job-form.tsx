@@ -23,7 +23,10 @@ export type JobFormChoices = {
  * choosing another customer loads that customer's list (the new-job page's loader, which the
  * same permission guards). Another customer's list is never shown for the chosen one.
  */
-function useCustomerProperties(customerId: string, choices: JobFormChoices): { list: PropertyChoice[]; known: boolean } {
+function useCustomerProperties(
+  customerId: string,
+  choices: JobFormChoices,
+): { list: PropertyChoice[]; known: boolean } {
   const fetcher = useFetcher<{ choices: Pick<JobFormChoices, "properties" | "propertiesOf"> }>();
   const own = customerId !== "" && customerId === choices.propertiesOf;
   const loaded = fetcher.data?.choices.propertiesOf === customerId ? fetcher.data.choices.properties : null;
@@ -36,7 +39,14 @@ function useCustomerProperties(customerId: string, choices: JobFormChoices): { l
 }
 
 /** The job form of /jobs/new and /jobs/<id>/edit: works without JavaScript; checks as you type with it. */
-export function JobForm({ lastResult, defaultValue, choices, timeZone, submitLabel, cancelTo }: {
+export function JobForm({
+  lastResult,
+  defaultValue,
+  choices,
+  timeZone,
+  submitLabel,
+  cancelTo,
+}: {
   lastResult?: SubmissionResult<string[]> | null;
   defaultValue: Record<string, string>;
   choices: JobFormChoices;
@@ -58,28 +68,64 @@ export function JobForm({ lastResult, defaultValue, choices, timeZone, submitLab
     <Form method="post" {...getFormProps(form)} className="card narrow stack-form">
       <CsrfInput />
       <FormError errors={form.errors} />
-      <SelectField meta={fields.customerId} label="Customer" placeholder="Choose a customer"
-        options={choices.customers.map((c) => ({ value: c.id, label: c.label }))} />
+      <SelectField
+        meta={fields.customerId}
+        label="Customer"
+        placeholder="Choose a customer"
+        options={choices.customers.map((c) => ({ value: c.id, label: c.label }))}
+      />
       <TextField meta={fields.title} label="Title" hint="What the technician will do, e.g. “Replace water heater”." />
-      <TextareaField meta={fields.description} label="Description" hint="Optional. Shown to the technician in the field app." />
-      <TextareaField meta={fields.checklist} label="Checklist" rows={4}
-        hint="Optional. One item per line; the technician ticks them in the field app. Whether every item must be ticked before completing is a company setting." />
-      <SelectField key={`property-${String(fields.customerId.value ?? "")}`} meta={fields.propertyId} label="Service property" placeholder="None: the customer's own address"
+      <TextareaField
+        meta={fields.description}
+        label="Description"
+        hint="Optional. Shown to the technician in the field app."
+      />
+      <TextareaField
+        meta={fields.checklist}
+        label="Checklist"
+        rows={4}
+        hint="Optional. One item per line; the technician ticks them in the field app. Whether every item must be ticked before completing is a company setting."
+      />
+      <SelectField
+        key={`property-${String(fields.customerId.value ?? "")}`}
+        meta={fields.propertyId}
+        label="Service property"
+        placeholder="None: the customer's own address"
         options={properties.list.map((p) => ({ value: p.id, label: p.label }))}
-        hint={properties.known
-          ? (properties.list.length ? "Where the work happens, if the customer has several places." : "This customer has no service properties (add them on the customer's page).")
-          : "The customer's properties are listed once the customer is chosen (without JavaScript: save the job, then edit it to choose one)."} />
-      <TextField meta={fields.address} label="Address" hint="Leave empty to use the property's or the customer's address." />
+        hint={
+          properties.known
+            ? properties.list.length
+              ? "Where the work happens, if the customer has several places."
+              : "This customer has no service properties (add them on the customer's page)."
+            : "The customer's properties are listed once the customer is chosen (without JavaScript: save the job, then edit it to choose one)."
+        }
+      />
+      <TextField
+        meta={fields.address}
+        label="Address"
+        hint="Leave empty to use the property's or the customer's address."
+      />
       <div className="form-row">
         <TextField meta={fields.scheduledStart} type="datetime-local" label="Start" className="grow" />
         <TextField meta={fields.scheduledEnd} type="datetime-local" label="End" className="grow" />
       </div>
-      <p className="field-hint">Times are in the business's time zone ({timeZone}). With a start, the job is scheduled; without one it waits in the unscheduled list.</p>
-      <SelectField meta={fields.assigneeId} label="Technician" placeholder="Unassigned"
-        options={choices.members.map((m) => ({ value: m.id, label: `${m.name} (${ROLE_LABELS[m.role]})` }))} />
+      <p className="field-hint">
+        Times are in the business's time zone ({timeZone}). With a start, the job is scheduled; without one it waits in
+        the unscheduled list.
+      </p>
+      <SelectField
+        meta={fields.assigneeId}
+        label="Technician"
+        placeholder="Unassigned"
+        options={choices.members.map((m) => ({ value: m.id, label: `${m.name} (${ROLE_LABELS[m.role]})` }))}
+      />
       <div className="form-actions">
-        <button type="submit" className="btn btn-primary" disabled={busy}>{submitLabel}</button>
-        <Link to={cancelTo} className="btn btn-secondary">Cancel</Link>
+        <button type="submit" className="btn btn-primary" disabled={busy}>
+          {submitLabel}
+        </button>
+        <Link to={cancelTo} className="btn btn-secondary">
+          Cancel
+        </Link>
       </div>
     </Form>
   );

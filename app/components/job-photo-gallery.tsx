@@ -2,7 +2,8 @@ import { DateTime } from "./records";
 
 type Photo = { id: string; takenAt: string; takenByName: string | null; byteSize: number };
 
-const size = (bytes: number) => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`);
+const size = (bytes: number) =>
+  bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
 
 /**
  * A job's photos from the field on the job page: each a thumbnail (the stored image scaled by
@@ -13,7 +14,9 @@ export function JobPhotoGallery({ jobId, photos }: { jobId: string; photos: Phot
     <section className="card" aria-labelledby="photos-title">
       <div className="card-header">
         <h2 id="photos-title">Photos</h2>
-        {photos.length ? <span className="muted">{photos.length === 1 ? "1 photo" : `${photos.length} photos`}</span> : null}
+        {photos.length ? (
+          <span className="muted">{photos.length === 1 ? "1 photo" : `${photos.length} photos`}</span>
+        ) : null}
       </div>
       {photos.length ? (
         <ul className="photo-grid">
@@ -23,7 +26,13 @@ export function JobPhotoGallery({ jobId, photos }: { jobId: string; photos: Phot
             return (
               <li key={p.id} className="photo-tile">
                 <a href={href} target="_blank" rel="noreferrer">
-                  <img src={href} alt={`Taken by ${who} (${i + 1} of ${photos.length})`} loading="lazy" width={160} height={120} />
+                  <img
+                    src={href}
+                    alt={`Taken by ${who} (${i + 1} of ${photos.length})`}
+                    loading="lazy"
+                    width={160}
+                    height={120}
+                  />
                 </a>
                 <span className="small">
                   <DateTime value={p.takenAt} />

@@ -18,10 +18,14 @@ export function AppShell({ children }: { children: React.ReactNode }) {
   const sections = navFor(user.role, user.permissions);
   return (
     <div className="shell">
-      <a className="skip-link" href="#main">Skip to content</a>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
       <aside className="sidebar" aria-label="Main navigation">
         <Link to="/" className="brand">
-          <span className="brand-mark" aria-hidden="true">F</span>
+          <span className="brand-mark" aria-hidden="true">
+            F
+          </span>
           <span>Fieldwork</span>
         </Link>
         <NavSections sections={sections} />
@@ -40,7 +44,9 @@ export function AppShell({ children }: { children: React.ReactNode }) {
             </span>
             <Form method="post" action="/logout">
               <CsrfInput />
-              <button type="submit" className="btn btn-ghost btn-sm">Sign out</button>
+              <button type="submit" className="btn btn-ghost btn-sm">
+                Sign out
+              </button>
             </Form>
           </div>
         </header>
@@ -80,7 +86,15 @@ function NavSections({ sections }: { sections: ReturnType<typeof navFor> }) {
 }
 
 /** A page title row with optional actions on the right. */
-export function PageHeader({ title, description, actions }: { title: string; description?: React.ReactNode; actions?: React.ReactNode }) {
+export function PageHeader({
+  title,
+  description,
+  actions,
+}: {
+  title: string;
+  description?: React.ReactNode;
+  actions?: React.ReactNode;
+}) {
   return (
     <div className="page-header">
       <div>

@@ -1,6 +1,13 @@
 import type { FieldMetadata, FormMetadata } from "@conform-to/react";
 import { useMemo } from "react";
-import { documentTotals, draftLine, emptyLine, optionGroups, PICK_BUTTON, PICK_SELECT } from "~/services/documents/line-items";
+import {
+  documentTotals,
+  draftLine,
+  emptyLine,
+  optionGroups,
+  PICK_BUTTON,
+  PICK_SELECT,
+} from "~/services/documents/line-items";
 import { formatMoney } from "~/utils/format";
 import { FieldErrors } from "./forms";
 
@@ -8,20 +15,51 @@ import { FieldErrors } from "./forms";
 // "Remove" are intent buttons that work with JavaScript off (the server re-renders the form
 // with every typed value) and update in place with it on, totals included.
 
-export type PriceBookEntry = { id: string; name: string; description: string | null; unitPrice: string; taxRate: string; kind: string };
+export type PriceBookEntry = {
+  id: string;
+  name: string;
+  description: string | null;
+  unitPrice: string;
+  taxRate: string;
+  kind: string;
+};
 type Meta = FieldMetadata<unknown, Record<string, unknown>, string[]>;
-type RowValues = { description?: string; quantity?: string; unitPrice?: string; taxRate?: string; optional?: string; option?: string };
-
+type RowValues = {
+  description?: string;
+  quantity?: string;
+  unitPrice?: string;
+  taxRate?: string;
+  optional?: string;
+  option?: string;
+};
 
 const str = (v: unknown) => (typeof v === "string" ? v : "");
 const cellId = (row: number, name: string) => `field-items-${row}-${name}`;
 
-function Cell({ row, name, label, meta, className, ...input }: { row: number; name: string; label: string; meta: Meta; className?: string } & React.InputHTMLAttributes<HTMLInputElement>) {
+function Cell({
+  row,
+  name,
+  label,
+  meta,
+  className,
+  ...input
+}: {
+  row: number;
+  name: string;
+  label: string;
+  meta: Meta;
+  className?: string;
+} & React.InputHTMLAttributes<HTMLInputElement>) {
   const id = cellId(row, name);
   const errors = meta.errors;
   return (
-    <div className={`line-cell line-${name}${errors?.length ? " field-invalid" : ""}${className ? ` ${className}` : ""}`}>
-      <label htmlFor={id} className="line-label">{label}<span className="visually-hidden">, line {row + 1}</span></label>
+    <div
+      className={`line-cell line-${name}${errors?.length ? " field-invalid" : ""}${className ? ` ${className}` : ""}`}
+    >
+      <label htmlFor={id} className="line-label">
+        {label}
+        <span className="visually-hidden">, line {row + 1}</span>
+      </label>
       <input
         id={id}
         name={meta.name}
@@ -37,7 +75,12 @@ function Cell({ row, name, label, meta, className, ...input }: { row: number; na
 }
 
 export function LineItemsEditor({
-  form, items, currency, priceBook, defaultTaxRate, allowOptions = true,
+  form,
+  items,
+  currency,
+  priceBook,
+  defaultTaxRate,
+  allowOptions = true,
 }: {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   form: FormMetadata<any, string[]>;
@@ -62,7 +105,8 @@ export function LineItemsEditor({
     const p = byName.get(description.trim().toLowerCase());
     if (!p) return;
     if (!current?.unitPrice) form.update({ name: `${rowName}.unitPrice`, value: p.unitPrice });
-    if (!current?.taxRate || current.taxRate === defaultTaxRate) form.update({ name: `${rowName}.taxRate`, value: p.taxRate });
+    if (!current?.taxRate || current.taxRate === defaultTaxRate)
+      form.update({ name: `${rowName}.taxRate`, value: p.taxRate });
   };
 
   return (
@@ -70,9 +114,18 @@ export function LineItemsEditor({
       <legend>Line items</legend>
       <FieldErrors id="field-items-error" errors={items.errors} />
       <div className="line-head" aria-hidden="true">
-        <span>Description</span><span>Qty</span><span>Unit price</span><span>Tax %</span>
-        {allowOptions ? <><span>Option</span><span>Optional</span></> : null}
-        <span className="num">Amount</span><span />
+        <span>Description</span>
+        <span>Qty</span>
+        <span>Unit price</span>
+        <span>Tax %</span>
+        {allowOptions ? (
+          <>
+            <span>Option</span>
+            <span>Optional</span>
+          </>
+        ) : null}
+        <span className="num">Amount</span>
+        <span />
       </div>
       <ol className="line-rows">
         {rows.map((row, i) => {
@@ -82,17 +135,47 @@ export function LineItemsEditor({
           const optionalId = cellId(i, "optional");
           return (
             <li key={row.key} className="line-row">
-              <Cell row={i} name="description" label="Description" meta={f.description} list={priceBook.length ? listId : undefined} autoComplete="off"
-                onChange={(e) => fillFromPriceBook(row.name, e.currentTarget.value, values[i])} />
+              <Cell
+                row={i}
+                name="description"
+                label="Description"
+                meta={f.description}
+                list={priceBook.length ? listId : undefined}
+                autoComplete="off"
+                onChange={(e) => fillFromPriceBook(row.name, e.currentTarget.value, values[i])}
+              />
               <Cell row={i} name="quantity" label="Qty" meta={f.quantity} inputMode="decimal" autoComplete="off" />
-              <Cell row={i} name="unitPrice" label="Unit price" meta={f.unitPrice} inputMode="decimal" autoComplete="off" />
+              <Cell
+                row={i}
+                name="unitPrice"
+                label="Unit price"
+                meta={f.unitPrice}
+                inputMode="decimal"
+                autoComplete="off"
+              />
               <Cell row={i} name="taxRate" label="Tax %" meta={f.taxRate} inputMode="decimal" autoComplete="off" />
               {allowOptions ? (
                 <>
-                  <Cell row={i} name="option" label="Option" meta={f.option} list={listId + "-groups"} autoComplete="off" placeholder="Always" />
+                  <Cell
+                    row={i}
+                    name="option"
+                    label="Option"
+                    meta={f.option}
+                    list={listId + "-groups"}
+                    autoComplete="off"
+                    placeholder="Always"
+                  />
                   <div className="line-cell line-optional">
-                    <label htmlFor={optionalId} className="line-label">Optional<span className="visually-hidden">, line {i + 1}</span></label>
-                    <input type="checkbox" id={optionalId} name={f.optional.name} key={f.optional.key} defaultChecked={["on", "true"].includes(str(f.optional.initialValue))} />
+                    <label htmlFor={optionalId} className="line-label">
+                      Optional<span className="visually-hidden">, line {i + 1}</span>
+                    </label>
+                    <input
+                      type="checkbox"
+                      id={optionalId}
+                      name={f.optional.name}
+                      key={f.optional.key}
+                      defaultChecked={["on", "true"].includes(str(f.optional.initialValue))}
+                    />
                   </div>
                 </>
               ) : null}
@@ -101,7 +184,12 @@ export function LineItemsEditor({
                 <span>{formatMoney(amount, currency)}</span>
               </div>
               <div className="line-cell line-remove">
-                <button className="btn btn-ghost btn-sm" {...form.remove.getButtonProps({ name: items.name, index: i })} formNoValidate aria-label={`Remove line ${i + 1}`}>
+                <button
+                  className="btn btn-ghost btn-sm"
+                  {...form.remove.getButtonProps({ name: items.name, index: i })}
+                  formNoValidate
+                  aria-label={`Remove line ${i + 1}`}
+                >
                   Remove
                 </button>
               </div>
@@ -111,23 +199,35 @@ export function LineItemsEditor({
       </ol>
       {priceBook.length ? (
         <datalist id={listId}>
-          {priceBook.map((p) => <option key={p.id} value={p.name} />)}
+          {priceBook.map((p) => (
+            <option key={p.id} value={p.name} />
+          ))}
         </datalist>
       ) : null}
       <datalist id={listId + "-groups"}>
-        {["Good", "Better", "Best", ...groups.filter((g) => !["Good", "Better", "Best"].includes(g))].map((g) => <option key={g} value={g} />)}
+        {["Good", "Better", "Best", ...groups.filter((g) => !["Good", "Better", "Best"].includes(g))].map((g) => (
+          <option key={g} value={g} />
+        ))}
       </datalist>
       <div className="line-actions">
-        <button className="btn btn-secondary btn-sm" {...form.insert.getButtonProps({ name: items.name, defaultValue: emptyLine(defaultTaxRate) as never })} formNoValidate>
+        <button
+          className="btn btn-secondary btn-sm"
+          {...form.insert.getButtonProps({ name: items.name, defaultValue: emptyLine(defaultTaxRate) as never })}
+          formNoValidate
+        >
           Add line
         </button>
         {priceBook.length ? (
           <div className="price-book-pick">
-            <label htmlFor="field-priceBookItem" className="visually-hidden">Item from the price book</label>
+            <label htmlFor="field-priceBookItem" className="visually-hidden">
+              Item from the price book
+            </label>
             <select id="field-priceBookItem" name={PICK_SELECT} defaultValue="">
               <option value="">Choose from the price book…</option>
               {priceBook.map((p) => (
-                <option key={p.id} value={p.id}>{p.name} · {formatMoney(Math.round(Number(p.unitPrice) * 100), currency)}</option>
+                <option key={p.id} value={p.id}>
+                  {p.name} · {formatMoney(Math.round(Number(p.unitPrice) * 100), currency)}
+                </option>
               ))}
             </select>
             <button
@@ -142,7 +242,17 @@ export function LineItemsEditor({
                 const p = priceBook.find((x) => x.id === select?.value);
                 e.preventDefault();
                 if (!p) return;
-                form.insert({ name: items.name, defaultValue: { description: p.name, quantity: "1", unitPrice: p.unitPrice, taxRate: p.taxRate, optional: "", option: "" } as never });
+                form.insert({
+                  name: items.name,
+                  defaultValue: {
+                    description: p.name,
+                    quantity: "1",
+                    unitPrice: p.unitPrice,
+                    taxRate: p.taxRate,
+                    optional: "",
+                    option: "",
+                  } as never,
+                });
                 if (select) select.value = "";
               }}
             >
@@ -156,17 +266,41 @@ export function LineItemsEditor({
   );
 }
 
-export function TotalsSummary({ totals, currency, groups, anyOptional }: { totals: { subtotal: number; tax: number; total: number }; currency: string; groups: string[]; anyOptional: boolean }) {
+export function TotalsSummary({
+  totals,
+  currency,
+  groups,
+  anyOptional,
+}: {
+  totals: { subtotal: number; tax: number; total: number };
+  currency: string;
+  groups: string[];
+  anyOptional: boolean;
+}) {
   return (
     <div className="totals-summary" aria-live="polite">
       <dl>
-        <dt>Subtotal</dt><dd>{formatMoney(totals.subtotal, currency)}</dd>
-        <dt>Tax</dt><dd>{formatMoney(totals.tax, currency)}</dd>
-        <dt className="total">Total</dt><dd className="total">{formatMoney(totals.total, currency)}</dd>
+        <dt>Subtotal</dt>
+        <dd>{formatMoney(totals.subtotal, currency)}</dd>
+        <dt>Tax</dt>
+        <dd>{formatMoney(totals.tax, currency)}</dd>
+        <dt className="total">Total</dt>
+        <dd className="total">{formatMoney(totals.total, currency)}</dd>
       </dl>
       {groups.length || anyOptional ? (
         <p className="field-hint">
-          {groups.length ? <>The total counts option “{groups[0]}”{groups.length > 1 ? `; the customer may choose ${groups.slice(1).map((g) => `“${g}”`).join(" or ")} instead` : ""}. </> : null}
+          {groups.length ? (
+            <>
+              The total counts option “{groups[0]}”
+              {groups.length > 1
+                ? `; the customer may choose ${groups
+                    .slice(1)
+                    .map((g) => `“${g}”`)
+                    .join(" or ")} instead`
+                : ""}
+              .{" "}
+            </>
+          ) : null}
           {anyOptional ? "Optional items are not counted until the customer picks them." : null}
         </p>
       ) : null}

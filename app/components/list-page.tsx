@@ -45,18 +45,37 @@ export function ListPage<T extends { id: string }>(props: ListPageProps<T>) {
   return (
     <>
       <PageHeader title={title} description={description} actions={actions} />
-      <ListToolbar q={search.q} placeholder={search.placeholder} filters={search.filters} hidden={{ ...search.hidden, customer: scoped }} />
-      {scoped ? <p className="filter-note">Showing one customer's {customerScope.noun}. <Link to={customerScope.everyoneHref}>Show every customer</Link></p> : null}
+      <ListToolbar
+        q={search.q}
+        placeholder={search.placeholder}
+        filters={search.filters}
+        hidden={{ ...search.hidden, customer: scoped }}
+      />
+      {scoped ? (
+        <p className="filter-note">
+          Showing one customer's {customerScope.noun}. <Link to={customerScope.everyoneHref}>Show every customer</Link>
+        </p>
+      ) : null}
       {rows.length ? (
         <div className="table-wrap">
           <table>
             <thead>
-              <tr>{columns.map((c) => <th key={c.header} className={c.num ? "num" : undefined}>{c.header}</th>)}</tr>
+              <tr>
+                {columns.map((c) => (
+                  <th key={c.header} className={c.num ? "num" : undefined}>
+                    {c.header}
+                  </th>
+                ))}
+              </tr>
             </thead>
             <tbody>
               {rows.map((row) => (
                 <tr key={row.id}>
-                  {columns.map((c) => <td key={c.header} className={c.num ? "num" : undefined}>{c.cell(row)}</td>)}
+                  {columns.map((c) => (
+                    <td key={c.header} className={c.num ? "num" : undefined}>
+                      {c.cell(row)}
+                    </td>
+                  ))}
                 </tr>
               ))}
             </tbody>

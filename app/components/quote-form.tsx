@@ -9,24 +9,60 @@ import { DocumentCustomer, FormActions, formCurrency, TextAreaField, type Docume
 
 /** The quote builder (/quotes/new, /quotes/<id>/edit): customer, details, lines, totals. */
 export function QuoteForm({
-  id, context, customer, defaultValue, submit, cancelTo, changeCustomerTo, action,
+  id,
+  context,
+  customer,
+  defaultValue,
+  submit,
+  cancelTo,
+  changeCustomerTo,
+  action,
 }: DocumentFormProps<Pick<BuilderContext, "currency" | "taxRate" | "priceBook">>) {
   const reply = useActionData<FormReply>();
   const busy = useNavigation().state === "submitting";
-  const [form, fields] = useConformForm(quoteFormSchema, { id, lastResult: reply?.result, defaultValue, shouldValidate: "onSubmit" });
+  const [form, fields] = useConformForm(quoteFormSchema, {
+    id,
+    lastResult: reply?.result,
+    defaultValue,
+    shouldValidate: "onSubmit",
+  });
   const currency = formCurrency(fields.currency.value, context.currency);
   return (
     <Form method="post" action={action} {...getFormProps(form)} className="stack record-form quote-form">
       <CsrfInput />
-      {fields.requestId.initialValue ? <input type="hidden" name={fields.requestId.name} value={String(fields.requestId.initialValue)} /> : null}
+      {fields.requestId.initialValue ? (
+        <input type="hidden" name={fields.requestId.name} value={String(fields.requestId.initialValue)} />
+      ) : null}
       <FormError errors={form.errors} />
-      <DocumentCustomer name={fields.customerId.name} customer={customer} changeCustomerTo={changeCustomerTo} errors={fields.customerId.errors} />
+      <DocumentCustomer
+        name={fields.customerId.name}
+        customer={customer}
+        changeCustomerTo={changeCustomerTo}
+        errors={fields.customerId.errors}
+      />
       <div className="form-grid">
-        <Field label="Title" placeholder="e.g. Water heater replacement" autoComplete="off" {...fieldOf(fields.title)} />
+        <Field
+          label="Title"
+          placeholder="e.g. Water heater replacement"
+          autoComplete="off"
+          {...fieldOf(fields.title)}
+        />
         <Field label="Valid until" type="date" {...fieldOf(fields.validUntil)} />
-        <Field label="Currency" maxLength={3} autoComplete="off" hint="A 3-letter code, like USD." {...fieldOf(fields.currency)} />
+        <Field
+          label="Currency"
+          maxLength={3}
+          autoComplete="off"
+          hint="A 3-letter code, like USD."
+          {...fieldOf(fields.currency)}
+        />
       </div>
-      <LineItemsEditor form={form} items={fields.items} currency={currency} priceBook={context.priceBook} defaultTaxRate={context.taxRate} />
+      <LineItemsEditor
+        form={form}
+        items={fields.items}
+        currency={currency}
+        priceBook={context.priceBook}
+        defaultTaxRate={context.taxRate}
+      />
       <TextAreaField label="Notes for the customer" rows={3} {...fieldOf(fields.notes)} />
       <Field
         label="Deposit on approval"

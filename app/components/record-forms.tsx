@@ -6,15 +6,42 @@ import { FieldErrors } from "./forms";
 
 /** A labelled textarea whose errors are tied to it, ids `field-<name>` like Field. */
 export function TextAreaField({
-  name, label, errors, hint, defaultValue, rows = 4, id,
-}: { name: string; label: string; errors?: string[] | null; hint?: React.ReactNode; defaultValue?: string; rows?: number; id?: string }) {
+  name,
+  label,
+  errors,
+  hint,
+  defaultValue,
+  rows = 4,
+  id,
+}: {
+  name: string;
+  label: string;
+  errors?: string[] | null;
+  hint?: React.ReactNode;
+  defaultValue?: string;
+  rows?: number;
+  id?: string;
+}) {
   const fieldId = id ?? `field-${name}`;
-  const describedBy = [hint ? `${fieldId}-hint` : null, errors?.length ? `${fieldId}-error` : null].filter(Boolean).join(" ") || undefined;
+  const describedBy =
+    [hint ? `${fieldId}-hint` : null, errors?.length ? `${fieldId}-error` : null].filter(Boolean).join(" ") ||
+    undefined;
   return (
     <div className={`field${errors?.length ? " field-invalid" : ""}`}>
       <label htmlFor={fieldId}>{label}</label>
-      <textarea id={fieldId} name={name} rows={rows} defaultValue={defaultValue} aria-invalid={errors?.length ? true : undefined} aria-describedby={describedBy} />
-      {hint ? <p id={`${fieldId}-hint`} className="field-hint">{hint}</p> : null}
+      <textarea
+        id={fieldId}
+        name={name}
+        rows={rows}
+        defaultValue={defaultValue}
+        aria-invalid={errors?.length ? true : undefined}
+        aria-describedby={describedBy}
+      />
+      {hint ? (
+        <p id={`${fieldId}-hint`} className="field-hint">
+          {hint}
+        </p>
+      ) : null}
       <FieldErrors id={`${fieldId}-error`} errors={errors} />
     </div>
   );
@@ -24,8 +51,12 @@ export function TextAreaField({
 export function FormActions({ submit, cancelTo, busy }: { submit: string; cancelTo: string; busy?: boolean }) {
   return (
     <div className="form-actions">
-      <button type="submit" className="btn btn-primary" disabled={busy}>{busy ? "Saving…" : submit}</button>
-      <a href={cancelTo} className="btn btn-secondary">Cancel</a>
+      <button type="submit" className="btn btn-primary" disabled={busy}>
+        {busy ? "Saving…" : submit}
+      </button>
+      <a href={cancelTo} className="btn btn-secondary">
+        Cancel
+      </a>
     </div>
   );
 }
@@ -44,15 +75,33 @@ export type DocumentFormProps<Context> = {
 };
 
 /** The customer a quote or invoice is for, fixed in the form (hidden field) with a way to change it. */
-export function DocumentCustomer({ name, customer, changeCustomerTo, errors }: { name: string; customer: { id: string; name: string }; changeCustomerTo?: string; errors?: string[] }) {
+export function DocumentCustomer({
+  name,
+  customer,
+  changeCustomerTo,
+  errors,
+}: {
+  name: string;
+  customer: { id: string; name: string };
+  changeCustomerTo?: string;
+  errors?: string[];
+}) {
   return (
     <>
       <input type="hidden" name={name} value={customer.id} />
       <div className="quote-customer">
         <span className="muted">Customer</span>
         <strong>{customer.name}</strong>
-        {changeCustomerTo ? <Link to={changeCustomerTo} className="small">Change</Link> : null}
-        {errors?.length ? <span className="field-errors" id={`field-${name}-error`}>{errors.join(" ")}</span> : null}
+        {changeCustomerTo ? (
+          <Link to={changeCustomerTo} className="small">
+            Change
+          </Link>
+        ) : null}
+        {errors?.length ? (
+          <span className="field-errors" id={`field-${name}-error`}>
+            {errors.join(" ")}
+          </span>
+        ) : null}
       </div>
     </>
   );
@@ -62,37 +111,78 @@ export function DocumentCustomer({ name, customer, changeCustomerTo, errors }: {
 export const formCurrency = (value: unknown, fallback: string) =>
   (typeof value === "string" && /^[A-Za-z]{3}$/.test(value) ? value.toUpperCase() : null) ?? fallback;
 
-type PickableCustomer = { id: string; name: string; company: string | null; email: string | null; phone: string | null; city: string | null };
+type PickableCustomer = {
+  id: string;
+  name: string;
+  company: string | null;
+  email: string | null;
+  phone: string | null;
+  city: string | null;
+};
 
 /**
  * The first step of a new quote or invoice: find the customer (a GET search, so it works without
  * JavaScript) and pick one. `keep` carries what the page was opened with (e.g. a booking request).
  */
-export function CustomerPicker({ what, q, customers, pickHref, keep = "" }: { what: string; q?: string; customers: PickableCustomer[]; pickHref: (id: string) => string; keep?: string }) {
+export function CustomerPicker({
+  what,
+  q,
+  customers,
+  pickHref,
+  keep = "",
+}: {
+  what: string;
+  q?: string;
+  customers: PickableCustomer[];
+  pickHref: (id: string) => string;
+  keep?: string;
+}) {
   return (
     <>
-      <PageHeader title={`New ${what}`} description={`Who is the ${what} for?`} actions={<Link to="/customers/new" className="btn btn-secondary">New customer</Link>} />
+      <PageHeader
+        title={`New ${what}`}
+        description={`Who is the ${what} for?`}
+        actions={
+          <Link to="/customers/new" className="btn btn-secondary">
+            New customer
+          </Link>
+        }
+      />
       <section className="card narrow">
         <Form method="get" className="form-row" role="search">
-          {[...new URLSearchParams(keep)].map(([k, v], i) => <input key={`${k}-${i}`} type="hidden" name={k} value={v} />)}
+          {[...new URLSearchParams(keep)].map(([k, v], i) => (
+            <input key={`${k}-${i}`} type="hidden" name={k} value={v} />
+          ))}
           <div className="field grow">
             <label htmlFor="customer-search">Find the customer</label>
-            <input id="customer-search" type="search" name="q" defaultValue={q} placeholder="Name, email, phone or company" />
+            <input
+              id="customer-search"
+              type="search"
+              name="q"
+              defaultValue={q}
+              placeholder="Name, email, phone or company"
+            />
           </div>
-          <button type="submit" className="btn btn-secondary">Search</button>
+          <button type="submit" className="btn btn-secondary">
+            Search
+          </button>
         </Form>
         {customers.length ? (
           <ul className="pick-list">
             {customers.map((c) => (
               <li key={c.id}>
-                <Link to={pickHref(c.id)}><strong>{c.name}</strong></Link>
+                <Link to={pickHref(c.id)}>
+                  <strong>{c.name}</strong>
+                </Link>
                 <span className="muted small">{[c.company, c.email, c.phone, c.city].filter(Boolean).join(" · ")}</span>
               </li>
             ))}
           </ul>
         ) : (
           <EmptyState title={q ? "No customer matches" : "No customers yet"}>
-            <p><Link to="/customers/new">Add the customer</Link> first, then start the {what} from their page.</p>
+            <p>
+              <Link to="/customers/new">Add the customer</Link> first, then start the {what} from their page.
+            </p>
           </EmptyState>
         )}
       </section>

@@ -5,7 +5,14 @@ import { RecordHistory } from "~/components/record-history";
 import type { HistoryLine } from "~/services/history/types";
 import type { PortalLinkView } from "~/services/portal/links.server";
 
-export type RecordPortal = { customerId: string; customerName: string; links: PortalLinkView[]; canManage: boolean; returnTo: string; createdId?: string | null };
+export type RecordPortal = {
+  customerId: string;
+  customerName: string;
+  links: PortalLinkView[];
+  canManage: boolean;
+  returnTo: string;
+  createdId?: string | null;
+};
 
 /**
  * The building block of a record's page (customer, job, quote, invoice): the title row with the
@@ -13,7 +20,15 @@ export type RecordPortal = { customerId: string; customerName: string; links: Po
  * closing cards on every page: the customer's portal links where the record has a customer, and
  * the record's history.
  */
-export function RecordPage({ title, description, actions, notices, portal, history, children }: {
+export function RecordPage({
+  title,
+  description,
+  actions,
+  notices,
+  portal,
+  history,
+  children,
+}: {
   title: string;
   description?: ReactNode;
   actions?: ReactNode;

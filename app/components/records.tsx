@@ -25,10 +25,25 @@ export function StatusBadge({ status, label }: { status: string; label?: string 
   return <span className={`badge ${tone === "info" ? "" : `badge-${tone}`}`}>{label ?? humanize(status)}</span>;
 }
 
-export type FilterSelect = { name: string; label: string; value: string; options: Array<{ value: string; label: string }> };
+export type FilterSelect = {
+  name: string;
+  label: string;
+  value: string;
+  options: Array<{ value: string; label: string }>;
+};
 
 /** Search and filters as a GET form: the URL holds the state, so it works without JavaScript and can be shared. */
-export function ListToolbar({ q, placeholder, filters = [], hidden = {} }: { q?: string; placeholder: string; filters?: FilterSelect[]; hidden?: Record<string, string | undefined> }) {
+export function ListToolbar({
+  q,
+  placeholder,
+  filters = [],
+  hidden = {},
+}: {
+  q?: string;
+  placeholder: string;
+  filters?: FilterSelect[];
+  hidden?: Record<string, string | undefined>;
+}) {
   const searching = useNavigation().state === "loading";
   return (
     <Form method="get" className="list-toolbar" role="search">
@@ -42,12 +57,16 @@ export function ListToolbar({ q, placeholder, filters = [], hidden = {} }: { q?:
           <label htmlFor={`list-${f.name}`}>{f.label}</label>
           <select id={`list-${f.name}`} name={f.name} defaultValue={f.value}>
             {f.options.map((o) => (
-              <option key={o.value} value={o.value}>{o.label}</option>
+              <option key={o.value} value={o.value}>
+                {o.label}
+              </option>
             ))}
           </select>
         </div>
       ))}
-      <button type="submit" className="btn btn-primary" disabled={searching}>Search</button>
+      <button type="submit" className="btn btn-primary" disabled={searching}>
+        Search
+      </button>
     </Form>
   );
 }
@@ -65,8 +84,20 @@ export function Pagination({ nextCursor, prevCursor }: { nextCursor: string | nu
   };
   return (
     <nav className="pagination" aria-label="Pages">
-      {prevCursor ? <Link className="btn btn-secondary btn-sm" rel="prev" to={href("before", prevCursor)}>← Previous</Link> : <span />}
-      {nextCursor ? <Link className="btn btn-secondary btn-sm" rel="next" to={href("after", nextCursor)}>Next →</Link> : <span />}
+      {prevCursor ? (
+        <Link className="btn btn-secondary btn-sm" rel="prev" to={href("before", prevCursor)}>
+          ← Previous
+        </Link>
+      ) : (
+        <span />
+      )}
+      {nextCursor ? (
+        <Link className="btn btn-secondary btn-sm" rel="next" to={href("after", nextCursor)}>
+          Next →
+        </Link>
+      ) : (
+        <span />
+      )}
     </nav>
   );
 }
@@ -76,7 +107,17 @@ export const optionsOf = (values: readonly string[], labels: Record<string, stri
   values.map((v) => ({ value: v, label: labels[v] ?? humanize(v) }));
 
 /** A short table inside a card, or a line saying there is nothing yet. */
-export function RelatedTable({ empty, head, children, count }: { empty: React.ReactNode; head: React.ReactNode; children: React.ReactNode; count: number }) {
+export function RelatedTable({
+  empty,
+  head,
+  children,
+  count,
+}: {
+  empty: React.ReactNode;
+  head: React.ReactNode;
+  children: React.ReactNode;
+  count: number;
+}) {
   if (!count) return <p className="muted">{empty}</p>;
   return (
     <div className="table-wrap">

@@ -11,10 +11,18 @@ import { CsrfInput, FieldErrors, FormError, useConformForm } from "./forms";
  * preferences as defaults, the action's answer as the last result. `values`, `checked` and
  * `errorsFor` read conform's state: what was typed when a save was refused, else what is stored.
  */
-export function useSettingsForm(schema: z.ZodTypeAny, data: SettingsPageData & { form: Record<string, string> }, area: string) {
+export function useSettingsForm(
+  schema: z.ZodTypeAny,
+  data: SettingsPageData & { form: Record<string, string> },
+  area: string,
+) {
   const reply = useActionData<FormReply>();
   // A new id after each save resets the form to what was stored.
-  const [form] = useConformForm(schema, { id: `${area}-settings-${data.updatedAt ?? "defaults"}`, lastResult: reply?.result, defaultValue: data.form });
+  const [form] = useConformForm(schema, {
+    id: `${area}-settings-${data.updatedAt ?? "defaults"}`,
+    lastResult: reply?.result,
+    defaultValue: data.form,
+  });
   const values = (form.initialValue ?? {}) as Record<string, string | undefined>;
   return {
     form,
@@ -46,7 +54,15 @@ export function ReadOnlyNote() {
   );
 }
 
-export function LastSaved({ updatedAt, by, timeZone }: { updatedAt: string | null; by: string | null; timeZone: string }) {
+export function LastSaved({
+  updatedAt,
+  by,
+  timeZone,
+}: {
+  updatedAt: string | null;
+  by: string | null;
+  timeZone: string;
+}) {
   if (!updatedAt) return <p className="muted small">Using the default settings: nothing has been saved yet.</p>;
   return (
     <p className="muted small">
@@ -68,12 +84,20 @@ export function ConnectControl({ id, name, reason }: { id: string; name: string;
       <button type="button" className="btn btn-secondary btn-sm" disabled aria-describedby={reasonId}>
         Connect {name}
       </button>
-      <p id={reasonId} className="field-hint">{reason}</p>
+      <p id={reasonId} className="field-hint">
+        {reason}
+      </p>
     </div>
   );
 }
 
-export function Requirements({ items, title = "Needed before connecting" }: { items: readonly Requirement[]; title?: string }) {
+export function Requirements({
+  items,
+  title = "Needed before connecting",
+}: {
+  items: readonly Requirement[];
+  title?: string;
+}) {
   return (
     <div className="requirements">
       <h4>{title}</h4>
@@ -89,7 +113,14 @@ export function Requirements({ items, title = "Needed before connecting" }: { it
 export type Option = { value: string; label: string };
 
 export function SelectField({
-  name, label, options, groups, value, errors, hint, id,
+  name,
+  label,
+  options,
+  groups,
+  value,
+  errors,
+  hint,
+  id,
 }: {
   name: string;
   label: string;
@@ -101,7 +132,9 @@ export function SelectField({
   id?: string;
 }) {
   const fieldId = id ?? `field-${name}`;
-  const describedBy = [hint ? `${fieldId}-hint` : null, errors?.length ? `${fieldId}-error` : null].filter(Boolean).join(" ") || undefined;
+  const describedBy =
+    [hint ? `${fieldId}-hint` : null, errors?.length ? `${fieldId}-error` : null].filter(Boolean).join(" ") ||
+    undefined;
   const render = (o: Option) => (
     <option key={o.value} value={o.value}>
       {o.label}
@@ -110,7 +143,13 @@ export function SelectField({
   return (
     <div className={`field${errors?.length ? " field-invalid" : ""}`}>
       <label htmlFor={fieldId}>{label}</label>
-      <select id={fieldId} name={name} defaultValue={value} aria-invalid={errors?.length ? true : undefined} aria-describedby={describedBy}>
+      <select
+        id={fieldId}
+        name={name}
+        defaultValue={value}
+        aria-invalid={errors?.length ? true : undefined}
+        aria-describedby={describedBy}
+      >
         {options?.map(render)}
         {groups?.map((g) => (
           <optgroup key={g.label} label={g.label}>
@@ -118,27 +157,50 @@ export function SelectField({
           </optgroup>
         ))}
       </select>
-      {hint ? <p id={`${fieldId}-hint`} className="field-hint">{hint}</p> : null}
+      {hint ? (
+        <p id={`${fieldId}-hint`} className="field-hint">
+          {hint}
+        </p>
+      ) : null}
       <FieldErrors id={`${fieldId}-error`} errors={errors} />
     </div>
   );
 }
 
 export function CheckboxField({
-  name, label, hint, checked, errors,
-}: { name: string; label: string; hint?: string; checked: boolean; errors?: string[] }) {
+  name,
+  label,
+  hint,
+  checked,
+  errors,
+}: {
+  name: string;
+  label: string;
+  hint?: string;
+  checked: boolean;
+  errors?: string[];
+}) {
   const id = `field-${name}`;
-  const describedBy = [hint ? `${id}-hint` : null, errors?.length ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
+  const describedBy =
+    [hint ? `${id}-hint` : null, errors?.length ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
   return (
     <div className={`field${errors?.length ? " field-invalid" : ""}`}>
       <label className="checkbox" htmlFor={id}>
         <input
-          type="checkbox" id={id} name={name} defaultChecked={checked}
-          aria-invalid={errors?.length ? true : undefined} aria-describedby={describedBy}
+          type="checkbox"
+          id={id}
+          name={name}
+          defaultChecked={checked}
+          aria-invalid={errors?.length ? true : undefined}
+          aria-describedby={describedBy}
         />
         <span>
           {label}
-          {hint ? <span id={`${id}-hint`} className="field-hint checkbox-hint">{hint}</span> : null}
+          {hint ? (
+            <span id={`${id}-hint`} className="field-hint checkbox-hint">
+              {hint}
+            </span>
+          ) : null}
         </span>
       </label>
       <FieldErrors id={`${id}-error`} errors={errors} />
@@ -147,17 +209,34 @@ export function CheckboxField({
 }
 
 export function RadioGroup({
-  name, legend, options, value, errors,
-}: { name: string; legend: string; options: readonly Option[]; value?: string; errors?: string[] }) {
+  name,
+  legend,
+  options,
+  value,
+  errors,
+}: {
+  name: string;
+  legend: string;
+  options: readonly Option[];
+  value?: string;
+  errors?: string[];
+}) {
   // Each radio carries the group's error, so it is read out whichever option has focus.
   const errorId = errors?.length ? `field-${name}-error` : undefined;
   return (
-    <fieldset className={`radio-group${errors?.length ? " field-invalid" : ""}`} role="radiogroup" aria-invalid={errorId ? true : undefined}>
+    <fieldset
+      className={`radio-group${errors?.length ? " field-invalid" : ""}`}
+      role="radiogroup"
+      aria-invalid={errorId ? true : undefined}
+    >
       <legend>{legend}</legend>
       {options.map((o) => (
         <label key={o.value} className="checkbox">
           <input
-            type="radio" name={name} value={o.value} defaultChecked={value === o.value}
+            type="radio"
+            name={name}
+            value={o.value}
+            defaultChecked={value === o.value}
             aria-describedby={errorId}
           />
           <span>{o.label}</span>
@@ -195,7 +274,13 @@ export type SettingsPageData = {
  * the form's grid; `after` below it, outside the fieldset.
  */
 export function PrefsCard({
-  title, data, form, placed, busy, children, after,
+  title,
+  data,
+  form,
+  placed,
+  busy,
+  children,
+  after,
 }: {
   title: string;
   data: SettingsPageData;

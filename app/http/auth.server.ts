@@ -63,7 +63,13 @@ export function safeRedirectTo(to: FormDataEntryValue | string | null | undefine
   if (out === fallback) return fallback;
   try {
     const url = new URL(out, "http://x.invalid");
-    if (url.origin !== "http://x.invalid" || url.pathname.startsWith("//") || !out.startsWith("/") || out.startsWith("//")) return fallback;
+    if (
+      url.origin !== "http://x.invalid" ||
+      url.pathname.startsWith("//") ||
+      !out.startsWith("/") ||
+      out.startsWith("//")
+    )
+      return fallback;
   } catch {
     return fallback;
   }

@@ -26,7 +26,12 @@ let choice: Cookie | undefined;
  */
 export function deviceCookie(): Cookie {
   device ??= createCookie(isProd() ? "__Host-device" : "__device", {
-    httpOnly: true, sameSite: "lax", secure: isProd(), path: "/", maxAge: 60 * 60 * 24 * 365, secrets: env().SESSION_SECRET,
+    httpOnly: true,
+    sameSite: "lax",
+    secure: isProd(),
+    path: "/",
+    maxAge: 60 * 60 * 24 * 365,
+    secrets: env().SESSION_SECRET,
   });
   return device;
 }
@@ -34,7 +39,12 @@ export function deviceCookie(): Cookie {
 /** The businesses a password opened, for the next five minutes, signed (nothing is stored). */
 export function choiceCookie(): Cookie {
   choice ??= createCookie(isProd() ? "__Host-signin" : "__signin", {
-    httpOnly: true, sameSite: "lax", secure: isProd(), path: "/", maxAge: 5 * 60, secrets: env().SESSION_SECRET,
+    httpOnly: true,
+    sameSite: "lax",
+    secure: isProd(),
+    path: "/",
+    maxAge: 5 * 60,
+    secrets: env().SESSION_SECRET,
   });
   return choice;
 }

@@ -106,6 +106,7 @@ export const NUL_MESSAGE = "This contains a character that cannot be stored (U+0
  */
 export function assertNoNul(form: FormData) {
   const fields: Record<string, string[]> = {};
-  for (const [name, value] of form) if (typeof value === "string" && value.includes("\u0000")) fields[name] = [NUL_MESSAGE];
+  for (const [name, value] of form)
+    if (typeof value === "string" && value.includes("\u0000")) fields[name] = [NUL_MESSAGE];
   if (Object.keys(fields).length) throw validationFailed(fields);
 }

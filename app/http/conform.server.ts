@@ -41,10 +41,15 @@ type ReplyOptions = {
 /** The refused form's answer: errors beside the fields, the typed values kept, status 422 unless said. */
 export function replyWith(submission: Submission<unknown>, opts: ReplyOptions = {}) {
   const result = submission.reply({
-    ...(opts.formErrors || opts.fieldErrors ? { formErrors: opts.formErrors ?? [], fieldErrors: opts.fieldErrors ?? {} } : {}),
+    ...(opts.formErrors || opts.fieldErrors
+      ? { formErrors: opts.formErrors ?? [], fieldErrors: opts.fieldErrors ?? {} }
+      : {}),
     hideFields: [CSRF_FIELD, ...(opts.hideFields ?? [])],
   });
-  return json<FormReply>({ result }, { status: opts.status ?? (submission.status === "error" ? 422 : 200), headers: opts.headers });
+  return json<FormReply>(
+    { result },
+    { status: opts.status ?? (submission.status === "error" ? 422 : 200), headers: opts.headers },
+  );
 }
 
 /**
@@ -52,7 +57,11 @@ export function replyWith(submission: Submission<unknown>, opts: ReplyOptions = 
  * and fields with no input go to the form), its message on the form when it named no field,
  * its status (422, 409 ...).
  */
-export function replyWithError(submission: Submission<unknown>, error: AppError, opts: Omit<ReplyOptions, "status" | "formErrors" | "fieldErrors"> = {}) {
+export function replyWithError(
+  submission: Submission<unknown>,
+  error: AppError,
+  opts: Omit<ReplyOptions, "status" | "formErrors" | "fieldErrors"> = {},
+) {
   const { _form = [], ...fieldErrors } = error.fields;
   const hasFields = Object.keys(fieldErrors).length > 0;
   return replyWith(submission, {
@@ -67,7 +76,11 @@ export function replyWithError(submission: Submission<unknown>, error: AppError,
 /** A form-level answer when there is no submission to reply to (the body could not be read). */
 function replyUnread(error: AppError) {
   const fields = Object.keys(error.fields).length > 0;
-  const result: SubmissionResult<string[]> = { status: "error", initialValue: {}, error: fields ? { ...error.fields } : { "": [error.message] } };
+  const result: SubmissionResult<string[]> = {
+    status: "error",
+    initialValue: {},
+    error: fields ? { ...error.fields } : { "": [error.message] },
+  };
   return json<FormReply>({ result }, { status: error.status, headers: error.headers });
 }
 
@@ -79,7 +92,10 @@ function throwIfPage(e: AppError) {
 }
 
 /** Reads a form body under the form limit and, for staff forms, checks `_csrf` (else the 403 page). */
-export async function readStaffForm(request: Request, opts: { limit?: number; csrf?: boolean } = {}): Promise<FormData> {
+export async function readStaffForm(
+  request: Request,
+  opts: { limit?: number; csrf?: boolean } = {},
+): Promise<FormData> {
   const form = await readForm(request, opts.limit ?? LIMITS.form);
   if (opts.csrf !== false) await assertCsrf(request, form);
   assertNoNul(form);
@@ -124,7 +140,10 @@ export async function formAction<S extends z.ZodTypeAny>(
   const hideFields = typeof opts.hideFields === "function" ? opts.hideFields(form) : opts.hideFields;
   const submission = parseWithZod(form, { schema: typeof schema === "function" ? schema(form) : schema });
   if (submission.status !== "success") {
-    const formErrors = opts.formMessage && submission.status === "error" ? [opts.formMessage, ...(submission.error?.[""] ?? [])] : undefined;
+    const formErrors =
+      opts.formMessage && submission.status === "error"
+        ? [opts.formMessage, ...(submission.error?.[""] ?? [])]
+        : undefined;
     return replyWith(submission, { hideFields, ...(formErrors ? { formErrors, fieldErrors: {} } : {}) });
   }
   try {

@@ -80,7 +80,8 @@ function jsonWithLength<T>(data: T, init: ResponseInit & { headers: Headers }): 
 /** Maps anything thrown to an AppError; unexpected errors are logged and hidden. */
 export function toAppError(error: unknown, request?: Request): AppError {
   if (isAppError(error)) return error;
-  if (error instanceof ZodError) return new AppError("VALIDATION_FAILED", "Some fields are not valid.", { fields: zodFields(error) });
+  if (error instanceof ZodError)
+    return new AppError("VALIDATION_FAILED", "Some fields are not valid.", { fields: zodFields(error) });
   if (isDbUnavailable(error)) {
     log.error("database unavailable", { requestId: request && requestIdOf(request), error: String(error) });
     // CONTRACT section 7: a database failure answers 503 with the code INTERNAL_ERROR.
@@ -92,18 +93,26 @@ export function toAppError(error: unknown, request?: Request): AppError {
   if (isStatementTimeout(error)) {
     log.info("statement timeout", { requestId: request && requestIdOf(request), error: String(error) });
     // A query past its request class's statement timeout (docs/decisions/193).
-    return new AppError("INTERNAL_ERROR", "This took too long and was stopped. Try again, or narrow it down (a longer search, a shorter period).", {
-      status: 503,
-      headers: { "Retry-After": "5" },
-    });
+    return new AppError(
+      "INTERNAL_ERROR",
+      "This took too long and was stopped. Try again, or narrow it down (a longer search, a shorter period).",
+      {
+        status: 503,
+        headers: { "Retry-After": "5" },
+      },
+    );
   }
   log.error("unexpected error", { requestId: request && requestIdOf(request), error });
-  return new AppError("INTERNAL_ERROR", "Something went wrong on our side. Please retry; if it persists, contact support.");
+  return new AppError(
+    "INTERNAL_ERROR",
+    "Something went wrong on our side. Please retry; if it persists, contact support.",
+  );
 }
 
 // What node-postgres says, with no SQLSTATE, when the connection under a query went away
 // (the server was stopped or restarted, the network dropped it) or timed out while connecting.
-const PG_CONNECTION_LOST = /^(Connection terminated|Client has encountered a connection error|Client was closed|Connection ended)/;
+const PG_CONNECTION_LOST =
+  /^(Connection terminated|Client has encountered a connection error|Client was closed|Connection ended)/;
 
 /**
  * Connection-level database failures answer 503 rather than 500 (the client may retry): the
@@ -115,9 +124,13 @@ export function isDbUnavailable(error: unknown): boolean {
   type PgLike = { code?: string; message?: string };
   const e = error as { name?: string; original?: PgLike; parent?: PgLike } & PgLike;
   const name = e?.name ?? "";
-  if (/Sequelize(Connection\w*|HostNotReachable|HostNotFound|AccessDenied)Error|ConnectionAcquireTimeoutError/.test(name)) return true;
+  if (
+    /Sequelize(Connection\w*|HostNotReachable|HostNotFound|AccessDenied)Error|ConnectionAcquireTimeoutError/.test(name)
+  )
+    return true;
   const code = e?.original?.code ?? e?.parent?.code ?? e?.code;
-  if (typeof code === "string") return /^(57P0[1-3]|08\w{3})$/.test(code) || ["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT"].includes(code);
+  if (typeof code === "string")
+    return /^(57P0[1-3]|08\w{3})$/.test(code) || ["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT"].includes(code);
   const message = e?.original?.message ?? e?.parent?.message ?? e?.message;
   return typeof message === "string" && PG_CONNECTION_LOST.test(message);
 }

@@ -80,7 +80,9 @@ function multipartParts(request: Request, limit: number) {
     finished = true;
     notify();
   });
-  parser.on("error", (error) => fail(error instanceof BodyTooLarge || error instanceof Unreadable ? error : new Unreadable(String(error))));
+  parser.on("error", (error) =>
+    fail(error instanceof BodyTooLarge || error instanceof Unreadable ? error : new Unreadable(String(error))),
+  );
 
   let stopped = false;
   let unblock: (() => void) | null = null;
@@ -201,15 +203,24 @@ function counted(data: AsyncIterable<Uint8Array>, counter: { bytes: number }): A
   };
 }
 
-type Options<R> = { typeFromUrl: string | null; analyse: Analyse<R>; isFileError: (r: R) => boolean; isType: (t: string) => boolean };
+type Options<R> = {
+  typeFromUrl: string | null;
+  analyse: Analyse<R>;
+  isFileError: (r: R) => boolean;
+  isType: (t: string) => boolean;
+};
 
 /** Pasted text sent url-encoded (a script, a plain form): small enough to read whole. */
 async function readUrlEncoded<R>(request: Request, opts: Options<R>): Promise<ImportUpload<R>> {
   const form = await readForm(request, LIMITS.importMultipart);
-  const fields = Object.fromEntries([...form].filter(([k, v]) => k !== "csv" && typeof v === "string")) as Record<string, string>;
+  const fields = Object.fromEntries([...form].filter(([k, v]) => k !== "csv" && typeof v === "string")) as Record<
+    string,
+    string
+  >;
   const type = fields.type || opts.typeFromUrl;
   const csv = form.get("csv");
-  if (!type || !opts.isType(type) || typeof csv !== "string" || csv.trim() === "") return { fields, type: type ?? null, file: null };
+  if (!type || !opts.isType(type) || typeof csv !== "string" || csv.trim() === "")
+    return { fields, type: type ?? null, file: null };
   return { fields, type, file: { name: null, bytes: Buffer.byteLength(csv), result: await opts.analyse(type, csv) } };
 }
 
@@ -276,14 +287,16 @@ export async function readImportUpload<R>(request: Request, opts: Options<R>): P
   } catch (thrown) {
     // A stopped parse fails what was reading it: the body's own failure is the cause.
     const error = upload.failure() ?? thrown;
-    if (error instanceof BodyTooLarge || (error instanceof AppError && error.code === "PAYLOAD_TOO_LARGE")) throw fileTooLarge();
+    if (error instanceof BodyTooLarge || (error instanceof AppError && error.code === "PAYLOAD_TOO_LARGE"))
+      throw fileTooLarge();
     if (error instanceof AppError) throw error;
     throw new AppError("BAD_REQUEST", "The upload could not be read. Please try again.");
   } finally {
     upload.stop();
   }
   const type = typeNow();
-  if (readAs && type !== readAs) throw new AppError("BAD_REQUEST", `The file was sent for "${readAs}" but the form says "${type}".`);
+  if (readAs && type !== readAs)
+    throw new AppError("BAD_REQUEST", `The file was sent for "${readAs}" but the form says "${type}".`);
   if (pending && type && opts.isType(type)) {
     const { name, chunks: parts } = pending as { name: string | null; chunks: Buffer[] };
     const bytes = Buffer.concat(parts);

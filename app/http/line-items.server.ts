@@ -10,7 +10,11 @@ import { invoiceFormSchema } from "~/services/invoices/schemas";
  * name, price and tax rate), so the form comes back with one more row and nothing typed lost.
  * With JavaScript the page inserts the row itself and never posts.
  */
-export function applyPriceBookPick(form: FormData, priceBook: ReadonlyArray<{ id: string; name: string; unitPrice: string; taxRate: string }>, listName = "items") {
+export function applyPriceBookPick(
+  form: FormData,
+  priceBook: ReadonlyArray<{ id: string; name: string; unitPrice: string; taxRate: string }>,
+  listName = "items",
+) {
   if (!form.has(PICK_BUTTON)) return;
   form.delete(PICK_BUTTON);
   const item = priceBook.find((p) => p.id === form.get(PICK_SELECT));
@@ -18,7 +22,20 @@ export function applyPriceBookPick(form: FormData, priceBook: ReadonlyArray<{ id
   form.set(
     INTENT,
     item
-      ? JSON.stringify({ type: "insert", payload: { name: listName, defaultValue: { description: item.name, quantity: "1", unitPrice: item.unitPrice, taxRate: item.taxRate, optional: "", option: "" } } })
+      ? JSON.stringify({
+          type: "insert",
+          payload: {
+            name: listName,
+            defaultValue: {
+              description: item.name,
+              quantity: "1",
+              unitPrice: item.unitPrice,
+              taxRate: item.taxRate,
+              optional: "",
+              option: "",
+            },
+          },
+        })
       : // Nothing chosen: re-render the form as it is.
         JSON.stringify({ type: "update", payload: { name: PICK_SELECT } }),
   );

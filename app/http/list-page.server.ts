@@ -13,7 +13,12 @@ import { can } from "~/utils/permissions";
 export async function listPageData<S extends z.ZodTypeAny, T>(
   request: Request,
   user: CurrentUser,
-  opts: { schema: S; table: RecordTable; list: (actor: Actor, params: z.output<S>) => Promise<Page<T>>; knownToHaveAny?: boolean },
+  opts: {
+    schema: S;
+    table: RecordTable;
+    list: (actor: Actor, params: z.output<S>) => Promise<Page<T>>;
+    knownToHaveAny?: boolean;
+  },
 ) {
   const params: z.output<S> = opts.schema.parse(searchParamsObject(request.url));
   const page = await opts.list(actorOf(user), params);

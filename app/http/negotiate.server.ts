@@ -31,7 +31,13 @@ function qualityOf(ranges: readonly Range[], mediaType: string): number {
   let q = 0;
   for (const r of ranges) {
     const specificity =
-      r.type === type && r.subtype === subtype ? 2 : r.type === type && r.subtype === "*" ? 1 : r.type === "*" && r.subtype === "*" ? 0 : -1;
+      r.type === type && r.subtype === subtype
+        ? 2
+        : r.type === type && r.subtype === "*"
+          ? 1
+          : r.type === "*" && r.subtype === "*"
+            ? 0
+            : -1;
     if (specificity > best) {
       best = specificity;
       q = r.q;

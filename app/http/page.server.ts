@@ -21,7 +21,11 @@ async function asPage<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (error) {
-    const e = isAppError(error) ? error : isDbUnavailable(error) || isStatementTimeout(error) ? toAppError(error) : undefined;
+    const e = isAppError(error)
+      ? error
+      : isDbUnavailable(error) || isStatementTimeout(error)
+        ? toAppError(error)
+        : undefined;
     if (e) throw json({ message: e.message }, { status: e.status, headers: e.headers });
     throw error;
   }
@@ -46,7 +50,11 @@ async function asEnvelope(request: Request, fn: () => Promise<unknown>): Promise
     if (!(error instanceof Response)) return fail(request, toAppError(error, request));
     response = error;
   }
-  if (!(response instanceof Response) || response.status < 400 || (response.headers.get("content-type") ?? "").includes("application/json")) {
+  if (
+    !(response instanceof Response) ||
+    response.status < 400 ||
+    (response.headers.get("content-type") ?? "").includes("application/json")
+  ) {
     return response;
   }
   const [code, message] = MESSAGES[response.status] ?? ["INTERNAL_ERROR", "Something went wrong on our side."];
@@ -67,7 +75,9 @@ async function withHeaders(request: Request, fn: () => Promise<unknown>): Promis
 // Portal forms and billing webhooks authenticate by token or signature, not by origin.
 const noOriginCheck = (id: string) => id.startsWith("routes/api.portal.") || id.startsWith("routes/api.billing.");
 const isJsonRoute = (id: string) =>
-  (id.startsWith("routes/api.") && !id.startsWith("routes/api.portal.")) || id === "routes/ai-assistant.generate" || id === "routes/healthz";
+  (id.startsWith("routes/api.") && !id.startsWith("routes/api.portal.")) ||
+  id === "routes/ai-assistant.generate" ||
+  id === "routes/healthz";
 
 /**
  * Every route's loader and action run through the app's boundary, applied once to the build
@@ -100,7 +110,10 @@ export function withBoundary(routes: ServerBuild["routes"]): ServerBuild["routes
     // A page's own Retry-After, Cache-Control and the like reach its document (a 429 page's
     // Retry-After above all); Remix passes only Set-Cookie from a route without `headers`.
     const headers = route.module.headers ?? (json ? undefined : passThroughHeaders);
-    out[id] = { ...route, module: { ...route.module, headers, loader: wrap(loader, false), action: wrap(action, true) } };
+    out[id] = {
+      ...route,
+      module: { ...route.module, headers, loader: wrap(loader, false), action: wrap(action, true) },
+    };
   }
   return out;
 }

@@ -25,7 +25,12 @@ export async function pdfDownload(
   } catch (error) {
     if (error instanceof Response) throw error; // a sign-in redirect or the 403 page
     const e = toAppError(error, request);
-    const title = e.status === 404 ? "Document not found" : e.status === 410 ? "This link no longer works" : "The document could not be made";
+    const title =
+      e.status === 404
+        ? "Document not found"
+        : e.status === 410
+          ? "This link no longer works"
+          : "The document could not be made";
     const page = messagePage(e.status, title, e.message, opts.back);
     for (const [k, v] of Object.entries({ ...opts.headers, ...e.headers })) page.headers.set(k, v);
     return page;

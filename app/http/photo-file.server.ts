@@ -22,11 +22,19 @@ export async function photoResponse(
       "X-Content-Type-Options": "nosniff",
       "Content-Security-Policy": "default-src 'none'; sandbox",
     };
-    if ((request.headers.get("if-none-match") ?? "").split(/\s*,\s*/).includes(etag)) return new Response(null, { status: 304, headers });
-    return new Response(new Uint8Array(photo.bytes), { headers: { ...headers, "Content-Length": String(photo.bytes.length) } });
+    if ((request.headers.get("if-none-match") ?? "").split(/\s*,\s*/).includes(etag))
+      return new Response(null, { status: 304, headers });
+    return new Response(new Uint8Array(photo.bytes), {
+      headers: { ...headers, "Content-Length": String(photo.bytes.length) },
+    });
   } catch (error) {
     if (error instanceof Response) throw error; // a sign-in redirect or the 403 page
     const e = toAppError(error, request);
-    return messagePage(e.status, e.status === 404 ? "Photo not found" : "The photo could not be shown", e.message, back);
+    return messagePage(
+      e.status,
+      e.status === 404 ? "Photo not found" : "The photo could not be shown",
+      e.message,
+      back,
+    );
   }
 }

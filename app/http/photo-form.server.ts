@@ -7,9 +7,16 @@ import { AppError } from "~/utils/app-error";
 import { KiB, readBodyLimited } from "./body.server";
 import { assertCsrf } from "./csrf.server";
 
-const tooLarge = () => new AppError("PAYLOAD_TOO_LARGE", "The photo is larger than 5 MiB. Choose a smaller photo, or use the app with JavaScript on, which resizes it.");
+const tooLarge = () =>
+  new AppError(
+    "PAYLOAD_TOO_LARGE",
+    "The photo is larger than 5 MiB. Choose a smaller photo, or use the app with JavaScript on, which resizes it.",
+  );
 
-export async function readPhotoForm(request: Request, photoLimit: number): Promise<{ jobId: string; photo: { bytes: Buffer; type: string } | null }> {
+export async function readPhotoForm(
+  request: Request,
+  photoLimit: number,
+): Promise<{ jobId: string; photo: { bytes: Buffer; type: string } | null }> {
   if (!/^multipart\/form-data\s*;/i.test(request.headers.get("content-type") ?? "")) {
     throw new AppError("BAD_REQUEST", "Send the photo as a form upload (multipart/form-data).");
   }
@@ -26,7 +33,10 @@ export async function readPhotoForm(request: Request, photoLimit: number): Promi
   await new Promise<void>((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
-      parser = busboy({ headers: { "content-type": request.headers.get("content-type") ?? "" }, limits: { fileSize: photoLimit, files: 1, fields: 10, fieldSize: 4 * KiB } });
+      parser = busboy({
+        headers: { "content-type": request.headers.get("content-type") ?? "" },
+        limits: { fileSize: photoLimit, files: 1, fields: 10, fieldSize: 4 * KiB },
+      });
     } catch {
       return reject(new AppError("BAD_REQUEST", "Send the photo as a form upload (multipart/form-data)."));
     }

@@ -6,7 +6,12 @@ import { withPortal, type Portal } from "~/services/portal/access.server";
 import type { Confirmation, RequestMeta } from "~/services/portal/actions.server";
 import { lastBookableDate, loadHub } from "~/services/portal/hub.server";
 import {
-  bookingRequestSchema, paymentSchema, quoteDecisionSchema, type BookingRequestInput, type PaymentInput, type QuoteDecisionInput,
+  bookingRequestSchema,
+  paymentSchema,
+  quoteDecisionSchema,
+  type BookingRequestInput,
+  type PaymentInput,
+  type QuoteDecisionInput,
 } from "~/services/portal/schemas";
 import type { PortalFormFailure, PortalFormKind } from "~/services/portal/types";
 import type { FieldErrors } from "~/utils/app-error";
@@ -45,7 +50,12 @@ const SCHEMAS = {
 };
 type Inputs = { quote: QuoteDecisionInput; payment: PaymentInput; booking: BookingRequestInput };
 
-type Perform<K extends PortalFormKind> = (portal: Portal, t: Tx, input: Inputs[K], meta: RequestMeta) => Promise<Confirmation>;
+type Perform<K extends PortalFormKind> = (
+  portal: Portal,
+  t: Tx,
+  input: Inputs[K],
+  meta: RequestMeta,
+) => Promise<Confirmation>;
 
 // Hidden fields: their errors (an unknown id, a stale form) are said on the form itself.
 const HIDDEN = ["quoteId", "invoiceId", "decision", "idempotencyKey"];

@@ -9,7 +9,11 @@ import { can } from "~/utils/permissions";
  * with a portal, that customer's portal links (only for a user who may manage them) and the link
  * just created (`?link=`, to show its address once).
  */
-export async function recordPageData(request: Request, user: CurrentUser, record: { type: Parameters<typeof historyOf>[1]; id: string; customerId?: string }) {
+export async function recordPageData(
+  request: Request,
+  user: CurrentUser,
+  record: { type: Parameters<typeof historyOf>[1]; id: string; customerId?: string },
+) {
   const actor = actorOf(user);
   const canManageLinks = !!record.customerId && can(user.role, "manage_portal_links");
   const [history, links] = await Promise.all([

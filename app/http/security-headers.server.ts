@@ -21,20 +21,22 @@ export function newNonce(): string {
 
 // The policy but its nonce is the same for every response: joined once.
 const CSP_BEFORE_NONCE = "default-src 'self'; script-src 'self' 'nonce-";
-const CSP_AFTER_NONCE = "'; " + [
-  "style-src 'self'",
-  "style-src-attr 'unsafe-inline'",
-  // blob: the field page's queued photos, shown from the device before they are uploaded.
-  "img-src 'self' data: blob:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "worker-src 'self'",
-  "manifest-src 'self'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join("; ");
+const CSP_AFTER_NONCE =
+  "'; " +
+  [
+    "style-src 'self'",
+    "style-src-attr 'unsafe-inline'",
+    // blob: the field page's queued photos, shown from the device before they are uploaded.
+    "img-src 'self' data: blob:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "worker-src 'self'",
+    "manifest-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join("; ");
 
 /**
  * Headers on every response. Scripts run only with this request's nonce (no inline
@@ -64,7 +66,8 @@ export function withAppHeaders(request: Request, response: Response, nonce: stri
   const set = (h: Headers) => {
     h.set("X-Request-Id", requestIdOf(request));
     // A route's own header wins (the portal's Referrer-Policy: no-referrer).
-    for (const [name, value] of Object.entries(securityHeaders(nonce, env().NODE_ENV === "production"))) if (!h.has(name)) h.set(name, value);
+    for (const [name, value] of Object.entries(securityHeaders(nonce, env().NODE_ENV === "production")))
+      if (!h.has(name)) h.set(name, value);
     if (!h.has("Cache-Control") && hasSessionCookie(request)) h.set("Cache-Control", PRIVATE_NO_STORE);
   };
   try {

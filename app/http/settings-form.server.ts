@@ -1,9 +1,12 @@
 import { json, redirect } from "@remix-run/node";
 import { setFlash } from "~/services/accounts/sessions.server";
+import { formDataToEntries, isSecretFieldName, SETTINGS_FORMS } from "~/services/integrations/preferences";
 import {
-  formDataToEntries, isSecretFieldName, SETTINGS_FORMS,
-} from "~/services/integrations/preferences";
-import { readSettings, saveSettings, type SettingsKey, type StoredSettings } from "~/services/integrations/settings.server";
+  readSettings,
+  saveSettings,
+  type SettingsKey,
+  type StoredSettings,
+} from "~/services/integrations/settings.server";
 import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 import { can, type Permission } from "~/utils/permissions";
 import { formAction } from "./conform.server";
@@ -14,7 +17,11 @@ import { formAction } from "./conform.server";
  * to the page with a confirmation, or 422 with the form's values and a message per field. A
  * refused form never echoes a credential-named field back into the page.
  */
-export async function settingsFormAction(request: Request, key: SettingsKey, opts: { redirectTo: string; saved: string }) {
+export async function settingsFormAction(
+  request: Request,
+  key: SettingsKey,
+  opts: { redirectTo: string; saved: string },
+) {
   const user = await requireUserWithPermission(request, "manage_integrations");
   return formAction(
     request,
@@ -25,7 +32,10 @@ export async function settingsFormAction(request: Request, key: SettingsKey, opt
       await setFlash(user, { message: opts.saved, tone: "success" });
       return redirect(opts.redirectTo, { status: 303 });
     },
-    { hideFields: (form) => [...form.keys()].filter(isSecretFieldName), formMessage: "Nothing was saved: fix the fields marked below." },
+    {
+      hideFields: (form) => [...form.keys()].filter(isSecretFieldName),
+      formMessage: "Nothing was saved: fix the fields marked below.",
+    },
   );
 }
 

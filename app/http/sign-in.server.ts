@@ -12,6 +12,7 @@ export async function completeSignIn(request: Request, email: string, choice: Lo
   const headers = new Headers();
   headers.append("Set-Cookie", await startSession(request, choice.tenantId, choice.userId));
   headers.append("Set-Cookie", await newDeviceCookie(email));
-  if (request.headers.get("Cookie")?.includes(choiceCookie().name)) headers.append("Set-Cookie", await choiceCookie().serialize("", { maxAge: 0 }));
+  if (request.headers.get("Cookie")?.includes(choiceCookie().name))
+    headers.append("Set-Cookie", await choiceCookie().serialize("", { maxAge: 0 }));
   return redirect(redirectTo, { status: 303, headers });
 }

@@ -43,8 +43,16 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ formAction, default
   formAction === GENERATE ? false : defaultShouldRevalidate;
 
 const MODES = [
-  { value: "quote", label: "Quote checklist", hint: "Line items, labour hours, disposal, permits, good/better/best, deposit" },
-  { value: "schedule", label: "Schedule", hint: "Duration with reasoning, arrival window, travel buffer, crew, parts to load" },
+  {
+    value: "quote",
+    label: "Quote checklist",
+    hint: "Line items, labour hours, disposal, permits, good/better/best, deposit",
+  },
+  {
+    value: "schedule",
+    label: "Schedule",
+    hint: "Duration with reasoning, arrival window, travel buffer, crew, parts to load",
+  },
   { value: "general", label: "Next steps", hint: "What to do next, safety notes, the follow-up after the job" },
 ] as const;
 
@@ -71,7 +79,8 @@ export default function AssistantPage() {
   // JavaScript on: the fetcher's JSON answer; off: what the form post left in the flash.
   const data = reply ? (reply.success ? reply.data : null) : kept?.ok ? (kept.data as AssistantData) : null;
   const serverErrors = reply ? (reply.success ? null : reply.error.fields) : kept && !kept.ok ? kept.fields : null;
-  const formError = reply && !reply.success && Object.keys(reply.error.fields).length === 0 ? reply.error.message : null;
+  const formError =
+    reply && !reply.success && Object.keys(reply.error.fields).length === 0 ? reply.error.message : null;
   const values = kept?.input;
   // The route answers the contract's envelope (or the flash, without JavaScript); conform
   // reads its field errors as the last result and validates with the same schema before posting.
@@ -80,7 +89,11 @@ export default function AssistantPage() {
     [serverErrors, values],
   );
   const [form, conformFields] = useConformForm(assistantInputSchema, { id: "assistant", lastResult });
-  const fields = { mode: conformFields.mode.errors, job_title: conformFields.job_title.errors, details: conformFields.details.errors };
+  const fields = {
+    mode: conformFields.mode.errors,
+    job_title: conformFields.job_title.errors,
+    details: conformFields.details.errors,
+  };
   const busy = fetcher.state !== "idle";
   // What the shown guidance was asked for, printed above it (the form itself is not printed).
   const [asked, setAsked] = useState<Asked | null>(null);
@@ -103,13 +116,19 @@ export default function AssistantPage() {
           {...getFormProps(form)}
           onSubmit={(e) => {
             const posted = new FormData(e.currentTarget);
-            setAsked({ job_title: String(posted.get("job_title") ?? ""), details: String(posted.get("details") ?? "") });
+            setAsked({
+              job_title: String(posted.get("job_title") ?? ""),
+              details: String(posted.get("details") ?? ""),
+            });
             form.onSubmit(e);
           }}
         >
           <CsrfInput />
           <FormError errors={formError ? [formError] : null} />
-          <fieldset className={`assistant-modes${fields.mode?.length ? " field-invalid" : ""}`} aria-describedby={fields.mode?.length ? "field-mode-error" : undefined}>
+          <fieldset
+            className={`assistant-modes${fields.mode?.length ? " field-invalid" : ""}`}
+            aria-describedby={fields.mode?.length ? "field-mode-error" : undefined}
+          >
             <legend>What do you need?</legend>
             <div className="mode-options">
               {MODES.map((m) => (
@@ -146,7 +165,8 @@ export default function AssistantPage() {
               aria-describedby={`field-details-hint${fields.details?.length ? " field-details-error" : ""}`}
             />
             <p id="field-details-hint" className="field-hint">
-              Optional. Sizes, counts and access words change the estimate. Up to {limits.details.toLocaleString("en-US")} characters.
+              Optional. Sizes, counts and access words change the estimate. Up to{" "}
+              {limits.details.toLocaleString("en-US")} characters.
             </p>
             <FieldErrors id="field-details-error" errors={fields.details} />
           </div>
@@ -154,11 +174,17 @@ export default function AssistantPage() {
             <button type="submit" className="btn btn-primary" disabled={busy}>
               {busy ? "Working…" : "Get guidance"}
             </button>
-            <span className="muted small">Runs on this server: nothing is sent to another service and no record changes.</span>
+            <span className="muted small">
+              Runs on this server: nothing is sent to another service and no record changes.
+            </span>
           </div>
         </fetcher.Form>
       </section>
-      {data ? <GuidanceView data={data} asked={askedFor} focus={Boolean(reply)} canStartQuote={canStartQuote} /> : <NoGuidanceYet />}
+      {data ? (
+        <GuidanceView data={data} asked={askedFor} focus={Boolean(reply)} canStartQuote={canStartQuote} />
+      ) : (
+        <NoGuidanceYet />
+      )}
     </>
   );
 }
@@ -207,13 +233,24 @@ function StartQuote({ lines }: { lines: readonly DraftLine[] }) {
         Start a quote from this
       </button>
       <span className="muted small">
-        Opens a new quote with these {lines.length} lines, priced from your price book. Nothing is saved until you save the quote.
+        Opens a new quote with these {lines.length} lines, priced from your price book. Nothing is saved until you save
+        the quote.
       </span>
     </form>
   );
 }
 
-function GuidanceView({ data, asked, focus, canStartQuote }: { data: AssistantData; asked: Asked | null; focus: boolean; canStartQuote: boolean }) {
+function GuidanceView({
+  data,
+  asked,
+  focus,
+  canStartQuote,
+}: {
+  data: AssistantData;
+  asked: Asked | null;
+  focus: boolean;
+  canStartQuote: boolean;
+}) {
   const draft = canStartQuote ? draftLinesOf(data) : [];
   const heading = useRef<HTMLHeadingElement>(null);
   // A new answer from the fetcher: move focus (and the view) to it, as a page load would.

@@ -12,7 +12,10 @@ import { actorOf, requireApiUser } from "~/http/auth.server";
 // of the body after answering (scripts/serve-hooks.mjs, up to 16 MiB) and keeps the connection,
 // so the browser reliably reads the 413 instead of a reset while it is still sending.
 const tooLarge = () =>
-  new AppError("PAYLOAD_TOO_LARGE", "The photo is larger than 5 MiB, even after resizing. Take it again at a lower resolution.");
+  new AppError(
+    "PAYLOAD_TOO_LARGE",
+    "The photo is larger than 5 MiB, even after resizing. Take it again at a lower resolution.",
+  );
 
 // PUT /api/field/jobs/<jobId>/photos/<photoId>?takenAt=<ISO>: a job photo from the field page's
 // queue, the image itself as the body (docs/decisions/216). Idempotent by the photo's id: 201

@@ -21,7 +21,10 @@ export const { loader, action } = apiRoute({
     const body = await readJson(request, LIMITS.offlineSync);
     const mutations = (body as { mutations?: unknown } | null)?.mutations;
     if (Array.isArray(mutations) && mutations.length > MAX_MUTATIONS) {
-      throw new AppError("PAYLOAD_TOO_LARGE", `At most ${MAX_MUTATIONS} mutations per request; send the rest in the next one.`);
+      throw new AppError(
+        "PAYLOAD_TOO_LARGE",
+        `At most ${MAX_MUTATIONS} mutations per request; send the rest in the next one.`,
+      );
     }
     const push = pushSchema.safeParse(body);
     if (!push.success) throw validationFailed(zodFields(push.error));

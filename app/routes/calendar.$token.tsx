@@ -20,10 +20,17 @@ export async function loader({ params }: LoaderFunctionArgs) {
   const body = await feedCalendar(name.slice(0, -4));
   if (body === null) return notFound();
   return new Response(body, {
-    headers: { ...PRIVATE, "Content-Type": "text/calendar; charset=utf-8", "Content-Disposition": 'inline; filename="jobs.ics"' },
+    headers: {
+      ...PRIVATE,
+      "Content-Type": "text/calendar; charset=utf-8",
+      "Content-Disposition": 'inline; filename="jobs.ics"',
+    },
   });
 }
 
 export async function action() {
-  return new Response("Method not allowed\n", { status: 405, headers: { ...PRIVATE, Allow: "GET, HEAD", "Content-Type": "text/plain; charset=utf-8" } });
+  return new Response("Method not allowed\n", {
+    status: 405,
+    headers: { ...PRIVATE, Allow: "GET, HEAD", "Content-Type": "text/plain; charset=utf-8" },
+  });
 }

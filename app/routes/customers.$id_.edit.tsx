@@ -11,7 +11,9 @@ import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 
 // GET/POST /customers/<id>/edit (CONTRACT section 12): 303 back to the customer's page.
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Edit ${data?.customer.values.name ?? "customer"} · Fieldwork` }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `Edit ${data?.customer.values.name ?? "customer"} · Fieldwork` },
+];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUserWithPermission(request, "manage_records");
@@ -32,9 +34,17 @@ export default function EditCustomerPage() {
   const { customer } = useLoaderData<typeof loader>();
   return (
     <>
-      <PageHeader title={`Edit ${customer.values.name}`} description={<Link to={`/customers/${customer.id}`}>Back to the customer</Link>} />
+      <PageHeader
+        title={`Edit ${customer.values.name}`}
+        description={<Link to={`/customers/${customer.id}`}>Back to the customer</Link>}
+      />
       <section className="card">
-        <CustomerForm id={`customer-${customer.id}`} defaultValue={customer.values} submit="Save changes" cancelTo={`/customers/${customer.id}`} />
+        <CustomerForm
+          id={`customer-${customer.id}`}
+          defaultValue={customer.values}
+          submit="Save changes"
+          cancelTo={`/customers/${customer.id}`}
+        />
       </section>
     </>
   );

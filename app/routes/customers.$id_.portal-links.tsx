@@ -20,7 +20,10 @@ export const meta: MetaFunction = () => [{ title: "New portal link · Fieldwork"
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUserWithPermission(request, "manage_portal_links");
   const customer = await customerName(actorOf(user), params.id!);
-  return json({ customer, returnTo: recordPageOf(new URL(request.url).searchParams.get("returnTo"), `/customers/${customer.id}`) });
+  return json({
+    customer,
+    returnTo: recordPageOf(new URL(request.url).searchParams.get("returnTo"), `/customers/${customer.id}`),
+  });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -37,9 +40,19 @@ export default function NewPortalLinkPage() {
   const reply = useActionData<FormReply>();
   return (
     <>
-      <PageHeader title="New portal link" description={<>For <Link to={`/customers/${customer.id}`}>{customer.name}</Link></>} />
+      <PageHeader
+        title="New portal link"
+        description={
+          <>
+            For <Link to={`/customers/${customer.id}`}>{customer.name}</Link>
+          </>
+        }
+      />
       <section className="card narrow">
-        <p className="muted">The link opens {customer.name}'s portal: their sent quotes, open invoices and a booking form. It lasts 1 to 90 days.</p>
+        <p className="muted">
+          The link opens {customer.name}'s portal: their sent quotes, open invoices and a booking form. It lasts 1 to 90
+          days.
+        </p>
         <CreatePortalLinkForm customerId={customer.id} returnTo={returnTo} lastResult={reply?.result} />
       </section>
     </>

@@ -13,7 +13,9 @@ export const meta: MetaFunction = () => [{ title: "Customers · Fieldwork" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireAllRecords(request);
-  return json(await listPageData(request, user, { schema: customerListSchema, table: "customers", list: listCustomers }));
+  return json(
+    await listPageData(request, user, { schema: customerListSchema, table: "customers", list: listCustomers }),
+  );
 }
 
 type Row = ReturnType<typeof useLoaderData<typeof loader>>["page"]["items"][number];
@@ -28,29 +30,75 @@ const columns: Array<ListColumn<Row>> = [
 
 export default function CustomersPage() {
   const { page, params, any, canImport, canCreate } = useLoaderData<typeof loader>();
-  const importLink = canImport ? <Link to="/import-data?type=customers" className="btn btn-secondary">Import customers</Link> : null;
-  const newLink = canCreate ? <Link to="/customers/new" className="btn btn-primary">New customer</Link> : null;
+  const importLink = canImport ? (
+    <Link to="/import-data?type=customers" className="btn btn-secondary">
+      Import customers
+    </Link>
+  ) : null;
+  const newLink = canCreate ? (
+    <Link to="/customers/new" className="btn btn-primary">
+      New customer
+    </Link>
+  ) : null;
   return (
     <ListPage
       title="Customers"
       description="Everyone you work for, by name."
-      actions={importLink || newLink ? <>{importLink}{newLink}</> : null}
-      firstRun={any ? null : {
-        title: "No customers yet",
-        body: canImport ? (
-          <p>No customers yet: <Link to="/import-data?type=customers">import them</Link> from a CSV file (a spreadsheet export works){canCreate ? <>, or <Link to="/customers/new">add your first customer</Link></> : null}.</p>
-        ) : (
-          <p>No customers yet. Ask someone who can import data to import your customer list.</p>
-        ),
-      }}
+      actions={
+        importLink || newLink ? (
+          <>
+            {importLink}
+            {newLink}
+          </>
+        ) : null
+      }
+      firstRun={
+        any
+          ? null
+          : {
+              title: "No customers yet",
+              body: canImport ? (
+                <p>
+                  No customers yet: <Link to="/import-data?type=customers">import them</Link> from a CSV file (a
+                  spreadsheet export works)
+                  {canCreate ? (
+                    <>
+                      , or <Link to="/customers/new">add your first customer</Link>
+                    </>
+                  ) : null}
+                  .
+                </p>
+              ) : (
+                <p>No customers yet. Ask someone who can import data to import your customer list.</p>
+              ),
+            }
+      }
       search={{
         q: params.q,
         placeholder: "Name, email, phone or company",
-        filters: [{ name: "filter", label: "Show", value: params.filter, options: optionsOf(CUSTOMER_FILTERS, { ...FILTER_LABELS, all: "All customers", unpaid: "With unpaid invoices" }) }],
+        filters: [
+          {
+            name: "filter",
+            label: "Show",
+            value: params.filter,
+            options: optionsOf(CUSTOMER_FILTERS, {
+              ...FILTER_LABELS,
+              all: "All customers",
+              unpaid: "With unpaid invoices",
+            }),
+          },
+        ],
       }}
       columns={columns}
       rows={page.items}
-      noMatch={{ title: "No customers match", body: <p>Try fewer words or another spelling, or <Link to="/customers">show all customers</Link>.</p> }}
+      noMatch={{
+        title: "No customers match",
+        body: (
+          <p>
+            Try fewer words or another spelling, or <Link to="/customers">show all customers</Link>.
+          </p>
+        ),
+      }}
       page={page}
     />
   );

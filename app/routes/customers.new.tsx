@@ -28,7 +28,10 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function NewCustomerPage() {
   return (
     <>
-      <PageHeader title="New customer" description="The same fields as the customer import. Only the name is required." />
+      <PageHeader
+        title="New customer"
+        description="The same fields as the customer import. Only the name is required."
+      />
       <section className="card">
         <CustomerForm id="customer-new" submit="Create customer" cancelTo="/customers" />
       </section>

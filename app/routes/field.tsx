@@ -114,7 +114,13 @@ export default function FieldPage() {
       complete: (jobId, signature) =>
         void (async () => {
           // In this order in the outbox: the signature lands on the job before it is completed.
-          if (signature) await enqueue("job.signature", signature.image ? { jobId, name: signature.name, image: signature.image } : { jobId, name: signature.name });
+          if (signature)
+            await enqueue(
+              "job.signature",
+              signature.image
+                ? { jobId, name: signature.name, image: signature.image }
+                : { jobId, name: signature.name },
+            );
           await enqueue("job.status", { jobId, status: "completed" });
         })(),
     };
@@ -124,7 +130,9 @@ export default function FieldPage() {
   const groups = groupDay(shown, sync.jobs.at, data.timeZone);
   const failure = failureOf(reply);
   const openCount = shown.length - groups.done.length;
-  const today = dateTimeFormat({ weekday: "long", month: "long", day: "numeric", timeZone: data.timeZone }).format(new Date(sync.jobs.at));
+  const today = dateTimeFormat({ weekday: "long", month: "long", day: "numeric", timeZone: data.timeZone }).format(
+    new Date(sync.jobs.at),
+  );
 
   const todayKey = dayKey(sync.jobs.at, data.timeZone);
   const card = (job: ShownJob) => (

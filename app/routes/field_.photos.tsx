@@ -32,7 +32,12 @@ export async function action({ request }: ActionFunctionArgs) {
   } catch (error) {
     if (error instanceof Response) throw error;
     const e = toAppError(error, request);
-    const title = e.status === 413 ? "The photo is too large" : e.status === 415 ? "This file is not a photo" : "The photo was not added";
+    const title =
+      e.status === 413
+        ? "The photo is too large"
+        : e.status === 415
+          ? "This file is not a photo"
+          : "The photo was not added";
     return messagePage(e.status, title, e.message, { href: "/field", label: "Back to My day" });
   }
 }

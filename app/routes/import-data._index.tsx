@@ -37,24 +37,39 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const previewId = params.get("preview");
   const runId = params.get("run");
   if (type !== null && !isImportType(type)) {
-    throw json({ message: `There is no import type "${type}". Choose one of: ${IMPORT_TYPES.join(", ")}.` }, { status: 404 });
+    throw json(
+      { message: `There is no import type "${type}". Choose one of: ${IMPORT_TYPES.join(", ")}.` },
+      { status: 404 },
+    );
   }
   // A link without the type (or with the wrong one) goes to the run's own type.
   const id = runId ?? previewId;
   // Team members only for who may manage the team (an office user sees the other four types).
   if (type !== null && !mayImportType(user.role, type)) {
-    throw json({ message: "Importing team members needs the manage_team permission (owner or admin)." }, { status: 403 });
+    throw json(
+      { message: "Importing team members needs the manage_team permission (owner or admin)." },
+      { status: 403 },
+    );
   }
   if (id && !type) {
     const run = await orNotFound(getRun(actor, id));
     throw redirect(`/import-data?type=${run.type}&${runId ? "run" : "preview"}=${run.id}`);
   }
-  if (!type) return json({ type: null, types: importTypesFor(user.role), recent: await recentRuns(actor), preview: null, result: null, upload: null });
+  if (!type)
+    return json({
+      type: null,
+      types: importTypesFor(user.role),
+      recent: await recentRuns(actor),
+      preview: null,
+      result: null,
+      upload: null,
+    });
 
   if (runId) {
     const { run, undo } = await orNotFound(getRunWithUndo(actor, runId));
     if (run.type !== type) throw redirect(`/import-data?type=${run.type}&run=${run.id}`);
-    if (run.state === "previewed" || run.state === "superseded") throw redirect(`/import-data?type=${type}&preview=${run.id}`);
+    if (run.state === "previewed" || run.state === "superseded")
+      throw redirect(`/import-data?type=${type}&preview=${run.id}`);
     return json({ type, recent: [], preview: null, result: { run, undo }, upload: null });
   }
   if (previewId) {
@@ -66,7 +81,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
     if (run.type !== type) throw redirect(`/import-data?type=${run.type}&preview=${run.id}`);
     // A committed preview is now an import run: show its result page.
     if (run.state === "committed" || run.state === "undone") throw redirect(`/import-data?type=${type}&run=${run.id}`);
-    return json({ type, recent: [], preview: { ...preview, page, errorsPage, onlyInvalid }, result: null, upload: null });
+    return json({
+      type,
+      recent: [],
+      preview: { ...preview, page, errorsPage, onlyInvalid },
+      result: null,
+      upload: null,
+    });
   }
   // The mapping step (section 14): the file's columns, first values and the fields chosen in advance.
   const uploadId = params.get("upload");

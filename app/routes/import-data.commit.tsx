@@ -28,5 +28,11 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function CommitRefused() {
-  return <ImportFormRefused field="previewId" refused="Nothing was imported" idle={["Nothing to import here", "Upload a file and import it from its preview."]} />;
+  return (
+    <ImportFormRefused
+      field="previewId"
+      refused="Nothing was imported"
+      idle={["Nothing to import here", "Upload a file and import it from its preview."]}
+    />
+  );
 }

@@ -27,7 +27,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
     });
   } catch (error) {
     if (isAppError(error) && error.status === 404) {
-      return messagePage(404, "This preview does not exist", "It may belong to another account, or the link is wrong.", { href: "/import-data", label: "Back to Import data" });
+      return messagePage(
+        404,
+        "This preview does not exist",
+        "It may belong to another account, or the link is wrong.",
+        { href: "/import-data", label: "Back to Import data" },
+      );
     }
     throw error;
   }

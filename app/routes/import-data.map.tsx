@@ -41,7 +41,13 @@ export default function ImportMapPage() {
   const { upload } = useLoaderData<typeof loader>();
   const reply = useActionData<FormReply>();
   if (!upload) {
-    return <ImportRefused title="This upload is no longer waiting" errors={["It was imported, replaced or is more than a day old. Upload the file again."]} back="/import-data" />;
+    return (
+      <ImportRefused
+        title="This upload is no longer waiting"
+        errors={["It was imported, replaced or is more than a day old. Upload the file again."]}
+        back="/import-data"
+      />
+    );
   }
   return <MappingStep upload={upload} lastResult={reply?.result} />;
 }

@@ -37,8 +37,13 @@ function submissionOf(fields: Record<string, string>, type: string | null) {
 }
 
 /** The form again with the message (conform's reply), for the type the upload was for (when it names one). */
-const refuse = (fields: Record<string, string>, type: string | null, message: string, status: number, headers?: HeadersInit) =>
-  replyWith(submissionOf(fields, type), { status, formErrors: [message], fieldErrors: {}, headers });
+const refuse = (
+  fields: Record<string, string>,
+  type: string | null,
+  message: string,
+  status: number,
+  headers?: HeadersInit,
+) => replyWith(submissionOf(fields, type), { status, formErrors: [message], fieldErrors: {}, headers });
 
 // POST /import-data/preview (multipart: _csrf, type, file or csv). The file is parsed while it
 // streams in; a file-level problem answers the form again with 400/413/422 and stores nothing.
@@ -55,7 +60,8 @@ export async function action({ request }: ActionFunctionArgs) {
       typeFromUrl,
       analyse: (type, input) => {
         // Before the file is read: a team file from a role that may not manage the team.
-        if (!mayImportType(actor.role, type as ImportType)) throw forbidden("Importing team members needs the manage_team permission (owner or admin).");
+        if (!mayImportType(actor.role, type as ImportType))
+          throw forbidden("Importing team members needs the manage_team permission (owner or admin).");
         return analyseImportUpload(actor, type as ImportType, input);
       },
       isFileError: (r) => !r.ok,
@@ -70,7 +76,8 @@ export async function action({ request }: ActionFunctionArgs) {
     if (!upload.file) throw new AppError("BAD_REQUEST", "Choose a CSV file, or paste CSV text.");
     const result = upload.file.result;
     // A file error changes nothing, and reading stopped at it (maybe before the token).
-    if (!result.ok) return replyWith(submission, { status: result.status, formErrors: [result.message], fieldErrors: {} });
+    if (!result.ok)
+      return replyWith(submission, { status: result.status, formErrors: [result.message], fieldErrors: {} });
     const token = new FormData();
     if (upload.fields._csrf) token.set("_csrf", upload.fields._csrf);
     await assertCsrf(request, token);
@@ -97,7 +104,13 @@ export default function ImportUploadPage() {
   const type: ImportType | null = isImportType(posted) ? posted : loaded.type;
   if (!type) {
     const errors = reply ? Object.values(reply.error ?? {}).flat() : [];
-    return <ImportRefused title="Choose what to import" errors={errors.length ? (errors as string[]) : ["Pick a type of records, then upload its file."]} back="/import-data" />;
+    return (
+      <ImportRefused
+        title="Choose what to import"
+        errors={errors.length ? (errors as string[]) : ["Pick a type of records, then upload its file."]}
+        back="/import-data"
+      />
+    );
   }
   return <ImportTypeView type={type} uploadResult={reply} />;
 }

@@ -19,8 +19,20 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
   const type = new URL(request.url).searchParams.get("type");
   if (!type) return messagePage(400, "Which sample?", `Add ?type= with one of: ${IMPORT_TYPES.join(", ")}.`, back);
-  if (!isImportType(type)) return messagePage(404, "No such import type", `There is no sample for "${type}". Choose one of: ${IMPORT_TYPES.join(", ")}.`, back);
-  if (!mayImportType(user.role, type)) return messagePage(403, "You don't have access to team imports", "Importing team members needs the manage_team permission (owner or admin).", back);
+  if (!isImportType(type))
+    return messagePage(
+      404,
+      "No such import type",
+      `There is no sample for "${type}". Choose one of: ${IMPORT_TYPES.join(", ")}.`,
+      back,
+    );
+  if (!mayImportType(user.role, type))
+    return messagePage(
+      403,
+      "You don't have access to team imports",
+      "Importing team members needs the manage_team permission (owner or admin).",
+      back,
+    );
   // A byte order mark, so that Excel opens the accented names as UTF-8 (the import accepts it).
   return new Response(`\uFEFF${sampleCsv(type)}`, {
     headers: {

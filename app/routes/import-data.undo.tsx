@@ -27,5 +27,11 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function UndoRefused() {
-  return <ImportFormRefused field="runId" refused="The import was not undone" idle={["Nothing to undo here", "Open an import's result page to undo it."]} />;
+  return (
+    <ImportFormRefused
+      field="runId"
+      refused="The import was not undone"
+      idle={["Nothing to undo here", "Open an import's result page to undo it."]}
+    />
+  );
 }

@@ -24,83 +24,185 @@ import { randomToken } from "~/utils/crypto.server";
 import { formatDate, formatMoney, humanize } from "~/utils/format";
 import { requireAllRecords } from "~/http/records-access.server";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Invoice ${data?.invoice.number ?? ""} · Fieldwork` }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `Invoice ${data?.invoice.number ?? ""} · Fieldwork` },
+];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireAllRecords(request);
   const actor = actorOf(user);
   const found = await getInvoice(actor, params.id!);
   const signature = found.invoice.job_id ? await signatureOfJob(actor, found.invoice.job_id) : null;
-  const page = await recordPageData(request, user, { type: "invoice", id: found.invoice.id, customerId: found.invoice.customer_id });
+  const page = await recordPageData(request, user, {
+    type: "invoice",
+    id: found.invoice.id,
+    customerId: found.invoice.customer_id,
+  });
   const canManage = page.canManage;
   const share = canManage ? await invoiceShare(actor, found.invoice.id) : null;
   const mail = { mode: mailMode(), latest: share ? await latestMessageFor(actor, "invoice", found.invoice.id) : null };
   return json({
-    ...found, ...page, share, mail, signature,
+    ...found,
+    ...page,
+    share,
+    mail,
+    signature,
     // A fresh key each time the page renders: one payment per rendered form.
     payment: canManage ? { today: zonedToday(user.timeZone), idempotencyKey: randomToken(18) } : null,
   });
 }
 
 export default function InvoicePage() {
-  const { invoice: i, items, payments, links, canManageLinks, canManage, createdId, payment, history, share, mail, signature } = useLoaderData<typeof loader>();
+  const {
+    invoice: i,
+    items,
+    payments,
+    links,
+    canManageLinks,
+    canManage,
+    createdId,
+    payment,
+    history,
+    share,
+    mail,
+    signature,
+  } = useLoaderData<typeof loader>();
   const balance = balanceDue(i);
   const open = i.status === "sent" || i.status === "partial";
   const voidable = (i.status === "draft" || i.status === "sent") && !payments.length;
   // Editable while a draft, or sent without payments (CONTRACT section 12).
-  const editable = i.status === "draft" || (i.status === "sent" && !payments.length && Number(i.amount_paid_cents) === 0);
+  const editable =
+    i.status === "draft" || (i.status === "sent" && !payments.length && Number(i.amount_paid_cents) === 0);
   return (
     <RecordPage
       history={history}
-      portal={{ customerId: i.customer_id, customerName: i.customer_name, links, canManage: canManageLinks, returnTo: `/invoices/${i.id}`, createdId }}
+      portal={{
+        customerId: i.customer_id,
+        customerName: i.customer_name,
+        links,
+        canManage: canManageLinks,
+        returnTo: `/invoices/${i.id}`,
+        createdId,
+      }}
       title={`Invoice ${i.number}`}
-      description={<><StatusBadge status={i.status} /> {i.overdue ? <StatusBadge status="overdue" /> : null} for <Link to={`/customers/${i.customer_id}`}>{i.customer_name}</Link></>}
+      description={
+        <>
+          <StatusBadge status={i.status} /> {i.overdue ? <StatusBadge status="overdue" /> : null} for{" "}
+          <Link to={`/customers/${i.customer_id}`}>{i.customer_name}</Link>
+        </>
+      }
       actions={
         <>
-          {canManage && editable ? <Link to={`/invoices/${i.id}/edit`} className="btn btn-secondary">Edit</Link> : null}
+          {canManage && editable ? (
+            <Link to={`/invoices/${i.id}/edit`} className="btn btn-secondary">
+              Edit
+            </Link>
+          ) : null}
           {canManage && (i.status === "draft" || open) ? (
             <Form method="post" action={`/invoices/${i.id}/send`} className="inline-form">
               <CsrfInput />
-              <button type="submit" className={`btn ${i.status === "draft" ? "btn-primary" : "btn-secondary"}`}>{i.status === "draft" ? "Send" : "Send again"}</button>
+              <button type="submit" className={`btn ${i.status === "draft" ? "btn-primary" : "btn-secondary"}`}>
+                {i.status === "draft" ? "Send" : "Send again"}
+              </button>
             </Form>
           ) : null}
-          <a href={`/invoices/${i.id}.pdf`} className="btn btn-secondary">Download PDF</a>
-          {canManage && voidable ? <Link to={`/invoices/${i.id}/void`} className="btn btn-secondary">Void invoice</Link> : null}
-          <Link to="/invoices" className="btn btn-secondary">All invoices</Link>
+          <a href={`/invoices/${i.id}.pdf`} className="btn btn-secondary">
+            Download PDF
+          </a>
+          {canManage && voidable ? (
+            <Link to={`/invoices/${i.id}/void`} className="btn btn-secondary">
+              Void invoice
+            </Link>
+          ) : null}
+          <Link to="/invoices" className="btn btn-secondary">
+            All invoices
+          </Link>
         </>
       }
-      notices={<>
-        {i.status === "void" ? (
-          <div className="alert alert-info" role="status">
-            This invoice is void{i.voided_at ? <> since <DateTime value={i.voided_at} />{i.voided_by_name ? ` (by ${i.voided_by_name})` : ""}</> : null}. Nothing is due on it.
-          </div>
-        ) : null}
-        {i.overdue ? (
-          <div className="alert alert-warning" role="status">
-            Overdue: {formatMoney(balance, i.currency)} was due on {formatDate(i.due_date)}.
-          </div>
-        ) : null}
-      </>}
+      notices={
+        <>
+          {i.status === "void" ? (
+            <div className="alert alert-info" role="status">
+              This invoice is void
+              {i.voided_at ? (
+                <>
+                  {" "}
+                  since <DateTime value={i.voided_at} />
+                  {i.voided_by_name ? ` (by ${i.voided_by_name})` : ""}
+                </>
+              ) : null}
+              . Nothing is due on it.
+            </div>
+          ) : null}
+          {i.overdue ? (
+            <div className="alert alert-warning" role="status">
+              Overdue: {formatMoney(balance, i.currency)} was due on {formatDate(i.due_date)}.
+            </div>
+          ) : null}
+        </>
+      }
     >
       <div className="grid grid-2">
         <section className="card">
           <h2>Details</h2>
           <dl className="details">
-            <dt>Customer</dt><dd><Link to={`/customers/${i.customer_id}`}>{i.customer_name}</Link></dd>
-            <dt>Issued</dt><dd>{formatDate(i.issue_date) || <span className="muted">—</span>}</dd>
-            <dt>Due</dt><dd>{formatDate(i.due_date) || <span className="muted">—</span>}</dd>
-            <dt>Sent</dt><dd>{i.sent_at ? <DateTime value={i.sent_at} /> : <span className="muted">Not sent</span>}</dd>
-            {i.paid_at ? <><dt>Paid in full</dt><dd><DateTime value={i.paid_at} /></dd></> : null}
-            {i.quote_id ? <><dt>From quote</dt><dd><Link to={`/quotes/${i.quote_id}`}>{i.quote_number}</Link></dd></> : null}
-            {i.job_id ? <><dt>From job</dt><dd><Link to={`/jobs/${i.job_id}`}>{i.job_title}</Link></dd></> : null}
+            <dt>Customer</dt>
+            <dd>
+              <Link to={`/customers/${i.customer_id}`}>{i.customer_name}</Link>
+            </dd>
+            <dt>Issued</dt>
+            <dd>{formatDate(i.issue_date) || <span className="muted">—</span>}</dd>
+            <dt>Due</dt>
+            <dd>{formatDate(i.due_date) || <span className="muted">—</span>}</dd>
+            <dt>Sent</dt>
+            <dd>{i.sent_at ? <DateTime value={i.sent_at} /> : <span className="muted">Not sent</span>}</dd>
+            {i.paid_at ? (
+              <>
+                <dt>Paid in full</dt>
+                <dd>
+                  <DateTime value={i.paid_at} />
+                </dd>
+              </>
+            ) : null}
+            {i.quote_id ? (
+              <>
+                <dt>From quote</dt>
+                <dd>
+                  <Link to={`/quotes/${i.quote_id}`}>{i.quote_number}</Link>
+                </dd>
+              </>
+            ) : null}
+            {i.job_id ? (
+              <>
+                <dt>From job</dt>
+                <dd>
+                  <Link to={`/jobs/${i.job_id}`}>{i.job_title}</Link>
+                </dd>
+              </>
+            ) : null}
           </dl>
         </section>
         <section className="card">
           <h2>Balance</h2>
           <dl className="details">
-            <dt>Total</dt><dd><Money cents={i.total_cents} currency={i.currency} /></dd>
-            <dt>Paid</dt><dd><Money cents={i.amount_paid_cents} currency={i.currency} /></dd>
-            <dt>Balance due</dt><dd>{i.status === "void" ? <span className="muted">None: void</span> : <strong><Money cents={balance} currency={i.currency} /></strong>}</dd>
+            <dt>Total</dt>
+            <dd>
+              <Money cents={i.total_cents} currency={i.currency} />
+            </dd>
+            <dt>Paid</dt>
+            <dd>
+              <Money cents={i.amount_paid_cents} currency={i.currency} />
+            </dd>
+            <dt>Balance due</dt>
+            <dd>
+              {i.status === "void" ? (
+                <span className="muted">None: void</span>
+              ) : (
+                <strong>
+                  <Money cents={balance} currency={i.currency} />
+                </strong>
+              )}
+            </dd>
           </dl>
         </section>
       </div>
@@ -108,13 +210,38 @@ export default function InvoicePage() {
       <section className="card" aria-labelledby="items-title">
         <h2 id="items-title">Line items</h2>
         <LineItemsTable
-          items={items} currency={i.currency} subtotal={i.subtotal_cents} tax={i.tax_cents} total={i.total_cents}
-          after={<>
-            <tr><th colSpan={4} className="num">Paid</th><td className="num"><Money cents={-i.amount_paid_cents} currency={i.currency} /></td></tr>
-            <tr className="total-row"><th colSpan={4} className="num">Balance due</th><td className="num">{i.status === "void" ? "Void" : <Money cents={balance} currency={i.currency} />}</td></tr>
-          </>}
+          items={items}
+          currency={i.currency}
+          subtotal={i.subtotal_cents}
+          tax={i.tax_cents}
+          total={i.total_cents}
+          after={
+            <>
+              <tr>
+                <th colSpan={4} className="num">
+                  Paid
+                </th>
+                <td className="num">
+                  <Money cents={-i.amount_paid_cents} currency={i.currency} />
+                </td>
+              </tr>
+              <tr className="total-row">
+                <th colSpan={4} className="num">
+                  Balance due
+                </th>
+                <td className="num">
+                  {i.status === "void" ? "Void" : <Money cents={balance} currency={i.currency} />}
+                </td>
+              </tr>
+            </>
+          }
         />
-        {i.notes ? <><h3 className="section-gap">Notes</h3><p className="prewrap">{i.notes}</p></> : null}
+        {i.notes ? (
+          <>
+            <h3 className="section-gap">Notes</h3>
+            <p className="prewrap">{i.notes}</p>
+          </>
+        ) : null}
       </section>
 
       {signature ? (
@@ -130,35 +257,74 @@ export default function InvoicePage() {
         {payments.length ? (
           <div className="table-wrap">
             <table>
-              <thead><tr><th>Received</th><th>Method</th><th>Reference</th><th>Recorded by</th><th className="num">Amount</th></tr></thead>
+              <thead>
+                <tr>
+                  <th>Received</th>
+                  <th>Method</th>
+                  <th>Reference</th>
+                  <th>Recorded by</th>
+                  <th className="num">Amount</th>
+                </tr>
+              </thead>
               <tbody>
                 {payments.map((p) => (
                   <tr key={p.id}>
                     <td>{p.received_on ? formatDate(p.received_on) : <DateTime value={p.recorded_at} />}</td>
-                    <td>{p.method === "sandbox" ? <>Portal <span className="badge badge-muted">sandbox</span></> : PAYMENT_METHOD_LABELS[p.method] ?? humanize(p.method)}</td>
-                    <td className="mono">{p.reference || <span className="muted">—</span>} <a href={`/invoices/${i.id}/receipts/${p.id}.pdf`} className="small">Receipt<span className="visually-hidden"> {p.reference}</span></a></td>
-                    <td>{p.recorded_by_name ?? (p.method === "sandbox" ? "The customer, in the portal" : <span className="muted">—</span>)}</td>
-                    <td className="num"><Money cents={p.amount_cents} currency={p.currency} /></td>
+                    <td>
+                      {p.method === "sandbox" ? (
+                        <>
+                          Portal <span className="badge badge-muted">sandbox</span>
+                        </>
+                      ) : (
+                        (PAYMENT_METHOD_LABELS[p.method] ?? humanize(p.method))
+                      )}
+                    </td>
+                    <td className="mono">
+                      {p.reference || <span className="muted">—</span>}{" "}
+                      <a href={`/invoices/${i.id}/receipts/${p.id}.pdf`} className="small">
+                        Receipt<span className="visually-hidden"> {p.reference}</span>
+                      </a>
+                    </td>
+                    <td>
+                      {p.recorded_by_name ??
+                        (p.method === "sandbox" ? "The customer, in the portal" : <span className="muted">—</span>)}
+                    </td>
+                    <td className="num">
+                      <Money cents={p.amount_cents} currency={p.currency} />
+                    </td>
                   </tr>
                 ))}
               </tbody>
             </table>
           </div>
         ) : (
-          <p className="muted">No payments recorded yet.{i.status === "sent" ? " Send the customer a portal link so they can pay." : ""}</p>
+          <p className="muted">
+            No payments recorded yet.{i.status === "sent" ? " Send the customer a portal link so they can pay." : ""}
+          </p>
         )}
       </section>
 
-      {share && canManage ? <ShareCard share={share} intro="The customer can see the invoice and pay it in their portal." status={<EmailStatus mode={mail.mode} latest={mail.latest} />} /> : null}
+      {share && canManage ? (
+        <ShareCard
+          share={share}
+          intro="The customer can see the invoice and pay it in their portal."
+          status={<EmailStatus mode={mail.mode} latest={mail.latest} />}
+        />
+      ) : null}
 
       {canManage && open && payment ? (
         <section className="card" aria-labelledby="record-payment-title">
           <h2 id="record-payment-title">Record a payment</h2>
           <p className="muted">Cash, a check or a card taken at the office. The invoice becomes part paid or paid.</p>
-          <PaymentForm invoiceId={i.id} balanceCents={balance} currency={i.currency} today={payment.today} idempotencyKey={payment.idempotencyKey} />
+          <PaymentForm
+            invoiceId={i.id}
+            balanceCents={balance}
+            currency={i.currency}
+            today={payment.today}
+            idempotencyKey={payment.idempotencyKey}
+          />
         </section>
       ) : null}
-
     </RecordPage>
   );
 }

@@ -7,8 +7,12 @@ import { requireAllRecords } from "~/http/records-access.server";
 // GET /invoices/<id>.pdf (CONTRACT section 16): lines, taxes, totals, payments and balance.
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireAllRecords(request);
-  return pdfDownload(request, async () => {
-    const { number, pdf } = await invoicePdf(actorOf(user), params.id ?? "");
-    return { filename: `Invoice ${number}.pdf`, pdf };
-  }, { back: { href: "/invoices", label: "Back to Invoices" } });
+  return pdfDownload(
+    request,
+    async () => {
+      const { number, pdf } = await invoicePdf(actorOf(user), params.id ?? "");
+      return { filename: `Invoice ${number}.pdf`, pdf };
+    },
+    { back: { href: "/invoices", label: "Back to Invoices" } },
+  );
 }

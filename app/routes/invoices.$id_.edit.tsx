@@ -12,7 +12,9 @@ import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 // GET/POST /invoices/<id>/edit (CONTRACT section 12): a draft, or a sent invoice without
 // payments; a part-paid, paid or void invoice answers 409 and nothing changes.
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Edit invoice ${data?.invoice.number ?? ""} · Fieldwork` }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `Edit invoice ${data?.invoice.number ?? ""} · Fieldwork` },
+];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUserWithPermission(request, "manage_records");
@@ -39,10 +41,22 @@ export default function EditInvoicePage() {
     <>
       <PageHeader
         title={`Edit invoice ${invoice.number}`}
-        description={<>For <Link to={`/customers/${invoice.customer.id}`}>{invoice.customer.name}</Link>{invoice.status === "sent" ? ". Already sent: the customer sees the changes in their portal." : "."}</>}
+        description={
+          <>
+            For <Link to={`/customers/${invoice.customer.id}`}>{invoice.customer.name}</Link>
+            {invoice.status === "sent" ? ". Already sent: the customer sees the changes in their portal." : "."}
+          </>
+        }
       />
       <section className="card">
-        <InvoiceForm id={`invoice-${invoice.id}`} context={context} customer={invoice.customer} defaultValue={invoice.values} submit="Save changes" cancelTo={`/invoices/${invoice.id}`} />
+        <InvoiceForm
+          id={`invoice-${invoice.id}`}
+          context={context}
+          customer={invoice.customer}
+          defaultValue={invoice.values}
+          submit="Save changes"
+          cancelTo={`/invoices/${invoice.id}`}
+        />
       </section>
     </>
   );

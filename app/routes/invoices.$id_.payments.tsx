@@ -15,14 +15,22 @@ import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 import { randomToken } from "~/utils/crypto.server";
 import { formatMoney } from "~/utils/format";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Record payment · Invoice ${data?.invoice.number ?? ""} · Fieldwork` }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `Record payment · Invoice ${data?.invoice.number ?? ""} · Fieldwork` },
+];
 
 /** The payment form on its own page: where a failed post lands, and a link from the invoice. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUserWithPermission(request, "manage_records");
   const { invoice } = await getInvoice(actorOf(user), params.id!);
   return json({
-    invoice: { id: invoice.id, number: invoice.number, status: invoice.status, currency: invoice.currency, customer_name: invoice.customer_name },
+    invoice: {
+      id: invoice.id,
+      number: invoice.number,
+      status: invoice.status,
+      currency: invoice.currency,
+      customer_name: invoice.customer_name,
+    },
     balanceCents: balanceDue(invoice),
     today: zonedToday(user.timeZone),
     idempotencyKey: randomToken(18),
@@ -35,7 +43,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const paid = await recordOfficePayment(actorOf(user), params.id!, value);
     const what = `${formatMoney(paid.amountCents, paid.currency)} by ${PAYMENT_METHOD_LABELS[value.method].toLowerCase()}`;
     await setFlash(user, {
-      message: paid.repeated ? `That payment (${what}) was already recorded.` : `Payment of ${what} recorded.${paid.status === "paid" ? " The invoice is paid in full." : ""}`,
+      message: paid.repeated
+        ? `That payment (${what}) was already recorded.`
+        : `Payment of ${what} recorded.${paid.status === "paid" ? " The invoice is paid in full." : ""}`,
       tone: "success",
     });
     return redirect(`/invoices/${paid.invoiceId}`, 303);
@@ -51,13 +61,27 @@ export default function RecordPaymentPage() {
       <PageHeader
         title={`Record payment: invoice ${invoice.number}`}
         description={`${invoice.customer_name} · balance due ${formatMoney(balanceCents, invoice.currency)}`}
-        actions={<Link to={`/invoices/${invoice.id}`} className="btn btn-secondary">Back to invoice</Link>}
+        actions={
+          <Link to={`/invoices/${invoice.id}`} className="btn btn-secondary">
+            Back to invoice
+          </Link>
+        }
       />
       <section className="card narrow">
         {!open && !lastResult ? (
-          <p className="muted">This invoice is {invoice.status}: {invoice.status === "draft" ? "send it before recording a payment." : "it is not open for payment."}</p>
+          <p className="muted">
+            This invoice is {invoice.status}:{" "}
+            {invoice.status === "draft" ? "send it before recording a payment." : "it is not open for payment."}
+          </p>
         ) : (
-          <PaymentForm invoiceId={invoice.id} balanceCents={balanceCents} currency={invoice.currency} today={today} idempotencyKey={idempotencyKey} lastResult={lastResult} />
+          <PaymentForm
+            invoiceId={invoice.id}
+            balanceCents={balanceCents}
+            currency={invoice.currency}
+            today={today}
+            idempotencyKey={idempotencyKey}
+            lastResult={lastResult}
+          />
         )}
       </section>
     </>

@@ -7,8 +7,12 @@ import { requireAllRecords } from "~/http/records-access.server";
 // GET /invoices/<id>/receipts/<paymentId>.pdf: the receipt of one payment.
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireAllRecords(request);
-  return pdfDownload(request, async () => {
-    const { number, pdf } = await receiptPdf(actorOf(user), params.id ?? "", params.paymentId ?? "");
-    return { filename: `Receipt ${number}.pdf`, pdf };
-  }, { back: { href: `/invoices/${params.id}`, label: "Back to the invoice" } });
+  return pdfDownload(
+    request,
+    async () => {
+      const { number, pdf } = await receiptPdf(actorOf(user), params.id ?? "", params.paymentId ?? "");
+      return { filename: `Receipt ${number}.pdf`, pdf };
+    },
+    { back: { href: `/invoices/${params.id}`, label: "Back to the invoice" } },
+  );
 }

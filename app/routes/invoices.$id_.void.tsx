@@ -12,14 +12,23 @@ import { voidInvoiceFormSchema } from "~/services/invoices/schemas";
 import { getInvoice } from "~/services/records/quotes-invoices.server";
 import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Void invoice ${data?.invoice.number ?? ""} · Fieldwork` }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `Void invoice ${data?.invoice.number ?? ""} · Fieldwork` },
+];
 
 /** Asks before voiding (the Void button of the invoice page leads here); shows why when refused. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUserWithPermission(request, "manage_records");
   const { invoice, payments } = await getInvoice(actorOf(user), params.id!);
   return json({
-    invoice: { id: invoice.id, number: invoice.number, status: invoice.status, total_cents: invoice.total_cents, currency: invoice.currency, customer_name: invoice.customer_name },
+    invoice: {
+      id: invoice.id,
+      number: invoice.number,
+      status: invoice.status,
+      total_cents: invoice.total_cents,
+      currency: invoice.currency,
+      customer_name: invoice.customer_name,
+    },
     hasPayments: payments.length > 0,
   });
 }
@@ -40,7 +49,15 @@ export default function VoidInvoicePage() {
   const busy = useNavigation().state === "submitting";
   return (
     <>
-      <PageHeader title={`Void invoice ${i.number}?`} description={<><StatusBadge status={i.status} /> for {i.customer_name}, <Money cents={i.total_cents} currency={i.currency} /></>} />
+      <PageHeader
+        title={`Void invoice ${i.number}?`}
+        description={
+          <>
+            <StatusBadge status={i.status} /> for {i.customer_name},{" "}
+            <Money cents={i.total_cents} currency={i.currency} />
+          </>
+        }
+      />
       <section className="card narrow">
         <FormError errors={reply?.result.error?.[""]} />
         {i.status === "void" ? (
@@ -49,15 +66,26 @@ export default function VoidInvoicePage() {
           <p>This invoice has payments recorded, so it cannot be voided.</p>
         ) : (
           <>
-            <p>A void invoice stays in the records with its number, but nothing is due on it and the customer no longer sees it in their portal. This cannot be undone.</p>
+            <p>
+              A void invoice stays in the records with its number, but nothing is due on it and the customer no longer
+              sees it in their portal. This cannot be undone.
+            </p>
             <Form method="post" className="form-actions">
               <CsrfInput />
-              <button type="submit" className="btn btn-danger" disabled={busy}>Void invoice</button>
-              <Link to={`/invoices/${i.id}`} className="btn btn-secondary">Keep it</Link>
+              <button type="submit" className="btn btn-danger" disabled={busy}>
+                Void invoice
+              </button>
+              <Link to={`/invoices/${i.id}`} className="btn btn-secondary">
+                Keep it
+              </Link>
             </Form>
           </>
         )}
-        {i.status === "void" || hasPayments ? <p><Link to={`/invoices/${i.id}`}>Back to the invoice</Link></p> : null}
+        {i.status === "void" || hasPayments ? (
+          <p>
+            <Link to={`/invoices/${i.id}`}>Back to the invoice</Link>
+          </p>
+        ) : null}
       </section>
     </>
   );

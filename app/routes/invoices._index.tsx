@@ -22,7 +22,14 @@ type Row = ReturnType<typeof useLoaderData<typeof loader>>["page"]["items"][numb
 const columns: Array<ListColumn<Row>> = [
   { header: "Number", cell: (i) => <Link to={`/invoices/${i.id}`}>{i.number}</Link> },
   { header: "Customer", cell: (i) => <Link to={`/customers/${i.customer_id}`}>{i.customer_name}</Link> },
-  { header: "Status", cell: (i) => <><StatusBadge status={i.status} /> {i.overdue ? <StatusBadge status="overdue" /> : null}</> },
+  {
+    header: "Status",
+    cell: (i) => (
+      <>
+        <StatusBadge status={i.status} /> {i.overdue ? <StatusBadge status="overdue" /> : null}
+      </>
+    ),
+  },
   { header: "Issued", cell: (i) => formatDate(i.issue_date) },
   { header: "Due", cell: (i) => formatDate(i.due_date) },
   { header: "Total", num: true, cell: (i) => <Money cents={i.total_cents} currency={i.currency} /> },
@@ -32,9 +39,19 @@ const columns: Array<ListColumn<Row>> = [
 export default function InvoicesPage() {
   const { page, params, any, canImport, canCreate } = useLoaderData<typeof loader>();
   const firstRunBody = canImport ? (
-    <p>No invoices yet: <Link to="/import-data?type=invoices">import them</Link> from your accounting system{canCreate ? <>, <Link to="/invoices/new">write one</Link>, or create one from a completed job</> : null}.</p>
+    <p>
+      No invoices yet: <Link to="/import-data?type=invoices">import them</Link> from your accounting system
+      {canCreate ? (
+        <>
+          , <Link to="/invoices/new">write one</Link>, or create one from a completed job
+        </>
+      ) : null}
+      .
+    </p>
   ) : canCreate ? (
-    <p>No invoices yet: <Link to="/invoices/new">write one</Link>, or create one from a completed job.</p>
+    <p>
+      No invoices yet: <Link to="/invoices/new">write one</Link>, or create one from a completed job.
+    </p>
   ) : (
     <p>Invoices appear here once they are imported.</p>
   );
@@ -42,17 +59,40 @@ export default function InvoicesPage() {
     <ListPage
       title="Invoices"
       description="Newest first by issue date. Unpaid invoices past their due date show as overdue."
-      actions={canCreate ? <Link to={params.customer ? `/invoices/new?customerId=${params.customer}` : "/invoices/new"} className="btn btn-primary">New invoice</Link> : undefined}
+      actions={
+        canCreate ? (
+          <Link
+            to={params.customer ? `/invoices/new?customerId=${params.customer}` : "/invoices/new"}
+            className="btn btn-primary"
+          >
+            New invoice
+          </Link>
+        ) : undefined
+      }
       firstRun={any ? null : { title: "No invoices yet", body: firstRunBody }}
       search={{
         q: params.q,
         placeholder: "Number or customer",
-        filters: [{ name: "status", label: "Status", value: params.status, options: optionsOf(INVOICE_FILTERS, { ...FILTER_LABELS, partial: "Partly paid" }) }],
+        filters: [
+          {
+            name: "status",
+            label: "Status",
+            value: params.status,
+            options: optionsOf(INVOICE_FILTERS, { ...FILTER_LABELS, partial: "Partly paid" }),
+          },
+        ],
       }}
       customerScope={{ customerId: params.customer, noun: "invoices", everyoneHref: "/invoices" }}
       columns={columns}
       rows={page.items}
-      noMatch={{ title: "No invoices match", body: <p>Try another status or fewer words, or <Link to="/invoices">show all invoices</Link>.</p> }}
+      noMatch={{
+        title: "No invoices match",
+        body: (
+          <p>
+            Try another status or fewer words, or <Link to="/invoices">show all invoices</Link>.
+          </p>
+        ),
+      }}
       page={page}
     />
   );

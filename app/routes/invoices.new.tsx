@@ -45,7 +45,14 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function NewInvoicePage() {
   const data = useLoaderData<typeof loader>();
   if (data.step === "customer" || !data.customer) {
-    return <CustomerPicker what="invoice" q={data.q} customers={data.customers} pickHref={(id) => `/invoices/new?customerId=${id}`} />;
+    return (
+      <CustomerPicker
+        what="invoice"
+        q={data.q}
+        customers={data.customers}
+        pickHref={(id) => `/invoices/new?customerId=${id}`}
+      />
+    );
   }
   const { context, customer } = data;
   const defaultValue = {
@@ -58,7 +65,15 @@ export default function NewInvoicePage() {
   };
   return (
     <>
-      <PageHeader title="New invoice" description={<>For <Link to={`/customers/${customer.id}`}>{customer.name}</Link>. Saved as a draft: send it when it is ready.</>} />
+      <PageHeader
+        title="New invoice"
+        description={
+          <>
+            For <Link to={`/customers/${customer.id}`}>{customer.name}</Link>. Saved as a draft: send it when it is
+            ready.
+          </>
+        }
+      />
       <section className="card">
         <InvoiceForm
           id="invoice-new"

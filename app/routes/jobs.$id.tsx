@@ -37,7 +37,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
   return formAction(request, jobActionSchema, async ({ intent }) => {
     const actor = actorOf(user);
     const job = intent === "cancel" ? await cancelJob(actor, params.id!) : await reopenJob(actor, params.id!);
-    await setFlash(user, { message: intent === "cancel" ? `Job “${job.title}” cancelled.` : `Job “${job.title}” reopened: it is unscheduled again.`, tone: "success" });
+    await setFlash(user, {
+      message:
+        intent === "cancel" ? `Job “${job.title}” cancelled.` : `Job “${job.title}” reopened: it is unscheduled again.`,
+      tone: "success",
+    });
     return redirect(`/jobs/${job.id}`, 303);
   });
 }
@@ -46,7 +50,20 @@ const hours = (minutes: number) => `${Math.floor(minutes / 60)} h ${String(minut
 
 export default function JobPage() {
   useLiveUpdates();
-  const { job, activity, timeEntries, totalMinutes, ownOnly, canManage, history, invoice, photos, clock, checklist, signature } = useLoaderData<typeof loader>();
+  const {
+    job,
+    activity,
+    timeEntries,
+    totalMinutes,
+    ownOnly,
+    canManage,
+    history,
+    invoice,
+    photos,
+    clock,
+    checklist,
+    signature,
+  } = useLoaderData<typeof loader>();
   const failure = useActionData<FormReply>()?.result;
   const busy = useNavigation().state === "submitting";
   const cancelled = job.status === "cancelled";
@@ -55,34 +72,67 @@ export default function JobPage() {
     <RecordPage
       history={history}
       title={job.title}
-      description={<><StatusBadge status={job.status} /> for {ownOnly ? job.customer_name : <Link to={`/customers/${job.customer_id}`}>{job.customer_name}</Link>}</>}
+      description={
+        <>
+          <StatusBadge status={job.status} /> for{" "}
+          {ownOnly ? job.customer_name : <Link to={`/customers/${job.customer_id}`}>{job.customer_name}</Link>}
+        </>
+      }
       actions={
         <>
-          {invoice ? <Link to={`/invoices/${invoice.id}`} className="btn btn-primary">Invoice {invoice.number}</Link> : null}
+          {invoice ? (
+            <Link to={`/invoices/${invoice.id}`} className="btn btn-primary">
+              Invoice {invoice.number}
+            </Link>
+          ) : null}
           {canManage && !invoice && job.status === "completed" ? (
             <Form method="post" action={`/jobs/${job.id}/invoice`} className="inline-form">
               <CsrfInput />
-              <button type="submit" className="btn btn-primary" disabled={busy}>Create invoice</button>
+              <button type="submit" className="btn btn-primary" disabled={busy}>
+                Create invoice
+              </button>
             </Form>
           ) : null}
           {canManage && !cancelled && job.status !== "completed" ? (
-            <Link to={`/jobs/${job.id}/schedule`} className="btn btn-primary">{job.scheduled_start ? "Reschedule" : "Schedule"}</Link>
+            <Link to={`/jobs/${job.id}/schedule`} className="btn btn-primary">
+              {job.scheduled_start ? "Reschedule" : "Schedule"}
+            </Link>
           ) : null}
-          {canManage && !cancelled ? <Link to={`/jobs/${job.id}/edit`} className="btn btn-secondary">Edit job</Link> : null}
+          {canManage && !cancelled ? (
+            <Link to={`/jobs/${job.id}/edit`} className="btn btn-secondary">
+              Edit job
+            </Link>
+          ) : null}
           {canManage && (cancelled || job.status !== "completed") ? (
             <Form method="post" className="inline-form">
               <CsrfInput />
-              <button type="submit" name="intent" value={cancelled ? "reopen" : "cancel"} className="btn btn-secondary" disabled={busy}>
+              <button
+                type="submit"
+                name="intent"
+                value={cancelled ? "reopen" : "cancel"}
+                className="btn btn-secondary"
+                disabled={busy}
+              >
                 {cancelled ? "Reopen job" : "Cancel job"}
               </button>
             </Form>
           ) : null}
-          <Link to={ownOnly ? "/jobs" : "/jobs?status=all"} className="btn btn-secondary">{ownOnly ? "My jobs" : "All jobs"}</Link>
+          <Link to={ownOnly ? "/jobs" : "/jobs?status=all"} className="btn btn-secondary">
+            {ownOnly ? "My jobs" : "All jobs"}
+          </Link>
         </>
       }
       notices={
         <>
-          <FormError errors={failure?.error ? Object.values(failure.error).flat().filter((e): e is string => !!e) : undefined} />
+          <FormError
+            errors={
+              failure?.error
+                ? Object.values(failure.error)
+                    .flat()
+                    .filter((e): e is string => !!e)
+                : undefined
+            }
+          />
           {clock ? (
             <p className="card clock-banner" role="status">
               <ClockSince startedAt={clock.started_at} onSiteAt={clock.on_site_at} who={clock.who} />
@@ -95,23 +145,69 @@ export default function JobPage() {
         <section className="card">
           <h2>Details</h2>
           <dl className="details">
-            <dt>Status</dt><dd><StatusBadge status={job.status} /></dd>
+            <dt>Status</dt>
+            <dd>
+              <StatusBadge status={job.status} />
+            </dd>
             <dt>Scheduled</dt>
-            <dd>{job.scheduled_start ? <><DateTime value={job.scheduled_start} />{job.scheduled_end ? <> to <DateTime value={job.scheduled_end} /></> : null}</> : <span className="muted">Not scheduled</span>}</dd>
-            <dt>Assigned to</dt><dd>{job.assignee_name ?? <span className="muted">Unassigned</span>}</dd>
-            {job.property_label || job.property_address ? <><dt>Property</dt><dd>{[job.property_label, job.property_address].filter(Boolean).join(" · ")}</dd></> : null}
-            <dt>Address</dt><dd>{address ? <AddressLink address={address} /> : <span className="muted">—</span>}</dd>
-            {job.completed_at ? <><dt>Completed</dt><dd><DateTime value={job.completed_at} /></dd></> : null}
-            {job.external_id ? <><dt>External id</dt><dd className="mono">{job.external_id}</dd></> : null}
+            <dd>
+              {job.scheduled_start ? (
+                <>
+                  <DateTime value={job.scheduled_start} />
+                  {job.scheduled_end ? (
+                    <>
+                      {" "}
+                      to <DateTime value={job.scheduled_end} />
+                    </>
+                  ) : null}
+                </>
+              ) : (
+                <span className="muted">Not scheduled</span>
+              )}
+            </dd>
+            <dt>Assigned to</dt>
+            <dd>{job.assignee_name ?? <span className="muted">Unassigned</span>}</dd>
+            {job.property_label || job.property_address ? (
+              <>
+                <dt>Property</dt>
+                <dd>{[job.property_label, job.property_address].filter(Boolean).join(" · ")}</dd>
+              </>
+            ) : null}
+            <dt>Address</dt>
+            <dd>{address ? <AddressLink address={address} /> : <span className="muted">—</span>}</dd>
+            {job.completed_at ? (
+              <>
+                <dt>Completed</dt>
+                <dd>
+                  <DateTime value={job.completed_at} />
+                </dd>
+              </>
+            ) : null}
+            {job.external_id ? (
+              <>
+                <dt>External id</dt>
+                <dd className="mono">{job.external_id}</dd>
+              </>
+            ) : null}
           </dl>
-          {job.description ? <><h3 className="section-gap">Description</h3><p className="prewrap">{job.description}</p></> : null}
+          {job.description ? (
+            <>
+              <h3 className="section-gap">Description</h3>
+              <p className="prewrap">{job.description}</p>
+            </>
+          ) : null}
         </section>
         <section className="card">
           <h2>Customer</h2>
           <dl className="details">
-            <dt>Name</dt><dd>{ownOnly ? job.customer_name : <Link to={`/customers/${job.customer_id}`}>{job.customer_name}</Link>}</dd>
-            <dt>Phone</dt><dd>{job.customer_phone ? <PhoneLink phone={job.customer_phone} /> : <span className="muted">—</span>}</dd>
-            <dt>Email</dt><dd>{job.customer_email ?? <span className="muted">—</span>}</dd>
+            <dt>Name</dt>
+            <dd>
+              {ownOnly ? job.customer_name : <Link to={`/customers/${job.customer_id}`}>{job.customer_name}</Link>}
+            </dd>
+            <dt>Phone</dt>
+            <dd>{job.customer_phone ? <PhoneLink phone={job.customer_phone} /> : <span className="muted">—</span>}</dd>
+            <dt>Email</dt>
+            <dd>{job.customer_email ?? <span className="muted">—</span>}</dd>
           </dl>
         </section>
       </div>
@@ -120,11 +216,19 @@ export default function JobPage() {
         <div className="grid grid-2">
           <section className="card" aria-labelledby="checklist-title">
             <h2 id="checklist-title">Checklist</h2>
-            {checklist.length ? <ChecklistView items={checklist} /> : <p className="muted">No checklist on this job.</p>}
+            {checklist.length ? (
+              <ChecklistView items={checklist} />
+            ) : (
+              <p className="muted">No checklist on this job.</p>
+            )}
           </section>
           <section className="card" aria-labelledby="signature-title">
             <h2 id="signature-title">Customer signature</h2>
-            {signature ? <SignatureView signature={signature} /> : <p className="muted">Not signed yet. The technician collects it when completing the job.</p>}
+            {signature ? (
+              <SignatureView signature={signature} />
+            ) : (
+              <p className="muted">Not signed yet. The technician collects it when completing the job.</p>
+            )}
           </section>
         </div>
       ) : null}
@@ -137,13 +241,25 @@ export default function JobPage() {
         {timeEntries.length ? (
           <div className="table-wrap">
             <table>
-              <thead><tr><th>Who</th><th>Started</th><th>Ended</th><th className="num">Duration</th><th>Note</th></tr></thead>
+              <thead>
+                <tr>
+                  <th>Who</th>
+                  <th>Started</th>
+                  <th>Ended</th>
+                  <th className="num">Duration</th>
+                  <th>Note</th>
+                </tr>
+              </thead>
               <tbody>
                 {timeEntries.map((e) => (
                   <tr key={e.id}>
                     <td>{e.who ?? <span className="muted">Former member</span>}</td>
-                    <td><DateTime value={e.started_at} /></td>
-                    <td><DateTime value={e.ended_at} /></td>
+                    <td>
+                      <DateTime value={e.started_at} />
+                    </td>
+                    <td>
+                      <DateTime value={e.ended_at} />
+                    </td>
                     <td className="num">{hours(e.minutes)}</td>
                     <td>{e.note}</td>
                   </tr>
@@ -152,7 +268,11 @@ export default function JobPage() {
             </table>
           </div>
         ) : (
-          <p className="muted">{clock ? "The clock is running: its time entry is written when the technician puts the job on hold, stops the clock or completes it." : "No time recorded yet. Technicians record time from the field app, even offline."}</p>
+          <p className="muted">
+            {clock
+              ? "The clock is running: its time entry is written when the technician puts the job on hold, stops the clock or completes it."
+              : "No time recorded yet. Technicians record time from the field app, even offline."}
+          </p>
         )}
       </section>
 
@@ -170,7 +290,17 @@ export default function JobPage() {
                 {a.kind === "note" ? (
                   <p className="prewrap">{a.body}</p>
                 ) : (
-                  <p>Status {a.from ? <>changed from <StatusBadge status={a.from} /> to</> : "set to"} <StatusBadge status={a.to} label={humanize(a.to)} /></p>
+                  <p>
+                    Status{" "}
+                    {a.from ? (
+                      <>
+                        changed from <StatusBadge status={a.from} /> to
+                      </>
+                    ) : (
+                      "set to"
+                    )}{" "}
+                    <StatusBadge status={a.to} label={humanize(a.to)} />
+                  </p>
                 )}
               </li>
             ))}
@@ -179,7 +309,6 @@ export default function JobPage() {
           <p className="muted">No notes or status changes yet. They appear here when the technician syncs.</p>
         )}
       </section>
-
     </RecordPage>
   );
 }

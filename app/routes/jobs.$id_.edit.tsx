@@ -11,7 +11,9 @@ import { jobFormChoices, jobFormValues, updateJob } from "~/services/jobs/jobs.s
 import { jobFormSchema } from "~/services/jobs/schemas";
 import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Edit ${data?.job.title ?? "job"} · Fieldwork` }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `Edit ${data?.job.title ?? "job"} · Fieldwork` },
+];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUserWithPermission(request, "manage_records");
@@ -37,9 +39,18 @@ export default function EditJobPage() {
     <>
       <PageHeader title={`Edit job: ${job.title}`} />
       {job.status === "cancelled" ? (
-        <div className="alert alert-warning" role="status">This job is cancelled. Reopen it from the job page before changing it.</div>
+        <div className="alert alert-warning" role="status">
+          This job is cancelled. Reopen it from the job page before changing it.
+        </div>
       ) : null}
-      <JobForm lastResult={lastResult} defaultValue={job.values} choices={choices} timeZone={useTimeZone()} submitLabel="Save job" cancelTo={`/jobs/${job.id}`} />
+      <JobForm
+        lastResult={lastResult}
+        defaultValue={job.values}
+        choices={choices}
+        timeZone={useTimeZone()}
+        submitLabel="Save job"
+        cancelTo={`/jobs/${job.id}`}
+      />
     </>
   );
 }

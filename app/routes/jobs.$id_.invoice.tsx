@@ -18,7 +18,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUserWithPermission(request, "manage_records");
   await readStaffForm(request);
   const invoice = await createInvoiceFromJob(actorOf(user), params.id!);
-  if (invoice.created) await setFlash(user, { message: `Invoice ${invoice.number} created as a draft: check it, then send it.`, tone: "success" });
+  if (invoice.created)
+    await setFlash(user, {
+      message: `Invoice ${invoice.number} created as a draft: check it, then send it.`,
+      tone: "success",
+    });
   return redirect(`/invoices/${invoice.id}`, 303);
 }
 

@@ -7,5 +7,8 @@ import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 // Staff with view_records; a technician only on their own jobs; another tenant's is a 404.
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUserWithPermission(request, "view_records");
-  return photoResponse(request, () => photoFile(actorOf(user), params.id ?? "", params.photoId ?? ""), { href: `/jobs`, label: "Back to Jobs" });
+  return photoResponse(request, () => photoFile(actorOf(user), params.id ?? "", params.photoId ?? ""), {
+    href: `/jobs`,
+    label: "Back to Jobs",
+  });
 }

@@ -21,16 +21,24 @@ import { listPageOf, recordPageOf } from "~/utils/return-to";
 // and drop (a fetcher, `via=board`, answered with JSON) and its no-JavaScript form (this page,
 // 303 back to the board). All three fields empty = unschedule.
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Schedule ${data?.job.title ?? "job"} · Fieldwork` }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `Schedule ${data?.job.title ?? "job"} · Fieldwork` },
+];
 
 /** Back to the board the form was opened from, or to the job. */
 const backTo = (value: FormDataEntryValue | string | null | undefined, jobId: string) =>
-  typeof value === "string" && value.startsWith("/schedule") ? listPageOf(value, "/schedule") : recordPageOf(value, `/jobs/${jobId}`);
+  typeof value === "string" && value.startsWith("/schedule")
+    ? listPageOf(value, "/schedule")
+    : recordPageOf(value, `/jobs/${jobId}`);
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUserWithPermission(request, "manage_records");
   const found = await scheduleFormChoices(actorOf(user), params.id!, user.timeZone);
-  return json({ ...found, timeZone: user.timeZone, returnTo: backTo(new URL(request.url).searchParams.get("returnTo"), found.job.id) });
+  return json({
+    ...found,
+    timeZone: user.timeZone,
+    returnTo: backTo(new URL(request.url).searchParams.get("returnTo"), found.job.id),
+  });
 }
 
 type Reply = { result: SubmissionResult<string[]>; ok?: false } | { ok: true; message: string; jobId: string };
@@ -58,9 +66,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (error instanceof Response) throw error;
     const e = toAppError(error, request);
     // The board's fetcher shows every refusal on the board; a page shows 403/404 as its page.
-    if ((e.code === "NOT_FOUND" || e.code === "FORBIDDEN") && via !== "board") throw json({ message: e.message }, { status: e.status });
+    if ((e.code === "NOT_FOUND" || e.code === "FORBIDDEN") && via !== "board")
+      throw json({ message: e.message }, { status: e.status });
     const fields = e.code === "VALIDATION_FAILED" && Object.keys(e.fields).length ? e.fields : undefined;
-    return json<Reply>({ result: submission.reply({ fieldErrors: fields, formErrors: fields ? undefined : [e.message] }) }, { status: e.status });
+    return json<Reply>(
+      { result: submission.reply({ fieldErrors: fields, formErrors: fields ? undefined : [e.message] }) },
+      { status: e.status },
+    );
   }
 }
 
@@ -81,8 +93,17 @@ export default function ScheduleJobPage() {
     <>
       <PageHeader
         title={`Schedule “${job.title}”`}
-        description={<><StatusBadge status={job.status} /> for {job.customerName}{job.address ? ` · ${job.address}` : ""}</>}
-        actions={<Link to={returnTo} className="btn btn-secondary">Back</Link>}
+        description={
+          <>
+            <StatusBadge status={job.status} /> for {job.customerName}
+            {job.address ? ` · ${job.address}` : ""}
+          </>
+        }
+        actions={
+          <Link to={returnTo} className="btn btn-secondary">
+            Back
+          </Link>
+        }
       />
       <section className="card narrow" aria-labelledby="move-title">
         <h2 id="move-title">Technician and time</h2>
@@ -95,7 +116,9 @@ export default function ScheduleJobPage() {
             <select {...getSelectProps(fields.assigneeId)} key={fields.assigneeId.key}>
               <option value="">Unassigned</option>
               {members.map((m) => (
-                <option key={m.id} value={m.id}>{m.role === "technician" ? m.name : `${m.name} (${ROLE_LABELS[m.role]})`}</option>
+                <option key={m.id} value={m.id}>
+                  {m.role === "technician" ? m.name : `${m.name} (${ROLE_LABELS[m.role]})`}
+                </option>
               ))}
             </select>
             <FieldErrors id={fields.assigneeId.errorId} errors={errorsOf(fields.assigneeId)} />
@@ -103,19 +126,33 @@ export default function ScheduleJobPage() {
           <div className="form-row">
             <div className={`field grow${fields.scheduledStart.errors ? " field-invalid" : ""}`}>
               <label htmlFor={fields.scheduledStart.id}>Start</label>
-              <input {...getInputProps(fields.scheduledStart, { type: "datetime-local" })} key={fields.scheduledStart.key} step={900} />
+              <input
+                {...getInputProps(fields.scheduledStart, { type: "datetime-local" })}
+                key={fields.scheduledStart.key}
+                step={900}
+              />
               <FieldErrors id={fields.scheduledStart.errorId} errors={errorsOf(fields.scheduledStart)} />
             </div>
             <div className={`field grow${fields.scheduledEnd.errors ? " field-invalid" : ""}`}>
               <label htmlFor={fields.scheduledEnd.id}>End</label>
-              <input {...getInputProps(fields.scheduledEnd, { type: "datetime-local" })} key={fields.scheduledEnd.key} step={900} />
+              <input
+                {...getInputProps(fields.scheduledEnd, { type: "datetime-local" })}
+                key={fields.scheduledEnd.key}
+                step={900}
+              />
               <FieldErrors id={fields.scheduledEnd.errorId} errors={errorsOf(fields.scheduledEnd)} />
             </div>
           </div>
-          <p className="field-hint">Times are in the business's time zone ({timeZone}). Clear all three fields to take the job off the schedule.</p>
+          <p className="field-hint">
+            Times are in the business's time zone ({timeZone}). Clear all three fields to take the job off the schedule.
+          </p>
           <div className="form-row">
-            <button type="submit" className="btn btn-primary" disabled={busy}>Save schedule</button>
-            <Link to={returnTo} className="btn btn-secondary">Cancel</Link>
+            <button type="submit" className="btn btn-primary" disabled={busy}>
+              Save schedule
+            </button>
+            <Link to={returnTo} className="btn btn-secondary">
+              Cancel
+            </Link>
           </div>
         </Form>
       </section>
@@ -127,7 +164,9 @@ export default function ScheduleJobPage() {
           <input type="hidden" name="scheduledStart" value="" />
           <input type="hidden" name="scheduledEnd" value="" />
           <p className="muted">Not happening at this time? Put the job back on the unscheduled list.</p>
-          <button type="submit" className="btn btn-secondary" disabled={busy}>Unschedule</button>
+          <button type="submit" className="btn btn-secondary" disabled={busy}>
+            Unschedule
+          </button>
         </Form>
       ) : null}
     </>

@@ -18,14 +18,21 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const customerId = new URL(request.url).searchParams.get("customerId");
   const choices = await jobFormChoices(actorOf(user), { include: customerId });
   const known = choices.customers.some((c) => c.id === customerId);
-  return json({ choices, defaultValue: { customerId: known ? customerId! : "" }, backTo: known ? `/customers/${customerId}` : "/jobs" });
+  return json({
+    choices,
+    defaultValue: { customerId: known ? customerId! : "" },
+    backTo: known ? `/customers/${customerId}` : "/jobs",
+  });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUserWithPermission(request, "manage_records");
   return formAction(request, jobFormSchema, async (value) => {
     const job = await createJob(actorOf(user), value);
-    await setFlash(user, { message: `Job “${job.title}” created${job.status === "scheduled" ? " and scheduled" : ""}.`, tone: "success" });
+    await setFlash(user, {
+      message: `Job “${job.title}” created${job.status === "scheduled" ? " and scheduled" : ""}.`,
+      tone: "success",
+    });
     return redirect(`/jobs/${job.id}`, 303);
   });
 }
@@ -36,7 +43,14 @@ export default function NewJobPage() {
   return (
     <>
       <PageHeader title="New job" description="Book work for a customer. Add a start time to put it on the schedule." />
-      <JobForm lastResult={lastResult} defaultValue={defaultValue} choices={choices} timeZone={useTimeZone()} submitLabel="Create job" cancelTo={backTo} />
+      <JobForm
+        lastResult={lastResult}
+        defaultValue={defaultValue}
+        choices={choices}
+        timeZone={useTimeZone()}
+        submitLabel="Create job"
+        cancelTo={backTo}
+      />
     </>
   );
 }

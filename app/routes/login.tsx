@@ -33,7 +33,10 @@ export async function action({ request }: ActionFunctionArgs) {
       if (choices.length === 1) return completeSignIn(request, email, choices[0], redirectTo);
       // The password opened several businesses: the next page asks which (CONTRACT section 19).
       const pending = { email, choices, redirectTo, until: Date.now() + 5 * 60_000 };
-      return redirect("/login/business", { status: 303, headers: { "Set-Cookie": await choiceCookie().serialize(pending) } });
+      return redirect("/login/business", {
+        status: 303,
+        headers: { "Set-Cookie": await choiceCookie().serialize(pending) },
+      });
     },
     { honeypot: true, hideFields: ["password"] },
   );
@@ -44,19 +47,43 @@ export default function LoginPage() {
   const reply = useActionData<FormReply>();
   const [params] = useSearchParams();
   const busy = useNavigation().state === "submitting";
-  const [form, fields] = useConformForm(loginSchema, { id: "login", lastResult: reply?.result, defaultValue: { redirectTo: params.get("redirectTo") ?? "" } });
+  const [form, fields] = useConformForm(loginSchema, {
+    id: "login",
+    lastResult: reply?.result,
+    defaultValue: { redirectTo: params.get("redirectTo") ?? "" },
+  });
   return (
-    <AuthCard title="Sign in" footer={<>New here? <Link to="/signup">Create your business account</Link></>}>
+    <AuthCard
+      title="Sign in"
+      footer={
+        <>
+          New here? <Link to="/signup">Create your business account</Link>
+        </>
+      }
+    >
       <Form method="post" className="stack" {...getFormProps(form)}>
         <CsrfInput />
         <HoneypotProvider {...honeypot}>
           <HoneypotInputs />
         </HoneypotProvider>
-        <input type="hidden" name="redirectTo" value={(fields.redirectTo.initialValue as string | undefined) ?? params.get("redirectTo") ?? ""} />
+        <input
+          type="hidden"
+          name="redirectTo"
+          value={(fields.redirectTo.initialValue as string | undefined) ?? params.get("redirectTo") ?? ""}
+        />
         <FormError errors={form.errors} />
         <Field label="Email" type="email" autoComplete="email" required {...fieldOf(fields.email)} />
-        <Field label="Password" type="password" autoComplete="current-password" required {...fieldOf(fields.password)} defaultValue={undefined} />
-        <button type="submit" className="btn btn-primary btn-lg" disabled={busy}>{busy ? "Signing in…" : "Sign in"}</button>
+        <Field
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          required
+          {...fieldOf(fields.password)}
+          defaultValue={undefined}
+        />
+        <button type="submit" className="btn btn-primary btn-lg" disabled={busy}>
+          {busy ? "Signing in…" : "Sign in"}
+        </button>
       </Form>
     </AuthCard>
   );

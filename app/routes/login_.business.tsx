@@ -41,7 +41,11 @@ export default function ChooseBusinessPage() {
   const { email, businesses } = useLoaderData<typeof loader>();
   const reply = useActionData<FormReply>();
   const busy = useNavigation().state === "submitting";
-  const [form, fields] = useConformForm(chooseBusinessSchema, { id: "choose-business", lastResult: reply?.result, serverOnly: true });
+  const [form, fields] = useConformForm(chooseBusinessSchema, {
+    id: "choose-business",
+    lastResult: reply?.result,
+    serverOnly: true,
+  });
   return (
     <AuthCard title="Choose a business" footer={<Link to="/login">Sign in with another email</Link>}>
       <p className="muted">
@@ -50,10 +54,19 @@ export default function ChooseBusinessPage() {
       <Form method="post" className="stack" {...getFormProps(form)}>
         <CsrfInput />
         <FormError errors={form.errors} />
-        <ul className="business-choices" aria-describedby={fields.tenantId.errors?.length ? "field-tenantId-error" : undefined}>
+        <ul
+          className="business-choices"
+          aria-describedby={fields.tenantId.errors?.length ? "field-tenantId-error" : undefined}
+        >
           {businesses.map((b) => (
             <li key={b.tenantId}>
-              <button type="submit" name="tenantId" value={b.tenantId} className="btn btn-secondary btn-lg" disabled={busy}>
+              <button
+                type="submit"
+                name="tenantId"
+                value={b.tenantId}
+                className="btn btn-secondary btn-lg"
+                disabled={busy}
+              >
                 {b.name}
               </button>
             </li>

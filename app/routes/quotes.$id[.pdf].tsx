@@ -7,8 +7,12 @@ import { requireAllRecords } from "~/http/records-access.server";
 // GET /quotes/<id>.pdf (CONTRACT section 16): the quote as the customer receives it.
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireAllRecords(request);
-  return pdfDownload(request, async () => {
-    const { number, pdf } = await quotePdf(actorOf(user), params.id ?? "");
-    return { filename: `Quote ${number}.pdf`, pdf };
-  }, { back: { href: "/quotes", label: "Back to Quotes" } });
+  return pdfDownload(
+    request,
+    async () => {
+      const { number, pdf } = await quotePdf(actorOf(user), params.id ?? "");
+      return { filename: `Quote ${number}.pdf`, pdf };
+    },
+    { back: { href: "/quotes", label: "Back to Quotes" } },
+  );
 }

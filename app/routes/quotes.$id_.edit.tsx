@@ -12,7 +12,9 @@ import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 // GET/POST /quotes/<id>/edit (CONTRACT section 12): draft and sent quotes only; an approved,
 // declined or converted quote answers 409 and nothing changes.
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Edit quote ${data?.quote.number ?? ""} · Fieldwork` }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `Edit quote ${data?.quote.number ?? ""} · Fieldwork` },
+];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUserWithPermission(request, "manage_records");
@@ -27,14 +29,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
   // Looked up first: another tenant's id is the 404 page, an approved quote the 409 page.
   const { id } = await quoteForEdit(actor, params.id!);
   const context = await builderContext(actor);
-  return formAction(
-    request,
-    quoteFormWithIntents(context.priceBook),
-    async (value) => {
-      await updateQuote(actor, id, value);
-      return redirect(`/quotes/${id}`, 303);
-    },
-  );
+  return formAction(request, quoteFormWithIntents(context.priceBook), async (value) => {
+    await updateQuote(actor, id, value);
+    return redirect(`/quotes/${id}`, 303);
+  });
 }
 
 export default function EditQuotePage() {
@@ -43,10 +41,22 @@ export default function EditQuotePage() {
     <>
       <PageHeader
         title={`Edit quote ${quote.number}`}
-        description={<>For <Link to={`/customers/${quote.customer.id}`}>{quote.customer.name}</Link>{quote.status === "sent" ? ". Already sent: the customer sees the changes in their portal." : "."}</>}
+        description={
+          <>
+            For <Link to={`/customers/${quote.customer.id}`}>{quote.customer.name}</Link>
+            {quote.status === "sent" ? ". Already sent: the customer sees the changes in their portal." : "."}
+          </>
+        }
       />
       <section className="card">
-        <QuoteForm id={`quote-${quote.id}`} context={context} customer={quote.customer} defaultValue={quote.values} submit="Save changes" cancelTo={`/quotes/${quote.id}`} />
+        <QuoteForm
+          id={`quote-${quote.id}`}
+          context={context}
+          customer={quote.customer}
+          defaultValue={quote.values}
+          submit="Save changes"
+          cancelTo={`/quotes/${quote.id}`}
+        />
       </section>
     </>
   );

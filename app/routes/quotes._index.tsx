@@ -20,7 +20,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
 type Row = ReturnType<typeof useLoaderData<typeof loader>>["page"]["items"][number];
 
 const columns: Array<ListColumn<Row>> = [
-  { header: "Number", cell: (q) => <><Link to={`/quotes/${q.id}`}>{q.number}</Link>{q.title ? <div className="muted small">{q.title}</div> : null}</> },
+  {
+    header: "Number",
+    cell: (q) => (
+      <>
+        <Link to={`/quotes/${q.id}`}>{q.number}</Link>
+        {q.title ? <div className="muted small">{q.title}</div> : null}
+      </>
+    ),
+  },
   { header: "Customer", cell: (q) => <Link to={`/customers/${q.customer_id}`}>{q.customer_name}</Link> },
   { header: "Status", cell: (q) => <StatusBadge status={q.status} /> },
   { header: "Issued", cell: (q) => formatDate(q.issue_date) },
@@ -34,20 +42,53 @@ export default function QuotesPage() {
     <ListPage
       title="Quotes"
       description="Newest first by issue date. A sent quote past its valid-until date shows as expired."
-      actions={canCreate ? <Link to={params.customer ? `/quotes/new?customerId=${params.customer}` : "/quotes/new"} className="btn btn-primary">New quote</Link> : undefined}
-      firstRun={any ? null : {
-        title: "No quotes yet",
-        body: canImport ? <p>No quotes yet: <Link to="/import-data?type=quotes">import them</Link> from your current system.</p> : <p>Quotes appear here once they are imported.</p>,
-      }}
+      actions={
+        canCreate ? (
+          <Link
+            to={params.customer ? `/quotes/new?customerId=${params.customer}` : "/quotes/new"}
+            className="btn btn-primary"
+          >
+            New quote
+          </Link>
+        ) : undefined
+      }
+      firstRun={
+        any
+          ? null
+          : {
+              title: "No quotes yet",
+              body: canImport ? (
+                <p>
+                  No quotes yet: <Link to="/import-data?type=quotes">import them</Link> from your current system.
+                </p>
+              ) : (
+                <p>Quotes appear here once they are imported.</p>
+              ),
+            }
+      }
       search={{
         q: params.q,
         placeholder: "Number, title or customer",
-        filters: [{ name: "status", label: "Status", value: params.status, options: optionsOf(QUOTE_FILTERS, { ...FILTER_LABELS, sent: "Awaiting response" }) }],
+        filters: [
+          {
+            name: "status",
+            label: "Status",
+            value: params.status,
+            options: optionsOf(QUOTE_FILTERS, { ...FILTER_LABELS, sent: "Awaiting response" }),
+          },
+        ],
       }}
       customerScope={{ customerId: params.customer, noun: "quotes", everyoneHref: "/quotes" }}
       columns={columns}
       rows={page.items}
-      noMatch={{ title: "No quotes match", body: <p>Try another status or fewer words, or <Link to="/quotes">show all quotes</Link>.</p> }}
+      noMatch={{
+        title: "No quotes match",
+        body: (
+          <p>
+            Try another status or fewer words, or <Link to="/quotes">show all quotes</Link>.
+          </p>
+        ),
+      }}
       page={page}
     />
   );

@@ -25,7 +25,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const context = await builderContext(actor);
   const prefill = await quotePrefill(
     actor,
-    { customerId: url.searchParams.get("customerId"), requestId: url.searchParams.get("requestId"), items: url.searchParams.getAll("item"), qtys: url.searchParams.getAll("qty") },
+    {
+      customerId: url.searchParams.get("customerId"),
+      requestId: url.searchParams.get("requestId"),
+      items: url.searchParams.getAll("item"),
+      qtys: url.searchParams.getAll("qty"),
+    },
     context.taxRate,
   );
   if (!prefill.customer) {
@@ -33,32 +38,44 @@ export async function loader({ request }: LoaderFunctionArgs) {
     const page = await listCustomers(actor, customerListSchema.parse({ q }));
     const keep = new URLSearchParams(url.searchParams);
     keep.delete("q");
-    return json({ step: "customer" as const, q, customers: page.items.slice(0, 20), keep: keep.toString(), context, prefill });
+    return json({
+      step: "customer" as const,
+      q,
+      customers: page.items.slice(0, 20),
+      keep: keep.toString(),
+      context,
+      prefill,
+    });
   }
   const change = new URLSearchParams(url.searchParams);
   change.delete("customerId");
   change.delete("requestId");
-  return json({ step: "builder" as const, context, prefill, changeCustomerTo: prefill.requestId ? null : `/quotes/new?${change}`, q: "", customers: [], keep: "" });
+  return json({
+    step: "builder" as const,
+    context,
+    prefill,
+    changeCustomerTo: prefill.requestId ? null : `/quotes/new?${change}`,
+    q: "",
+    customers: [],
+    keep: "",
+  });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUserWithPermission(request, "manage_records");
   const actor = actorOf(user);
   const context = await builderContext(actor);
-  return formAction(
-    request,
-    quoteFormWithIntents(context.priceBook),
-    async (value) => {
-      const quote = await createQuote(actor, value);
-      return redirect(`/quotes/${quote.id}`, 303);
-    },
-  );
+  return formAction(request, quoteFormWithIntents(context.priceBook), async (value) => {
+    const quote = await createQuote(actor, value);
+    return redirect(`/quotes/${quote.id}`, 303);
+  });
 }
 
 export default function NewQuotePage() {
   const data = useLoaderData<typeof loader>();
   if (data.step === "customer") {
-    const pick = (id: string) => `/quotes/new?${new URLSearchParams([...new URLSearchParams(data.keep), ["customerId", id]])}`;
+    const pick = (id: string) =>
+      `/quotes/new?${new URLSearchParams([...new URLSearchParams(data.keep), ["customerId", id]])}`;
     return <CustomerPicker what="quote" q={data.q} customers={data.customers} pickHref={pick} keep={data.keep} />;
   }
   const { context, prefill } = data;
@@ -73,7 +90,15 @@ export default function NewQuotePage() {
   };
   return (
     <>
-      <PageHeader title="New quote" description={<>For <Link to={`/customers/${prefill.customer!.id}`}>{prefill.customer!.name}</Link>. Saved as a draft: send it when it is ready.</>} />
+      <PageHeader
+        title="New quote"
+        description={
+          <>
+            For <Link to={`/customers/${prefill.customer!.id}`}>{prefill.customer!.name}</Link>. Saved as a draft: send
+            it when it is ready.
+          </>
+        }
+      />
       <section className="card">
         <QuoteForm
           id="quote-new"

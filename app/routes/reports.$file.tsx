@@ -21,7 +21,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const file = params.file ?? "";
   const name = file.endsWith(".csv") ? file.slice(0, -4) : "";
   if (!isReportName(name)) {
-    return messagePage(404, "No such report", `There is no report "${file}". Choose one of: ${REPORT_NAMES.map((n) => `${n}.csv`).join(", ")}.`, back);
+    return messagePage(
+      404,
+      "No such report",
+      `There is no report "${file}". Choose one of: ${REPORT_NAMES.map((n) => `${n}.csv`).join(", ")}.`,
+      back,
+    );
   }
   const asked = new URL(request.url).searchParams.get("period");
   const reports = await loadReports(actorOf(user), isReportPeriod(asked) ? asked : "last-12-months");

@@ -26,7 +26,19 @@ export async function loader({ request }: LoaderFunctionArgs) {
 const percent = (rate: number | null) => (rate === null ? "–" : `${Math.round(rate * 100)}%`);
 const weekLabel = (week: string) => formatDate(week).replace(/, \d{4}$/, "");
 
-function Section({ name, period, description, chart, children }: { name: ReportName; period: string; description: string; chart: React.ReactNode; children: React.ReactNode }) {
+function Section({
+  name,
+  period,
+  description,
+  chart,
+  children,
+}: {
+  name: ReportName;
+  period: string;
+  description: string;
+  chart: React.ReactNode;
+  children: React.ReactNode;
+}) {
   const id = `report-${name}`;
   return (
     <section className="card report" aria-labelledby={id}>
@@ -41,7 +53,14 @@ function Section({ name, period, description, chart, children }: { name: ReportN
       </div>
       <div className="report-body">
         <div className="report-chart">{chart}</div>
-        <div className="report-table table-wrap" tabIndex={0} role="region" aria-label={`${REPORT_TITLES[name]}: the figures`}>{children}</div>
+        <div
+          className="report-table table-wrap"
+          tabIndex={0}
+          role="region"
+          aria-label={`${REPORT_TITLES[name]}: the figures`}
+        >
+          {children}
+        </div>
       </div>
     </section>
   );
@@ -64,26 +83,53 @@ export default function ReportsPage() {
     <>
       <PageHeader
         title="Reports"
-        description={<>{formatDate(r.range.start)} to {formatDate(lastDay)}, in {r.timeZone}. Amounts in {r.currency}.</>}
+        description={
+          <>
+            {formatDate(r.range.start)} to {formatDate(lastDay)}, in {r.timeZone}. Amounts in {r.currency}.
+          </>
+        }
         actions={
           <Form method="get" className="period-form">
             <label htmlFor="period">Period</label>
             <select id="period" name="period" defaultValue={period}>
-              {REPORT_PERIODS.map((p) => <option key={p} value={p}>{PERIOD_LABELS[p]}</option>)}
+              {REPORT_PERIODS.map((p) => (
+                <option key={p} value={p}>
+                  {PERIOD_LABELS[p]}
+                </option>
+              ))}
             </select>
-            <button type="submit" className="btn btn-secondary">Show</button>
+            <button type="submit" className="btn btn-secondary">
+              Show
+            </button>
           </Form>
         }
       />
       {r.otherCurrencies.length ? (
-        <p className="alert alert-info">Amounts in {r.otherCurrencies.join(", ")} are not included in the money figures.</p>
+        <p className="alert alert-info">
+          Amounts in {r.otherCurrencies.join(", ")} are not included in the money figures.
+        </p>
       ) : null}
 
       <dl className="grid grid-3 stats report-totals">
-        <div className="stat"><dt className="stat-label">Invoiced</dt><dd className="stat-value">{money(totalInvoiced)}</dd></div>
-        <div className="stat"><dt className="stat-label">Collected</dt><dd className="stat-value">{money(totalCollected)}</dd></div>
-        <div className="stat"><dt className="stat-label">Quotes approved</dt><dd className="stat-value">{percent(sent ? approved / sent : null)}</dd><dd className="stat-note">{approved} of {sent} sent</dd></div>
-        <div className="stat"><dt className="stat-label">Owed to you today</dt><dd className="stat-value">{money(owed)}</dd></div>
+        <div className="stat">
+          <dt className="stat-label">Invoiced</dt>
+          <dd className="stat-value">{money(totalInvoiced)}</dd>
+        </div>
+        <div className="stat">
+          <dt className="stat-label">Collected</dt>
+          <dd className="stat-value">{money(totalCollected)}</dd>
+        </div>
+        <div className="stat">
+          <dt className="stat-label">Quotes approved</dt>
+          <dd className="stat-value">{percent(sent ? approved / sent : null)}</dd>
+          <dd className="stat-note">
+            {approved} of {sent} sent
+          </dd>
+        </div>
+        <div className="stat">
+          <dt className="stat-label">Owed to you today</dt>
+          <dd className="stat-value">{money(owed)}</dd>
+        </div>
       </dl>
 
       <Section
@@ -96,19 +142,42 @@ export default function ReportsPage() {
             description={`Bars per month: invoiced ${money(totalInvoiced)} and collected ${money(totalCollected)} in all.`}
             categories={months}
             labels={(m) => monthLabel(m)}
-            series={[{ name: "Invoiced", values: r.money.map((m) => m.invoicedCents) }, { name: "Collected", values: r.money.map((m) => m.collectedCents) }]}
+            series={[
+              { name: "Invoiced", values: r.money.map((m) => m.invoicedCents) },
+              { name: "Collected", values: r.money.map((m) => m.collectedCents) },
+            ]}
             format={axisMoney}
           />
         }
       >
         <table>
-          <thead><tr><th scope="col">Month</th><th scope="col" className="num">Invoiced</th><th scope="col" className="num">Collected</th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">Month</th>
+              <th scope="col" className="num">
+                Invoiced
+              </th>
+              <th scope="col" className="num">
+                Collected
+              </th>
+            </tr>
+          </thead>
           <tbody>
             {r.money.map((m) => (
-              <tr key={m.month}><th scope="row">{monthLabel(m.month, "long")}</th><td className="num">{money(m.invoicedCents)}</td><td className="num">{money(m.collectedCents)}</td></tr>
+              <tr key={m.month}>
+                <th scope="row">{monthLabel(m.month, "long")}</th>
+                <td className="num">{money(m.invoicedCents)}</td>
+                <td className="num">{money(m.collectedCents)}</td>
+              </tr>
             ))}
           </tbody>
-          <tfoot><tr><th scope="row">Total</th><td className="num">{money(totalInvoiced)}</td><td className="num">{money(totalCollected)}</td></tr></tfoot>
+          <tfoot>
+            <tr>
+              <th scope="row">Total</th>
+              <td className="num">{money(totalInvoiced)}</td>
+              <td className="num">{money(totalCollected)}</td>
+            </tr>
+          </tfoot>
         </table>
       </Section>
 
@@ -122,16 +191,37 @@ export default function ReportsPage() {
             description={`Bars per month: ${sent} quotes sent and ${approved} approved in all.`}
             categories={months}
             labels={(m) => monthLabel(m)}
-            series={[{ name: "Sent", values: r.quotes.map((q) => q.sent) }, { name: "Approved", values: r.quotes.map((q) => q.approved) }]}
+            series={[
+              { name: "Sent", values: r.quotes.map((q) => q.sent) },
+              { name: "Approved", values: r.quotes.map((q) => q.approved) },
+            ]}
             format={count}
           />
         }
       >
         <table>
-          <thead><tr><th scope="col">Month</th><th scope="col" className="num">Sent</th><th scope="col" className="num">Approved</th><th scope="col" className="num">Approval rate</th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">Month</th>
+              <th scope="col" className="num">
+                Sent
+              </th>
+              <th scope="col" className="num">
+                Approved
+              </th>
+              <th scope="col" className="num">
+                Approval rate
+              </th>
+            </tr>
+          </thead>
           <tbody>
             {r.quotes.map((q) => (
-              <tr key={q.month}><th scope="row">{monthLabel(q.month, "long")}</th><td className="num">{q.sent}</td><td className="num">{q.approved}</td><td className="num">{percent(q.rate)}</td></tr>
+              <tr key={q.month}>
+                <th scope="row">{monthLabel(q.month, "long")}</th>
+                <td className="num">{q.sent}</td>
+                <td className="num">{q.approved}</td>
+                <td className="num">{percent(q.rate)}</td>
+              </tr>
             ))}
           </tbody>
         </table>
@@ -148,7 +238,10 @@ export default function ReportsPage() {
               description={`Lines per technician over ${r.jobs.length} weeks: ${r.technicians.map((t) => `${t.name} ${r.jobs.reduce((s, w) => s + (w.counts[t.id ?? ""] ?? 0), 0)}`).join(", ")}.`}
               categories={r.jobs.map((w) => w.week)}
               labels={weekLabel}
-              series={r.technicians.map((t) => ({ name: t.name, values: r.jobs.map((w) => w.counts[t.id ?? ""] ?? 0) }))}
+              series={r.technicians.map((t) => ({
+                name: t.name,
+                values: r.jobs.map((w) => w.counts[t.id ?? ""] ?? 0),
+              }))}
               format={count}
             />
           ) : (
@@ -158,11 +251,29 @@ export default function ReportsPage() {
       >
         <table>
           <thead>
-            <tr><th scope="col">Week of</th>{r.technicians.map((t) => <th key={t.id ?? ""} scope="col" className="num">{t.name}</th>)}<th scope="col" className="num">Total</th></tr>
+            <tr>
+              <th scope="col">Week of</th>
+              {r.technicians.map((t) => (
+                <th key={t.id ?? ""} scope="col" className="num">
+                  {t.name}
+                </th>
+              ))}
+              <th scope="col" className="num">
+                Total
+              </th>
+            </tr>
           </thead>
           <tbody>
             {r.jobs.map((w) => (
-              <tr key={w.week}><th scope="row">{formatDate(w.week)}</th>{r.technicians.map((t) => <td key={t.id ?? ""} className="num">{w.counts[t.id ?? ""] ?? 0}</td>)}<td className="num">{w.total}</td></tr>
+              <tr key={w.week}>
+                <th scope="row">{formatDate(w.week)}</th>
+                {r.technicians.map((t) => (
+                  <td key={t.id ?? ""} className="num">
+                    {w.counts[t.id ?? ""] ?? 0}
+                  </td>
+                ))}
+                <td className="num">{w.total}</td>
+              </tr>
             ))}
           </tbody>
         </table>
@@ -182,16 +293,35 @@ export default function ReportsPage() {
         }
       >
         <table>
-          <thead><tr><th scope="col">Age</th><th scope="col" className="num">Invoices</th><th scope="col" className="num">Outstanding</th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">Age</th>
+              <th scope="col" className="num">
+                Invoices
+              </th>
+              <th scope="col" className="num">
+                Outstanding
+              </th>
+            </tr>
+          </thead>
           <tbody>
             {r.aging.map((a) => (
               <tr key={a.bucket}>
-                <th scope="row">{a.bucket === "current" ? a.label : <Link to="/invoices?status=overdue">{a.label}</Link>}</th>
-                <td className="num">{a.invoices}</td><td className="num">{money(a.cents)}</td>
+                <th scope="row">
+                  {a.bucket === "current" ? a.label : <Link to="/invoices?status=overdue">{a.label}</Link>}
+                </th>
+                <td className="num">{a.invoices}</td>
+                <td className="num">{money(a.cents)}</td>
               </tr>
             ))}
           </tbody>
-          <tfoot><tr><th scope="row">Total</th><td className="num">{r.aging.reduce((s, a) => s + a.invoices, 0)}</td><td className="num">{money(owed)}</td></tr></tfoot>
+          <tfoot>
+            <tr>
+              <th scope="row">Total</th>
+              <td className="num">{r.aging.reduce((s, a) => s + a.invoices, 0)}</td>
+              <td className="num">{money(owed)}</td>
+            </tr>
+          </tfoot>
         </table>
       </Section>
 
@@ -213,10 +343,24 @@ export default function ReportsPage() {
         }
       >
         <table>
-          <thead><tr><th scope="col">#</th><th scope="col">Customer</th><th scope="col" className="num">Collected</th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">#</th>
+              <th scope="col">Customer</th>
+              <th scope="col" className="num">
+                Collected
+              </th>
+            </tr>
+          </thead>
           <tbody>
             {r.topCustomers.map((c, i) => (
-              <tr key={c.id}><td>{i + 1}</td><th scope="row"><Link to={`/customers/${c.id}`}>{c.name}</Link></th><td className="num">{money(c.cents)}</td></tr>
+              <tr key={c.id}>
+                <td>{i + 1}</td>
+                <th scope="row">
+                  <Link to={`/customers/${c.id}`}>{c.name}</Link>
+                </th>
+                <td className="num">{money(c.cents)}</td>
+              </tr>
             ))}
           </tbody>
         </table>

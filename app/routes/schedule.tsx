@@ -30,24 +30,43 @@ export default function SchedulePage() {
   const href = (view: string, date: string) => `/schedule?view=${view}&date=${date}`;
   const first = board.days[0];
   const last = board.days[board.days.length - 1];
-  const title = board.view === "day" ? longDate(first) : `${shortDate(first)} – ${shortDate(last)}, ${last.slice(0, 4)}`;
+  const title =
+    board.view === "day" ? longDate(first) : `${shortDate(first)} – ${shortDate(last)}, ${last.slice(0, 4)}`;
   const isCurrent = board.days.includes(board.today);
   return (
     <div className="schedule-page">
       <PageHeader
         title={board.ownOnly ? "My schedule" : "Schedule"}
-        description={<>{board.view === "day" ? "Day" : "Week"} of <strong>{title}</strong> · times in {board.timeZone}</>}
+        description={
+          <>
+            {board.view === "day" ? "Day" : "Week"} of <strong>{title}</strong> · times in {board.timeZone}
+          </>
+        }
         actions={
           <nav className="board-nav" aria-label="Schedule dates">
             <div className="segmented" role="group" aria-label="View">
-              <Link to={href("day", board.view === "day" ? board.date : isCurrent ? board.today : first)} aria-current={board.view === "day" ? "page" : undefined} className={board.view === "day" ? "active" : undefined}>Day</Link>
-              <Link to={href("week", board.date)} aria-current={board.view === "week" ? "page" : undefined} className={board.view === "week" ? "active" : undefined}>Week</Link>
+              <Link
+                to={href("day", board.view === "day" ? board.date : isCurrent ? board.today : first)}
+                aria-current={board.view === "day" ? "page" : undefined}
+                className={board.view === "day" ? "active" : undefined}
+              >
+                Day
+              </Link>
+              <Link
+                to={href("week", board.date)}
+                aria-current={board.view === "week" ? "page" : undefined}
+                className={board.view === "week" ? "active" : undefined}
+              >
+                Week
+              </Link>
             </div>
             <div className="segmented">
               <Link to={href(board.view, board.prev)} rel="prev">
                 <span aria-hidden="true">‹</span> <span className="visually-hidden">Previous {board.view}</span>
               </Link>
-              <Link to={href(board.view, board.today)} className={isCurrent ? "active" : undefined}>Today</Link>
+              <Link to={href(board.view, board.today)} className={isCurrent ? "active" : undefined}>
+                Today
+              </Link>
               <Link to={href(board.view, board.next)} rel="next">
                 <span className="visually-hidden">Next {board.view}</span> <span aria-hidden="true">›</span>
               </Link>

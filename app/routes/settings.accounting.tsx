@@ -2,11 +2,21 @@ import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunctio
 import { useLoaderData, useNavigation } from "@remix-run/react";
 import { PageHeader } from "~/components/layout";
 import {
-  CheckboxField, ConnectControl, PrefsCard, RadioGroup, Requirements, SelectField, StatusBadge, useSettingsForm,
+  CheckboxField,
+  ConnectControl,
+  PrefsCard,
+  RadioGroup,
+  Requirements,
+  SelectField,
+  StatusBadge,
+  useSettingsForm,
 } from "~/components/settings";
 import { settingsFormAction, settingsPageLoader } from "~/http/settings-form.server";
 import {
-  ACCOUNTING_OBJECT_LABELS, ACCOUNTING_PROVIDERS, SYNC_DIRECTION_LABELS, type AccountingProvider,
+  ACCOUNTING_OBJECT_LABELS,
+  ACCOUNTING_PROVIDERS,
+  SYNC_DIRECTION_LABELS,
+  type AccountingProvider,
 } from "~/services/integrations/accounting";
 import { NO_ACCOUNTING_PROVIDER, accountingPrefsToForm, SETTINGS_FORMS } from "~/services/integrations/preferences";
 import settingsStyles from "~/styles/settings.css";
@@ -14,10 +24,14 @@ import settingsStyles from "~/styles/settings.css";
 export const meta: MetaFunction = () => [{ title: "Accounting integrations · Fieldwork" }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: settingsStyles }];
 
-export const loader = ({ request }: LoaderFunctionArgs) => settingsPageLoader(request, "view_accounting_integrations", "accounting", accountingPrefsToForm);
+export const loader = ({ request }: LoaderFunctionArgs) =>
+  settingsPageLoader(request, "view_accounting_integrations", "accounting", accountingPrefsToForm);
 
 export async function action({ request }: ActionFunctionArgs) {
-  return settingsFormAction(request, "accounting", { redirectTo: "/settings/accounting", saved: "Accounting preferences saved." });
+  return settingsFormAction(request, "accounting", {
+    redirectTo: "/settings/accounting",
+    saved: "Accounting preferences saved.",
+  });
 }
 
 const FIELDS = ["preferred_provider", "push_invoices", "push_payments"] as const;
@@ -40,8 +54,8 @@ export default function AccountingSettings() {
       <div className="alert alert-info">
         <p>
           <strong>No accounting system is connected yet.</strong> Live connections wait for provider credentials,
-          registered redirect URLs, an encryption key for tokens and HTTPS callbacks. Your preferences below are
-          saved now and apply once a connection is made.
+          registered redirect URLs, an encryption key for tokens and HTTPS callbacks. Your preferences below are saved
+          now and apply once a connection is made.
         </p>
       </div>
 
@@ -114,7 +128,9 @@ function AccountingProviderCard({ provider: p }: { provider: AccountingProvider 
                 <span aria-hidden="true"> → </span>
                 <span className="visually-hidden"> as </span>
                 {o.providerName}
-                {o.direction === p.defaultDirection ? null : <span className="badge badge-warning">{SYNC_DIRECTION_LABELS[o.direction]}</span>}
+                {o.direction === p.defaultDirection ? null : (
+                  <span className="badge badge-warning">{SYNC_DIRECTION_LABELS[o.direction]}</span>
+                )}
               </li>
             ))}
           </ul>
@@ -127,11 +143,13 @@ function AccountingProviderCard({ provider: p }: { provider: AccountingProvider 
         <p>{p.regionNote}</p>
         {p.regions.some((r) => r.host) ? (
           <ul className="plain-list">
-            {p.regions.filter((r) => r.host).map((r) => (
-              <li key={r.code}>
-                {r.name}: <code>{r.host}</code>
-              </li>
-            ))}
+            {p.regions
+              .filter((r) => r.host)
+              .map((r) => (
+                <li key={r.code}>
+                  {r.name}: <code>{r.host}</code>
+                </li>
+              ))}
           </ul>
         ) : null}
       </details>

@@ -58,14 +58,17 @@ export default function BillingSettings() {
   const when = (v: string | null) => (v ? formatDateTime(v, timeZone) : "—");
   return (
     <>
-      <PageHeader title="Billing" description="Your Fieldwork subscription, as your payment provider last reported it." />
+      <PageHeader
+        title="Billing"
+        description="Your Fieldwork subscription, as your payment provider last reported it."
+      />
 
       {configured.length === 0 ? (
         <div className="alert alert-warning" role="status">
           <p>
-            <strong>Billing is not set up on this server.</strong> No payment provider is configured, so no
-            subscription changes are received and the details below do not change. Whoever runs this server
-            sets a provider up; see <code>docs/billing.md</code>.
+            <strong>Billing is not set up on this server.</strong> No payment provider is configured, so no subscription
+            changes are received and the details below do not change. Whoever runs this server sets a provider up; see{" "}
+            <code>docs/billing.md</code>.
           </p>
         </div>
       ) : null}
@@ -75,9 +78,17 @@ export default function BillingSettings() {
           <h2 id="subscription-title">Subscription</h2>
           <dl className="details">
             <dt>Plan</dt>
-            <dd>{overview.plan ? <strong>{humanize(overview.plan)}</strong> : <span className="muted">No plan yet</span>}</dd>
+            <dd>
+              {overview.plan ? <strong>{humanize(overview.plan)}</strong> : <span className="muted">No plan yet</span>}
+            </dd>
             <dt>Status</dt>
-            <dd>{overview.subscriptionStatus ? <StatusBadge status={overview.subscriptionStatus} /> : <span className="muted">No subscription yet</span>}</dd>
+            <dd>
+              {overview.subscriptionStatus ? (
+                <StatusBadge status={overview.subscriptionStatus} />
+              ) : (
+                <span className="muted">No subscription yet</span>
+              )}
+            </dd>
             <dt>Current period ends</dt>
             <dd>{when(overview.currentPeriodEnd)}</dd>
             <dt>Billed through</dt>
@@ -126,7 +137,10 @@ export default function BillingSettings() {
         <h2 id="events-title">Recent billing events</h2>
         {overview.events.length === 0 ? (
           <EmptyState title="No billing events yet">
-            <p>Events from your payment provider (a new subscription, a paid invoice, a failed payment) will be listed here.</p>
+            <p>
+              Events from your payment provider (a new subscription, a paid invoice, a failed payment) will be listed
+              here.
+            </p>
           </EmptyState>
         ) : (
           <>

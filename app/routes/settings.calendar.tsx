@@ -4,12 +4,24 @@ import { Form, useLoaderData, useNavigation } from "@remix-run/react";
 import { CsrfInput } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
 import {
-  CheckboxField, ConnectControl, LastSaved, RadioGroup, ReadOnlyNote, Requirements, SaveRow,
-  SettingsFormErrors, StatusBadge, useSettingsForm, type SettingsForm,
+  CheckboxField,
+  ConnectControl,
+  LastSaved,
+  RadioGroup,
+  ReadOnlyNote,
+  Requirements,
+  SaveRow,
+  SettingsFormErrors,
+  StatusBadge,
+  useSettingsForm,
+  type SettingsForm,
 } from "~/components/settings";
 import { settingsFormAction, settingsPageLoader } from "~/http/settings-form.server";
 import {
-  CALENDAR_JOB_SCOPES, CALENDAR_JOB_SCOPE_LABELS, CALENDAR_PROVIDERS, type CalendarProvider,
+  CALENDAR_JOB_SCOPES,
+  CALENDAR_JOB_SCOPE_LABELS,
+  CALENDAR_PROVIDERS,
+  type CalendarProvider,
 } from "~/services/integrations/calendar";
 import { calendarFieldNames, calendarPrefsToForm, SETTINGS_FORMS } from "~/services/integrations/preferences";
 import settingsStyles from "~/styles/settings.css";
@@ -20,7 +32,10 @@ import { actorOf, requireUser } from "~/http/auth.server";
 import { can } from "~/utils/permissions";
 
 export const meta: MetaFunction = () => [{ title: "Calendar integrations · Fieldwork" }];
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: settingsStyles }, { rel: "stylesheet", href: feedStyles }];
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: settingsStyles },
+  { rel: "stylesheet", href: feedStyles },
+];
 
 // Every member opens this page for their own calendar feed (CONTRACT section 13); only those
 // with view_calendar_integrations see the integration preferences.
@@ -33,7 +48,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  return settingsFormAction(request, "calendar", { redirectTo: "/settings/calendar", saved: "Calendar preferences saved." });
+  return settingsFormAction(request, "calendar", {
+    redirectTo: "/settings/calendar",
+    saved: "Calendar preferences saved.",
+  });
 }
 
 const FIELDS = CALENDAR_PROVIDERS.flatMap((p) => Object.values(calendarFieldNames(p.id)));
@@ -54,7 +72,11 @@ export default function CalendarSettings() {
   return <CalendarIntegrations data={data} />;
 }
 
-function CalendarIntegrations({ data }: { data: Extract<ReturnType<typeof useLoaderData<typeof loader>>, { integrations: true }> }) {
+function CalendarIntegrations({
+  data,
+}: {
+  data: Extract<ReturnType<typeof useLoaderData<typeof loader>>, { integrations: true }>;
+}) {
   const busy = useNavigation().state === "submitting";
   const form = useSettingsForm(SETTINGS_FORMS.calendar, data, "calendar");
   return (
@@ -105,8 +127,14 @@ function CalendarIntegrations({ data }: { data: Extract<ReturnType<typeof useLoa
 }
 
 function CalendarProviderCard({
-  provider: p, form, canManage,
-}: { provider: CalendarProvider; form: SettingsForm; canManage: boolean }) {
+  provider: p,
+  form,
+  canManage,
+}: {
+  provider: CalendarProvider;
+  form: SettingsForm;
+  canManage: boolean;
+}) {
   const names = calendarFieldNames(p.id);
   const titleId = `provider-${p.id}`;
   return (

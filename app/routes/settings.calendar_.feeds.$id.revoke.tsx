@@ -21,7 +21,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
   return formAction(request, calendarFeedRevokeSchema, async () => {
     const revoked = await revokeFeed(actorOf(user), params.id!);
     const whose = revoked.userId === user.id ? "Your" : `${revoked.name}'s`;
-    await setFlash(user, { message: `${whose} calendar link is turned off. Calendars subscribed to it stop updating.`, tone: "success" });
+    await setFlash(user, {
+      message: `${whose} calendar link is turned off. Calendars subscribed to it stop updating.`,
+      tone: "success",
+    });
     return redirect("/settings/calendar#calendar-feed", 303);
   });
 }
@@ -32,7 +35,9 @@ export default function RevokeCalendarFeed() {
   return (
     <section className="card narrow">
       <FormError errors={Object.values(reply?.result.error ?? {}).flatMap((e) => e ?? [])} />
-      <p><Link to="/settings/calendar#calendar-feed">Back to Calendar settings</Link></p>
+      <p>
+        <Link to="/settings/calendar#calendar-feed">Back to Calendar settings</Link>
+      </p>
     </section>
   );
 }

@@ -36,7 +36,9 @@ export default function CreateCalendarFeed() {
   return (
     <section className="card narrow">
       <FormError errors={Object.values(reply?.result.error ?? {}).flatMap((e) => e ?? [])} />
-      <p><Link to="/settings/calendar#calendar-feed">Back to Calendar settings</Link></p>
+      <p>
+        <Link to="/settings/calendar#calendar-feed">Back to Calendar settings</Link>
+      </p>
     </section>
   );
 }

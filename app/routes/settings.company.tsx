@@ -42,7 +42,10 @@ export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUserWithPermission(request, "manage_team");
   return formAction(request, companySettingsSchema, async (value) => {
     await saveCompanySettings(actorOf(user), value);
-    await setFlash(user, { message: "Company settings saved. New quotes and invoices start from them.", tone: "success" });
+    await setFlash(user, {
+      message: "Company settings saved. New quotes and invoices start from them.",
+      tone: "success",
+    });
     return redirect("/settings/company", 303);
   });
 }
@@ -52,66 +55,138 @@ export default function CompanySettingsPage() {
   const reply = useActionData<FormReply>();
   const busy = useNavigation().state === "submitting";
   const { updatedAt: _updatedAt, ...defaultValue } = settings;
-  const [form, fields] = useConformForm(companySettingsSchema, { id: "company-settings", lastResult: reply?.result, defaultValue });
-  const value = (f: { initialValue?: unknown }, fallback: string) => (typeof f.initialValue === "string" ? f.initialValue : fallback);
+  const [form, fields] = useConformForm(companySettingsSchema, {
+    id: "company-settings",
+    lastResult: reply?.result,
+    defaultValue,
+  });
+  const value = (f: { initialValue?: unknown }, fallback: string) =>
+    typeof f.initialValue === "string" ? f.initialValue : fallback;
   return (
     <>
-      <PageHeader title="Company" description="Your business as customers see it on quotes, invoices and the portal, and the defaults new documents start from." />
+      <PageHeader
+        title="Company"
+        description="Your business as customers see it on quotes, invoices and the portal, and the defaults new documents start from."
+      />
       <Form method="post" {...getFormProps(form)} className="stack record-form">
         <CsrfInput />
         <FormError errors={form.errors} />
         <section className="card stack" aria-labelledby="company-business">
           <h2 id="company-business">Business</h2>
           <div className="form-grid">
-            <Field label="Business name" autoComplete="organization" maxLength={200} {...fieldOf(fields.businessName)} />
+            <Field
+              label="Business name"
+              autoComplete="organization"
+              maxLength={200}
+              {...fieldOf(fields.businessName)}
+            />
             <Field label="Phone" type="tel" autoComplete="tel" maxLength={50} {...fieldOf(fields.phone)} />
             <Field label="Email" type="email" autoComplete="email" maxLength={254} {...fieldOf(fields.email)} />
           </div>
-          <TextAreaField label="Address" rows={3} hint="As it should print on quotes and invoices." name={fields.address.name} defaultValue={value(fields.address, "")} errors={fields.address.errors} />
+          <TextAreaField
+            label="Address"
+            rows={3}
+            hint="As it should print on quotes and invoices."
+            name={fields.address.name}
+            defaultValue={value(fields.address, "")}
+            errors={fields.address.errors}
+          />
         </section>
         <section className="card stack" aria-labelledby="company-defaults">
           <h2 id="company-defaults">Time, money and defaults</h2>
           <div className="form-grid">
             <SelectField
-              name={fields.timeZone.name} label="Time zone" options={zones} value={value(fields.timeZone, settings.timeZone)} errors={fields.timeZone.errors}
+              name={fields.timeZone.name}
+              label="Time zone"
+              options={zones}
+              value={value(fields.timeZone, settings.timeZone)}
+              errors={fields.timeZone.errors}
               hint="Dates and times on every page, the schedule and the field app show in it."
             />
             <SelectField
-              name={fields.currency.name} label="Currency" options={codes} value={value(fields.currency, settings.currency)} errors={fields.currency.errors}
+              name={fields.currency.name}
+              label="Currency"
+              options={codes}
+              value={value(fields.currency, settings.currency)}
+              errors={fields.currency.errors}
               hint="New quotes and invoices are written in it; existing ones keep theirs."
             />
-            <Field label="Default tax rate (%)" inputMode="decimal" autoComplete="off" hint="Like 8.25; 0 for none. New lines start with it." {...fieldOf(fields.defaultTaxRate)} />
-            <Field label="Payment terms (days)" inputMode="numeric" autoComplete="off" hint="An invoice is due this many days after its issue date (0 = on receipt)." {...fieldOf(fields.paymentTermsDays)} />
-            <Field label="Quote validity (days)" inputMode="numeric" autoComplete="off" hint="A new quote is valid until this many days from today." {...fieldOf(fields.quoteValidityDays)} />
+            <Field
+              label="Default tax rate (%)"
+              inputMode="decimal"
+              autoComplete="off"
+              hint="Like 8.25; 0 for none. New lines start with it."
+              {...fieldOf(fields.defaultTaxRate)}
+            />
+            <Field
+              label="Payment terms (days)"
+              inputMode="numeric"
+              autoComplete="off"
+              hint="An invoice is due this many days after its issue date (0 = on receipt)."
+              {...fieldOf(fields.paymentTermsDays)}
+            />
+            <Field
+              label="Quote validity (days)"
+              inputMode="numeric"
+              autoComplete="off"
+              hint="A new quote is valid until this many days from today."
+              {...fieldOf(fields.quoteValidityDays)}
+            />
           </div>
         </section>
         <section className="card stack" aria-labelledby="company-reminders">
           <h2 id="company-reminders">Automatic reminders</h2>
           <p className="muted small">
-            E-mailed to customers in your name, each once, with their portal link; a customer can turn them off with the link in each reminder.
-            Leave a field empty to send none. The company e-mail above also gets a message for each new booking request, quote answer and portal payment.
+            E-mailed to customers in your name, each once, with their portal link; a customer can turn them off with the
+            link in each reminder. Leave a field empty to send none. The company e-mail above also gets a message for
+            each new booking request, quote answer and portal payment.
           </p>
           <div className="form-grid">
-            <Field label="Quote follow-up after (days)" inputMode="numeric" autoComplete="off" hint="When a sent quote has no answer after this many days." {...fieldOf(fields.reminderQuoteDays)} />
-            <Field label="Invoice reminder before the due date (days)" inputMode="numeric" autoComplete="off" hint="0 = on the due date." {...fieldOf(fields.reminderInvoiceBeforeDays)} />
-            <Field label="Overdue reminder after the due date (days)" inputMode="numeric" autoComplete="off" hint="When an invoice still has a balance this many days after it was due." {...fieldOf(fields.reminderInvoiceAfterDays)} />
+            <Field
+              label="Quote follow-up after (days)"
+              inputMode="numeric"
+              autoComplete="off"
+              hint="When a sent quote has no answer after this many days."
+              {...fieldOf(fields.reminderQuoteDays)}
+            />
+            <Field
+              label="Invoice reminder before the due date (days)"
+              inputMode="numeric"
+              autoComplete="off"
+              hint="0 = on the due date."
+              {...fieldOf(fields.reminderInvoiceBeforeDays)}
+            />
+            <Field
+              label="Overdue reminder after the due date (days)"
+              inputMode="numeric"
+              autoComplete="off"
+              hint="When an invoice still has a balance this many days after it was due."
+              {...fieldOf(fields.reminderInvoiceAfterDays)}
+            />
           </div>
           <CheckboxField
-            name={fields.reminderVisit.name} label="Remind customers of a visit the day before" checked={value(fields.reminderVisit, settings.reminderVisit) === "on"}
+            name={fields.reminderVisit.name}
+            label="Remind customers of a visit the day before"
+            checked={value(fields.reminderVisit, settings.reminderVisit) === "on"}
             errors={fields.reminderVisit.errors}
           />
           <div className="form-grid">
             <Field
-              label="Brand colour" type="color" hint="The e-mails' heading, button and links; white text sits on it, so choose a dark enough colour."
+              label="Brand colour"
+              type="color"
+              hint="The e-mails' heading, button and links; white text sits on it, so choose a dark enough colour."
               {...fieldOf(fields.brandColor)}
             />
           </div>
         </section>
         <section className="card stack" aria-labelledby="company-field">
           <h2 id="company-field">In the field</h2>
-          <p className="muted small">Jobs carry a checklist (typed on the job form, or a quote's items) that technicians tick in the field app.</p>
+          <p className="muted small">
+            Jobs carry a checklist (typed on the job form, or a quote's items) that technicians tick in the field app.
+          </p>
           <CheckboxField
-            name={fields.checklistRequired.name} label="A job can be completed only when every checklist item is ticked"
+            name={fields.checklistRequired.name}
+            label="A job can be completed only when every checklist item is ticked"
             checked={value(fields.checklistRequired, settings.checklistRequired) === "on"}
             errors={fields.checklistRequired.errors}
           />

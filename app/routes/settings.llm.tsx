@@ -2,9 +2,7 @@ import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunctio
 import { useLoaderData, useNavigation } from "@remix-run/react";
 import { Field } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
-import {
-  PrefsCard, SelectField, useSettingsForm,
-} from "~/components/settings";
+import { PrefsCard, SelectField, useSettingsForm } from "~/components/settings";
 import { settingsFormAction, settingsPageLoader } from "~/http/settings-form.server";
 import { API_KEY_DISABLED_REASON, LLM_PROVIDERS, LOCAL_STATEMENT } from "~/services/integrations/llm";
 import { llmPrefsToForm, SETTINGS_FORMS } from "~/services/integrations/preferences";
@@ -13,10 +11,14 @@ import settingsStyles from "~/styles/settings.css";
 export const meta: MetaFunction = () => [{ title: "Language model · Fieldwork" }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: settingsStyles }];
 
-export const loader = ({ request }: LoaderFunctionArgs) => settingsPageLoader(request, "view_llm_settings", "llm", llmPrefsToForm);
+export const loader = ({ request }: LoaderFunctionArgs) =>
+  settingsPageLoader(request, "view_llm_settings", "llm", llmPrefsToForm);
 
 export async function action({ request }: ActionFunctionArgs) {
-  return settingsFormAction(request, "llm", { redirectTo: "/settings/llm", saved: "Language-model preferences saved." });
+  return settingsFormAction(request, "llm", {
+    redirectTo: "/settings/llm",
+    saved: "Language-model preferences saved.",
+  });
 }
 
 // api_key is rendered (disabled) so a refused key gets its message beside the field.
@@ -98,10 +100,14 @@ export default function LlmSettings() {
                 </td>
                 <td>
                   {p.models.map((m) => (
-                    <code key={m} className="model-chip">{m}</code>
+                    <code key={m} className="model-chip">
+                      {m}
+                    </code>
                   ))}
                 </td>
-                <td>{p.requiresApiKey ? "Required (not accepted until an encryption key is configured)" : "Not needed"}</td>
+                <td>
+                  {p.requiresApiKey ? "Required (not accepted until an encryption key is configured)" : "Not needed"}
+                </td>
               </tr>
             ))}
           </tbody>

@@ -18,7 +18,10 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: settingsSt
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUserWithPermission(request, "manage_team");
-  const page = Math.min(10_000, Math.max(1, Number.parseInt(new URL(request.url).searchParams.get("page") ?? "1", 10) || 1));
+  const page = Math.min(
+    10_000,
+    Math.max(1, Number.parseInt(new URL(request.url).searchParams.get("page") ?? "1", 10) || 1),
+  );
   const outbox = await outboxPage(actorOf(user), { page });
   return json({
     mode: mailMode(),
@@ -28,7 +31,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   });
 }
 
-const STATUS_LABELS = { queued: "Waiting", sending: "Sending", sent: "Sent", failed: "Not delivered", local: "Local outbox" } as const;
+const STATUS_LABELS = {
+  queued: "Waiting",
+  sending: "Sending",
+  sent: "Sent",
+  failed: "Not delivered",
+  local: "Local outbox",
+} as const;
 
 export default function MessagesPage() {
   const { mode, messages, total, page, perPage } = useLoaderData<typeof loader>();
@@ -51,18 +60,34 @@ export default function MessagesPage() {
             <li key={m.id} className="card message">
               <h2 className="message-subject">{m.subject}</h2>
               <p className="muted small">
-                <StatusBadge status={m.status === "sent" ? "paid" : m.status === "failed" ? "void" : "draft"} label={STATUS_LABELS[m.status]} /> To {m.toName ? `${m.toName} <${m.to}>` : m.to} ·{" "}
-                <DateTime value={m.sentAt ?? m.createdAt} />
+                <StatusBadge
+                  status={m.status === "sent" ? "paid" : m.status === "failed" ? "void" : "draft"}
+                  label={STATUS_LABELS[m.status]}
+                />{" "}
+                To {m.toName ? `${m.toName} <${m.to}>` : m.to} · <DateTime value={m.sentAt ?? m.createdAt} />
                 {m.attempts > 1 ? ` · ${m.attempts} tries` : ""}
               </p>
-              {m.status === "failed" || (m.status === "queued" && m.lastError) ? <p className="small">Last error: {m.lastError}</p> : null}
-              {m.smtpResponse ? <p className="small muted">Server answer: <span className="mono">{m.smtpResponse}</span></p> : null}
+              {m.status === "failed" || (m.status === "queued" && m.lastError) ? (
+                <p className="small">Last error: {m.lastError}</p>
+              ) : null}
+              {m.smtpResponse ? (
+                <p className="small muted">
+                  Server answer: <span className="mono">{m.smtpResponse}</span>
+                </p>
+              ) : null}
               <details>
                 <summary>Read the message</summary>
                 <dl className="details small">
-                  <dt>From</dt><dd>{m.fromName}</dd>
-                  {m.replyTo ? <><dt>Replies go to</dt><dd>{m.replyTo}</dd></> : null}
-                  <dt>Message-ID</dt><dd className="mono">{m.messageId}</dd>
+                  <dt>From</dt>
+                  <dd>{m.fromName}</dd>
+                  {m.replyTo ? (
+                    <>
+                      <dt>Replies go to</dt>
+                      <dd>{m.replyTo}</dd>
+                    </>
+                  ) : null}
+                  <dt>Message-ID</dt>
+                  <dd className="mono">{m.messageId}</dd>
                 </dl>
                 <div className="email-preview" dangerouslySetInnerHTML={{ __html: m.html }} />
                 <h3 className="small">Plain text</h3>
@@ -79,7 +104,10 @@ export default function MessagesPage() {
       {pages > 1 ? (
         <nav className="pagination" aria-label="Pages">
           {page > 1 ? <Link to={`?page=${page - 1}`}>Newer</Link> : null}
-          <span className="muted"> Page {page} of {pages} </span>
+          <span className="muted">
+            {" "}
+            Page {page} of {pages}{" "}
+          </span>
           {page < pages ? <Link to={`?page=${page + 1}`}>Older</Link> : null}
         </nav>
       ) : null}

@@ -47,12 +47,26 @@ export default function PriceBookPage() {
   const reply = useActionData<FormReply>();
   const busy = useNavigation().state === "submitting";
   const defaultValue = editing
-    ? { id: editing.id, kind: editing.kind, name: editing.name, description: editing.description, unitPrice: editing.unitPrice, taxRate: editing.taxRate }
+    ? {
+        id: editing.id,
+        kind: editing.kind,
+        name: editing.name,
+        description: editing.description,
+        unitPrice: editing.unitPrice,
+        taxRate: editing.taxRate,
+      }
     : { kind: "service" };
-  const [form, fields] = useConformForm(priceBookItemSchema, { id: `price-book-${editing?.id ?? "new"}`, lastResult: reply?.result, defaultValue });
+  const [form, fields] = useConformForm(priceBookItemSchema, {
+    id: `price-book-${editing?.id ?? "new"}`,
+    lastResult: reply?.result,
+    defaultValue,
+  });
   return (
     <>
-      <PageHeader title="Price book" description="Services and products you sell, ready to pick on a quote or an invoice." />
+      <PageHeader
+        title="Price book"
+        description="Services and products you sell, ready to pick on a quote or an invoice."
+      />
       <section className="card" aria-labelledby="item-form-title">
         <h2 id="item-form-title">{editing ? `Change “${editing.name}”` : "Add a service or product"}</h2>
         <Form method="post" {...getFormProps(form)} className="stack record-form">
@@ -61,34 +75,80 @@ export default function PriceBookPage() {
           <FormError errors={form.errors} />
           <div className="form-grid">
             <Field label="Name" autoComplete="off" {...fieldOf(fields.name)} />
-            <SelectField name="kind" label="Kind" value={String(fields.kind.initialValue ?? "service")} errors={fields.kind.errors} options={[{ value: "service", label: "Service" }, { value: "product", label: "Product" }]} />
-            <Field label="Unit price" inputMode="decimal" autoComplete="off" hint="Like 149.00" {...fieldOf(fields.unitPrice)} />
-            <Field label="Tax rate (%)" inputMode="decimal" autoComplete="off" hint="Like 8.25; empty for none" {...fieldOf(fields.taxRate)} />
+            <SelectField
+              name="kind"
+              label="Kind"
+              value={String(fields.kind.initialValue ?? "service")}
+              errors={fields.kind.errors}
+              options={[
+                { value: "service", label: "Service" },
+                { value: "product", label: "Product" },
+              ]}
+            />
+            <Field
+              label="Unit price"
+              inputMode="decimal"
+              autoComplete="off"
+              hint="Like 149.00"
+              {...fieldOf(fields.unitPrice)}
+            />
+            <Field
+              label="Tax rate (%)"
+              inputMode="decimal"
+              autoComplete="off"
+              hint="Like 8.25; empty for none"
+              {...fieldOf(fields.taxRate)}
+            />
           </div>
           <Field label="Description" autoComplete="off" {...fieldOf(fields.description)} />
-          <FormActions submit={editing ? "Save changes" : "Add to price book"} cancelTo="/settings/price-book" busy={busy} />
+          <FormActions
+            submit={editing ? "Save changes" : "Add to price book"}
+            cancelTo="/settings/price-book"
+            busy={busy}
+          />
         </Form>
       </section>
       {items.length ? (
         <div className="table-wrap">
           <table>
             <thead>
-              <tr><th>Name</th><th>Kind</th><th className="num">Unit price</th><th className="num">Tax</th><th><span className="visually-hidden">Actions</span></th></tr>
+              <tr>
+                <th>Name</th>
+                <th>Kind</th>
+                <th className="num">Unit price</th>
+                <th className="num">Tax</th>
+                <th>
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
             </thead>
             <tbody>
               {items.map((i) => (
                 <tr key={i.id}>
-                  <td><strong>{i.name}</strong>{i.description ? <div className="muted small">{i.description}</div> : null}</td>
+                  <td>
+                    <strong>{i.name}</strong>
+                    {i.description ? <div className="muted small">{i.description}</div> : null}
+                  </td>
                   <td>{i.kind === "product" ? "Product" : "Service"}</td>
-                  <td className="num"><Money cents={i.unitPriceCents} currency="USD" /></td>
+                  <td className="num">
+                    <Money cents={i.unitPriceCents} currency="USD" />
+                  </td>
                   <td className="num">{Number(i.taxRate) ? `${i.taxRate}%` : "—"}</td>
                   <td>
                     <div className="inline-form">
-                      <Link to={`/settings/price-book?edit=${i.id}`} className="btn btn-secondary btn-sm" aria-label={`Change ${i.name}`}>Change</Link>
+                      <Link
+                        to={`/settings/price-book?edit=${i.id}`}
+                        className="btn btn-secondary btn-sm"
+                        aria-label={`Change ${i.name}`}
+                      >
+                        Change
+                      </Link>
                       <Form method="post" action="/settings/price-book?intent=remove" className="inline-form">
                         <CsrfInput />
                         <input type="hidden" name="id" value={i.id} />
-                        <button type="submit" className="btn btn-ghost btn-sm" aria-label={`Remove ${i.name}`}>Remove</button>
+                        <button type="submit" className="btn btn-ghost btn-sm" aria-label={`Remove ${i.name}`}>
+                          Remove
+                        </button>
                       </Form>
                     </div>
                   </td>
@@ -99,7 +159,10 @@ export default function PriceBookPage() {
         </div>
       ) : (
         <EmptyState title="The price book is empty">
-          <p>Add the services and products you sell most, and pick them on quotes with their price and tax rate filled in.</p>
+          <p>
+            Add the services and products you sell most, and pick them on quotes with their price and tax rate filled
+            in.
+          </p>
         </EmptyState>
       )}
     </>

@@ -22,7 +22,10 @@ export const meta: MetaFunction = () => [{ title: "Create your account · Fieldw
 
 export async function loader({ request }: LoaderFunctionArgs) {
   if (await getCurrentUser(request)) throw redirect("/");
-  return json({ honeypot: honeypotInputProps(), timeZones: timeZones().map((z) => ({ value: z, label: z.replace(/_/g, " ") })) });
+  return json({
+    honeypot: honeypotInputProps(),
+    timeZones: timeZones().map((z) => ({ value: z, label: z.replace(/_/g, " ") })),
+  });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -49,29 +52,59 @@ export default function SignupPage() {
     if (typedZone) return;
     const select = document.getElementById("field-timeZone");
     const zone = browserTimeZone();
-    if (select instanceof HTMLSelectElement && select.value === "UTC" && [...select.options].some((o) => o.value === zone)) select.value = zone;
+    if (
+      select instanceof HTMLSelectElement &&
+      select.value === "UTC" &&
+      [...select.options].some((o) => o.value === zone)
+    )
+      select.value = zone;
   }, [typedZone]);
   return (
-    <AuthCard title="Create your business account" footer={<>Already have an account? <Link to="/login">Sign in</Link></>}>
+    <AuthCard
+      title="Create your business account"
+      footer={
+        <>
+          Already have an account? <Link to="/login">Sign in</Link>
+        </>
+      }
+    >
       <Form method="post" className="stack" {...getFormProps(form)}>
         <CsrfInput />
         <HoneypotProvider {...honeypot}>
           <HoneypotInputs />
         </HoneypotProvider>
         <FormError errors={form.errors} />
-        <Field label="Business name" autoComplete="organization" required maxLength={200} {...fieldOf(fields.businessName)} />
+        <Field
+          label="Business name"
+          autoComplete="organization"
+          required
+          maxLength={200}
+          {...fieldOf(fields.businessName)}
+        />
         <Field label="Your name" autoComplete="name" required maxLength={200} {...fieldOf(fields.name)} />
         <Field label="Email" type="email" autoComplete="email" required {...fieldOf(fields.email)} />
         <Field
-          label="Password" type="password" autoComplete="new-password" required
-          minLength={PASSWORD_MIN} maxLength={PASSWORD_MAX} hint={`${PASSWORD_MIN} to ${PASSWORD_MAX} characters, not a commonly used one.`}
-          {...fieldOf(fields.password)} defaultValue={undefined}
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          required
+          minLength={PASSWORD_MIN}
+          maxLength={PASSWORD_MAX}
+          hint={`${PASSWORD_MIN} to ${PASSWORD_MAX} characters, not a commonly used one.`}
+          {...fieldOf(fields.password)}
+          defaultValue={undefined}
         />
         <SelectField
-          name={fields.timeZone.name} label="Time zone" options={zones} value={typedZone ?? "UTC"} errors={fields.timeZone.errors}
+          name={fields.timeZone.name}
+          label="Time zone"
+          options={zones}
+          value={typedZone ?? "UTC"}
+          errors={fields.timeZone.errors}
           hint="Dates and times show in it. You can change it later in Company settings."
         />
-        <button type="submit" className="btn btn-primary btn-lg" disabled={busy}>{busy ? "Creating…" : "Create account"}</button>
+        <button type="submit" className="btn btn-primary btn-lg" disabled={busy}>
+          {busy ? "Creating…" : "Create account"}
+        </button>
       </Form>
     </AuthCard>
   );

@@ -42,18 +42,37 @@ export default function InvitePage() {
   const refused = result && "result" in result ? result.result.error?.[""] : undefined;
   return (
     <>
-      <PageHeader title={`Invite ${member.name}`} description={member.email} actions={<Link to="/team" className="btn btn-secondary">Back to the team</Link>} />
+      <PageHeader
+        title={`Invite ${member.name}`}
+        description={member.email}
+        actions={
+          <Link to="/team" className="btn btn-secondary">
+            Back to the team
+          </Link>
+        }
+      />
       <section className="card narrow">
         {created ? (
           <>
             <div className="alert alert-success" role="status">
-              <p><strong>Invite link created.</strong> Copy it now and send it to {created.memberName}: it is shown only once.</p>
+              <p>
+                <strong>Invite link created.</strong> Copy it now and send it to {created.memberName}: it is shown only
+                once.
+              </p>
             </div>
-            <label className="label" htmlFor="invite-url">Invite link</label>
-            <input id="invite-url" className="link-url" readOnly value={created.url} onFocus={(e) => e.currentTarget.select()} />
+            <label className="label" htmlFor="invite-url">
+              Invite link
+            </label>
+            <input
+              id="invite-url"
+              className="link-url"
+              readOnly
+              value={created.url}
+              onFocus={(e) => e.currentTarget.select()}
+            />
             <p className="muted small section-gap">
-              It works once, until <DateTime value={created.expiresAt} />. Opening it lets {created.memberName} choose a password and sign in.
-              Making another link for them stops this one working.
+              It works once, until <DateTime value={created.expiresAt} />. Opening it lets {created.memberName} choose a
+              password and sign in. Making another link for them stops this one working.
             </p>
           </>
         ) : member.has_password ? (
@@ -62,12 +81,14 @@ export default function InvitePage() {
           <>
             <FormError errors={refused} />
             <p>
-              {member.name} has no password yet. An invite link lets them choose one and sign in. It works once and lasts {inviteDays} days;
-              an earlier link for them stops working.
+              {member.name} has no password yet. An invite link lets them choose one and sign in. It works once and
+              lasts {inviteDays} days; an earlier link for them stops working.
             </p>
             <Form method="post">
               <CsrfInput />
-              <button type="submit" className="btn btn-primary">Create invite link</button>
+              <button type="submit" className="btn btn-primary">
+                Create invite link
+              </button>
             </Form>
           </>
         )}

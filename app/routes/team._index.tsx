@@ -50,7 +50,10 @@ export async function action({ request }: ActionFunctionArgs) {
 /** Which of the page's forms a refused answer belongs to (a body that could not be read names none: the add form shows it). */
 function replyFor(reply: FormReply | undefined) {
   const posted = (reply?.result.initialValue ?? {}) as Record<string, unknown>;
-  return { intent: typeof posted.intent === "string" ? posted.intent : undefined, userId: typeof posted.userId === "string" ? posted.userId : undefined };
+  return {
+    intent: typeof posted.intent === "string" ? posted.intent : undefined,
+    userId: typeof posted.userId === "string" ? posted.userId : undefined,
+  };
 }
 
 const ROLE_HELP: Record<Role, string> = {
@@ -79,13 +82,23 @@ export default function TeamPage() {
       <PageHeader
         title="Team"
         description="Who works here, what each role may do, and invite links for members who have no password yet."
-        actions={canImport ? <Link to="/import-data?type=team" className="btn btn-secondary">Import team</Link> : null}
+        actions={
+          canImport ? (
+            <Link to="/import-data?type=team" className="btn btn-secondary">
+              Import team
+            </Link>
+          ) : null
+        }
       />
       <FormError errors={roleFailed ? Object.values(roleFailed.error ?? {}).flatMap((e) => e ?? []) : undefined} />
       <div className="table-wrap">
         <table>
           <thead>
-            <tr><th>Member</th><th>Role</th><th>Sign-in</th></tr>
+            <tr>
+              <th>Member</th>
+              <th>Role</th>
+              <th>Sign-in</th>
+            </tr>
           </thead>
           <tbody>
             {members.map((m) => {
@@ -93,8 +106,12 @@ export default function TeamPage() {
               return (
                 <tr key={m.id} className={roleFailed && posted.userId === m.id ? "row-error" : undefined}>
                   <td>
-                    <strong>{m.name}</strong>{m.id === me.id ? <span className="badge badge-muted">You</span> : null}
-                    <div className="muted small">{m.email}{m.phone ? ` · ${m.phone}` : ""}</div>
+                    <strong>{m.name}</strong>
+                    {m.id === me.id ? <span className="badge badge-muted">You</span> : null}
+                    <div className="muted small">
+                      {m.email}
+                      {m.phone ? ` · ${m.phone}` : ""}
+                    </div>
                   </td>
                   <td>
                     {locked ? (
@@ -104,11 +121,19 @@ export default function TeamPage() {
                         <CsrfInput />
                         <input type="hidden" name="intent" value="role" />
                         <input type="hidden" name="userId" value={m.id} />
-                        <label className="visually-hidden" htmlFor={`role-${m.id}`}>Role of {m.name}</label>
+                        <label className="visually-hidden" htmlFor={`role-${m.id}`}>
+                          Role of {m.name}
+                        </label>
                         <select id={`role-${m.id}`} name="role" defaultValue={m.role}>
-                          {(m.role === "owner" ? ROLES : grantable).map((r) => <option key={r} value={r}>{ROLE_LABELS[r]}</option>)}
+                          {(m.role === "owner" ? ROLES : grantable).map((r) => (
+                            <option key={r} value={r}>
+                              {ROLE_LABELS[r]}
+                            </option>
+                          ))}
                         </select>
-                        <button type="submit" className="btn btn-secondary btn-sm">Save</button>
+                        <button type="submit" className="btn btn-secondary btn-sm">
+                          Save
+                        </button>
                       </Form>
                     )}
                   </td>
@@ -118,13 +143,17 @@ export default function TeamPage() {
                     ) : (
                       <div className="invite-cell">
                         {m.invite_expires_at ? (
-                          <span className="small">Invite link sent, valid until <DateTime value={m.invite_expires_at} /></span>
+                          <span className="small">
+                            Invite link sent, valid until <DateTime value={m.invite_expires_at} />
+                          </span>
                         ) : (
                           <span className="badge badge-warning">Needs an invite</span>
                         )}
                         <Form method="post" action={`/team/${m.id}/invite`}>
                           <CsrfInput />
-                          <button type="submit" className="btn btn-primary btn-sm">{m.invite_expires_at ? "New invite link" : "Create invite link"}</button>
+                          <button type="submit" className="btn btn-primary btn-sm">
+                            {m.invite_expires_at ? "New invite link" : "Create invite link"}
+                          </button>
                         </Form>
                       </div>
                     )}
@@ -146,22 +175,42 @@ export default function TeamPage() {
             <FormError errors={addForm.errors} />
             <TextField meta={addFields.name} label="Name" input={{ required: true, maxLength: 200 }} />
             <TextField meta={addFields.email} label="Email" type="email" input={{ required: true }} />
-            <SelectField meta={addFields.role} label="Role" options={grantable.map((r) => ({ value: r, label: ROLE_LABELS[r] }))} />
-            <div><button type="submit" className="btn btn-primary">Add member</button></div>
+            <SelectField
+              meta={addFields.role}
+              label="Role"
+              options={grantable.map((r) => ({ value: r, label: ROLE_LABELS[r] }))}
+            />
+            <div>
+              <button type="submit" className="btn btn-primary">
+                Add member
+              </button>
+            </div>
           </Form>
         </section>
         <div>
           <section className="card" aria-labelledby="roles-title">
             <h2 id="roles-title">Roles</h2>
             <dl className="details">
-              {ROLES.map((r) => <Fragment key={r}><dt>{ROLE_LABELS[r]}</dt><dd>{ROLE_HELP[r]}</dd></Fragment>)}
+              {ROLES.map((r) => (
+                <Fragment key={r}>
+                  <dt>{ROLE_LABELS[r]}</dt>
+                  <dd>{ROLE_HELP[r]}</dd>
+                </Fragment>
+              ))}
             </dl>
-            <p className="muted small section-gap">A role change applies from the member's next page. The last owner cannot be demoted.</p>
+            <p className="muted small section-gap">
+              A role change applies from the member's next page. The last owner cannot be demoted.
+            </p>
           </section>
           <section className="card" aria-labelledby="tz-title">
             <h2 id="tz-title">Time zone</h2>
-            <p>Dates and times show in <strong>{timeZone.replace(/_/g, " ")}</strong> time.</p>
-            <p className="small"><Link to="/settings/company">Change the time zone in Company settings</Link>, with the business's name, contact details and the defaults for quotes and invoices.</p>
+            <p>
+              Dates and times show in <strong>{timeZone.replace(/_/g, " ")}</strong> time.
+            </p>
+            <p className="small">
+              <Link to="/settings/company">Change the time zone in Company settings</Link>, with the business's name,
+              contact details and the defaults for quotes and invoices.
+            </p>
           </section>
         </div>
       </div>

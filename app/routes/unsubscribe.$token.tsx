@@ -14,7 +14,10 @@ import { verifyIdToken } from "~/utils/signed-ids.server";
 // the GET: mail scanners open links, and must not unsubscribe anyone. The token is signed over
 // (tenant, customer) for this purpose only; a forged one, or another tenant's, is 404.
 
-export const meta: MetaFunction = () => [{ title: "Automatic reminders · Fieldwork" }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction = () => [
+  { title: "Automatic reminders · Fieldwork" },
+  { name: "robots", content: "noindex" },
+];
 const HEADERS = { "Cache-Control": "no-store", "Referrer-Policy": "same-origin", "X-Robots-Tag": "noindex" };
 
 function customerOf(token: string | undefined) {
@@ -44,7 +47,10 @@ export default function Unsubscribe() {
   if (done?.stopped || !state.on) {
     return (
       <AuthCard title="Reminders are off">
-        <p>You will get no more automatic reminders from {state.business}. Quotes, invoices and receipts they send you still arrive.</p>
+        <p>
+          You will get no more automatic reminders from {state.business}. Quotes, invoices and receipts they send you
+          still arrive.
+        </p>
       </AuthCard>
     );
   }
@@ -53,7 +59,9 @@ export default function Unsubscribe() {
       <p>{state.business} sends you reminders about quotes, invoices and visits. You can turn them off here.</p>
       <Form method="post">
         <CsrfInput />
-        <button type="submit" className="btn btn-primary">Stop reminders from {state.business}</button>
+        <button type="submit" className="btn btn-primary">
+          Stop reminders from {state.business}
+        </button>
       </Form>
     </AuthCard>
   );

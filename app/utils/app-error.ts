@@ -49,7 +49,6 @@ export const isAppError = (e: unknown): e is AppError => e instanceof AppError;
 /** Shorthands for the errors services throw most. */
 export const notFound = (what = "Not found") => new AppError("NOT_FOUND", what);
 export const conflict = (message: string) => new AppError("CONFLICT", message);
-export const forbidden = (message = "You do not have permission to do that.") =>
-  new AppError("FORBIDDEN", message);
+export const forbidden = (message = "You do not have permission to do that.") => new AppError("FORBIDDEN", message);
 export const validationFailed = (fields: FieldErrors, message = "Some fields are not valid.") =>
   new AppError("VALIDATION_FAILED", message, { fields });

@@ -59,10 +59,7 @@ export function parsePricePlans(
   return { ok: true, plans };
 }
 
-export function billingConfig(
-  provider: BillingProvider,
-  env: Record<string, string | undefined>,
-): BillingConfig {
+export function billingConfig(provider: BillingProvider, env: Record<string, string | undefined>): BillingConfig {
   if (!isBillingProvider(provider)) return { enabled: false, problem: "unknown billing provider" };
   const secretVar = secretVariable(provider);
   const plansVar = pricePlansVariable(provider);

@@ -7,7 +7,12 @@ import { parsePricePlans, pricePlansVariable, type BillingProvider } from "~/uti
 
 const secretList = z
   .string()
-  .transform((s) => s.split(",").map((p) => p.trim()).filter(Boolean))
+  .transform((s) =>
+    s
+      .split(",")
+      .map((p) => p.trim())
+      .filter(Boolean),
+  )
   .refine((l) => l.length > 0, "must hold at least one secret")
   .refine((l) => l.every((s) => s.length >= 16), "each secret must be at least 16 characters");
 
@@ -36,15 +41,38 @@ const schema = z.object({
   PORTAL_TOKEN_SECRET: secretList.optional(),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
   DB_POOL_ACQUIRE_MS: z.coerce.number().int().min(100).max(120_000).default(5_000),
-  DB_APPLICATION_NAME: z.string().regex(/^[\w.:-]{1,63}$/, "letters, digits and . _ : - only, at most 63").optional(),
+  DB_APPLICATION_NAME: z
+    .string()
+    .regex(/^[\w.:-]{1,63}$/, "letters, digits and . _ : - only, at most 63")
+    .optional(),
   /** The role requests run as (the app role: row-level security); `npm start` sets it for remix-serve. */
-  DB_SET_ROLE: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, "a role name: lower-case letters, digits and _").optional(),
+  DB_SET_ROLE: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]{0,62}$/, "a role name: lower-case letters, digits and _")
+    .optional(),
   /** Any value but empty: every SQL statement on stderr. */
-  LOG_SQL: z.string().optional().transform((v) => !!v),
+  LOG_SQL: z
+    .string()
+    .optional()
+    .transform((v) => !!v),
   /** Fault injection points for tests (ignored in production): app/utils/faults.server.ts. */
-  FAULTS: z.string().optional().transform((v) => (v ? v.split(",").map((p) => p.trim()).filter(Boolean) : [])),
+  FAULTS: z
+    .string()
+    .optional()
+    .transform((v) =>
+      v
+        ? v
+            .split(",")
+            .map((p) => p.trim())
+            .filter(Boolean)
+        : [],
+    ),
   /** The cleanup's interval (0 turns it off on this server) and rows per batch. */
-  CLEANUP_INTERVAL_MS: z.coerce.number().int().min(0).default(60 * 60_000),
+  CLEANUP_INTERVAL_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(60 * 60_000),
   CLEANUP_BATCH: z.coerce.number().int().min(1).max(100_000).default(1000),
   /** How often reminders are written (0 turns them off on this server). */
   REMINDERS_INTERVAL_MS: z.coerce.number().int().min(0).default(60_000),
@@ -96,14 +124,16 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
   }
   const env = result.data;
   const secrets = { SESSION_SECRET: env.SESSION_SECRET, PORTAL_TOKEN_SECRET: env.PORTAL_TOKEN_SECRET };
-  const missing = Object.entries(secrets).filter(([, v]) => !v).map(([k]) => k);
+  const missing = Object.entries(secrets)
+    .filter(([, v]) => !v)
+    .map(([k]) => k);
   if (missing.length && env.NODE_ENV === "production") {
-    throw new ConfigError(
-      `Invalid configuration:\n${missing.map((k) => `  ${k}: required in production`).join("\n")}`,
-    );
+    throw new ConfigError(`Invalid configuration:\n${missing.map((k) => `  ${k}: required in production`).join("\n")}`);
   }
   if (env.NODE_ENV === "production" && env.SMTP_URL && !env.MAIL_FROM) {
-    throw new ConfigError("Invalid configuration:\n  MAIL_FROM: required in production when SMTP_URL is set (the address e-mails come from)");
+    throw new ConfigError(
+      "Invalid configuration:\n  MAIL_FROM: required in production when SMTP_URL is set (the address e-mails come from)",
+    );
   }
   const generated = missing.length ? devSecrets(env.DATA_DIR) : {};
   return {
@@ -145,8 +175,12 @@ export function resetEnvCache() {
 export function databaseOptions(e: Env): DbOptions | undefined {
   if (!e.DATABASE_URL) return undefined;
   return {
-    url: e.DATABASE_URL, poolMax: e.DB_POOL_MAX, acquireMs: e.DB_POOL_ACQUIRE_MS, applicationName: e.DB_APPLICATION_NAME,
-    setRole: e.DB_SET_ROLE, logSql: e.LOG_SQL,
+    url: e.DATABASE_URL,
+    poolMax: e.DB_POOL_MAX,
+    acquireMs: e.DB_POOL_ACQUIRE_MS,
+    applicationName: e.DB_APPLICATION_NAME,
+    setRole: e.DB_SET_ROLE,
+    logSql: e.LOG_SQL,
   };
 }
 

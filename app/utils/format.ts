@@ -19,7 +19,9 @@ export function dateTimeFormat(options: Intl.DateTimeFormatOptions, locale = "en
 }
 
 export function formatMoney(cents: number, currency = "USD"): string {
-  return cached(`m|${currency}`, () => new Intl.NumberFormat("en-US", { style: "currency", currency })).format(cents / 100);
+  return cached(`m|${currency}`, () => new Intl.NumberFormat("en-US", { style: "currency", currency })).format(
+    cents / 100,
+  );
 }
 
 /** Several currencies summed separately: "$1,200.00 + €300.00"; nothing is "$0.00". */
@@ -46,5 +48,15 @@ export const humanize = (s: string) => s.replace(/_/g, " ").replace(/^\w/, (c) =
 
 /** Short money for chart axes: "$1.2K", "$30K", "$0". */
 export function formatMoneyCompact(cents: number, currency = "USD"): string {
-  return cached(`mc|${currency}`, () => new Intl.NumberFormat("en-US", { style: "currency", currency, notation: "compact", minimumFractionDigits: 0, maximumFractionDigits: 1 })).format(cents / 100);
+  return cached(
+    `mc|${currency}`,
+    () =>
+      new Intl.NumberFormat("en-US", {
+        style: "currency",
+        currency,
+        notation: "compact",
+        minimumFractionDigits: 0,
+        maximumFractionDigits: 1,
+      }),
+  ).format(cents / 100);
 }

@@ -1,6 +1,7 @@
 // Where a form on a record page sends the browser back to: only one of our record pages,
 // never an arbitrary URL (an open redirect).
-const RECORD_PAGE = /^\/(customers|quotes|invoices|jobs)\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const RECORD_PAGE =
+  /^\/(customers|quotes|invoices|jobs)\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function recordPageOf(value: FormDataEntryValue | string | null | undefined, fallback: string): string {
   return typeof value === "string" && RECORD_PAGE.test(value) ? value : fallback;

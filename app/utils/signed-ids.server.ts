@@ -10,7 +10,8 @@ import { safeEqual } from "./crypto.server";
  */
 const uuidBytes = (id: string) => Buffer.from(id.replace(/-/g, ""), "hex");
 const bytesUuid = (b: Buffer) => b.toString("hex").replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, "$1-$2-$3-$4-$5");
-const sign = (secret: string, purpose: string, payload: string) => createHmac("sha256", secret).update(`${purpose}|${payload}`).digest("base64url");
+const sign = (secret: string, purpose: string, payload: string) =>
+  createHmac("sha256", secret).update(`${purpose}|${payload}`).digest("base64url");
 
 export type TokenPurpose = "portal" | "calendar" | "unsubscribe";
 

@@ -10,5 +10,7 @@ export const up: Migration = async ({ context: sql }) => {
 };
 
 export const down: Migration = async ({ context: sql }) => {
-  await sql.query(`ALTER TABLE billing_events ALTER COLUMN payload TYPE jsonb USING replace(payload, '\\u0000', '')::jsonb;`);
+  await sql.query(
+    `ALTER TABLE billing_events ALTER COLUMN payload TYPE jsonb USING replace(payload, '\\u0000', '')::jsonb;`,
+  );
 };

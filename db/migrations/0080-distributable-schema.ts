@@ -19,7 +19,13 @@ import { APP_ROLE } from "./0009-row-level-security";
  *   reads the reference table first, then each business's user by its key.
  */
 const SET_NULL_KEYS: Array<[table: string, name: string, columns: string, target: string, nulled: string]> = [
-  ["booking_requests", "booking_requests_tenant_id_portal_link_id_fkey", "tenant_id, portal_link_id", "portal_links", "portal_link_id"],
+  [
+    "booking_requests",
+    "booking_requests_tenant_id_portal_link_id_fkey",
+    "tenant_id, portal_link_id",
+    "portal_links",
+    "portal_link_id",
+  ],
   ["booking_requests", "booking_requests_tenant_id_triaged_by_fkey", "tenant_id, triaged_by", "users", "triaged_by"],
   ["import_runs", "import_runs_tenant_id_committed_by_fkey", "tenant_id, committed_by", "users", "committed_by"],
   ["import_runs", "import_runs_tenant_id_created_by_fkey", "tenant_id, created_by", "users", "created_by"],

@@ -6,7 +6,9 @@ export const up: Migration = async ({ context: sql }) => {
   // Two statements, same result: Citus refuses ADD COLUMN with an inline constraint on a
   // distributed table (docs/decisions/228-citus-run.md); the name is PostgreSQL's own.
   await sql.query(`ALTER TABLE tenants ADD COLUMN brand_color text NOT NULL DEFAULT '#1d4ed8'`);
-  await sql.query(`ALTER TABLE tenants ADD CONSTRAINT tenants_brand_color_check CHECK (brand_color ~ '^#[0-9a-f]{6}$')`);
+  await sql.query(
+    `ALTER TABLE tenants ADD CONSTRAINT tenants_brand_color_check CHECK (brand_color ~ '^#[0-9a-f]{6}$')`,
+  );
 };
 
 export const down: Migration = async ({ context: sql }) => {

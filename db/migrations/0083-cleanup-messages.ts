@@ -23,7 +23,8 @@ const MESSAGES_KIND = `
         RETURN n;
 `;
 
-const replaced = (fn: string) => fn.replace("CREATE FUNCTION app_cleanup_batch", "CREATE OR REPLACE FUNCTION app_cleanup_batch");
+const replaced = (fn: string) =>
+  fn.replace("CREATE FUNCTION app_cleanup_batch", "CREATE OR REPLACE FUNCTION app_cleanup_batch");
 
 const LAST_BRANCH = "      ELSE\n        RAISE EXCEPTION";
 if (!CLEANUP_BATCH_FUNCTION.includes(LAST_BRANCH)) throw new Error("0083: the cleanup function's last branch moved");

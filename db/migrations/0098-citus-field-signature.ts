@@ -18,7 +18,8 @@ const TO = [
   "VALUES (p_tenant, p_job, v_args ->> 'name', decode(v_args ->> 'image', 'base64'), p_occurred, p_user, now())",
   "collected_by = EXCLUDED.collected_by, updated_at = EXCLUDED.updated_at;",
 ];
-for (const text of FROM) if (!FIELD_APPLY_MUTATION_0084.includes(text)) throw new Error(`0098: field_apply_mutation no longer has: ${text}`);
+for (const text of FROM)
+  if (!FIELD_APPLY_MUTATION_0084.includes(text)) throw new Error(`0098: field_apply_mutation no longer has: ${text}`);
 const CITUS_READY = FROM.reduce((fn, text, i) => fn.replace(text, TO[i]!), FIELD_APPLY_MUTATION_0084);
 
 export const up: Migration = async ({ context: sql }) => {

@@ -24,4 +24,3 @@ export class RecordHistoryEntry extends Model {
 
 export const DOCUMENT_KINDS = ["quote", "invoice"] as const;
 export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
-

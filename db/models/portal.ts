@@ -14,7 +14,6 @@ export class PortalLink extends Model {
   declare createdAt: Date;
 }
 
-
 @Table({ tableName: "booking_requests", underscored: true })
 export class BookingRequest extends Model {
   @TenantKey declare tenantId: string;

@@ -25,11 +25,16 @@ async function main() {
     await migrateUp(db());
     const domain = (process.env.DEMO_EMAIL_DOMAIN || "demo.fieldwork.test").toLowerCase();
     const businessName = "Summit Plumbing & Heating";
-    const existing = await one<{ id: string }>(`SELECT tenant_id AS id FROM users WHERE email = $1`, [`owner@${domain}`]);
+    const existing = await one<{ id: string }>(`SELECT tenant_id AS id FROM users WHERE email = $1`, [
+      `owner@${domain}`,
+    ]);
     if (existing) {
       console.log("The demo tenant exists already. Logins (password: %s):", DEFAULT_PASSWORD);
     } else {
-      const tenant = await one<{ id: string }>(`INSERT INTO tenants (name, time_zone) VALUES ($1, $2) RETURNING id`, [businessName, DEMO_TIME_ZONE]);
+      const tenant = await one<{ id: string }>(`INSERT INTO tenants (name, time_zone) VALUES ($1, $2) RETURNING id`, [
+        businessName,
+        DEMO_TIME_ZONE,
+      ]);
       const tenantId = tenant!.id;
       const people = [
         { role: "owner", name: "Morgan Ellis" },
@@ -38,16 +43,27 @@ async function main() {
         { role: "technician", name: "Luis Romero" },
       ] as const;
       const users: Awaited<ReturnType<typeof createUser>>[] = [];
-      for (const p of people) users.push(await createUser(tenantId, { role: p.role, name: p.name, email: `${p.role}@${domain}` }));
+      for (const p of people)
+        users.push(await createUser(tenantId, { role: p.role, name: p.name, email: `${p.role}@${domain}` }));
       const tech = users[3];
       const customers = [];
       for (const [name, email] of [
         ["Ana García", "ana.garcia@example.com"],
         ["Bob Nguyen", "bob.nguyen@example.com"],
         ["Chloé Martin", "chloe.martin@example.com"],
-      ]) customers.push(await createCustomer(tenantId, { name, email }));
-      await createJob(tenantId, { customerId: customers[0].id, title: "Replace 50 gal water heater", assigneeId: tech.id });
-      await createJob(tenantId, { customerId: customers[1].id, title: "Kitchen drain clog", assigneeId: tech.id, scheduledStart: new Date(Date.now() + 86400_000) });
+      ])
+        customers.push(await createCustomer(tenantId, { name, email }));
+      await createJob(tenantId, {
+        customerId: customers[0].id,
+        title: "Replace 50 gal water heater",
+        assigneeId: tech.id,
+      });
+      await createJob(tenantId, {
+        customerId: customers[1].id,
+        title: "Kitchen drain clog",
+        assigneeId: tech.id,
+        scheduledStart: new Date(Date.now() + 86400_000),
+      });
       await createJob(tenantId, { customerId: customers[2].id, title: "AC tune-up", scheduledStart: null });
       await createQuote(tenantId, { customerId: customers[0].id, number: "Q-0950" });
       await createInvoice(tenantId, { customerId: customers[1].id, number: "INV-1001" });
@@ -63,8 +79,13 @@ async function main() {
       }
       // Today's work, by hand: through the same services as the pages.
       const actor = (i: number) => ({ tenantId, userId: users[i].id, role: users[i].role });
-      await seedBusinessDay({ owner: actor(0), office: actor(2), technician: actor(3), technicianName: tech.name }, businessName);
-      console.log("Made a day of work: quotes sent and approved in the portal, jobs scheduled today, one done in the field and invoiced, $500 of it paid in the portal.");
+      await seedBusinessDay(
+        { owner: actor(0), office: actor(2), technician: actor(3), technicianName: tech.name },
+        businessName,
+      );
+      console.log(
+        "Made a day of work: quotes sent and approved in the portal, jobs scheduled today, one done in the field and invoiced, $500 of it paid in the portal.",
+      );
       console.log("Demo tenant '%s' created. Logins (password: %s):", businessName, DEFAULT_PASSWORD);
     }
     for (const role of ROLES) console.log(`  ${role.padEnd(10)} ${role}@${domain}`);

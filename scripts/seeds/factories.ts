@@ -70,7 +70,14 @@ export async function createCustomer(tenantId: string, o: Partial<Record<string,
 
 export async function createJob(
   tenantId: string,
-  o: { customerId: string; title?: string; status?: string; assigneeId?: string | null; scheduledStart?: Date | null; checklist?: string[] },
+  o: {
+    customerId: string;
+    title?: string;
+    status?: string;
+    assigneeId?: string | null;
+    scheduledStart?: Date | null;
+    checklist?: string[];
+  },
 ) {
   const start = o.scheduledStart === undefined ? new Date(Date.now() + 3600_000) : o.scheduledStart;
   const j = await one<{ id: string; title: string; status: string }>(
@@ -87,7 +94,12 @@ export async function createJob(
     ],
   );
   for (const [position, label] of (o.checklist ?? []).entries()) {
-    await one(`INSERT INTO job_checklist_items (tenant_id, job_id, position, label) VALUES ($1, $2, $3, $4)`, [tenantId, j!.id, position, label]);
+    await one(`INSERT INTO job_checklist_items (tenant_id, job_id, position, label) VALUES ($1, $2, $3, $4)`, [
+      tenantId,
+      j!.id,
+      position,
+      label,
+    ]);
   }
   return j!;
 }
@@ -105,7 +117,16 @@ export function lineAmounts(item: ItemInput) {
 async function createDocument(
   kind: "quote" | "invoice",
   tenantId: string,
-  o: { customerId: string; number?: string; status?: string; items?: ItemInput[]; validUntil?: string | null; dueDate?: string | null; amountPaidCents?: number; currency?: string },
+  o: {
+    customerId: string;
+    number?: string;
+    status?: string;
+    items?: ItemInput[];
+    validUntil?: string | null;
+    dueDate?: string | null;
+    amountPaidCents?: number;
+    currency?: string;
+  },
 ) {
   const items = o.items ?? [
     { description: "50 gal gas water heater", unitPriceCents: 145_000, taxRate: "8.25" },
@@ -123,22 +144,58 @@ async function createDocument(
       ? await one<{ id: string }>(
           `INSERT INTO quotes (tenant_id, customer_id, number, title, status, issue_date, valid_until, currency, subtotal_cents, tax_cents, total_cents, sent_at)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, CASE WHEN $5 <> 'draft' THEN now() END) RETURNING id`,
-          [tenantId, o.customerId, number, "Water heater replacement", o.status ?? "sent", today, o.validUntil === undefined ? plus30 : o.validUntil, o.currency ?? "USD", subtotal, tax, subtotal + tax],
+          [
+            tenantId,
+            o.customerId,
+            number,
+            "Water heater replacement",
+            o.status ?? "sent",
+            today,
+            o.validUntil === undefined ? plus30 : o.validUntil,
+            o.currency ?? "USD",
+            subtotal,
+            tax,
+            subtotal + tax,
+          ],
         )
       : await one<{ id: string }>(
           `INSERT INTO invoices (tenant_id, customer_id, number, status, issue_date, due_date, currency, subtotal_cents, tax_cents, total_cents, amount_paid_cents, sent_at)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, CASE WHEN $4 <> 'draft' THEN now() END) RETURNING id`,
-          [tenantId, o.customerId, number, o.status ?? "sent", today, o.dueDate === undefined ? plus30 : o.dueDate, o.currency ?? "USD", subtotal, tax, subtotal + tax, o.amountPaidCents ?? 0],
+          [
+            tenantId,
+            o.customerId,
+            number,
+            o.status ?? "sent",
+            today,
+            o.dueDate === undefined ? plus30 : o.dueDate,
+            o.currency ?? "USD",
+            subtotal,
+            tax,
+            subtotal + tax,
+            o.amountPaidCents ?? 0,
+          ],
         );
   for (const [i, item] of items.entries()) {
     await rows(
       `INSERT INTO ${table === "quotes" ? "quote_items" : "invoice_items"} (tenant_id, ${kind}_id, position, description, quantity, unit_price_cents, tax_rate, line_total_cents, tax_cents)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [tenantId, doc!.id, i + 1, item.description, item.quantity ?? "1", item.unitPriceCents, item.taxRate ?? "0", amounts[i].line, amounts[i].tax],
+      [
+        tenantId,
+        doc!.id,
+        i + 1,
+        item.description,
+        item.quantity ?? "1",
+        item.unitPriceCents,
+        item.taxRate ?? "0",
+        amounts[i].line,
+        amounts[i].tax,
+      ],
     );
   }
   return { id: doc!.id, number, totalCents: subtotal + tax };
 }
 
-export const createQuote = (tenantId: string, o: Parameters<typeof createDocument>[2]) => createDocument("quote", tenantId, o);
-export const createInvoice = (tenantId: string, o: Parameters<typeof createDocument>[2]) => createDocument("invoice", tenantId, o);
+export const createQuote = (tenantId: string, o: Parameters<typeof createDocument>[2]) =>
+  createDocument("quote", tenantId, o);
+export const createInvoice = (tenantId: string, o: Parameters<typeof createDocument>[2]) =>
+  createDocument("invoice", tenantId, o);

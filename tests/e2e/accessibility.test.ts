@@ -10,10 +10,25 @@ import { renderEmail } from "../../app/services/messages/templates.server";
 import { LINK_PLACEHOLDER } from "../../app/services/messages/links.server";
 import { signIdToken } from "../../app/utils/signed-ids.server";
 import {
-  expectNoSeriousAxeViolations, JS_MODES, newContext, screenshot, seriousAxeViolations, signIn, SKIP_BROWSER, withBrowser,
+  expectNoSeriousAxeViolations,
+  JS_MODES,
+  newContext,
+  screenshot,
+  seriousAxeViolations,
+  signIn,
+  SKIP_BROWSER,
+  withBrowser,
 } from "../helpers/browser";
 import { clientFor } from "../helpers/client";
-import { createInvoice, createJob, createQuote, createTenant, createTenantWithUsers, createUser, DEFAULT_PASSWORD } from "../helpers/fixtures";
+import {
+  createInvoice,
+  createJob,
+  createQuote,
+  createTenant,
+  createTenantWithUsers,
+  createUser,
+  DEFAULT_PASSWORD,
+} from "../helpers/fixtures";
 import { commit, idIn, preview, upload } from "../helpers/import";
 import { portalSetup } from "../helpers/portal";
 import { quoteWithOptions } from "../helpers/quote-options";
@@ -44,15 +59,31 @@ async function seed(tag: string) {
   const office = { tenantId: t.id, userId: t.users.owner.id, role: "owner" as const };
   const portal = await portalSetup({ tenant: t, customerName: "Rosa Marquez" });
   const customer = portal.customer;
-  const job = await createJob(t.id, { customerId: customer.id, title: "Replace 50 gal water heater", assigneeId: t.users.technician.id });
-  await createJob(t.id, { customerId: customer.id, title: "Annual furnace tune-up", assigneeId: t.users.technician.id, status: "en_route", scheduledStart: new Date(Date.now() - 3600_000) });
+  const job = await createJob(t.id, {
+    customerId: customer.id,
+    title: "Replace 50 gal water heater",
+    assigneeId: t.users.technician.id,
+  });
+  await createJob(t.id, {
+    customerId: customer.id,
+    title: "Annual furnace tune-up",
+    assigneeId: t.users.technician.id,
+    status: "en_route",
+    scheduledStart: new Date(Date.now() - 3600_000),
+  });
   const quote = await createQuote(t.id, { customerId: customer.id });
-  await createQuote(t.id, { customerId: customer.id, validUntil: new Date(Date.now() - 86400_000).toISOString().slice(0, 10) });
+  await createQuote(t.id, {
+    customerId: customer.id,
+    validUntil: new Date(Date.now() - 86400_000).toISOString().slice(0, 10),
+  });
   const invoice = await createInvoice(t.id, { customerId: customer.id, status: "partial", amountPaidCents: 50_000 });
   const draftInvoice = await createInvoice(t.id, { customerId: customer.id, status: "draft" });
   // Options, optional items, a deposit and a change request (issue 20): on the portal hub and the dashboard.
   const options = await quoteWithOptions(t.id, customer.id, { depositPercent: "25" });
-  await one(`INSERT INTO quote_change_requests (tenant_id, quote_id, customer_id, message) VALUES ($1, $2, $3, 'Could it be done on a Saturday?') RETURNING id`, [t.id, options.id, customer.id]);
+  await one(
+    `INSERT INTO quote_change_requests (tenant_id, quote_id, customer_id, message) VALUES ($1, $2, $3, 'Could it be done on a Saturday?') RETURNING id`,
+    [t.id, options.id, customer.id],
+  );
   await one(
     `INSERT INTO booking_requests (tenant_id, customer_id, service, description, preferred_date, time_window, address, phone)
      VALUES ($1, $2, 'Furnace not heating', 'Clicks but never lights.', current_date + 2, 'morning', '48 Oak Lane', '555-0142') RETURNING id`,
@@ -65,8 +96,15 @@ async function seed(tag: string) {
   const invite = await createInvite(office, imported.id);
   // One e-mail in the outbox (/settings/messages), as the quote's send would write it.
   const email = renderEmail({
-    business: { name: t.name, email: "office@summit.test", phone: "555-0100", address: null, color: "#1d4ed8" }, preview: "Your quote", greeting: "Hi Rosa,",
-    paragraphs: ["Here is your quote Q-0001."], facts: [["Quote", "Q-0001"], ["Total", "$1,200.00"]], action: { label: "Review and approve", url: LINK_PLACEHOLDER },
+    business: { name: t.name, email: "office@summit.test", phone: "555-0100", address: null, color: "#1d4ed8" },
+    preview: "Your quote",
+    greeting: "Hi Rosa,",
+    paragraphs: ["Here is your quote Q-0001."],
+    facts: [
+      ["Quote", "Q-0001"],
+      ["Total", "$1,200.00"],
+    ],
+    action: { label: "Review and approve", url: LINK_PLACEHOLDER },
   });
   await one(
     `INSERT INTO messages (tenant_id, kind, status, to_address, to_name, from_name, subject, text_body, html_body, message_id, link_ref)
@@ -75,19 +113,49 @@ async function seed(tag: string) {
   );
   // Import pages: a preview with errors (jobs naming customers that do not exist), and the result of a committed one.
   const c = await clientFor(t.users.owner);
-  const badPreview = await preview(c, "jobs", "title,customer_email,status\nFix leak,nobody@example.test,scheduled\n,rosa@example.test,unknown\n");
-  const goodPreview = await preview(c, "customers", `name,email\nAda Byrne,ada-${tag}@example.test\nBen Okafor,ben-${tag}@example.test\n`);
+  const badPreview = await preview(
+    c,
+    "jobs",
+    "title,customer_email,status\nFix leak,nobody@example.test,scheduled\n,rosa@example.test,unknown\n",
+  );
+  const goodPreview = await preview(
+    c,
+    "customers",
+    `name,email\nAda Byrne,ada-${tag}@example.test\nBen Okafor,ben-${tag}@example.test\n`,
+  );
   const runId = idIn(await commit(c, goodPreview), "run");
   // A file waiting at the mapping step (section 14): an ambiguous header.
-  const waiting = await upload(c, "customers", `Client Name,Email Address,Contact\nCora Vance,cora-${tag}@example.test,555-0100\n`);
+  const waiting = await upload(
+    c,
+    "customers",
+    `Client Name,Email Address,Contact\nCora Vance,cora-${tag}@example.test,555-0100\n`,
+  );
   const uploadId = new URL(waiting.headers.get("location")!, "http://x").searchParams.get("upload")!;
-  return { t, customer, job, quote, invoice, draftInvoice, options, portalUrl: portal.url, invitePath: new URL(invite.url).pathname, member: imported, badPreview, runId, uploadId };
+  return {
+    t,
+    customer,
+    job,
+    quote,
+    invoice,
+    draftInvoice,
+    options,
+    portalUrl: portal.url,
+    invitePath: new URL(invite.url).pathname,
+    member: imported,
+    badPreview,
+    runId,
+    uploadId,
+  };
 }
 
 const PAGES: PageCase[] = [
   { name: "sign in", who: "visitor", path: () => "/login", shows: /Sign in/ },
   {
-    name: "sign in with errors", who: "visitor", path: () => "/login", status: 200, shows: /Sign in/,
+    name: "sign in with errors",
+    who: "visitor",
+    path: () => "/login",
+    status: 200,
+    shows: /Sign in/,
     then: async (page) => {
       await page.getByLabel("Email").fill("not-an-email");
       await page.getByRole("button", { name: "Sign in" }).click();
@@ -95,7 +163,11 @@ const PAGES: PageCase[] = [
     },
   },
   {
-    name: "choose a business", who: "visitor", path: () => "/login", shows: /Choose a business[\s\S]*Harbor Heating/, shot: true,
+    name: "choose a business",
+    who: "visitor",
+    path: () => "/login",
+    shows: /Choose a business[\s\S]*Harbor Heating/,
+    shot: true,
     then: async (page, s) => {
       await page.getByLabel("Email").fill(s.t.users.admin.email);
       await page.getByLabel("Password").fill(DEFAULT_PASSWORD);
@@ -105,7 +177,10 @@ const PAGES: PageCase[] = [
   },
   { name: "sign up", who: "visitor", path: () => "/signup", shows: /Create your business account/ },
   {
-    name: "sign up with errors", who: "visitor", path: () => "/signup", shows: /Create your business account/,
+    name: "sign up with errors",
+    who: "visitor",
+    path: () => "/signup",
+    shows: /Create your business account/,
     then: async (page) => {
       await page.getByLabel("Password").fill("short");
       await page.getByRole("button", { name: "Create account" }).click();
@@ -113,20 +188,61 @@ const PAGES: PageCase[] = [
     },
   },
   { name: "invite", who: "visitor", path: (s) => s.invitePath, shows: /choose a password/ },
-  { name: "invite no longer valid", who: "visitor", path: () => "/invite/not-a-real-token", status: 404, shows: /no longer works/ },
-  { name: "portal hub", who: "visitor", path: (s) => s.portalUrl, shows: /Rosa Marquez/ },
-  { name: "stop reminders", who: "visitor", path: (s) => `/unsubscribe/${signIdToken("unsubscribe", s.t.id, s.customer.id)}`, shows: /Stop automatic reminders/ },
   {
-    name: "portal hub, a quote's choice kept by Update total", who: "visitor", shows: /Approve and pay deposit/, shot: true,
-    path: (s) => `${s.portalUrl}?${new URLSearchParams([["quoteId", s.options.id], ["option", "Better"], ["optionalItems", s.options.ids.warranty]])}`,
+    name: "invite no longer valid",
+    who: "visitor",
+    path: () => "/invite/not-a-real-token",
+    status: 404,
+    shows: /no longer works/,
   },
-  { name: "portal link not valid", who: "visitor", path: () => "/portal/forged.token", status: 404, shows: /no longer valid/i },
+  { name: "portal hub", who: "visitor", path: (s) => s.portalUrl, shows: /Rosa Marquez/ },
+  {
+    name: "stop reminders",
+    who: "visitor",
+    path: (s) => `/unsubscribe/${signIdToken("unsubscribe", s.t.id, s.customer.id)}`,
+    shows: /Stop automatic reminders/,
+  },
+  {
+    name: "portal hub, a quote's choice kept by Update total",
+    who: "visitor",
+    shows: /Approve and pay deposit/,
+    shot: true,
+    path: (s) =>
+      `${s.portalUrl}?${new URLSearchParams([
+        ["quoteId", s.options.id],
+        ["option", "Better"],
+        ["optionalItems", s.options.ids.warranty],
+      ])}`,
+  },
+  {
+    name: "portal link not valid",
+    who: "visitor",
+    path: () => "/portal/forged.token",
+    status: 404,
+    shows: /no longer valid/i,
+  },
   { name: "dashboard", who: "owner", path: () => "/", shows: /Open jobs/i, shot: true },
   { name: "customers", who: "owner", path: () => "/customers", shows: /Rosa Marquez/ },
-  { name: "customer", who: "owner", path: (s) => `/customers/${s.customer.id}`, shows: /Replace 50 gal water heater/, shot: true },
-  { name: "new portal link", who: "owner", path: (s) => `/customers/${s.customer.id}/portal-links`, shows: /portal link/i },
   {
-    name: "new portal link with errors", who: "owner", path: (s) => `/customers/${s.customer.id}/portal-links`, shows: /portal link/i, status: 200, shot: true,
+    name: "customer",
+    who: "owner",
+    path: (s) => `/customers/${s.customer.id}`,
+    shows: /Replace 50 gal water heater/,
+    shot: true,
+  },
+  {
+    name: "new portal link",
+    who: "owner",
+    path: (s) => `/customers/${s.customer.id}/portal-links`,
+    shows: /portal link/i,
+  },
+  {
+    name: "new portal link with errors",
+    who: "owner",
+    path: (s) => `/customers/${s.customer.id}/portal-links`,
+    shows: /portal link/i,
+    status: 200,
+    shot: true,
     then: async (page) => {
       // The browser would stop 0 itself; skip its check to see the server's message.
       await page.locator("form.portal-link-form").evaluate((f) => f.setAttribute("novalidate", ""));
@@ -138,9 +254,19 @@ const PAGES: PageCase[] = [
   { name: "new customer", who: "owner", path: () => "/customers/new", shows: /Only the name is required/ },
   { name: "edit customer", who: "owner", path: (s) => `/customers/${s.customer.id}/edit`, shows: /Rosa Marquez/ },
   { name: "new quote: choose the customer", who: "owner", path: () => "/quotes/new", shows: /Who is the quote for/ },
-  { name: "quote builder", who: "owner", path: (s) => `/quotes/new?customerId=${s.customer.id}`, shows: /Line items/, shot: true },
   {
-    name: "quote builder with errors", who: "owner", path: (s) => `/quotes/new?customerId=${s.customer.id}`, shows: /Line items/, shot: true,
+    name: "quote builder",
+    who: "owner",
+    path: (s) => `/quotes/new?customerId=${s.customer.id}`,
+    shows: /Line items/,
+    shot: true,
+  },
+  {
+    name: "quote builder with errors",
+    who: "owner",
+    path: (s) => `/quotes/new?customerId=${s.customer.id}`,
+    shows: /Line items/,
+    shot: true,
     then: async (page) => {
       await page.locator("form.quote-form").evaluate((f) => f.setAttribute("novalidate", ""));
       await page.getByLabel("Unit price, line 1").fill("12,50");
@@ -150,7 +276,11 @@ const PAGES: PageCase[] = [
   },
   { name: "price book", who: "owner", path: () => "/settings/price-book", shows: /Add a service or product/ },
   {
-    name: "messages outbox", who: "owner", path: () => "/settings/messages", shows: /Quote Q-0001 from Summit[\s\S]*Review and approve/, shot: true,
+    name: "messages outbox",
+    who: "owner",
+    path: () => "/settings/messages",
+    shows: /Quote Q-0001 from Summit[\s\S]*Review and approve/,
+    shot: true,
     then: async (page) => {
       await page.getByText("Read the message").first().click();
     },
@@ -160,7 +290,11 @@ const PAGES: PageCase[] = [
   { name: "job", who: "owner", path: (s) => `/jobs/${s.job.id}`, shows: /Replace 50 gal water heater/, shot: true },
   { name: "new job", who: "owner", path: (s) => `/jobs/new?customerId=${s.customer.id}`, shows: /New job/, shot: true },
   {
-    name: "new job with errors", who: "owner", path: (s) => `/jobs/new?customerId=${s.customer.id}`, shows: /New job/, shot: true,
+    name: "new job with errors",
+    who: "owner",
+    path: (s) => `/jobs/new?customerId=${s.customer.id}`,
+    shows: /New job/,
+    shot: true,
     then: async (page) => {
       await page.getByLabel("Start").fill("2026-06-16T11:00");
       await page.getByLabel("End").fill("2026-06-16T09:00");
@@ -172,20 +306,45 @@ const PAGES: PageCase[] = [
   { name: "quotes", who: "owner", path: () => "/quotes", shows: /Q-/ },
   { name: "quote", who: "owner", path: (s) => `/quotes/${s.quote.id}`, shows: /50 gal gas water heater/ },
   { name: "invoices", who: "owner", path: () => "/invoices", shows: /INV-/ },
-  { name: "invoice", who: "owner", path: (s) => `/invoices/${s.invoice.id}`, shows: /50 gal gas water heater/, shot: true },
+  {
+    name: "invoice",
+    who: "owner",
+    path: (s) => `/invoices/${s.invoice.id}`,
+    shows: /50 gal gas water heater/,
+    shot: true,
+  },
   { name: "record payment", who: "owner", path: (s) => `/invoices/${s.invoice.id}/payments`, shows: /Record payment/ },
   {
-    name: "record payment with errors", who: "owner", path: (s) => `/invoices/${s.invoice.id}/payments`, shows: /Record payment/, shot: true,
+    name: "record payment with errors",
+    who: "owner",
+    path: (s) => `/invoices/${s.invoice.id}/payments`,
+    shows: /Record payment/,
+    shot: true,
     then: async (page) => {
       await page.getByLabel("Amount").fill("lots");
       await page.getByRole("button", { name: "Record payment" }).click();
       await page.locator("#payment-form-amount-error").waitFor();
     },
   },
-  { name: "new invoice: choose the customer", who: "owner", path: () => "/invoices/new", shows: /Who is the invoice for/ },
-  { name: "new invoice", who: "owner", path: (s) => `/invoices/new?customerId=${s.customer.id}`, shows: /Line items/, shot: true },
   {
-    name: "new invoice with errors", who: "owner", path: (s) => `/invoices/new?customerId=${s.customer.id}`, shows: /Line items/, shot: true,
+    name: "new invoice: choose the customer",
+    who: "owner",
+    path: () => "/invoices/new",
+    shows: /Who is the invoice for/,
+  },
+  {
+    name: "new invoice",
+    who: "owner",
+    path: (s) => `/invoices/new?customerId=${s.customer.id}`,
+    shows: /Line items/,
+    shot: true,
+  },
+  {
+    name: "new invoice with errors",
+    who: "owner",
+    path: (s) => `/invoices/new?customerId=${s.customer.id}`,
+    shows: /Line items/,
+    shot: true,
     then: async (page) => {
       await page.locator("form.invoice-form").evaluate((f) => f.setAttribute("novalidate", ""));
       await page.getByLabel("Unit price, line 1").fill("12,50");
@@ -201,18 +360,45 @@ const PAGES: PageCase[] = [
   { name: "team invite", who: "owner", path: (s) => `/team/${s.member.id}/invite`, shows: /Invite Dana Imported/ },
   { name: "import", who: "owner", path: () => "/import-data", shows: /Customers/ },
   { name: "import customers", who: "owner", path: () => "/import-data?type=customers", shows: /external_id/ },
-  { name: "import preview with errors", who: "owner", path: (s) => `/import-data?type=jobs&preview=${s.badPreview}`, shows: /With errors/, shot: true },
-  { name: "import result", who: "owner", path: (s) => `/import-data?type=customers&run=${s.runId}`, shows: /Imported 2 customers/ },
   {
-    name: "import upload refused", who: "owner", path: () => "/import-data?type=customers", shows: /external_id/,
+    name: "import preview with errors",
+    who: "owner",
+    path: (s) => `/import-data?type=jobs&preview=${s.badPreview}`,
+    shows: /With errors/,
+    shot: true,
+  },
+  {
+    name: "import result",
+    who: "owner",
+    path: (s) => `/import-data?type=customers&run=${s.runId}`,
+    shows: /Imported 2 customers/,
+  },
+  {
+    name: "import upload refused",
+    who: "owner",
+    path: () => "/import-data?type=customers",
+    shows: /external_id/,
     then: async (page) => {
-      await page.getByRole("button", { name: /preview/i }).first().click();
+      await page
+        .getByRole("button", { name: /preview/i })
+        .first()
+        .click();
       await page.getByRole("alert").first().waitFor();
     },
   },
-  { name: "import column mapping", who: "owner", path: (s) => `/import-data?type=customers&upload=${s.uploadId}`, shows: /Match your columns/, shot: true },
   {
-    name: "import column mapping refused", who: "owner", path: (s) => `/import-data?type=customers&upload=${s.uploadId}`, shows: /Match your columns/, status: 200,
+    name: "import column mapping",
+    who: "owner",
+    path: (s) => `/import-data?type=customers&upload=${s.uploadId}`,
+    shows: /Match your columns/,
+    shot: true,
+  },
+  {
+    name: "import column mapping refused",
+    who: "owner",
+    path: (s) => `/import-data?type=customers&upload=${s.uploadId}`,
+    shows: /Match your columns/,
+    status: 200,
     then: async (page) => {
       await page.getByLabel("Contact").selectOption("phone");
       await page.getByLabel("Client Name").selectOption("ignore");
@@ -224,16 +410,30 @@ const PAGES: PageCase[] = [
   { name: "import undo page", who: "owner", path: () => "/import-data/undo", shows: /undo/i },
   { name: "assistant", who: "owner", path: () => "/ai-assistant", shows: /Guidance appears here/ },
   {
-    name: "assistant with guidance", who: "owner", path: () => "/ai-assistant", shows: /Assistant/,
+    name: "assistant with guidance",
+    who: "owner",
+    path: () => "/ai-assistant",
+    shows: /Assistant/,
     then: async (page) => {
       await page.getByLabel("Job title").fill("Replace 50 gallon gas water heater in garage");
       await page.getByRole("button", { name: "Get guidance" }).click();
       await page.locator("#guidance").waitFor();
     },
   },
-  { name: "company settings", who: "owner", path: () => "/settings/company", shows: /Time, money and defaults/, shot: true },
   {
-    name: "company settings with errors", who: "owner", path: () => "/settings/company", shows: /Time, money and defaults/, status: 200, shot: true,
+    name: "company settings",
+    who: "owner",
+    path: () => "/settings/company",
+    shows: /Time, money and defaults/,
+    shot: true,
+  },
+  {
+    name: "company settings with errors",
+    who: "owner",
+    path: () => "/settings/company",
+    shows: /Time, money and defaults/,
+    status: 200,
+    shot: true,
     then: async (page) => {
       await page.locator("#company-settings").evaluate((f) => f.setAttribute("novalidate", ""));
       await page.getByLabel("Payment terms (days)").fill("400");
@@ -245,7 +445,10 @@ const PAGES: PageCase[] = [
   { name: "calendar settings", who: "owner", path: () => "/settings/calendar", shows: /Google Calendar/ },
   { name: "language model settings", who: "owner", path: () => "/settings/llm", shows: /The assistant is local/ },
   {
-    name: "language model settings with errors", who: "owner", path: () => "/settings/llm", shows: /The assistant is local/,
+    name: "language model settings with errors",
+    who: "owner",
+    path: () => "/settings/llm",
+    shows: /The assistant is local/,
     then: async (page) => {
       await refuseLlmSave(page);
     },
@@ -258,7 +461,12 @@ const PAGES: PageCase[] = [
   { name: "my schedule", who: "technician", path: () => "/schedule", shows: /My schedule/ },
   { name: "schedule a job", who: "owner", path: (s) => `/jobs/${s.job.id}/schedule`, shows: /Technician and time/ },
   {
-    name: "schedule a job with errors", who: "owner", path: (s) => `/jobs/${s.job.id}/schedule`, shows: /Technician and time/, status: 200, shot: true,
+    name: "schedule a job with errors",
+    who: "owner",
+    path: (s) => `/jobs/${s.job.id}/schedule`,
+    shows: /Technician and time/,
+    status: 200,
+    shot: true,
     then: async (page) => {
       await page.locator("#schedule-form").evaluate((f) => f.setAttribute("novalidate", ""));
       await page.getByLabel("Start", { exact: true }).fill("2030-06-04T11:00");
@@ -269,8 +477,21 @@ const PAGES: PageCase[] = [
   },
   { name: "calendar feed", who: "technician", path: () => "/settings/calendar", shows: /Subscribe in your calendar/ },
   { name: "forbidden", who: "technician", path: () => "/team", status: 403, shows: /don't have access/ },
-  { name: "page not found", who: "owner", path: () => "/no-such-page", status: 404, shows: /Page not found/, shot: true },
-  { name: "record not found", who: "owner", path: () => `/customers/${randomUUID()}`, status: 404, shows: /not found/i },
+  {
+    name: "page not found",
+    who: "owner",
+    path: () => "/no-such-page",
+    status: 404,
+    shows: /Page not found/,
+    shot: true,
+  },
+  {
+    name: "record not found",
+    who: "owner",
+    path: () => `/customers/${randomUUID()}`,
+    status: 404,
+    shows: /not found/i,
+  },
 ];
 
 /** Picks a model of another provider than the one chosen and saves: the server refuses it beside the model field. */
@@ -278,7 +499,14 @@ async function refuseLlmSave(page: Page) {
   const provider = page.getByLabel("Provider", { exact: true });
   const values = await provider.locator("option").evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
   const model = page.getByLabel("Model", { exact: true });
-  const models = await model.locator("optgroup").evaluateAll((gs) => gs.map((g) => ({ label: g.getAttribute("label"), first: (g.querySelector("option") as HTMLOptionElement).value })));
+  const models = await model
+    .locator("optgroup")
+    .evaluateAll((gs) =>
+      gs.map((g) => ({
+        label: g.getAttribute("label"),
+        first: (g.querySelector("option") as HTMLOptionElement).value,
+      })),
+    );
   assert.ok(values.length > 1 && models.length > 1, "more than one provider to choose from");
   await provider.selectOption(values[0]);
   await model.selectOption(models[models.length - 1].first);
@@ -301,7 +529,9 @@ describe("browser: accessibility of every page", { skip: SKIP_BROWSER }, () => {
   withBrowser((b) => (browser = b));
 
   test("the page list names every page route of the app", () => {
-    const routes = fs.readdirSync(path.resolve("app/routes")).filter((f) => /export default/.test(fs.readFileSync(path.resolve("app/routes", f), "utf8")));
+    const routes = fs
+      .readdirSync(path.resolve("app/routes"))
+      .filter((f) => /export default/.test(fs.readFileSync(path.resolve("app/routes", f), "utf8")));
     // Pages that only ever render a 404 or an action's answer are reached through the cases named here.
     const coveredBy: Record<string, string> = {
       "$.tsx": "page not found",
@@ -356,9 +586,14 @@ describe("browser: accessibility of every page", { skip: SKIP_BROWSER }, () => {
       "team.$id.invite.tsx": "team invite",
       "team._index.tsx": "team",
     };
-    assert.deepEqual(routes.filter((r) => !coveredBy[r]), [], "a page route without an accessibility case");
+    assert.deepEqual(
+      routes.filter((r) => !coveredBy[r]),
+      [],
+      "a page route without an accessibility case",
+    );
     const names = new Set(PAGES.map((p) => p.name));
-    for (const [route, name] of Object.entries(coveredBy)) assert.ok(names.has(name), `${route}: no case named ${name}`);
+    for (const [route, name] of Object.entries(coveredBy))
+      assert.ok(names.has(name), `${route}: no case named ${name}`);
   });
 
   for (const mode of JS_MODES) {
@@ -367,7 +602,8 @@ describe("browser: accessibility of every page", { skip: SKIP_BROWSER }, () => {
       const contexts = new Map<Who, BrowserContext>();
       const problems: string[] = [];
       try {
-        for (const who of ["visitor", "owner", "technician"] as const) contexts.set(who, await contextFor(browser, who, mode.javaScript, s));
+        for (const who of ["visitor", "owner", "technician"] as const)
+          contexts.set(who, await contextFor(browser, who, mode.javaScript, s));
         for (const c of PAGES) {
           const page = await contexts.get(c.who)!.newPage();
           try {
@@ -375,9 +611,11 @@ describe("browser: accessibility of every page", { skip: SKIP_BROWSER }, () => {
             assert.equal(res?.status(), c.status ?? 200, `${c.name}: status`);
             if (c.then) await c.then(page, s);
             assert.match(await page.locator("body").innerText(), c.shows, `${c.name}: the page meant`);
-            if (c.shot) await screenshot(page, `a11y-${c.name.replace(/\W+/g, "-")}-${mode.javaScript ? "js" : "nojs"}`);
+            if (c.shot)
+              await screenshot(page, `a11y-${c.name.replace(/\W+/g, "-")}-${mode.javaScript ? "js" : "nojs"}`);
             const found = await seriousAxeViolations(page, mode);
-            for (const f of found) problems.push(`${c.name} (${c.path(s)}): ${f.impact} ${f.id}: ${f.help} at ${f.targets.join(", ")}`);
+            for (const f of found)
+              problems.push(`${c.name} (${c.path(s)}): ${f.impact} ${f.id}: ${f.help} at ${f.targets.join(", ")}`);
           } finally {
             await page.close();
           }
@@ -394,13 +632,19 @@ describe("browser: accessibility of every page", { skip: SKIP_BROWSER }, () => {
     const context = await newContext(browser, { javaScript: true });
     const page = await context.newPage();
     await page.goto("/login");
-    const focused = () => page.evaluate(() => document.activeElement?.getAttribute("name") ?? document.activeElement?.textContent?.trim() ?? "");
+    const focused = () =>
+      page.evaluate(
+        () => document.activeElement?.getAttribute("name") ?? document.activeElement?.textContent?.trim() ?? "",
+      );
     const order: string[] = [];
     for (let i = 0; i < 8 && !order.includes("password"); i++) {
       await page.keyboard.press("Tab");
       order.push(await focused());
     }
-    assert.ok(order.indexOf("email") >= 0 && order.indexOf("email") < order.indexOf("password"), `tab order: ${order.join(" > ")}`);
+    assert.ok(
+      order.indexOf("email") >= 0 && order.indexOf("email") < order.indexOf("password"),
+      `tab order: ${order.join(" > ")}`,
+    );
     // The focused element shows where it is.
     const outline = await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle);
     assert.notEqual(outline, "none", "the focused field has a visible focus outline");
@@ -442,7 +686,10 @@ describe("browser: accessibility of every page", { skip: SKIP_BROWSER }, () => {
       assert.equal(reached, "push_payments", "Tab reaches the checkbox");
       await page.keyboard.press("Space");
       await Promise.all([page.getByText("Accounting preferences saved").waitFor(), page.keyboard.press("Enter")]);
-      const saved = await one<{ prefs: Record<string, unknown> }>(`SELECT value AS prefs FROM tenant_settings WHERE tenant_id = $1 AND key = 'accounting'`, [t.id]);
+      const saved = await one<{ prefs: Record<string, unknown> }>(
+        `SELECT value AS prefs FROM tenant_settings WHERE tenant_id = $1 AND key = 'accounting'`,
+        [t.id],
+      );
       assert.equal(saved?.prefs.preferredProvider, chosen);
       assert.equal(saved?.prefs.pushPayments, false);
       await context.close();
@@ -455,10 +702,15 @@ describe("browser: accessibility of every page", { skip: SKIP_BROWSER }, () => {
     assert.equal(await field.getAttribute("aria-invalid"), "true", `${label}: aria-invalid`);
     const ids = (await field.getAttribute("aria-describedby"))?.split(/\s+/) ?? [];
     const described = await Promise.all(ids.map((id) => page.locator(`[id="${id}"]`).innerText()));
-    assert.ok(described.some((d) => message.test(d)), `${label}: described by ${JSON.stringify(described)}, expected ${message}`);
+    assert.ok(
+      described.some((d) => message.test(d)),
+      `${label}: described by ${JSON.stringify(described)}, expected ${message}`,
+    );
     // And the accessible description a screen reader reads out holds the message.
     const description = await field.evaluate((el) => {
-      const byId = (el.getAttribute("aria-describedby") ?? "").split(/\s+/).map((id) => document.getElementById(id)?.textContent ?? "");
+      const byId = (el.getAttribute("aria-describedby") ?? "")
+        .split(/\s+/)
+        .map((id) => document.getElementById(id)?.textContent ?? "");
       return byId.join(" ");
     });
     assert.match(description, message);
@@ -488,7 +740,11 @@ describe("browser: accessibility of every page", { skip: SKIP_BROWSER }, () => {
       await errorTiedToField(page, "Password", /12/);
       // The hint stays part of the description next to the error.
       assert.match((await page.getByLabel("Password").getAttribute("aria-describedby")) ?? "", /field-password-hint/);
-      assert.equal(await page.getByLabel("Business name").getAttribute("aria-invalid"), null, "a good field is not marked");
+      assert.equal(
+        await page.getByLabel("Business name").getAttribute("aria-invalid"),
+        null,
+        "a good field is not marked",
+      );
       await screenshot(page, `a11y-signup-errors-${mode.javaScript ? "js" : "nojs"}`);
 
       await signIn(page, t.users.admin.email, DEFAULT_PASSWORD);

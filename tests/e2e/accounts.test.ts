@@ -21,12 +21,18 @@ describe("browser: sign up, sign out, sign in", { skip: SKIP_BROWSER }, () => {
       await page.getByLabel("Your name").fill("Jordan Reyes");
       await page.getByLabel("Email").fill(email);
       await page.getByLabel("Password").fill("a-long-password-1");
-      await Promise.all([page.waitForURL((u) => u.pathname === "/"), page.getByRole("button", { name: "Create account" }).click()]);
+      await Promise.all([
+        page.waitForURL((u) => u.pathname === "/"),
+        page.getByRole("button", { name: "Create account" }).click(),
+      ]);
       // With JavaScript the URL changes before the new page renders: wait for its heading.
       await page.getByRole("heading", { name: /Welcome, Jordan/ }).waitFor();
       await screenshot(page, `dashboard-${mode.javaScript ? "js" : "nojs"}`);
 
-      await Promise.all([page.waitForURL((u) => u.pathname === "/login"), page.getByRole("button", { name: "Sign out" }).click()]);
+      await Promise.all([
+        page.waitForURL((u) => u.pathname === "/login"),
+        page.getByRole("button", { name: "Sign out" }).click(),
+      ]);
       await page.goto("/");
       assert.equal(new URL(page.url()).pathname, "/login", "the old session no longer opens the dashboard");
 

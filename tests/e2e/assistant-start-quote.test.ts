@@ -46,8 +46,14 @@ describe("browser: start a quote from the assistant's guidance", { skip: SKIP_BR
       const before = await quoteCount(t.id);
       await Promise.all([page.waitForURL((u) => u.pathname === "/quotes/new"), button.click()]);
       const url = new URL(page.url());
-      assert.deepEqual(url.searchParams.getAll("item"), expected.map((l) => l.name));
-      assert.deepEqual(url.searchParams.getAll("qty"), expected.map((l) => String(l.qty)));
+      assert.deepEqual(
+        url.searchParams.getAll("item"),
+        expected.map((l) => l.name),
+      );
+      assert.deepEqual(
+        url.searchParams.getAll("qty"),
+        expected.map((l) => String(l.qty)),
+      );
       assert.equal(await quoteCount(t.id), before, "nothing stored until the builder is saved");
       await context.close();
     });
@@ -60,7 +66,10 @@ describe("browser: start a quote from the assistant's guidance", { skip: SKIP_BR
     await signIn(page, t.users.technician.email, DEFAULT_PASSWORD);
     await page.goto("/ai-assistant");
     await page.getByLabel("Job title").fill(TITLE);
-    await Promise.all([page.waitForURL((u) => u.pathname === "/ai-assistant"), page.getByRole("button", { name: "Get guidance" }).click()]);
+    await Promise.all([
+      page.waitForURL((u) => u.pathname === "/ai-assistant"),
+      page.getByRole("button", { name: "Get guidance" }).click(),
+    ]);
     await page.locator("#guidance-title").waitFor();
     assert.equal(await page.getByRole("button", { name: "Start a quote from this" }).count(), 0, "technician");
     await context.close();
@@ -71,9 +80,16 @@ describe("browser: start a quote from the assistant's guidance", { skip: SKIP_BR
     await officePage.goto("/ai-assistant");
     await officePage.getByRole("radio", { name: "Schedule" }).check();
     await officePage.getByLabel("Job title").fill(TITLE);
-    await Promise.all([officePage.waitForURL((u) => u.pathname === "/ai-assistant"), officePage.getByRole("button", { name: "Get guidance" }).click()]);
+    await Promise.all([
+      officePage.waitForURL((u) => u.pathname === "/ai-assistant"),
+      officePage.getByRole("button", { name: "Get guidance" }).click(),
+    ]);
     await officePage.locator("#guidance-title").waitFor();
-    assert.equal(await officePage.getByRole("button", { name: "Start a quote from this" }).count(), 0, "schedule guidance");
+    assert.equal(
+      await officePage.getByRole("button", { name: "Start a quote from this" }).count(),
+      0,
+      "schedule guidance",
+    );
     await office.close();
   });
 });

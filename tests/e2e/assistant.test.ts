@@ -48,7 +48,10 @@ describe("browser: the assistant", { skip: SKIP_BROWSER }, () => {
       assert.equal(new URL(page.url()).search, "", "the guidance is not in the URL");
       assert.equal(await heading.innerText(), expected.guidance.title);
       const shown = await page.locator(".guidance-section h3").allInnerTexts();
-      assert.deepEqual(shown, expected.guidance.sections.map((s) => s.heading));
+      assert.deepEqual(
+        shown,
+        expected.guidance.sections.map((s) => s.heading),
+      );
       const text = await page.locator("#guidance").innerText();
       for (const item of expected.guidance.sections[0].items) assert.ok(text.includes(item), item);
       // The form keeps what was typed.
@@ -60,7 +63,10 @@ describe("browser: the assistant", { skip: SKIP_BROWSER }, () => {
         await copy.click();
         await page.getByRole("button", { name: "Copied" }).waitFor();
         const clipboard = await page.evaluate(() => navigator.clipboard.readText());
-        assert.ok(clipboard.startsWith(`${expected.guidance.title}\n\n${expected.guidance.summary}\n\n`), clipboard.slice(0, 200));
+        assert.ok(
+          clipboard.startsWith(`${expected.guidance.title}\n\n${expected.guidance.summary}\n\n`),
+          clipboard.slice(0, 200),
+        );
         assert.ok(clipboard.includes(`- ${expected.guidance.sections[1].items[0]}`));
       } else {
         assert.equal(await copy.count(), 0, "no Copy button that could not work");
@@ -68,9 +74,17 @@ describe("browser: the assistant", { skip: SKIP_BROWSER }, () => {
       await screenshot(page, `assistant-guidance-${tag}`);
       assert.equal(await page.locator(".guidance-asked").isVisible(), false, "on screen the form says it");
       await page.emulateMedia({ media: "print" });
-      assert.equal(await page.locator("form[action='/ai-assistant/generate']").isVisible(), false, "the form is not printed");
+      assert.equal(
+        await page.locator("form[action='/ai-assistant/generate']").isVisible(),
+        false,
+        "the form is not printed",
+      );
       assert.equal(await heading.isVisible(), true);
-      assert.match(await page.locator(".guidance-asked").innerText(), new RegExp(`Job\\s+${title}`), "the printout says which job");
+      assert.match(
+        await page.locator(".guidance-asked").innerText(),
+        new RegExp(`Job\\s+${title}`),
+        "the printout says which job",
+      );
       await screenshot(page, `assistant-print-${tag}`);
       await page.emulateMedia({ media: "screen" });
 

@@ -33,12 +33,33 @@ describe("browser: the owner's billing page", { skip: SKIP_BROWSER }, () => {
       const t = await createTenantWithUsers("Northside Heating & Air");
       const now = nowSeconds();
       const events = [
-        stripeSubscriptionEvent("customer.subscription.created", { tenantId: t.id, price: "price_123", status: "trialing", created: now - 3 * 86400 }),
-        stripeSubscriptionEvent("customer.subscription.updated", { tenantId: t.id, price: "price_456", status: "active", created: now - 3600 }),
-        stripeSubscriptionEvent("customer.subscription.updated", { tenantId: t.id, price: "price_999", status: "active", created: now - 60 }),
-        stripeSubscriptionEvent("customer.subscription.created", { tenantId: t.id, price: "price_123", status: "incomplete", created: now - 4 * 86400 }),
+        stripeSubscriptionEvent("customer.subscription.created", {
+          tenantId: t.id,
+          price: "price_123",
+          status: "trialing",
+          created: now - 3 * 86400,
+        }),
+        stripeSubscriptionEvent("customer.subscription.updated", {
+          tenantId: t.id,
+          price: "price_456",
+          status: "active",
+          created: now - 3600,
+        }),
+        stripeSubscriptionEvent("customer.subscription.updated", {
+          tenantId: t.id,
+          price: "price_999",
+          status: "active",
+          created: now - 60,
+        }),
+        stripeSubscriptionEvent("customer.subscription.created", {
+          tenantId: t.id,
+          price: "price_123",
+          status: "incomplete",
+          created: now - 4 * 86400,
+        }),
       ];
-      for (const e of events) assert.equal((await deliver(server.url, "stripe", { body: JSON.stringify(e) })).status, 200);
+      for (const e of events)
+        assert.equal((await deliver(server.url, "stripe", { body: JSON.stringify(e) })).status, 200);
 
       const context = await newContext(browser, { ...mode, base: server.url });
       const page = await context.newPage();

@@ -19,7 +19,12 @@ const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 900 };
 
 const todayIn = (tz: string, plusDays = 0) => {
-  const d = new Intl.DateTimeFormat("en-CA", { timeZone: tz, year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date());
+  const d = new Intl.DateTimeFormat("en-CA", {
+    timeZone: tz,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+  }).format(new Date());
   return new Date(Date.parse(`${d}T00:00:00Z`) + plusDays * 86_400_000).toISOString().slice(0, 10);
 };
 
@@ -58,7 +63,14 @@ describe("browser: the business day by hand, from the phone call to the paid inv
     test(`the whole day (${mode.label})`, { timeout: 300_000 }, async () => {
       const contexts: BrowserContext[] = [];
       const open = async (viewport = DESKTOP, mobile = false) => {
-        const c = await browser.newContext({ javaScriptEnabled: mode.javaScript, baseURL: BASE_URL, viewport, timezoneId: ZONE, isMobile: mobile, hasTouch: mobile });
+        const c = await browser.newContext({
+          javaScriptEnabled: mode.javaScript,
+          baseURL: BASE_URL,
+          viewport,
+          timezoneId: ZONE,
+          isMobile: mobile,
+          hasTouch: mobile,
+        });
         contexts.push(c);
         return c.newPage();
       };
@@ -71,7 +83,10 @@ describe("browser: the business day by hand, from the phone call to the paid inv
         const office = await open();
         await office.goto("/signup");
         const zone = office.getByLabel("Time zone");
-        if (mode.javaScript) await office.waitForFunction(() => (document.getElementById("field-timeZone") as HTMLSelectElement | null)?.value === "America/Chicago");
+        if (mode.javaScript)
+          await office.waitForFunction(
+            () => (document.getElementById("field-timeZone") as HTMLSelectElement | null)?.value === "America/Chicago",
+          );
         assert.equal(await zone.inputValue(), mode.javaScript ? ZONE : "UTC", "the time zone preselected");
         await office.getByLabel("Business name").fill("Summit Plumbing");
         await office.getByLabel("Your name").fill("Olive Owner");
@@ -80,12 +95,23 @@ describe("browser: the business day by hand, from the phone call to the paid inv
         if (!mode.javaScript) await zone.selectOption(ZONE);
         await shots(office, `day-signup-${tag}`);
         await go(office, () => office.getByRole("button", { name: "Create account" }).click(), /^\/$/);
-        const tenant = await one<{ id: string; time_zone: string }>(`SELECT t.id, t.time_zone FROM tenants t JOIN users u ON u.tenant_id = t.id WHERE u.email = $1`, [ownerEmail]);
+        const tenant = await one<{ id: string; time_zone: string }>(
+          `SELECT t.id, t.time_zone FROM tenants t JOIN users u ON u.tenant_id = t.id WHERE u.email = $1`,
+          [ownerEmail],
+        );
         assert.equal(tenant?.time_zone, ZONE);
-        const tech = await createUser(tenant!.id, { role: "technician", name: "Eli Moreau", email: `eli-${stamp}@example.test` });
+        const tech = await createUser(tenant!.id, {
+          role: "technician",
+          name: "Eli Moreau",
+          email: `eli-${stamp}@example.test`,
+        });
 
         // ---- Company settings: contact details and the defaults documents start from.
-        await go(office, () => office.getByRole("link", { name: "Company", exact: true }).click(), /^\/settings\/company$/);
+        await go(
+          office,
+          () => office.getByRole("link", { name: "Company", exact: true }).click(),
+          /^\/settings\/company$/,
+        );
         assert.equal(await office.getByLabel("Time zone").inputValue(), ZONE);
         await office.getByLabel("Phone").fill("555-0100");
         await office.getByLabel("Email").fill(`office-${stamp}@example.test`);
@@ -103,7 +129,10 @@ describe("browser: the business day by hand, from the phone call to the paid inv
         await office.getByLabel("Unit price").fill("149.00");
         await office.getByLabel("Tax rate (%)").fill("8.25");
         await office.getByRole("button", { name: "Add to price book" }).click();
-        await office.getByRole("cell", { name: /Water heater flush/ }).first().waitFor();
+        await office
+          .getByRole("cell", { name: /Water heater flush/ })
+          .first()
+          .waitFor();
 
         // ---- The phone call: a new customer.
         await go(office, () => office.getByRole("link", { name: "Customers", exact: true }).click(), /^\/customers/);
@@ -112,12 +141,20 @@ describe("browser: the business day by hand, from the phone call to the paid inv
         await office.getByLabel("Email").fill(customerEmail);
         await office.getByLabel("Phone").fill("555-0199");
         await office.getByLabel("Street address").fill("12 Elm Street");
-        await go(office, () => office.getByRole("button", { name: "Create customer" }).click(), /^\/customers\/[0-9a-f-]{36}$/);
+        await go(
+          office,
+          () => office.getByRole("button", { name: "Create customer" }).click(),
+          /^\/customers\/[0-9a-f-]{36}$/,
+        );
         const customerPath = new URL(office.url()).pathname;
 
         // ---- A quote with three lines: labour, an optional haul-away, a flush from the price book.
         await go(office, () => office.getByRole("link", { name: "New quote" }).first().click(), /^\/quotes\/new/);
-        assert.equal(await office.getByLabel("Valid until").inputValue(), todayIn(ZONE, 45), "valid until: today + the company's quote validity");
+        assert.equal(
+          await office.getByLabel("Valid until").inputValue(),
+          todayIn(ZONE, 45),
+          "valid until: today + the company's quote validity",
+        );
         assert.equal(await office.getByLabel("Tax %, line 1").inputValue(), "8.25", "the company's default tax rate");
         await office.getByLabel("Title").fill("Water heater service");
         await office.getByLabel("Description, line 1").fill("Labour");
@@ -154,34 +191,53 @@ describe("browser: the business day by hand, from the phone call to the paid inv
         await customer.getByLabel("Your full name (your signature)").fill("Ann Customer");
         await customer.getByLabel(/I accept this quote/).check();
         await customer.getByRole("button", { name: "Approve and sign" }).click();
-        await customer.getByText(/Thank you! Quote Q-0001 is approved/).first().waitFor();
+        await customer
+          .getByText(/Thank you! Quote Q-0001 is approved/)
+          .first()
+          .waitFor();
         await screenshot(customer, `day-portal-approved-phone-${tag}`);
 
         // ---- The office converts it to a job.
         await office.goto(quotePath);
-        await go(office, () => office.getByRole("button", { name: "Convert to job" }).click(), /^\/jobs\/[0-9a-f-]{36}$/);
+        await go(
+          office,
+          () => office.getByRole("button", { name: "Convert to job" }).click(),
+          /^\/jobs\/[0-9a-f-]{36}$/,
+        );
         const jobPath = new URL(office.url()).pathname;
         const jobId = jobPath.split("/")[2];
 
         // ---- Schedule and assign on the board: today 9:00-11:00 in the company's zone, with Eli.
         const today = todayIn(ZONE);
-        await go(office, () => office.getByRole("link", { name: "Schedule", exact: true }).first().click(), /^\/schedule/);
+        await go(
+          office,
+          () => office.getByRole("link", { name: "Schedule", exact: true }).first().click(),
+          /^\/schedule/,
+        );
         await office.locator(`article[data-job-id="${jobId}"]`).getByRole("link", { name: /Move/ }).click();
         await office.getByLabel("Technician", { exact: true }).selectOption({ label: "Eli Moreau" });
         await office.getByLabel("Start", { exact: true }).fill(`${today}T09:00`);
         await office.getByLabel("End", { exact: true }).fill(`${today}T11:00`);
         await office.getByRole("button", { name: "Save schedule" }).click();
         await office.waitForURL((u) => u.pathname === "/schedule");
-        await office.getByRole("status").filter({ hasText: /booked .*9:00–11:00 AM, with Eli Moreau/ }).first().waitFor();
+        await office
+          .getByRole("status")
+          .filter({ hasText: /booked .*9:00–11:00 AM, with Eli Moreau/ })
+          .first()
+          .waitFor();
         await shots(office, `day-schedule-${tag}`);
-        const scheduled = await one<{ status: string; assignee_id: string }>(`SELECT status, assignee_id FROM jobs WHERE tenant_id = $1 AND id = $2`, [tenant!.id, jobId]);
+        const scheduled = await one<{ status: string; assignee_id: string }>(
+          `SELECT status, assignee_id FROM jobs WHERE tenant_id = $1 AND id = $2`,
+          [tenant!.id, jobId],
+        );
         assert.deepEqual(scheduled, { status: "scheduled", assignee_id: tech.id });
 
         // ---- The technician works it in the field app.
         const field = await open(PHONE, true);
         await signIn(field, tech.email, DEFAULT_PASSWORD);
         if (new URL(field.url()).pathname !== "/field") await field.goto("/field");
-        const card = () => field.locator("article.job-card", { has: field.getByRole("heading", { name: "Water heater service" }) });
+        const card = () =>
+          field.locator("article.job-card", { has: field.getByRole("heading", { name: "Water heater service" }) });
         const stored = () =>
           one<{ status: string; notes: number; times: number }>(
             `SELECT j.status, (SELECT count(*)::int FROM job_notes n WHERE n.tenant_id = j.tenant_id AND n.job_id = j.id) AS notes,
@@ -190,7 +246,11 @@ describe("browser: the business day by hand, from the phone call to the paid inv
             [tenant!.id, jobId],
           );
         /** Clicks a field action; without JavaScript the page says it is done, with it the change reaches the server (synced). */
-        const step = async (button: string, done: string | RegExp, reached: (s: { status: string; notes: number; times: number }) => boolean) => {
+        const step = async (
+          button: string,
+          done: string | RegExp,
+          reached: (s: { status: string; notes: number; times: number }) => boolean,
+        ) => {
           await card().getByRole("button", { name: button }).click();
           if (!mode.javaScript) await field.getByText(done).first().waitFor();
           for (let i = 0; i < 300 && !reached((await stored())!); i++) await new Promise((r) => setTimeout(r, 100));
@@ -214,7 +274,11 @@ describe("browser: the business day by hand, from the phone call to the paid inv
 
         // ---- The office invoices the job and sends it.
         await office.goto(jobPath);
-        await go(office, () => office.getByRole("button", { name: "Create invoice" }).click(), /^\/invoices\/[0-9a-f-]{36}/);
+        await go(
+          office,
+          () => office.getByRole("button", { name: "Create invoice" }).click(),
+          /^\/invoices\/[0-9a-f-]{36}/,
+        );
         await office.getByRole("heading", { name: /INV-0001/ }).waitFor();
         const invoicePath = new URL(office.url()).pathname;
         const invoiceId = invoicePath.split("/")[2];
@@ -226,7 +290,11 @@ describe("browser: the business day by hand, from the phone call to the paid inv
           `SELECT issue_date::text, due_date::text, total_cents::int FROM invoices WHERE tenant_id = $1 AND id = $2`,
           [tenant!.id, invoiceId],
         );
-        assert.equal(terms?.due_date, new Date(Date.parse(`${terms!.issue_date}T00:00:00Z`) + 21 * 86_400_000).toISOString().slice(0, 10), "due: issue date + the company's payment terms");
+        assert.equal(
+          terms?.due_date,
+          new Date(Date.parse(`${terms!.issue_date}T00:00:00Z`) + 21 * 86_400_000).toISOString().slice(0, 10),
+          "due: issue date + the company's payment terms",
+        );
         await office.getByRole("button", { name: "Send", exact: true }).click();
         await office.getByRole("heading", { name: "Send it to the customer" }).waitFor();
         const invoiceLink = await office.getByLabel("Portal link", { exact: true }).inputValue();
@@ -237,13 +305,17 @@ describe("browser: the business day by hand, from the phone call to the paid inv
         await customer.getByLabel("Amount to pay (USD)").fill("100.00");
         await customer.getByRole("button", { name: "Record sandbox payment" }).click();
         const afterPortal = await eventually(
-          () => one<{ status: string; paid: number }>(
-            `SELECT status, (SELECT coalesce(sum(amount_cents), 0)::int FROM payments p WHERE p.tenant_id = i.tenant_id AND p.invoice_id = i.id) AS paid FROM invoices i WHERE tenant_id = $1 AND id = $2`,
-            [tenant!.id, invoiceId],
-          ),
+          () =>
+            one<{ status: string; paid: number }>(
+              `SELECT status, (SELECT coalesce(sum(amount_cents), 0)::int FROM payments p WHERE p.tenant_id = i.tenant_id AND p.invoice_id = i.id) AS paid FROM invoices i WHERE tenant_id = $1 AND id = $2`,
+              [tenant!.id, invoiceId],
+            ),
           (v) => v?.status === "partial",
         );
-        await customer.getByText(/\$100\.00/).first().waitFor();
+        await customer
+          .getByText(/\$100\.00/)
+          .first()
+          .waitFor();
         await screenshot(customer, `day-portal-paid-part-phone-${tag}`);
         assert.deepEqual(afterPortal, { status: "partial", paid: 10_000 });
 
@@ -255,7 +327,10 @@ describe("browser: the business day by hand, from the phone call to the paid inv
         await office.getByLabel("Method").selectOption({ label: "Check" });
         await office.getByLabel("Reference").fill("Check 1042");
         await office.getByRole("button", { name: "Record payment" }).click();
-        await office.getByRole("list", { name: /History, newest first/ }).getByText(/^Paid in full/).waitFor();
+        await office
+          .getByRole("list", { name: /History, newest first/ })
+          .getByText(/^Paid in full/)
+          .waitFor();
         const paidPage = await office.locator("body").innerText();
         assert.match(paidPage, /Paid/);
         const paid = await one<{ status: string; paid: number }>(
@@ -273,16 +348,29 @@ describe("browser: the business day by hand, from the phone call to the paid inv
           customer: await (await office.goto(customerPath), historyOf(office)),
         };
         assert.match(story.customer, /Created by Olive Owner/);
-        assert.match(story.quote, /Converted to a job by Olive Owner[\s\S]*Approved in the portal[^\n]* by Ann Customer[\s\S]*Sent by Olive Owner[\s\S]*Created by Olive Owner/);
-        assert.match(story.job, /Invoice INV-0001 created by Olive Owner[\s\S]*Marked completed by Eli Moreau[\s\S]*Marked in progress by Eli Moreau[\s\S]*Marked en route by Eli Moreau[\s\S]*9:00–11:00 AM, with Eli Moreau by Olive Owner[\s\S]*Created from quote Q-0001 by Olive Owner/);
-        assert.match(story.invoice, /Paid in full[\s\S]*\$[\d,.]+ by check[\s\S]*\$100\.00[\s\S]*Sent by Olive Owner[\s\S]*Created from job/i);
+        assert.match(
+          story.quote,
+          /Converted to a job by Olive Owner[\s\S]*Approved in the portal[^\n]* by Ann Customer[\s\S]*Sent by Olive Owner[\s\S]*Created by Olive Owner/,
+        );
+        assert.match(
+          story.job,
+          /Invoice INV-0001 created by Olive Owner[\s\S]*Marked completed by Eli Moreau[\s\S]*Marked in progress by Eli Moreau[\s\S]*Marked en route by Eli Moreau[\s\S]*9:00–11:00 AM, with Eli Moreau by Olive Owner[\s\S]*Created from quote Q-0001 by Olive Owner/,
+        );
+        assert.match(
+          story.invoice,
+          /Paid in full[\s\S]*\$[\d,.]+ by check[\s\S]*\$100\.00[\s\S]*Sent by Olive Owner[\s\S]*Created from job/i,
+        );
         await shots(office, `day-customer-${tag}`);
 
         const counts = await rows<{ record_type: string; n: number }>(
           `SELECT record_type, count(*)::int AS n FROM record_history WHERE tenant_id = $1 GROUP BY record_type ORDER BY record_type`,
           [tenant!.id],
         );
-        for (const type of ["customer", "quote", "job", "invoice"]) assert.ok(counts.some((c) => c.record_type === type && c.n > 0), `history of the ${type}`);
+        for (const type of ["customer", "quote", "job", "invoice"])
+          assert.ok(
+            counts.some((c) => c.record_type === type && c.n > 0),
+            `history of the ${type}`,
+          );
       } finally {
         for (const c of contexts) await c.close();
       }

@@ -22,25 +22,49 @@ const CHECKLIST = ["Drain the old tank", "Fit the new heater", "Test the relief 
 async function day() {
   const t = await createTenantWithUsers();
   await one(`UPDATE tenants SET time_zone = $2, checklist_required = true WHERE id = $1`, [t.id, ZONE]);
-  const customer = await createCustomer(t.id, { name: "Maria Gonzalez", phone: "555-0147", address_line1: "48 Alder Lane" });
+  const customer = await createCustomer(t.id, {
+    name: "Maria Gonzalez",
+    phone: "555-0147",
+    address_line1: "48 Alder Lane",
+  });
   const tech = t.users.technician;
   const soon = new Date(Date.now() + 3600_000);
-  const heater = await createJob(t.id, { customerId: customer.id, assigneeId: tech.id, title: "Water heater replacement", scheduledStart: soon, checklist: CHECKLIST });
-  const furnace = await createJob(t.id, { customerId: customer.id, assigneeId: tech.id, title: "Annual furnace tune-up", scheduledStart: new Date(Date.now() + 4 * 3600_000) });
+  const heater = await createJob(t.id, {
+    customerId: customer.id,
+    assigneeId: tech.id,
+    title: "Water heater replacement",
+    scheduledStart: soon,
+    checklist: CHECKLIST,
+  });
+  const furnace = await createJob(t.id, {
+    customerId: customer.id,
+    assigneeId: tech.id,
+    title: "Annual furnace tune-up",
+    scheduledStart: new Date(Date.now() + 4 * 3600_000),
+  });
   return { t, tech, heater, furnace };
 }
 
-const card = (page: Page, title: string) => page.locator("article.job-card", { has: page.getByRole("heading", { name: title }) });
+const card = (page: Page, title: string) =>
+  page.locator("article.job-card", { has: page.getByRole("heading", { name: title }) });
 
 /** A phone: small screen, touch, JavaScript on. */
 const phone = (browser: Browser) =>
-  browser.newContext({ baseURL: BASE_URL, viewport: PHONE, isMobile: true, hasTouch: true, deviceScaleFactor: 2, javaScriptEnabled: true });
+  browser.newContext({
+    baseURL: BASE_URL,
+    viewport: PHONE,
+    isMobile: true,
+    hasTouch: true,
+    deviceScaleFactor: 2,
+    javaScriptEnabled: true,
+  });
 
 /** The pushes the page sends, with their mutations (to prove one sync carried everything). */
 function recordPushes(page: Page) {
   const pushes: Array<Array<{ id: number; type: string; occurredAt: string; args: Record<string, unknown> }>> = [];
   page.on("request", (r: Request) => {
-    if (r.method() === "POST" && new URL(r.url()).pathname === "/api/offline-sync") pushes.push(r.postDataJSON().mutations);
+    if (r.method() === "POST" && new URL(r.url()).pathname === "/api/offline-sync")
+      pushes.push(r.postDataJSON().mutations);
   });
   return pushes;
 }
@@ -52,15 +76,29 @@ async function sign(page: Page, pad: ReturnType<Page["locator"]>) {
   const stroke = async (points: Array<[number, number]>) => {
     await page.mouse.move(box.x + points[0][0] * box.width, box.y + points[0][1] * box.height);
     await page.mouse.down();
-    for (const [x, y] of points.slice(1)) await page.mouse.move(box.x + x * box.width, box.y + y * box.height, { steps: 6 });
+    for (const [x, y] of points.slice(1))
+      await page.mouse.move(box.x + x * box.width, box.y + y * box.height, { steps: 6 });
     await page.mouse.up();
   };
-  await stroke([[0.1, 0.65], [0.2, 0.3], [0.3, 0.7], [0.42, 0.35], [0.5, 0.66], [0.6, 0.4]]);
-  await stroke([[0.62, 0.55], [0.75, 0.5], [0.9, 0.45]]);
+  await stroke([
+    [0.1, 0.65],
+    [0.2, 0.3],
+    [0.3, 0.7],
+    [0.42, 0.35],
+    [0.5, 0.66],
+    [0.6, 0.4],
+  ]);
+  await stroke([
+    [0.62, 0.55],
+    [0.75, 0.5],
+    [0.9, 0.45],
+  ]);
 }
 
-const officeTime = (iso: string) => new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: ZONE }).format(new Date(iso));
-const clockTime = (iso: string) => new Intl.DateTimeFormat("en-US", { hour: "numeric", minute: "2-digit", timeZone: ZONE }).format(new Date(iso));
+const officeTime = (iso: string) =>
+  new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: ZONE }).format(new Date(iso));
+const clockTime = (iso: string) =>
+  new Intl.DateTimeFormat("en-US", { hour: "numeric", minute: "2-digit", timeZone: ZONE }).format(new Date(iso));
 
 describe("browser: a technician's day on a phone, offline", { skip: SKIP_BROWSER }, () => {
   let browser: Browser;
@@ -79,8 +117,14 @@ describe("browser: a technician's day on a phone, offline", { skip: SKIP_BROWSER
 
       // Directions and call: the address opens the maps app, the phone number calls.
       const heaterCard = card(page, "Water heater replacement");
-      assert.match((await heaterCard.getByRole("link", { name: /^Directions/ }).getAttribute("href"))!, /^https:\/\/www\.google\.com\/maps\/search\/\?api=1&query=48%20Alder%20Lane/);
-      assert.equal(await heaterCard.getByRole("link", { name: "Call Maria Gonzalez" }).getAttribute("href"), "tel:5550147");
+      assert.match(
+        (await heaterCard.getByRole("link", { name: /^Directions/ }).getAttribute("href"))!,
+        /^https:\/\/www\.google\.com\/maps\/search\/\?api=1&query=48%20Alder%20Lane/,
+      );
+      assert.equal(
+        await heaterCard.getByRole("link", { name: "Call Maria Gonzalez" }).getAttribute("href"),
+        "tel:5550147",
+      );
 
       // Online, another job: the office sees its clock run ("On site since").
       const furnaceCard = card(page, "Annual furnace tune-up");
@@ -93,8 +137,14 @@ describe("browser: a technician's day on a phone, offline", { skip: SKIP_BROWSER
       const desk = await office.newPage();
       await signIn(desk, t.users.office.email, t.users.office.password);
       await desk.goto(`/jobs/${furnace.id}`);
-      const [furnaceClock] = await rows<{ on_site_at: Date }>(`SELECT on_site_at FROM job_clocks WHERE tenant_id = $1 AND job_id = $2`, [t.id, furnace.id]);
-      assert.match((await desk.locator(".clock-banner").innerText()).replace(/\s+/g, " "), new RegExp(`On site since ${clockTime(furnaceClock.on_site_at.toISOString())}`));
+      const [furnaceClock] = await rows<{ on_site_at: Date }>(
+        `SELECT on_site_at FROM job_clocks WHERE tenant_id = $1 AND job_id = $2`,
+        [t.id, furnace.id],
+      );
+      assert.match(
+        (await desk.locator(".clock-banner").innerText()).replace(/\s+/g, " "),
+        new RegExp(`On site since ${clockTime(furnaceClock.on_site_at.toISOString())}`),
+      );
       await screenshot(desk, "field-day-office-on-site");
 
       // No signal from here on.
@@ -108,7 +158,11 @@ describe("browser: a technician's day on a phone, offline", { skip: SKIP_BROWSER
         },
         async checklist() {
           assert.match(await heaterCard.locator(".warning-text").innerText(), /3 items are not ticked/);
-          assert.equal(await heaterCard.getByRole("button", { name: "Complete job" }).isDisabled(), true, "the business requires the checklist");
+          assert.equal(
+            await heaterCard.getByRole("button", { name: "Complete job" }).isDisabled(),
+            true,
+            "the business requires the checklist",
+          );
           for (const item of CHECKLIST) {
             await heaterCard.getByRole("button", { name: item }).click();
             await heaterCard.getByRole("button", { name: item, pressed: true }).waitFor();
@@ -118,14 +172,28 @@ describe("browser: a technician's day on a phone, offline", { skip: SKIP_BROWSER
         },
         async photos() {
           // Two photos (a camera shot and one from the gallery), resized and queued on the phone.
-          await heaterCard.locator('input[type="file"][capture="environment"]').setInputFiles({ name: "old-tank.png", mimeType: "image/png", buffer: testPng(2000, 1500, [200, 90, 40]) });
-          await heaterCard.locator('input[type="file"]:not([capture])').setInputFiles({ name: "new-heater.png", mimeType: "image/png", buffer: testPng(1500, 2000, [40, 90, 200]) });
-          await page.waitForFunction((id) => document.querySelectorAll(`#job-${id} .job-photo-waiting`).length === 2, heater.id);
+          await heaterCard
+            .locator('input[type="file"][capture="environment"]')
+            .setInputFiles({ name: "old-tank.png", mimeType: "image/png", buffer: testPng(2000, 1500, [200, 90, 40]) });
+          await heaterCard
+            .locator('input[type="file"]:not([capture])')
+            .setInputFiles({
+              name: "new-heater.png",
+              mimeType: "image/png",
+              buffer: testPng(1500, 2000, [40, 90, 200]),
+            });
+          await page.waitForFunction(
+            (id) => document.querySelectorAll(`#job-${id} .job-photo-waiting`).length === 2,
+            heater.id,
+          );
         },
         async signature() {
           const pad = heaterCard.locator("canvas.signature-canvas");
           await sign(page, pad);
-          await page.waitForFunction((id) => document.querySelector(`#signature-${id}`)?.getAttribute("data-empty") === "false", heater.id);
+          await page.waitForFunction(
+            (id) => document.querySelector(`#signature-${id}`)?.getAttribute("data-empty") === "false",
+            heater.id,
+          );
           await heaterCard.getByLabel("Customer's name").fill("Maria Gonzalez");
           await screenshot(page, "field-day-phone-signed");
         },
@@ -142,9 +210,16 @@ describe("browser: a technician's day on a phone, offline", { skip: SKIP_BROWSER
       await page.getByText("7 actions and 2 photos waiting to sync").waitFor();
       assert.match(await page.locator(".sync-bar").innerText(), /You are offline/);
       assert.equal(pushes.length, before, "nothing was sent while offline");
-      const [stillScheduled] = await rows<{ status: string }>(`SELECT status FROM jobs WHERE tenant_id = $1 AND id = $2`, [t.id, heater.id]);
+      const [stillScheduled] = await rows<{ status: string }>(
+        `SELECT status FROM jobs WHERE tenant_id = $1 AND id = $2`,
+        [t.id, heater.id],
+      );
       assert.equal(stillScheduled.status, "scheduled", "nothing reached the server");
-      assert.equal((await rows(`SELECT 1 FROM job_photos WHERE tenant_id = $1`, [t.id])).length, 0, "no photo reached the server");
+      assert.equal(
+        (await rows(`SELECT 1 FROM job_photos WHERE tenant_id = $1`, [t.id])).length,
+        0,
+        "no photo reached the server",
+      );
       await expectNoSeriousAxeViolations(page, "the field page on a phone, offline");
       await screenshot(page, "field-day-phone-offline");
 
@@ -154,22 +229,55 @@ describe("browser: a technician's day on a phone, offline", { skip: SKIP_BROWSER
       await page.waitForFunction(() => !document.querySelector(".sync-waiting"));
       const sent = pushes.slice(before).filter((m) => m.length);
       assert.equal(sent.length, 1, "one sync");
-      assert.deepEqual(sent[0].map((m) => m.type), ["job.status", "job.status", "job.checklist", "job.checklist", "job.checklist", "job.signature", "job.status"]);
-      assert.match(String(sent[0][5].args.image), /^data:image\/png;base64,iVBORw0KGgo/, "the drawing travels as a PNG");
+      assert.deepEqual(
+        sent[0].map((m) => m.type),
+        ["job.status", "job.status", "job.checklist", "job.checklist", "job.checklist", "job.signature", "job.status"],
+      );
+      assert.match(
+        String(sent[0][5].args.image),
+        /^data:image\/png;base64,iVBORw0KGgo/,
+        "the drawing travels as a PNG",
+      );
       await screenshot(page, "field-day-phone-synced");
-      assert.match(await page.locator(".field-section", { hasText: "Done today" }).innerText(), /Water heater replacement[\s\S]*Signed by Maria Gonzalez/);
+      assert.match(
+        await page.locator(".field-section", { hasText: "Done today" }).innerText(),
+        /Water heater replacement[\s\S]*Signed by Maria Gonzalez/,
+      );
 
       const started = sent[0][0].occurredAt;
       const completed = sent[0][6].occurredAt;
-      const entries = await rows<{ started_at: Date; ended_at: Date }>(`SELECT started_at, ended_at FROM time_entries WHERE tenant_id = $1 AND job_id = $2`, [t.id, heater.id]);
-      assert.deepEqual(entries.map((e) => [e.started_at.toISOString(), e.ended_at.toISOString()]), [[started, completed]], "one time entry, from the device's times");
-      assert.equal((await rows(`SELECT 1 FROM job_clocks WHERE tenant_id = $1 AND job_id = $2`, [t.id, heater.id])).length, 0, "completing left no clock");
-      const events = await rows<{ to_status: string }>(`SELECT to_status FROM job_events WHERE tenant_id = $1 AND job_id = $2 ORDER BY occurred_at`, [t.id, heater.id]);
-      assert.deepEqual(events.map((e) => e.to_status), ["en_route", "in_progress", "completed"]);
-      const [signature] = await rows<{ signer_name: string; bytes: number }>(`SELECT signer_name, octet_length(image) AS bytes FROM job_signatures WHERE tenant_id = $1 AND job_id = $2`, [t.id, heater.id]);
+      const entries = await rows<{ started_at: Date; ended_at: Date }>(
+        `SELECT started_at, ended_at FROM time_entries WHERE tenant_id = $1 AND job_id = $2`,
+        [t.id, heater.id],
+      );
+      assert.deepEqual(
+        entries.map((e) => [e.started_at.toISOString(), e.ended_at.toISOString()]),
+        [[started, completed]],
+        "one time entry, from the device's times",
+      );
+      assert.equal(
+        (await rows(`SELECT 1 FROM job_clocks WHERE tenant_id = $1 AND job_id = $2`, [t.id, heater.id])).length,
+        0,
+        "completing left no clock",
+      );
+      const events = await rows<{ to_status: string }>(
+        `SELECT to_status FROM job_events WHERE tenant_id = $1 AND job_id = $2 ORDER BY occurred_at`,
+        [t.id, heater.id],
+      );
+      assert.deepEqual(
+        events.map((e) => e.to_status),
+        ["en_route", "in_progress", "completed"],
+      );
+      const [signature] = await rows<{ signer_name: string; bytes: number }>(
+        `SELECT signer_name, octet_length(image) AS bytes FROM job_signatures WHERE tenant_id = $1 AND job_id = $2`,
+        [t.id, heater.id],
+      );
       assert.equal(signature.signer_name, "Maria Gonzalez");
       assert.ok(signature.bytes > 1000, `a drawn signature (${signature.bytes} bytes)`);
-      const photos = await rows<{ id: string; taken_by: string; content_type: string }>(`SELECT id, taken_by, content_type FROM job_photos WHERE tenant_id = $1 AND job_id = $2`, [t.id, heater.id]);
+      const photos = await rows<{ id: string; taken_by: string; content_type: string }>(
+        `SELECT id, taken_by, content_type FROM job_photos WHERE tenant_id = $1 AND job_id = $2`,
+        [t.id, heater.id],
+      );
       assert.equal(photos.length, 2, "both photos, once each");
       assert.ok(photos.every((p) => p.taken_by === tech.id && p.content_type === "image/jpeg"));
 
@@ -180,16 +288,32 @@ describe("browser: a technician's day on a phone, offline", { skip: SKIP_BROWSER
       assert.doesNotMatch(text, /On site since/, "the clock stopped with Complete");
       const row = desk.locator("section[aria-labelledby='time-title'] tbody tr");
       assert.equal(await row.count(), 1);
-      assert.match(await row.innerText(), new RegExp(`${officeTime(started).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\s+${officeTime(completed).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`));
+      assert.match(
+        await row.innerText(),
+        new RegExp(
+          `${officeTime(started).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\s+${officeTime(completed).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`,
+        ),
+      );
       assert.match(text, /3 of 3 ticked/);
       const gallery = desk.locator("section[aria-labelledby='photos-title']");
       assert.match(await gallery.innerText(), /2 photos/);
-      assert.deepEqual((await gallery.locator("a").evaluateAll((as) => as.map((a) => a.getAttribute("href")))).sort(), photos.map((p) => `/jobs/${heater.id}/photos/${p.id}`).sort(), "each photo once");
+      assert.deepEqual(
+        (await gallery.locator("a").evaluateAll((as) => as.map((a) => a.getAttribute("href")))).sort(),
+        photos.map((p) => `/jobs/${heater.id}/photos/${p.id}`).sort(),
+        "each photo once",
+      );
       assert.equal(await gallery.getByText(tech.name).count(), 2, "who took them");
-      for (const item of CHECKLIST) assert.match(await desk.locator(".checklist-view").innerText(), new RegExp(`${item}[\\s\\S]*?\\(ticked\\)`));
+      for (const item of CHECKLIST)
+        assert.match(await desk.locator(".checklist-view").innerText(), new RegExp(`${item}[\\s\\S]*?\\(ticked\\)`));
       const img = desk.getByRole("img", { name: "Signature of Maria Gonzalez" });
-      assert.ok(await img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 100), "the drawing is shown");
-      assert.match(await desk.locator(".signature-view figcaption").innerText(), /Signed by Maria Gonzalez, .*; collected by/);
+      assert.ok(
+        await img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 100),
+        "the drawing is shown",
+      );
+      assert.match(
+        await desk.locator(".signature-view figcaption").innerText(),
+        /Signed by Maria Gonzalez, .*; collected by/,
+      );
       await screenshot(desk, "field-day-office-job");
 
       // The furnace's clock still runs; its page still says so, on the office's list too.

@@ -13,9 +13,16 @@ import { testPng } from "../helpers/photos";
 
 const PHONE = { width: 390, height: 844 };
 const phone = (browser: Browser, javaScript = true): Promise<BrowserContext> =>
-  browser.newContext({ javaScriptEnabled: javaScript, baseURL: BASE_URL, viewport: PHONE, isMobile: true, hasTouch: true });
+  browser.newContext({
+    javaScriptEnabled: javaScript,
+    baseURL: BASE_URL,
+    viewport: PHONE,
+    isMobile: true,
+    hasTouch: true,
+  });
 
-const card = (page: Page, title: string) => page.locator("article.job-card", { has: page.getByRole("heading", { name: title }) });
+const card = (page: Page, title: string) =>
+  page.locator("article.job-card", { has: page.getByRole("heading", { name: title }) });
 
 const photosOf = (tenantId: string, jobId: string) =>
   rows<{ id: string; content_type: string; byte_size: number; bytes: Buffer; taken_by: string }>(
@@ -29,7 +36,8 @@ function jpegSize(b: Buffer): { width: number; height: number } {
   while (i < b.length) {
     const marker = b[i + 1];
     const len = b.readUInt16BE(i + 2);
-    if (marker >= 0xc0 && marker <= 0xcf && ![0xc4, 0xc8, 0xcc].includes(marker)) return { height: b.readUInt16BE(i + 5), width: b.readUInt16BE(i + 7) };
+    if (marker >= 0xc0 && marker <= 0xcf && ![0xc4, 0xc8, 0xcc].includes(marker))
+      return { height: b.readUInt16BE(i + 5), width: b.readUInt16BE(i + 7) };
     i += 2 + len;
   }
   throw new Error("no SOF marker");
@@ -37,8 +45,18 @@ function jpegSize(b: Buffer): { width: number; height: number } {
 
 async function setup() {
   const t = await createTenantWithUsers();
-  const customer = await createCustomer(t.id, { name: "Maria Gonzalez", phone: "555-0147", address_line1: "48 Alder Lane" });
-  const job = await createJob(t.id, { customerId: customer.id, assigneeId: t.users.technician.id, title: "Water heater replacement", status: "in_progress", scheduledStart: new Date() });
+  const customer = await createCustomer(t.id, {
+    name: "Maria Gonzalez",
+    phone: "555-0147",
+    address_line1: "48 Alder Lane",
+  });
+  const job = await createJob(t.id, {
+    customerId: customer.id,
+    assigneeId: t.users.technician.id,
+    title: "Water heater replacement",
+    status: "in_progress",
+    scheduledStart: new Date(),
+  });
   return { t, job };
 }
 
@@ -71,15 +89,23 @@ describe("browser: job photos from the field", { skip: SKIP_BROWSER }, () => {
 
     await context.setOffline(true);
     // The camera (capture=environment), then the gallery; both larger than 1600 px.
-    await jobCard.locator('input[type="file"][capture="environment"]').setInputFiles({ name: "boiler.png", mimeType: "image/png", buffer: testPng(2400, 1800, [220, 90, 30]) });
+    await jobCard
+      .locator('input[type="file"][capture="environment"]')
+      .setInputFiles({ name: "boiler.png", mimeType: "image/png", buffer: testPng(2400, 1800, [220, 90, 30]) });
     await page.getByText("1 photo waiting to sync").waitFor();
-    await jobCard.locator('input[type="file"]:not([capture])').setInputFiles({ name: "valve.png", mimeType: "image/png", buffer: testPng(1200, 2000, [30, 90, 220]) });
+    await jobCard
+      .locator('input[type="file"]:not([capture])')
+      .setInputFiles({ name: "valve.png", mimeType: "image/png", buffer: testPng(1200, 2000, [30, 90, 220]) });
     await page.getByText("2 photos waiting to sync").waitFor();
     assert.equal(await jobCard.getByText("Waiting to upload").count(), 2);
     assert.match(await page.locator(".sync-bar").innerText(), /You are offline/);
     await screenshot(page, "field-photos-offline");
     assert.deepEqual(
-      await page.evaluate(() => [...document.querySelectorAll("main *")].filter((e) => e.getBoundingClientRect().right > window.innerWidth).map((e) => e.outerHTML.slice(0, 80))),
+      await page.evaluate(() =>
+        [...document.querySelectorAll("main *")]
+          .filter((e) => e.getBoundingClientRect().right > window.innerWidth)
+          .map((e) => e.outerHTML.slice(0, 80)),
+      ),
       [],
       "nothing wider than the phone",
     );
@@ -97,7 +123,10 @@ describe("browser: job photos from the field", { skip: SKIP_BROWSER }, () => {
     const stored = await photosOf(t.id, job.id);
     assert.equal(stored.length, 2, "both photos, once each");
     assert.equal(puts.filter((s) => s === 201).length, 2, "each stored by one PUT");
-    assert.ok(puts.length >= 3 && puts.slice(1).includes(200), `the lost answer's photo was sent again and answered 200 (answers: ${puts.join(", ")})`);
+    assert.ok(
+      puts.length >= 3 && puts.slice(1).includes(200),
+      `the lost answer's photo was sent again and answered 200 (answers: ${puts.join(", ")})`,
+    );
     for (const p of stored) {
       assert.equal(p.content_type, "image/jpeg");
       assert.equal(p.taken_by, t.users.technician.id);
@@ -115,7 +144,11 @@ describe("browser: job photos from the field", { skip: SKIP_BROWSER }, () => {
     assert.match(await gallery.innerText(), /2 photos/);
     assert.equal(await gallery.getByText(t.users.technician.name).count(), 2);
     await gallery.locator("img").first().scrollIntoViewIfNeeded();
-    await officePage.waitForFunction(() => [...document.querySelectorAll(".photo-grid img")].every((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0));
+    await officePage.waitForFunction(() =>
+      [...document.querySelectorAll(".photo-grid img")].every(
+        (i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0,
+      ),
+    );
     await screenshot(officePage, "job-page-photos");
     const full = await officePage.request.get(`/jobs/${job.id}/photos/${stored[0].id}`);
     assert.equal(full.status(), 200);
@@ -135,11 +168,21 @@ describe("browser: job photos from the field", { skip: SKIP_BROWSER }, () => {
       route.fulfill({
         status: 413,
         contentType: "application/json",
-        body: JSON.stringify({ success: false, error: { code: "PAYLOAD_TOO_LARGE", message: "The photo is larger than 5 MiB, even after resizing.", fields: {} }, meta: { requestId: "x" } }),
+        body: JSON.stringify({
+          success: false,
+          error: {
+            code: "PAYLOAD_TOO_LARGE",
+            message: "The photo is larger than 5 MiB, even after resizing.",
+            fields: {},
+          },
+          meta: { requestId: "x" },
+        }),
       }),
     );
     const jobCard = card(page, "Water heater replacement");
-    await jobCard.locator('input[type="file"][capture="environment"]').setInputFiles({ name: "huge.png", mimeType: "image/png", buffer: testPng(800, 600, [10, 160, 60]) });
+    await jobCard
+      .locator('input[type="file"][capture="environment"]')
+      .setInputFiles({ name: "huge.png", mimeType: "image/png", buffer: testPng(800, 600, [10, 160, 60]) });
     const alert = jobCard.getByRole("alert").filter({ hasText: "too large" });
     await alert.waitFor();
     assert.match(await alert.innerText(), /This photo is too large to upload \(over 5 MiB\)/);
@@ -159,8 +202,13 @@ describe("browser: job photos from the field", { skip: SKIP_BROWSER }, () => {
     await signIn(page, t.users.technician.email, t.users.technician.password);
     await page.goto("/field");
     const jobCard = card(page, "Water heater replacement");
-    await jobCard.getByLabel("Add a photo").setInputFiles({ name: "meter.png", mimeType: "image/png", buffer: testPng(640, 480, [120, 120, 20]) });
-    await Promise.all([page.waitForURL((u) => u.pathname === "/field"), jobCard.getByRole("button", { name: "Upload photo" }).click()]);
+    await jobCard
+      .getByLabel("Add a photo")
+      .setInputFiles({ name: "meter.png", mimeType: "image/png", buffer: testPng(640, 480, [120, 120, 20]) });
+    await Promise.all([
+      page.waitForURL((u) => u.pathname === "/field"),
+      jobCard.getByRole("button", { name: "Upload photo" }).click(),
+    ]);
     await page.getByText("Photo added.").waitFor();
     await screenshot(page, "field-photos-no-js");
     const stored = await photosOf(t.id, job.id);

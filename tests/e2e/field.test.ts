@@ -2,33 +2,70 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { one, rows } from "../../db/index";
-import { expectNoSeriousAxeViolations, newContext, screenshot, signIn, SKIP_BROWSER, withBrowser } from "../helpers/browser";
+import {
+  expectNoSeriousAxeViolations,
+  newContext,
+  screenshot,
+  signIn,
+  SKIP_BROWSER,
+  withBrowser,
+} from "../helpers/browser";
 import { createCustomer, createJob, createTenantWithUsers, createUser } from "../helpers/fixtures";
 
 /** A technician's day: a job under way, one later today, one tomorrow; and a colleague's job. */
 async function day() {
   const t = await createTenantWithUsers();
-  const customer = await createCustomer(t.id, { name: "Maria Gonzalez", phone: "555-0147", address_line1: "48 Alder Lane" });
+  const customer = await createCustomer(t.id, {
+    name: "Maria Gonzalez",
+    phone: "555-0147",
+    address_line1: "48 Alder Lane",
+  });
   const tech = t.users.technician;
   const hour = 3600_000;
-  const started = await createJob(t.id, { customerId: customer.id, assigneeId: tech.id, title: "Water heater replacement", status: "en_route", scheduledStart: new Date(Date.now() - hour) });
-  const later = await createJob(t.id, { customerId: customer.id, assigneeId: tech.id, title: "Annual furnace tune-up", scheduledStart: new Date(Date.now() + 2 * hour), checklist: ["Replace the filter", "Clean the flame sensor"] });
-  const tomorrow = await createJob(t.id, { customerId: customer.id, assigneeId: tech.id, title: "Kitchen faucet leak", scheduledStart: new Date(Date.now() + 26 * hour) });
+  const started = await createJob(t.id, {
+    customerId: customer.id,
+    assigneeId: tech.id,
+    title: "Water heater replacement",
+    status: "en_route",
+    scheduledStart: new Date(Date.now() - hour),
+  });
+  const later = await createJob(t.id, {
+    customerId: customer.id,
+    assigneeId: tech.id,
+    title: "Annual furnace tune-up",
+    scheduledStart: new Date(Date.now() + 2 * hour),
+    checklist: ["Replace the filter", "Clean the flame sensor"],
+  });
+  const tomorrow = await createJob(t.id, {
+    customerId: customer.id,
+    assigneeId: tech.id,
+    title: "Kitchen faucet leak",
+    scheduledStart: new Date(Date.now() + 26 * hour),
+  });
   const colleague = await createUser(t.id, { role: "technician" });
   await createJob(t.id, { customerId: customer.id, assigneeId: colleague.id, title: "Someone else's boiler" });
   return { t, tech, started, later, tomorrow };
 }
 
-const card = (page: Page, title: string) => page.locator("article.job-card", { has: page.getByRole("heading", { name: title }) });
+const card = (page: Page, title: string) =>
+  page.locator("article.job-card", { has: page.getByRole("heading", { name: title }) });
 
 async function field(tenantId: string, jobId: string) {
   const [job, events, notes, times] = await Promise.all([
     one<{ status: string }>(`SELECT status FROM jobs WHERE tenant_id = $1 AND id = $2`, [tenantId, jobId]),
-    rows<{ to_status: string }>(`SELECT to_status FROM job_events WHERE tenant_id = $1 AND job_id = $2 ORDER BY occurred_at, created_at`, [tenantId, jobId]),
+    rows<{ to_status: string }>(
+      `SELECT to_status FROM job_events WHERE tenant_id = $1 AND job_id = $2 ORDER BY occurred_at, created_at`,
+      [tenantId, jobId],
+    ),
     rows<{ body: string }>(`SELECT body FROM job_notes WHERE tenant_id = $1 AND job_id = $2`, [tenantId, jobId]),
     rows(`SELECT 1 FROM time_entries WHERE tenant_id = $1 AND job_id = $2`, [tenantId, jobId]),
   ]);
-  return { status: job!.status, events: events.map((e) => e.to_status), notes: notes.map((n) => n.body), times: times.length };
+  return {
+    status: job!.status,
+    events: events.map((e) => e.to_status),
+    notes: notes.map((n) => n.body),
+    times: times.length,
+  };
 }
 
 describe("browser: the field page", { skip: SKIP_BROWSER }, () => {
@@ -48,7 +85,9 @@ describe("browser: the field page", { skip: SKIP_BROWSER }, () => {
     assert.match(body, /Kitchen faucet leak/);
     assert.doesNotMatch(body, /Someone else's boiler/, "only the technician's own jobs");
     // The service worker has kept the page for offline use.
-    await page.waitForFunction(async () => (await navigator.serviceWorker.getRegistration("/field"))?.active && !!(await caches.match("/field")));
+    await page.waitForFunction(
+      async () => (await navigator.serviceWorker.getRegistration("/field"))?.active && !!(await caches.match("/field")),
+    );
     await screenshot(page, "field-online");
     await expectNoSeriousAxeViolations(page, "my day");
 
@@ -77,7 +116,11 @@ describe("browser: the field page", { skip: SKIP_BROWSER }, () => {
     const synced = await field(t.id, started.id);
     assert.equal(synced.status, "in_progress");
     assert.deepEqual(synced.events, ["in_progress"], "one status change");
-    assert.deepEqual(synced.notes, ["Old tank corroded at the base; replacing with a 50 gal unit."], "exactly one note");
+    assert.deepEqual(
+      synced.notes,
+      ["Old tank corroded at the base; replacing with a 50 gal unit."],
+      "exactly one note",
+    );
     await screenshot(page, "field-synced");
     await page.setViewportSize({ width: 390, height: 844 });
     await screenshot(page, "field-phone");
@@ -97,7 +140,8 @@ describe("browser: the field page", { skip: SKIP_BROWSER }, () => {
     await after.getByRole("button", { name: "Stop clock" }).click();
     // The stop is queued asynchronously (IndexedDB), so "All changes synced" may still show from
     // before it: wait for the entry to reach the server rather than for the bar.
-    for (let i = 0; i < 100 && (await field(t.id, started.id)).times === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 100 && (await field(t.id, started.id)).times === 0; i++)
+      await new Promise((r) => setTimeout(r, 100));
     await page.getByText("All changes synced").waitFor();
     await page.waitForFunction(() => !document.querySelector(".sync-waiting"));
     assert.equal((await field(t.id, started.id)).times, 1);
@@ -119,7 +163,10 @@ describe("browser: the field page", { skip: SKIP_BROWSER }, () => {
     await context.setOffline(false);
     const alert = page.locator(".field-rejection");
     await alert.waitFor();
-    assert.match(await alert.innerText(), /“On my way” for “Annual furnace tune-up” could not be applied: A job that is cancelled cannot become on the way\./);
+    assert.match(
+      await alert.innerText(),
+      /“On my way” for “Annual furnace tune-up” could not be applied: A job that is cancelled cannot become on the way\./,
+    );
     await page.getByText("All changes synced").waitFor();
     assert.equal(await card(page, "Annual furnace tune-up").count(), 0, "the cancelled job left the day");
     await screenshot(page, "field-rejected");
@@ -167,9 +214,15 @@ describe("browser: the field page", { skip: SKIP_BROWSER }, () => {
     assert.deepEqual(stored.events, ["en_route", "in_progress", "completed"]);
     assert.deepEqual(stored.notes, ["Replaced the filter; flame sensor cleaned."]);
     assert.equal(stored.times, 1, "Complete stopped the clock into one time entry");
-    const [signed] = await rows<{ signer_name: string; drawn: boolean }>(`SELECT signer_name, image IS NOT NULL AS drawn FROM job_signatures WHERE tenant_id = $1 AND job_id = $2`, [t.id, later.id]);
+    const [signed] = await rows<{ signer_name: string; drawn: boolean }>(
+      `SELECT signer_name, image IS NOT NULL AS drawn FROM job_signatures WHERE tenant_id = $1 AND job_id = $2`,
+      [t.id, later.id],
+    );
     assert.deepEqual(signed, { signer_name: "Maria Gonzalez", drawn: false }, "a typed name, without JavaScript");
-    const ticked = await rows(`SELECT 1 FROM job_checklist_items WHERE tenant_id = $1 AND job_id = $2 AND done_at IS NOT NULL`, [t.id, later.id]);
+    const ticked = await rows(
+      `SELECT 1 FROM job_checklist_items WHERE tenant_id = $1 AND job_id = $2 AND done_at IS NOT NULL`,
+      [t.id, later.id],
+    );
     assert.equal(ticked.length, 2);
     await context.close();
   });

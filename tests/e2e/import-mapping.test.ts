@@ -22,7 +22,10 @@ function fileWith(name: string, content: string): string {
 async function uploadFile(page: Page, file: string, lands: "upload" | "preview") {
   const before = page.url();
   await page.setInputFiles("#import-file", file);
-  await Promise.all([page.waitForURL((u) => u.href !== before && u.searchParams.has(lands)), page.getByRole("button", { name: "Upload and preview" }).click()]);
+  await Promise.all([
+    page.waitForURL((u) => u.href !== before && u.searchParams.has(lands)),
+    page.getByRole("button", { name: "Upload and preview" }).click(),
+  ]);
 }
 
 async function phoneShot(page: Page, name: string) {
@@ -45,7 +48,14 @@ describe("browser: importing another product's export", { skip: SKIP_BROWSER }, 
       await page.goto("/import-data?type=customers");
 
       const headers = "Client Name,Email Address,Contact,Favourite Colour\r\n";
-      await uploadFile(page, fileWith("contacts.csv", `${headers}Ingrid Halvorsen,ingrid@example.com,(612) 555-0101,green\r\nTeo Marchetti,teo@example.com,(612) 555-0102,blue\r\n`), "upload");
+      await uploadFile(
+        page,
+        fileWith(
+          "contacts.csv",
+          `${headers}Ingrid Halvorsen,ingrid@example.com,(612) 555-0101,green\r\nTeo Marchetti,teo@example.com,(612) 555-0102,blue\r\n`,
+        ),
+        "upload",
+      );
       await page.getByRole("heading", { name: "Match your columns: customers" }).waitFor();
       const body = await page.locator("body").innerText();
       assert.match(body, /Check: could be several fields/);
@@ -60,24 +70,38 @@ describe("browser: importing another product's export", { skip: SKIP_BROWSER }, 
       await page.getByLabel("Client Name").selectOption("ignore");
       await page.getByRole("button", { name: "Continue to the preview" }).click();
       await page.locator("#field-column-error").waitFor();
-      assert.match(await page.locator("#field-column-error").innerText(), /Choose a column for the required field name/);
+      assert.match(
+        await page.locator("#field-column-error").innerText(),
+        /Choose a column for the required field name/,
+      );
       assert.equal(await page.getByLabel("Client Name").inputValue(), "ignore", "the choice kept");
       assert.equal(await countOf(t.id, "import_runs"), 0);
       await screenshot(page, `import-mapping-refused-${suffix}`);
 
       assert.equal(await page.getByLabel("Contact").inputValue(), "phone", "the choice kept");
       await page.getByLabel("Client Name").selectOption("name");
-      await Promise.all([page.waitForURL((u) => u.searchParams.has("preview")), page.getByRole("button", { name: "Continue to the preview" }).click()]);
+      await Promise.all([
+        page.waitForURL((u) => u.searchParams.has("preview")),
+        page.getByRole("button", { name: "Continue to the preview" }).click(),
+      ]);
       await page.getByRole("heading", { name: "Preview: contacts.csv" }).waitFor();
       assert.match(await page.locator("body").innerText(), /Contact → phone/);
 
       // The same headers again: straight to the preview with that choice.
-      await uploadFile(page, fileWith("more-contacts.csv", `${headers}Amara Nwosu,amara@example.com,(612) 555-0103,red\r\n`), "preview");
+      await uploadFile(
+        page,
+        fileWith("more-contacts.csv", `${headers}Amara Nwosu,amara@example.com,(612) 555-0103,red\r\n`),
+        "preview",
+      );
       await page.getByRole("heading", { name: "Preview: more-contacts.csv" }).waitFor();
       assert.match(await page.locator("body").innerText(), /Contact → phone/);
 
       // A Jobber client export: recognised, no step.
-      await uploadFile(page, fileWith("jobber-clients.csv", jobberClients(12, { twoProperties: 3, threeProperties: 1 }).csv), "preview");
+      await uploadFile(
+        page,
+        fileWith("jobber-clients.csv", jobberClients(12, { twoProperties: 3, threeProperties: 1 }).csv),
+        "preview",
+      );
       await page.getByRole("heading", { name: "Preview: jobber-clients.csv" }).waitFor();
       assert.match(await page.locator("body").innerText(), /Recognised: Jobber client export/);
       await screenshot(page, `import-jobber-preview-${suffix}`);

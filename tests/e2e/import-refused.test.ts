@@ -31,7 +31,11 @@ describe("browser: a refused import upload", { skip: SKIP_BROWSER }, () => {
         const alert = page.locator(".import-upload [role=alert], .import-upload .alert").first();
         await alert.waitFor();
         assert.match(await alert.innerText(), /Missing required column: name/);
-        assert.equal(await page.getByRole("heading", { name: "Import customers" }).count(), 1, "still the customers import page");
+        assert.equal(
+          await page.getByRole("heading", { name: "Import customers" }).count(),
+          1,
+          "still the customers import page",
+        );
         assert.equal(await countOf(t.id, "import_runs"), 0, "nothing stored");
       } finally {
         await context.close();

@@ -17,7 +17,10 @@ function goodFile(tag: string): string {
   const lines = ["name,company,email,phone,city,external_id,notes"];
   // Notes long enough (about 150 KB in all) that the upload takes a moment on a throttled connection.
   const notes = `"Gate code 4412, dog in the yard.\n${"Prefers morning visits; call 30 minutes ahead. ".repeat(100)}"`;
-  for (let i = 1; i <= 30; i++) lines.push(`Customer ${i} ${tag},"Plumbing, Inc.",c${i}-${tag}@example.com,+1 512 555 01${String(i).padStart(2, "0")},Austin,${tag}-${i},${notes}`);
+  for (let i = 1; i <= 30; i++)
+    lines.push(
+      `Customer ${i} ${tag},"Plumbing, Inc.",c${i}-${tag}@example.com,+1 512 555 01${String(i).padStart(2, "0")},Austin,${tag}-${i},${notes}`,
+    );
   fs.writeFileSync(file, lines.join("\r\n") + "\r\n");
   return file;
 }
@@ -27,7 +30,10 @@ function goodFile(tag: string): string {
 async function uploadFile(page: Page, file: string) {
   const before = page.url();
   await page.setInputFiles("#import-file", file);
-  await Promise.all([page.waitForURL((u) => u.href !== before && u.searchParams.has("preview")), page.getByRole("button", { name: "Upload and preview" }).click()]);
+  await Promise.all([
+    page.waitForURL((u) => u.href !== before && u.searchParams.has("preview")),
+    page.getByRole("button", { name: "Upload and preview" }).click(),
+  ]);
   await page.getByRole("heading", { name: `Preview: ${path.basename(file)}` }).waitFor();
 }
 
@@ -50,7 +56,10 @@ describe("browser: import customers", { skip: SKIP_BROWSER }, () => {
       await page.goto("/import-data");
       await page.getByRole("heading", { name: "Import data" }).waitFor();
       await screenshot(page, `import-landing-${suffix}`);
-      await Promise.all([page.waitForURL(/type=customers/), page.getByRole("link", { name: "Import customers" }).click()]);
+      await Promise.all([
+        page.waitForURL(/type=customers/),
+        page.getByRole("link", { name: "Import customers" }).click(),
+      ]);
       await page.getByRole("heading", { name: "Import customers" }).waitFor();
       assert.match(await page.locator("body").innerText(), /external_id\s+Optional\s+Your own ID for the customer/);
 
@@ -68,7 +77,12 @@ describe("browser: import customers", { skip: SKIP_BROWSER }, () => {
       const file = goodFile(tag);
       if (mode.javaScript) {
         const cdp = await context.newCDPSession(page);
-        await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 64 * 1024 });
+        await cdp.send("Network.emulateNetworkConditions", {
+          offline: false,
+          latency: 0,
+          downloadThroughput: -1,
+          uploadThroughput: 64 * 1024,
+        });
         await page.setInputFiles("#import-file", file);
         await page.getByRole("button", { name: "Upload and preview" }).click();
         const status = page.getByRole("status").filter({ hasText: "Uploading" });
@@ -76,7 +90,12 @@ describe("browser: import customers", { skip: SKIP_BROWSER }, () => {
         assert.match(await status.innerText(), /Uploading… [\d.]+ [KM]B of [\d.]+ [KM]B \(\d+%\)/);
         await screenshot(page, "import-upload-progress-js");
         await page.getByRole("heading", { name: `Preview: ${path.basename(file)}` }).waitFor({ timeout: 60_000 });
-        await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+        await cdp.send("Network.emulateNetworkConditions", {
+          offline: false,
+          latency: 0,
+          downloadThroughput: -1,
+          uploadThroughput: -1,
+        });
       } else {
         await uploadFile(page, file);
       }

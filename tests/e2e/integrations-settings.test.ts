@@ -43,7 +43,10 @@ describe("browser: integration settings", { skip: SKIP_BROWSER }, () => {
       assert.equal(await card(page, "microsoft").getByLabel("Only jobs assigned to me").isChecked(), true);
       assert.match(await page.locator(".save-bar").innerText(), new RegExp(`Last saved .* by ${t.users.owner.name}`));
 
-      const row = await one<{ value: any }>(`SELECT value FROM tenant_settings WHERE tenant_id = $1 AND key = 'calendar'`, [t.id]);
+      const row = await one<{ value: any }>(
+        `SELECT value FROM tenant_settings WHERE tenant_id = $1 AND key = 'calendar'`,
+        [t.id],
+      );
       assert.equal(row?.value.google.enabled, true);
       assert.equal(row?.value.google.jobs, "all");
       assert.equal(row?.value.microsoft.busyBlocksBooking, true);

@@ -26,7 +26,11 @@ describe("browser: invoice by hand", { skip: SKIP_BROWSER }, () => {
         await page.getByRole("link", { name: "New invoice" }).click();
         await page.getByRole("heading", { name: "New invoice" }).waitFor();
         await page.locator("form.invoice-form").evaluate((f) => f.setAttribute("novalidate", ""));
-        assert.match(await page.getByLabel("Due date").inputValue(), /^\d{4}-\d{2}-\d{2}$/, "a due date from the payment terms");
+        assert.match(
+          await page.getByLabel("Due date").inputValue(),
+          /^\d{4}-\d{2}-\d{2}$/,
+          "a due date from the payment terms",
+        );
         await page.getByLabel("Description, line 1").fill("Drain clearing");
         await page.getByLabel("Unit price, line 1").fill("189,00"); // refused: a comma
         await page.getByRole("button", { name: "Add line" }).click();
@@ -57,7 +61,10 @@ describe("browser: invoice by hand", { skip: SKIP_BROWSER }, () => {
         await page.setViewportSize({ width: 1280, height: 900 });
         await page.getByRole("button", { name: "Save invoice" }).click();
         await page.getByRole("heading", { name: "Invoice INV-0001" }).waitFor();
-        const saved = await one<{ total_cents: number; status: string }>(`SELECT total_cents, status FROM invoices WHERE tenant_id = $1`, [t.id]);
+        const saved = await one<{ total_cents: number; status: string }>(
+          `SELECT total_cents, status FROM invoices WHERE tenant_id = $1`,
+          [t.id],
+        );
         assert.deepEqual(saved, { total_cents: 29_900, status: "draft" });
 
         await page.getByRole("button", { name: "Send", exact: true }).click();

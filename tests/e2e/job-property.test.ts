@@ -14,11 +14,21 @@ async function seed() {
   const add = async (name: string, props: [string, string][]) => {
     const c = await createCustomer(t.id, { name });
     for (const [i, [label, line1]] of props.entries()) {
-      await one(`INSERT INTO customer_properties (tenant_id, customer_id, position, label, address_line1, city) VALUES ($1, $2, $3, $4, $5, 'Austin')`, [t.id, c.id, i + 1, label, line1]);
+      await one(
+        `INSERT INTO customer_properties (tenant_id, customer_id, position, label, address_line1, city) VALUES ($1, $2, $3, $4, $5, 'Austin')`,
+        [t.id, c.id, i + 1, label, line1],
+      );
     }
     return c;
   };
-  return { t, maria: await add("Maria Okafor", [["Home", "4410 Barton Springs Rd"], ["Rental", "915 Maple Ave"]]), james: await add("James Lindqvist", [["Office", "77 Cedar Ln"]]) };
+  return {
+    t,
+    maria: await add("Maria Okafor", [
+      ["Home", "4410 Barton Springs Rd"],
+      ["Rental", "915 Maple Ave"],
+    ]),
+    james: await add("James Lindqvist", [["Office", "77 Cedar Ln"]]),
+  };
 }
 
 describe("browser: the job form's service property", { skip: SKIP_BROWSER }, () => {

@@ -42,7 +42,11 @@ describe("browser: live updates", { skip: SKIP_BROWSER }, () => {
       });
       assert.equal(res.status, 303);
       await page.getByText("Gutter overflowing onto the porch").first().waitFor({ timeout: 10_000 });
-      assert.equal(await page.evaluate(() => (window as unknown as { liveMark?: number }).liveMark), 1, "the same document: no reload");
+      assert.equal(
+        await page.evaluate(() => (window as unknown as { liveMark?: number }).liveMark),
+        1,
+        "the same document: no reload",
+      );
       await screenshot(page, "live-requests-desktop-js");
       await page.setViewportSize({ width: 390, height: 844 });
       await screenshot(page, "live-requests-phone-js");
@@ -54,7 +58,11 @@ describe("browser: live updates", { skip: SKIP_BROWSER }, () => {
     const s = await portalSetup({ businessName: "Live Dispatch" });
     const tech = await createUser(s.tenant.id, { role: "technician", name: "Tariq Field" });
     const customer = await createCustomer(s.tenant.id, { name: "Wen Zhao" });
-    const job = await createJob(s.tenant.id, { customerId: customer.id, title: "Service the boiler", scheduledStart: null });
+    const job = await createJob(s.tenant.id, {
+      customerId: customer.id,
+      title: "Service the boiler",
+      scheduledStart: null,
+    });
     const context = await newContext(browser, { javaScript: true });
     const page = await context.newPage();
     try {
@@ -69,10 +77,20 @@ describe("browser: live updates", { skip: SKIP_BROWSER }, () => {
       // Another member moves it, through the other app server, to today 10:00 with the technician.
       const today = (await page.locator("[data-date]").first().getAttribute("data-date"))!;
       const office = await clientFor(s.tenant.users.office, second.url);
-      const moved = await office.post(`/jobs/${job.id}/schedule`, { assigneeId: tech.id, scheduledStart: `${today}T10:00`, scheduledEnd: `${today}T11:00` });
+      const moved = await office.post(`/jobs/${job.id}/schedule`, {
+        assigneeId: tech.id,
+        scheduledStart: `${today}T10:00`,
+        scheduledEnd: `${today}T11:00`,
+      });
       assert.equal(moved.status, 303);
-      await page.locator(`[data-assignee="${tech.id}"] article[data-job-id="${job.id}"][data-start="${today}T10:00"]`).waitFor({ timeout: 10_000 });
-      assert.equal(await page.evaluate(() => (window as unknown as { liveMark?: number }).liveMark), 1, "the same document: no reload");
+      await page
+        .locator(`[data-assignee="${tech.id}"] article[data-job-id="${job.id}"][data-start="${today}T10:00"]`)
+        .waitFor({ timeout: 10_000 });
+      assert.equal(
+        await page.evaluate(() => (window as unknown as { liveMark?: number }).liveMark),
+        1,
+        "the same document: no reload",
+      );
     } finally {
       await context.close();
     }

@@ -6,7 +6,14 @@ import { describe, test } from "node:test";
 import type { Browser } from "playwright-core";
 import { one } from "../../db/index";
 import { BASE_URL } from "../helpers/client";
-import { expectNoSeriousAxeViolations, JS_MODES, screenshot, signIn, SKIP_BROWSER, withBrowser } from "../helpers/browser";
+import {
+  expectNoSeriousAxeViolations,
+  JS_MODES,
+  screenshot,
+  signIn,
+  SKIP_BROWSER,
+  withBrowser,
+} from "../helpers/browser";
 import { createTenantWithUsers } from "../helpers/fixtures";
 import { portalSetup } from "../helpers/portal";
 import { BETTER_WITH_WARRANTY, quoteWithOptions, recordedChoice } from "../helpers/quote-options";
@@ -23,7 +30,13 @@ describe("browser: options and optional items in the portal, on a phone", { skip
       const tenant = await createTenantWithUsers("Northside Heating & Air");
       const s = await portalSetup({ tenant, customerName: "Jamie Rivera" });
       const q = await quoteWithOptions(tenant.id, s.customer.id);
-      const context = await browser.newContext({ javaScriptEnabled: mode.javaScript, baseURL: BASE_URL, viewport: PHONE, isMobile: true, hasTouch: true });
+      const context = await browser.newContext({
+        javaScriptEnabled: mode.javaScript,
+        baseURL: BASE_URL,
+        viewport: PHONE,
+        isMobile: true,
+        hasTouch: true,
+      });
       const page = await context.newPage();
       await page.goto(s.url);
       const card = page.locator(`#quote-${q.id}`);
@@ -58,23 +71,32 @@ describe("browser: options and optional items in the portal, on a phone", { skip
       assert.equal(r.chosen_option, "Better");
       assert.deepEqual(r.selected, BETTER_WITH_WARRANTY);
       assert.equal(r.total_cents, 153_800);
-      assert.match(await page.locator(`#quote-${q.id}`).innerText(), /Your choice: option Better, with Extended 5-year warranty/);
+      assert.match(
+        await page.locator(`#quote-${q.id}`).innerText(),
+        /Your choice: option Better, with Extended 5-year warranty/,
+      );
       await screenshot(page, `portal-options-approved-phone-${tag}`);
       await context.close();
 
       // The office's quote page shows the choice.
-      const office = await browser.newContext({ javaScriptEnabled: mode.javaScript, baseURL: BASE_URL, viewport: PHONE });
+      const office = await browser.newContext({
+        javaScriptEnabled: mode.javaScript,
+        baseURL: BASE_URL,
+        viewport: PHONE,
+      });
       const staff = await office.newPage();
       await signIn(staff, tenant.users.office.email, tenant.users.office.password);
       await staff.goto(`/quotes/${q.id}`);
       const choice = staff.getByRole("definition").filter({ hasText: "Better" });
       await choice.first().waitFor();
-      const answer = await staff.locator("dl[aria-label=\"The customer's choice\"]").innerText();
+      const answer = await staff.locator('dl[aria-label="The customer\'s choice"]').innerText();
       assert.match(answer, /Chosen option\s+Better/);
       assert.match(answer, /Optional items\s+Extended 5-year warranty/);
       assert.match(await staff.locator("body").innerText(), /Approved in the portal for \$1,538\.00/);
       await screenshot(staff, `office-quote-choice-phone-${tag}`);
-      await expectNoSeriousAxeViolations(staff, "office quote page with the customer's choice", { javaScript: mode.javaScript });
+      await expectNoSeriousAxeViolations(staff, "office quote page with the customer's choice", {
+        javaScript: mode.javaScript,
+      });
 
       // The job made from it, and the job's invoice, carry exactly the chosen lines.
       await staff.getByRole("button", { name: "Convert to job" }).click();
@@ -83,15 +105,24 @@ describe("browser: options and optional items in the portal, on a phone", { skip
       assert.match(job, /Service call[\s\S]*New 50 gal standard water heater[\s\S]*Extended 5-year warranty/);
       // The work itself is another test's story: the job is marked done here directly.
       const jobId = new URL(staff.url()).pathname.split("/")[2];
-      await one(`UPDATE jobs SET status = 'completed', completed_at = now() WHERE tenant_id = $1 AND id = $2 RETURNING id`, [tenant.id, jobId]);
+      await one(
+        `UPDATE jobs SET status = 'completed', completed_at = now() WHERE tenant_id = $1 AND id = $2 RETURNING id`,
+        [tenant.id, jobId],
+      );
       await staff.reload();
       await staff.getByRole("button", { name: "Create invoice" }).click();
       await staff.waitForURL(/\/invoices\/[0-9a-f-]{36}/);
       const lines = staff.getByRole("region", { name: "Line items table" });
       await lines.waitFor();
       const invoice = await lines.innerText();
-      for (const chosen of ["Service call", "New 50 gal standard water heater", "Extended 5-year warranty"]) assert.match(invoice, new RegExp(chosen));
-      for (const not of ["Repair the burner assembly", "Tankless water heater", "Haul away the old unit", "Tankless descaling kit"]) {
+      for (const chosen of ["Service call", "New 50 gal standard water heater", "Extended 5-year warranty"])
+        assert.match(invoice, new RegExp(chosen));
+      for (const not of [
+        "Repair the burner assembly",
+        "Tankless water heater",
+        "Haul away the old unit",
+        "Tankless descaling kit",
+      ]) {
         assert.ok(!invoice.includes(not), `the invoice leaves out ${not}`);
       }
       assert.match(invoice, /\$1,538\.00/);

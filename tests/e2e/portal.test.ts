@@ -33,7 +33,13 @@ describe("browser: the customer portal on a phone", { skip: SKIP_BROWSER }, () =
           { description: "Replacement filter (MERV 13)", quantity: "2", unitPriceCents: 2_450, taxRate: "8.25" },
         ],
       });
-      const context = await browser.newContext({ javaScriptEnabled: mode.javaScript, baseURL: BASE_URL, viewport: PHONE, isMobile: true, hasTouch: true });
+      const context = await browser.newContext({
+        javaScriptEnabled: mode.javaScript,
+        baseURL: BASE_URL,
+        viewport: PHONE,
+        isMobile: true,
+        hasTouch: true,
+      });
       const page = await context.newPage();
 
       await page.goto(s.url);
@@ -50,7 +56,10 @@ describe("browser: the customer portal on a phone", { skip: SKIP_BROWSER }, () =
       await submit(page, "Approve and sign", /Thank you! Quote .* is approved/);
       assert.equal(new URL(page.url()).searchParams.get("done"), "quote-approved");
       assert.match(await page.locator(`#quote-${quote.id}`).innerText(), /Approved by Jamie Rivera on/);
-      const approved = await one<{ status: string; approved_name: string }>(`SELECT status, approved_name FROM quotes WHERE tenant_id = $1 AND id = $2`, [tenant.id, quote.id]);
+      const approved = await one<{ status: string; approved_name: string }>(
+        `SELECT status, approved_name FROM quotes WHERE tenant_id = $1 AND id = $2`,
+        [tenant.id, quote.id],
+      );
       assert.deepEqual(approved, { status: "approved", approved_name: "Jamie Rivera" });
       await screenshot(page, `portal-approved-phone-${tag}`);
 
@@ -60,8 +69,15 @@ describe("browser: the customer portal on a phone", { skip: SKIP_BROWSER }, () =
       await amount.fill("300");
       await submit(page, "Record sandbox payment", /The balance is \$242\.04/);
       await page.getByLabel("Amount to pay (USD)").fill("100.00");
-      await submit(page, "Record sandbox payment", /Sandbox payment recorded on invoice .*Balance still due: \$142\.04/);
-      const paid = await one<{ status: string; amount_paid_cents: number }>(`SELECT status, amount_paid_cents FROM invoices WHERE tenant_id = $1 AND id = $2`, [tenant.id, invoice.id]);
+      await submit(
+        page,
+        "Record sandbox payment",
+        /Sandbox payment recorded on invoice .*Balance still due: \$142\.04/,
+      );
+      const paid = await one<{ status: string; amount_paid_cents: number }>(
+        `SELECT status, amount_paid_cents FROM invoices WHERE tenant_id = $1 AND id = $2`,
+        [tenant.id, invoice.id],
+      );
       assert.deepEqual(paid, { status: "partial", amount_paid_cents: 10_000 });
       assert.match(await page.locator(`#invoice-${invoice.id}`).innerText(), /SBX-[0-9A-F]{12}/);
       // The form starts afresh: the new balance offered, the earlier error gone.
@@ -77,7 +93,11 @@ describe("browser: the customer portal on a phone", { skip: SKIP_BROWSER }, () =
       await page.getByLabel("Time of day").selectOption("morning");
       await submit(page, "Send request", /Your request was sent to Northside Heating & Air/);
       assert.match(await page.locator(".portal-requests").innerText(), /Annual furnace service/);
-      assert.equal(await page.getByLabel("What do you need?").inputValue(), "", "the booking form is ready for another request");
+      assert.equal(
+        await page.getByLabel("What do you need?").inputValue(),
+        "",
+        "the booking form is ready for another request",
+      );
       const request = await one<{ status: string; service: string; time_window: string }>(
         `SELECT status, service, time_window FROM booking_requests WHERE tenant_id = $1 AND customer_id = $2`,
         [tenant.id, s.customer.id],
@@ -97,7 +117,10 @@ describe("browser: the customer portal on a phone", { skip: SKIP_BROWSER }, () =
   test("the hub on a desktop screen, checked with axe-core", async () => {
     const s = await portalSetup({ businessName: "Rapid Rooter Plumbing", customerName: "Alex Chen" });
     await createQuote(s.tenant.id, { customerId: s.customer.id });
-    await createQuote(s.tenant.id, { customerId: s.customer.id, validUntil: new Date(Date.now() - 86400_000).toISOString().slice(0, 10) });
+    await createQuote(s.tenant.id, {
+      customerId: s.customer.id,
+      validUntil: new Date(Date.now() - 86400_000).toISOString().slice(0, 10),
+    });
     await createInvoice(s.tenant.id, { customerId: s.customer.id, amountPaidCents: 50_000 });
     const context = await browser.newContext({ baseURL: BASE_URL, viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();

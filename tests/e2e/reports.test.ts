@@ -2,7 +2,15 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { Browser } from "playwright-core";
 import { rows } from "../../db/index";
-import { expectNoSeriousAxeViolations, JS_MODES, newContext, screenshot, signIn, SKIP_BROWSER, withBrowser } from "../helpers/browser";
+import {
+  expectNoSeriousAxeViolations,
+  JS_MODES,
+  newContext,
+  screenshot,
+  signIn,
+  SKIP_BROWSER,
+  withBrowser,
+} from "../helpers/browser";
 import { createCustomer, createInvoice, createJob, createTenantWithUsers, DEFAULT_PASSWORD } from "../helpers/fixtures";
 
 // The owner reads /reports on a desktop and on a phone, with JavaScript off and on, and picks
@@ -19,14 +27,23 @@ async function seed() {
     for (let k = 0; k < 3; k++) {
       const c = customers[(m + k) % customers.length];
       const cents = 18_000 + ((m * 7 + k * 13) % 10) * 9_500;
-      const inv = await createInvoice(t.id, { customerId: c.id, items: [{ description: "Service call", unitPriceCents: cents }] });
-      await rows(`UPDATE invoices SET issue_date = (now() - $3 * interval '1 month' - $4 * interval '3 days')::date, due_date = (now() - $3 * interval '1 month' + interval '14 days')::date WHERE tenant_id = $1 AND id = $2`, [t.id, inv.id, m, k]);
+      const inv = await createInvoice(t.id, {
+        customerId: c.id,
+        items: [{ description: "Service call", unitPriceCents: cents }],
+      });
+      await rows(
+        `UPDATE invoices SET issue_date = (now() - $3 * interval '1 month' - $4 * interval '3 days')::date, due_date = (now() - $3 * interval '1 month' + interval '14 days')::date WHERE tenant_id = $1 AND id = $2`,
+        [t.id, inv.id, m, k],
+      );
       if ((m + k) % 4 !== 0) {
         await rows(
           `INSERT INTO payments (tenant_id, invoice_id, amount_cents, currency, method, reference, recorded_at) VALUES ($1, $2, $3, 'USD', 'card', 'test', now() - $4 * interval '1 month' + interval '5 days')`,
           [t.id, inv.id, cents, m],
         );
-        await rows(`UPDATE invoices SET amount_paid_cents = total_cents, status = 'paid' WHERE tenant_id = $1 AND id = $2`, [t.id, inv.id]);
+        await rows(
+          `UPDATE invoices SET amount_paid_cents = total_cents, status = 'paid' WHERE tenant_id = $1 AND id = $2`,
+          [t.id, inv.id],
+        );
       }
       await rows(
         `INSERT INTO quotes (tenant_id, customer_id, number, status, currency, sent_at, approved_at)
@@ -36,8 +53,14 @@ async function seed() {
     }
   }
   for (let w = 0; w < 20; w++) {
-    const job = await createJob(t.id, { customerId: customers[w % customers.length].id, assigneeId: w % 3 ? t.users.technician.id : t.users.admin.id });
-    await rows(`UPDATE jobs SET status = 'completed', completed_at = now() - $3 * interval '5 days' WHERE tenant_id = $1 AND id = $2`, [t.id, job.id, w]);
+    const job = await createJob(t.id, {
+      customerId: customers[w % customers.length].id,
+      assigneeId: w % 3 ? t.users.technician.id : t.users.admin.id,
+    });
+    await rows(
+      `UPDATE jobs SET status = 'completed', completed_at = now() - $3 * interval '5 days' WHERE tenant_id = $1 AND id = $2`,
+      [t.id, job.id, w],
+    );
   }
   return t;
 }
@@ -56,7 +79,10 @@ describe("browser: reports", { skip: SKIP_BROWSER }, () => {
       await page.goto("/reports");
       await page.getByRole("heading", { name: "Invoiced and collected per month" }).waitFor();
       assert.equal(await page.locator("section.report svg[role=img]").count(), 5, "five charts");
-      assert.match(await page.locator("#report-top-customers").locator("xpath=ancestor::section").innerText(), /Rosa Marquez|Okafor Family Dental/);
+      assert.match(
+        await page.locator("#report-top-customers").locator("xpath=ancestor::section").innerText(),
+        /Rosa Marquez|Okafor Family Dental/,
+      );
       await screenshot(page, `reports-desktop-${tag}`);
       await expectNoSeriousAxeViolations(page, "reports", mode);
 
@@ -69,9 +95,14 @@ describe("browser: reports", { skip: SKIP_BROWSER }, () => {
       await page.getByRole("heading", { name: "Reports", level: 1 }).waitFor();
       await screenshot(page, `reports-phone-${tag}`);
       // Each report (its chart, and its table scrolling inside its own box) fits the phone's width.
-      const widths = await page.locator("section.report").evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().right)));
+      const widths = await page
+        .locator("section.report")
+        .evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().right)));
       assert.equal(widths.length, 5);
-      assert.ok(widths.every((w) => w <= 390), `reports wider than the phone: ${widths.join(", ")}`);
+      assert.ok(
+        widths.every((w) => w <= 390),
+        `reports wider than the phone: ${widths.join(", ")}`,
+      );
       await context.close();
     });
   }

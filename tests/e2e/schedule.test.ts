@@ -24,16 +24,36 @@ async function seed() {
   const day = (n: number) => addDays(monday, n);
   const customers = await Promise.all(
     [
-      ["Rosa Marquez", "48 Oak Lane"], ["Ben Whitaker", "1207 Maple Ave"], ["Priya Natarajan", "9 Harbor View Rd"],
-      ["Hector Alvarez", "300 Pine St, Apt 4"], ["Grace Liu", "77 Orchard Ct"], ["Tom Becker", "15 Lakeside Dr"],
+      ["Rosa Marquez", "48 Oak Lane"],
+      ["Ben Whitaker", "1207 Maple Ave"],
+      ["Priya Natarajan", "9 Harbor View Rd"],
+      ["Hector Alvarez", "300 Pine St, Apt 4"],
+      ["Grace Liu", "77 Orchard Ct"],
+      ["Tom Becker", "15 Lakeside Dr"],
     ].map(([name, street]) => createCustomer(t.id, { name, address_line1: street, city: "Naperville" })),
   );
-  const at = async (title: string, c: number, assigneeId: string | null, dayIndex: number | null, from: string, to: string, status?: string) => {
+  const at = async (
+    title: string,
+    c: number,
+    assigneeId: string | null,
+    dayIndex: number | null,
+    from: string,
+    to: string,
+    status?: string,
+  ) => {
     const job = await createJob(t.id, {
-      customerId: customers[c].id, title, assigneeId, status,
+      customerId: customers[c].id,
+      title,
+      assigneeId,
+      status,
       scheduledStart: dayIndex === null ? null : zonedToUtc(`${day(dayIndex)}T${from}`, ZONE),
     });
-    if (dayIndex !== null) await rows(`UPDATE jobs SET scheduled_end = $3 WHERE tenant_id = $1 AND id = $2`, [t.id, job.id, zonedToUtc(`${day(dayIndex)}T${to}`, ZONE)]);
+    if (dayIndex !== null)
+      await rows(`UPDATE jobs SET scheduled_end = $3 WHERE tenant_id = $1 AND id = $2`, [
+        t.id,
+        job.id,
+        zonedToUtc(`${day(dayIndex)}T${to}`, ZONE),
+      ]);
     return job;
   };
   const heater = await at("Replace water heater", 0, dana.id, 1, "09:00", "11:00");
@@ -51,7 +71,12 @@ async function seed() {
 
 type Seeded = Awaited<ReturnType<typeof seed>>;
 
-async function signedIn(browser: Browser, s: Seeded, javaScript: boolean, viewport?: { width: number; height: number }) {
+async function signedIn(
+  browser: Browser,
+  s: Seeded,
+  javaScript: boolean,
+  viewport?: { width: number; height: number },
+) {
   const context = await newContext(browser, { javaScript });
   if (viewport) await context.pages()[0]?.setViewportSize(viewport);
   const page = await context.newPage();
@@ -65,7 +90,10 @@ const card = (page: Page, jobId: string) => page.locator(`article[data-job-id="$
 /** Where the time `minute` (since midnight) falls on a technician's day track, relative to the track. */
 async function slot(page: Page, assigneeId: string, minute: number) {
   const track = page.locator(`.day-row[data-assignee="${assigneeId}"] .track`);
-  const [from, to] = await track.evaluate((el) => [Number(el.getAttribute("data-from")), Number(el.getAttribute("data-to"))]);
+  const [from, to] = await track.evaluate((el) => [
+    Number(el.getAttribute("data-from")),
+    Number(el.getAttribute("data-to")),
+  ]);
   const box = (await track.boundingBox())!;
   return { track, position: { x: ((minute - from) / (to - from)) * box.width + 2, y: box.height - 6 } };
 }
@@ -81,7 +109,10 @@ describe("browser: the dispatch board", { skip: SKIP_BROWSER }, () => {
       await page.goto(`/schedule?view=week&date=${s.tuesday}`);
       const tuesday = page.locator(`tr[data-assignee="${s.dana.id}"] td[data-date="${s.tuesday}"]`);
       await assert.doesNotReject(tuesday.locator(`article[data-job-id="${s.heater.id}"]`).waitFor());
-      assert.match(await tuesday.locator(`article[data-job-id="${s.heater.id}"]`).innerText(), /9:00–11:00 AM[\s\S]*Replace water heater[\s\S]*Rosa Marquez[\s\S]*48 Oak Lane/);
+      assert.match(
+        await tuesday.locator(`article[data-job-id="${s.heater.id}"]`).innerText(),
+        /9:00–11:00 AM[\s\S]*Replace water heater[\s\S]*Rosa Marquez[\s\S]*48 Oak Lane/,
+      );
       await screenshot(page, "schedule-week-desktop");
 
       await card(page, s.heater.id).getByRole("link", { name: /Move/ }).click();
@@ -91,13 +122,21 @@ describe("browser: the dispatch board", { skip: SKIP_BROWSER }, () => {
       await page.getByRole("button", { name: "Save schedule" }).click();
       await page.waitForURL((u) => u.pathname === "/schedule");
       assert.match(await page.getByRole("status").first().innerText(), /booked .*1:30–3:30 PM, with Eli Moreau/);
-      const moved = page.locator(`tr[data-assignee="${s.eli.id}"] td[data-date="${s.wednesday}"] article[data-job-id="${s.heater.id}"]`);
+      const moved = page.locator(
+        `tr[data-assignee="${s.eli.id}"] td[data-date="${s.wednesday}"] article[data-job-id="${s.heater.id}"]`,
+      );
       assert.match(await moved.innerText(), /1:30–3:30 PM/);
-      assert.equal(await page.locator(`tr[data-assignee="${s.dana.id}"] article[data-job-id="${s.heater.id}"]`).count(), 0);
+      assert.equal(
+        await page.locator(`tr[data-assignee="${s.dana.id}"] article[data-job-id="${s.heater.id}"]`).count(),
+        0,
+      );
       // The job's history says who moved it.
       await moved.getByRole("link", { name: "Replace water heater", exact: true }).click();
       await page.getByRole("heading", { name: "History" }).waitFor();
-      assert.match(await page.getByRole("list", { name: /History/ }).innerText(), /Moved to Wednesday, .*1:30–3:30 PM, with Eli Moreau by Olive Office/);
+      assert.match(
+        await page.getByRole("list", { name: /History/ }).innerText(),
+        /Moved to Wednesday, .*1:30–3:30 PM, with Eli Moreau by Olive Office/,
+      );
       await screenshot(page, "schedule-job-history");
 
       await page.setViewportSize({ width: 390, height: 844 });
@@ -122,7 +161,10 @@ describe("browser: the dispatch board", { skip: SKIP_BROWSER }, () => {
       await card(page, s.waiting.id).dragTo(target.track, { targetPosition: target.position });
       // Shown at once where it was dropped, then saved.
       await page.locator(`.day-row[data-assignee="${s.dana.id}"] article[data-job-id="${s.waiting.id}"]`).waitFor();
-      await page.getByRole("status").filter({ hasText: /is booked/ }).waitFor();
+      await page
+        .getByRole("status")
+        .filter({ hasText: /is booked/ })
+        .waitFor();
       await page.reload();
       const placed = page.locator(`.day-row[data-assignee="${s.dana.id}"] article[data-job-id="${s.waiting.id}"]`);
       assert.equal(await placed.getAttribute("data-start"), `${s.tuesday}T10:00`);
@@ -140,7 +182,10 @@ describe("browser: the dispatch board", { skip: SKIP_BROWSER }, () => {
       const back = page.locator(`.day-row[data-assignee="${s.dana.id}"] article[data-job-id="${s.cancelled.id}"]`);
       await back.waitFor();
       assert.equal(await back.getAttribute("data-start"), before);
-      assert.equal(await page.locator(`.day-row[data-assignee="${s.eli.id}"] article[data-job-id="${s.cancelled.id}"]`).count(), 0);
+      assert.equal(
+        await page.locator(`.day-row[data-assignee="${s.eli.id}"] article[data-job-id="${s.cancelled.id}"]`).count(),
+        0,
+      );
       await page.reload();
       assert.equal(await card(page, s.cancelled.id).getAttribute("data-start"), before);
     } finally {

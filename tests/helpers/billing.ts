@@ -107,14 +107,24 @@ export async function deliver(base: string, provider: string, d: Delivery): Prom
   const headers: Record<string, string> = { "content-type": "application/json", ...d.headers };
   const name = provider === "paddle" ? "paddle-signature" : "stripe-signature";
   const header =
-    d.header !== undefined ? d.header : provider === "paddle" ? paddleSignatureHeader(d.body, PADDLE_SECRET, nowSeconds()) : stripeHeader(d.body);
+    d.header !== undefined
+      ? d.header
+      : provider === "paddle"
+        ? paddleSignatureHeader(d.body, PADDLE_SECRET, nowSeconds())
+        : stripeHeader(d.body);
   if (header !== null) headers[name] = header;
   return fetch(`${base}/api/billing/${provider}/webhook`, { method: "POST", headers, body: d.body });
 }
 
 /** The stored events of an id; `payload` parsed from the raw body kept as text, `body` as stored. */
 export async function storedEvents(provider: string, eventId: string) {
-  const found = await rows<{ status: string; reason: string | null; tenant_id: string | null; type: string; body: string }>(
+  const found = await rows<{
+    status: string;
+    reason: string | null;
+    tenant_id: string | null;
+    type: string;
+    body: string;
+  }>(
     `SELECT status, reason, tenant_id, type, payload AS body FROM billing_events WHERE provider = $1 AND event_id = $2`,
     [provider, eventId],
   );
@@ -128,5 +138,8 @@ export async function tenantBilling(tenantId: string) {
     current_period_end: Date | null;
     billing_provider: string | null;
     billing_event_at: Date | null;
-  }>(`SELECT plan, subscription_status, current_period_end, billing_provider, billing_event_at FROM tenants WHERE id = $1`, [tenantId]))!;
+  }>(
+    `SELECT plan, subscription_status, current_period_end, billing_provider, billing_event_at FROM tenants WHERE id = $1`,
+    [tenantId],
+  ))!;
 }

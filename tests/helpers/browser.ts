@@ -20,14 +20,23 @@ export function findChromium(): string | null {
   return null;
 }
 
-export const SKIP_BROWSER = findChromium() ? false : "Chromium not found (set CHROMIUM_PATH or install chromium): browser test skipped";
+export const SKIP_BROWSER = findChromium()
+  ? false
+  : "Chromium not found (set CHROMIUM_PATH or install chromium): browser test skipped";
 
 export async function launch(): Promise<Browser> {
   return chromium.launch({
     executablePath: findChromium()!,
     args: [
-      "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-      "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--disable-dev-shm-usage",
     ],
   });
 }
@@ -45,8 +54,15 @@ export function withBrowser(use: (browser: Browser) => void) {
 }
 
 /** A browser context, with JavaScript on or off, whose pages resolve relative URLs against the test server. */
-export async function newContext(browser: Browser, opts: { javaScript: boolean; base?: string }): Promise<BrowserContext> {
-  return browser.newContext({ javaScriptEnabled: opts.javaScript, baseURL: opts.base ?? BASE_URL, viewport: { width: 1280, height: 900 } });
+export async function newContext(
+  browser: Browser,
+  opts: { javaScript: boolean; base?: string },
+): Promise<BrowserContext> {
+  return browser.newContext({
+    javaScriptEnabled: opts.javaScript,
+    baseURL: opts.base ?? BASE_URL,
+    viewport: { width: 1280, height: 900 },
+  });
 }
 
 export const ARTIFACTS = path.resolve(import.meta.dirname, "../.artifacts");
@@ -62,7 +78,10 @@ export async function signIn(page: Page, email: string, password: string) {
   await page.goto("/login");
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);
-  await Promise.all([page.waitForURL((u) => !u.pathname.startsWith("/login")), page.getByRole("button", { name: "Sign in" }).click()]);
+  await Promise.all([
+    page.waitForURL((u) => !u.pathname.startsWith("/login")),
+    page.getByRole("button", { name: "Sign in" }).click(),
+  ]);
   // With JavaScript the URL changes before the next page renders; wait until the login form is gone.
   await page.getByRole("button", { name: "Sign in" }).waitFor({ state: "detached" });
 }
@@ -89,7 +108,10 @@ export async function seriousAxeViolations(page: Page, opts: { javaScript?: bool
   if (opts.javaScript !== false) return runAxe(page);
   const html = (await page.content()).replace(/<script\b[\s\S]*?<\/script>/gi, "");
   const url = page.url();
-  const copy = await page.context().browser()!.newContext({ viewport: page.viewportSize() ?? undefined });
+  const copy = await page
+    .context()
+    .browser()!
+    .newContext({ viewport: page.viewportSize() ?? undefined });
   try {
     const p = await copy.newPage();
     await p.route(url, (r) => r.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: html }));
@@ -105,12 +127,19 @@ async function runAxe(page: Page): Promise<AxeFinding[]> {
   const loaded = await page.evaluate(() => typeof (window as unknown as { axe?: unknown }).axe === "object");
   if (!loaded) await page.evaluate(axeSource);
   return page.evaluate(async () => {
-    type Result = { violations: Array<{ id: string; impact: string; help: string; nodes: Array<{ target: unknown[] }> }> };
+    type Result = {
+      violations: Array<{ id: string; impact: string; help: string; nodes: Array<{ target: unknown[] }> }>;
+    };
     const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<Result> } }).axe;
     const r = await axe.run(document, { resultTypes: ["violations"] });
     return r.violations
       .filter((v) => v.impact === "serious" || v.impact === "critical")
-      .map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 5).map((n) => n.target.join(" ")) }));
+      .map((v) => ({
+        id: v.id,
+        impact: v.impact,
+        help: v.help,
+        targets: v.nodes.slice(0, 5).map((n) => n.target.join(" ")),
+      }));
   });
 }
 
@@ -119,6 +148,8 @@ export async function expectNoSeriousAxeViolations(page: Page, name: string, opt
   const found = await seriousAxeViolations(page, opts);
   if (found.length) {
     const lines = found.map((f) => `  ${f.impact} ${f.id}: ${f.help}\n    at ${f.targets.join("\n    at ")}`);
-    throw new Error(`${name} (${page.url()}): ${found.length} serious or critical accessibility problem(s)\n${lines.join("\n")}`);
+    throw new Error(
+      `${name} (${page.url()}): ${found.length} serious or critical accessibility problem(s)\n${lines.join("\n")}`,
+    );
   }
 }

@@ -34,7 +34,9 @@ async function clusterNodes(adminUrl: string): Promise<Node[] | undefined> {
               AND EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus') AS citus`,
     );
     if (!rows[0]!.citus) return undefined;
-    const nodes = await c.query<Node>(`SELECT nodename, nodeport, groupid FROM pg_dist_node WHERE isactive ORDER BY groupid, nodeid`);
+    const nodes = await c.query<Node>(
+      `SELECT nodename, nodeport, groupid FROM pg_dist_node WHERE isactive ORDER BY groupid, nodeid`,
+    );
     return nodes.rows.some((n) => n.groupid !== 0) ? nodes.rows : undefined;
   });
 }
@@ -43,7 +45,10 @@ async function clusterNodes(adminUrl: string): Promise<Node[] | undefined> {
  * Called right after `CREATE DATABASE name` on the coordinator. Returns what drops the workers'
  * copies at the end, or undefined when the server is not a Citus coordinator.
  */
-export async function citusTestDatabase(adminUrl: string, name: string): Promise<{ drop: () => Promise<void>; nodes: number } | undefined> {
+export async function citusTestDatabase(
+  adminUrl: string,
+  name: string,
+): Promise<{ drop: () => Promise<void>; nodes: number } | undefined> {
   const nodes = await clusterNodes(adminUrl);
   if (!nodes) return undefined;
   const maintenance = new URL(adminUrl).pathname.slice(1) || "postgres";
@@ -56,14 +61,17 @@ export async function citusTestDatabase(adminUrl: string, name: string): Promise
   const url = new URL(adminUrl);
   await on(urlFor(adminUrl, url.hostname, Number(url.port || 5432), name), async (c) => {
     await c.query(`CREATE EXTENSION citus`);
-    if (coordinator) await c.query(`SELECT citus_set_coordinator_host($1, $2)`, [coordinator.nodename, coordinator.nodeport]);
+    if (coordinator)
+      await c.query(`SELECT citus_set_coordinator_host($1, $2)`, [coordinator.nodename, coordinator.nodeport]);
     for (const w of workers) await c.query(`SELECT citus_add_node($1, $2)`, [w.nodename, w.nodeport]);
   });
   return {
     nodes: nodes.length,
     drop: async () => {
       for (const w of workers) {
-        await on(urlFor(adminUrl, w.nodename, w.nodeport, maintenance), (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+        await on(urlFor(adminUrl, w.nodename, w.nodeport, maintenance), (c) =>
+          c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+        );
       }
     },
   };

@@ -32,7 +32,11 @@ export class Client {
     }
   }
 
-  async request(method: string, path: string, init: { body?: Body; headers?: Record<string, string>; json?: unknown } = {}) {
+  async request(
+    method: string,
+    path: string,
+    init: { body?: Body; headers?: Record<string, string>; json?: unknown } = {},
+  ) {
     const headers = new Headers(init.headers);
     if (this.cookies.size && !headers.has("cookie")) headers.set("cookie", this.cookieHeader());
     let body: BodyInit | undefined;
@@ -48,7 +52,8 @@ export class Client {
       for (const [k, v] of Object.entries(init.body)) if (v !== undefined && v !== null) params.append(k, String(v));
       body = params;
     }
-    if (method !== "GET" && method !== "HEAD" && !headers.has("origin")) headers.set("origin", new URL(this.base).origin);
+    if (method !== "GET" && method !== "HEAD" && !headers.has("origin"))
+      headers.set("origin", new URL(this.base).origin);
     const signal = this.timeoutMs ? AbortSignal.timeout(this.timeoutMs) : undefined;
     const res = await fetch(new URL(path, this.base), { method, headers, body, redirect: "manual", signal });
     this.store(res);
@@ -90,7 +95,11 @@ export const SESSION_SECRET = process.env.SESSION_SECRET ?? "test-session-secret
  * A client already signed in as `user` (a session row made directly, as login would). A
  * production server names the cookie with the `__Host-` prefix (app/utils/cookies.server.ts).
  */
-export async function clientFor(user: { tenantId: string; id: string }, base = BASE_URL, opts: { production?: boolean } = {}): Promise<Client> {
+export async function clientFor(
+  user: { tenantId: string; id: string },
+  base = BASE_URL,
+  opts: { production?: boolean } = {},
+): Promise<Client> {
   const token = await createSession(user.tenantId, user.id);
   const secrets = (process.env.SESSION_SECRET ?? SESSION_SECRET).split(",");
   const name = opts.production ? "__Host-session" : "__session";

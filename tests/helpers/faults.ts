@@ -5,7 +5,12 @@ import pg from "pg";
 import { rows } from "../../db/index";
 
 /** Polls `check` until it returns a value other than undefined/false; fails after `timeoutMs`. */
-export async function waitFor<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 20_000, everyMs = 25): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  check: () => Promise<T | undefined | false>,
+  timeoutMs = 20_000,
+  everyMs = 25,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
@@ -52,7 +57,9 @@ export async function holdLock(sql: string, params: unknown[] = []): Promise<Hel
 
 /** Backends waiting for a lock that `pid` holds. */
 export async function backendsBlockedBy(pid: number): Promise<number[]> {
-  const found = await rows<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))`, [pid]);
+  const found = await rows<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))`, [
+    pid,
+  ]);
   return found.map((r) => r.pid);
 }
 
@@ -69,7 +76,11 @@ export function sessionsOf(applicationName: string) {
  * of its transactions is finished (committed, or rolled back when the client vanished).
  */
 export function sessionsGone(applicationName: string, timeoutMs = 20_000) {
-  return waitFor(`the sessions of ${applicationName} to end`, async () => (await sessionsOf(applicationName)).length === 0, timeoutMs);
+  return waitFor(
+    `the sessions of ${applicationName} to end`,
+    async () => (await sessionsOf(applicationName)).length === 0,
+    timeoutMs,
+  );
 }
 
 /** Settles a request started before a kill: the response, or the network error the kill caused. */

@@ -1,13 +1,25 @@
 // Reading server-rendered pages in tests, the way a user reads them: text, links, headings.
 
-const ENTITIES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#x27;": "'", "&#39;": "'" };
+const ENTITIES: Record<string, string> = {
+  "&amp;": "&",
+  "&lt;": "<",
+  "&gt;": ">",
+  "&quot;": '"',
+  "&#x27;": "'",
+  "&#39;": "'",
+};
 export const decode = (s: string) => s.replace(/&(amp|lt|gt|quot|#x27|#39);/g, (m) => ENTITIES[m]);
 
 /** The page's visible text, roughly (tags removed, entities decoded, whitespace collapsed). */
 export function textOf(html: string): string {
   // React's <!-- --> between adjacent text parts joins them, as the browser shows them.
-  const body = html.replace(/<script[\s\S]*?<\/script>/g, " ").replace(/<style[\s\S]*?<\/style>/g, " ").replace(/<!-- -->/g, "");
-  return decode(body.replace(/<[^>]+>/g, " ")).replace(/\s+/g, " ").trim();
+  const body = html
+    .replace(/<script[\s\S]*?<\/script>/g, " ")
+    .replace(/<style[\s\S]*?<\/style>/g, " ")
+    .replace(/<!-- -->/g, "");
+  return decode(body.replace(/<[^>]+>/g, " "))
+    .replace(/\s+/g, " ")
+    .trim();
 }
 
 /** The href of the link with rel=<rel> (Next / Previous), or null. */
@@ -26,6 +38,7 @@ export function recordLinks(html: string, prefix: string): Array<{ id: string; t
 
 /** The value of the first input whose attributes match `attr` (e.g. aria-label="..."). */
 export function inputValue(html: string, attr: RegExp): string | null {
-  for (const tag of html.match(/<input\b[^>]*>/g) ?? []) if (attr.test(tag)) return decode(tag.match(/value="([^"]*)"/)?.[1] ?? "");
+  for (const tag of html.match(/<input\b[^>]*>/g) ?? [])
+    if (attr.test(tag)) return decode(tag.match(/value="([^"]*)"/)?.[1] ?? "");
   return null;
 }

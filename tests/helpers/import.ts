@@ -28,8 +28,14 @@ export async function upload(
   const form = new FormData();
   form.set("_csrf", await c.csrf());
   if (!opts.typeLast) form.set("type", type);
-  if (opts.field === "csv") form.set("csv", typeof content === "string" ? content : Buffer.from(content).toString("utf8"));
-  else form.set("file", new Blob([typeof content === "string" ? content : new Uint8Array(content)]), opts.name ?? `${type}.csv`);
+  if (opts.field === "csv")
+    form.set("csv", typeof content === "string" ? content : Buffer.from(content).toString("utf8"));
+  else
+    form.set(
+      "file",
+      new Blob([typeof content === "string" ? content : new Uint8Array(content)]),
+      opts.name ?? `${type}.csv`,
+    );
   if (opts.typeLast) form.set("type", type);
   return c.post("/import-data/preview", form);
 }
@@ -56,12 +62,17 @@ export async function importFile(c: Client, type: string, content: string): Prom
 }
 
 export async function runState(tenantId: string, id: string): Promise<string | undefined> {
-  const [r] = await rows<{ state: string }>(`SELECT state FROM import_runs WHERE tenant_id = $1 AND id = $2`, [tenantId, id]);
+  const [r] = await rows<{ state: string }>(`SELECT state FROM import_runs WHERE tenant_id = $1 AND id = $2`, [
+    tenantId,
+    id,
+  ]);
   return r?.state;
 }
 
 export async function countOf(tenantId: string, table: string, where = "true"): Promise<number> {
-  const [r] = await rows<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE tenant_id = $1 AND ${where}`, [tenantId]);
+  const [r] = await rows<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE tenant_id = $1 AND ${where}`, [
+    tenantId,
+  ]);
   return r.n;
 }
 

@@ -47,7 +47,8 @@ export function testPng(width: number, height: number, rgb: [number, number, num
 }
 
 /** Bytes that start like a JPEG (the server checks the magic bytes, not the whole image). */
-export const jpegLike = (size: number) => Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), randomBytes(Math.max(0, size - 4))]);
+export const jpegLike = (size: number) =>
+  Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), randomBytes(Math.max(0, size - 4))]);
 
 /** PUT /api/field/jobs/<jobId>/photos/<photoId> as the client's user. */
 export function putPhoto(
@@ -67,5 +68,8 @@ export function putPhoto(
     redirect: "manual",
   };
   if (body instanceof ReadableStream) init.duplex = "half";
-  return fetch(new URL(`/api/field/jobs/${jobId}/photos/${photoId}?takenAt=${encodeURIComponent(takenAt)}`, c.base), init);
+  return fetch(
+    new URL(`/api/field/jobs/${jobId}/photos/${photoId}?takenAt=${encodeURIComponent(takenAt)}`, c.base),
+    init,
+  );
 }

@@ -12,10 +12,18 @@ import { createCustomer, createTenantWithUsers, type TestTenant } from "./fixtur
 /** A fresh 127.x.y.z address other than 127.0.0.1 (the whole 127/8 is loopback on Linux). */
 export const randomLoopback = () => `127.${randomInt(1, 255)}.${randomInt(0, 256)}.${randomInt(1, 255)}`;
 
-export type PortalSetup = { tenant: TestTenant; customer: { id: string; name: string }; token: string; url: string; linkId: string };
+export type PortalSetup = {
+  tenant: TestTenant;
+  customer: { id: string; name: string };
+  token: string;
+  url: string;
+  linkId: string;
+};
 
 /** A tenant, a customer and a 30-day portal link for them, created by an office user. */
-export async function portalSetup(o: { businessName?: string; customerName?: string; tenant?: TestTenant } = {}): Promise<PortalSetup> {
+export async function portalSetup(
+  o: { businessName?: string; customerName?: string; tenant?: TestTenant } = {},
+): Promise<PortalSetup> {
   const tenant = o.tenant ?? (await createTenantWithUsers(o.businessName));
   const customer = await createCustomer(tenant.id, { name: o.customerName ?? "Jamie Rivera" });
   const actor = { tenantId: tenant.id, userId: tenant.users.office.id, role: "office" as const };
@@ -30,7 +38,13 @@ export type PortalResponse = { status: number; headers: http.IncomingHttpHeaders
 export function portalRequest(
   method: string,
   path: string,
-  o: { form?: Record<string, string | undefined>; body?: string; ip?: string; headers?: Record<string, string>; base?: string } = {},
+  o: {
+    form?: Record<string, string | undefined>;
+    body?: string;
+    ip?: string;
+    headers?: Record<string, string>;
+    base?: string;
+  } = {},
 ): Promise<PortalResponse> {
   const base = new URL(o.base ?? BASE_URL);
   let body: string | undefined = o.body;
@@ -46,11 +60,20 @@ export function portalRequest(
   }
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: base.hostname === "localhost" ? "127.0.0.1" : base.hostname, port: base.port, path, method, headers, localAddress: o.ip ?? "127.0.0.1" },
+      {
+        host: base.hostname === "localhost" ? "127.0.0.1" : base.hostname,
+        port: base.port,
+        path,
+        method,
+        headers,
+        localAddress: o.ip ?? "127.0.0.1",
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (c) => chunks.push(c));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") }));
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") }),
+        );
       },
     );
     req.on("error", reject);
@@ -61,12 +84,19 @@ export function portalRequest(
 /** The text of a field's error list (`<ul id="<fieldId>-error">`), or null. */
 export function fieldError(html: string, fieldId: string): string | null {
   const m = new RegExp(`<ul id="${fieldId}-error"[^>]*>(.*?)</ul>`, "s").exec(html);
-  return m ? m[1].replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim() : null;
+  return m
+    ? m[1]
+        .replace(/<[^>]+>/g, " ")
+        .replace(/\s+/g, " ")
+        .trim()
+    : null;
 }
 
 /** The hidden idempotency key of an invoice's payment form on a rendered hub. */
 export function paymentKeyOf(html: string, invoiceId: string): string {
-  const m = new RegExp(`name="invoiceId" value="${invoiceId}"/><input type="hidden" name="idempotencyKey" value="([^"]+)"`).exec(html);
+  const m = new RegExp(
+    `name="invoiceId" value="${invoiceId}"/><input type="hidden" name="idempotencyKey" value="([^"]+)"`,
+  ).exec(html);
   if (!m) throw new Error(`no payment form for invoice ${invoiceId}`);
   return m[1];
 }
@@ -87,7 +117,13 @@ export const pageText = (html: string) =>
  * lets them all go at once. Code that checks state without locking the row reads the old
  * state in every request and lets them all write; code that locks lets one through.
  */
-export async function raceOnRow<T>(table: "quotes" | "invoices", tenantId: string, id: string, waiters: number, start: () => Array<Promise<T>>): Promise<T[]> {
+export async function raceOnRow<T>(
+  table: "quotes" | "invoices",
+  tenantId: string,
+  id: string,
+  waiters: number,
+  start: () => Array<Promise<T>>,
+): Promise<T[]> {
   const t = await db().transaction();
   let pending: Promise<T[]> | undefined;
   try {

@@ -39,7 +39,11 @@ export function testServerEnv(port: number, extra: Record<string, string | undef
 function migrate(env: NodeJS.ProcessEnv): Promise<void> {
   return new Promise((resolve, reject) => {
     const out: string[] = [];
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts/db.ts"), "migrate"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts/db.ts"), "migrate"], {
+      cwd: ROOT,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     child.stdout.on("data", (d) => out.push(String(d)));
     child.stderr.on("data", (d) => out.push(String(d)));
     child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`migrations failed:\n${out.join("")}`))));
@@ -69,11 +73,17 @@ export async function startServer(extraEnv: Record<string, string | undefined> =
   }
   // SERVER_EXEC_ARGV: node flags for the serving process (e.g. --cpu-prof, not allowed in NODE_OPTIONS).
   const execArgv = (env.SERVER_EXEC_ARGV ?? "").split(" ").filter(Boolean);
-  const child = spawn(process.execPath, viaStartScript ? ["--import", "tsx", path.join(ROOT, "scripts/start.ts")] : [...execArgv, REMIX_SERVE, "build/index.js"], {
-    cwd: ROOT,
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    viaStartScript
+      ? ["--import", "tsx", path.join(ROOT, "scripts/start.ts")]
+      : [...execArgv, REMIX_SERVE, "build/index.js"],
+    {
+      cwd: ROOT,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   child.stdout?.on("data", (d) => logs.push(String(d)));
   child.stderr?.on("data", (d) => logs.push(String(d)));
   const url = `http://localhost:${port}`;

@@ -2,7 +2,16 @@ import { simpleParser, type ParsedMail } from "mailparser";
 import { SMTPServer, type SMTPServerOptions } from "smtp-server";
 import { freePort } from "../../db/embedded";
 
-export type Received = { messageId: string; to: string[]; subject: string; text: string; html: string; from: string; replyTo: string; headers: ParsedMail["headers"] };
+export type Received = {
+  messageId: string;
+  to: string[];
+  subject: string;
+  text: string;
+  html: string;
+  from: string;
+  replyTo: string;
+  headers: ParsedMail["headers"];
+};
 
 /**
  * A real SMTP server on loopback (the `smtp-server` package) that keeps what arrives, parsed
@@ -31,10 +40,17 @@ export class LoopbackSmtp {
           }
           try {
             const mail = await simpleParser(Buffer.concat(chunks));
-            const addresses = (a: ParsedMail["to"]) => (Array.isArray(a) ? a : a ? [a] : []).flatMap((x) => x.value.map((v) => v.address ?? ""));
+            const addresses = (a: ParsedMail["to"]) =>
+              (Array.isArray(a) ? a : a ? [a] : []).flatMap((x) => x.value.map((v) => v.address ?? ""));
             this.received.push({
-              messageId: mail.messageId ?? "", to: addresses(mail.to), subject: mail.subject ?? "", text: mail.text ?? "",
-              html: typeof mail.html === "string" ? mail.html : "", from: mail.from?.text ?? "", replyTo: mail.replyTo?.text ?? "", headers: mail.headers,
+              messageId: mail.messageId ?? "",
+              to: addresses(mail.to),
+              subject: mail.subject ?? "",
+              text: mail.text ?? "",
+              html: typeof mail.html === "string" ? mail.html : "",
+              from: mail.from?.text ?? "",
+              replyTo: mail.replyTo?.text ?? "",
+              headers: mail.headers,
             });
             callback(null, `Queued as ${this.received.length}`);
           } catch (error) {
@@ -74,7 +90,11 @@ export class LoopbackSmtp {
 }
 
 /** Polls until `check` returns a truthy value (a bounded wait: the test fails with `what` after `ms`). */
-export async function eventually<T>(what: string, check: () => Promise<T | undefined | null | false> | T | undefined | null | false, ms = 30_000): Promise<T> {
+export async function eventually<T>(
+  what: string,
+  check: () => Promise<T | undefined | null | false> | T | undefined | null | false,
+  ms = 30_000,
+): Promise<T> {
   const until = Date.now() + ms;
   for (;;) {
     const value = await check();

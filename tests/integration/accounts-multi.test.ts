@@ -16,10 +16,17 @@ const PASSWORD = "plumbing-is-my-calling-42";
 
 async function honeypotFields(c: Client, path: string) {
   const html = await (await c.get(path)).text();
-  const from = html.match(/name="from__confirm"[^>]*value="([^"]+)"/) ?? html.match(/value="([^"]+)"[^>]*name="from__confirm"/);
+  const from =
+    html.match(/name="from__confirm"[^>]*value="([^"]+)"/) ?? html.match(/value="([^"]+)"[^>]*name="from__confirm"/);
   assert.ok(html.includes('name="name__confirm"'), `${path} renders the honeypot`);
   assert.ok(from, `${path} renders the honeypot's time`);
-  return { name__confirm: "", from__confirm: from[1].replace(/&#x2B;|&#43;/g, "+").replace(/&#x2F;/g, "/").replace(/&#x3D;/g, "=") };
+  return {
+    name__confirm: "",
+    from__confirm: from[1]
+      .replace(/&#x2B;|&#43;/g, "+")
+      .replace(/&#x2F;/g, "/")
+      .replace(/&#x3D;/g, "="),
+  };
 }
 
 test("honeypot: signup and login posted with the honeypot filled are 400 and store nothing; left empty they work", async () => {
@@ -28,28 +35,60 @@ test("honeypot: signup and login posted with the honeypot filled are 400 and sto
   const fields = await honeypotFields(c, "/signup");
   const tenants = async () => (await one<{ n: number }>(`SELECT count(*)::int n FROM tenants`))!.n;
   const before = await tenants();
-  const spam = await c.post("/signup", { businessName: "Spam Co", name: "Bot", email, password: PASSWORD, ...fields, name__confirm: "http://spam.example" });
+  const spam = await c.post("/signup", {
+    businessName: "Spam Co",
+    name: "Bot",
+    email,
+    password: PASSWORD,
+    ...fields,
+    name__confirm: "http://spam.example",
+  });
   assert.equal(spam.status, 400);
   assert.equal(await tenants(), before);
   assert.equal((await rows(`SELECT 1 FROM users WHERE email = $1`, [email])).length, 0);
 
   const t = await createTenantWithUsers();
-  const login = await new Client().post("/login", { email: t.users.office.email, password: DEFAULT_PASSWORD, ...fields, name__confirm: "x" });
+  const login = await new Client().post("/login", {
+    email: t.users.office.email,
+    password: DEFAULT_PASSWORD,
+    ...fields,
+    name__confirm: "x",
+  });
   assert.equal(login.status, 400);
   assert.ok(!login.headers.getSetCookie().some((s) => s.startsWith("__session=")), "no session");
 
-  const person = await c.post("/signup", { businessName: "Honest Plumbing", name: "Hana", email, password: PASSWORD, ...fields });
+  const person = await c.post("/signup", {
+    businessName: "Honest Plumbing",
+    name: "Hana",
+    email,
+    password: PASSWORD,
+    ...fields,
+  });
   assert.equal(person.status, 303);
-  const ok = await new Client().post("/login", { email: t.users.office.email, password: DEFAULT_PASSWORD, ...(await honeypotFields(new Client(), "/login")) });
+  const ok = await new Client().post("/login", {
+    email: t.users.office.email,
+    password: DEFAULT_PASSWORD,
+    ...(await honeypotFields(new Client(), "/login")),
+  });
   assert.equal(ok.status, 303);
 });
 
 test("one e-mail: two businesses signed up, a member of a third, imported into a fourth; sign-in asks which business", async () => {
   const email = uniqueEmail("Multi");
   const lower = email.toLowerCase();
-  const first = await new Client().post("/signup", { businessName: "Alpha Plumbing", name: "Morgan", email, password: PASSWORD });
+  const first = await new Client().post("/signup", {
+    businessName: "Alpha Plumbing",
+    name: "Morgan",
+    email,
+    password: PASSWORD,
+  });
   assert.equal(first.status, 303);
-  const second = await new Client().post("/signup", { businessName: "Beta Heating", name: "Morgan", email, password: PASSWORD });
+  const second = await new Client().post("/signup", {
+    businessName: "Beta Heating",
+    name: "Morgan",
+    email,
+    password: PASSWORD,
+  });
   assert.equal(second.status, 303, "signup with a known e-mail creates the new business as usual");
   assert.equal(second.headers.get("location"), "/");
 
@@ -58,9 +97,15 @@ test("one e-mail: two businesses signed up, a member of a third, imported into a
   const owner3 = await clientFor(third.users.owner);
   const added = await owner3.post("/team", { intent: "add", name: "Morgan", email, role: "office" });
   assert.equal(added.status, 303);
-  const member = await one<{ id: string }>(`SELECT id FROM users WHERE tenant_id = $1 AND email = $2`, [third.id, lower]);
+  const member = await one<{ id: string }>(`SELECT id FROM users WHERE tenant_id = $1 AND email = $2`, [
+    third.id,
+    lower,
+  ]);
   assert.ok(member);
-  await one(`UPDATE users SET password_hash = (SELECT password_hash FROM users WHERE email = $1 AND role = 'owner' LIMIT 1) WHERE tenant_id = $2 AND id = $3`, [lower, third.id, member!.id]);
+  await one(
+    `UPDATE users SET password_hash = (SELECT password_hash FROM users WHERE email = $1 AND role = 'owner' LIMIT 1) WHERE tenant_id = $2 AND id = $3`,
+    [lower, third.id, member!.id],
+  );
 
   // A fourth business imports it: the preview is valid and the commit stores it.
   const fourth = await createTenantWithUsers("Delta Roofing");
@@ -83,7 +128,11 @@ test("one e-mail: two businesses signed up, a member of a third, imported into a
   const text = textOf(await choose.text());
   for (const name of ["Alpha Plumbing", "Beta Heating", "Gamma Electric"]) assert.match(text, new RegExp(name));
   assert.doesNotMatch(text, /Delta Roofing/);
-  const tenantOf = async (name: string) => (await one<{ id: string }>(`SELECT t.id FROM tenants t JOIN users u ON u.tenant_id = t.id WHERE t.name = $1 AND u.email = $2`, [name, lower]))!.id;
+  const tenantOf = async (name: string) =>
+    (await one<{ id: string }>(
+      `SELECT t.id FROM tenants t JOIN users u ON u.tenant_id = t.id WHERE t.name = $1 AND u.email = $2`,
+      [name, lower],
+    ))!.id;
 
   // A business not on the list is refused beside the choice; the listed one opens.
   const wrong = await c.post("/login/business", { tenantId: fourth.id });
@@ -111,7 +160,14 @@ test("no message reveals another tenant's e-mail: team add and import treat it a
   assert.equal(again.status, 422);
   assert.match(textOf(await again.text()), /Already a member of your team/);
   const dup = await upload(ownerB, "team", `name,email,role\r\nSame Person,${known},office\r\n`);
-  const page = pageText(await (await ownerB.get(new URL(dup.headers.get("location")!, "http://x").pathname + new URL(dup.headers.get("location")!, "http://x").search)).text());
+  const page = pageText(
+    await (
+      await ownerB.get(
+        new URL(dup.headers.get("location")!, "http://x").pathname +
+          new URL(dup.headers.get("location")!, "http://x").search,
+      )
+    ).text(),
+  );
   assert.match(page, /Already a member of your team/);
   assert.doesNotMatch(page, /elsewhere/);
 });
@@ -122,14 +178,20 @@ test("office posting a team import with an admin row: 403, nothing stored; an ad
   const email = uniqueEmail("would-be-admin");
   const res = await upload(office, "team", `name,email,role\r\nEve,${email},admin\r\n`);
   assert.equal(res.status, 403);
-  assert.equal((await rows(`SELECT 1 FROM users WHERE tenant_id = $1 AND email = $2`, [t.id, email.toLowerCase()])).length, 0);
+  assert.equal(
+    (await rows(`SELECT 1 FROM users WHERE tenant_id = $1 AND email = $2`, [t.id, email.toLowerCase()])).length,
+    0,
+  );
   assert.equal((await rows(`SELECT 1 FROM import_runs WHERE tenant_id = $1 AND type = 'team'`, [t.id])).length, 0);
   // A preview made by an admin cannot be committed by an office user either.
   const admin = await clientFor(t.users.admin);
   const previewId = await preview(admin, "team", `name,email,role\r\nEve,${email},admin\r\n`);
   const commit = await office.post("/import-data/commit", { previewId });
   assert.equal(commit.status, 403);
-  assert.equal((await rows(`SELECT 1 FROM users WHERE tenant_id = $1 AND email = $2`, [t.id, email.toLowerCase()])).length, 0);
+  assert.equal(
+    (await rows(`SELECT 1 FROM users WHERE tenant_id = $1 AND email = $2`, [t.id, email.toLowerCase()])).length,
+    0,
+  );
   assert.equal((await admin.post("/import-data/commit", { previewId })).status, 303);
 });
 
@@ -160,7 +222,8 @@ test("lockout without denial of service: under a 100-failure attack a browser th
 
   // A device cookie is not a free pass: 10 wrong passwords from it lock that browser alone.
   await owner.post("/logout", {});
-  for (let i = 0; i < 10; i++) assert.equal((await owner.post("/login", { email, password: `guess-${i}` })).status, 401);
+  for (let i = 0; i < 10; i++)
+    assert.equal((await owner.post("/login", { email, password: `guess-${i}` })).status, 401);
   assert.equal((await owner.post("/login", { email, password: DEFAULT_PASSWORD })).status, 429);
   // A forged device cookie (not signed with our secret) counts as an unknown browser.
   const forged = new Client();
@@ -187,7 +250,12 @@ test("signup is rate-limited per address: past the limit 429 with Retry-After, n
   for (const ip of ips) await limit.set(ip, 30, 3600);
   try {
     const email = uniqueEmail("flood");
-    const res = await new Client().post("/signup", { businessName: "Flood Co", name: "Flo", email, password: PASSWORD });
+    const res = await new Client().post("/signup", {
+      businessName: "Flood Co",
+      name: "Flo",
+      email,
+      password: PASSWORD,
+    });
     assert.equal(res.status, 429);
     assert.ok(Number(res.headers.get("retry-after")) > 0, JSON.stringify([...res.headers]));
     assert.equal((await rows(`SELECT 1 FROM users WHERE email = $1`, [email.toLowerCase()])).length, 0);
@@ -209,7 +277,12 @@ test("NUL bytes: a member name or a signup field holding U+0000 is 422 beside th
   assert.match(await res.text(), /cannot be stored \(U\+0000\)/);
   assert.equal((await rows(`SELECT 1 FROM users WHERE email = $1`, [email.toLowerCase()])).length, 0);
 
-  const signup = await new Client().post("/signup", { businessName: "Nul\u0000Co", name: "N", email, password: PASSWORD });
+  const signup = await new Client().post("/signup", {
+    businessName: "Nul\u0000Co",
+    name: "N",
+    email,
+    password: PASSWORD,
+  });
   assert.equal(signup.status, 422);
   const html = await signup.text();
   assert.match(html, /id="field-businessName-error"[\s\S]*cannot be stored/);
@@ -219,7 +292,13 @@ test("NUL bytes: a member name or a signup field holding U+0000 is 422 beside th
   // is refused (422), nothing is stored (docs/decisions/192).
   const marked = await upload(owner, "customers", `name,email\r\nAda\u0000Byrne,${email}\r\n`);
   const previewId = idIn(marked, "preview");
-  assert.match(pageText(await (await owner.get(marked.headers.get("location")!)).text()), /2 name Contains a character that cannot be stored \(U\+0000\)/);
+  assert.match(
+    pageText(await (await owner.get(marked.headers.get("location")!)).text()),
+    /2 name Contains a character that cannot be stored \(U\+0000\)/,
+  );
   assert.equal((await owner.post("/import-data/commit", { previewId })).status, 422);
-  assert.equal((await rows(`SELECT 1 FROM customers WHERE tenant_id = $1 AND email = $2`, [t.id, email.toLowerCase()])).length, 0);
+  assert.equal(
+    (await rows(`SELECT 1 FROM customers WHERE tenant_id = $1 AND email = $2`, [t.id, email.toLowerCase()])).length,
+    0,
+  );
 });

@@ -10,7 +10,12 @@ const uniqueEmail = (p: string) => `${p}-${Date.now()}-${Math.random().toString(
 test("signup creates a tenant and its owner, signs in and leads to the dashboard", async () => {
   const c = new Client();
   const email = uniqueEmail("Owner");
-  const res = await c.post("/signup", { businessName: "Rapid Rooter", name: "Dana Plumber", email, password: "a-long-password-1" });
+  const res = await c.post("/signup", {
+    businessName: "Rapid Rooter",
+    name: "Dana Plumber",
+    email,
+    password: "a-long-password-1",
+  });
   assert.equal(res.status, 303);
   assert.equal(res.headers.get("location"), "/");
   const user = await one<{ role: string; password_hash: string; tenant: string }>(
@@ -53,13 +58,19 @@ test("session cookie is HttpOnly, SameSite=Lax, id only; logout deletes the sess
   const value = decodeURIComponent(cookie.split(";")[0].split("=")[1]);
   assert.ok(value.length < 200, "the cookie holds only an id");
   const old = c.cookieHeader();
-  const sessions = await rows(`SELECT 1 FROM sessions WHERE tenant_id = $1 AND user_id = $2`, [t.id, t.users.office.id]);
+  const sessions = await rows(`SELECT 1 FROM sessions WHERE tenant_id = $1 AND user_id = $2`, [
+    t.id,
+    t.users.office.id,
+  ]);
   assert.equal(sessions.length, 1);
 
   const out = await c.post("/logout", {});
   assert.equal(out.status, 303);
   assert.equal(out.headers.get("location"), "/login");
-  assert.equal((await rows(`SELECT 1 FROM sessions WHERE tenant_id = $1 AND user_id = $2`, [t.id, t.users.office.id])).length, 0);
+  assert.equal(
+    (await rows(`SELECT 1 FROM sessions WHERE tenant_id = $1 AND user_id = $2`, [t.id, t.users.office.id])).length,
+    0,
+  );
   // The old cookie no longer works.
   const again = await new Client().get("/customers", { cookie: old });
   assert.equal(again.status, 302);
@@ -96,14 +107,26 @@ test("a signed-out visit redirects to login, and signing in returns there; anoth
   assert.equal(res.status, 302);
   const location = res.headers.get("location")!;
   assert.equal(location, "/login?redirectTo=%2Fimport-data%3Ftype%3Dcustomers");
-  const login = await c.post("/login", { email: t.users.office.email, password: DEFAULT_PASSWORD, redirectTo: "/import-data?type=customers" });
+  const login = await c.post("/login", {
+    email: t.users.office.email,
+    password: DEFAULT_PASSWORD,
+    redirectTo: "/import-data?type=customers",
+  });
   assert.equal(login.status, 303);
   assert.equal(login.headers.get("location"), "/import-data?type=customers");
 
   const c2 = new Client();
-  const evil = await c2.post("/login", { email: t.users.office.email, password: DEFAULT_PASSWORD, redirectTo: "https://evil.example/steal" });
+  const evil = await c2.post("/login", {
+    email: t.users.office.email,
+    password: DEFAULT_PASSWORD,
+    redirectTo: "https://evil.example/steal",
+  });
   assert.equal(evil.headers.get("location"), "/");
-  const evil2 = await new Client().post("/login", { email: t.users.office.email, password: DEFAULT_PASSWORD, redirectTo: "//evil.example" });
+  const evil2 = await new Client().post("/login", {
+    email: t.users.office.email,
+    password: DEFAULT_PASSWORD,
+    redirectTo: "//evil.example",
+  });
   assert.equal(evil2.headers.get("location"), "/");
 });
 
@@ -111,16 +134,33 @@ test("open redirect (issue 24): every probe variant of redirectTo, posted to /lo
   const t = await createTenantWithUsers();
   const signedIn = await clientFor(t.users.office);
   for (const probe of REDIRECT_PROBES) {
-    const posted = await new Client().post("/login", { email: t.users.office.email, password: DEFAULT_PASSWORD, redirectTo: probe });
+    const posted = await new Client().post("/login", {
+      email: t.users.office.email,
+      password: DEFAULT_PASSWORD,
+      redirectTo: probe,
+    });
     // U+0000 is refused at the form boundary (422, nothing done); every other variant signs in.
     assert.equal(posted.status, probe.includes("\u0000") ? 422 : 303, JSON.stringify(probe));
-    if (posted.status === 303) assert.equal(followedHost(posted.headers.get("location")!), "app.example", `POST ${JSON.stringify(probe)} -> ${posted.headers.get("location")}`);
+    if (posted.status === 303)
+      assert.equal(
+        followedHost(posted.headers.get("location")!),
+        "app.example",
+        `POST ${JSON.stringify(probe)} -> ${posted.headers.get("location")}`,
+      );
     const opened = await signedIn.get(`/login?${new URLSearchParams({ redirectTo: probe })}`);
     assert.equal(opened.status, 302, JSON.stringify(probe));
-    assert.equal(followedHost(opened.headers.get("location")!), "app.example", `GET ${JSON.stringify(probe)} -> ${opened.headers.get("location")}`);
+    assert.equal(
+      followedHost(opened.headers.get("location")!),
+      "app.example",
+      `GET ${JSON.stringify(probe)} -> ${opened.headers.get("location")}`,
+    );
   }
   for (const probe of ["/.//evil.example", "/..//evil.example"]) {
-    const res = await new Client().post("/login", { email: t.users.office.email, password: DEFAULT_PASSWORD, redirectTo: probe });
+    const res = await new Client().post("/login", {
+      email: t.users.office.email,
+      password: DEFAULT_PASSWORD,
+      redirectTo: probe,
+    });
     assert.equal(res.headers.get("location"), "/");
   }
 });
@@ -128,7 +168,8 @@ test("open redirect (issue 24): every probe variant of redirectTo, posted to /lo
 test("staff POSTs without _csrf, with a wrong one, or cross-site answer 403 and change nothing", async () => {
   const t = await createTenantWithUsers();
   const c = await clientFor(t.users.owner);
-  const count = async () => (await rows(`SELECT 1 FROM sessions WHERE tenant_id = $1 AND user_id = $2`, [t.id, t.users.owner.id])).length;
+  const count = async () =>
+    (await rows(`SELECT 1 FROM sessions WHERE tenant_id = $1 AND user_id = $2`, [t.id, t.users.owner.id])).length;
   const before = await count();
   const noToken = await c.post("/logout", {}, { csrf: false });
   assert.equal(noToken.status, 403);
@@ -149,7 +190,11 @@ test("staff POSTs without _csrf, with a wrong one, or cross-site answer 403 and 
   // (Counted by this test's own business name: other test files create tenants meanwhile.)
   const businessName = `CSRF probe ${uniqueEmail("b")}`;
   const anon = new Client();
-  const signup = await anon.post("/signup", { businessName, name: "Y", email: uniqueEmail("csrf"), password: "a-long-password-1" }, { csrf: false });
+  const signup = await anon.post(
+    "/signup",
+    { businessName, name: "Y", email: uniqueEmail("csrf"), password: "a-long-password-1" },
+    { csrf: false },
+  );
   assert.equal(signup.status, 403);
   const login = await anon.post("/login", { email: t.users.owner.email, password: DEFAULT_PASSWORD, _csrf: "nope" });
   assert.equal(login.status, 403);

@@ -7,16 +7,39 @@ import { startServer, type RunningServer } from "../helpers/server";
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 // The planned REST routes of the specification (section 4.4): not registered.
 const PLANNED = [
-  ["POST", "/api/auth/token"], ["POST", "/api/auth/revoke"],
-  ["GET", "/api/clients"], ["POST", "/api/clients"], ["GET", "/api/clients/1"], ["PATCH", "/api/clients/1"], ["DELETE", "/api/clients/1"],
-  ["GET", "/api/jobs"], ["POST", "/api/jobs"], ["GET", "/api/jobs/1"], ["PATCH", "/api/jobs/1"], ["DELETE", "/api/jobs/1"],
-  ["GET", "/api/quotes"], ["POST", "/api/quotes"], ["GET", "/api/quotes/1"], ["PATCH", "/api/quotes/1"], ["DELETE", "/api/quotes/1"],
-  ["GET", "/api/invoices"], ["POST", "/api/invoices"], ["GET", "/api/invoices/1"], ["PATCH", "/api/invoices/1"], ["DELETE", "/api/invoices/1"],
-  ["GET", "/api/dashboard"], ["GET", "/api/reports/summary"], ["GET", "/api/team"],
+  ["POST", "/api/auth/token"],
+  ["POST", "/api/auth/revoke"],
+  ["GET", "/api/clients"],
+  ["POST", "/api/clients"],
+  ["GET", "/api/clients/1"],
+  ["PATCH", "/api/clients/1"],
+  ["DELETE", "/api/clients/1"],
+  ["GET", "/api/jobs"],
+  ["POST", "/api/jobs"],
+  ["GET", "/api/jobs/1"],
+  ["PATCH", "/api/jobs/1"],
+  ["DELETE", "/api/jobs/1"],
+  ["GET", "/api/quotes"],
+  ["POST", "/api/quotes"],
+  ["GET", "/api/quotes/1"],
+  ["PATCH", "/api/quotes/1"],
+  ["DELETE", "/api/quotes/1"],
+  ["GET", "/api/invoices"],
+  ["POST", "/api/invoices"],
+  ["GET", "/api/invoices/1"],
+  ["PATCH", "/api/invoices/1"],
+  ["DELETE", "/api/invoices/1"],
+  ["GET", "/api/dashboard"],
+  ["GET", "/api/reports/summary"],
+  ["GET", "/api/team"],
 ];
 
 async function expect404(c: Client, method: string, path: string) {
-  const res = await c.request(method, path, method === "GET" ? {} : { body: "x=1", headers: { "content-type": "application/x-www-form-urlencoded" } });
+  const res = await c.request(
+    method,
+    path,
+    method === "GET" ? {} : { body: "x=1", headers: { "content-type": "application/x-www-form-urlencoded" } },
+  );
   assert.equal(res.status, 404, `${method} ${path}`);
   assert.match(res.headers.get("content-type") ?? "", /application\/json/);
   const body = await envelope(res);
@@ -36,10 +59,22 @@ test("every method on an unknown /api path and on each planned route answers the
 
 test("the server's own 404 for unknown /api paths shadows no registered API route, in any case or with a trailing slash", async () => {
   // Each registered /api route answers something of its own (a 401, 405, 415, 404 page...), never the unknown-route envelope.
-  const registered = ["/api/offline-sync", "/API/Offline-Sync/", "/api/billing/stripe/webhook", "/api/billing/anything/webhook", "/api/portal/quote", "/api/portal/invoice-payment", "/api/portal/booking-request"];
+  const registered = [
+    "/api/offline-sync",
+    "/API/Offline-Sync/",
+    "/api/billing/stripe/webhook",
+    "/api/billing/anything/webhook",
+    "/api/portal/quote",
+    "/api/portal/invoice-payment",
+    "/api/portal/booking-request",
+  ];
   for (const path of registered) {
     for (const method of ["GET", "POST"]) {
-      const res = await new Client().request(method, path, method === "GET" ? {} : { body: "{}", headers: { "content-type": "application/json" } });
+      const res = await new Client().request(
+        method,
+        path,
+        method === "GET" ? {} : { body: "{}", headers: { "content-type": "application/json" } },
+      );
       const text = await res.text();
       assert.doesNotMatch(text, /There is no such API route/, `${method} ${path} reached its route (${res.status})`);
     }
@@ -81,7 +116,8 @@ test("pages carry security headers: CSP with a nonce, frame-ancestors none, nosn
   const nonce = csp.match(/nonce-([^']+)/)![1];
   const html = await res.text();
   for (const script of html.match(/<script[^>]*>/g) ?? []) {
-    if (!/src=/.test(script)) assert.ok(script.includes(`nonce="${nonce}"`), `inline script without the nonce: ${script}`);
+    if (!/src=/.test(script))
+      assert.ok(script.includes(`nonce="${nonce}"`), `inline script without the nonce: ${script}`);
   }
   const fav = await new Client().get("/favicon.svg");
   assert.equal(fav.status, 200);
@@ -119,13 +155,26 @@ test("behind a proxy (Origin is APP_URL, Host is internal) forms work; another O
   const proxied = await startServer({ APP_URL: "https://fieldwork.example" });
   try {
     const c = new Client(proxied.url);
-    const res = await c.post("/login", { email: "nobody@example.test", password: "wrong-password-123" }, { headers: { origin: "https://fieldwork.example" } });
+    const res = await c.post(
+      "/login",
+      { email: "nobody@example.test", password: "wrong-password-123" },
+      { headers: { origin: "https://fieldwork.example" } },
+    );
     assert.equal(res.status, 401, "the form reached its action");
-    const cross = await c.request("POST", "/login", { body: "x=1", headers: { origin: "https://evil.example", "content-type": "multipart/form-data; boundary=x" } });
+    const cross = await c.request("POST", "/login", {
+      body: "x=1",
+      headers: { origin: "https://evil.example", "content-type": "multipart/form-data; boundary=x" },
+    });
     assert.equal(cross.status, 403);
-    const api = await c.request("POST", "/ai-assistant/generate", { body: "{}", headers: { origin: "null", "content-type": "application/json" } });
+    const api = await c.request("POST", "/ai-assistant/generate", {
+      body: "{}",
+      headers: { origin: "null", "content-type": "application/json" },
+    });
     assert.equal(api.status, 403);
-    const empty = await c.request("POST", "/login", { body: "x=1", headers: { origin: "", "content-type": "multipart/form-data" } });
+    const empty = await c.request("POST", "/login", {
+      body: "x=1",
+      headers: { origin: "", "content-type": "multipart/form-data" },
+    });
     assert.ok(empty.status < 500, `an empty Origin header is not a crash (${empty.status})`);
   } finally {
     await proxied.stop();
@@ -151,6 +200,10 @@ test("the per-IP login lockout keys on the connection's address: a client's own 
     const r = await c.post("/login", { email, password: `wrong-${i}` }, { headers: spoofed });
     assert.equal(r.status, 401, `failure ${i}`);
   }
-  const locked = await c.post("/login", { email, password: "a-long-password-1" }, { headers: { "x-client-ip": "192.0.2.99" } });
+  const locked = await c.post(
+    "/login",
+    { email, password: "a-long-password-1" },
+    { headers: { "x-client-ip": "192.0.2.99" } },
+  );
   assert.equal(locked.status, 429);
 });

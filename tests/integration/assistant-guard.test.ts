@@ -40,11 +40,16 @@ describe("the use_ai_assistant permission guards the page and the route", () => 
   const post = () =>
     new Request(new URL("/ai-assistant/generate", BASE_URL), {
       method: "POST",
-      headers: { cookie: c.cookieHeader(), origin: new URL(BASE_URL).origin, "content-type": "application/x-www-form-urlencoded" },
+      headers: {
+        cookie: c.cookieHeader(),
+        origin: new URL(BASE_URL).origin,
+        "content-type": "application/x-www-form-urlencoded",
+      },
       body: new URLSearchParams({ _csrf: csrf, mode: "quote", job_title: "Water heater" }),
     });
   const get = () => new Request(new URL("/ai-assistant", BASE_URL), { headers: { cookie: c.cookieHeader() } });
-  const call = (fn: RouteFn, request: Request) => fn({ request, params: {}, context: {} }).catch((thrown: unknown) => thrown);
+  const call = (fn: RouteFn, request: Request) =>
+    fn({ request, params: {}, context: {} }).catch((thrown: unknown) => thrown);
 
   test("with the permission, the technician is served", async () => {
     const res = (await call(generate, post())) as Response;

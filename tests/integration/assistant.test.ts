@@ -8,7 +8,11 @@ import { createCustomer, createInvoice, createJob, createQuote, createTenantWith
 const GENERATE = "/ai-assistant/generate";
 const BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8";
 
-const WATER_HEATER = { mode: "quote", job_title: "Replace 50 gallon gas water heater", details: "In the garage, about 12 years old." };
+const WATER_HEATER = {
+  mode: "quote",
+  job_title: "Replace 50 gallon gas water heater",
+  details: "In the garage, about 12 years old.",
+};
 const PANEL = { mode: "quote", job_title: "Panel upgrade", details: "100 amp fuse box to 200 amp" };
 
 function allText(data: AssistantData): string {
@@ -18,7 +22,10 @@ function allText(data: AssistantData): string {
 
 /** The page's HTML with entities decoded enough to search for guidance text. */
 async function pageText(res: Response): Promise<string> {
-  return (await res.text()).replace(/&amp;/g, "&").replace(/&quot;/g, '"').replace(/&#x27;|&#39;/g, "'");
+  return (await res.text())
+    .replace(/&amp;/g, "&")
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;|&#39;/g, "'");
 }
 
 async function officeClient() {
@@ -58,7 +65,11 @@ describe("POST /ai-assistant/generate for a JavaScript client", () => {
   test("the same input twice gives byte-identical data (url-encoded or multipart)", async () => {
     const { c } = await officeClient();
     const headers = { "x-request-id": "assistant-determinism" };
-    const input = { mode: "schedule", job_title: "Panel upgrade to 200 amp", details: "Old house, overhead service; also wants an EV charger." };
+    const input = {
+      mode: "schedule",
+      job_title: "Panel upgrade to 200 amp",
+      details: "Old house, overhead service; also wants an EV charger.",
+    };
     const first = await c.post(GENERATE, input, { headers });
     const second = await c.post(GENERATE, input, { headers });
     assert.equal(first.status, 200);
@@ -176,7 +187,8 @@ describe("the page and a form post without JavaScript", () => {
   test("the page renders the form: mode choices, job title, details and _csrf", async () => {
     const { c } = await officeClient();
     const html = await (await c.get("/ai-assistant")).text();
-    for (const mode of ["quote", "schedule", "general"]) assert.match(html, new RegExp(`<input type="radio" name="mode"( checked="")? value="${mode}"/>`));
+    for (const mode of ["quote", "schedule", "general"])
+      assert.match(html, new RegExp(`<input type="radio" name="mode"( checked="")? value="${mode}"/>`));
     assert.match(html, /name="job_title"[^>]*maxLength="200"|maxLength="200"[^>]*name="job_title"/i);
     assert.match(html, /<textarea[^>]*name="details"/);
     assert.match(html, /name="_csrf" value="[^"]+"/);
@@ -188,13 +200,20 @@ describe("the page and a form post without JavaScript", () => {
     const res = await c.post(GENERATE, WATER_HEATER, { headers: { accept: BROWSER_ACCEPT } });
     assert.equal(res.status, 303);
     assert.equal(res.headers.get("location"), "/ai-assistant");
-    const expected = generateGuidance({ mode: "quote", jobTitle: WATER_HEATER.job_title, details: WATER_HEATER.details });
+    const expected = generateGuidance({
+      mode: "quote",
+      jobTitle: WATER_HEATER.job_title,
+      details: WATER_HEATER.details,
+    });
 
     const page = await c.get("/ai-assistant");
     assert.equal(page.status, 200);
     assert.equal(page.headers.get("cache-control"), "no-store");
     const html = await pageText(page);
-    assert.ok(html.includes(`<h2 id="guidance-title" tabindex="-1">${expected.guidance.title}</h2>`), expected.guidance.title);
+    assert.ok(
+      html.includes(`<h2 id="guidance-title" tabindex="-1">${expected.guidance.title}</h2>`),
+      expected.guidance.title,
+    );
     assert.ok(html.includes(`<p class="guidance-summary">${expected.guidance.summary}</p>`));
     for (const s of expected.guidance.sections) {
       assert.ok(html.includes(`<h3>${s.heading}</h3>`), s.heading);
@@ -215,11 +234,18 @@ describe("the page and a form post without JavaScript", () => {
   test("a browser post with a bad field comes back with the error beside the field and the typed text", async () => {
     const { c } = await officeClient();
     const longTitle = "Leaking kitchen faucet ".repeat(10); // 230 characters
-    const res = await c.post(GENERATE, { mode: "schedule", job_title: longTitle, details: "Under the sink" }, { headers: { accept: BROWSER_ACCEPT } });
+    const res = await c.post(
+      GENERATE,
+      { mode: "schedule", job_title: longTitle, details: "Under the sink" },
+      { headers: { accept: BROWSER_ACCEPT } },
+    );
     assert.equal(res.status, 303);
     assert.equal(res.headers.get("location"), "/ai-assistant");
     const html = await pageText(await c.get("/ai-assistant"));
-    assert.match(html, /<div role="alert"><ul id="field-job_title-error" class="field-errors"><li>Job title must be at most 200 characters\.<\/li><\/ul>/);
+    assert.match(
+      html,
+      /<div role="alert"><ul id="field-job_title-error" class="field-errors"><li>Job title must be at most 200 characters\.<\/li><\/ul>/,
+    );
     assert.match(html, /aria-invalid="true"/);
     assert.ok(html.includes(`value="${longTitle}"`));
     assert.match(html, /name="mode" checked="" value="schedule"/);
@@ -245,14 +271,27 @@ describe("no operational record changes", () => {
           ORDER BY 1`,
       )
     ).map((r) => r.table_name);
-    for (const name of ["customers", "jobs", "quotes", "invoices", "payments", "booking_requests", "job_notes", "time_entries", "users"]) {
+    for (const name of [
+      "customers",
+      "jobs",
+      "quotes",
+      "invoices",
+      "payments",
+      "booking_requests",
+      "job_notes",
+      "time_entries",
+      "users",
+    ]) {
       assert.ok(tables.includes(name), name);
     }
     // Count and a digest of every row; the session's flash and expiry are the only row that may move.
     const snapshot = async () => {
       const out: Record<string, string> = {};
       for (const table of tables) {
-        const digest = table === "sessions" ? "count(*)::text" : "count(*) || ':' || coalesce(md5(string_agg(x::text, '|' ORDER BY x::text)), '')";
+        const digest =
+          table === "sessions"
+            ? "count(*)::text"
+            : "count(*) || ':' || coalesce(md5(string_agg(x::text, '|' ORDER BY x::text)), '')";
         const r = await one<{ v: string }>(`SELECT ${digest} AS v FROM "${table}" x WHERE tenant_id = $1`, [t.id]);
         out[table] = r!.v;
       }
@@ -273,7 +312,12 @@ describe("no operational record changes", () => {
           const html = n % 4 === 0; // a quarter as browser form posts (these write the session flash)
           return c.post(
             GENERATE,
-            { _csrf: csrf, mode: modes[n % 3], job_title: titles[n % titles.length], details: `Job ${n} for ${customer.name}` },
+            {
+              _csrf: csrf,
+              mode: modes[n % 3],
+              job_title: titles[n % titles.length],
+              details: `Job ${n} for ${customer.name}`,
+            },
             { headers: html ? { accept: BROWSER_ACCEPT } : {} },
           );
         }),

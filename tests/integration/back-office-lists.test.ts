@@ -2,7 +2,14 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { one, rows } from "../../db/index";
 import { clientFor } from "../helpers/client";
-import { createCustomer, createInvoice, createJob, createQuote, createTenantWithUsers, createUser } from "../helpers/fixtures";
+import {
+  createCustomer,
+  createInvoice,
+  createJob,
+  createQuote,
+  createTenantWithUsers,
+  createUser,
+} from "../helpers/fixtures";
 import { recordLinks, relLink, textOf } from "../helpers/html";
 
 // Every list: found by search and by filter; keyset pagination over 50,000 customers.
@@ -17,7 +24,12 @@ const names = (html: string, prefix: string) => recordLinks(html, prefix).map((l
 test("customers: search by name, email, phone and company; filter by unpaid invoices", async () => {
   const t = await createTenantWithUsers();
   const c = await clientFor(t.users.office);
-  const ana = await createCustomer(t.id, { name: "Ana Quintero", email: "ana.q@example.test", phone: "555-7788", company: "Quintero Bakery" });
+  const ana = await createCustomer(t.id, {
+    name: "Ana Quintero",
+    email: "ana.q@example.test",
+    phone: "555-7788",
+    company: "Quintero Bakery",
+  });
   const bob = await createCustomer(t.id, { name: "Bob Stone", email: "bob@example.test", phone: "555-1234" });
   await createInvoice(t.id, { customerId: bob.id, status: "sent" });
   for (const q of ["quintero", "ANA.Q@", "7788", "bakery"]) {
@@ -42,7 +54,9 @@ test("pagination moves through 50,000 customers in order without overlap, and se
     [t.id],
   );
   await rows(`ANALYZE customers`);
-  const expected = (await rows<{ name: string }>(`SELECT name FROM customers WHERE tenant_id = $1 ORDER BY name, id LIMIT 100`, [t.id])).map((r) => r.name);
+  const expected = (
+    await rows<{ name: string }>(`SELECT name FROM customers WHERE tenant_id = $1 ORDER BY name, id LIMIT 100`, [t.id])
+  ).map((r) => r.name);
   const c = await clientFor(t.users.owner);
   let html = await page(c, "/customers");
   assert.equal(relLink(html, "prev"), null, "the first page has no Previous link");
@@ -65,7 +79,10 @@ test("pagination moves through 50,000 customers in order without overlap, and se
   assert.deepEqual(names(await page(c, relLink(third, "prev")!), "/customers/"), pages[1]);
   // A search over the 50,000 finds the one.
   const found = recordLinks(await page(c, "/customers?q=bulk31337%40"), "/customers/");
-  assert.deepEqual(found.map((l) => l.text), ["Customer 31337"]);
+  assert.deepEqual(
+    found.map((l) => l.text),
+    ["Customer 31337"],
+  );
   const byPhone = names(await page(c, "/customers?q=555-031337"), "/customers/");
   assert.deepEqual(byPhone, ["Customer 31337"]);
   // The page never counts everything: no total is shown, only Next.
@@ -76,12 +93,28 @@ test("jobs: search by title, filter by status and assignee; technician sees only
   const t = await createTenantWithUsers();
   const other = await createUser(t.id, { role: "technician" });
   const cust = await createCustomer(t.id, { name: "Carla Jobs" });
-  const mine = await createJob(t.id, { customerId: cust.id, title: "Boiler service", assigneeId: t.users.technician.id });
+  const mine = await createJob(t.id, {
+    customerId: cust.id,
+    title: "Boiler service",
+    assigneeId: t.users.technician.id,
+  });
   const theirs = await createJob(t.id, { customerId: cust.id, title: "Leaking tap", assigneeId: other.id });
-  const done = await createJob(t.id, { customerId: cust.id, title: "Old boiler removal", status: "completed", assigneeId: t.users.technician.id });
+  const done = await createJob(t.id, {
+    customerId: cust.id,
+    title: "Old boiler removal",
+    status: "completed",
+    assigneeId: t.users.technician.id,
+  });
   const office = await clientFor(t.users.office);
-  assert.deepEqual(names(await page(office, "/jobs"), "/jobs/").sort(), ["Boiler service", "Leaking tap"], "open jobs by default");
-  assert.deepEqual(names(await page(office, "/jobs?status=all&q=boiler"), "/jobs/").sort(), ["Boiler service", "Old boiler removal"]);
+  assert.deepEqual(
+    names(await page(office, "/jobs"), "/jobs/").sort(),
+    ["Boiler service", "Leaking tap"],
+    "open jobs by default",
+  );
+  assert.deepEqual(names(await page(office, "/jobs?status=all&q=boiler"), "/jobs/").sort(), [
+    "Boiler service",
+    "Old boiler removal",
+  ]);
   assert.deepEqual(names(await page(office, "/jobs?status=completed"), "/jobs/"), ["Old boiler removal"]);
   assert.deepEqual(names(await page(office, `/jobs?status=all&assignee=${other.id}`), "/jobs/"), ["Leaking tap"]);
   const unassigned = await createJob(t.id, { customerId: cust.id, title: "Estimate visit", assigneeId: null });
@@ -93,7 +126,10 @@ test("jobs: search by title, filter by status and assignee; technician sees only
   assert.deepEqual(names(techList, "/jobs/").sort(), ["Boiler service", "Old boiler removal"]);
   assert.match(textOf(techList), /My jobs/);
   // Filters cannot widen a technician's view.
-  assert.deepEqual(names(await page(tech, `/jobs?status=all&assignee=${other.id}`), "/jobs/").sort(), ["Boiler service", "Old boiler removal"]);
+  assert.deepEqual(names(await page(tech, `/jobs?status=all&assignee=${other.id}`), "/jobs/").sort(), [
+    "Boiler service",
+    "Old boiler removal",
+  ]);
   assert.equal((await tech.get(`/jobs/${mine.id}`)).status, 200);
   assert.equal((await tech.get(`/jobs/${done.id}`)).status, 200);
   for (const id of [theirs.id, unassigned.id]) {
@@ -109,7 +145,12 @@ test("quotes: search by number, title or customer; filter by status, with expire
   const dora = await createCustomer(t.id, { name: "Dora Quotes" });
   const eli = await createCustomer(t.id, { name: "Eli Marsh" });
   const sent = await createQuote(t.id, { customerId: dora.id, number: "Q-7001", status: "sent" });
-  const expired = await createQuote(t.id, { customerId: dora.id, number: "Q-7002", status: "sent", validUntil: "2020-01-31" });
+  const expired = await createQuote(t.id, {
+    customerId: dora.id,
+    number: "Q-7002",
+    status: "sent",
+    validUntil: "2020-01-31",
+  });
   const approved = await createQuote(t.id, { customerId: eli.id, number: "Q-7003", status: "approved" });
   const numbers = (html: string) => names(html, "/quotes/").sort();
   assert.deepEqual(numbers(await page(c, "/quotes?q=7001")), ["Q-7001"]);
@@ -133,7 +174,10 @@ test("quotes: a broad search (over a thousand matches) still pages newest first"
   );
   const c = await clientFor(t.users.office);
   const first = await page(c, "/quotes?q=broadway");
-  assert.deepEqual(names(first, "/quotes/"), Array.from({ length: 25 }, (_, i) => `BW-${String(i + 1).padStart(4, "0")}`));
+  assert.deepEqual(
+    names(first, "/quotes/"),
+    Array.from({ length: 25 }, (_, i) => `BW-${String(i + 1).padStart(4, "0")}`),
+  );
   const second = await page(c, relLink(first, "next")!);
   assert.deepEqual(names(second, "/quotes/").slice(0, 2), ["BW-0026", "BW-0027"]);
   // A specific search among them is a short list.
@@ -145,9 +189,17 @@ test("invoices: search by number or customer; filter unpaid, overdue and paid", 
   const c = await clientFor(t.users.office);
   const fay = await createCustomer(t.id, { name: "Fay Invoice" });
   await createInvoice(t.id, { customerId: fay.id, number: "INV-9001", status: "sent" });
-  await createInvoice(t.id, { customerId: fay.id, number: "INV-9002", status: "partial", dueDate: "2021-03-01", amountPaidCents: 1000 });
+  await createInvoice(t.id, {
+    customerId: fay.id,
+    number: "INV-9002",
+    status: "partial",
+    dueDate: "2021-03-01",
+    amountPaidCents: 1000,
+  });
   await createInvoice(t.id, { customerId: fay.id, number: "INV-9003", status: "paid", amountPaidCents: undefined });
-  await rows(`UPDATE invoices SET amount_paid_cents = total_cents WHERE tenant_id = $1 AND number = 'INV-9003'`, [t.id]);
+  await rows(`UPDATE invoices SET amount_paid_cents = total_cents WHERE tenant_id = $1 AND number = 'INV-9003'`, [
+    t.id,
+  ]);
   await createInvoice(t.id, { customerId: fay.id, number: "INV-9004", status: "void" });
   const numbers = (html: string) => names(html, "/invoices/").sort();
   assert.deepEqual(numbers(await page(c, "/invoices?q=9002")), ["INV-9002"]);
@@ -172,7 +224,8 @@ test("booking requests: search and filter; triage marks scheduled, declined or a
   const gutter = await add("Gutter cleaning");
   await add("Old request", "archived");
   const c = await clientFor(t.users.office);
-  const services = (html: string) => [...html.matchAll(/<strong>([^<]+)<\/strong>/g)].map((m) => m[1]).filter((s) => !/Gus/.test(s));
+  const services = (html: string) =>
+    [...html.matchAll(/<strong>([^<]+)<\/strong>/g)].map((m) => m[1]).filter((s) => !/Gus/.test(s));
   assert.deepEqual(services(await page(c, "/requests?q=furnace")), ["Furnace not heating"]);
   assert.deepEqual(services(await page(c, "/requests?q=gus&status=archived")), ["Old request"]);
   assert.deepEqual(services(await page(c, "/requests?status=new")).sort(), ["Furnace not heating", "Gutter cleaning"]);
@@ -180,7 +233,10 @@ test("booking requests: search and filter; triage marks scheduled, declined or a
   const res = await c.post("/requests", { requestId: furnace, status: "scheduled", returnTo: "/requests?status=new" });
   assert.equal(res.status, 303);
   assert.equal(res.headers.get("location"), "/requests?status=new");
-  const row = await one<{ status: string; triaged_by: string; triaged_at: Date }>(`SELECT status, triaged_by, triaged_at FROM booking_requests WHERE tenant_id = $1 AND id = $2`, [t.id, furnace]);
+  const row = await one<{ status: string; triaged_by: string; triaged_at: Date }>(
+    `SELECT status, triaged_by, triaged_at FROM booking_requests WHERE tenant_id = $1 AND id = $2`,
+    [t.id, furnace],
+  );
   assert.equal(row?.status, "scheduled");
   assert.equal(row?.triaged_by, t.users.office.id);
   assert.ok(row?.triaged_at);
@@ -192,10 +248,26 @@ test("booking requests: search and filter; triage marks scheduled, declined or a
   const wrong = await c.post("/requests", { requestId: furnace, status: "declined" });
   assert.equal(wrong.status, 409);
   assert.match(textOf(await wrong.text()), /already scheduled/);
-  assert.equal((await one<{ status: string }>(`SELECT status FROM booking_requests WHERE tenant_id = $1 AND id = $2`, [t.id, furnace]))?.status, "scheduled");
+  assert.equal(
+    (
+      await one<{ status: string }>(`SELECT status FROM booking_requests WHERE tenant_id = $1 AND id = $2`, [
+        t.id,
+        furnace,
+      ])
+    )?.status,
+    "scheduled",
+  );
   assert.equal((await c.post("/requests", { requestId: gutter, status: "declined" })).status, 303);
   assert.equal((await c.post("/requests", { requestId: gutter, status: "archived" })).status, 303);
-  assert.equal((await one<{ status: string }>(`SELECT status FROM booking_requests WHERE tenant_id = $1 AND id = $2`, [t.id, gutter]))?.status, "archived");
+  assert.equal(
+    (
+      await one<{ status: string }>(`SELECT status FROM booking_requests WHERE tenant_id = $1 AND id = $2`, [
+        t.id,
+        gutter,
+      ])
+    )?.status,
+    "archived",
+  );
   assert.equal((await c.post("/requests", { requestId: gutter, status: "new" })).status, 422);
   // Triage needs the CSRF token.
   assert.equal((await c.post("/requests", { requestId: gutter, status: "archived" }, { csrf: false })).status, 403);
@@ -208,17 +280,31 @@ test("the dashboard counts link to their filtered lists; a technician lands on t
   await createJob(t.id, { customerId: cust.id, title: "Done one", status: "completed" });
   await createQuote(t.id, { customerId: cust.id, status: "sent" });
   await createQuote(t.id, { customerId: cust.id, status: "sent", validUntil: "2020-01-01" });
-  await createInvoice(t.id, { customerId: cust.id, status: "sent", items: [{ description: "Work", unitPriceCents: 12_345 }] });
-  await rows(`INSERT INTO booking_requests (tenant_id, customer_id, service) VALUES ($1, $2, 'Fix sink')`, [t.id, cust.id]);
+  await createInvoice(t.id, {
+    customerId: cust.id,
+    status: "sent",
+    items: [{ description: "Work", unitPriceCents: 12_345 }],
+  });
+  await rows(`INSERT INTO booking_requests (tenant_id, customer_id, service) VALUES ($1, $2, 'Fix sink')`, [
+    t.id,
+    cust.id,
+  ]);
   const c = await clientFor(t.users.office);
   const html = await page(c, "/");
-  const stat = (label: string) => textOf(html.match(new RegExp(`<a[^>]*class="stat"[^>]*>(?:(?!</a>)[\\s\\S])*${label}[\\s\\S]*?</a>`))![0]);
+  const stat = (label: string) =>
+    textOf(html.match(new RegExp(`<a[^>]*class="stat"[^>]*>(?:(?!</a>)[\\s\\S])*${label}[\\s\\S]*?</a>`))![0]);
   assert.match(stat("Open jobs"), /Open jobs 1\b/);
   assert.match(stat("Quotes awaiting response"), /Quotes awaiting response 1\b/);
   assert.match(stat("Unpaid total"), /\$123\.45/);
   assert.match(stat("New booking requests"), /New booking requests 1\b/);
   assert.match(stat("Customers"), /Customers 1\b/);
-  for (const href of ["/jobs?status=open", "/quotes?status=sent", "/invoices?status=unpaid", "/requests?status=new", "/customers"]) {
+  for (const href of [
+    "/jobs?status=open",
+    "/quotes?status=sent",
+    "/invoices?status=unpaid",
+    "/requests?status=new",
+    "/customers",
+  ]) {
     assert.match(html, new RegExp(`href="${href.replace(/[?]/g, "\\?")}"`), `links to ${href}`);
   }
   const tech = await clientFor(t.users.technician);

@@ -2,15 +2,29 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { one, rows } from "../../db/index";
 import { BASE_URL, clientFor } from "../helpers/client";
-import { createCustomer, createInvoice, createJob, createQuote, createTenantWithUsers, twoTenants } from "../helpers/fixtures";
+import {
+  createCustomer,
+  createInvoice,
+  createJob,
+  createQuote,
+  createTenantWithUsers,
+  twoTenants,
+} from "../helpers/fixtures";
 import { inputValue, textOf } from "../helpers/html";
 
 // Detail pages: related records, line items, totals, approval, payments, field activity;
 // tenant isolation on every id; technicians kept to their own jobs; portal links.
 
 async function recordsOf(tenantId: string, technicianId: string) {
-  const customer = await createCustomer(tenantId, { name: "Iris Detail", email: `iris-${tenantId.slice(0, 8)}@example.test` });
-  const job = await createJob(tenantId, { customerId: customer.id, title: "Replace thermostat", assigneeId: technicianId });
+  const customer = await createCustomer(tenantId, {
+    name: "Iris Detail",
+    email: `iris-${tenantId.slice(0, 8)}@example.test`,
+  });
+  const job = await createJob(tenantId, {
+    customerId: customer.id,
+    title: "Replace thermostat",
+    assigneeId: technicianId,
+  });
   const quote = await createQuote(tenantId, { customerId: customer.id });
   const invoice = await createInvoice(tenantId, { customerId: customer.id });
   const link = await one<{ id: string }>(
@@ -45,21 +59,45 @@ test("another tenant's id on every detail page and record action is a 404 page, 
     assert.doesNotMatch(text, /Iris Detail|Replace thermostat/, `${path} reveals nothing`);
   }
   // Own records open.
-  for (const path of [`/customers/${mine.customer.id}`, `/jobs/${mine.job.id}`, `/quotes/${mine.quote.id}`, `/invoices/${mine.invoice.id}`]) {
+  for (const path of [
+    `/customers/${mine.customer.id}`,
+    `/jobs/${mine.job.id}`,
+    `/quotes/${mine.quote.id}`,
+    `/invoices/${mine.invoice.id}`,
+  ]) {
     assert.equal((await owner.get(path)).status, 200, path);
   }
   // Actions on another tenant's ids: 404 and no change.
-  const links = async () => (await rows(`SELECT 1 FROM portal_links WHERE tenant_id = $1 AND revoked_at IS NULL`, [b.id])).length;
+  const links = async () =>
+    (await rows(`SELECT 1 FROM portal_links WHERE tenant_id = $1 AND revoked_at IS NULL`, [b.id])).length;
   const before = await links();
   assert.equal((await owner.post(`/customers/${theirs.customer.id}/portal-links`, { days: 5 })).status, 404);
   assert.equal((await owner.post(`/portal-links/${theirs.link.id}/revoke`, {})).status, 404);
   assert.equal((await owner.post(`/team/${theirs.member.id}/invite`, {})).status, 404);
-  assert.equal((await owner.post("/team", { intent: "role", userId: theirs.member.id, role: "technician" })).status, 404);
-  const request = await one<{ id: string }>(`INSERT INTO booking_requests (tenant_id, customer_id, service) VALUES ($1, $2, 'Theirs') RETURNING id`, [b.id, theirs.customer.id]);
+  assert.equal(
+    (await owner.post("/team", { intent: "role", userId: theirs.member.id, role: "technician" })).status,
+    404,
+  );
+  const request = await one<{ id: string }>(
+    `INSERT INTO booking_requests (tenant_id, customer_id, service) VALUES ($1, $2, 'Theirs') RETURNING id`,
+    [b.id, theirs.customer.id],
+  );
   assert.equal((await owner.post("/requests", { requestId: request!.id, status: "declined" })).status, 404);
   assert.equal(await links(), before);
-  assert.equal((await one<{ status: string }>(`SELECT status FROM booking_requests WHERE tenant_id = $1 AND id = $2`, [b.id, request!.id]))?.status, "new");
-  assert.equal((await one<{ role: string }>(`SELECT role FROM users WHERE tenant_id = $1 AND id = $2`, [b.id, theirs.member.id]))?.role, "office");
+  assert.equal(
+    (
+      await one<{ status: string }>(`SELECT status FROM booking_requests WHERE tenant_id = $1 AND id = $2`, [
+        b.id,
+        request!.id,
+      ])
+    )?.status,
+    "new",
+  );
+  assert.equal(
+    (await one<{ role: string }>(`SELECT role FROM users WHERE tenant_id = $1 AND id = $2`, [b.id, theirs.member.id]))
+      ?.role,
+    "office",
+  );
   assert.equal((await rows(`SELECT 1 FROM invites WHERE tenant_id = $1`, [b.id])).length, 0);
 });
 
@@ -67,7 +105,16 @@ test("technicians get the 403 page on customers, quotes, invoices and requests; 
   const t = await createTenantWithUsers();
   const r = await recordsOf(t.id, t.users.technician.id);
   const tech = await clientFor(t.users.technician);
-  for (const path of ["/customers", `/customers/${r.customer.id}`, "/quotes", `/quotes/${r.quote.id}`, "/invoices", `/invoices/${r.invoice.id}`, "/requests", "/team"]) {
+  for (const path of [
+    "/customers",
+    `/customers/${r.customer.id}`,
+    "/quotes",
+    `/quotes/${r.quote.id}`,
+    "/invoices",
+    `/invoices/${r.invoice.id}`,
+    "/requests",
+    "/team",
+  ]) {
     const res = await tech.get(path);
     assert.equal(res.status, 403, path);
     assert.match(textOf(await res.text()), /403/);
@@ -75,7 +122,16 @@ test("technicians get the 403 page on customers, quotes, invoices and requests; 
   assert.equal((await tech.get(`/jobs/${r.job.id}`)).status, 200, "their own job opens");
   for (const role of ["office", "admin", "owner"] as const) {
     const c = await clientFor(t.users[role]);
-    for (const path of ["/customers", `/customers/${r.customer.id}`, "/quotes", `/quotes/${r.quote.id}`, "/invoices", `/invoices/${r.invoice.id}`, "/requests", `/jobs/${r.job.id}`]) {
+    for (const path of [
+      "/customers",
+      `/customers/${r.customer.id}`,
+      "/quotes",
+      `/quotes/${r.quote.id}`,
+      "/invoices",
+      `/invoices/${r.invoice.id}`,
+      "/requests",
+      `/jobs/${r.job.id}`,
+    ]) {
       assert.equal((await c.get(path)).status, 200, `${role} ${path}`);
     }
   }
@@ -85,14 +141,37 @@ test("customer page: contact, their jobs, quotes, invoices, booking requests and
   const t = await createTenantWithUsers();
   const cust = await createCustomer(t.id, { name: "Jade Related", company: "Jade Co", phone: "555-4242" });
   await createJob(t.id, { customerId: cust.id, title: "Install heat pump", assigneeId: t.users.technician.id });
-  await createQuote(t.id, { customerId: cust.id, number: "Q-J1", currency: "EUR", items: [{ description: "Heat pump", unitPriceCents: 500_000 }] });
-  await createInvoice(t.id, { customerId: cust.id, number: "INV-J1", items: [{ description: "Deposit", unitPriceCents: 25_000 }], amountPaidCents: 5_000 });
-  await rows(`INSERT INTO booking_requests (tenant_id, customer_id, service) VALUES ($1, $2, 'Annual check')`, [t.id, cust.id]);
+  await createQuote(t.id, {
+    customerId: cust.id,
+    number: "Q-J1",
+    currency: "EUR",
+    items: [{ description: "Heat pump", unitPriceCents: 500_000 }],
+  });
+  await createInvoice(t.id, {
+    customerId: cust.id,
+    number: "INV-J1",
+    items: [{ description: "Deposit", unitPriceCents: 25_000 }],
+    amountPaidCents: 5_000,
+  });
+  await rows(`INSERT INTO booking_requests (tenant_id, customer_id, service) VALUES ($1, $2, 'Annual check')`, [
+    t.id,
+    cust.id,
+  ]);
   const other = await createCustomer(t.id, { name: "Not Jade" });
   await createJob(t.id, { customerId: other.id, title: "Someone else's job" });
   const html = await (await (await clientFor(t.users.office)).get(`/customers/${cust.id}`)).text();
   const text = textOf(html);
-  for (const s of ["Jade Related", "Jade Co", "555-4242", "Install heat pump", "Q-J1", "€5,000.00", "INV-J1", "Annual check", "$200.00"]) {
+  for (const s of [
+    "Jade Related",
+    "Jade Co",
+    "555-4242",
+    "Install heat pump",
+    "Q-J1",
+    "€5,000.00",
+    "INV-J1",
+    "Annual check",
+    "$200.00",
+  ]) {
     assert.ok(text.includes(s), `shows ${s}`);
   }
   assert.doesNotMatch(text, /Someone else's job/);
@@ -102,11 +181,25 @@ test("job page: notes, time entries and status changes from the field, in the te
   const t = await createTenantWithUsers();
   await rows(`UPDATE tenants SET time_zone = 'America/New_York' WHERE id = $1`, [t.id]);
   const cust = await createCustomer(t.id, { name: "Kim Field" });
-  const job = await createJob(t.id, { customerId: cust.id, title: "Repair boiler", assigneeId: t.users.technician.id, scheduledStart: new Date("2026-06-16T13:30:00Z") });
+  const job = await createJob(t.id, {
+    customerId: cust.id,
+    title: "Repair boiler",
+    assigneeId: t.users.technician.id,
+    scheduledStart: new Date("2026-06-16T13:30:00Z"),
+  });
   const tech = t.users.technician.id;
-  await rows(`INSERT INTO job_notes (tenant_id, job_id, author_id, body, occurred_at) VALUES ($1, $2, $3, 'Replaced the pressure valve', '2026-06-16T14:05:00Z')`, [t.id, job.id, tech]);
-  await rows(`INSERT INTO time_entries (tenant_id, job_id, user_id, started_at, ended_at, note) VALUES ($1, $2, $3, '2026-06-16T13:30:00Z', '2026-06-16T15:15:00Z', 'On site')`, [t.id, job.id, tech]);
-  await rows(`INSERT INTO job_events (tenant_id, job_id, user_id, from_status, to_status, occurred_at) VALUES ($1, $2, $3, 'scheduled', 'en_route', '2026-06-16T13:00:00Z')`, [t.id, job.id, tech]);
+  await rows(
+    `INSERT INTO job_notes (tenant_id, job_id, author_id, body, occurred_at) VALUES ($1, $2, $3, 'Replaced the pressure valve', '2026-06-16T14:05:00Z')`,
+    [t.id, job.id, tech],
+  );
+  await rows(
+    `INSERT INTO time_entries (tenant_id, job_id, user_id, started_at, ended_at, note) VALUES ($1, $2, $3, '2026-06-16T13:30:00Z', '2026-06-16T15:15:00Z', 'On site')`,
+    [t.id, job.id, tech],
+  );
+  await rows(
+    `INSERT INTO job_events (tenant_id, job_id, user_id, from_status, to_status, occurred_at) VALUES ($1, $2, $3, 'scheduled', 'en_route', '2026-06-16T13:00:00Z')`,
+    [t.id, job.id, tech],
+  );
   const text = textOf(await (await (await clientFor(t.users.office)).get(`/jobs/${job.id}`)).text());
   assert.ok(text.includes("Replaced the pressure valve"));
   assert.ok(text.includes("On site"));
@@ -120,8 +213,13 @@ test("quote page: line items and totals with currency, approval name, time and I
   const t = await createTenantWithUsers();
   const cust = await createCustomer(t.id, { name: "Lea Quote" });
   const q = await createQuote(t.id, {
-    customerId: cust.id, number: "Q-L1", currency: "GBP",
-    items: [{ description: "Radiator", quantity: "2", unitPriceCents: 15_000, taxRate: "20" }, { description: "Labour", quantity: "1.5", unitPriceCents: 6_000 }],
+    customerId: cust.id,
+    number: "Q-L1",
+    currency: "GBP",
+    items: [
+      { description: "Radiator", quantity: "2", unitPriceCents: 15_000, taxRate: "20" },
+      { description: "Labour", quantity: "1.5", unitPriceCents: 6_000 },
+    ],
   });
   await rows(
     `UPDATE quotes SET status = 'approved', approved_name = 'Lea Q. Signer', approved_at = '2026-06-16T10:00:00Z', approved_ip = '203.0.113.7' WHERE tenant_id = $1 AND id = $2`,
@@ -129,27 +227,78 @@ test("quote page: line items and totals with currency, approval name, time and I
   );
   const c = await clientFor(t.users.office);
   const text = textOf(await (await c.get(`/quotes/${q.id}`)).text());
-  for (const s of ["Radiator", "£150.00", "£300.00", "20%", "Labour", "1.5", "£90.00", "Subtotal £390.00", "Tax £60.00", "Total (GBP) £450.00", "Lea Q. Signer", "203.0.113.7", "Jun 16, 2026, 10:00 AM", "Approved"]) {
+  for (const s of [
+    "Radiator",
+    "£150.00",
+    "£300.00",
+    "20%",
+    "Labour",
+    "1.5",
+    "£90.00",
+    "Subtotal £390.00",
+    "Tax £60.00",
+    "Total (GBP) £450.00",
+    "Lea Q. Signer",
+    "203.0.113.7",
+    "Jun 16, 2026, 10:00 AM",
+    "Approved",
+  ]) {
     assert.ok(text.includes(s), `shows ${s}`);
   }
   const declined = await createQuote(t.id, { customerId: cust.id, number: "Q-L2", status: "declined" });
-  await rows(`UPDATE quotes SET declined_at = now(), decline_reason = 'Found a cheaper offer' WHERE tenant_id = $1 AND id = $2`, [t.id, declined.id]);
+  await rows(
+    `UPDATE quotes SET declined_at = now(), decline_reason = 'Found a cheaper offer' WHERE tenant_id = $1 AND id = $2`,
+    [t.id, declined.id],
+  );
   assert.match(textOf(await (await c.get(`/quotes/${declined.id}`)).text()), /Reason: “Found a cheaper offer”/);
-  const expired = await createQuote(t.id, { customerId: cust.id, number: "Q-L3", status: "sent", validUntil: "2021-05-01" });
+  const expired = await createQuote(t.id, {
+    customerId: cust.id,
+    number: "Q-L3",
+    status: "sent",
+    validUntil: "2021-05-01",
+  });
   assert.match(textOf(await (await c.get(`/quotes/${expired.id}`)).text()), /Expired on May 1, 2021/);
 });
 
 test("invoice page: payment history, balance, and overdue when past the due date", async () => {
   const t = await createTenantWithUsers();
   const cust = await createCustomer(t.id, { name: "Max Invoice" });
-  const inv = await createInvoice(t.id, { customerId: cust.id, number: "INV-M1", status: "partial", dueDate: "2022-02-01", items: [{ description: "Service call", unitPriceCents: 40_000 }], amountPaidCents: 15_000 });
-  await rows(`INSERT INTO payments (tenant_id, invoice_id, amount_cents, currency, method, reference, recorded_at) VALUES ($1, $2, 10000, 'USD', 'sandbox', 'SBX-123', '2026-06-01T12:00:00Z'), ($1, $2, 5000, 'USD', 'cash', 'Receipt 9', '2026-06-02T12:00:00Z')`, [t.id, inv.id]);
+  const inv = await createInvoice(t.id, {
+    customerId: cust.id,
+    number: "INV-M1",
+    status: "partial",
+    dueDate: "2022-02-01",
+    items: [{ description: "Service call", unitPriceCents: 40_000 }],
+    amountPaidCents: 15_000,
+  });
+  await rows(
+    `INSERT INTO payments (tenant_id, invoice_id, amount_cents, currency, method, reference, recorded_at) VALUES ($1, $2, 10000, 'USD', 'sandbox', 'SBX-123', '2026-06-01T12:00:00Z'), ($1, $2, 5000, 'USD', 'cash', 'Receipt 9', '2026-06-02T12:00:00Z')`,
+    [t.id, inv.id],
+  );
   const text = textOf(await (await (await clientFor(t.users.office)).get(`/invoices/${inv.id}`)).text());
-  for (const s of ["Service call", "$400.00", "SBX-123", "$100.00", "Receipt 9", "$50.00", "Balance due $250.00", "Overdue", "Feb 1, 2022"]) {
+  for (const s of [
+    "Service call",
+    "$400.00",
+    "SBX-123",
+    "$100.00",
+    "Receipt 9",
+    "$50.00",
+    "Balance due $250.00",
+    "Overdue",
+    "Feb 1, 2022",
+  ]) {
     assert.ok(text.includes(s), `shows ${s}`);
   }
-  const paid = await createInvoice(t.id, { customerId: cust.id, number: "INV-M2", status: "void", dueDate: "2022-02-01" });
-  assert.doesNotMatch(textOf(await (await (await clientFor(t.users.office)).get(`/invoices/${paid.id}`)).text()), /Overdue/);
+  const paid = await createInvoice(t.id, {
+    customerId: cust.id,
+    number: "INV-M2",
+    status: "void",
+    dueDate: "2022-02-01",
+  });
+  assert.doesNotMatch(
+    textOf(await (await (await clientFor(t.users.office)).get(`/invoices/${paid.id}`)).text()),
+    /Overdue/,
+  );
 });
 
 test("portal links: created from the customer page with its full URL and expiry, revoked from it", async () => {
@@ -172,8 +321,14 @@ test("portal links: created from the customer page with its full URL and expiry,
 
   // The default is 30 days; 0 and 91 are refused beside the field, and nothing is stored.
   assert.equal((await c.post(`/customers/${cust.id}/portal-links`, { days: "" })).status, 303);
-  const days = await rows<{ d: number }>(`SELECT round(extract(epoch FROM expires_at - created_at) / 86400)::int AS d FROM portal_links WHERE tenant_id = $1 ORDER BY created_at`, [t.id]);
-  assert.deepEqual(days.map((r) => r.d), [7, 30]);
+  const days = await rows<{ d: number }>(
+    `SELECT round(extract(epoch FROM expires_at - created_at) / 86400)::int AS d FROM portal_links WHERE tenant_id = $1 ORDER BY created_at`,
+    [t.id],
+  );
+  assert.deepEqual(
+    days.map((r) => r.d),
+    [7, 30],
+  );
   for (const bad of ["0", "91", "abc"]) {
     const r = await c.post(`/customers/${cust.id}/portal-links`, { days: bad });
     assert.equal(r.status, 422, `days=${bad}`);
@@ -185,7 +340,10 @@ test("portal links: created from the customer page with its full URL and expiry,
   const revoke = await c.post(`/portal-links/${link!.id}/revoke`, { returnTo: `/customers/${cust.id}` });
   assert.equal(revoke.status, 303);
   assert.equal(revoke.headers.get("location"), `/customers/${cust.id}#portal-links`);
-  const row = await one<{ revoked_at: Date | null; revoked_by: string }>(`SELECT revoked_at, revoked_by FROM portal_links WHERE tenant_id = $1 AND id = $2`, [t.id, link!.id]);
+  const row = await one<{ revoked_at: Date | null; revoked_by: string }>(
+    `SELECT revoked_at, revoked_by FROM portal_links WHERE tenant_id = $1 AND id = $2`,
+    [t.id, link!.id],
+  );
   assert.ok(row?.revoked_at);
   assert.equal(row?.revoked_by, t.users.office.id);
   const after = textOf(await (await c.get(`/customers/${cust.id}`)).text());

@@ -15,17 +15,39 @@ after(async () => {
   await server?.stop();
 });
 
-const text = (html: string) => html.replace(/<[^>]+>/g, " ").replace(/&#x27;|&#39;/g, "'").replace(/\s+/g, " ");
+const text = (html: string) =>
+  html
+    .replace(/<[^>]+>/g, " ")
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/\s+/g, " ");
 
 describe("/settings/billing", () => {
   test("the owner sees plan, status, period end and the events, newest first", async () => {
     const { a, b } = await twoTenants();
     const now = nowSeconds();
     const periodEnd = Date.UTC(2031, 4, 14, 12, 0, 0) / 1000;
-    const created = stripeSubscriptionEvent("customer.subscription.created", { tenantId: a.id, price: "price_123", status: "trialing", created: now - 60 });
-    const updated = stripeSubscriptionEvent("customer.subscription.updated", { tenantId: a.id, price: "price_456", status: "past_due", created: now - 30, periodEnd });
-    const unknownPrice = stripeSubscriptionEvent("customer.subscription.updated", { tenantId: a.id, price: "price_999", created: now });
-    const otherTenant = stripeSubscriptionEvent("customer.subscription.created", { tenantId: b.id, id: "evt_tenant_b_only" });
+    const created = stripeSubscriptionEvent("customer.subscription.created", {
+      tenantId: a.id,
+      price: "price_123",
+      status: "trialing",
+      created: now - 60,
+    });
+    const updated = stripeSubscriptionEvent("customer.subscription.updated", {
+      tenantId: a.id,
+      price: "price_456",
+      status: "past_due",
+      created: now - 30,
+      periodEnd,
+    });
+    const unknownPrice = stripeSubscriptionEvent("customer.subscription.updated", {
+      tenantId: a.id,
+      price: "price_999",
+      created: now,
+    });
+    const otherTenant = stripeSubscriptionEvent("customer.subscription.created", {
+      tenantId: b.id,
+      id: "evt_tenant_b_only",
+    });
     for (const e of [created, updated, unknownPrice, otherTenant]) {
       const res = await deliver(server.url, "stripe", { body: JSON.stringify(e) });
       assert.equal(res.status, 200, JSON.stringify(await envelope(res)));
@@ -45,8 +67,15 @@ describe("/settings/billing", () => {
     assert.ok(page.includes(a.id), "the account id to give the provider");
     // Events: newest first, with what happened to each.
     const order = [unknownPrice.id, updated.id, created.id].map((id) => page.indexOf(id));
-    assert.ok(order.every((i) => i > 0), "all three events listed");
-    assert.deepEqual([...order].sort((x, y) => x - y), order, "newest first");
+    assert.ok(
+      order.every((i) => i > 0),
+      "all three events listed",
+    );
+    assert.deepEqual(
+      [...order].sort((x, y) => x - y),
+      order,
+      "newest first",
+    );
     assert.match(page, /Ignored Unknown price price_999 \(not in the price plans\)/);
     assert.equal((page.match(/Applied/g) ?? []).length, 2);
     assert.ok(!page.includes("evt_tenant_b_only"), "another tenant's event is not shown");
@@ -76,7 +105,11 @@ describe("/settings/billing", () => {
     for (const role of ["admin", "office", "technician"] as const) {
       const res = await (await clientFor(t.users[role])).get("/settings/billing");
       assert.equal(res.status, 403, role);
-      assert.match(await res.text(), /You don&#x27;t have access to this page|Only the account owner can see billing|Your role does not give access/, role);
+      assert.match(
+        await res.text(),
+        /You don&#x27;t have access to this page|Only the account owner can see billing|Your role does not give access/,
+        role,
+      );
     }
     const anonymous = await new Client().get("/settings/billing");
     assert.equal(anonymous.status, 302);

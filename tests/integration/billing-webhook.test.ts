@@ -31,7 +31,8 @@ after(async () => {
   await server?.stop();
 });
 
-const stripeDelivery = (event: object, header?: string | null) => deliver(server.url, "stripe", { body: JSON.stringify(event), header });
+const stripeDelivery = (event: object, header?: string | null) =>
+  deliver(server.url, "stripe", { body: JSON.stringify(event), header });
 
 async function expectRefused(res: Response, status: number, code: string, provider: string, eventId: string) {
   assert.equal(res.status, status);
@@ -41,7 +42,11 @@ async function expectRefused(res: Response, status: number, code: string, provid
   assert.deepEqual(await storedEvents(provider, eventId), [], "nothing stored");
 }
 
-async function expectStatus(res: Response, status: "processed" | "duplicate" | "ignored", event: { id?: string; event_id?: string; type?: string; event_type?: string }) {
+async function expectStatus(
+  res: Response,
+  status: "processed" | "duplicate" | "ignored",
+  event: { id?: string; event_id?: string; type?: string; event_type?: string },
+) {
   const body = await envelope(res);
   assert.equal(res.status, 200, JSON.stringify(body));
   assert.equal(body.success, true);
@@ -52,7 +57,12 @@ describe("Stripe: a verified event is applied", () => {
   test("a header from stripe.webhooks.generateTestHeaderString: processed, stored, tenant updated", async () => {
     const tenant = await createTenant();
     const periodEnd = nowSeconds() + 30 * 86400;
-    const event = stripeSubscriptionEvent("customer.subscription.created", { tenantId: tenant.id, price: "price_123", status: "trialing", periodEnd });
+    const event = stripeSubscriptionEvent("customer.subscription.created", {
+      tenantId: tenant.id,
+      price: "price_123",
+      status: "trialing",
+      periodEnd,
+    });
     const res = await stripeDelivery(event);
     await expectStatus(res, "processed", event);
 
@@ -82,12 +92,20 @@ describe("Stripe: a verified event is applied", () => {
   test("an event signed with the older secret of a rotation (comma list) is accepted", async () => {
     const event = stripeSubscriptionEvent("customer.subscription.updated", { tenantId: (await createTenant()).id });
     const body = JSON.stringify(event);
-    await expectStatus(await deliver(server.url, "stripe", { body, header: stripeHeader(body, { secret: STRIPE_OLD_SECRET }) }), "processed", event);
+    await expectStatus(
+      await deliver(server.url, "stripe", { body, header: stripeHeader(body, { secret: STRIPE_OLD_SECRET }) }),
+      "processed",
+      event,
+    );
   });
 
   test("invoice.payment_failed marks the subscription past due and keeps the plan", async () => {
     const tenant = await createTenant();
-    const created = stripeSubscriptionEvent("customer.subscription.created", { tenantId: tenant.id, price: "price_456", created: nowSeconds() - 60 });
+    const created = stripeSubscriptionEvent("customer.subscription.created", {
+      tenantId: tenant.id,
+      price: "price_456",
+      created: nowSeconds() - 60,
+    });
     await expectStatus(await stripeDelivery(created), "processed", created);
     const failed = {
       id: `evt_failed_${tenant.id.slice(0, 8)}`,
@@ -98,7 +116,9 @@ describe("Stripe: a verified event is applied", () => {
         object: {
           object: "invoice",
           parent: { subscription_details: { metadata: { tenant_id: tenant.id } } },
-          lines: { data: [{ pricing: { price_details: { price: "price_456" } }, period: { end: nowSeconds() + 86400 } }] },
+          lines: {
+            data: [{ pricing: { price_details: { price: "price_456" } }, period: { end: nowSeconds() + 86400 } }],
+          },
         },
       },
     };
@@ -121,7 +141,10 @@ describe("Stripe: the signature timestamp must be within 300 s either way", () =
       const tenant = await createTenant();
       const event = stripeSubscriptionEvent("customer.subscription.created", { tenantId: tenant.id });
       const body = JSON.stringify(event);
-      const res = await deliver(server.url, "stripe", { body, header: stripeHeader(body, { timestamp: c.offset(nowSeconds()) }) });
+      const res = await deliver(server.url, "stripe", {
+        body,
+        header: stripeHeader(body, { timestamp: c.offset(nowSeconds()) }),
+      });
       if (c.accepted) {
         await expectStatus(res, "processed", event);
         assert.equal((await tenantBilling(tenant.id)).plan, "pro");
@@ -138,14 +161,26 @@ describe("Stripe: anything but a correct signature of the exact bytes is refused
     const event = stripeSubscriptionEvent("customer.subscription.created", { tenantId: (await createTenant()).id });
     const signed = JSON.stringify(event, null, 2); // what the provider sent and signed
     const reserialised = JSON.stringify(JSON.parse(signed)); // what a body-parsing proxy forwards
-    await expectRefused(await deliver(server.url, "stripe", { body: reserialised, header: stripeHeader(signed) }), 400, "SIGNATURE_INVALID", "stripe", event.id);
+    await expectRefused(
+      await deliver(server.url, "stripe", { body: reserialised, header: stripeHeader(signed) }),
+      400,
+      "SIGNATURE_INVALID",
+      "stripe",
+      event.id,
+    );
   });
 
   test("a wrong secret: 400, nothing stored", async () => {
     const event = stripeSubscriptionEvent("customer.subscription.created", { tenantId: (await createTenant()).id });
     const body = JSON.stringify(event);
     const header = stripeHeader(body, { secret: "whsec_somebody_elses_secret_0123456789" });
-    await expectRefused(await deliver(server.url, "stripe", { body, header }), 400, "SIGNATURE_INVALID", "stripe", event.id);
+    await expectRefused(
+      await deliver(server.url, "stripe", { body, header }),
+      400,
+      "SIGNATURE_INVALID",
+      "stripe",
+      event.id,
+    );
   });
 
   test("a v0-only header (even with a correct HMAC under v0): 400, nothing stored", async () => {
@@ -153,7 +188,13 @@ describe("Stripe: anything but a correct signature of the exact bytes is refused
     const body = JSON.stringify(event);
     const t = nowSeconds();
     const v0 = createHmac("sha256", STRIPE_SECRET).update(`${t}.${body}`).digest("hex");
-    await expectRefused(await deliver(server.url, "stripe", { body, header: `t=${t},v0=${v0}` }), 400, "SIGNATURE_INVALID", "stripe", event.id);
+    await expectRefused(
+      await deliver(server.url, "stripe", { body, header: `t=${t},v0=${v0}` }),
+      400,
+      "SIGNATURE_INVALID",
+      "stripe",
+      event.id,
+    );
   });
 
   test("no signature header: 400, nothing stored", async () => {
@@ -168,7 +209,11 @@ describe("Stripe: anything but a correct signature of the exact bytes is refused
   test("the signature in the other provider's header: 400, nothing stored", async () => {
     const event = stripeSubscriptionEvent("customer.subscription.created", { tenantId: (await createTenant()).id });
     const body = JSON.stringify(event);
-    const res = await deliver(server.url, "stripe", { body, header: null, headers: { "paddle-signature": stripeHeader(body) } });
+    const res = await deliver(server.url, "stripe", {
+      body,
+      header: null,
+      headers: { "paddle-signature": stripeHeader(body) },
+    });
     await expectRefused(res, 400, "SIGNATURE_INVALID", "stripe", event.id);
   });
 
@@ -195,7 +240,10 @@ describe("Stripe: anything but a correct signature of the exact bytes is refused
     const res = await deliver(server.url, "stripe", { body: JSON.stringify({ hello: "world" }) });
     assert.equal(res.status, 400);
     assert.equal((await envelope(res)).error?.code, "BAD_REQUEST");
-    assert.deepEqual(await rows(`SELECT 1 FROM billing_events WHERE payload = $1`, [JSON.stringify({ hello: "world" })]), []);
+    assert.deepEqual(
+      await rows(`SELECT 1 FROM billing_events WHERE payload = $1`, [JSON.stringify({ hello: "world" })]),
+      [],
+    );
   });
 });
 
@@ -204,14 +252,20 @@ describe("each event is stored and applied once", () => {
     const tenant = await createTenant();
     const event = stripeSubscriptionEvent("customer.subscription.created", { tenantId: tenant.id, price: "price_123" });
     await expectStatus(await stripeDelivery(event), "processed", event);
-    const first = await one<{ received_at: Date }>(`SELECT received_at FROM billing_events WHERE provider = 'stripe' AND event_id = $1`, [event.id]);
+    const first = await one<{ received_at: Date }>(
+      `SELECT received_at FROM billing_events WHERE provider = 'stripe' AND event_id = $1`,
+      [event.id],
+    );
 
     // Someone changes the tenant by hand; a repeat of the event must not undo it.
     await rows(`UPDATE tenants SET plan = 'hand-set', subscription_status = 'paused' WHERE id = $1`, [tenant.id]);
     await expectStatus(await stripeDelivery(event), "duplicate", event);
 
     assert.equal((await storedEvents("stripe", event.id)).length, 1);
-    const again = await one<{ received_at: Date }>(`SELECT received_at FROM billing_events WHERE provider = 'stripe' AND event_id = $1`, [event.id]);
+    const again = await one<{ received_at: Date }>(
+      `SELECT received_at FROM billing_events WHERE provider = 'stripe' AND event_id = $1`,
+      [event.id],
+    );
     assert.equal(again!.received_at.getTime(), first!.received_at.getTime(), "the stored row is the first one");
     const billing = await tenantBilling(tenant.id);
     assert.equal(billing.plan, "hand-set");
@@ -223,14 +277,27 @@ describe("each event is stored and applied once", () => {
     const event = stripeSubscriptionEvent("customer.subscription.created", { tenantId: tenant.id, price: "price_456" });
     const body = JSON.stringify(event);
     const header = stripeHeader(body);
-    const responses = await Promise.all(Array.from({ length: 10 }, () => deliver(server.url, "stripe", { body, header })));
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, () => deliver(server.url, "stripe", { body, header })),
+    );
     const statuses = await Promise.all(
       responses.map(async (r) => {
         assert.equal(r.status, 200);
         return (await envelope(r)).data.status as string;
       }),
     );
-    assert.deepEqual(statuses.sort(), ["duplicate", "duplicate", "duplicate", "duplicate", "duplicate", "duplicate", "duplicate", "duplicate", "duplicate", "processed"]);
+    assert.deepEqual(statuses.sort(), [
+      "duplicate",
+      "duplicate",
+      "duplicate",
+      "duplicate",
+      "duplicate",
+      "duplicate",
+      "duplicate",
+      "duplicate",
+      "duplicate",
+      "processed",
+    ]);
     const stored = await storedEvents("stripe", event.id);
     assert.equal(stored.length, 1);
     assert.equal(stored[0].status, "processed");
@@ -241,7 +308,11 @@ describe("each event is stored and applied once", () => {
     const tenant = await createTenant();
     const base = nowSeconds() - 100;
     const events = Array.from({ length: 10 }, (_, i) =>
-      stripeSubscriptionEvent("customer.subscription.updated", { tenantId: tenant.id, price: i === 9 ? "price_123" : "price_456", created: base + i }),
+      stripeSubscriptionEvent("customer.subscription.updated", {
+        tenantId: tenant.id,
+        price: i === 9 ? "price_123" : "price_456",
+        created: base + i,
+      }),
     );
     const responses = await Promise.all(events.map((e) => stripeDelivery(e)));
     const statuses = await Promise.all(responses.map(async (r) => (await envelope(r)).data?.status));
@@ -258,7 +329,11 @@ describe("each event is stored and applied once", () => {
     const stripeEvent = stripeSubscriptionEvent("customer.subscription.created", { tenantId: tenant.id, id });
     const paddleEvent = paddleSubscriptionEvent("subscription.created", { tenantId: tenant.id, id });
     await expectStatus(await stripeDelivery(stripeEvent), "processed", stripeEvent);
-    await expectStatus(await deliver(server.url, "paddle", { body: JSON.stringify(paddleEvent) }), "processed", paddleEvent);
+    await expectStatus(
+      await deliver(server.url, "paddle", { body: JSON.stringify(paddleEvent) }),
+      "processed",
+      paddleEvent,
+    );
   });
 });
 
@@ -266,8 +341,20 @@ describe("delivery order", () => {
   test("subscription.updated, then an older subscription.created arriving late: the newer state stays", async () => {
     const tenant = await createTenant();
     const now = nowSeconds();
-    const updated = stripeSubscriptionEvent("customer.subscription.updated", { tenantId: tenant.id, price: "price_456", status: "active", created: now - 10, periodEnd: now + 40 * 86400 });
-    const created = stripeSubscriptionEvent("customer.subscription.created", { tenantId: tenant.id, price: "price_123", status: "incomplete", created: now - 20, periodEnd: now + 30 * 86400 });
+    const updated = stripeSubscriptionEvent("customer.subscription.updated", {
+      tenantId: tenant.id,
+      price: "price_456",
+      status: "active",
+      created: now - 10,
+      periodEnd: now + 40 * 86400,
+    });
+    const created = stripeSubscriptionEvent("customer.subscription.created", {
+      tenantId: tenant.id,
+      price: "price_123",
+      status: "incomplete",
+      created: now - 20,
+      periodEnd: now + 30 * 86400,
+    });
     await expectStatus(await stripeDelivery(updated), "processed", updated);
     await expectStatus(await stripeDelivery(created), "ignored", created);
 
@@ -285,8 +372,16 @@ describe("delivery order", () => {
   test("events of the same second apply in arrival order", async () => {
     const tenant = await createTenant();
     const t = nowSeconds() - 5;
-    const a = stripeSubscriptionEvent("customer.subscription.created", { tenantId: tenant.id, status: "incomplete", created: t });
-    const b = stripeSubscriptionEvent("customer.subscription.updated", { tenantId: tenant.id, status: "active", created: t });
+    const a = stripeSubscriptionEvent("customer.subscription.created", {
+      tenantId: tenant.id,
+      status: "incomplete",
+      created: t,
+    });
+    const b = stripeSubscriptionEvent("customer.subscription.updated", {
+      tenantId: tenant.id,
+      status: "active",
+      created: t,
+    });
     await expectStatus(await stripeDelivery(a), "processed", a);
     await expectStatus(await stripeDelivery(b), "processed", b);
     assert.equal((await tenantBilling(tenant.id)).subscription_status, "active");
@@ -294,7 +389,10 @@ describe("delivery order", () => {
 
   test("customer.subscription.deleted sets the status to canceled", async () => {
     const tenant = await createTenant();
-    const created = stripeSubscriptionEvent("customer.subscription.created", { tenantId: tenant.id, created: nowSeconds() - 50 });
+    const created = stripeSubscriptionEvent("customer.subscription.created", {
+      tenantId: tenant.id,
+      created: nowSeconds() - 50,
+    });
     const deleted = stripeSubscriptionEvent("customer.subscription.deleted", { tenantId: tenant.id, status: "active" });
     await expectStatus(await stripeDelivery(created), "processed", created);
     await expectStatus(await stripeDelivery(deleted), "processed", deleted);
@@ -336,7 +434,13 @@ describe("verified events that cannot be applied are stored as ignored, with the
 
   test("an event type with no billing effect: ignored, kept", async () => {
     const tenant = await createTenant();
-    const event = { id: `evt_cust_${tenant.id.slice(0, 8)}`, object: "event", created: nowSeconds(), type: "customer.created", data: { object: { object: "customer", metadata: { tenant_id: tenant.id } } } };
+    const event = {
+      id: `evt_cust_${tenant.id.slice(0, 8)}`,
+      object: "event",
+      created: nowSeconds(),
+      type: "customer.created",
+      data: { object: { object: "customer", metadata: { tenant_id: tenant.id } } },
+    };
     await expectStatus(await stripeDelivery(event), "ignored", event);
     const [stored] = await storedEvents("stripe", event.id);
     assert.equal(stored.reason, "customer.created does not change billing");
@@ -378,8 +482,20 @@ describe("routing, configuration and limits", () => {
     const tenant = await createTenant();
     const stripeEvent = stripeSubscriptionEvent("customer.subscription.created", { tenantId: tenant.id });
     const paddleEvent = paddleSubscriptionEvent("subscription.created", { tenantId: tenant.id });
-    await expectRefused(await deliver(BASE_URL, "stripe", { body: JSON.stringify(stripeEvent) }), 503, "BILLING_DISABLED", "stripe", stripeEvent.id);
-    await expectRefused(await deliver(BASE_URL, "paddle", { body: JSON.stringify(paddleEvent) }), 503, "BILLING_DISABLED", "paddle", paddleEvent.event_id);
+    await expectRefused(
+      await deliver(BASE_URL, "stripe", { body: JSON.stringify(stripeEvent) }),
+      503,
+      "BILLING_DISABLED",
+      "stripe",
+      stripeEvent.id,
+    );
+    await expectRefused(
+      await deliver(BASE_URL, "paddle", { body: JSON.stringify(paddleEvent) }),
+      503,
+      "BILLING_DISABLED",
+      "paddle",
+      paddleEvent.event_id,
+    );
     assert.equal((await tenantBilling(tenant.id)).plan, null);
   });
 
@@ -389,22 +505,42 @@ describe("routing, configuration and limits", () => {
       BILLING_PADDLE_PRICE_PLANS: "pri_01pro:pro",
     });
     try {
-      const stripeEvent = stripeSubscriptionEvent("customer.subscription.created", { tenantId: (await createTenant()).id });
+      const stripeEvent = stripeSubscriptionEvent("customer.subscription.created", {
+        tenantId: (await createTenant()).id,
+      });
       const paddleEvent = paddleSubscriptionEvent("subscription.created", { tenantId: (await createTenant()).id });
-      await expectRefused(await deliver(partial.url, "stripe", { body: JSON.stringify(stripeEvent) }), 503, "BILLING_DISABLED", "stripe", stripeEvent.id);
-      await expectRefused(await deliver(partial.url, "paddle", { body: JSON.stringify(paddleEvent) }), 503, "BILLING_DISABLED", "paddle", paddleEvent.event_id);
+      await expectRefused(
+        await deliver(partial.url, "stripe", { body: JSON.stringify(stripeEvent) }),
+        503,
+        "BILLING_DISABLED",
+        "stripe",
+        stripeEvent.id,
+      );
+      await expectRefused(
+        await deliver(partial.url, "paddle", { body: JSON.stringify(paddleEvent) }),
+        503,
+        "BILLING_DISABLED",
+        "paddle",
+        paddleEvent.event_id,
+      );
     } finally {
       await partial.stop();
     }
   });
 
   test("a body over 256 KiB: 413 PAYLOAD_TOO_LARGE, nothing stored", async () => {
-    const event = { ...stripeSubscriptionEvent("customer.subscription.created", { tenantId: (await createTenant()).id }), padding: "x".repeat(256 * 1024) };
+    const event = {
+      ...stripeSubscriptionEvent("customer.subscription.created", { tenantId: (await createTenant()).id }),
+      padding: "x".repeat(256 * 1024),
+    };
     await expectRefused(await stripeDelivery(event), 413, "PAYLOAD_TOO_LARGE", "stripe", event.id);
   });
 
   test("a body over 256 KiB without Content-Length (streamed): 413, nothing stored", async () => {
-    const event = { ...stripeSubscriptionEvent("customer.subscription.created", { tenantId: (await createTenant()).id }), padding: "x".repeat(300 * 1024) };
+    const event = {
+      ...stripeSubscriptionEvent("customer.subscription.created", { tenantId: (await createTenant()).id }),
+      padding: "x".repeat(300 * 1024),
+    };
     const bytes = new TextEncoder().encode(JSON.stringify(event));
     const stream = new ReadableStream<Uint8Array>({
       start(controller) {
@@ -432,14 +568,20 @@ describe("routing, configuration and limits", () => {
 });
 
 describe("Paddle Billing", () => {
-  const paddleDelivery = (event: object, header?: string | null) => deliver(server.url, "paddle", { body: JSON.stringify(event), header });
+  const paddleDelivery = (event: object, header?: string | null) =>
+    deliver(server.url, "paddle", { body: JSON.stringify(event), header });
   const sign = (body: string, ts: number, secret = PADDLE_SECRET) =>
     `ts=${ts};h1=${createHmac("sha256", secret).update(`${ts}:${body}`).digest("hex")}`;
 
   test("a signed subscription.created: processed; Paddle's own SDK agrees the header is valid", async () => {
     const tenant = await createTenant();
     const periodEnd = nowSeconds() + 30 * 86400;
-    const event = paddleSubscriptionEvent("subscription.created", { tenantId: tenant.id, price: "pri_01starter", status: "active", periodEnd });
+    const event = paddleSubscriptionEvent("subscription.created", {
+      tenantId: tenant.id,
+      price: "pri_01starter",
+      status: "active",
+      periodEnd,
+    });
     const body = JSON.stringify(event);
     const header = sign(body, nowSeconds());
     NodeRuntime.initialize();
@@ -463,18 +605,32 @@ describe("Paddle Billing", () => {
     for (const header of refused) {
       const event = paddleSubscriptionEvent("subscription.created", { tenantId: (await createTenant()).id });
       const body = JSON.stringify(event);
-      await expectRefused(await deliver(server.url, "paddle", { body, header: header(body) }), 400, "SIGNATURE_INVALID", "paddle", event.event_id);
+      await expectRefused(
+        await deliver(server.url, "paddle", { body, header: header(body) }),
+        400,
+        "SIGNATURE_INVALID",
+        "paddle",
+        event.event_id,
+      );
     }
     const event = paddleSubscriptionEvent("subscription.created", { tenantId: (await createTenant()).id });
     const body = JSON.stringify(event);
-    await expectStatus(await deliver(server.url, "paddle", { body, header: sign(body, nowSeconds() - 299) }), "processed", event);
+    await expectStatus(
+      await deliver(server.url, "paddle", { body, header: sign(body, nowSeconds() - 299) }),
+      "processed",
+      event,
+    );
   });
 
   test("a bad h1 followed by a good h1: accepted", async () => {
     const event = paddleSubscriptionEvent("subscription.created", { tenantId: (await createTenant()).id });
     const body = JSON.stringify(event);
     const [ts, h1] = sign(body, nowSeconds()).split(";");
-    await expectStatus(await deliver(server.url, "paddle", { body, header: `${ts};h1=${"f".repeat(64)};${h1}` }), "processed", event);
+    await expectStatus(
+      await deliver(server.url, "paddle", { body, header: `${ts};h1=${"f".repeat(64)};${h1}` }),
+      "processed",
+      event,
+    );
   });
 
   test("twice, then ten at once: one row each, repeats are duplicates", async () => {
@@ -487,7 +643,10 @@ describe("Paddle Billing", () => {
     const body = JSON.stringify(burst);
     const header = sign(body, nowSeconds());
     const statuses = await Promise.all(
-      Array.from({ length: 10 }, async () => (await envelope(await deliver(server.url, "paddle", { body, header }))).data.status as string),
+      Array.from(
+        { length: 10 },
+        async () => (await envelope(await deliver(server.url, "paddle", { body, header }))).data.status as string,
+      ),
     );
     assert.equal(statuses.filter((s) => s === "processed").length, 1);
     assert.equal(statuses.filter((s) => s === "duplicate").length, 9);
@@ -499,8 +658,18 @@ describe("Paddle Billing", () => {
   test("subscription.updated, then an older subscription.created: the newer state stays", async () => {
     const tenant = await createTenant();
     const now = nowSeconds();
-    const updated = paddleSubscriptionEvent("subscription.updated", { tenantId: tenant.id, price: "pri_01pro", status: "active", created: now - 10 });
-    const created = paddleSubscriptionEvent("subscription.created", { tenantId: tenant.id, price: "pri_01starter", status: "trialing", created: now - 20 });
+    const updated = paddleSubscriptionEvent("subscription.updated", {
+      tenantId: tenant.id,
+      price: "pri_01pro",
+      status: "active",
+      created: now - 10,
+    });
+    const created = paddleSubscriptionEvent("subscription.created", {
+      tenantId: tenant.id,
+      price: "pri_01starter",
+      status: "trialing",
+      created: now - 20,
+    });
     await expectStatus(await paddleDelivery(updated), "processed", updated);
     await expectStatus(await paddleDelivery(created), "ignored", created);
     const billing = await tenantBilling(tenant.id);
@@ -512,7 +681,10 @@ describe("Paddle Billing", () => {
     const tenant = await createTenant();
     const event = paddleSubscriptionEvent("subscription.created", { tenantId: tenant.id, price: "pri_01unknown" });
     await expectStatus(await paddleDelivery(event), "ignored", event);
-    assert.equal((await storedEvents("paddle", event.event_id))[0].reason, "unknown price pri_01unknown (not in the price plans)");
+    assert.equal(
+      (await storedEvents("paddle", event.event_id))[0].reason,
+      "unknown price pri_01unknown (not in the price plans)",
+    );
 
     const res = await deliver(server.url, "paddle", { body: "{not json" });
     assert.equal(res.status, 400);
@@ -523,8 +695,15 @@ describe("Paddle Billing", () => {
 describe("NUL bytes (issue 24)", () => {
   test("a correctly signed event holding \\u0000 is answered 200, stored once as received, and a repeat is a duplicate", async () => {
     const tenant = await createTenant();
-    const event = stripeSubscriptionEvent("customer.subscription.updated", { tenantId: tenant.id, price: "price_123", status: "active" });
-    const withNul = { ...event, data: { ...event.data, object: { ...event.data.object, description: "Plan\u0000note" } } };
+    const event = stripeSubscriptionEvent("customer.subscription.updated", {
+      tenantId: tenant.id,
+      price: "price_123",
+      status: "active",
+    });
+    const withNul = {
+      ...event,
+      data: { ...event.data, object: { ...event.data.object, description: "Plan\u0000note" } },
+    };
     const body = JSON.stringify(withNul);
     assert.ok(body.includes("\\u0000"));
     await expectStatus(await stripeDelivery(withNul), "processed", withNul);

@@ -40,9 +40,23 @@ describe("documents as PDF", () => {
       ],
     });
     const office = await clientFor(t.users.office);
-    assert.ok((await (await office.get(`/quotes/${quote.id}`)).text()).includes(`href="/quotes/${quote.id}.pdf"`), "the quote page links its PDF");
+    assert.ok(
+      (await (await office.get(`/quotes/${quote.id}`)).text()).includes(`href="/quotes/${quote.id}.pdf"`),
+      "the quote page links its PDF",
+    );
     const { text, size } = await pdfOf(await office.get(`/quotes/${quote.id}.pdf`));
-    for (const s of ["Summit Plumbing & Drain", "QUOTE", "Q-0042", "Rosa Marquez", "50 gal gas water heater", "Expansion tank", "Labour (hours)", "$1,450.00", "$119.63", "Total"]) {
+    for (const s of [
+      "Summit Plumbing & Drain",
+      "QUOTE",
+      "Q-0042",
+      "Rosa Marquez",
+      "50 gal gas water heater",
+      "Expansion tank",
+      "Labour (hours)",
+      "$1,450.00",
+      "$119.63",
+      "Total",
+    ]) {
       assert.ok(text.includes(s), `the quote PDF says ${JSON.stringify(s)}:\n${text}`);
     }
     assert.ok(text.includes("$2,033.63"), `the total ($1,450.00 + $89.00 + $375.00 + $119.63 tax): ${text}`);
@@ -68,15 +82,43 @@ describe("documents as PDF", () => {
     const page = await (await office.get(`/invoices/${invoice.id}`)).text();
     assert.ok(page.includes(`href="/invoices/${invoice.id}.pdf"`), "the invoice page links its PDF");
     const inv = await pdfOf(await office.get(`/invoices/${invoice.id}.pdf`));
-    for (const s of ["Dublin Heating Ltd", "INVOICE", "INV-0107", "Aoife Byrne", "Boiler service", "€500.00", "Payments", "Check", "Check #1042", "€300.00", "Balance due", "€200.00"]) {
+    for (const s of [
+      "Dublin Heating Ltd",
+      "INVOICE",
+      "INV-0107",
+      "Aoife Byrne",
+      "Boiler service",
+      "€500.00",
+      "Payments",
+      "Check",
+      "Check #1042",
+      "€300.00",
+      "Balance due",
+      "€200.00",
+    ]) {
       assert.ok(inv.text.includes(s), `the invoice PDF says ${JSON.stringify(s)}:\n${inv.text}`);
     }
     assert.deepEqual(inv.size, A4);
 
-    const payment = await one<{ id: string }>(`SELECT id FROM payments WHERE tenant_id = $1 AND invoice_id = $2`, [t.id, invoice.id]);
-    assert.ok(page.includes(`href="/invoices/${invoice.id}/receipts/${payment!.id}.pdf"`), "each payment links its receipt");
+    const payment = await one<{ id: string }>(`SELECT id FROM payments WHERE tenant_id = $1 AND invoice_id = $2`, [
+      t.id,
+      invoice.id,
+    ]);
+    assert.ok(
+      page.includes(`href="/invoices/${invoice.id}/receipts/${payment!.id}.pdf"`),
+      "each payment links its receipt",
+    );
     const receipt = await pdfOf(await office.get(`/invoices/${invoice.id}/receipts/${payment!.id}.pdf`));
-    for (const s of ["RECEIPT", "INV-0107-R1", "Aoife Byrne", "Check #1042", "Amount paid", "€300.00", "Balance after this payment", "€200.00"]) {
+    for (const s of [
+      "RECEIPT",
+      "INV-0107-R1",
+      "Aoife Byrne",
+      "Check #1042",
+      "Amount paid",
+      "€300.00",
+      "Balance after this payment",
+      "€200.00",
+    ]) {
       assert.ok(receipt.text.includes(s), `the receipt says ${JSON.stringify(s)}:\n${receipt.text}`);
     }
   });
@@ -84,11 +126,15 @@ describe("documents as PDF", () => {
   test("a 50-line invoice runs over pages with every line, numbered pages and one total", async () => {
     const t = await createTenantWithUsers("Big Job Builders");
     const customer = await createCustomer(t.id);
-    const items = Array.from({ length: 50 }, (_, i) => ({ description: `Fixture ${String(i + 1).padStart(2, "0")} installed and tested`, unitPriceCents: 1_000 + i }));
+    const items = Array.from({ length: 50 }, (_, i) => ({
+      description: `Fixture ${String(i + 1).padStart(2, "0")} installed and tested`,
+      unitPriceCents: 1_000 + i,
+    }));
     const invoice = await createInvoice(t.id, { customerId: customer.id, items });
     const { text, pages } = await pdfOf(await (await clientFor(t.users.owner)).get(`/invoices/${invoice.id}.pdf`));
     assert.ok(pages >= 2, `pages: ${pages}`);
-    for (let i = 1; i <= 50; i++) assert.ok(text.includes(`Fixture ${String(i).padStart(2, "0")} installed`), `line ${i}`);
+    for (let i = 1; i <= 50; i++)
+      assert.ok(text.includes(`Fixture ${String(i).padStart(2, "0")} installed`), `line ${i}`);
     assert.ok(text.includes(`Page 1 of ${pages}`) && text.includes(`Page ${pages} of ${pages}`));
     assert.equal(text.split("Balance due").length - 1, 1, "one balance");
   });
@@ -144,19 +190,39 @@ describe("documents as PDF", () => {
 
 test("the portal keeps history: a paid invoice stays under Past with its PDF and a receipt per payment; an answered quote too", async () => {
   const p = await portalSetup({ businessName: "Harbor Heating", customerName: "Ann Customer" });
-  const paid = await createInvoice(p.tenant.id, { customerId: p.customer.id, number: "INV-PAID-1", status: "paid", amountPaidCents: 10_000, items: [{ description: "Tune-up", unitPriceCents: 10_000 }] });
-  await rows(`INSERT INTO payments (tenant_id, invoice_id, amount_cents, currency, method, reference) VALUES ($1, $2, 10000, 'USD', 'check', 'Check #77')`, [p.tenant.id, paid.id]);
-  const approved = await createQuote(p.tenant.id, { customerId: p.customer.id, number: "Q-DONE-1", status: "approved" });
+  const paid = await createInvoice(p.tenant.id, {
+    customerId: p.customer.id,
+    number: "INV-PAID-1",
+    status: "paid",
+    amountPaidCents: 10_000,
+    items: [{ description: "Tune-up", unitPriceCents: 10_000 }],
+  });
+  await rows(
+    `INSERT INTO payments (tenant_id, invoice_id, amount_cents, currency, method, reference) VALUES ($1, $2, 10000, 'USD', 'check', 'Check #77')`,
+    [p.tenant.id, paid.id],
+  );
+  const approved = await createQuote(p.tenant.id, {
+    customerId: p.customer.id,
+    number: "Q-DONE-1",
+    status: "approved",
+  });
   const html = await (await fetch(new URL(`/portal/${p.token}`, BASE_URL))).text();
   const past = html.slice(html.indexOf('id="past"'));
   assert.ok(html.indexOf('id="past"') > 0, "a Past section");
   assert.match(past, /INV-PAID-1/);
   assert.match(past, /Q-DONE-1/);
   assert.match(past, /Check(<!-- -->)? · <span class="portal-ref">Check #77/);
-  const payment = await one<{ id: string }>(`SELECT id FROM payments WHERE tenant_id = $1 AND invoice_id = $2`, [p.tenant.id, paid.id]);
+  const payment = await one<{ id: string }>(`SELECT id FROM payments WHERE tenant_id = $1 AND invoice_id = $2`, [
+    p.tenant.id,
+    paid.id,
+  ]);
   const receiptHref = `/portal/${p.token}/invoices/${paid.id}/receipts/${payment!.id}.pdf`;
   assert.ok(past.includes(`href="${receiptHref}"`), "a receipt link per payment");
-  assert.ok(past.includes(`href="/portal/${p.token}/invoices/${paid.id}.pdf"`) && past.includes(`href="/portal/${p.token}/quotes/${approved.id}.pdf"`), "PDF links");
+  assert.ok(
+    past.includes(`href="/portal/${p.token}/invoices/${paid.id}.pdf"`) &&
+      past.includes(`href="/portal/${p.token}/quotes/${approved.id}.pdf"`),
+    "PDF links",
+  );
   const receipt = await pdfOf(await fetch(new URL(receiptHref, BASE_URL)));
   assert.ok(receipt.text.includes("Check #77") && receipt.text.includes("$100.00"), receipt.text);
 });

@@ -37,16 +37,29 @@ before(async () => {
 });
 
 /** Leases another app server holds for the tenant (what its running requests would hold). */
-async function holdLeases(tenantId: string, kind: string, n: number, userId: string | null = null, expiresInSeconds = 300) {
+async function holdLeases(
+  tenantId: string,
+  kind: string,
+  n: number,
+  userId: string | null = null,
+  expiresInSeconds = 300,
+) {
   const ids = await rows<{ id: string }>(
     `INSERT INTO work_leases (tenant_id, user_id, kind, expires_at)
      SELECT $1, $2, $3, now() + make_interval(secs => $4) FROM generate_series(1, $5) RETURNING id`,
     [tenantId, userId, kind, expiresInSeconds, n],
   );
-  return async () => void (await rows(`DELETE FROM work_leases WHERE tenant_id = $1 AND id = ANY($2::uuid[])`, [tenantId, ids.map((r) => r.id)]));
+  return async () =>
+    void (await rows(`DELETE FROM work_leases WHERE tenant_id = $1 AND id = ANY($2::uuid[])`, [
+      tenantId,
+      ids.map((r) => r.id),
+    ]));
 }
 
-const leasesOf = async (tenantId: string) => (await one<{ n: number }>(`SELECT count(*)::int n FROM work_leases WHERE tenant_id = $1 AND expires_at > now()`, [tenantId]))!.n;
+const leasesOf = async (tenantId: string) =>
+  (await one<{ n: number }>(`SELECT count(*)::int n FROM work_leases WHERE tenant_id = $1 AND expires_at > now()`, [
+    tenantId,
+  ]))!.n;
 
 async function statusOf(c: Client, path: string) {
   const res = await c.get(path);
@@ -130,7 +143,9 @@ test("tenant A hammering searches over its 50,000 customers: every request of B 
   // The burst is sent at once; A's requests overlap far beyond its share of 4. Repeated (at
   // most three times) only so that "A was refused at least once" never rests on scheduling.
   for (let round = 0; round < 3 && !refusedSomewhere; round++) {
-    const aBurst = Array.from({ length: 48 }, (_, i) => statusOf(aClients[i % 3], `/customers?q=${encodeURIComponent(terms[i % terms.length])}`));
+    const aBurst = Array.from({ length: 48 }, (_, i) =>
+      statusOf(aClients[i % 3], `/customers?q=${encodeURIComponent(terms[i % terms.length])}`),
+    );
     const bRequests = (async () => {
       const out = [];
       for (let i = 0; i < 8; i++) out.push(await statusOf(bClient, i % 2 ? "/customers" : "/customers?q=quiet"));
@@ -142,7 +157,10 @@ test("tenant A hammering searches over its 50,000 customers: every request of B 
       assert.ok(r.status === 200 || r.status === 429, `A: ${r.status}`);
       if (r.status === 429) assert.equal(r.retryAfter, String(WORK_CLASSES.search.retryAfter));
     }
-    assert.ok(a.some((r) => r.status === 200), "A keeps its share");
+    assert.ok(
+      a.some((r) => r.status === 200),
+      "A keeps its share",
+    );
     refusedSomewhere = a.some((r) => r.status === 429);
   }
   assert.ok(refusedSomewhere, "A was told to come back beyond its share");
@@ -153,7 +171,10 @@ test("tenant A hammering searches over its 50,000 customers: every request of B 
 test("tenant A sending many import previews at once: B's pages are served; A's previews are stored or refused with 429 beyond its share", async () => {
   const aClients = await Promise.all([clientFor(A.users.owner), clientFor(A.users.admin), clientFor(A.users.office)]);
   const bClient = await clientFor(B.users.office);
-  const csv = ["name,email,company", ...Array.from({ length: 2_000 }, (_, i) => `Preview ${i},p${i}@example.net,Co ${i % 50}`)].join("\r\n");
+  const csv = [
+    "name,email,company",
+    ...Array.from({ length: 2_000 }, (_, i) => `Preview ${i},p${i}@example.net,Co ${i % 50}`),
+  ].join("\r\n");
   let refusedSomewhere = false;
   for (let round = 0; round < 3 && !refusedSomewhere; round++) {
     const aBurst = Array.from({ length: 8 }, async (_, i) => {
@@ -172,7 +193,10 @@ test("tenant A sending many import previews at once: B's pages are served; A's p
       assert.ok(r.status === 303 || r.status === 429, `A: ${r.status}`);
       if (r.status === 429) assert.equal(r.retryAfter, String(WORK_CLASSES.import.retryAfter));
     }
-    assert.ok(a.some((r) => r.status === 303), "A keeps its share");
+    assert.ok(
+      a.some((r) => r.status === 303),
+      "A keeps its share",
+    );
     refusedSomewhere = a.some((r) => r.status === 429);
   }
   assert.ok(refusedSomewhere, "A was told to come back beyond its share");
@@ -193,7 +217,11 @@ test("import commits wait their turn instead of being refused (a double submit s
 });
 
 test("statement timeouts per request class: searches 5 s, reports 15 s, imports 60 s, others the default; a query past it is a 503 with Retry-After", async () => {
-  const setting = () => inTenant(A.id, async (t) => (await one<{ v: string }>(`SELECT current_setting('statement_timeout') AS v`, [], t))!.v);
+  const setting = () =>
+    inTenant(
+      A.id,
+      async (t) => (await one<{ v: string }>(`SELECT current_setting('statement_timeout') AS v`, [], t))!.v,
+    );
   const who = { tenantId: A.id, userId: A.users.office.id };
   assert.equal(await withWork(who, "search", setting), "5s");
   assert.equal(await withWork(who, "report", setting), "15s");
@@ -212,15 +240,34 @@ test("statement timeouts per request class: searches 5 s, reports 15 s, imports 
 
 test("the customer search at 50,000 rows reads a bounded number of rows for any term, short or long, rare or common", async () => {
   const seen: string[] = [];
-  for (const q of ["zq", "x", "ad", "a", "c49999", "zzzzzz", "smith", "example.com", "company 42", "555 012345", "springfield"]) {
+  for (const q of [
+    "zq",
+    "x",
+    "ad",
+    "a",
+    "c49999",
+    "zzzzzz",
+    "smith",
+    "example.com",
+    "company 42",
+    "555 012345",
+    "springfield",
+  ]) {
     const { sql, bind } = keysetStatement(customerListQuery(A.id, { q, filter: "all" }));
-    const plan = await inTenant(A.id, async (t) => (await one<{ "QUERY PLAN": unknown }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, bind, t))!["QUERY PLAN"]);
+    const plan = await inTenant(
+      A.id,
+      async (t) =>
+        (await one<{ "QUERY PLAN": unknown }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, bind, t))!["QUERY PLAN"],
+    );
     let read = 0;
     const walk = (node: Record<string, unknown>) => {
       const type = String(node["Node Type"]);
       if (type === "Seq Scan" && node["Relation Name"] === "customers") seen.push(`${q}: Seq Scan`);
       if (/^(Seq Scan|Index Scan|Index Only Scan|Bitmap Heap Scan)$/.test(type)) {
-        read += Number(node["Actual Rows"] ?? 0) * Number(node["Actual Loops"] ?? 1) + Number(node["Rows Removed by Filter"] ?? 0) + Number(node["Rows Removed by Index Recheck"] ?? 0);
+        read +=
+          Number(node["Actual Rows"] ?? 0) * Number(node["Actual Loops"] ?? 1) +
+          Number(node["Rows Removed by Filter"] ?? 0) +
+          Number(node["Rows Removed by Index Recheck"] ?? 0);
       }
       for (const child of (node.Plans as Record<string, unknown>[] | undefined) ?? []) walk(child);
     };

@@ -39,7 +39,12 @@ async function namedServer(env: Record<string, string | undefined> = {}) {
 }
 
 /** Kills a server while its request waits for `lock`, checks the request got no answer, lets the lock go, and waits until PostgreSQL has ended all its sessions. */
-async function killWhileBlocked(server: RunningServer, name: string, lock: { release: () => Promise<void> }, pending: Settled) {
+async function killWhileBlocked(
+  server: RunningServer,
+  name: string,
+  lock: { release: () => Promise<void> },
+  pending: Settled,
+) {
   await server.kill();
   const answer = await pending;
   assert.ok(answer.error, `the request had no answer when the server died (it got ${answer.res?.status})`);
@@ -53,7 +58,10 @@ describe("SIGKILL of the server in the middle of a write, then the same request 
     const tag = randomUUID().slice(0, 8);
     const N = 3000;
     const emails = Array.from({ length: N }, (_, i) => `c${i}.${tag}@example.test`);
-    const csv = ["name,email,external_id,city", ...emails.map((e, i) => `Customer ${i},${e},EXT-${tag}-${i},Springfield`)].join("\n");
+    const csv = [
+      "name,email,external_id,city",
+      ...emails.map((e, i) => `Customer ${i},${e},EXT-${tag}-${i},Springfield`),
+    ].join("\n");
 
     const { server, name } = await namedServer();
     let lock: Awaited<ReturnType<typeof holdLock>> | undefined;
@@ -64,7 +72,10 @@ describe("SIGKILL of the server in the middle of a write, then the same request 
 
       // An uncommitted customer with the last row's email: the commit's INSERT waits on the
       // unique index for this transaction, after the rows before it are inserted.
-      lock = await holdLock(`INSERT INTO customers (tenant_id, name, email) VALUES ($1, 'Blocker', $2)`, [t.id, emails[N - 1]]);
+      lock = await holdLock(`INSERT INTO customers (tenant_id, name, email) VALUES ($1, 'Blocker', $2)`, [
+        t.id,
+        emails[N - 1],
+      ]);
       const pending = settle(commit(owner, previewId));
       const [waiter] = await waitFor("the commit to wait for the test's row", async () => {
         const w = await lock!.waiters();
@@ -76,7 +87,11 @@ describe("SIGKILL of the server in the middle of a write, then the same request 
       await killWhileBlocked(server, name, lock, pending);
 
       // The client vanished before COMMIT: PostgreSQL rolled the whole transaction back.
-      assert.equal(await countOf(t.id, "customers"), 0, "no customer of the run, and the test's own row was rolled back");
+      assert.equal(
+        await countOf(t.id, "customers"),
+        0,
+        "no customer of the run, and the test's own row was rolled back",
+      );
       assert.equal(await runState(t.id, previewId), "previewed", "the run is still a preview");
       const run = await one<{ imported_count: number | null; committed_at: Date | null }>(
         `SELECT imported_count, committed_at FROM import_runs WHERE tenant_id = $1 AND id = $2`,
@@ -88,7 +103,11 @@ describe("SIGKILL of the server in the middle of a write, then the same request 
       try {
         const owner2 = await clientFor(t.users.owner, again.url);
         assert.equal(idIn(await commit(owner2, previewId), "run"), previewId, "the retry commits the same preview");
-        assert.equal(idIn(await commit(owner2, previewId), "run"), previewId, "a second retry lands on the same result");
+        assert.equal(
+          idIn(await commit(owner2, previewId), "run"),
+          previewId,
+          "a second retry lands on the same result",
+        );
       } finally {
         await again.stop();
       }
@@ -97,11 +116,20 @@ describe("SIGKILL of the server in the middle of a write, then the same request 
         [t.id, previewId],
       );
       assert.equal(stored.length, N, "every row imported");
-      assert.ok(stored.every((r) => r.n === 1), "none twice");
-      assert.deepEqual(stored.map((r) => r.email), [...emails].sort());
+      assert.ok(
+        stored.every((r) => r.n === 1),
+        "none twice",
+      );
+      assert.deepEqual(
+        stored.map((r) => r.email),
+        [...emails].sort(),
+      );
       assert.equal(await countOf(t.id, "customers"), N, "and nothing else");
       assert.equal(await runState(t.id, previewId), "committed");
-      const done = await one<{ imported_count: number }>(`SELECT imported_count FROM import_runs WHERE tenant_id = $1 AND id = $2`, [t.id, previewId]);
+      const done = await one<{ imported_count: number }>(
+        `SELECT imported_count FROM import_runs WHERE tenant_id = $1 AND id = $2`,
+        [t.id, previewId],
+      );
       assert.equal(done?.imported_count, N);
     } finally {
       await lock?.release();
@@ -113,7 +141,10 @@ describe("SIGKILL of the server in the middle of a write, then the same request 
     const t = await createTenantWithUsers();
     const tag = randomUUID().slice(0, 8);
     const N = 4000;
-    const csv = ["name,email,city", ...Array.from({ length: N }, (_, i) => `Customer ${i},r${i}.${tag}@example.test,Shelbyville`)].join("\n");
+    const csv = [
+      "name,email,city",
+      ...Array.from({ length: N }, (_, i) => `Customer ${i},r${i}.${tag}@example.test,Shelbyville`),
+    ].join("\n");
     const { server, name } = await namedServer();
     try {
       const owner = await clientFor(t.users.owner, server.url);
@@ -123,7 +154,9 @@ describe("SIGKILL of the server in the middle of a write, then the same request 
       // Kill at the first sight of the commit's INSERT at work (or once the request has answered).
       await waitFor(
         "the commit's INSERT",
-        async () => answered || (await sessionsOf(name)).some((s) => s.xact && s.state === "active" && /INSERT INTO customers/.test(s.query)),
+        async () =>
+          answered ||
+          (await sessionsOf(name)).some((s) => s.xact && s.state === "active" && /INSERT INTO customers/.test(s.query)),
         20_000,
         2,
       );
@@ -166,7 +199,12 @@ describe("SIGKILL of the server in the middle of a write, then the same request 
   describe("offline sync batch", () => {
     type M = { id: number; type: string; occurredAt: string; args: Record<string, unknown> };
     const occurred = (id: number) => new Date(Date.now() - (100 - id) * 60_000).toISOString();
-    const note = (id: number, jobId: string): M => ({ id, type: "job.note", occurredAt: occurred(id), args: { jobId, body: `note ${id}` } });
+    const note = (id: number, jobId: string): M => ({
+      id,
+      type: "job.note",
+      occurredAt: occurred(id),
+      args: { jobId, body: `note ${id}` },
+    });
 
     /** 1..20 notes on job A, 21 moves job B to en_route, 22..30 notes on A, 31 a time entry on B. */
     function batchFor(a: string, b: string): M[] {
@@ -176,7 +214,12 @@ describe("SIGKILL of the server in the middle of a write, then the same request 
       for (let id = 22; id <= 30; id++) out.push(note(id, a));
       const started = new Date(Date.now() - 90 * 60_000);
       const ended = new Date(started.getTime() + 45 * 60_000);
-      out.push({ id: 31, type: "job.time_entry", occurredAt: occurred(31), args: { jobId: b, startedAt: started.toISOString(), endedAt: ended.toISOString() } });
+      out.push({
+        id: 31,
+        type: "job.time_entry",
+        occurredAt: occurred(31),
+        args: { jobId: b, startedAt: started.toISOString(), endedAt: ended.toISOString() },
+      });
       return out;
     }
 
@@ -190,10 +233,22 @@ describe("SIGKILL of the server in the middle of a write, then the same request 
 
     /** What the database holds for this client, and that it is exactly the effect of mutations 1..last. */
     async function assertConsistent(t: TestTenant, clientId: string, a: string, b: string) {
-      const last = (await one<{ n: number }>(`SELECT last_mutation_id AS n FROM sync_clients WHERE tenant_id = $1 AND client_id = $2`, [t.id, clientId]))?.n ?? 0;
-      const notes = await rows<{ body: string }>(`SELECT body FROM job_notes WHERE tenant_id = $1 AND job_id = $2 ORDER BY occurred_at`, [t.id, a]);
+      const last =
+        (
+          await one<{ n: number }>(
+            `SELECT last_mutation_id AS n FROM sync_clients WHERE tenant_id = $1 AND client_id = $2`,
+            [t.id, clientId],
+          )
+        )?.n ?? 0;
+      const notes = await rows<{ body: string }>(
+        `SELECT body FROM job_notes WHERE tenant_id = $1 AND job_id = $2 ORDER BY occurred_at`,
+        [t.id, a],
+      );
       const job = await one<{ status: string }>(`SELECT status FROM jobs WHERE tenant_id = $1 AND id = $2`, [t.id, b]);
-      const [events] = await rows<{ n: number }>(`SELECT count(*)::int AS n FROM job_events WHERE tenant_id = $1 AND job_id = $2`, [t.id, b]);
+      const [events] = await rows<{ n: number }>(
+        `SELECT count(*)::int AS n FROM job_events WHERE tenant_id = $1 AND job_id = $2`,
+        [t.id, b],
+      );
       const [times] = await rows<{ n: number; minutes: number }>(
         `SELECT count(*)::int AS n, coalesce(sum(extract(epoch FROM ended_at - started_at) / 60), 0)::int AS minutes
            FROM time_entries WHERE tenant_id = $1 AND job_id = $2`,
@@ -207,7 +262,11 @@ describe("SIGKILL of the server in the middle of a write, then the same request 
       );
       assert.equal(job?.status, last >= 21 ? "en_route" : "scheduled", "job B moved iff mutation 21 counted");
       assert.equal(events.n, last >= 21 ? 1 : 0);
-      assert.deepEqual([times.n, times.minutes], last >= 31 ? [1, 45] : [0, 0], "the time entry iff mutation 31 counted");
+      assert.deepEqual(
+        [times.n, times.minutes],
+        last >= 31 ? [1, 45] : [0, 0],
+        "the time entry iff mutation 31 counted",
+      );
       return last;
     }
 
@@ -224,7 +283,9 @@ describe("SIGKILL of the server in the middle of a write, then the same request 
           s.batch.map((m) => (m.id <= last ? "duplicate" : "applied")),
           "what committed before the kill comes back as duplicate, the rest applies",
         );
-        const again = await envelope(await tech.postJson("/api/offline-sync", { clientId: s.clientId, mutations: s.batch }));
+        const again = await envelope(
+          await tech.postJson("/api/offline-sync", { clientId: s.clientId, mutations: s.batch }),
+        );
         assert.ok(again.data.results.every((r: { status: string }) => r.status === "duplicate"));
       } finally {
         await server.stop();
@@ -293,9 +354,16 @@ describe("SIGKILL of the server in the middle of a write, then the same request 
     const lock = await holdLock(`SELECT 1 FROM tenants WHERE id = $1 FOR NO KEY UPDATE`, [t.id]);
     try {
       const pending = settle(deliver(server.url, "stripe", { body }));
-      await waitFor("the intake to wait for the tenant row", async () => (await lock.waiters()).length > 0 || undefined);
+      await waitFor(
+        "the intake to wait for the tenant row",
+        async () => (await lock.waiters()).length > 0 || undefined,
+      );
       await killWhileBlocked(server, name, lock, pending);
-      assert.equal((await storedEvents("stripe", event.id)).length, 0, "the claimed event row was rolled back with its transaction");
+      assert.equal(
+        (await storedEvents("stripe", event.id)).length,
+        0,
+        "the claimed event row was rolled back with its transaction",
+      );
       const before = await tenantBilling(t.id);
       assert.equal(before.plan, null);
       assert.equal(before.billing_event_at, null);
@@ -329,7 +397,15 @@ describe("SIGKILL of the server in the middle of a write, then the same request 
 // --- The database unavailable: outage and exhausted pool ----------------------------------
 
 type Probe = "health" | "sync" | "page" | "form";
-type Outcome = { probe: Probe; phase?: string; status?: number; html?: boolean; code?: string; text?: string; error?: string };
+type Outcome = {
+  probe: Probe;
+  phase?: string;
+  status?: number;
+  html?: boolean;
+  code?: string;
+  text?: string;
+  error?: string;
+};
 
 /** The kinds of request a user makes: the readiness check, a JSON write, a signed-in page, a form post. */
 async function probes(c: Client, clientId: string) {
@@ -387,7 +463,12 @@ describe("the database unavailable", () => {
       server = await startServer({ DATABASE_URL: pgdb.url });
       const owner = new Client(server.url);
       owner.timeoutMs = REQUEST_TIMEOUT_MS;
-      const signup = await owner.post("/signup", { businessName: "Outage Plumbing", name: "Olive", email: "olive@example.test", password: "a-long-password-1" });
+      const signup = await owner.post("/signup", {
+        businessName: "Outage Plumbing",
+        name: "Olive",
+        email: "olive@example.test",
+        password: "a-long-password-1",
+      });
       assert.equal(signup.status, 303, "signed up on the server's own database");
       const probe = await probes(owner, randomUUID());
       const all: Probe[] = ["health", "sync", "page", "form"];
@@ -421,7 +502,8 @@ describe("the database unavailable", () => {
             // Once in a full CI run the server itself refused a connection here: say whether it
             // was still running and what it logged last, so the next failure names its cause.
             const s = server!;
-            (error as Error).message += `\nserver exit code ${s.child.exitCode}, signal ${s.child.signalCode}; its last log lines:\n${s.logs.join("").split("\n").slice(-40).join("\n")}`;
+            (error as Error).message +=
+              `\nserver exit code ${s.child.exitCode}, signal ${s.child.signalCode}; its last log lines:\n${s.logs.join("").split("\n").slice(-40).join("\n")}`;
             throw error;
           }
         }
@@ -441,7 +523,11 @@ describe("the database unavailable", () => {
       for (const o of outcomes) {
         const key = `${o.phase}:${o.status ?? "no answer"}`;
         byStatus[key] = (byStatus[key] ?? 0) + 1;
-        assert.equal(o.error, undefined, `no request of the load hung or lost its connection (${o.probe} while ${o.phase})`);
+        assert.equal(
+          o.error,
+          undefined,
+          `no request of the load hung or lost its connection (${o.probe} while ${o.phase})`,
+        );
         if (o.phase === "down") assertUnavailable(o);
         else if (o.status === 503) assertUnavailable(o);
         else assertServed(o);
@@ -473,24 +559,39 @@ describe("the database unavailable", () => {
       // The technician's push waits for the job row the test holds, on the pool's one connection.
       const occurredAt = new Date().toISOString();
       const holder = settle(
-        tech.postJson("/api/offline-sync", { clientId: randomUUID(), mutations: [{ id: 1, type: "job.status", occurredAt, args: { jobId: job.id, status: "en_route" } }] }),
+        tech.postJson("/api/offline-sync", {
+          clientId: randomUUID(),
+          mutations: [{ id: 1, type: "job.status", occurredAt, args: { jobId: job.id, status: "en_route" } }],
+        }),
       );
       const [waiter] = await waitFor("the push to hold the pool's connection", async () => {
         const w = await lock.waiters();
         return w.length ? w : undefined;
       });
       const sessions = await sessionsOf(name);
-      assert.deepEqual(sessions.map((s) => s.pid), [waiter], "the server's whole pool is that one connection");
+      assert.deepEqual(
+        sessions.map((s) => s.pid),
+        [waiter],
+        "the server's whole pool is that one connection",
+      );
 
       for (const o of await Promise.all(all.map(probe))) assertUnavailable(o);
-      assert.equal((await one<{ status: string }>(`SELECT status FROM jobs WHERE tenant_id = $1 AND id = $2`, [t.id, job.id]))?.status, "scheduled");
+      assert.equal(
+        (await one<{ status: string }>(`SELECT status FROM jobs WHERE tenant_id = $1 AND id = $2`, [t.id, job.id]))
+          ?.status,
+        "scheduled",
+      );
 
       await lock.release();
       const held = await holder;
       assert.equal(held.res?.status, 200, "the waiting push completes once the row is free");
       assert.equal((await envelope(held.res!)).data.results[0].status, "applied");
       for (const o of await Promise.all(all.map(probe))) assertServed(o);
-      assert.equal((await one<{ status: string }>(`SELECT status FROM jobs WHERE tenant_id = $1 AND id = $2`, [t.id, job.id]))?.status, "en_route");
+      assert.equal(
+        (await one<{ status: string }>(`SELECT status FROM jobs WHERE tenant_id = $1 AND id = $2`, [t.id, job.id]))
+          ?.status,
+        "en_route",
+      );
     } finally {
       await lock.release();
       await server.stop();

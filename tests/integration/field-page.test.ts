@@ -7,9 +7,17 @@ import { createCustomer, createJob, createTenantWithUsers, createUser, twoTenant
 async function setup() {
   const t = await createTenantWithUsers();
   const customer = await createCustomer(t.id, { name: "Priya Natarajan" });
-  const mine = await createJob(t.id, { customerId: customer.id, assigneeId: t.users.technician.id, title: "Replace thermostat" });
+  const mine = await createJob(t.id, {
+    customerId: customer.id,
+    assigneeId: t.users.technician.id,
+    title: "Replace thermostat",
+  });
   const other = await createUser(t.id, { role: "technician" });
-  const theirs = await createJob(t.id, { customerId: customer.id, assigneeId: other.id, title: "Their boiler service" });
+  const theirs = await createJob(t.id, {
+    customerId: customer.id,
+    assigneeId: other.id,
+    title: "Their boiler service",
+  });
   return { t, mine, theirs, tech: await clientFor(t.users.technician) };
 }
 
@@ -51,8 +59,17 @@ test("the /field forms change status, add notes and run the job's one clock thro
   const status = await tech.post("/field", { _csrf, intent: "status", jobId: mine.id, status: "en_route" });
   assert.equal(status.status, 303);
   assert.equal(status.headers.get("location"), `/field#job-${mine.id}`);
-  assert.equal(status.headers.getSetCookie().find((c) => c.startsWith("field_timer=")), undefined, "no clock on the phone: the server has it");
-  const note = await tech.post("/field", { _csrf, intent: "note", jobId: mine.id, body: "Customer wants a smart thermostat quote." });
+  assert.equal(
+    status.headers.getSetCookie().find((c) => c.startsWith("field_timer=")),
+    undefined,
+    "no clock on the phone: the server has it",
+  );
+  const note = await tech.post("/field", {
+    _csrf,
+    intent: "note",
+    jobId: mine.id,
+    body: "Customer wants a smart thermostat quote.",
+  });
   assert.equal(note.status, 303);
 
   const page = await (await tech.get("/field")).text();
@@ -64,7 +81,10 @@ test("the /field forms change status, add notes and run the job's one clock thro
   assert.doesNotMatch(await (await tech.get("/field")).text(), /On the way since/);
 
   assert.deepEqual(await counts(t.id, mine.id), { status: "en_route", notes: 1, events: 1, times: 1 });
-  const event = await one<{ user_id: string; from_status: string }>(`SELECT user_id, from_status FROM job_events WHERE tenant_id = $1 AND job_id = $2`, [t.id, mine.id]);
+  const event = await one<{ user_id: string; from_status: string }>(
+    `SELECT user_id, from_status FROM job_events WHERE tenant_id = $1 AND job_id = $2`,
+    [t.id, mine.id],
+  );
   assert.deepEqual(event, { user_id: t.users.technician.id, from_status: "scheduled" });
 });
 
@@ -90,10 +110,18 @@ test("refused /field forms: field errors (422), a wrong transition (409), anothe
   assert.equal(notMine.status, 403);
   const noCsrf = await tech.post("/field", { intent: "note", jobId: mine.id, body: "no token" }, { csrf: false });
   assert.equal(noCsrf.status, 403);
-  const crossSite = await tech.post("/field", { _csrf, intent: "note", jobId: mine.id, body: "evil" }, { headers: { "sec-fetch-site": "cross-site" } });
+  const crossSite = await tech.post(
+    "/field",
+    { _csrf, intent: "note", jobId: mine.id, body: "evil" },
+    { headers: { "sec-fetch-site": "cross-site" } },
+  );
   assert.equal(crossSite.status, 403);
   // A foreign Origin is refused by Remix itself before the action runs (an empty 500 for every page's form; reported).
-  const foreignOrigin = await tech.post("/field", { _csrf, intent: "note", jobId: mine.id, body: "evil" }, { headers: { origin: "https://evil.example" } });
+  const foreignOrigin = await tech.post(
+    "/field",
+    { _csrf, intent: "note", jobId: mine.id, body: "evil" },
+    { headers: { origin: "https://evil.example" } },
+  );
   assert.ok(foreignOrigin.status >= 400, `refused (${foreignOrigin.status})`);
 
   assert.deepEqual(await counts(t.id, mine.id), { status: "scheduled", notes: 0, events: 0, times: 0 });
@@ -104,28 +132,71 @@ test("without JavaScript: tick the checklist, complete with the customer's typed
   const { a, b } = await twoTenants();
   await one(`UPDATE tenants SET checklist_required = true WHERE id = $1`, [a.id]);
   const customer = await createCustomer(a.id);
-  const job = await createJob(a.id, { customerId: customer.id, assigneeId: a.users.technician.id, title: "First visit", status: "in_progress", checklist: ["Check the flue", "Test the thermostat"] });
-  const items = await rows<{ id: string }>(`SELECT id FROM job_checklist_items WHERE tenant_id = $1 AND job_id = $2 ORDER BY position`, [a.id, job.id]);
-  const foreign = await createJob(b.id, { customerId: (await createCustomer(b.id)).id, assigneeId: b.users.technician.id });
+  const job = await createJob(a.id, {
+    customerId: customer.id,
+    assigneeId: a.users.technician.id,
+    title: "First visit",
+    status: "in_progress",
+    checklist: ["Check the flue", "Test the thermostat"],
+  });
+  const items = await rows<{ id: string }>(
+    `SELECT id FROM job_checklist_items WHERE tenant_id = $1 AND job_id = $2 ORDER BY position`,
+    [a.id, job.id],
+  );
+  const foreign = await createJob(b.id, {
+    customerId: (await createCustomer(b.id)).id,
+    assigneeId: b.users.technician.id,
+  });
   const tech = await clientFor(a.users.technician);
   const _csrf = await csrfOf(tech);
 
-  assert.equal((await tech.post("/field", { _csrf, intent: "checklist", jobId: job.id, itemId: items[0].id, done: "true" })).status, 303);
-  const refused = await tech.post("/field", { _csrf, intent: "complete", jobId: job.id, signerName: "Priya Natarajan" });
+  assert.equal(
+    (await tech.post("/field", { _csrf, intent: "checklist", jobId: job.id, itemId: items[0].id, done: "true" }))
+      .status,
+    303,
+  );
+  const refused = await tech.post("/field", {
+    _csrf,
+    intent: "complete",
+    jobId: job.id,
+    signerName: "Priya Natarajan",
+  });
   assert.equal(refused.status, 409);
-  assert.match(await refused.text(), /Tick every checklist item before completing the job: “Test the thermostat” is not ticked\./);
+  assert.match(
+    await refused.text(),
+    /Tick every checklist item before completing the job: “Test the thermostat” is not ticked\./,
+  );
   assert.equal((await counts(a.id, job.id)).status, "in_progress");
-  assert.equal((await rows(`SELECT 1 FROM job_signatures WHERE tenant_id = $1`, [a.id])).length, 0, "no signature stored");
+  assert.equal(
+    (await rows(`SELECT 1 FROM job_signatures WHERE tenant_id = $1`, [a.id])).length,
+    0,
+    "no signature stored",
+  );
 
-  assert.equal((await tech.post("/field", { _csrf, intent: "checklist", jobId: job.id, itemId: items[1].id, done: "true" })).status, 303);
-  const done = await tech.post("/field", { _csrf, intent: "complete", jobId: job.id, signerName: "  Priya Natarajan " });
+  assert.equal(
+    (await tech.post("/field", { _csrf, intent: "checklist", jobId: job.id, itemId: items[1].id, done: "true" }))
+      .status,
+    303,
+  );
+  const done = await tech.post("/field", {
+    _csrf,
+    intent: "complete",
+    jobId: job.id,
+    signerName: "  Priya Natarajan ",
+  });
   assert.equal(done.status, 303);
   assert.equal((await counts(a.id, job.id)).status, "completed");
-  const signed = await one<{ signer_name: string; image: Buffer | null; collected_by: string }>(`SELECT signer_name, image, collected_by FROM job_signatures WHERE tenant_id = $1 AND job_id = $2`, [a.id, job.id]);
+  const signed = await one<{ signer_name: string; image: Buffer | null; collected_by: string }>(
+    `SELECT signer_name, image, collected_by FROM job_signatures WHERE tenant_id = $1 AND job_id = $2`,
+    [a.id, job.id],
+  );
   assert.deepEqual(signed, { signer_name: "Priya Natarajan", image: null, collected_by: a.users.technician.id });
   assert.match(await (await tech.get("/field")).text(), /Job marked completed, signed by Priya Natarajan\./);
 
   const res = await tech.post("/field", { _csrf, intent: "note", jobId: foreign.id, body: "across tenants" });
   assert.equal(res.status, 404);
-  assert.equal((await rows(`SELECT 1 FROM job_notes WHERE tenant_id = $1 AND job_id = $2`, [b.id, foreign.id])).length, 0);
+  assert.equal(
+    (await rows(`SELECT 1 FROM job_notes WHERE tenant_id = $1 AND job_id = $2`, [b.id, foreign.id])).length,
+    0,
+  );
 });

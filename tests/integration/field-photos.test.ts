@@ -14,7 +14,11 @@ const MiB = 1024 * 1024;
 async function field() {
   const t = await createTenantWithUsers();
   const customer = await createCustomer(t.id);
-  const job = await createJob(t.id, { customerId: customer.id, title: "Replace the water heater", assigneeId: t.users.technician.id });
+  const job = await createJob(t.id, {
+    customerId: customer.id,
+    title: "Replace the water heater",
+    assigneeId: t.users.technician.id,
+  });
   return { t, job, tech: await clientFor(t.users.technician) };
 }
 
@@ -23,7 +27,8 @@ const stored = (tenantId: string, id: string) =>
     `SELECT job_id, taken_by, content_type, byte_size, bytes, taken_at FROM job_photos WHERE tenant_id = $1 AND id = $2`,
     [tenantId, id],
   );
-const count = async (tenantId: string) => (await one<{ n: number }>(`SELECT count(*)::int AS n FROM job_photos WHERE tenant_id = $1`, [tenantId]))!.n;
+const count = async (tenantId: string) =>
+  (await one<{ n: number }>(`SELECT count(*)::int AS n FROM job_photos WHERE tenant_id = $1`, [tenantId]))!.n;
 
 test("the first PUT stores the photo (201); a retry of the same photo answers 200 and stores nothing more", async () => {
   const { t, job, tech } = await field();
@@ -35,7 +40,14 @@ test("the first PUT stores the photo (201); a retry of the same photo answers 20
   const body = await envelope(first);
   assert.equal(body.success, true);
   assert.deepEqual(
-    { id: body.data.id, jobId: body.data.jobId, status: body.data.status, byteSize: body.data.byteSize, contentType: body.data.contentType, takenAt: body.data.takenAt },
+    {
+      id: body.data.id,
+      jobId: body.data.jobId,
+      status: body.data.status,
+      byteSize: body.data.byteSize,
+      contentType: body.data.contentType,
+      takenAt: body.data.takenAt,
+    },
     { id, jobId: job.id, status: "created", byteSize: photo.length, contentType: "image/jpeg", takenAt },
   );
   const again = await putPhoto(tech, job.id, id, photo, { takenAt });
@@ -55,7 +67,12 @@ test("two tabs sending the same photo at once store it once: one 201, the others
   const id = randomUUID();
   const photo = jpegLike(300 * 1024);
   const other = await clientFor(t.users.technician);
-  const answers = await Promise.all([putPhoto(tech, job.id, id, photo), putPhoto(other, job.id, id, photo), putPhoto(tech, job.id, id, photo), putPhoto(other, job.id, id, photo)]);
+  const answers = await Promise.all([
+    putPhoto(tech, job.id, id, photo),
+    putPhoto(other, job.id, id, photo),
+    putPhoto(tech, job.id, id, photo),
+    putPhoto(other, job.id, id, photo),
+  ]);
   assert.deepEqual(answers.map((a) => a.status).sort(), [200, 200, 200, 201]);
   assert.equal(await count(t.id), 1);
 });
@@ -69,7 +86,10 @@ test("another photo under an id already used is a conflict (409) and the stored 
   assert.equal(res.status, 409);
   assert.equal((await envelope(res)).error!.code, "CONFLICT");
   // The same bytes named for another job are another photo too.
-  const job2 = await createJob(t.id, { customerId: (await createCustomer(t.id)).id, assigneeId: t.users.technician.id });
+  const job2 = await createJob(t.id, {
+    customerId: (await createCustomer(t.id)).id,
+    assigneeId: t.users.technician.id,
+  });
   assert.equal((await putPhoto(tech, job2.id, id, photo)).status, 409);
   const [row] = await stored(t.id, id);
   assert.ok(Buffer.from(row.bytes).equals(photo));
@@ -124,14 +144,41 @@ test("another technician's job is refused (403), an unknown job is 404; nothing 
 test("only JPEG, PNG and WebP, checked by their bytes; bad parameters, no session and cross-site are refused", async () => {
   const { t, job, tech } = await field();
   const cases: Array<[string, Response, number, string]> = [
-    ["text declared", await putPhoto(tech, job.id, randomUUID(), jpegLike(100), { type: "text/plain" }), 415, "UNSUPPORTED_MEDIA_TYPE"],
-    ["PNG declared, JPEG sent", await putPhoto(tech, job.id, randomUUID(), jpegLike(100), { type: "image/png" }), 415, "UNSUPPORTED_MEDIA_TYPE"],
-    ["HTML as JPEG", await putPhoto(tech, job.id, randomUUID(), Buffer.from("<html><script>alert(1)</script>"), { type: "image/jpeg" }), 415, "UNSUPPORTED_MEDIA_TYPE"],
+    [
+      "text declared",
+      await putPhoto(tech, job.id, randomUUID(), jpegLike(100), { type: "text/plain" }),
+      415,
+      "UNSUPPORTED_MEDIA_TYPE",
+    ],
+    [
+      "PNG declared, JPEG sent",
+      await putPhoto(tech, job.id, randomUUID(), jpegLike(100), { type: "image/png" }),
+      415,
+      "UNSUPPORTED_MEDIA_TYPE",
+    ],
+    [
+      "HTML as JPEG",
+      await putPhoto(tech, job.id, randomUUID(), Buffer.from("<html><script>alert(1)</script>"), {
+        type: "image/jpeg",
+      }),
+      415,
+      "UNSUPPORTED_MEDIA_TYPE",
+    ],
     ["empty", await putPhoto(tech, job.id, randomUUID(), Buffer.alloc(0)), 422, "VALIDATION_FAILED"],
     ["photo id not a UUID", await putPhoto(tech, job.id, "not-a-uuid", jpegLike(100)), 422, "VALIDATION_FAILED"],
-    ["takenAt missing", await putPhoto(tech, job.id, randomUUID(), jpegLike(100), { takenAt: "yesterday" }), 422, "VALIDATION_FAILED"],
+    [
+      "takenAt missing",
+      await putPhoto(tech, job.id, randomUUID(), jpegLike(100), { takenAt: "yesterday" }),
+      422,
+      "VALIDATION_FAILED",
+    ],
     ["no session", await putPhoto(new Client(), job.id, randomUUID(), jpegLike(100)), 401, "UNAUTHENTICATED"],
-    ["cross-site", await putPhoto(tech, job.id, randomUUID(), jpegLike(100), { headers: { origin: "https://evil.example" } }), 403, "CSRF_INVALID"],
+    [
+      "cross-site",
+      await putPhoto(tech, job.id, randomUUID(), jpegLike(100), { headers: { origin: "https://evil.example" } }),
+      403,
+      "CSRF_INVALID",
+    ],
   ];
   for (const [what, res, status, code] of cases) {
     assert.equal(res.status, status, what);
@@ -142,7 +189,12 @@ test("only JPEG, PNG and WebP, checked by their bytes; bad parameters, no sessio
   assert.equal(post.headers.get("allow"), "PUT");
   const png = testPng(40, 30, [200, 80, 20]);
   assert.equal((await putPhoto(tech, job.id, randomUUID(), png, { type: "image/png" })).status, 201);
-  const webp = Buffer.concat([Buffer.from("RIFF"), Buffer.from([0, 1, 0, 0]), Buffer.from("WEBPVP8 "), Buffer.alloc(64)]);
+  const webp = Buffer.concat([
+    Buffer.from("RIFF"),
+    Buffer.from([0, 1, 0, 0]),
+    Buffer.from("WEBPVP8 "),
+    Buffer.alloc(64),
+  ]);
   assert.equal((await putPhoto(tech, job.id, randomUUID(), webp, { type: "image/webp" })).status, 201);
   assert.equal(await count(t.id), 2);
 });
@@ -151,7 +203,10 @@ test("the job page shows the photos with time and who took them; the full image 
   const { t, job, tech } = await field();
   const png = testPng(64, 48, [20, 120, 220]);
   const id = randomUUID();
-  assert.equal((await putPhoto(tech, job.id, id, png, { type: "image/png", takenAt: "2026-06-16T09:12:00Z" })).status, 201);
+  assert.equal(
+    (await putPhoto(tech, job.id, id, png, { type: "image/png", takenAt: "2026-06-16T09:12:00Z" })).status,
+    201,
+  );
   const office = await clientFor(t.users.office);
   const page = await office.get(`/jobs/${job.id}`);
   assert.equal(page.status, 200);

@@ -64,7 +64,12 @@ test("a time entry spans at most 24 hours: longer is rejected by the sync (ended
   const job = await createJob(t.id, { customerId: customer.id, assigneeId: t.users.technician.id });
   const tech = await clientFor(t.users.technician);
   const hoursAgo = (h: number) => new Date(Date.now() - h * 3600_000).toISOString();
-  const entry = (id: number, startedAt: string, endedAt: string) => ({ id, type: "job.time_entry", occurredAt: endedAt, args: { jobId: job.id, startedAt, endedAt } });
+  const entry = (id: number, startedAt: string, endedAt: string) => ({
+    id,
+    type: "job.time_entry",
+    occurredAt: endedAt,
+    args: { jobId: job.id, startedAt, endedAt },
+  });
   const res = await tech.postJson("/api/offline-sync", {
     clientId: randomUUID(),
     mutations: [
@@ -86,7 +91,10 @@ test("a time entry spans at most 24 hours: longer is rejected by the sync (ended
     `SELECT extract(epoch FROM ended_at - started_at) / 3600 AS hours FROM time_entries WHERE tenant_id = $1 AND job_id = $2`,
     [t.id, job.id],
   );
-  assert.deepEqual(times.map((r) => Math.round(Number(r.hours))), [24]);
+  assert.deepEqual(
+    times.map((r) => Math.round(Number(r.hours))),
+    [24],
+  );
 
   // The database holds the rule too (any other path that would write one).
   const direct = await rows(
@@ -102,7 +110,12 @@ test("a time entry spans at most 24 hours: longer is rejected by the sync (ended
   // most 24 hours, with a note saying so, instead of failing for ever.
   const page = await (await tech.get("/field")).text();
   const _csrf = page.match(/name="_csrf" value="([^"]+)"/)![1];
-  await rows(`INSERT INTO job_clocks (tenant_id, job_id, user_id, started_at) VALUES ($1, $2, $3, $4)`, [t.id, job.id, t.users.technician.id, new Date(Date.now() - 25 * 3600_000)]);
+  await rows(`INSERT INTO job_clocks (tenant_id, job_id, user_id, started_at) VALUES ($1, $2, $3, $4)`, [
+    t.id,
+    job.id,
+    t.users.technician.id,
+    new Date(Date.now() - 25 * 3600_000),
+  ]);
   const stop = await tech.post("/field", { _csrf, intent: "clock", jobId: job.id, action: "stop" });
   assert.equal(stop.status, 303);
   const capped = await rows<{ hours: number; note: string }>(
@@ -111,7 +124,11 @@ test("a time entry spans at most 24 hours: longer is rejected by the sync (ended
   );
   assert.equal(capped.length, 1);
   assert.equal(Number(capped[0].hours), 24);
-  assert.equal((await rows(`SELECT 1 FROM job_clocks WHERE tenant_id = $1 AND job_id = $2`, [t.id, job.id])).length, 0, "the clock is stopped");
+  assert.equal(
+    (await rows(`SELECT 1 FROM job_clocks WHERE tenant_id = $1 AND job_id = $2`, [t.id, job.id])).length,
+    0,
+    "the clock is stopped",
+  );
 });
 
 test("portal pages set no cookie (no CSRF cookie: the portal authenticates by its token); staff pages still do", async () => {
@@ -128,7 +145,10 @@ test("portal pages set no cookie (no CSRF cookie: the portal authenticates by it
   assert.equal(forged.headers["set-cookie"], undefined, "the portal's 404");
   // The login page still binds its form to a pre-login cookie.
   const login = await new Client().get("/login");
-  assert.ok(login.headers.getSetCookie().some((c) => c.startsWith("__csrf=")), "the login page sets its CSRF cookie");
+  assert.ok(
+    login.headers.getSetCookie().some((c) => c.startsWith("__csrf=")),
+    "the login page sets its CSRF cookie",
+  );
 });
 
 test("a NUL in an import cell marks that cell in the preview (the rest previews), commit is refused, nothing stored; NUL in the header is not CSV", async () => {
@@ -144,10 +164,18 @@ test("a NUL in an import cell marks that cell in the preview (the rest previews)
   assert.match(page, /4 notes Contains a character that cannot be stored \(U\+0000\)/, "row 4, column notes");
   const refused = await commit(admin, previewId);
   assert.equal(refused.status, 422);
-  assert.equal((await rows(`SELECT 1 FROM customers WHERE tenant_id = $1 AND email LIKE $2`, [t.id, `%-${tag}@example.test`])).length, 0);
+  assert.equal(
+    (await rows(`SELECT 1 FROM customers WHERE tenant_id = $1 AND email LIKE $2`, [t.id, `%-${tag}@example.test`]))
+      .length,
+    0,
+  );
 
   // The mapping step's kept sample (jsonb) holds the cell too: shown, not a failure.
-  const mapped = await upload(admin, "customers", `Full Name,E-mail Address,Remarks\r\nBo\u0000Lund,bo-${tag}@example.test,x\r\n`);
+  const mapped = await upload(
+    admin,
+    "customers",
+    `Full Name,E-mail Address,Remarks\r\nBo\u0000Lund,bo-${tag}@example.test,x\r\n`,
+  );
   assert.ok(mapped.status === 303, `mapped upload: ${mapped.status}`);
 
   // Binary data: a NUL in the header line.

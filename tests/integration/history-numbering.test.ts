@@ -13,7 +13,11 @@ import { textOf } from "../helpers/html";
 async function numberedQuote(tenantId: string, customerId: string) {
   return inTenant(tenantId, async (t) => {
     const number = await nextDocumentNumber(t, tenantId, "quote");
-    await one(`INSERT INTO quotes (tenant_id, customer_id, number) VALUES ($1, $2, $3)`, [tenantId, customerId, number], t);
+    await one(
+      `INSERT INTO quotes (tenant_id, customer_id, number) VALUES ($1, $2, $3)`,
+      [tenantId, customerId, number],
+      t,
+    );
     return number;
   });
 }
@@ -22,7 +26,10 @@ test("ten documents numbered at once get ten distinct consecutive numbers", asyn
   const tenant = await createTenantWithUsers();
   const customer = await createCustomer(tenant.id);
   const numbers = await Promise.all(Array.from({ length: 10 }, () => numberedQuote(tenant.id, customer.id)));
-  assert.deepEqual([...numbers].sort(), Array.from({ length: 10 }, (_, i) => `Q-${String(i + 1).padStart(4, "0")}`));
+  assert.deepEqual(
+    [...numbers].sort(),
+    Array.from({ length: 10 }, (_, i) => `Q-${String(i + 1).padStart(4, "0")}`),
+  );
   // Each kind counts on its own, per tenant.
   const other = await createTenantWithUsers();
   assert.equal(await inTenant(other.id, (t) => nextDocumentNumber(t, other.id, "invoice")), "INV-0001");
@@ -32,7 +39,8 @@ test("ten documents numbered at once get ten distinct consecutive numbers", asyn
 test("a number an import used is skipped, and a rolled-back creation gives its number back", async () => {
   const tenant = await createTenantWithUsers();
   const customer = await createCustomer(tenant.id);
-  for (const number of ["Q-0002", "Q-0003", "Q-0007"]) await createQuote(tenant.id, { customerId: customer.id, number });
+  for (const number of ["Q-0002", "Q-0003", "Q-0007"])
+    await createQuote(tenant.id, { customerId: customer.id, number });
   const got: string[] = [];
   for (let i = 0; i < 6; i++) got.push(await numberedQuote(tenant.id, customer.id));
   assert.deepEqual(got, ["Q-0001", "Q-0004", "Q-0005", "Q-0006", "Q-0008", "Q-0009"]);
@@ -60,7 +68,11 @@ test("a record's history tells who did what, newest first, on its page", async (
     await recordHistory(t, actor, { recordType: "quote", recordId: quote.id, action: "sent", summary: "Sent" });
   });
   await inTenant(tenant.id, (t) =>
-    recordHistory(t, { tenantId: tenant.id, name: "Ann Customer", source: "portal" }, { recordType: "quote", recordId: quote.id, action: "approved", summary: "Approved in the portal" }),
+    recordHistory(
+      t,
+      { tenantId: tenant.id, name: "Ann Customer", source: "portal" },
+      { recordType: "quote", recordId: quote.id, action: "approved", summary: "Approved in the portal" },
+    ),
   );
   // A change that rolls back leaves no history behind.
   await assert.rejects(
@@ -72,7 +84,11 @@ test("a record's history tells who did what, newest first, on its page", async (
   const history = await historyOf(tenant.id, "quote", quote.id);
   assert.deepEqual(
     history.map((h) => [h.summary, h.who, h.source]),
-    [["Approved in the portal", "Ann Customer", "portal"], ["Sent", owner.name, "staff"], ["Created", owner.name, "staff"]],
+    [
+      ["Approved in the portal", "Ann Customer", "portal"],
+      ["Sent", owner.name, "staff"],
+      ["Created", owner.name, "staff"],
+    ],
   );
   // Another tenant sees none of it.
   const other = await createTenantWithUsers();

@@ -100,7 +100,10 @@ test("a commit re-checks the database: a duplicate or a missing customer since t
   await rows(`DELETE FROM customers WHERE tenant_id = $1 AND id = $2`, [t.id, ann.id]);
   const refused = await commit(c, jobs);
   assert.equal(refused.status, 409);
-  assert.match(pageText(await refused.text()), /refer to customers or team members that were deleted or changed since the preview/);
+  assert.match(
+    pageText(await refused.text()),
+    /refer to customers or team members that were deleted or changed since the preview/,
+  );
   assert.equal(await countOf(t.id, "jobs"), 0);
   assert.equal(await runState(t.id, jobs), "previewed");
 });
@@ -109,7 +112,11 @@ test("undo removes exactly the latest import's records, once; an older run and a
   const { t, c } = await signedIn();
   const existing = await createCustomer(t.id, { name: "Before the imports" });
   const customersRun = await importFile(c, "customers", customersCsv(4));
-  const jobsRun = await importFile(c, "jobs", `title,customer_external_id\r\nJob A,${await firstExternalId(t.id, customersRun)}\r\n`);
+  const jobsRun = await importFile(
+    c,
+    "jobs",
+    `title,customer_external_id\r\nJob A,${await firstExternalId(t.id, customersRun)}\r\n`,
+  );
   // The customers import is not the latest any more.
   const older = await undo(c, customersRun);
   assert.equal(older.status, 409);
@@ -157,19 +164,25 @@ test("undo is refused after 24 hours, and once a record was changed or is refere
 
   const late = await importFile(c, "customers", customersCsv(2));
   // The new time read first: Citus refuses a STABLE operator (timestamptz - interval) on a column in an UPDATE.
-  const [{ at }] = await rows<{ at: Date }>(`SELECT committed_at - interval '24 hours 1 minute' AS at FROM import_runs WHERE tenant_id = $1 AND id = $2`, [t.id, late]);
+  const [{ at }] = await rows<{ at: Date }>(
+    `SELECT committed_at - interval '24 hours 1 minute' AS at FROM import_runs WHERE tenant_id = $1 AND id = $2`,
+    [t.id, late],
+  );
   await rows(`UPDATE import_runs SET committed_at = $3 WHERE tenant_id = $1 AND id = $2`, [t.id, late, at]);
   await refused(late, /Imports can be undone for 24 hours after they are committed/);
 
   const changed = await importFile(c, "customers", customersCsv(2));
-  await rows(`UPDATE customers SET phone = '555 0199', updated_at = now() WHERE tenant_id = $1 AND import_run_id = $2 AND name LIKE 'Customer 1 %'`, [
-    t.id,
-    changed,
-  ]);
+  await rows(
+    `UPDATE customers SET phone = '555 0199', updated_at = now() WHERE tenant_id = $1 AND import_run_id = $2 AND name LIKE 'Customer 1 %'`,
+    [t.id, changed],
+  );
   await refused(changed, /Some of its customers were changed after the import/);
 
   const referenced = await importFile(c, "customers", customersCsv(2));
-  const [customer] = await rows<{ id: string }>(`SELECT id FROM customers WHERE tenant_id = $1 AND import_run_id = $2 LIMIT 1`, [t.id, referenced]);
+  const [customer] = await rows<{ id: string }>(
+    `SELECT id FROM customers WHERE tenant_id = $1 AND import_run_id = $2 LIMIT 1`,
+    [t.id, referenced],
+  );
   await createJob(t.id, { customerId: customer.id, title: "Added in the office" });
   await refused(referenced, /A job now refers to one of its customers/);
 });
@@ -177,16 +190,29 @@ test("undo is refused after 24 hours, and once a record was changed or is refere
 test("undo is refused once a portal link names an imported customer, or a job is assigned to an imported team member", async () => {
   const { t, c } = await signedIn();
   const customersRun = await importFile(c, "customers", customersCsv(2));
-  const [customer] = await rows<{ id: string }>(`SELECT id FROM customers WHERE tenant_id = $1 AND import_run_id = $2 LIMIT 1`, [t.id, customersRun]);
-  await rows(`INSERT INTO portal_links (tenant_id, customer_id, expires_at) VALUES ($1, $2, now() + interval '30 days')`, [t.id, customer.id]);
+  const [customer] = await rows<{ id: string }>(
+    `SELECT id FROM customers WHERE tenant_id = $1 AND import_run_id = $2 LIMIT 1`,
+    [t.id, customersRun],
+  );
+  await rows(
+    `INSERT INTO portal_links (tenant_id, customer_id, expires_at) VALUES ($1, $2, now() + interval '30 days')`,
+    [t.id, customer.id],
+  );
   const linked = await undo(c, customersRun);
   assert.equal(linked.status, 409);
   assert.match(pageText(await linked.text()), /A portal link now refers to one of its customers/);
   assert.equal(await countOf(t.id, "customers"), 2);
 
   const tag = unique();
-  const teamRun = await importFile(c, "team", `name,email,role\r\nTomás Ibáñez,tomas-${tag}@example.com,technician\r\n`);
-  const [member] = await rows<{ id: string }>(`SELECT id FROM users WHERE tenant_id = $1 AND import_run_id = $2`, [t.id, teamRun]);
+  const teamRun = await importFile(
+    c,
+    "team",
+    `name,email,role\r\nTomás Ibáñez,tomas-${tag}@example.com,technician\r\n`,
+  );
+  const [member] = await rows<{ id: string }>(`SELECT id FROM users WHERE tenant_id = $1 AND import_run_id = $2`, [
+    t.id,
+    teamRun,
+  ]);
   await createJob(t.id, { customerId: customer.id, assigneeId: member.id });
   const assigned = await undo(c, teamRun);
   assert.equal(assigned.status, 409);
@@ -203,13 +229,19 @@ test("an imported invoice with a payment from outside cannot be undone; its own 
     `INV-${tag}-1,zoe-${tag}@example.com,partial,Drain cleaning,189.00,50.00\r\n` +
     `INV-${tag}-2,zoe-${tag}@example.com,sent,Inspection,125.00,\r\n`;
   const run = await importFile(c, "invoices", invoices);
-  const payments = await rows<{ method: string; amount_cents: number }>(`SELECT method, amount_cents FROM payments WHERE tenant_id = $1`, [t.id]);
+  const payments = await rows<{ method: string; amount_cents: number }>(
+    `SELECT method, amount_cents FROM payments WHERE tenant_id = $1`,
+    [t.id],
+  );
   assert.deepEqual(payments, [{ method: "import", amount_cents: 5000 }]);
-  const [inv] = await rows<{ id: string }>(`SELECT id FROM invoices WHERE tenant_id = $1 AND number = $2`, [t.id, `INV-${tag}-2`]);
-  await rows(`INSERT INTO payments (tenant_id, invoice_id, amount_cents, currency, method, reference) VALUES ($1, $2, 2500, 'USD', 'cash', 'Paid at the door')`, [
+  const [inv] = await rows<{ id: string }>(`SELECT id FROM invoices WHERE tenant_id = $1 AND number = $2`, [
     t.id,
-    inv.id,
+    `INV-${tag}-2`,
   ]);
+  await rows(
+    `INSERT INTO payments (tenant_id, invoice_id, amount_cents, currency, method, reference) VALUES ($1, $2, 2500, 'USD', 'cash', 'Paid at the door')`,
+    [t.id, inv.id],
+  );
   const res = await undo(c, run);
   assert.equal(res.status, 409);
   assert.match(pageText(await res.text()), /A payment now refers to one of its invoices/);

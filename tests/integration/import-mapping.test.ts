@@ -7,7 +7,13 @@ import { rows } from "../../db/index";
 import { clientFor, type Client } from "../helpers/client";
 import { createTenantWithUsers } from "../helpers/fixtures";
 import { commit, countOf, idIn, pageText, upload } from "../helpers/import";
-import { housecallProCustomers, invoiceNinjaClients, jobberClients, quickbooksCustomers, type ExpectedCustomer } from "../helpers/product-exports";
+import {
+  housecallProCustomers,
+  invoiceNinjaClients,
+  jobberClients,
+  quickbooksCustomers,
+  type ExpectedCustomer,
+} from "../helpers/product-exports";
 
 async function signedIn() {
   const t = await createTenantWithUsers();
@@ -18,12 +24,25 @@ async function signedIn() {
 async function straightToPreview(c: Client, csv: string, name: string): Promise<string> {
   const res = await upload(c, "customers", csv, { name });
   assert.equal(res.status, 303);
-  assert.match(res.headers.get("location")!, /preview=/, `${name}: straight to the preview, got ${res.headers.get("location")}`);
+  assert.match(
+    res.headers.get("location")!,
+    /preview=/,
+    `${name}: straight to the preview, got ${res.headers.get("location")}`,
+  );
   return idIn(res, "preview");
 }
 
 async function checkImported(tenantId: string, expected: ExpectedCustomer[]) {
-  const found = await rows<{ id: string; name: string; email: string | null; phone: string | null; notes: string | null; company: string | null; external_id: string | null; n: number }>(
+  const found = await rows<{
+    id: string;
+    name: string;
+    email: string | null;
+    phone: string | null;
+    notes: string | null;
+    company: string | null;
+    external_id: string | null;
+    n: number;
+  }>(
     `SELECT c.id, c.name, c.email, c.phone, c.notes, c.company, c.external_id,
             (SELECT count(*)::int FROM customer_properties p WHERE p.tenant_id = c.tenant_id AND p.customer_id = c.id) AS n
        FROM customers c WHERE c.tenant_id = $1`,
@@ -39,7 +58,8 @@ async function checkImported(tenantId: string, expected: ExpectedCustomer[]) {
     assert.equal(f.external_id, e.externalId, `${e.name}: external id`);
     assert.equal(f.company, e.company, `${e.name}: company`);
     assert.equal(f.n, e.properties, `${e.name}: properties`);
-    for (const other of [...e.otherEmails, ...e.otherPhones]) assert.ok(f.notes?.includes(other), `${e.name}: ${other} kept in notes (${f.notes})`);
+    for (const other of [...e.otherEmails, ...e.otherPhones])
+      assert.ok(f.notes?.includes(other), `${e.name}: ${other} kept in notes (${f.notes})`);
   }
 }
 
@@ -47,7 +67,11 @@ test("a Jobber client export (200 rows, 150 clients) imports with no manual step
   const { t, c } = await signedIn();
   const { csv, expected } = jobberClients(150, { twoProperties: 30, threeProperties: 10 });
   assert.equal(csv.trim().split("\r\n").length, 201, "200 data rows");
-  assert.ok(expected.some((e) => e.otherEmails.length) && expected.some((e) => e.otherPhones.length) && expected.some((e) => !e.company));
+  assert.ok(
+    expected.some((e) => e.otherEmails.length) &&
+      expected.some((e) => e.otherPhones.length) &&
+      expected.some((e) => !e.company),
+  );
 
   const id = await straightToPreview(c, csv, "Jobber clients.csv");
   const page = pageText(await (await c.get(`/import-data?type=customers&preview=${id}`)).text());
@@ -58,7 +82,10 @@ test("a Jobber client export (200 rows, 150 clients) imports with no manual step
   idIn(await commit(c, id), "run");
   await checkImported(t.id, expected);
   assert.equal(await countOf(t.id, "customer_properties"), 200);
-  const [labels] = await rows<{ n: number }>(`SELECT count(*)::int AS n FROM customer_properties WHERE tenant_id = $1 AND label = 'Cabin'`, [t.id]);
+  const [labels] = await rows<{ n: number }>(
+    `SELECT count(*)::int AS n FROM customer_properties WHERE tenant_id = $1 AND label = 'Cabin'`,
+    [t.id],
+  );
   assert.equal(labels.n, 10, "the third property's label");
 
   // The same file again: every client a duplicate error naming the file's own header; nothing written.
@@ -98,7 +125,8 @@ test("Housecall Pro (numbered address groups), QuickBooks Online and Invoice Nin
 
 test("an ambiguous header stops at the mapping step; the choice is used and remembered for the same headers", async () => {
   const { t, c } = await signedIn();
-  const csv = "Client Name,Email Address,Contact\r\nIngrid Halvorsen,ingrid@example.com,(512) 555-0101\r\nTeo Marchetti,teo@example.com,(512) 555-0102\r\n";
+  const csv =
+    "Client Name,Email Address,Contact\r\nIngrid Halvorsen,ingrid@example.com,(512) 555-0101\r\nTeo Marchetti,teo@example.com,(512) 555-0102\r\n";
   const res = await upload(c, "customers", csv, { name: "contacts.csv" });
   assert.equal(res.status, 303);
   const location = res.headers.get("location")!;
@@ -115,22 +143,40 @@ test("an ambiguous header stops at the mapping step; the choice is used and reme
   assert.match(step, /<select id="field-column-0" name="column.0"[^>]*>[\s\S]*?<option value="name" selected/);
 
   // A required field left unmapped: 422 beside it, nothing stored.
-  const refused = await c.post(`/import-data/map?type=customers&upload=${uploadId}`, { uploadId, "column.0": "ignore", "column.1": "email", "column.2": "phone" });
+  const refused = await c.post(`/import-data/map?type=customers&upload=${uploadId}`, {
+    uploadId,
+    "column.0": "ignore",
+    "column.1": "email",
+    "column.2": "phone",
+  });
   assert.equal(refused.status, 422);
   assert.match(pageText(await refused.text()), /Choose a column for the required field name/);
   assert.equal(await countOf(t.id, "import_runs"), 0);
   assert.equal(await countOf(t.id, "import_mappings"), 0);
 
-  const mapped = await c.post(`/import-data/map?type=customers&upload=${uploadId}`, { uploadId, "column.0": "name", "column.1": "email", "column.2": "phone" });
+  const mapped = await c.post(`/import-data/map?type=customers&upload=${uploadId}`, {
+    uploadId,
+    "column.0": "name",
+    "column.1": "email",
+    "column.2": "phone",
+  });
   const previewId = idIn(mapped, "preview");
   const preview = pageText(await (await c.get(mapped.headers.get("location")!)).text());
   assert.match(preview, /Contact → phone/);
   idIn(await commit(c, previewId), "run");
-  const [ingrid] = await rows<{ phone: string }>(`SELECT phone FROM customers WHERE tenant_id = $1 AND email = 'ingrid@example.com'`, [t.id]);
+  const [ingrid] = await rows<{ phone: string }>(
+    `SELECT phone FROM customers WHERE tenant_id = $1 AND email = 'ingrid@example.com'`,
+    [t.id],
+  );
   assert.equal(ingrid.phone, "(512) 555-0101");
 
   // The next file with the same headers goes straight to the preview with that choice.
-  const next = await upload(c, "customers", "Client Name,Email Address,Contact\r\nAmara Nwosu,amara@example.com,(512) 555-0103\r\n", { name: "more.csv" });
+  const next = await upload(
+    c,
+    "customers",
+    "Client Name,Email Address,Contact\r\nAmara Nwosu,amara@example.com,(512) 555-0103\r\n",
+    { name: "more.csv" },
+  );
   const nextId = idIn(next, "preview");
   const nextPage = pageText(await (await c.get(`/import-data?type=customers&preview=${nextId}`)).text());
   assert.match(nextPage, /Contact → phone/);

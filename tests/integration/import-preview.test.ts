@@ -42,10 +42,21 @@ test("each sample downloads as an attachment; the five preview clean and commit 
   }
   const counts = Object.fromEntries(
     await Promise.all(
-      ["customers", "jobs", "quotes", "quote_items", "invoices", "invoice_items", "payments"].map(async (table) => [table, await countOf(t.id, table)]),
+      ["customers", "jobs", "quotes", "quote_items", "invoices", "invoice_items", "payments"].map(async (table) => [
+        table,
+        await countOf(t.id, table),
+      ]),
     ),
   );
-  assert.deepEqual(counts, { customers: 12, jobs: 12, quotes: 4, quote_items: 11, invoices: 5, invoice_items: 10, payments: 2 });
+  assert.deepEqual(counts, {
+    customers: 12,
+    jobs: 12,
+    quotes: 4,
+    quote_items: 11,
+    invoices: 5,
+    invoice_items: 10,
+    payments: 2,
+  });
   // Team members arrive without a password (they sign in through an invite later).
   const team = await rows<{ role: string; password_hash: string | null }>(
     `SELECT role, password_hash FROM users WHERE tenant_id = $1 AND import_run_id IS NOT NULL ORDER BY email`,
@@ -62,7 +73,11 @@ test("each sample downloads as an attachment; the five preview clean and commit 
       WHERE j.tenant_id = $1 AND j.external_id = 'JOB-5001'`,
     [t.id],
   );
-  assert.deepEqual(job, { customer: "Zoë Kowalski", assignee: "Tomás Ibáñez", start: new Date("2026-07-06T13:00:00Z") });
+  assert.deepEqual(job, {
+    customer: "Zoë Kowalski",
+    assignee: "Tomás Ibáñez",
+    start: new Date("2026-07-06T13:00:00Z"),
+  });
   const [inv] = await rows<{ total_cents: number; amount_paid_cents: number; paid: number }>(
     `SELECT i.total_cents, i.amount_paid_cents, (SELECT sum(amount_cents)::int FROM payments p WHERE p.tenant_id = i.tenant_id AND p.invoice_id = i.id AND p.method = 'import') AS paid
        FROM invoices i WHERE i.tenant_id = $1 AND i.number = 'INV-2002'`,
@@ -113,13 +128,19 @@ test("a file mixing good and bad rows lists every error by row and column, offer
   assert.equal(download.headers.get("content-disposition"), 'attachment; filename="customers-errors.csv"');
   assert.deepEqual(parseSimpleCsv(await download.text()), [["row", "column", "message"], ...expected]);
   // The bad cells are marked in the rows table.
-  assert.match(html, /class="import-cell-bad" aria-invalid="true"><span class="import-cell">not-an-email<\/span><div class="import-cell-error">Not a valid email address/);
+  assert.match(
+    html,
+    /class="import-cell-bad" aria-invalid="true"><span class="import-cell">not-an-email<\/span><div class="import-cell-error">Not a valid email address/,
+  );
 
   const forced = await commit(c, id);
   assert.equal(forced.status, 422);
   assert.match(pageText(await forced.text()), /This preview has rows with errors, so nothing was imported/);
   assert.equal(await countOf(t.id, "customers"), 0);
-  const [run] = await rows<{ state: string }>(`SELECT state FROM import_runs WHERE tenant_id = $1 AND id = $2`, [t.id, id]);
+  const [run] = await rows<{ state: string }>(`SELECT state FROM import_runs WHERE tenant_id = $1 AND id = $2`, [
+    t.id,
+    id,
+  ]);
   assert.equal(run.state, "previewed");
 });
 
@@ -139,7 +160,12 @@ test("parsing through HTTP: BOM, quoted commas, LF and CRLF inside quotes, escap
     [t.id],
   );
   assert.deepEqual(got, [
-    { name: "Zoë Kowalski", email: "zoe@example.com", company: "Brennan, Hart & Co.", notes: "Gate code 4412\nDog in yard" },
+    {
+      name: "Zoë Kowalski",
+      email: "zoe@example.com",
+      company: "Brennan, Hart & Co.",
+      notes: "Gate code 4412\nDog in yard",
+    },
     { name: "田中 愛子", email: "aiko@example.com", company: 'She said "hi"', notes: "two\nlines" },
     { name: "Emoji 🔧 Plumbing", email: null, company: null, notes: null },
   ]);
@@ -161,7 +187,12 @@ test("an empty file, a missing required column and an unknown type are 4xx with 
     ["customers", "\r\n  \r\n", 400, /The file is empty/],
     ["customers", "name,email\r\n", 422, /The file has a header row but no data rows/],
     ["customers", "email,phone\r\nzoe@example.com,555 0100\r\n", 422, /Missing required column: name/],
-    ["jobs", "title,description\r\nFix sink,Leak\r\n", 422, /Missing required column: customer_email or customer_external_id/],
+    [
+      "jobs",
+      "title,description\r\nFix sink,Leak\r\n",
+      422,
+      /Missing required column: customer_email or customer_external_id/,
+    ],
     ["widgets", "name\r\nZoë\r\n", 400, /"widgets" is not an import type/],
   ];
   for (const [type, content, status, message] of cases) {
@@ -218,7 +249,11 @@ test("a file over 10 MiB or 50,000 rows is 413 and stores nothing, also when str
   });
   const streamed = await fetch(new URL("/import-data/preview", BASE_URL), {
     method: "POST",
-    headers: { cookie: c.cookieHeader(), origin: new URL(BASE_URL).origin, "content-type": `multipart/form-data; boundary=${boundary}` },
+    headers: {
+      cookie: c.cookieHeader(),
+      origin: new URL(BASE_URL).origin,
+      "content-type": `multipart/form-data; boundary=${boundary}`,
+    },
     body,
     duplex: "half",
     redirect: "manual",
@@ -235,14 +270,24 @@ test("a file over 10 MiB or 50,000 rows is 413 and stores nothing, also when str
 
 test("quotes and invoices: rows sharing a number become one document with its line items; disagreeing rows are errors", async () => {
   const { t, c } = await signedIn();
-  await importFile(c, "customers", "name,email,external_id\r\nZoë Kowalski,zoe@example.com,C-1\r\nJosé Álvarez,jose@example.com,C-2\r\n");
+  await importFile(
+    c,
+    "customers",
+    "name,email,external_id\r\nZoë Kowalski,zoe@example.com,C-1\r\nJosé Álvarez,jose@example.com,C-2\r\n",
+  );
   const quotes =
     "number,customer_email,title,status,item_description,item_quantity,item_unit_price,tax_rate\r\n" +
     "Q-1,zoe@example.com,Water heater,sent,Heater,1,1149.00,8.25\r\n" +
     "Q-1,zoe@example.com,Water heater,sent,Labour,4,95.00,0\r\n" +
     "Q-2,jose@example.com,Panel,draft,Panel,1,1890.00,8.25\r\n";
   await importFile(c, "quotes", quotes);
-  const docs = await rows<{ number: string; items: number; subtotal_cents: number; tax_cents: number; total_cents: number }>(
+  const docs = await rows<{
+    number: string;
+    items: number;
+    subtotal_cents: number;
+    tax_cents: number;
+    total_cents: number;
+  }>(
     `SELECT q.number, count(i.*)::int AS items, q.subtotal_cents, q.tax_cents, q.total_cents
        FROM quotes q JOIN quote_items i ON i.tenant_id = q.tenant_id AND i.quote_id = q.id
       WHERE q.tenant_id = $1 GROUP BY q.tenant_id, q.id ORDER BY q.number`,
@@ -261,7 +306,10 @@ test("quotes and invoices: rows sharing a number become one document with its li
   const res = await upload(c, "invoices", invoices);
   const id = idIn(res, "preview");
   const page = pageText(await (await c.get(res.headers.get("location")!)).text());
-  assert.ok(page.includes(' 3 customer_email Differs from row 2 of invoice INV-1, which has "zoe@example.com"'), page.slice(0, 2000));
+  assert.ok(
+    page.includes(' 3 customer_email Differs from row 2 of invoice INV-1, which has "zoe@example.com"'),
+    page.slice(0, 2000),
+  );
   assert.ok(page.includes(' 4 status Differs from row 2 of invoice INV-1, which has "partial"'));
   assert.ok(page.includes(' 4 currency Differs from row 2 of invoice INV-1, which has "USD"'));
   assert.equal((await commit(c, id)).status, 422);
@@ -270,8 +318,14 @@ test("quotes and invoices: rows sharing a number become one document with its li
 
 test("pasted text previews like a file, also when the type comes after it", async () => {
   const { t, c } = await signedIn();
-  const pasted = idIn(await upload(c, "customers", "name,email\r\nAnn Lee,ann@example.com\r\n", { field: "csv" }), "preview");
-  const typeLast = idIn(await upload(c, "customers", "name,email\r\nBo Li,bo@example.com\r\n", { typeLast: true }), "preview");
+  const pasted = idIn(
+    await upload(c, "customers", "name,email\r\nAnn Lee,ann@example.com\r\n", { field: "csv" }),
+    "preview",
+  );
+  const typeLast = idIn(
+    await upload(c, "customers", "name,email\r\nBo Li,bo@example.com\r\n", { typeLast: true }),
+    "preview",
+  );
   const runs = await rows<{ id: string; state: string; file_name: string | null; row_count: number }>(
     `SELECT id, state, file_name, row_count FROM import_runs WHERE tenant_id = $1 ORDER BY created_at`,
     [t.id],
@@ -294,7 +348,11 @@ test("the upload needs the CSRF token, a same-site origin and the import permiss
   crossSite.set("type", "customers");
   crossSite.set("file", new Blob([csv]), "c.csv");
   // (A foreign Origin header never reaches the route: Remix itself refuses it for every page action.)
-  assert.equal((await c.request("POST", "/import-data/preview", { body: crossSite, headers: { "sec-fetch-site": "cross-site" } })).status, 403);
+  assert.equal(
+    (await c.request("POST", "/import-data/preview", { body: crossSite, headers: { "sec-fetch-site": "cross-site" } }))
+      .status,
+    403,
+  );
   const tech = await clientFor(t.users.technician);
   assert.equal((await tech.get("/import-data")).status, 403);
   assert.equal((await tech.get("/import-data/sample?type=customers")).status, 403);

@@ -2,7 +2,11 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { describe, test } from "node:test";
 import { one, rows } from "../../db/index";
-import { ACCOUNTING_OBJECT_LABELS, ACCOUNTING_PROVIDERS, SYNC_DIRECTION_LABELS } from "../../app/services/integrations/accounting";
+import {
+  ACCOUNTING_OBJECT_LABELS,
+  ACCOUNTING_PROVIDERS,
+  SYNC_DIRECTION_LABELS,
+} from "../../app/services/integrations/accounting";
 import { CALENDAR_PROVIDERS } from "../../app/services/integrations/calendar";
 import { API_KEY_DISABLED_REASON, LLM_PROVIDERS, LOCAL_STATEMENT } from "../../app/services/integrations/llm";
 import { SECRET_FIELD_MESSAGE } from "../../app/services/integrations/preferences";
@@ -47,7 +51,11 @@ const decode = (s: string) => s.replace(/&(amp|lt|gt|quot|#x27|#39|nbsp);/g, (_,
 const visibleHtml = (html: string) => html.replace(/<script\b[\s\S]*?<\/script>/g, "");
 /** The page's text, as a reader would see it. */
 const pageText = (html: string) =>
-  decode(visibleHtml(html).replace(/<!-- -->/g, "").replace(/<[^>]+>/g, " ")).replace(/\s+/g, " ");
+  decode(
+    visibleHtml(html)
+      .replace(/<!-- -->/g, "")
+      .replace(/<[^>]+>/g, " "),
+  ).replace(/\s+/g, " ");
 
 async function page(c: Client, p: Page) {
   const res = await c.get(path(p));
@@ -59,11 +67,20 @@ async function page(c: Client, p: Page) {
 async function save(c: Client, p: Page, body: Record<string, string>, opts?: { csrf?: boolean }) {
   const res = await c.post(path(p), body, opts);
   const raw = await res.text();
-  return { status: res.status, location: res.headers.get("location"), raw, html: visibleHtml(raw), text: pageText(raw) };
+  return {
+    status: res.status,
+    location: res.headers.get("location"),
+    raw,
+    html: visibleHtml(raw),
+    text: pageText(raw),
+  };
 }
 
 const settingsRow = (tenantId: string, key: string) =>
-  one<{ value: unknown; updated_by: string | null }>(`SELECT value, updated_by FROM tenant_settings WHERE tenant_id = $1 AND key = $2`, [tenantId, key]);
+  one<{ value: unknown; updated_by: string | null }>(
+    `SELECT value, updated_by FROM tenant_settings WHERE tenant_id = $1 AND key = $2`,
+    [tenantId, key],
+  );
 
 /** One `<article>` of the page by its heading id, so a provider's metadata is checked in its own card. */
 function card(html: string, id: string): string {
@@ -82,7 +99,9 @@ const selected = (html: string, value: string) => new RegExp(`<option value="${v
 /** Whether the input named `name` (with `value`, for radios) is rendered checked. */
 function checked(html: string, name: string, value?: string): boolean {
   const inputs = html.match(/<input\b[^>]*>/g) ?? [];
-  const input = inputs.find((tag) => tag.includes(`name="${name}"`) && (value === undefined || tag.includes(`value="${value}"`)));
+  const input = inputs.find(
+    (tag) => tag.includes(`name="${name}"`) && (value === undefined || tag.includes(`value="${value}"`)),
+  );
   assert.ok(input, `an input ${name}${value ? `=${value}` : ""}`);
   return /\schecked=""/.test(input);
 }
@@ -102,7 +121,10 @@ describe("settings pages render for owner and admin", () => {
         assert.ok(ct.includes(p.regionNote), `${p.name}: region note`);
         for (const r of p.regions) assert.ok(ct.includes(r.name), `${p.name}: region ${r.name}`);
         for (const o of p.objects) {
-          assert.ok(ct.includes(ACCOUNTING_OBJECT_LABELS[o.object]) && ct.includes(o.providerName), `${p.name}: ${o.object}`);
+          assert.ok(
+            ct.includes(ACCOUNTING_OBJECT_LABELS[o.object]) && ct.includes(o.providerName),
+            `${p.name}: ${o.object}`,
+          );
         }
         assert.ok(ct.includes(SYNC_DIRECTION_LABELS[p.defaultDirection]), `${p.name}: sync direction`);
         assert.ok(ct.includes("Not connected"), `${p.name}: status`);
@@ -181,7 +203,8 @@ describe("permissions (CONTRACT section 2)", () => {
     assert.doesNotMatch(cal.html, /Save calendar preferences/, "no save button for a viewer");
 
     const tech = await clientFor(t.users.technician);
-    for (const p of ["accounting", "llm"] as const) assert.equal((await page(tech, p)).status, 403, `technician on ${p}`);
+    for (const p of ["accounting", "llm"] as const)
+      assert.equal((await page(tech, p)).status, 403, `technician on ${p}`);
     // CONTRACT section 13: a technician opens the calendar page for their own feed link only,
     // never the integration preferences.
     const techCal = await page(tech, "calendar");
@@ -244,8 +267,13 @@ describe("saving preferences", () => {
       } else if (p === "calendar") {
         assert.ok(checked(after.html, "google_enabled") && !checked(after.html, "microsoft_enabled"));
         assert.ok(checked(after.html, "google_jobs", "all") && checked(after.html, "microsoft_jobs", "mine"));
-        assert.ok(checked(after.html, "google_busy_blocks_booking") && !checked(after.html, "microsoft_busy_blocks_booking"));
-        assert.ok(checked(after.html, "microsoft_include_customer_details") && !checked(after.html, "google_include_customer_details"));
+        assert.ok(
+          checked(after.html, "google_busy_blocks_booking") && !checked(after.html, "microsoft_busy_blocks_booking"),
+        );
+        assert.ok(
+          checked(after.html, "microsoft_include_customer_details") &&
+            !checked(after.html, "google_include_customer_details"),
+        );
       } else {
         assert.ok(selected(after.html, "anthropic") && selected(after.html, "claude-haiku-4-5"));
       }
@@ -258,19 +286,53 @@ describe("saving preferences", () => {
     const t = await createTenantWithUsers();
     const c = await clientFor(t.users.owner);
     assert.equal((await save(c, "accounting", VALID.accounting)).status, 303);
-    assert.equal((await save(c, "accounting", { preferred_provider: "netsuite", push_invoices: "on_sent", push_payments: "on" })).status, 303);
+    assert.equal(
+      (await save(c, "accounting", { preferred_provider: "netsuite", push_invoices: "on_sent", push_payments: "on" }))
+        .status,
+      303,
+    );
     const all = await rows(`SELECT value FROM tenant_settings WHERE tenant_id = $1 AND key = 'accounting'`, [t.id]);
     assert.deepEqual(all, [{ value: { preferredProvider: "netsuite", pushInvoices: "on_sent", pushPayments: true } }]);
     assert.ok(selected((await page(c, "accounting")).html, "netsuite"));
   });
 
   const INVALID: Array<{ p: Page; body: Record<string, string>; field: string; message: RegExp }> = [
-    { p: "accounting", body: { ...VALID.accounting, preferred_provider: "quickbooks-premium" }, field: "preferred_provider", message: /Unknown accounting provider "quickbooks-premium"/ },
-    { p: "accounting", body: { ...VALID.accounting, push_invoices: "on_draft" }, field: "push_invoices", message: /Unknown invoice push option "on_draft"/ },
-    { p: "calendar", body: { ...VALID.calendar, google_jobs: "everyone" }, field: "google_jobs", message: /Unknown which jobs sync to Google Calendar "everyone"/ },
-    { p: "calendar", body: { ...VALID.calendar, microsoft_enabled: "maybe" }, field: "microsoft_enabled", message: /Expected a checkbox value/ },
-    { p: "llm", body: { provider: "skynet", model: "t-800" }, field: "provider", message: /Unknown language-model provider "skynet"/ },
-    { p: "llm", body: { provider: "openai", model: "claude-haiku-4-5" }, field: "model", message: /Model "claude-haiku-4-5" is not offered by OpenAI/ },
+    {
+      p: "accounting",
+      body: { ...VALID.accounting, preferred_provider: "quickbooks-premium" },
+      field: "preferred_provider",
+      message: /Unknown accounting provider "quickbooks-premium"/,
+    },
+    {
+      p: "accounting",
+      body: { ...VALID.accounting, push_invoices: "on_draft" },
+      field: "push_invoices",
+      message: /Unknown invoice push option "on_draft"/,
+    },
+    {
+      p: "calendar",
+      body: { ...VALID.calendar, google_jobs: "everyone" },
+      field: "google_jobs",
+      message: /Unknown which jobs sync to Google Calendar "everyone"/,
+    },
+    {
+      p: "calendar",
+      body: { ...VALID.calendar, microsoft_enabled: "maybe" },
+      field: "microsoft_enabled",
+      message: /Expected a checkbox value/,
+    },
+    {
+      p: "llm",
+      body: { provider: "skynet", model: "t-800" },
+      field: "provider",
+      message: /Unknown language-model provider "skynet"/,
+    },
+    {
+      p: "llm",
+      body: { provider: "openai", model: "claude-haiku-4-5" },
+      field: "model",
+      message: /Model "claude-haiku-4-5" is not offered by OpenAI/,
+    },
   ];
   for (const { p, body, field, message } of INVALID) {
     test(`${p}: an invalid ${field} is refused (422) with the message beside the field, and nothing is stored`, async () => {
@@ -288,7 +350,10 @@ describe("saving preferences", () => {
     const t = await createTenantWithUsers();
     const c = await clientFor(t.users.owner);
     assert.equal((await save(c, "calendar", VALID.calendar)).status, 303);
-    assert.equal((await save(c, "calendar", { ...VALID.calendar, google_jobs: "nobody", google_enabled: "" })).status, 422);
+    assert.equal(
+      (await save(c, "calendar", { ...VALID.calendar, google_jobs: "nobody", google_enabled: "" })).status,
+      422,
+    );
     assert.deepEqual((await settingsRow(t.id, "calendar"))?.value, STORED.calendar);
   });
 });
@@ -305,7 +370,9 @@ describe("no route accepts or stores an API key or OAuth secret", () => {
         assert.equal(res.status, 422, `${p} with ${field}`);
         assert.ok(!res.raw.includes(secret), `${p} does not echo ${field} back, not even in the hydration data`);
         assert.ok(res.text.includes(SECRET_FIELD_MESSAGE), `${p} says why ${field} was refused`);
-        const found = await rows(`SELECT tenant_id FROM tenant_settings WHERE value::text LIKE '%' || $1 || '%'`, [secret]);
+        const found = await rows(`SELECT tenant_id FROM tenant_settings WHERE value::text LIKE '%' || $1 || '%'`, [
+          secret,
+        ]);
         assert.equal(found.length, 0, `${field} is stored nowhere`);
       }
       assert.equal(await settingsRow(t.id, p), undefined, "the refused saves stored nothing");
@@ -326,7 +393,11 @@ describe("tenant isolation", () => {
     const ca = await clientFor(a.users.owner);
     const cb = await clientFor(b.users.owner);
     assert.equal((await save(ca, "accounting", { preferred_provider: "xero", push_invoices: "on_paid" })).status, 303);
-    assert.equal((await save(cb, "accounting", { preferred_provider: "myob", push_invoices: "on_sent", push_payments: "on" })).status, 303);
+    assert.equal(
+      (await save(cb, "accounting", { preferred_provider: "myob", push_invoices: "on_sent", push_payments: "on" }))
+        .status,
+      303,
+    );
     assert.equal((await save(ca, "llm", { provider: "openai", model: "gpt-4o" })).status, 303);
 
     const pa = await page(ca, "accounting");
@@ -341,8 +412,16 @@ describe("tenant isolation", () => {
     assert.ok(selected(lb.html, "local") && !selected(lb.html, "gpt-4o"));
     assert.match(lb.text, /nothing has been saved yet/);
 
-    assert.deepEqual((await settingsRow(a.id, "accounting"))?.value, { preferredProvider: "xero", pushInvoices: "on_paid", pushPayments: false });
-    assert.deepEqual((await settingsRow(b.id, "accounting"))?.value, { preferredProvider: "myob", pushInvoices: "on_sent", pushPayments: true });
+    assert.deepEqual((await settingsRow(a.id, "accounting"))?.value, {
+      preferredProvider: "xero",
+      pushInvoices: "on_paid",
+      pushPayments: false,
+    });
+    assert.deepEqual((await settingsRow(b.id, "accounting"))?.value, {
+      preferredProvider: "myob",
+      pushInvoices: "on_sent",
+      pushPayments: true,
+    });
     assert.equal(await settingsRow(b.id, "llm"), undefined);
   });
 });

@@ -8,7 +8,15 @@ import { signPortalToken } from "../../app/services/portal/links.server";
 import { signIdToken } from "../../app/utils/signed-ids.server";
 import { createInvite } from "../../app/services/team/invites.server";
 import { clientFor, type Client } from "../helpers/client";
-import { createCustomer, createInvoice, createJob, createQuote, createUser, twoTenants, type TestTenant } from "../helpers/fixtures";
+import {
+  createCustomer,
+  createInvoice,
+  createJob,
+  createQuote,
+  createUser,
+  twoTenants,
+  type TestTenant,
+} from "../helpers/fixtures";
 import { textOf } from "../helpers/html";
 import { commit, idIn, preview, upload } from "../helpers/import";
 import { portalRequest, portalSetup, randomLoopback } from "../helpers/portal";
@@ -24,15 +32,26 @@ import { jpegLike, putPhoto } from "../helpers/photos";
 type Answer = { status: number; location: string | null; body: string };
 
 /** What a person or a client sees of a response, with the id asked about blanked out. */
-async function answer(res: Response | { status: number; headers: Record<string, unknown>; text: string }, id: string): Promise<Answer> {
-  const blank = (s: string) => s.split(id).join(":id").replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, ":uuid");
+async function answer(
+  res: Response | { status: number; headers: Record<string, unknown>; text: string },
+  id: string,
+): Promise<Answer> {
+  const blank = (s: string) =>
+    s
+      .split(id)
+      .join(":id")
+      .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, ":uuid");
   const isFetch = res instanceof Response;
   const type = String((isFetch ? res.headers.get("content-type") : res.headers["content-type"]) ?? "");
   const location = (isFetch ? res.headers.get("location") : (res.headers.location as string | undefined)) ?? null;
   const raw = isFetch ? await res.text() : res.text;
   let body: string;
   if (type.includes("json")) {
-    const env = JSON.parse(raw) as { success: boolean; error?: { code: string; message: string; fields: unknown }; data?: { results?: unknown[] } };
+    const env = JSON.parse(raw) as {
+      success: boolean;
+      error?: { code: string; message: string; fields: unknown };
+      data?: { results?: unknown[] };
+    };
     // The envelope without meta (request ids differ); for a push, its per-mutation results.
     body = JSON.stringify(env.success ? (env.data?.results ?? env.data) : env.error);
   } else body = textOf(raw);
@@ -61,14 +80,27 @@ async function fingerprint(tenantId: string): Promise<Record<string, string>> {
 /** Tenant B's records, each reachable only by its id. */
 async function theirRecords(b: TestTenant) {
   const customer = await createCustomer(b.id, { name: "Ines Theirs", email: `ines-${b.id.slice(0, 8)}@example.test` });
-  const job = await createJob(b.id, { customerId: customer.id, title: "Their boiler service", assigneeId: b.users.technician.id });
+  const job = await createJob(b.id, {
+    customerId: customer.id,
+    title: "Their boiler service",
+    assigneeId: b.users.technician.id,
+  });
   const quote = await createQuote(b.id, { customerId: customer.id });
   const invoice = await createInvoice(b.id, { customerId: customer.id });
   const portal = await portalSetup({ tenant: b, customerName: "Ines Portal" });
-  const request = await one<{ id: string }>(`INSERT INTO booking_requests (tenant_id, customer_id, service) VALUES ($1, $2, 'Their request') RETURNING id`, [b.id, customer.id]);
+  const request = await one<{ id: string }>(
+    `INSERT INTO booking_requests (tenant_id, customer_id, service) VALUES ($1, $2, 'Their request') RETURNING id`,
+    [b.id, customer.id],
+  );
   const member = await createUser(b.id, { role: "technician", name: "Theo Theirs", password: null });
-  const feed = await one<{ id: string }>(`INSERT INTO calendar_feeds (tenant_id, user_id, created_by) VALUES ($1, $2, $2) RETURNING id`, [b.id, b.users.technician.id]);
-  const priceBookItem = (await one<{ id: string }>(`INSERT INTO price_book_items (tenant_id, name, unit_price_cents) VALUES ($1, 'Their flush', 100) RETURNING id`, [b.id]))!;
+  const feed = await one<{ id: string }>(
+    `INSERT INTO calendar_feeds (tenant_id, user_id, created_by) VALUES ($1, $2, $2) RETURNING id`,
+    [b.id, b.users.technician.id],
+  );
+  const priceBookItem = (await one<{ id: string }>(
+    `INSERT INTO price_book_items (tenant_id, name, unit_price_cents) VALUES ($1, 'Their flush', 100) RETURNING id`,
+    [b.id],
+  ))!;
   const invite = await createInvite({ tenantId: b.id, userId: b.users.owner.id, role: "owner" }, member.id);
   const photo = (await one<{ id: string }>(
     `INSERT INTO job_photos (tenant_id, id, job_id, taken_by, taken_at, content_type, byte_size, sha256, bytes)
@@ -76,13 +108,32 @@ async function theirRecords(b: TestTenant) {
     [b.id, job.id, b.users.technician.id],
   ))!;
   const cb = await clientFor(b.users.owner);
-  const run = idIn(await commit(cb, await preview(cb, "customers", `name,email\nIvy Imported,ivy-${b.id.slice(0, 8)}@example.test\n`)), "run");
+  const run = idIn(
+    await commit(cb, await preview(cb, "customers", `name,email\nIvy Imported,ivy-${b.id.slice(0, 8)}@example.test\n`)),
+    "run",
+  );
   const pending = await preview(cb, "customers", `name,email\nIan Pending,ian-${b.id.slice(0, 8)}@example.test\n`);
   // A file waiting at the mapping step (an ambiguous header).
-  const waiting = await upload(cb, "customers", `Client Name,Email Address,Contact\nUna Uploaded,una-${b.id.slice(0, 8)}@example.test,555-0100\n`);
+  const waiting = await upload(
+    cb,
+    "customers",
+    `Client Name,Email Address,Contact\nUna Uploaded,una-${b.id.slice(0, 8)}@example.test,555-0100\n`,
+  );
   const uploadId = new URL(waiting.headers.get("location")!, "http://x").searchParams.get("upload")!;
   return {
-    customer, job, quote, invoice, portal, request: request!, member, run, pending, priceBookItem, uploadId, feed: feed!, photo,
+    customer,
+    job,
+    quote,
+    invoice,
+    portal,
+    request: request!,
+    member,
+    run,
+    pending,
+    priceBookItem,
+    uploadId,
+    feed: feed!,
+    photo,
     inviteSecret: new URL(invite.url).pathname.split("/").pop()!.split(".")[1],
   };
 }
@@ -108,7 +159,11 @@ test("every route that takes an id answers another tenant's id exactly as a miss
   const otherCustomersQuote = await createQuote(a.id, { customerId: ourOtherCustomer.id });
   const otherCustomersInvoice = await createInvoice(a.id, { customerId: ourOtherCustomer.id });
   const ourJob = await createJob(a.id, { customerId: ourOtherCustomer.id, title: "Our gutter cleaning" });
-  const ourTechJob = await createJob(a.id, { customerId: ourOtherCustomer.id, title: "Our tap washer", assigneeId: a.users.technician.id });
+  const ourTechJob = await createJob(a.id, {
+    customerId: ourOtherCustomer.id,
+    title: "Our tap washer",
+    assigneeId: a.users.technician.id,
+  });
   const ourPhotoId = randomUUID();
   const photoBytes = jpegLike(2048);
   const takenAt = "2026-06-16T09:12:00.000Z";
@@ -121,7 +176,10 @@ test("every route that takes an id answers another tenant's id exactly as a miss
   const aPrefix = Buffer.from(a.id.replace(/-/g, ""), "hex").toString("base64url");
   const occurredAt = new Date().toISOString();
   const push = (c: Client, jobId: string) =>
-    c.postJson("/api/offline-sync", { clientId: randomUUID(), mutations: [{ id: 1, type: "job.status", occurredAt, args: { jobId, status: "en_route" } }] });
+    c.postJson("/api/offline-sync", {
+      clientId: randomUUID(),
+      mutations: [{ id: 1, type: "job.status", occurredAt, args: { jobId, status: "en_route" } }],
+    });
   const mutation = (c: Client, type: string, args: Record<string, string>) =>
     c.postJson("/api/offline-sync", { clientId: randomUUID(), mutations: [{ id: 1, type, occurredAt, args }] });
 
@@ -131,135 +189,489 @@ test("every route that takes an id answers another tenant's id exactly as a miss
     { route: "GET /jobs/<id>", ask: (id) => owner.get(`/jobs/${id}`), theirs: [t.job.id], status: 404 },
     { route: "GET /jobs/<id> (technician)", ask: (id) => tech.get(`/jobs/${id}`), theirs: [t.job.id], status: 404 },
     { route: "GET /jobs/<id>/edit", ask: (id) => owner.get(`/jobs/${id}/edit`), theirs: [t.job.id], status: 404 },
-    { route: "GET /jobs/new?customerId=<id>", ask: (id) => owner.get(`/jobs/new?customerId=${id}`), theirs: [t.customer.id], status: 200 },
+    {
+      route: "GET /jobs/new?customerId=<id>",
+      ask: (id) => owner.get(`/jobs/new?customerId=${id}`),
+      theirs: [t.customer.id],
+      status: 200,
+    },
     { route: "GET /quotes/<id>", ask: (id) => owner.get(`/quotes/${id}`), theirs: [t.quote.id], status: 404 },
     { route: "GET /invoices/<id>", ask: (id) => owner.get(`/invoices/${id}`), theirs: [t.invoice.id], status: 404 },
     {
       route: "POST /customers/<id> (a service property)",
-      ask: (id) => owner.post(`/customers/${id}`, { intent: "property.add", label: "Mallory's", addressLine1: "1 Evil St" }),
-      theirs: [t.customer.id], status: 404,
+      ask: (id) =>
+        owner.post(`/customers/${id}`, { intent: "property.add", label: "Mallory's", addressLine1: "1 Evil St" }),
+      theirs: [t.customer.id],
+      status: 404,
     },
-    { route: "GET /customers/<id>/portal-links", ask: (id) => owner.get(`/customers/${id}/portal-links`), theirs: [t.customer.id], status: 404 },
-    { route: "GET /team/<id>/invite", ask: (id) => owner.get(`/team/${id}/invite`), theirs: [t.member.id], status: 404 },
-    { route: "GET /customers/<id>/edit", ask: (id) => office.get(`/customers/${id}/edit`), theirs: [t.customer.id], status: 404 },
-    { route: "GET /quotes/<id>/edit", ask: (id) => office.get(`/quotes/${id}/edit`), theirs: [t.quote.id], status: 404 },
-    { route: "GET /quotes/new?customerId=<id>", ask: (id) => office.get(`/quotes/new?customerId=${id}`), theirs: [t.customer.id], status: 404 },
-    { route: "GET /quotes/new?requestId=<id>", ask: (id) => office.get(`/quotes/new?requestId=${id}`), theirs: [t.request.id], status: 404 },
+    {
+      route: "GET /customers/<id>/portal-links",
+      ask: (id) => owner.get(`/customers/${id}/portal-links`),
+      theirs: [t.customer.id],
+      status: 404,
+    },
+    {
+      route: "GET /team/<id>/invite",
+      ask: (id) => owner.get(`/team/${id}/invite`),
+      theirs: [t.member.id],
+      status: 404,
+    },
+    {
+      route: "GET /customers/<id>/edit",
+      ask: (id) => office.get(`/customers/${id}/edit`),
+      theirs: [t.customer.id],
+      status: 404,
+    },
+    {
+      route: "GET /quotes/<id>/edit",
+      ask: (id) => office.get(`/quotes/${id}/edit`),
+      theirs: [t.quote.id],
+      status: 404,
+    },
+    {
+      route: "GET /quotes/new?customerId=<id>",
+      ask: (id) => office.get(`/quotes/new?customerId=${id}`),
+      theirs: [t.customer.id],
+      status: 404,
+    },
+    {
+      route: "GET /quotes/new?requestId=<id>",
+      ask: (id) => office.get(`/quotes/new?requestId=${id}`),
+      theirs: [t.request.id],
+      status: 404,
+    },
     // Documents customers keep (CONTRACT section 16).
     { route: "GET /quotes/<id>.pdf", ask: (id) => owner.get(`/quotes/${id}.pdf`), theirs: [t.quote.id], status: 404 },
-    { route: "GET /invoices/<id>.pdf", ask: (id) => owner.get(`/invoices/${id}.pdf`), theirs: [t.invoice.id], status: 404 },
-    { route: "GET /invoices/<id>/receipts/<paymentId>.pdf", ask: (id) => owner.get(`/invoices/${id}/receipts/${randomUUID()}.pdf`), theirs: [t.invoice.id], status: 404 },
+    {
+      route: "GET /invoices/<id>.pdf",
+      ask: (id) => owner.get(`/invoices/${id}.pdf`),
+      theirs: [t.invoice.id],
+      status: 404,
+    },
+    {
+      route: "GET /invoices/<id>/receipts/<paymentId>.pdf",
+      ask: (id) => owner.get(`/invoices/${id}/receipts/${randomUUID()}.pdf`),
+      theirs: [t.invoice.id],
+      status: 404,
+    },
     // Lists filtered by an id in the query.
-    { route: "GET /jobs?customer=<id>", ask: (id) => owner.get(`/jobs?status=all&customer=${id}`), theirs: [t.customer.id], status: 200 },
-    { route: "GET /jobs?assignee=<id>", ask: (id) => owner.get(`/jobs?status=all&assignee=${id}`), theirs: [b.users.technician.id], status: 200 },
-    { route: "GET /quotes?customer=<id>", ask: (id) => owner.get(`/quotes?customer=${id}`), theirs: [t.customer.id], status: 200 },
-    { route: "GET /invoices?customer=<id>", ask: (id) => owner.get(`/invoices?customer=${id}`), theirs: [t.customer.id], status: 200 },
+    {
+      route: "GET /jobs?customer=<id>",
+      ask: (id) => owner.get(`/jobs?status=all&customer=${id}`),
+      theirs: [t.customer.id],
+      status: 200,
+    },
+    {
+      route: "GET /jobs?assignee=<id>",
+      ask: (id) => owner.get(`/jobs?status=all&assignee=${id}`),
+      theirs: [b.users.technician.id],
+      status: 200,
+    },
+    {
+      route: "GET /quotes?customer=<id>",
+      ask: (id) => owner.get(`/quotes?customer=${id}`),
+      theirs: [t.customer.id],
+      status: 200,
+    },
+    {
+      route: "GET /invoices?customer=<id>",
+      ask: (id) => owner.get(`/invoices?customer=${id}`),
+      theirs: [t.customer.id],
+      status: 200,
+    },
     // Import runs by id in the query.
-    { route: "GET /import-data?type=customers&preview=<id>", ask: (id) => owner.get(`/import-data?type=customers&preview=${id}`), theirs: [t.pending], status: 404 },
-    { route: "GET /import-data?preview=<id>", ask: (id) => owner.get(`/import-data?preview=${id}`), theirs: [t.pending], status: 404 },
-    { route: "GET /import-data?type=customers&run=<id>", ask: (id) => owner.get(`/import-data?type=customers&run=${id}`), theirs: [t.run], status: 404 },
-    { route: "GET /import-data?run=<id>", ask: (id) => owner.get(`/import-data?run=${id}`), theirs: [t.run], status: 404 },
-    { route: "GET /import-data?type=customers&upload=<id>", ask: (id) => owner.get(`/import-data?type=customers&upload=${id}`), theirs: [t.uploadId], status: 404 },
-    { route: "GET /import-data/map?upload=<id>", ask: (id) => owner.get(`/import-data/map?type=customers&upload=${id}`), theirs: [t.uploadId], status: 200 },
+    {
+      route: "GET /import-data?type=customers&preview=<id>",
+      ask: (id) => owner.get(`/import-data?type=customers&preview=${id}`),
+      theirs: [t.pending],
+      status: 404,
+    },
+    {
+      route: "GET /import-data?preview=<id>",
+      ask: (id) => owner.get(`/import-data?preview=${id}`),
+      theirs: [t.pending],
+      status: 404,
+    },
+    {
+      route: "GET /import-data?type=customers&run=<id>",
+      ask: (id) => owner.get(`/import-data?type=customers&run=${id}`),
+      theirs: [t.run],
+      status: 404,
+    },
+    {
+      route: "GET /import-data?run=<id>",
+      ask: (id) => owner.get(`/import-data?run=${id}`),
+      theirs: [t.run],
+      status: 404,
+    },
+    {
+      route: "GET /import-data?type=customers&upload=<id>",
+      ask: (id) => owner.get(`/import-data?type=customers&upload=${id}`),
+      theirs: [t.uploadId],
+      status: 404,
+    },
+    {
+      route: "GET /import-data/map?upload=<id>",
+      ask: (id) => owner.get(`/import-data/map?type=customers&upload=${id}`),
+      theirs: [t.uploadId],
+      status: 200,
+    },
     {
       route: "POST /import-data/map (uploadId)",
-      ask: (id) => owner.post(`/import-data/map?type=customers&upload=${id}`, { uploadId: id, "column.0": "name", "column.1": "email", "column.2": "phone" }),
-      theirs: [t.uploadId], status: 404,
+      ask: (id) =>
+        owner.post(`/import-data/map?type=customers&upload=${id}`, {
+          uploadId: id,
+          "column.0": "name",
+          "column.1": "email",
+          "column.2": "phone",
+        }),
+      theirs: [t.uploadId],
+      status: 404,
     },
-    { route: "GET /import-data/errors?preview=<id>", ask: (id) => owner.get(`/import-data/errors?preview=${id}`), theirs: [t.pending], status: 404 },
-    // Forms with the id in the path.
-    { route: "POST /customers/<id>/portal-links", ask: (id) => owner.post(`/customers/${id}/portal-links`, { days: 5 }), theirs: [t.customer.id], status: 404 },
-    { route: "POST /portal-links/<id>/revoke", ask: (id) => owner.post(`/portal-links/${id}/revoke`, {}), theirs: [t.portal.linkId], status: 404 },
-    { route: "POST /team/<id>/invite", ask: (id) => owner.post(`/team/${id}/invite`, {}), theirs: [t.member.id], status: 404 },
-    // The schedule (CONTRACT section 13): the move form and its action, calendar feed links.
-    { route: "GET /jobs/<id>/schedule", ask: (id) => owner.get(`/jobs/${id}/schedule`), theirs: [t.job.id], status: 404 },
     {
-      route: "POST /jobs/<id>/schedule", ask: (id) => office.post(`/jobs/${id}/schedule`, { assigneeId: a.users.technician.id, scheduledStart: "2030-06-04T09:00", scheduledEnd: "2030-06-04T11:00" }),
-      theirs: [t.job.id], status: 404,
+      route: "GET /import-data/errors?preview=<id>",
+      ask: (id) => owner.get(`/import-data/errors?preview=${id}`),
+      theirs: [t.pending],
+      status: 404,
+    },
+    // Forms with the id in the path.
+    {
+      route: "POST /customers/<id>/portal-links",
+      ask: (id) => owner.post(`/customers/${id}/portal-links`, { days: 5 }),
+      theirs: [t.customer.id],
+      status: 404,
+    },
+    {
+      route: "POST /portal-links/<id>/revoke",
+      ask: (id) => owner.post(`/portal-links/${id}/revoke`, {}),
+      theirs: [t.portal.linkId],
+      status: 404,
+    },
+    {
+      route: "POST /team/<id>/invite",
+      ask: (id) => owner.post(`/team/${id}/invite`, {}),
+      theirs: [t.member.id],
+      status: 404,
+    },
+    // The schedule (CONTRACT section 13): the move form and its action, calendar feed links.
+    {
+      route: "GET /jobs/<id>/schedule",
+      ask: (id) => owner.get(`/jobs/${id}/schedule`),
+      theirs: [t.job.id],
+      status: 404,
+    },
+    {
+      route: "POST /jobs/<id>/schedule",
+      ask: (id) =>
+        office.post(`/jobs/${id}/schedule`, {
+          assigneeId: a.users.technician.id,
+          scheduledStart: "2030-06-04T09:00",
+          scheduledEnd: "2030-06-04T11:00",
+        }),
+      theirs: [t.job.id],
+      status: 404,
     },
     {
       route: "POST /jobs/<id>/schedule (the board's fetcher)",
       // Remix's data answer (not the envelope): compared as text.
       ask: async (id) => {
-        const res = await office.post(`/jobs/${id}/schedule?_data=routes%2Fjobs.%24id_.schedule`, { via: "board", scheduledStart: "2030-06-04T09:00", scheduledEnd: "2030-06-04T11:00" });
+        const res = await office.post(`/jobs/${id}/schedule?_data=routes%2Fjobs.%24id_.schedule`, {
+          via: "board",
+          scheduledStart: "2030-06-04T09:00",
+          scheduledEnd: "2030-06-04T11:00",
+        });
         return { status: res.status, headers: { "content-type": "text/plain" }, text: await res.text() };
       },
-      theirs: [t.job.id], status: 404,
+      theirs: [t.job.id],
+      status: 404,
     },
     {
-      route: "POST /jobs/<id>/schedule (assigneeId)", ask: (id) => office.post(`/jobs/${ourJob.id}/schedule`, { assigneeId: id, scheduledStart: "2030-06-04T09:00", scheduledEnd: "2030-06-04T11:00" }),
-      theirs: [b.users.technician.id, t.member.id], status: 422,
+      route: "POST /jobs/<id>/schedule (assigneeId)",
+      ask: (id) =>
+        office.post(`/jobs/${ourJob.id}/schedule`, {
+          assigneeId: id,
+          scheduledStart: "2030-06-04T09:00",
+          scheduledEnd: "2030-06-04T11:00",
+        }),
+      theirs: [b.users.technician.id, t.member.id],
+      status: 422,
     },
-    { route: "POST /settings/calendar/feeds (userId)", ask: (id) => owner.post("/settings/calendar/feeds", { userId: id }), theirs: [b.users.technician.id, t.member.id], status: 404 },
-    { route: "POST /settings/calendar/feeds/<id>/revoke", ask: (id) => owner.post(`/settings/calendar/feeds/${id}/revoke`, {}), theirs: [t.feed.id], status: 404 },
+    {
+      route: "POST /settings/calendar/feeds (userId)",
+      ask: (id) => owner.post("/settings/calendar/feeds", { userId: id }),
+      theirs: [b.users.technician.id, t.member.id],
+      status: 404,
+    },
+    {
+      route: "POST /settings/calendar/feeds/<id>/revoke",
+      ask: (id) => owner.post(`/settings/calendar/feeds/${id}/revoke`, {}),
+      theirs: [t.feed.id],
+      status: 404,
+    },
     {
       route: "GET /calendar/<token> (our tenant, their feed id)",
       ask: (token) => tech.get(`/calendar/${token}.ics`),
-      theirs: [signIdToken("calendar", a.id, t.feed.id)], missing: () => signIdToken("calendar", a.id, randomUUID()), status: 404,
+      theirs: [signIdToken("calendar", a.id, t.feed.id)],
+      missing: () => signIdToken("calendar", a.id, randomUUID()),
+      status: 404,
     },
-    { route: "POST /customers/<id>/edit", ask: (id) => office.post(`/customers/${id}/edit`, { name: "Mallory" }), theirs: [t.customer.id], status: 404 },
     {
-      route: "POST /quotes/<id>/edit", theirs: [t.quote.id], status: 404,
-      ask: (id) => office.post(`/quotes/${id}/edit`, { customerId: ourOtherCustomer.id, "items[0].description": "Mallory", "items[0].unitPrice": "1" }),
+      route: "POST /customers/<id>/edit",
+      ask: (id) => office.post(`/customers/${id}/edit`, { name: "Mallory" }),
+      theirs: [t.customer.id],
+      status: 404,
     },
-    { route: "POST /customers/<id>/reminders", ask: (id) => office.post(`/customers/${id}/reminders`, { on: "false" }), theirs: [t.customer.id], status: 404 },
-    { route: "POST /quotes/<id>/send", ask: (id) => office.post(`/quotes/${id}/send`, {}), theirs: [t.quote.id], status: 404 },
-    { route: "POST /quotes/<id>/convert", ask: (id) => office.post(`/quotes/${id}/convert`, {}), theirs: [t.quote.id], status: 404 },
-    { route: "GET /invoices/<id>/payments", ask: (id) => owner.get(`/invoices/${id}/payments`), theirs: [t.invoice.id], status: 404 },
-    { route: "GET /invoices/<id>/void", ask: (id) => owner.get(`/invoices/${id}/void`), theirs: [t.invoice.id], status: 404 },
+    {
+      route: "POST /quotes/<id>/edit",
+      theirs: [t.quote.id],
+      status: 404,
+      ask: (id) =>
+        office.post(`/quotes/${id}/edit`, {
+          customerId: ourOtherCustomer.id,
+          "items[0].description": "Mallory",
+          "items[0].unitPrice": "1",
+        }),
+    },
+    {
+      route: "POST /customers/<id>/reminders",
+      ask: (id) => office.post(`/customers/${id}/reminders`, { on: "false" }),
+      theirs: [t.customer.id],
+      status: 404,
+    },
+    {
+      route: "POST /quotes/<id>/send",
+      ask: (id) => office.post(`/quotes/${id}/send`, {}),
+      theirs: [t.quote.id],
+      status: 404,
+    },
+    {
+      route: "POST /quotes/<id>/convert",
+      ask: (id) => office.post(`/quotes/${id}/convert`, {}),
+      theirs: [t.quote.id],
+      status: 404,
+    },
+    {
+      route: "GET /invoices/<id>/payments",
+      ask: (id) => owner.get(`/invoices/${id}/payments`),
+      theirs: [t.invoice.id],
+      status: 404,
+    },
+    {
+      route: "GET /invoices/<id>/void",
+      ask: (id) => owner.get(`/invoices/${id}/void`),
+      theirs: [t.invoice.id],
+      status: 404,
+    },
     {
       route: "POST /invoices/<id>/payments",
-      ask: (id) => owner.post(`/invoices/${id}/payments`, { amount: "10.00", method: "cash", receivedOn: "2026-01-05", idempotencyKey: randomBytes(16).toString("base64url") }),
-      theirs: [t.invoice.id], status: 404,
+      ask: (id) =>
+        owner.post(`/invoices/${id}/payments`, {
+          amount: "10.00",
+          method: "cash",
+          receivedOn: "2026-01-05",
+          idempotencyKey: randomBytes(16).toString("base64url"),
+        }),
+      theirs: [t.invoice.id],
+      status: 404,
     },
-    { route: "POST /invoices/<id>/void", ask: (id) => owner.post(`/invoices/${id}/void`, {}), theirs: [t.invoice.id], status: 404 },
+    {
+      route: "POST /invoices/<id>/void",
+      ask: (id) => owner.post(`/invoices/${id}/void`, {}),
+      theirs: [t.invoice.id],
+      status: 404,
+    },
     // Invoices by hand (CONTRACT section 12).
-    { route: "GET /invoices/new?customerId=<id>", ask: (id) => office.get(`/invoices/new?customerId=${id}`), theirs: [t.customer.id], status: 404 },
-    { route: "GET /invoices/<id>/edit", ask: (id) => office.get(`/invoices/${id}/edit`), theirs: [t.invoice.id], status: 404 },
     {
-      route: "POST /invoices/<id>/edit", theirs: [t.invoice.id], status: 404,
-      ask: (id) => office.post(`/invoices/${id}/edit`, { customerId: ourOtherCustomer.id, "items[0].description": "Mallory", "items[0].unitPrice": "1" }),
+      route: "GET /invoices/new?customerId=<id>",
+      ask: (id) => office.get(`/invoices/new?customerId=${id}`),
+      theirs: [t.customer.id],
+      status: 404,
     },
-    { route: "POST /invoices/<id>/send", ask: (id) => office.post(`/invoices/${id}/send`, {}), theirs: [t.invoice.id], status: 404 },
-    { route: "POST /jobs/<id>/invoice", ask: (id) => office.post(`/jobs/${id}/invoice`, {}), theirs: [t.job.id], status: 404 },
     {
-      route: "POST /invoices/new (customerId)", status: 422,
-      ask: (id) => office.post(`/invoices/new?customerId=${ourOtherCustomer.id}`, { customerId: id, "items[0].description": "Mallory", "items[0].unitPrice": "1" }),
+      route: "GET /invoices/<id>/edit",
+      ask: (id) => office.get(`/invoices/${id}/edit`),
+      theirs: [t.invoice.id],
+      status: 404,
+    },
+    {
+      route: "POST /invoices/<id>/edit",
+      theirs: [t.invoice.id],
+      status: 404,
+      ask: (id) =>
+        office.post(`/invoices/${id}/edit`, {
+          customerId: ourOtherCustomer.id,
+          "items[0].description": "Mallory",
+          "items[0].unitPrice": "1",
+        }),
+    },
+    {
+      route: "POST /invoices/<id>/send",
+      ask: (id) => office.post(`/invoices/${id}/send`, {}),
+      theirs: [t.invoice.id],
+      status: 404,
+    },
+    {
+      route: "POST /jobs/<id>/invoice",
+      ask: (id) => office.post(`/jobs/${id}/invoice`, {}),
+      theirs: [t.job.id],
+      status: 404,
+    },
+    {
+      route: "POST /invoices/new (customerId)",
+      status: 422,
+      ask: (id) =>
+        office.post(`/invoices/new?customerId=${ourOtherCustomer.id}`, {
+          customerId: id,
+          "items[0].description": "Mallory",
+          "items[0].unitPrice": "1",
+        }),
       theirs: [t.customer.id],
     },
-    { route: "POST /requests/<id>/convert", ask: (id) => owner.post(`/requests/${id}/convert`, { to: "job" }), theirs: [t.request.id], status: 404 },
-    { route: "POST /jobs/<id>/edit", ask: (id) => owner.post(`/jobs/${id}/edit`, { customerId: ours.customer.id, title: "Taken over" }), theirs: [t.job.id], status: 404 },
-    { route: "POST /jobs/<id> (cancel)", ask: (id) => owner.post(`/jobs/${id}`, { intent: "cancel" }), theirs: [t.job.id], status: 404 },
-    { route: "POST /jobs/<id> (reopen)", ask: (id) => owner.post(`/jobs/${id}`, { intent: "reopen" }), theirs: [t.job.id], status: 404 },
+    {
+      route: "POST /requests/<id>/convert",
+      ask: (id) => owner.post(`/requests/${id}/convert`, { to: "job" }),
+      theirs: [t.request.id],
+      status: 404,
+    },
+    {
+      route: "POST /jobs/<id>/edit",
+      ask: (id) => owner.post(`/jobs/${id}/edit`, { customerId: ours.customer.id, title: "Taken over" }),
+      theirs: [t.job.id],
+      status: 404,
+    },
+    {
+      route: "POST /jobs/<id> (cancel)",
+      ask: (id) => owner.post(`/jobs/${id}`, { intent: "cancel" }),
+      theirs: [t.job.id],
+      status: 404,
+    },
+    {
+      route: "POST /jobs/<id> (reopen)",
+      ask: (id) => owner.post(`/jobs/${id}`, { intent: "reopen" }),
+      theirs: [t.job.id],
+      status: 404,
+    },
     // Forms with the id in the body.
-    { route: "POST /jobs/new (customerId)", ask: (id) => owner.post("/jobs/new", { customerId: id, title: "For them" }), theirs: [t.customer.id], status: 422 },
-    { route: "POST /jobs/new (assigneeId)", ask: (id) => owner.post("/jobs/new", { customerId: ours.customer.id, title: "By them", assigneeId: id }), theirs: [b.users.technician.id], status: 422 },
-    { route: "POST /team (role of userId)", ask: (id) => owner.post("/team", { intent: "role", userId: id, role: "office" }), theirs: [t.member.id], status: 404 },
     {
-      route: "POST /quotes/new (customerId)", status: 422,
-      ask: (id) => office.post(`/quotes/new?customerId=${ourOtherCustomer.id}`, { customerId: id, "items[0].description": "Mallory", "items[0].unitPrice": "1" }),
+      route: "POST /jobs/new (customerId)",
+      ask: (id) => owner.post("/jobs/new", { customerId: id, title: "For them" }),
+      theirs: [t.customer.id],
+      status: 422,
+    },
+    {
+      route: "POST /jobs/new (assigneeId)",
+      ask: (id) => owner.post("/jobs/new", { customerId: ours.customer.id, title: "By them", assigneeId: id }),
+      theirs: [b.users.technician.id],
+      status: 422,
+    },
+    {
+      route: "POST /team (role of userId)",
+      ask: (id) => owner.post("/team", { intent: "role", userId: id, role: "office" }),
+      theirs: [t.member.id],
+      status: 404,
+    },
+    {
+      route: "POST /quotes/new (customerId)",
+      status: 422,
+      ask: (id) =>
+        office.post(`/quotes/new?customerId=${ourOtherCustomer.id}`, {
+          customerId: id,
+          "items[0].description": "Mallory",
+          "items[0].unitPrice": "1",
+        }),
       theirs: [t.customer.id],
     },
-    { route: "POST /settings/price-book?intent=remove (id)", ask: (id) => office.post("/settings/price-book?intent=remove", { id }), theirs: [t.priceBookItem.id], status: 404 },
-    { route: "POST /settings/price-book (id)", ask: (id) => office.post("/settings/price-book", { id, name: "Mallory", unitPrice: "1" }), theirs: [t.priceBookItem.id], status: 404 },
-    { route: "GET /settings/price-book?edit=<id>", ask: (id) => office.get(`/settings/price-book?edit=${id}`), theirs: [t.priceBookItem.id], status: 404 },
-    { route: "POST /requests (requestId)", ask: (id) => owner.post("/requests", { requestId: id, status: "declined" }), theirs: [t.request.id], status: 404 },
-    { route: "POST /import-data/commit (previewId)", ask: (id) => owner.post("/import-data/commit", { previewId: id }), theirs: [t.pending], status: 404 },
-    { route: "POST /import-data/undo (runId)", ask: (id) => owner.post("/import-data/undo", { runId: id }), theirs: [t.run], status: 404 },
-    { route: "POST /field status (jobId)", ask: (id) => office.post("/field", { intent: "status", jobId: id, status: "en_route" }), theirs: [t.job.id], status: 404 },
-    { route: "POST /field note (jobId)", ask: (id) => office.post("/field", { intent: "note", jobId: id, body: "Checked it" }), theirs: [t.job.id], status: 404 },
-    { route: "POST /field note (jobId, technician)", ask: (id) => tech.post("/field", { intent: "note", jobId: id, body: "Checked it" }), theirs: [t.job.id], status: 404 },
+    {
+      route: "POST /settings/price-book?intent=remove (id)",
+      ask: (id) => office.post("/settings/price-book?intent=remove", { id }),
+      theirs: [t.priceBookItem.id],
+      status: 404,
+    },
+    {
+      route: "POST /settings/price-book (id)",
+      ask: (id) => office.post("/settings/price-book", { id, name: "Mallory", unitPrice: "1" }),
+      theirs: [t.priceBookItem.id],
+      status: 404,
+    },
+    {
+      route: "GET /settings/price-book?edit=<id>",
+      ask: (id) => office.get(`/settings/price-book?edit=${id}`),
+      theirs: [t.priceBookItem.id],
+      status: 404,
+    },
+    {
+      route: "POST /requests (requestId)",
+      ask: (id) => owner.post("/requests", { requestId: id, status: "declined" }),
+      theirs: [t.request.id],
+      status: 404,
+    },
+    {
+      route: "POST /import-data/commit (previewId)",
+      ask: (id) => owner.post("/import-data/commit", { previewId: id }),
+      theirs: [t.pending],
+      status: 404,
+    },
+    {
+      route: "POST /import-data/undo (runId)",
+      ask: (id) => owner.post("/import-data/undo", { runId: id }),
+      theirs: [t.run],
+      status: 404,
+    },
+    {
+      route: "POST /field status (jobId)",
+      ask: (id) => office.post("/field", { intent: "status", jobId: id, status: "en_route" }),
+      theirs: [t.job.id],
+      status: 404,
+    },
+    {
+      route: "POST /field note (jobId)",
+      ask: (id) => office.post("/field", { intent: "note", jobId: id, body: "Checked it" }),
+      theirs: [t.job.id],
+      status: 404,
+    },
+    {
+      route: "POST /field note (jobId, technician)",
+      ask: (id) => tech.post("/field", { intent: "note", jobId: id, body: "Checked it" }),
+      theirs: [t.job.id],
+      status: 404,
+    },
     // JSON: offline sync mutations name a job.
-    { route: "POST /api/offline-sync job.status (jobId)", ask: (id) => push(office, id), theirs: [t.job.id], status: 200 },
-    { route: "POST /api/offline-sync job.note (jobId, technician)", ask: (id) => mutation(tech, "job.note", { jobId: id, body: "Checked it" }), theirs: [t.job.id], status: 200 },
+    {
+      route: "POST /api/offline-sync job.status (jobId)",
+      ask: (id) => push(office, id),
+      theirs: [t.job.id],
+      status: 200,
+    },
+    {
+      route: "POST /api/offline-sync job.note (jobId, technician)",
+      ask: (id) => mutation(tech, "job.note", { jobId: id, body: "Checked it" }),
+      theirs: [t.job.id],
+      status: 200,
+    },
     {
       route: "POST /api/offline-sync job.time_entry (jobId)",
-      ask: (id) => mutation(office, "job.time_entry", { jobId: id, startedAt: new Date(Date.now() - 3600_000).toISOString(), endedAt: occurredAt }),
-      theirs: [t.job.id], status: 200,
+      ask: (id) =>
+        mutation(office, "job.time_entry", {
+          jobId: id,
+          startedAt: new Date(Date.now() - 3600_000).toISOString(),
+          endedAt: occurredAt,
+        }),
+      theirs: [t.job.id],
+      status: 200,
     },
     // Job photos (issue 21): the upload names a job and a photo, the image route both.
-    { route: "PUT /api/field/jobs/<id>/photos/<photoId>", ask: (id) => putPhoto(office, id, randomUUID(), photoBytes, { takenAt }), theirs: [t.job.id], status: 404 },
-    { route: "PUT /api/field/jobs/<id>/photos/<photoId> (technician)", ask: (id) => putPhoto(tech, id, randomUUID(), photoBytes, { takenAt }), theirs: [t.job.id], status: 404 },
+    {
+      route: "PUT /api/field/jobs/<id>/photos/<photoId>",
+      ask: (id) => putPhoto(office, id, randomUUID(), photoBytes, { takenAt }),
+      theirs: [t.job.id],
+      status: 404,
+    },
+    {
+      route: "PUT /api/field/jobs/<id>/photos/<photoId> (technician)",
+      ask: (id) => putPhoto(tech, id, randomUUID(), photoBytes, { takenAt }),
+      theirs: [t.job.id],
+      status: 404,
+    },
     {
       route: "POST /field/photos (jobId, no JavaScript)",
       ask: (id) => {
@@ -268,80 +680,143 @@ test("every route that takes an id answers another tenant's id exactly as a miss
         form.set("photo", new Blob([photoBytes], { type: "image/jpeg" }), "photo.jpg");
         return tech.post("/field/photos", form);
       },
-      theirs: [t.job.id], status: 404,
+      theirs: [t.job.id],
+      status: 404,
     },
-    { route: "GET /jobs/<id>/photos/<photoId>", ask: (id) => owner.get(`/jobs/${id}/photos/${ourPhotoId}`), theirs: [t.job.id], status: 404 },
-    { route: "GET /jobs/<id>/photos/<photoId> (their job and photo)", ask: (id) => owner.get(`/jobs/${id}/photos/${t.photo.id}`), theirs: [t.job.id], status: 404 },
-    { route: "GET /jobs/<id>/photos/<photoId> (photoId)", ask: (id) => owner.get(`/jobs/${ourTechJob.id}/photos/${id}`), theirs: [t.photo.id], status: 404 },
-    { route: "GET /jobs/<id>/photos/<photoId> (photoId, technician)", ask: (id) => tech.get(`/jobs/${ourTechJob.id}/photos/${id}`), theirs: [t.photo.id], status: 404 },
+    {
+      route: "GET /jobs/<id>/photos/<photoId>",
+      ask: (id) => owner.get(`/jobs/${id}/photos/${ourPhotoId}`),
+      theirs: [t.job.id],
+      status: 404,
+    },
+    {
+      route: "GET /jobs/<id>/photos/<photoId> (their job and photo)",
+      ask: (id) => owner.get(`/jobs/${id}/photos/${t.photo.id}`),
+      theirs: [t.job.id],
+      status: 404,
+    },
+    {
+      route: "GET /jobs/<id>/photos/<photoId> (photoId)",
+      ask: (id) => owner.get(`/jobs/${ourTechJob.id}/photos/${id}`),
+      theirs: [t.photo.id],
+      status: 404,
+    },
+    {
+      route: "GET /jobs/<id>/photos/<photoId> (photoId, technician)",
+      ask: (id) => tech.get(`/jobs/${ourTechJob.id}/photos/${id}`),
+      theirs: [t.photo.id],
+      status: 404,
+    },
     {
       // Their photo's id on our job is simply a new photo of ours: answered as for any new id
       // (after the GETs above, which would then find our photo under that id).
-      route: "PUT /api/field/jobs/<id>/photos/<photoId> (photoId)", ask: (id) => putPhoto(tech, ourTechJob.id, id, photoBytes, { takenAt }),
-      theirs: [t.photo.id], status: 201,
+      route: "PUT /api/field/jobs/<id>/photos/<photoId> (photoId)",
+      ask: (id) => putPhoto(tech, ourTechJob.id, id, photoBytes, { takenAt }),
+      theirs: [t.photo.id],
+      status: 201,
     },
     // The customer portal: our link, their quote or invoice (another tenant's, and another customer's of ours).
     {
       route: "POST /api/portal/quote (quoteId)",
-      ask: (id) => portalRequest("POST", "/api/portal/quote", { ip, form: { token: ours.token, quoteId: id, decision: "approve", signatureName: "Mallory", acceptTerms: "yes" } }),
-      theirs: [t.quote.id, otherCustomersQuote.id], status: 422,
+      ask: (id) =>
+        portalRequest("POST", "/api/portal/quote", {
+          ip,
+          form: { token: ours.token, quoteId: id, decision: "approve", signatureName: "Mallory", acceptTerms: "yes" },
+        }),
+      theirs: [t.quote.id, otherCustomersQuote.id],
+      status: 422,
     },
     {
       route: "POST /api/portal/quote decline (quoteId)",
-      ask: (id) => portalRequest("POST", "/api/portal/quote", { ip, form: { token: ours.token, quoteId: id, decision: "decline", reason: "No" } }),
-      theirs: [t.quote.id, otherCustomersQuote.id], status: 422,
+      ask: (id) =>
+        portalRequest("POST", "/api/portal/quote", {
+          ip,
+          form: { token: ours.token, quoteId: id, decision: "decline", reason: "No" },
+        }),
+      theirs: [t.quote.id, otherCustomersQuote.id],
+      status: 422,
     },
     {
       route: "POST /api/portal/invoice-payment (invoiceId)",
-      ask: (id) => portalRequest("POST", "/api/portal/invoice-payment", { ip, form: { token: ours.token, invoiceId: id, amount: "10.00", idempotencyKey: randomBytes(16).toString("base64url") } }),
-      theirs: [t.invoice.id, otherCustomersInvoice.id], status: 422,
+      ask: (id) =>
+        portalRequest("POST", "/api/portal/invoice-payment", {
+          ip,
+          form: {
+            token: ours.token,
+            invoiceId: id,
+            amount: "10.00",
+            idempotencyKey: randomBytes(16).toString("base64url"),
+          },
+        }),
+      theirs: [t.invoice.id, otherCustomersInvoice.id],
+      status: 422,
     },
     {
       route: "GET /portal/<token>/quotes/<id>.pdf",
       ask: (id) => portalRequest("GET", `/portal/${ours.token}/quotes/${id}.pdf`, { ip }),
-      theirs: [t.quote.id, otherCustomersQuote.id], status: 404,
+      theirs: [t.quote.id, otherCustomersQuote.id],
+      status: 404,
     },
     {
       route: "GET /portal/<token>/invoices/<id>.pdf",
       ask: (id) => portalRequest("GET", `/portal/${ours.token}/invoices/${id}.pdf`, { ip }),
-      theirs: [t.invoice.id, otherCustomersInvoice.id], status: 404,
+      theirs: [t.invoice.id, otherCustomersInvoice.id],
+      status: 404,
     },
     {
       route: "GET /portal/<token>/invoices/<id>/receipts/<paymentId>.pdf",
       ask: (id) => portalRequest("GET", `/portal/${ours.token}/invoices/${id}/receipts/${randomUUID()}.pdf`, { ip }),
-      theirs: [t.invoice.id, otherCustomersInvoice.id], status: 404,
+      theirs: [t.invoice.id, otherCustomersInvoice.id],
+      status: 404,
     },
     // Ids inside tokens: a correctly signed portal token pairing our tenant with their link,
     // and an invite token pairing our tenant with their invite's secret.
     {
       route: "GET /portal/<token> (our tenant, their link id)",
       ask: (token) => portalRequest("GET", `/portal/${token}`, { ip }),
-      theirs: [signPortalToken(a.id, t.portal.linkId)], missing: () => signPortalToken(a.id, randomUUID()), status: 404,
+      theirs: [signPortalToken(a.id, t.portal.linkId)],
+      missing: () => signPortalToken(a.id, randomUUID()),
+      status: 404,
     },
     {
       route: "POST /api/portal/booking-request (our tenant, their link id)",
-      ask: (token) => portalRequest("POST", "/api/portal/booking-request", { ip, form: { token, service: "Leak", timeWindow: "any" } }),
-      theirs: [signPortalToken(a.id, t.portal.linkId)], missing: () => signPortalToken(a.id, randomUUID()), status: 404,
+      ask: (token) =>
+        portalRequest("POST", "/api/portal/booking-request", {
+          ip,
+          form: { token, service: "Leak", timeWindow: "any" },
+        }),
+      theirs: [signPortalToken(a.id, t.portal.linkId)],
+      missing: () => signPortalToken(a.id, randomUUID()),
+      status: 404,
     },
     {
       route: "GET /unsubscribe/<token> (our tenant, their customer id)",
       ask: (token) => portalRequest("GET", `/unsubscribe/${token}`, { ip }),
-      theirs: [signIdToken("unsubscribe", a.id, t.customer.id)], missing: () => signIdToken("unsubscribe", a.id, randomUUID()), status: 404,
+      theirs: [signIdToken("unsubscribe", a.id, t.customer.id)],
+      missing: () => signIdToken("unsubscribe", a.id, randomUUID()),
+      status: 404,
     },
     {
       route: "POST /unsubscribe/<token> (our tenant, their customer id)",
       ask: (token) => owner.post(`/unsubscribe/${token}`, {}),
-      theirs: [signIdToken("unsubscribe", a.id, t.customer.id)], missing: () => signIdToken("unsubscribe", a.id, randomUUID()), status: 404,
+      theirs: [signIdToken("unsubscribe", a.id, t.customer.id)],
+      missing: () => signIdToken("unsubscribe", a.id, randomUUID()),
+      status: 404,
     },
     {
       route: "GET /invite/<token> (our tenant, their secret)",
       ask: (token) => owner.get(`/invite/${token}`),
-      theirs: [`${aPrefix}.${t.inviteSecret}`], missing: () => `${aPrefix}.${randomBytes(32).toString("base64url")}`, status: 404,
+      theirs: [`${aPrefix}.${t.inviteSecret}`],
+      missing: () => `${aPrefix}.${randomBytes(32).toString("base64url")}`,
+      status: 404,
     },
     {
       route: "POST /invite/<token> (our tenant, their secret)",
-      ask: async (token) => (await clientFor(a.users.admin)).post(`/invite/${token}`, { password: "a brand new password" }),
-      theirs: [`${aPrefix}.${t.inviteSecret}`], missing: () => `${aPrefix}.${randomBytes(32).toString("base64url")}`, status: 404,
+      ask: async (token) =>
+        (await clientFor(a.users.admin)).post(`/invite/${token}`, { password: "a brand new password" }),
+      theirs: [`${aPrefix}.${t.inviteSecret}`],
+      missing: () => `${aPrefix}.${randomBytes(32).toString("base64url")}`,
+      status: 404,
     },
   ];
 
@@ -349,8 +824,17 @@ test("every route that takes an id answers another tenant's id exactly as a miss
   const pathRoutes = fs.readdirSync(path.resolve("app/routes")).filter((f) => /\$(id|token)/.test(f));
   for (const file of pathRoutes) {
     // `$id[.pdf]` is the segment `<id>.pdf` (an escaped dot in a flat route name).
-    const url = `/${file.replace(/\.tsx?$/, "").replace(/\[\.(\w+)\]/g, "~$1").replace(/_(?=\.|~|$)/g, "").split(".").map((p) => (p.startsWith("$") ? `<${p.slice(1)}>` : p).replace(/^<(\w+)~(\w+)>$/, "<$1>.$2")).join("/")}`;
-    assert.ok(cases.some((c) => c.route.includes(` ${url}`)), `${file} (${url}) has no case`);
+    const url = `/${file
+      .replace(/\.tsx?$/, "")
+      .replace(/\[\.(\w+)\]/g, "~$1")
+      .replace(/_(?=\.|~|$)/g, "")
+      .split(".")
+      .map((p) => (p.startsWith("$") ? `<${p.slice(1)}>` : p).replace(/^<(\w+)~(\w+)>$/, "<$1>.$2"))
+      .join("/")}`;
+    assert.ok(
+      cases.some((c) => c.route.includes(` ${url}`)),
+      `${file} (${url}) has no case`,
+    );
   }
 
   const before = await fingerprint(b.id);
@@ -358,16 +842,30 @@ test("every route that takes an id answers another tenant's id exactly as a miss
   for (const c of cases) {
     const missingId = (c.missing ?? randomUUID)();
     const expected = await answer(await c.ask(missingId), missingId);
-    if (expected.status !== c.status) problems.push(`${c.route}: a missing id answers ${expected.status}, expected ${c.status}`);
+    if (expected.status !== c.status)
+      problems.push(`${c.route}: a missing id answers ${expected.status}, expected ${c.status}`);
     for (const id of c.theirs) {
       const got = await answer(await c.ask(id), id);
       try {
         assert.deepEqual(got, expected);
       } catch {
-        problems.push(`${c.route}: their id answers ${JSON.stringify(got).slice(0, 600)}\n  a missing id answers ${JSON.stringify(expected).slice(0, 600)}`);
+        problems.push(
+          `${c.route}: their id answers ${JSON.stringify(got).slice(0, 600)}\n  a missing id answers ${JSON.stringify(expected).slice(0, 600)}`,
+        );
       }
       // Nothing of theirs shows through, whatever the answer.
-      for (const secret of ["Ines Theirs", "Their boiler service", "Their request", "Theo Theirs", "Ivy Imported", "Ian Pending", "Una Uploaded", "Ines Portal", t.quote.number, t.invoice.number]) {
+      for (const secret of [
+        "Ines Theirs",
+        "Their boiler service",
+        "Their request",
+        "Theo Theirs",
+        "Ivy Imported",
+        "Ian Pending",
+        "Una Uploaded",
+        "Ines Portal",
+        t.quote.number,
+        t.invoice.number,
+      ]) {
         if (got.body.includes(secret)) problems.push(`${c.route}: shows ${secret}`);
       }
     }
@@ -375,6 +873,15 @@ test("every route that takes an id answers another tenant's id exactly as a miss
   assert.deepEqual(problems, [], "routes that tell another tenant's id from a missing one");
   assert.deepEqual(await fingerprint(b.id), before, "another tenant's rows are unchanged");
   // Ours too: the portal forms with others' ids recorded nothing.
-  assert.equal((await one<{ n: number }>(`SELECT count(*)::int AS n FROM payments WHERE tenant_id = $1`, [a.id]))!.n, 0);
-  assert.equal((await one<{ status: string }>(`SELECT status FROM quotes WHERE tenant_id = $1 AND id = $2`, [a.id, otherCustomersQuote.id]))!.status, "sent");
+  assert.equal(
+    (await one<{ n: number }>(`SELECT count(*)::int AS n FROM payments WHERE tenant_id = $1`, [a.id]))!.n,
+    0,
+  );
+  assert.equal(
+    (await one<{ status: string }>(`SELECT status FROM quotes WHERE tenant_id = $1 AND id = $2`, [
+      a.id,
+      otherCustomersQuote.id,
+    ]))!.status,
+    "sent",
+  );
 });

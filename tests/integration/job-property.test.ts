@@ -31,12 +31,16 @@ function propertyOptions(html: string): Map<string, string> {
   return new Map([...select[1].matchAll(/<option value="([^"]*)"[^>]*>([^<]*)<\/option>/g)].map((m) => [m[1], m[2]]));
 }
 
-const errorBeside = (html: string, field: string) => textOf(html.match(new RegExp(`<ul id="job-form-${field}-error"[^>]*>([\\s\\S]*?)</ul>`))?.[1] ?? "");
+const errorBeside = (html: string, field: string) =>
+  textOf(html.match(new RegExp(`<ul id="job-form-${field}-error"[^>]*>([\\s\\S]*?)</ul>`))?.[1] ?? "");
 
 async function setUp() {
   const tenant = await createTenantWithUsers();
   const other = await createTenantWithUsers();
-  const maria = await withProperties(tenant.id, "Maria Okafor", [["Home", "4410 Barton Springs Rd", "Austin"], ["Rental", "915 Maple Ave", "Round Rock"]]);
+  const maria = await withProperties(tenant.id, "Maria Okafor", [
+    ["Home", "4410 Barton Springs Rd", "Austin"],
+    ["Rental", "915 Maple Ave", "Round Rock"],
+  ]);
   const james = await withProperties(tenant.id, "James Lindqvist", [["Office", "77 Cedar Ln", "Denver"]]);
   const stranger = await withProperties(other.id, "Other Tenant's Customer", [["Shop", "5 Far St", "Boise"]]);
   return { tenant, maria, james, stranger, office: await clientFor(tenant.users.office) };
@@ -56,35 +60,67 @@ test("the job form lists the chosen customer's properties, JavaScript off: those
   assert.match(textOf(blank), /listed once the customer is chosen/);
 
   // What the browser loads when the customer changes (JavaScript on): that customer's list only.
-  const data = (await (await office.get(`/jobs/new?customerId=${james.id}&_data=routes%2Fjobs.new`)).json()) as { choices: { properties: { id: string }[]; propertiesOf: string } };
-  assert.deepEqual(data.choices.properties.map((p) => p.id), james.properties);
+  const data = (await (await office.get(`/jobs/new?customerId=${james.id}&_data=routes%2Fjobs.new`)).json()) as {
+    choices: { properties: { id: string }[]; propertiesOf: string };
+  };
+  assert.deepEqual(
+    data.choices.properties.map((p) => p.id),
+    james.properties,
+  );
   assert.equal(data.choices.propertiesOf, james.id);
 });
 
 test("a job naming its customer's property stores it and the job page shows the property's address; the edit form keeps and clears it", async () => {
   const { tenant, maria, office } = await setUp();
-  const res = await office.post("/jobs/new", { customerId: maria.id, title: "Gutter repair", propertyId: maria.properties[1] });
+  const res = await office.post("/jobs/new", {
+    customerId: maria.id,
+    title: "Gutter repair",
+    propertyId: maria.properties[1],
+  });
   assert.equal(res.status, 303);
   const id = res.headers.get("location")!.split("/").pop()!;
-  const job = await one<{ property_id: string | null }>(`SELECT property_id FROM jobs WHERE tenant_id = $1 AND id = $2`, [tenant.id, id]);
+  const job = await one<{ property_id: string | null }>(
+    `SELECT property_id FROM jobs WHERE tenant_id = $1 AND id = $2`,
+    [tenant.id, id],
+  );
   assert.equal(job!.property_id, maria.properties[1]);
 
   const jobPage = textOf(await (await office.get(`/jobs/${id}`)).text());
   assert.match(jobPage, /Property Rental · 915 Maple Ave, Round Rock, TX, 78704/);
-  assert.match(jobPage, /Address 915 Maple Ave, Round Rock, TX, 78704/, "the property's address, not the customer's billing address");
+  assert.match(
+    jobPage,
+    /Address 915 Maple Ave, Round Rock, TX, 78704/,
+    "the property's address, not the customer's billing address",
+  );
 
   const edit = await (await office.get(`/jobs/${id}/edit`)).text();
-  assert.match(edit, new RegExp(`<option value="${maria.properties[1]}" selected=""`), "the edit form shows the job's property");
-  const cleared = await office.post(`/jobs/${id}/edit`, { customerId: maria.id, title: "Gutter repair", propertyId: "" });
+  assert.match(
+    edit,
+    new RegExp(`<option value="${maria.properties[1]}" selected=""`),
+    "the edit form shows the job's property",
+  );
+  const cleared = await office.post(`/jobs/${id}/edit`, {
+    customerId: maria.id,
+    title: "Gutter repair",
+    propertyId: "",
+  });
   assert.equal(cleared.status, 303);
-  const after = await one<{ property_id: string | null }>(`SELECT property_id FROM jobs WHERE tenant_id = $1 AND id = $2`, [tenant.id, id]);
+  const after = await one<{ property_id: string | null }>(
+    `SELECT property_id FROM jobs WHERE tenant_id = $1 AND id = $2`,
+    [tenant.id, id],
+  );
   assert.equal(after!.property_id, null);
-  assert.match(textOf(await (await office.get(`/jobs/${id}`)).text()), /Address 1 Billing Way/, "back to the customer's address");
+  assert.match(
+    textOf(await (await office.get(`/jobs/${id}`)).text()),
+    /Address 1 Billing Way/,
+    "back to the customer's address",
+  );
 });
 
 test("another customer's, another tenant's or a made-up property is 422 beside the field, and nothing is stored", async () => {
   const { tenant, maria, james, stranger, office } = await setUp();
-  const count = async () => (await rows<{ n: number }>(`SELECT count(*)::int AS n FROM jobs WHERE tenant_id = $1`, [tenant.id]))[0].n;
+  const count = async () =>
+    (await rows<{ n: number }>(`SELECT count(*)::int AS n FROM jobs WHERE tenant_id = $1`, [tenant.id]))[0].n;
   const before = await count();
   for (const propertyId of [james.properties[0], stranger.properties[0], "00000000-0000-4000-8000-000000000000"]) {
     const res = await office.post("/jobs/new", { customerId: maria.id, title: "Boiler service", propertyId });
@@ -96,13 +132,28 @@ test("another customer's, another tenant's or a made-up property is 422 beside t
   assert.equal(await count(), before, "no job stored");
 
   // The same on edit: the job keeps its property.
-  const made = await office.post("/jobs/new", { customerId: maria.id, title: "Lawn care", propertyId: maria.properties[0] });
+  const made = await office.post("/jobs/new", {
+    customerId: maria.id,
+    title: "Lawn care",
+    propertyId: maria.properties[0],
+  });
   const id = made.headers.get("location")!.split("/").pop()!;
-  const refused = await office.post(`/jobs/${id}/edit`, { customerId: maria.id, title: "Lawn care, weekly", propertyId: james.properties[0] });
+  const refused = await office.post(`/jobs/${id}/edit`, {
+    customerId: maria.id,
+    title: "Lawn care, weekly",
+    propertyId: james.properties[0],
+  });
   assert.equal(refused.status, 422);
-  const job = await one<{ property_id: string; title: string }>(`SELECT property_id, title FROM jobs WHERE tenant_id = $1 AND id = $2`, [tenant.id, id]);
+  const job = await one<{ property_id: string; title: string }>(
+    `SELECT property_id, title FROM jobs WHERE tenant_id = $1 AND id = $2`,
+    [tenant.id, id],
+  );
   assert.deepEqual(job, { property_id: maria.properties[0], title: "Lawn care" });
   // Changing the customer but not the property (JavaScript off): refused, the property is not the new customer's.
-  const moved = await office.post(`/jobs/${id}/edit`, { customerId: james.id, title: "Lawn care", propertyId: maria.properties[0] });
+  const moved = await office.post(`/jobs/${id}/edit`, {
+    customerId: james.id,
+    title: "Lawn care",
+    propertyId: maria.properties[0],
+  });
   assert.equal(moved.status, 422);
 });

@@ -12,7 +12,10 @@ type Sse = { event: string; data: string };
 /** An open /events stream of `cookie`'s user on `base`: read events one by one. */
 async function openEvents(base: string, cookie: string) {
   const controller = new AbortController();
-  const res = await fetch(`${base}/events`, { headers: { cookie, accept: "text/event-stream" }, signal: controller.signal });
+  const res = await fetch(`${base}/events`, {
+    headers: { cookie, accept: "text/event-stream" },
+    signal: controller.signal,
+  });
   assert.equal(res.status, 200);
   assert.match(res.headers.get("content-type") ?? "", /^text\/event-stream/);
   const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
@@ -35,7 +38,9 @@ async function openEvents(base: string, cookie: string) {
     /** The next event named `name` (others are skipped); fails after `ms`. */
     async next(name: string, ms: number): Promise<Sse> {
       const deadline = AbortSignal.timeout(ms);
-      const timedOut = new Promise<never>((_, reject) => deadline.addEventListener("abort", () => reject(new Error(`no "${name}" event within ${ms} ms`))));
+      const timedOut = new Promise<never>((_, reject) =>
+        deadline.addEventListener("abort", () => reject(new Error(`no "${name}" event within ${ms} ms`))),
+      );
       for (;;) {
         const found = queue.findIndex((e) => e.event === name);
         if (found !== -1) return queue.splice(found, 1)[0];
@@ -58,7 +63,11 @@ after(async () => {
 });
 
 async function bookingThrough(base: string, token: string, service: string) {
-  const res = await portalRequest("POST", "/api/portal/booking-request", { base, ip: randomLoopback(), form: { token, service } });
+  const res = await portalRequest("POST", "/api/portal/booking-request", {
+    base,
+    ip: randomLoopback(),
+    form: { token, service },
+  });
   assert.equal(res.status, 303, res.text.slice(0, 200));
 }
 
@@ -70,7 +79,10 @@ test("a booking request made through a second app server reaches a stream open o
     await stream.next("ready", 10_000);
     await bookingThrough(second.url, s.token, "Leaking tap in the kitchen");
     const change = await stream.next("change", 2_000);
-    const row = await one<{ id: string }>(`SELECT id FROM booking_requests WHERE tenant_id = $1 AND service = 'Leaking tap in the kitchen'`, [s.tenant.id]);
+    const row = await one<{ id: string }>(
+      `SELECT id FROM booking_requests WHERE tenant_id = $1 AND service = 'Leaking tap in the kitchen'`,
+      [s.tenant.id],
+    );
     const data = JSON.parse(change.data);
     assert.equal(data.type, "booking_request.received");
     assert.equal(data.id, row!.id);
@@ -91,7 +103,9 @@ test("another tenant's changes never reach the stream", async () => {
     await bookingThrough(BASE_URL, mine.token, "My boiler");
     const change = JSON.parse((await stream.next("change", 5_000)).data);
     const myRow = await one<{ id: string }>(`SELECT id FROM booking_requests WHERE tenant_id = $1`, [mine.tenant.id]);
-    const theirRow = await one<{ id: string }>(`SELECT id FROM booking_requests WHERE tenant_id = $1`, [theirs.tenant.id]);
+    const theirRow = await one<{ id: string }>(`SELECT id FROM booking_requests WHERE tenant_id = $1`, [
+      theirs.tenant.id,
+    ]);
     assert.equal(change.id, myRow!.id);
     assert.ok(!stream.seen().some((e) => e.data.includes(theirRow!.id)), "no event of the other tenant");
   } finally {
@@ -131,14 +145,22 @@ test("a move on the schedule (POST /jobs/<id>/schedule) is announced to the tena
   const s = await portalSetup({ businessName: "Moving Roofers" });
   const tech = await createUser(s.tenant.id, { role: "technician", name: "Ria Tech" });
   const customer = await createCustomer(s.tenant.id);
-  const job = await createJob(s.tenant.id, { customerId: customer.id, title: "Fix the flashing", scheduledStart: null });
+  const job = await createJob(s.tenant.id, {
+    customerId: customer.id,
+    title: "Fix the flashing",
+    scheduledStart: null,
+  });
   // The dispatcher watching the board and the one moving the job are different members.
   const watcher = await clientFor(s.tenant.users.admin);
   const mover = await clientFor(s.tenant.users.office);
   const stream = await openEvents(second.url, cookieOf(watcher));
   try {
     await stream.next("ready", 10_000);
-    const moved = await mover.post(`/jobs/${job.id}/schedule`, { assigneeId: tech.id, scheduledStart: "2031-03-04T09:00", scheduledEnd: "2031-03-04T10:00" });
+    const moved = await mover.post(`/jobs/${job.id}/schedule`, {
+      assigneeId: tech.id,
+      scheduledStart: "2031-03-04T09:00",
+      scheduledEnd: "2031-03-04T10:00",
+    });
     assert.equal(moved.status, 303);
     const change = JSON.parse((await stream.next("change", 5_000)).data);
     assert.deepEqual({ type: change.type, id: change.id }, { type: "job.scheduled", id: job.id });
@@ -153,7 +175,11 @@ test("a photo from the field (PUT /api/field/jobs/<id>/photos/<photoId>) is anno
   const { randomUUID } = await import("node:crypto");
   const s = await portalSetup({ businessName: "Photo Plumbers" });
   const customer = await createCustomer(s.tenant.id);
-  const job = await createJob(s.tenant.id, { customerId: customer.id, title: "Snake the drain", assigneeId: s.tenant.users.technician.id });
+  const job = await createJob(s.tenant.id, {
+    customerId: customer.id,
+    title: "Snake the drain",
+    assigneeId: s.tenant.users.technician.id,
+  });
   const stream = await openEvents(second.url, cookieOf(await clientFor(s.tenant.users.office)));
   try {
     await stream.next("ready", 10_000);

@@ -3,13 +3,30 @@ import { randomUUID } from "node:crypto";
 import { describe, test } from "node:test";
 import { db, one, rows } from "../../db/index";
 import { Client, clientFor, envelope } from "../helpers/client";
-import { createCustomer, createJob, createTenantWithUsers, createUser, twoTenants, type TestTenant } from "../helpers/fixtures";
+import {
+  createCustomer,
+  createJob,
+  createTenantWithUsers,
+  createUser,
+  twoTenants,
+  type TestTenant,
+} from "../helpers/fixtures";
 
 type M = { id: number; type: string; occurredAt: string; args: Record<string, unknown> };
 
 const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000).toISOString();
-const status = (id: number, jobId: string, s: string, occurredAt = at(60 - id)): M => ({ id, type: "job.status", occurredAt, args: { jobId, status: s } });
-const note = (id: number, jobId: string, body: string): M => ({ id, type: "job.note", occurredAt: at(60 - id), args: { jobId, body } });
+const status = (id: number, jobId: string, s: string, occurredAt = at(60 - id)): M => ({
+  id,
+  type: "job.status",
+  occurredAt,
+  args: { jobId, status: s },
+});
+const note = (id: number, jobId: string, body: string): M => ({
+  id,
+  type: "job.note",
+  occurredAt: at(60 - id),
+  args: { jobId, body },
+});
 const timeEntry = (id: number, jobId: string, startedAt = at(50), endedAt = at(20)): M => ({
   id,
   type: "job.time_entry",
@@ -31,41 +48,76 @@ async function field(tenant?: TestTenant) {
 /** What the field did to a job, read from the database. */
 async function effects(tenantId: string, jobId: string) {
   const [job, events, notes, times] = await Promise.all([
-    one<{ status: string; completed_at: Date | null }>(`SELECT status, completed_at FROM jobs WHERE tenant_id = $1 AND id = $2`, [tenantId, jobId]),
+    one<{ status: string; completed_at: Date | null }>(
+      `SELECT status, completed_at FROM jobs WHERE tenant_id = $1 AND id = $2`,
+      [tenantId, jobId],
+    ),
     rows<{ from_status: string; to_status: string; occurred_at: Date; user_id: string }>(
       `SELECT from_status, to_status, occurred_at, user_id FROM job_events WHERE tenant_id = $1 AND job_id = $2 ORDER BY occurred_at`,
       [tenantId, jobId],
     ),
-    rows<{ body: string; author_id: string }>(`SELECT body, author_id FROM job_notes WHERE tenant_id = $1 AND job_id = $2`, [tenantId, jobId]),
-    rows<{ started_at: Date; ended_at: Date; note: string | null }>(`SELECT started_at, ended_at, note FROM time_entries WHERE tenant_id = $1 AND job_id = $2`, [tenantId, jobId]),
+    rows<{ body: string; author_id: string }>(
+      `SELECT body, author_id FROM job_notes WHERE tenant_id = $1 AND job_id = $2`,
+      [tenantId, jobId],
+    ),
+    rows<{ started_at: Date; ended_at: Date; note: string | null }>(
+      `SELECT started_at, ended_at, note FROM time_entries WHERE tenant_id = $1 AND job_id = $2`,
+      [tenantId, jobId],
+    ),
   ]);
   return { status: job!.status, completedAt: job!.completed_at, events, notes, times };
 }
 
 const lastMutationId = async (tenantId: string, clientId: string) =>
-  (await one<{ n: number }>(`SELECT last_mutation_id AS n FROM sync_clients WHERE tenant_id = $1 AND client_id = $2`, [tenantId, clientId]))?.n;
+  (
+    await one<{ n: number }>(`SELECT last_mutation_id AS n FROM sync_clients WHERE tenant_id = $1 AND client_id = $2`, [
+      tenantId,
+      clientId,
+    ])
+  )?.n;
 
 test("a batch 1..4 applies in order, lastMutationId is 4; the same batch again is all duplicate and stores nothing", async () => {
   const { t, job, tech } = await field();
   const clientId = randomUUID();
-  const batch = [status(1, job.id, "en_route"), status(2, job.id, "in_progress"), note(3, job.id, "Customer asked about a water softener"), timeEntry(4, job.id)];
+  const batch = [
+    status(1, job.id, "en_route"),
+    status(2, job.id, "in_progress"),
+    note(3, job.id, "Customer asked about a water softener"),
+    timeEntry(4, job.id),
+  ];
   const res = await push(tech, clientId, batch);
   assert.equal(res.status, 200);
   const body = await envelope(res);
   assert.equal(body.success, true);
   assert.equal(body.data.clientId, clientId);
   assert.equal(body.data.lastMutationId, 4);
-  assert.deepEqual(body.data.results, [1, 2, 3, 4].map((id) => ({ id, status: "applied" })));
+  assert.deepEqual(
+    body.data.results,
+    [1, 2, 3, 4].map((id) => ({ id, status: "applied" })),
+  );
   const listed = body.data.jobs.find((j: { id: string }) => j.id === job.id);
   assert.equal(listed.status, "in_progress", "data.jobs shows the job as it is now");
   assert.deepEqual(listed.nextStatuses, ["completed", "on_hold"]);
 
   const done = await effects(t.id, job.id);
   assert.equal(done.status, "in_progress");
-  assert.deepEqual(done.events.map((e) => [e.from_status, e.to_status]), [["scheduled", "en_route"], ["en_route", "in_progress"]]);
-  assert.equal(done.events[0].occurred_at.toISOString(), batch[0].occurredAt, "the event keeps the time it happened in the field");
+  assert.deepEqual(
+    done.events.map((e) => [e.from_status, e.to_status]),
+    [
+      ["scheduled", "en_route"],
+      ["en_route", "in_progress"],
+    ],
+  );
+  assert.equal(
+    done.events[0].occurred_at.toISOString(),
+    batch[0].occurredAt,
+    "the event keeps the time it happened in the field",
+  );
   assert.equal(done.events[0].user_id, t.users.technician.id);
-  assert.deepEqual(done.notes.map((n) => n.body), ["Customer asked about a water softener"]);
+  assert.deepEqual(
+    done.notes.map((n) => n.body),
+    ["Customer asked about a water softener"],
+  );
   assert.equal(done.notes[0].author_id, t.users.technician.id);
   assert.equal(done.times.length, 1);
   assert.equal(done.times[0].note, "Replaced the anode rod");
@@ -73,7 +125,10 @@ test("a batch 1..4 applies in order, lastMutationId is 4; the same batch again i
 
   const again = await envelope(await push(tech, clientId, batch));
   assert.equal(again.data.lastMutationId, 4);
-  assert.deepEqual(again.data.results, [1, 2, 3, 4].map((id) => ({ id, status: "duplicate" })));
+  assert.deepEqual(
+    again.data.results,
+    [1, 2, 3, 4].map((id) => ({ id, status: "duplicate" })),
+  );
   assert.deepEqual(await effects(t.id, job.id), done, "nothing more is stored");
 });
 
@@ -83,9 +138,17 @@ test("a gap is skipped and changes nothing; a bad transition, unknown job, anoth
   const other = await createUser(t.id, { role: "technician" });
   const customer = await createCustomer(t.id);
   const othersJob = await createJob(t.id, { customerId: customer.id, assigneeId: other.id });
-  const foreign = await createJob(b.id, { customerId: (await createCustomer(b.id)).id, assigneeId: b.users.technician.id });
+  const foreign = await createJob(b.id, {
+    customerId: (await createCustomer(b.id)).id,
+    assigneeId: b.users.technician.id,
+  });
   const clientId = randomUUID();
-  await push(tech, clientId, [status(1, job.id, "en_route"), status(2, job.id, "in_progress"), note(3, job.id, "Started"), timeEntry(4, job.id)]);
+  await push(tech, clientId, [
+    status(1, job.id, "en_route"),
+    status(2, job.id, "in_progress"),
+    note(3, job.id, "Started"),
+    timeEntry(4, job.id),
+  ]);
   const before = await effects(t.id, job.id);
 
   const gap = await envelope(await push(tech, clientId, [note(6, job.id, "Sent too early")]));
@@ -137,9 +200,16 @@ test("completing a job stores completed_at from the field; office staff act on a
   const office = await clientFor(t.users.office);
   const finishedAt = at(5);
   const res = await envelope(
-    await push(office, randomUUID(), [status(1, job.id, "en_route"), status(2, job.id, "in_progress"), status(3, job.id, "completed", finishedAt)]),
+    await push(office, randomUUID(), [
+      status(1, job.id, "en_route"),
+      status(2, job.id, "in_progress"),
+      status(3, job.id, "completed", finishedAt),
+    ]),
   );
-  assert.deepEqual(res.data.results.map((r: { status: string }) => r.status), ["applied", "applied", "applied"]);
+  assert.deepEqual(
+    res.data.results.map((r: { status: string }) => r.status),
+    ["applied", "applied", "applied"],
+  );
   const done = await effects(t.id, job.id);
   assert.equal(done.status, "completed");
   assert.equal(done.completedAt?.toISOString(), finishedAt);
@@ -148,7 +218,11 @@ test("completing a job stores completed_at from the field; office staff act on a
 
   const mine = await createJob(t.id, { customerId: (await createCustomer(t.id)).id, assigneeId: t.users.office.id });
   const pulled = await envelope(await push(office, randomUUID(), []));
-  assert.deepEqual(pulled.data.jobs.map((j: { id: string }) => j.id), [mine.id], "an empty push refreshes the caller's open jobs");
+  assert.deepEqual(
+    pulled.data.jobs.map((j: { id: string }) => j.id),
+    [mine.id],
+    "an empty push refreshes the caller's open jobs",
+  );
 });
 
 test("ten devices each sending the same five mutations five times at once: exactly one effect per mutation", async () => {
@@ -168,24 +242,36 @@ test("ten devices each sending the same five mutations five times at once: exact
     }),
   );
   const sends = devices.flatMap((d) => Array.from({ length: 5 }, () => d));
-  const answers = await Promise.all(sends.map(async (d) => ({ d, res: await push(d.client, d.clientId, d.mutations) })));
+  const answers = await Promise.all(
+    sends.map(async (d) => ({ d, res: await push(d.client, d.clientId, d.mutations) })),
+  );
   for (const { res } of answers) assert.equal(res.status, 200, `every push is answered (got ${res.status})`);
   const applied = new Map<string, number>();
   for (const { d, res } of answers) {
     const body = await envelope(res);
     for (const r of body.data.results) {
-      assert.ok(r.status === "applied" || r.status === "duplicate", `device ${d.clientId} mutation ${r.id}: ${r.status}`);
+      assert.ok(
+        r.status === "applied" || r.status === "duplicate",
+        `device ${d.clientId} mutation ${r.id}: ${r.status}`,
+      );
       if (r.status === "applied") applied.set(`${d.clientId}:${r.id}`, (applied.get(`${d.clientId}:${r.id}`) ?? 0) + 1);
     }
   }
   assert.equal(applied.size, 50, "each of the 50 mutations was applied by one of the pushes");
-  assert.ok([...applied.values()].every((n) => n === 1), "and by only one");
+  assert.ok(
+    [...applied.values()].every((n) => n === 1),
+    "and by only one",
+  );
   for (const d of devices) {
     const e = await effects(t.id, d.job.id);
     assert.equal(e.status, "completed");
     assert.equal(e.events.length, 3);
     assert.equal(e.notes.length, 1);
-    assert.equal(e.times.length, 2, "the time entry sent, and the job's clock (from On my way) stopped once by Complete");
+    assert.equal(
+      e.times.length,
+      2,
+      "the time entry sent, and the job's clock (from On my way) stopped once by Complete",
+    );
     assert.equal(await lastMutationId(t.id, d.clientId), 5);
   }
 });
@@ -193,12 +279,22 @@ test("ten devices each sending the same five mutations five times at once: exact
 test("a database failure in the middle of a batch answers 503, keeps the earlier mutations, leaves the rest untouched; the retry completes with no duplicate", async () => {
   const { t, job, tech } = await field();
   const clientId = randomUUID();
-  const batch = [status(1, job.id, "en_route"), note(2, job.id, "Parking on the street"), status(3, job.id, "in_progress"), note(4, job.id, "Found the leak"), timeEntry(5, job.id)];
+  const batch = [
+    status(1, job.id, "en_route"),
+    note(2, job.id, "Parking on the street"),
+    status(3, job.id, "in_progress"),
+    note(4, job.id, "Found the leak"),
+    timeEntry(5, job.id),
+  ];
 
   // The database fails while writing mutation 3's event (after its job row was updated).
   const fn = `fail_${randomUUID().replace(/-/g, "")}`;
-  await db().query(`CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'disk on fire'; END $$`);
-  await db().query(`CREATE TRIGGER ${fn} BEFORE INSERT ON job_events FOR EACH ROW WHEN (NEW.job_id = '${job.id}' AND NEW.to_status = 'in_progress') EXECUTE FUNCTION ${fn}()`);
+  await db().query(
+    `CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'disk on fire'; END $$`,
+  );
+  await db().query(
+    `CREATE TRIGGER ${fn} BEFORE INSERT ON job_events FOR EACH ROW WHEN (NEW.job_id = '${job.id}' AND NEW.to_status = 'in_progress') EXECUTE FUNCTION ${fn}()`,
+  );
   let res: Response;
   try {
     res = await push(tech, clientId, batch);
@@ -214,17 +310,30 @@ test("a database failure in the middle of a batch answers 503, keeps the earlier
 
   const half = await effects(t.id, job.id);
   assert.equal(half.status, "en_route", "mutation 1 committed; 3 failed and its job update was rolled back with it");
-  assert.deepEqual(half.events.map((e) => e.to_status), ["en_route"]);
-  assert.deepEqual(half.notes.map((n) => n.body), ["Parking on the street"], "2 committed, 4 untouched");
+  assert.deepEqual(
+    half.events.map((e) => e.to_status),
+    ["en_route"],
+  );
+  assert.deepEqual(
+    half.notes.map((n) => n.body),
+    ["Parking on the street"],
+    "2 committed, 4 untouched",
+  );
   assert.equal(half.times.length, 0, "5 untouched");
   assert.equal(await lastMutationId(t.id, clientId), 2);
 
   const retry = await envelope(await push(tech, clientId, batch));
-  assert.deepEqual(retry.data.results.map((r: { status: string }) => r.status), ["duplicate", "duplicate", "applied", "applied", "applied"]);
+  assert.deepEqual(
+    retry.data.results.map((r: { status: string }) => r.status),
+    ["duplicate", "duplicate", "applied", "applied", "applied"],
+  );
   assert.equal(retry.data.lastMutationId, 5);
   const done = await effects(t.id, job.id);
   assert.equal(done.status, "in_progress");
-  assert.deepEqual(done.events.map((e) => e.to_status), ["en_route", "in_progress"]);
+  assert.deepEqual(
+    done.events.map((e) => e.to_status),
+    ["en_route", "in_progress"],
+  );
   assert.deepEqual(done.notes.map((n) => n.body).sort(), ["Found the leak", "Parking on the street"]);
   assert.equal(done.times.length, 1);
 });
@@ -235,13 +344,19 @@ describe("refused requests answer the envelope and store nothing", () => {
     const clientId = randomUUID();
     const valid = JSON.stringify({ clientId, mutations: [note(1, job.id, "hello")] });
 
-    const plain = await tech.request("POST", "/api/offline-sync", { body: valid, headers: { "content-type": "text/plain" } });
+    const plain = await tech.request("POST", "/api/offline-sync", {
+      body: valid,
+      headers: { "content-type": "text/plain" },
+    });
     assert.equal(plain.status, 415);
     assert.equal((await envelope(plain)).error?.code, "UNSUPPORTED_MEDIA_TYPE");
     const form = await tech.request("POST", "/api/offline-sync", { body: { clientId } });
     assert.equal(form.status, 415, "a form post is refused too");
 
-    const malformed = await tech.request("POST", "/api/offline-sync", { body: "{not json", headers: { "content-type": "application/json" } });
+    const malformed = await tech.request("POST", "/api/offline-sync", {
+      body: "{not json",
+      headers: { "content-type": "application/json" },
+    });
     assert.equal(malformed.status, 400);
     assert.equal((await envelope(malformed)).error?.code, "BAD_REQUEST");
 
@@ -249,12 +364,17 @@ describe("refused requests answer the envelope and store nothing", () => {
     assert.equal(shape.status, 422);
     const err = (await envelope(shape)).error!;
     assert.equal(err.code, "VALIDATION_FAILED");
-    for (const key of ["clientId", "mutations.0.id", "mutations.0.occurredAt", "mutations.0.args"]) assert.ok(err.fields[key]?.length, `error.fields names ${key}`);
+    for (const key of ["clientId", "mutations.0.id", "mutations.0.occurredAt", "mutations.0.args"])
+      assert.ok(err.fields[key]?.length, `error.fields names ${key}`);
     const missing = await tech.postJson("/api/offline-sync", { clientId });
     assert.equal(missing.status, 422);
     assert.ok((await envelope(missing)).error!.fields.mutations);
 
-    const many = await push(tech, clientId, Array.from({ length: 501 }, (_, i) => note(i + 1, job.id, "x")));
+    const many = await push(
+      tech,
+      clientId,
+      Array.from({ length: 501 }, (_, i) => note(i + 1, job.id, "x")),
+    );
     assert.equal(many.status, 413);
     assert.equal((await envelope(many)).error?.code, "PAYLOAD_TOO_LARGE");
     const big = await push(tech, clientId, [note(1, job.id, "x".repeat(1024 * 1024))]);
@@ -292,7 +412,10 @@ describe("refused requests answer the envelope and store nothing", () => {
     assert.equal(anonymous.status, 401);
     assert.equal((await envelope(anonymous)).error?.code, "UNAUTHENTICATED");
 
-    assert.deepEqual((await effects(t.id, job.id)).notes.map((n) => n.body), ["mine"]);
+    assert.deepEqual(
+      (await effects(t.id, job.id)).notes.map((n) => n.body),
+      ["mine"],
+    );
     assert.equal(await lastMutationId(t.id, clientId), 1);
   });
 
@@ -301,7 +424,11 @@ describe("refused requests answer the envelope and store nothing", () => {
     const fa = await field(a);
     const fb = await field(b);
     const clientId = randomUUID();
-    assert.equal((await envelope(await push(fa.tech, clientId, [note(1, fa.job.id, "A's note"), note(2, fa.job.id, "A again")]))).data.lastMutationId, 2);
+    assert.equal(
+      (await envelope(await push(fa.tech, clientId, [note(1, fa.job.id, "A's note"), note(2, fa.job.id, "A again")])))
+        .data.lastMutationId,
+      2,
+    );
     const inB = await envelope(await push(fb.tech, clientId, [note(1, fb.job.id, "B's note")]));
     assert.deepEqual(inB.data.results, [{ id: 1, status: "applied" }], "B's first mutation is not a duplicate of A's");
     assert.equal(await lastMutationId(a.id, clientId), 2);

@@ -5,7 +5,16 @@ import { revokePortalLink } from "../../app/services/portal/links.server";
 import { createCustomer, createInvoice, createQuote, tenantCounts, twoTenants } from "../helpers/fixtures";
 import { clientFor } from "../helpers/client";
 import { startServer, type RunningServer } from "../helpers/server";
-import { fieldError, pageText, paymentKeyOf, portalRequest, portalSetup, raceOnRow, randomLoopback, type PortalResponse } from "../helpers/portal";
+import {
+  fieldError,
+  pageText,
+  paymentKeyOf,
+  portalRequest,
+  portalSetup,
+  raceOnRow,
+  randomLoopback,
+  type PortalResponse,
+} from "../helpers/portal";
 
 const TABLES = ["quotes", "invoices", "payments", "booking_requests", "portal_links"];
 const yesterday = () => new Date(Date.now() - 86400_000).toISOString().slice(0, 10);
@@ -30,12 +39,29 @@ test("the hub shows the business, the customer's sent quotes with items and tota
   const s = await portalSetup({ businessName: "Northside Heating and Air", customerName: "Jamie Rivera" });
   const other = await createCustomer(s.tenant.id, { name: "Someone Else" });
   const sent = await createQuote(s.tenant.id, { customerId: s.customer.id, number: `Q-SENT-${key()}` });
-  const draft = await createQuote(s.tenant.id, { customerId: s.customer.id, status: "draft", number: `Q-DRAFT-${key()}` });
+  const draft = await createQuote(s.tenant.id, {
+    customerId: s.customer.id,
+    status: "draft",
+    number: `Q-DRAFT-${key()}`,
+  });
   const othersQuote = await createQuote(s.tenant.id, { customerId: other.id, number: `Q-OTHER-${key()}` });
   const due = daysFromNow(14);
-  const open = await createInvoice(s.tenant.id, { customerId: s.customer.id, number: `INV-OPEN-${key()}`, dueDate: due, amountPaidCents: 44_463 });
-  const draftInvoice = await createInvoice(s.tenant.id, { customerId: s.customer.id, status: "draft", number: `INV-DRAFT-${key()}` });
-  const voidInvoice = await createInvoice(s.tenant.id, { customerId: s.customer.id, status: "void", number: `INV-VOID-${key()}` });
+  const open = await createInvoice(s.tenant.id, {
+    customerId: s.customer.id,
+    number: `INV-OPEN-${key()}`,
+    dueDate: due,
+    amountPaidCents: 44_463,
+  });
+  const draftInvoice = await createInvoice(s.tenant.id, {
+    customerId: s.customer.id,
+    status: "draft",
+    number: `INV-DRAFT-${key()}`,
+  });
+  const voidInvoice = await createInvoice(s.tenant.id, {
+    customerId: s.customer.id,
+    status: "void",
+    number: `INV-VOID-${key()}`,
+  });
 
   const res = await portalRequest("GET", s.url, { ip: randomLoopback() });
   assert.equal(res.status, 200);
@@ -53,7 +79,9 @@ test("the hub shows the business, the customer's sent quotes with items and tota
   // The open invoice with its balance and due date; the sandbox is said plainly.
   assert.match(text, new RegExp(`Invoice ${open.number}`));
   assert.match(text, /Balance due \$1,500\.00/);
-  const dueLabel = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" }).format(new Date(`${due}T00:00:00Z`));
+  const dueLabel = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" }).format(
+    new Date(`${due}T00:00:00Z`),
+  );
   assert.match(text, new RegExp(`Due ${dueLabel}`));
   assert.match(text, /Sandbox payment: no money moves/);
   // The booking form and its fields.
@@ -67,7 +95,10 @@ test("the hub shows the business, the customer's sent quotes with items and tota
     assert.ok(!text.includes(hidden), `${hidden} is not shown`);
   }
   const past = text.slice(text.indexOf("Past "));
-  assert.ok(text.indexOf("Past ") > text.indexOf(`Invoice ${open.number}`), "the Past section comes after the open invoices");
+  assert.ok(
+    text.indexOf("Past ") > text.indexOf(`Invoice ${open.number}`),
+    "the Past section comes after the open invoices",
+  );
   assert.match(past, new RegExp(`Invoice ${voidInvoice.number} Cancelled`));
   assert.match(past, /This invoice was cancelled. Nothing is owed on it./);
   assert.ok(!text.includes("Someone Else"));
@@ -86,9 +117,15 @@ test("a quote or invoice id of another customer or another tenant behaves as unk
   const ip = randomLoopback();
 
   const approve = (quoteId: string) =>
-    portalRequest("POST", "/api/portal/quote", { ip, form: { token: s.token, quoteId, decision: "approve", signatureName: "Mallory", acceptTerms: "yes" } });
+    portalRequest("POST", "/api/portal/quote", {
+      ip,
+      form: { token: s.token, quoteId, decision: "approve", signatureName: "Mallory", acceptTerms: "yes" },
+    });
   const pay = (invoiceId: string) =>
-    portalRequest("POST", "/api/portal/invoice-payment", { ip, form: { token: s.token, invoiceId, amount: "10.00", idempotencyKey: key() } });
+    portalRequest("POST", "/api/portal/invoice-payment", {
+      ip,
+      form: { token: s.token, invoiceId, amount: "10.00", idempotencyKey: key() },
+    });
 
   const unknownQuote = await approve("00000000-0000-4000-8000-000000000000");
   assert.equal(unknownQuote.status, 422);
@@ -111,7 +148,10 @@ test("a quote or invoice id of another customer or another tenant behaves as unk
   assert.deepEqual([await tenantCounts(a.id, TABLES), await tenantCounts(b.id, TABLES)], before);
   assert.equal(await quoteStatus(a.id, q1.id), "sent");
   assert.equal(await quoteStatus(b.id, q2.id), "sent");
-  const paid = await rows(`SELECT amount_paid_cents FROM invoices WHERE id = ANY($1::uuid[]) AND amount_paid_cents > 0`, [[i1.id, i2.id]]);
+  const paid = await rows(
+    `SELECT amount_paid_cents FROM invoices WHERE id = ANY($1::uuid[]) AND amount_paid_cents > 0`,
+    [[i1.id, i2.id]],
+  );
   assert.equal(paid.length, 0);
 });
 
@@ -120,7 +160,11 @@ test("approve needs signatureName and acceptTerms; a sent quote is approved once
   const q = await createQuote(s.tenant.id, { customerId: s.customer.id });
   const ip = randomLoopback();
   const post = (form: Record<string, string>, ua = "PortalTest/1.0") =>
-    portalRequest("POST", "/api/portal/quote", { ip, form: { token: s.token, quoteId: q.id, decision: "approve", ...form }, headers: { "user-agent": ua } });
+    portalRequest("POST", "/api/portal/quote", {
+      ip,
+      form: { token: s.token, quoteId: q.id, decision: "approve", ...form },
+      headers: { "user-agent": ua },
+    });
 
   const noName = await post({ acceptTerms: "yes" });
   assert.equal(noName.status, 422);
@@ -138,7 +182,13 @@ test("approve needs signatureName and acceptTerms; a sent quote is approved once
   assert.equal(ok.status, 303);
   assertPortalHeaders(ok, "303");
   assert.equal(ok.headers.location, `/portal/${s.token}?done=quote-approved&id=${q.id}`);
-  const row = await one<{ status: string; approved_name: string; approved_ip: string; approved_user_agent: string; approved_at: Date }>(
+  const row = await one<{
+    status: string;
+    approved_name: string;
+    approved_ip: string;
+    approved_user_agent: string;
+    approved_at: Date;
+  }>(
     `SELECT status, approved_name, approved_ip, approved_user_agent, approved_at FROM quotes WHERE tenant_id = $1 AND id = $2`,
     [s.tenant.id, q.id],
   );
@@ -161,7 +211,10 @@ test("approve needs signatureName and acceptTerms; a sent quote is approved once
   assert.equal(again.status, 409);
   assertHtml(again, "409");
   assert.match(pageText(again.text), /This quote was already approved by Jamie Rivera/);
-  const after = await one<{ approved_name: string }>(`SELECT approved_name FROM quotes WHERE tenant_id = $1 AND id = $2`, [s.tenant.id, q.id]);
+  const after = await one<{ approved_name: string }>(
+    `SELECT approved_name FROM quotes WHERE tenant_id = $1 AND id = $2`,
+    [s.tenant.id, q.id],
+  );
   assert.equal(after?.approved_name, "Jamie Rivera");
 });
 
@@ -169,12 +222,18 @@ test("decline stores the reason (at most 1000 characters); a declined quote cann
   const s = await portalSetup();
   const q = await createQuote(s.tenant.id, { customerId: s.customer.id });
   const ip = randomLoopback();
-  const long = await portalRequest("POST", "/api/portal/quote", { ip, form: { token: s.token, quoteId: q.id, decision: "decline", reason: "x".repeat(1001) } });
+  const long = await portalRequest("POST", "/api/portal/quote", {
+    ip,
+    form: { token: s.token, quoteId: q.id, decision: "decline", reason: "x".repeat(1001) },
+  });
   assert.equal(long.status, 422);
   assert.match(fieldError(long.text, `reason-${q.id}`) ?? "", /under 1,000 characters/);
   assert.equal(await quoteStatus(s.tenant.id, q.id), "sent");
 
-  const res = await portalRequest("POST", "/api/portal/quote", { ip, form: { token: s.token, quoteId: q.id, decision: "decline", reason: "We went with a tankless unit." } });
+  const res = await portalRequest("POST", "/api/portal/quote", {
+    ip,
+    form: { token: s.token, quoteId: q.id, decision: "decline", reason: "We went with a tankless unit." },
+  });
   assert.equal(res.status, 303);
   assert.match(res.headers.location!, /done=quote-declined/);
   const row = await one<{ status: string; decline_reason: string; declined_at: Date | null }>(
@@ -186,7 +245,10 @@ test("decline stores the reason (at most 1000 characters); a declined quote cann
   assert.ok(row?.declined_at);
   const staff = pageText(await (await (await clientFor(s.tenant.users.office)).get(`/quotes/${q.id}`)).text());
   assert.match(staff, /Reason: “ ?We went with a tankless unit\. ?”/);
-  const approve = await portalRequest("POST", "/api/portal/quote", { ip, form: { token: s.token, quoteId: q.id, decision: "approve", signatureName: "J", acceptTerms: "yes" } });
+  const approve = await portalRequest("POST", "/api/portal/quote", {
+    ip,
+    form: { token: s.token, quoteId: q.id, decision: "approve", signatureName: "J", acceptTerms: "yes" },
+  });
   assert.equal(approve.status, 409);
   assert.equal(await quoteStatus(s.tenant.id, q.id), "declined");
 });
@@ -196,7 +258,10 @@ test("a draft or expired quote cannot be approved or declined (409, nothing chan
   const draft = await createQuote(s.tenant.id, { customerId: s.customer.id, status: "draft" });
   const expired = await createQuote(s.tenant.id, { customerId: s.customer.id, validUntil: yesterday() });
   const ip = randomLoopback();
-  for (const [q, status] of [[draft, "draft"], [expired, "sent"]] as const) {
+  for (const [q, status] of [
+    [draft, "draft"],
+    [expired, "sent"],
+  ] as const) {
     for (const decision of ["approve", "decline"]) {
       const res = await portalRequest("POST", "/api/portal/quote", {
         ip,
@@ -223,16 +288,25 @@ test("payment amounts: zero, negative, non-numeric or over the balance are 422 b
     ["1944.64", /The balance is \$1,944\.63/],
   ];
   for (const [amount, message] of cases) {
-    const res = await portalRequest("POST", "/api/portal/invoice-payment", { ip, form: { token: s.token, invoiceId: inv.id, amount, idempotencyKey: key() } });
+    const res = await portalRequest("POST", "/api/portal/invoice-payment", {
+      ip,
+      form: { token: s.token, invoiceId: inv.id, amount, idempotencyKey: key() },
+    });
     assert.equal(res.status, 422, `amount ${JSON.stringify(amount)}`);
     assertPortalHeaders(res, "422");
     assert.match(fieldError(res.text, `amount-${inv.id}`) ?? "", message, `amount ${JSON.stringify(amount)}`);
   }
-  const missingKey = await portalRequest("POST", "/api/portal/invoice-payment", { ip, form: { token: s.token, invoiceId: inv.id, amount: "5" } });
+  const missingKey = await portalRequest("POST", "/api/portal/invoice-payment", {
+    ip,
+    form: { token: s.token, invoiceId: inv.id, amount: "5" },
+  });
   assert.equal(missingKey.status, 422);
   assert.match(pageText(missingKey.text), /Reload the page/);
   assert.equal((await tenantCounts(s.tenant.id, ["payments"])).payments, 0);
-  const row = await one<{ status: string; amount_paid_cents: number }>(`SELECT status, amount_paid_cents FROM invoices WHERE tenant_id = $1 AND id = $2`, [s.tenant.id, inv.id]);
+  const row = await one<{ status: string; amount_paid_cents: number }>(
+    `SELECT status, amount_paid_cents FROM invoices WHERE tenant_id = $1 AND id = $2`,
+    [s.tenant.id, inv.id],
+  );
   assert.deepEqual(row, { status: "sent", amount_paid_cents: 0 });
 });
 
@@ -243,18 +317,30 @@ test("a partial sandbox payment makes the invoice partial, the rest makes it pai
   const hub = await portalRequest("GET", s.url, { ip });
   const pageKey = paymentKeyOf(hub.text, inv.id);
 
-  const first = await portalRequest("POST", "/api/portal/invoice-payment", { ip, form: { token: s.token, invoiceId: inv.id, amount: "500", idempotencyKey: pageKey } });
+  const first = await portalRequest("POST", "/api/portal/invoice-payment", {
+    ip,
+    form: { token: s.token, invoiceId: inv.id, amount: "500", idempotencyKey: pageKey },
+  });
   assert.equal(first.status, 303);
   assertPortalHeaders(first, "303");
   assert.equal(first.headers.location, `/portal/${s.token}?done=payment-recorded&id=${inv.id}`);
-  const repeat = await portalRequest("POST", "/api/portal/invoice-payment", { ip, form: { token: s.token, invoiceId: inv.id, amount: "500", idempotencyKey: pageKey } });
+  const repeat = await portalRequest("POST", "/api/portal/invoice-payment", {
+    ip,
+    form: { token: s.token, invoiceId: inv.id, amount: "500", idempotencyKey: pageKey },
+  });
   assert.equal(repeat.status, 303, "the repeat lands on the same confirmation");
   let row = await one<{ status: string; amount_paid_cents: number; paid_at: Date | null }>(
     `SELECT status, amount_paid_cents, paid_at FROM invoices WHERE tenant_id = $1 AND id = $2`,
     [s.tenant.id, inv.id],
   );
   assert.deepEqual(row, { status: "partial", amount_paid_cents: 50_000, paid_at: null });
-  const payments = await rows<{ amount_cents: number; method: string; reference: string; currency: string; payer_ip: string }>(
+  const payments = await rows<{
+    amount_cents: number;
+    method: string;
+    reference: string;
+    currency: string;
+    payer_ip: string;
+  }>(
     `SELECT amount_cents, method, reference, currency, payer_ip FROM payments WHERE tenant_id = $1 AND invoice_id = $2`,
     [s.tenant.id, inv.id],
   );
@@ -265,7 +351,9 @@ test("a partial sandbox payment makes the invoice partial, the rest makes it pai
   assert.equal(payments[0].currency, "USD");
   assert.equal(payments[0].payer_ip, ip);
 
-  const invoicePage = pageText(await (await (await clientFor(s.tenant.users.office)).get(`/invoices/${inv.id}`)).text());
+  const invoicePage = pageText(
+    await (await (await clientFor(s.tenant.users.office)).get(`/invoices/${inv.id}`)).text(),
+  );
   assert.ok(invoicePage.includes(payments[0].reference), "the invoice page lists the payment");
   assert.match(invoicePage, /Portal sandbox/);
 
@@ -278,13 +366,19 @@ test("a partial sandbox payment makes the invoice partial, the rest makes it pai
     form: { token: s.token, invoiceId: inv.id, amount: "1,444.63", idempotencyKey: paymentKeyOf(after.text, inv.id) },
   });
   assert.equal(rest.status, 303);
-  row = await one(`SELECT status, amount_paid_cents, paid_at FROM invoices WHERE tenant_id = $1 AND id = $2`, [s.tenant.id, inv.id]);
+  row = await one(`SELECT status, amount_paid_cents, paid_at FROM invoices WHERE tenant_id = $1 AND id = $2`, [
+    s.tenant.id,
+    inv.id,
+  ]);
   assert.equal(row?.status, "paid");
   assert.equal(row?.amount_paid_cents, inv.totalCents);
   assert.ok(row?.paid_at);
   const done = pageText((await portalRequest("GET", rest.headers.location!, { ip })).text);
   assert.match(done, /is paid in full/);
-  const more = await portalRequest("POST", "/api/portal/invoice-payment", { ip, form: { token: s.token, invoiceId: inv.id, amount: "1", idempotencyKey: key() } });
+  const more = await portalRequest("POST", "/api/portal/invoice-payment", {
+    ip,
+    form: { token: s.token, invoiceId: inv.id, amount: "1", idempotencyKey: key() },
+  });
   assert.equal(more.status, 409, "a paid invoice takes no more payments");
   assert.equal((await tenantCounts(s.tenant.id, ["payments"])).payments, 2);
 });
@@ -307,12 +401,19 @@ describe("races", () => {
     const ip = randomLoopback();
     const results = await raceOnRow("quotes", s.tenant.id, q.id, 10, () =>
       Array.from({ length: 10 }, (_, i) =>
-        portalRequest("POST", "/api/portal/quote", { base: races.url, ip, form: { token: s.token, quoteId: q.id, decision: "approve", signatureName: `Signer ${i}`, acceptTerms: "on" } }),
+        portalRequest("POST", "/api/portal/quote", {
+          base: races.url,
+          ip,
+          form: { token: s.token, quoteId: q.id, decision: "approve", signatureName: `Signer ${i}`, acceptTerms: "on" },
+        }),
       ),
     );
     const statuses = results.map((r) => r.status).sort();
     assert.deepEqual(statuses, [303, 409, 409, 409, 409, 409, 409, 409, 409, 409]);
-    const row = await one<{ status: string; approved_name: string }>(`SELECT status, approved_name FROM quotes WHERE tenant_id = $1 AND id = $2`, [s.tenant.id, q.id]);
+    const row = await one<{ status: string; approved_name: string }>(
+      `SELECT status, approved_name FROM quotes WHERE tenant_id = $1 AND id = $2`,
+      [s.tenant.id, q.id],
+    );
     assert.equal(row?.status, "approved");
     const winner = results.findIndex((r) => r.status === 303);
     assert.equal(row?.approved_name, `Signer ${winner}`);
@@ -324,23 +425,53 @@ describe("races", () => {
     const a = await createInvoice(s.tenant.id, { customerId: s.customer.id });
     const sameKey = key();
     const same = await raceOnRow("invoices", s.tenant.id, a.id, 10, () =>
-      Array.from({ length: 10 }, () => portalRequest("POST", "/api/portal/invoice-payment", { base: races.url, ip, form: { token: s.token, invoiceId: a.id, amount: "100", idempotencyKey: sameKey } })),
+      Array.from({ length: 10 }, () =>
+        portalRequest("POST", "/api/portal/invoice-payment", {
+          base: races.url,
+          ip,
+          form: { token: s.token, invoiceId: a.id, amount: "100", idempotencyKey: sameKey },
+        }),
+      ),
     );
-    assert.deepEqual(same.map((r) => r.status), Array(10).fill(303));
-    const aPayments = await rows(`SELECT 1 FROM payments WHERE tenant_id = $1 AND invoice_id = $2`, [s.tenant.id, a.id]);
+    assert.deepEqual(
+      same.map((r) => r.status),
+      Array(10).fill(303),
+    );
+    const aPayments = await rows(`SELECT 1 FROM payments WHERE tenant_id = $1 AND invoice_id = $2`, [
+      s.tenant.id,
+      a.id,
+    ]);
     assert.equal(aPayments.length, 1);
-    assert.equal((await one<{ amount_paid_cents: number }>(`SELECT amount_paid_cents FROM invoices WHERE tenant_id = $1 AND id = $2`, [s.tenant.id, a.id]))?.amount_paid_cents, 10_000);
+    assert.equal(
+      (
+        await one<{ amount_paid_cents: number }>(
+          `SELECT amount_paid_cents FROM invoices WHERE tenant_id = $1 AND id = $2`,
+          [s.tenant.id, a.id],
+        )
+      )?.amount_paid_cents,
+      10_000,
+    );
 
     const b = await createInvoice(s.tenant.id, { customerId: s.customer.id });
     const tabs = await raceOnRow("invoices", s.tenant.id, b.id, 10, () =>
       Array.from({ length: 10 }, () =>
-        portalRequest("POST", "/api/portal/invoice-payment", { base: races.url, ip, form: { token: s.token, invoiceId: b.id, amount: (b.totalCents / 100).toFixed(2), idempotencyKey: key() } }),
+        portalRequest("POST", "/api/portal/invoice-payment", {
+          base: races.url,
+          ip,
+          form: { token: s.token, invoiceId: b.id, amount: (b.totalCents / 100).toFixed(2), idempotencyKey: key() },
+        }),
       ),
     );
     assert.deepEqual(tabs.map((r) => r.status).sort(), [303, 409, 409, 409, 409, 409, 409, 409, 409, 409]);
-    const bPayments = await rows(`SELECT 1 FROM payments WHERE tenant_id = $1 AND invoice_id = $2`, [s.tenant.id, b.id]);
+    const bPayments = await rows(`SELECT 1 FROM payments WHERE tenant_id = $1 AND invoice_id = $2`, [
+      s.tenant.id,
+      b.id,
+    ]);
     assert.equal(bPayments.length, 1);
-    const row = await one<{ status: string; amount_paid_cents: number }>(`SELECT status, amount_paid_cents FROM invoices WHERE tenant_id = $1 AND id = $2`, [s.tenant.id, b.id]);
+    const row = await one<{ status: string; amount_paid_cents: number }>(
+      `SELECT status, amount_paid_cents FROM invoices WHERE tenant_id = $1 AND id = $2`,
+      [s.tenant.id, b.id],
+    );
     assert.deepEqual(row, { status: "paid", amount_paid_cents: b.totalCents });
   });
 });
@@ -348,7 +479,8 @@ describe("races", () => {
 test("booking request: service required, preferredDate within today..+365 days, timeWindow from the list; a good one is stored as new, once per form", async () => {
   const s = await portalSetup();
   const ip = randomLoopback();
-  const post = (form: Record<string, string>) => portalRequest("POST", "/api/portal/booking-request", { ip, form: { token: s.token, ...form } });
+  const post = (form: Record<string, string>) =>
+    portalRequest("POST", "/api/portal/booking-request", { ip, form: { token: s.token, ...form } });
   const bad: Array<[Record<string, string>, string, RegExp]> = [
     [{ service: "" }, "book-service", /Tell us what you need/],
     [{ service: "x".repeat(201) }, "book-service", /under 200 characters/],
@@ -404,7 +536,10 @@ test("booking request: service required, preferredDate within today..+365 days, 
   assert.match(hub, /Your request was sent to/);
   assert.match(hub, /Your recent requests Annual furnace service/);
   // Today is bookable; only service is required.
-  assert.equal((await post({ service: "Leak check", preferredDate: new Date().toISOString().slice(0, 10) })).status, 303);
+  assert.equal(
+    (await post({ service: "Leak check", preferredDate: new Date().toISOString().slice(0, 10) })).status,
+    303,
+  );
 });
 
 test("forged, tampered, expired and revoked tokens: 404 and 410 pages with the portal headers, on the hub and every form; nothing changes", async () => {
@@ -417,7 +552,10 @@ test("forged, tampered, expired and revoked tokens: 404 and 410 pages with the p
   const forged = `${Buffer.alloc(32, 7).toString("base64url")}.${"x".repeat(43)}`;
 
   const expiredLink = await portalSetup({ tenant: s.tenant });
-  await rows(`UPDATE portal_links SET expires_at = now() - interval '1 minute' WHERE tenant_id = $1 AND id = $2`, [s.tenant.id, expiredLink.linkId]);
+  await rows(`UPDATE portal_links SET expires_at = now() - interval '1 minute' WHERE tenant_id = $1 AND id = $2`, [
+    s.tenant.id,
+    expiredLink.linkId,
+  ]);
   const revokedLink = await portalSetup({ tenant: s.tenant });
   await revokePortalLink({ tenantId: s.tenant.id, userId: s.tenant.users.admin.id, role: "admin" }, revokedLink.linkId);
   // Their customers have records too: a bad link must not act on them.
@@ -435,8 +573,14 @@ test("forged, tampered, expired and revoked tokens: 404 and 410 pages with the p
   for (const [n, [name, token, status, message]] of cases.entries()) {
     const pages = [
       await portalRequest("GET", `/portal/${token}`, { ip }),
-      await portalRequest("POST", "/api/portal/quote", { ip, form: { token, quoteId: [q, q2, q3][n % 3].id, decision: "approve", signatureName: "X", acceptTerms: "yes" } }),
-      await portalRequest("POST", "/api/portal/invoice-payment", { ip, form: { token, invoiceId: inv.id, amount: "1", idempotencyKey: key() } }),
+      await portalRequest("POST", "/api/portal/quote", {
+        ip,
+        form: { token, quoteId: [q, q2, q3][n % 3].id, decision: "approve", signatureName: "X", acceptTerms: "yes" },
+      }),
+      await portalRequest("POST", "/api/portal/invoice-payment", {
+        ip,
+        form: { token, invoiceId: inv.id, amount: "1", idempotencyKey: key() },
+      }),
       await portalRequest("POST", "/api/portal/booking-request", { ip, form: { token, service: "Anything" } }),
     ];
     for (const [i, res] of pages.entries()) {
@@ -466,12 +610,17 @@ test("the 31st bad token from one IP within 10 minutes answers 429, even for a g
   assert.match(pageText(over.text), /Too many attempts/);
   const good = await portalRequest("GET", s.url, { ip });
   assert.equal(good.status, 429, "a blocked IP cannot tell a good token from a bad one");
-  const post = await portalRequest("POST", "/api/portal/booking-request", { ip, form: { token: s.token, service: "x" } });
+  const post = await portalRequest("POST", "/api/portal/booking-request", {
+    ip,
+    form: { token: s.token, service: "x" },
+  });
   assert.equal(post.status, 429);
   assert.equal((await tenantCounts(s.tenant.id, ["booking_requests"])).booking_requests, 0);
   const elsewhere = await portalRequest("GET", s.url, { ip: randomLoopback() });
   assert.equal(elsewhere.status, 200);
-  const counter = await one<{ points: number }>(`SELECT points FROM rate_limits WHERE key = $1`, [`portal_bad_token:${ip}`]);
+  const counter = await one<{ points: number }>(`SELECT points FROM rate_limits WHERE key = $1`, [
+    `portal_bad_token:${ip}`,
+  ]);
   assert.ok(counter && counter.points >= 30, "the count lives in PostgreSQL");
 });
 
@@ -482,19 +631,58 @@ test("the database holds no portal token: only the link row (ids, expiry, revoke
   const ip = randomLoopback();
   // Use the link for everything it can do, so anything it might store is stored.
   assert.equal((await portalRequest("GET", s.url, { ip })).status, 200);
-  assert.equal((await portalRequest("POST", "/api/portal/quote", { ip, form: { token: s.token, quoteId: q.id, decision: "approve", signatureName: "J R", acceptTerms: "yes" } })).status, 303);
-  assert.equal((await portalRequest("POST", "/api/portal/invoice-payment", { ip, form: { token: s.token, invoiceId: inv.id, amount: "1", idempotencyKey: key() } })).status, 303);
-  assert.equal((await portalRequest("POST", "/api/portal/booking-request", { ip, form: { token: s.token, service: "Check", idempotencyKey: key() } })).status, 303);
+  assert.equal(
+    (
+      await portalRequest("POST", "/api/portal/quote", {
+        ip,
+        form: { token: s.token, quoteId: q.id, decision: "approve", signatureName: "J R", acceptTerms: "yes" },
+      })
+    ).status,
+    303,
+  );
+  assert.equal(
+    (
+      await portalRequest("POST", "/api/portal/invoice-payment", {
+        ip,
+        form: { token: s.token, invoiceId: inv.id, amount: "1", idempotencyKey: key() },
+      })
+    ).status,
+    303,
+  );
+  assert.equal(
+    (
+      await portalRequest("POST", "/api/portal/booking-request", {
+        ip,
+        form: { token: s.token, service: "Check", idempotencyKey: key() },
+      })
+    ).status,
+    303,
+  );
 
   const signature = s.token.split(".")[1];
   const tables = await rows<{ name: string }>(`SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public'`);
   assert.ok(tables.length > 10);
   for (const { name } of tables) {
-    const found = await one<{ n: number }>(`SELECT count(*)::int AS n FROM "${name}" x WHERE x::text LIKE '%' || $1 || '%'`, [signature]);
+    const found = await one<{ n: number }>(
+      `SELECT count(*)::int AS n FROM "${name}" x WHERE x::text LIKE '%' || $1 || '%'`,
+      [signature],
+    );
     assert.equal(found?.n, 0, `${name} holds no token`);
   }
-  const link = await one<Record<string, unknown>>(`SELECT * FROM portal_links WHERE tenant_id = $1 AND id = $2`, [s.tenant.id, s.linkId]);
-  assert.deepEqual(Object.keys(link!).sort(), ["created_at", "created_by", "customer_id", "expires_at", "id", "revoked_at", "revoked_by", "tenant_id"]);
+  const link = await one<Record<string, unknown>>(`SELECT * FROM portal_links WHERE tenant_id = $1 AND id = $2`, [
+    s.tenant.id,
+    s.linkId,
+  ]);
+  assert.deepEqual(Object.keys(link!).sort(), [
+    "created_at",
+    "created_by",
+    "customer_id",
+    "expires_at",
+    "id",
+    "revoked_at",
+    "revoked_by",
+    "tenant_id",
+  ]);
 });
 
 test("portal forms posted as browsers post them from the page (Origin: null under no-referrer) or from elsewhere are handled, not refused", async () => {
@@ -502,10 +690,23 @@ test("portal forms posted as browsers post them from the page (Origin: null unde
   const ip = randomLoopback();
   for (const origin of ["null", "https://elsewhere.example"]) {
     const q = await createQuote(s.tenant.id, { customerId: s.customer.id });
-    const headers = { origin, "sec-fetch-site": origin === "null" ? "same-origin" : "cross-site", "sec-fetch-mode": "navigate", accept: "text/html" };
-    const invalid = await portalRequest("POST", "/api/portal/quote", { ip, headers, form: { token: s.token, quoteId: q.id, decision: "approve" } });
+    const headers = {
+      origin,
+      "sec-fetch-site": origin === "null" ? "same-origin" : "cross-site",
+      "sec-fetch-mode": "navigate",
+      accept: "text/html",
+    };
+    const invalid = await portalRequest("POST", "/api/portal/quote", {
+      ip,
+      headers,
+      form: { token: s.token, quoteId: q.id, decision: "approve" },
+    });
     assert.equal(invalid.status, 422, `Origin: ${origin}`);
-    const ok = await portalRequest("POST", "/api/portal/quote", { ip, headers, form: { token: s.token, quoteId: q.id, decision: "approve", signatureName: "J R", acceptTerms: "yes" } });
+    const ok = await portalRequest("POST", "/api/portal/quote", {
+      ip,
+      headers,
+      form: { token: s.token, quoteId: q.id, decision: "approve", signatureName: "J R", acceptTerms: "yes" },
+    });
     assert.equal(ok.status, 303, `Origin: ${origin}`);
     assert.equal(await quoteStatus(s.tenant.id, q.id), "approved");
   }
@@ -537,7 +738,11 @@ test("a portal form body over 1 MiB is refused with a 413 page and changes nothi
 test("booking request (issues 15, 24): the honeypot filled is 400 and stores nothing; U+0000 in a field is 422 beside it, nothing stored", async () => {
   const s = await portalSetup();
   const ip = randomLoopback();
-  const post = (form: Record<string, string>) => portalRequest("POST", "/api/portal/booking-request", { ip, form: { token: s.token, idempotencyKey: key(), ...form } });
+  const post = (form: Record<string, string>) =>
+    portalRequest("POST", "/api/portal/booking-request", {
+      ip,
+      form: { token: s.token, idempotencyKey: key(), ...form },
+    });
   const hub = await portalRequest("GET", `/portal/${s.token}`, { ip });
   assert.match(hub.text, /name="name__confirm"/, "the booking form carries the honeypot");
   const spam = await post({ service: "Cheap pills", name__confirm: "http://spam.example" });

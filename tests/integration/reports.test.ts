@@ -8,7 +8,6 @@ import { importFile, pageText, parseSimpleCsv } from "../helpers/import";
 // CONTRACT section 15, issue 22: /reports and /reports/<name>.csv, per tenant, in the
 // tenant's time zone, every month of the period present (zero, not a gap).
 
-
 /** The tenant's calendar month `back` months before this one, as YYYY-MM, and a date in it. */
 async function monthAgo(tenantId: string, back: number, day = 1) {
   const r = await one<{ month: string; date: string }>(
@@ -21,7 +20,10 @@ async function monthAgo(tenantId: string, back: number, day = 1) {
 
 /** An instant: a wall-clock time in the tenant's zone (`YYYY-MM-DD HH:MM`). */
 async function localInstant(tenantId: string, wall: string): Promise<Date> {
-  const r = await one<{ at: Date }>(`SELECT ($2::timestamp AT TIME ZONE time_zone) AS at FROM tenants WHERE id = $1`, [tenantId, wall]);
+  const r = await one<{ at: Date }>(`SELECT ($2::timestamp AT TIME ZONE time_zone) AS at FROM tenants WHERE id = $1`, [
+    tenantId,
+    wall,
+  ]);
   return new Date(r!.at);
 }
 
@@ -103,8 +105,16 @@ describe("reports", () => {
     assert.match(text, /Invoiced and collected per month/);
     assert.match(text, /America\/Los_Angeles/);
     const chart = chartValues(html, "invoiced-collected");
-    assert.deepEqual(chart.Invoiced, table.slice(1).map((r) => Math.round(Number(r[1]) * 100)), "one bar per month: invoiced");
-    assert.deepEqual(chart.Collected, table.slice(1).map((r) => Math.round(Number(r[2]) * 100)), "one bar per month: collected");
+    assert.deepEqual(
+      chart.Invoiced,
+      table.slice(1).map((r) => Math.round(Number(r[1]) * 100)),
+      "one bar per month: invoiced",
+    );
+    assert.deepEqual(
+      chart.Collected,
+      table.slice(1).map((r) => Math.round(Number(r[2]) * 100)),
+      "one bar per month: collected",
+    );
     assert.match(text, /Total \$1,384\.81 \$120\.00/, "the table's totals");
   });
 
@@ -120,10 +130,15 @@ describe("reports", () => {
       // Auckland; 30 minutes before midnight at the end of the month in Los Angeles: UTC already
       // says the next month.
       const early = await localInstant(t.id, `${edge.date} 00:30`);
-      const late = await localInstant(t.id, `${await one<{ d: string }>(`SELECT to_char($1::date - 1, 'YYYY-MM-DD') AS d`, [edge.date]).then((r) => r!.d)} 23:30`);
+      const late = await localInstant(
+        t.id,
+        `${await one<{ d: string }>(`SELECT to_char($1::date - 1, 'YYYY-MM-DD') AS d`, [edge.date]).then((r) => r!.d)} 23:30`,
+      );
       await pay(t.id, invoice.id, 1_111, early);
       await pay(t.id, invoice.id, 2_222, late);
-      const byMonth = Object.fromEntries((await csv(await clientFor(t.users.owner), "invoiced-collected")).slice(1).map((r) => [r[0], r[2]]));
+      const byMonth = Object.fromEntries(
+        (await csv(await clientFor(t.users.owner), "invoiced-collected")).slice(1).map((r) => [r[0], r[2]]),
+      );
       assert.equal(byMonth[edge.month], "11.11", `${zone}: 00:30 on the 1st is in that month`);
       assert.equal(byMonth[before.month], "22.22", `${zone}: 23:30 on the last day is in that month`);
     }
@@ -134,7 +149,7 @@ describe("reports", () => {
     await rows(`UPDATE tenants SET time_zone = 'America/Chicago' WHERE id = $1`, [t.id]);
     const owner = await clientFor(t.users.owner);
     const ann = await createCustomer(t.id, { name: "Ann Customer" });
-    const evil = await createCustomer(t.id, { name: "=HYPERLINK(\"http://evil.example\")" });
+    const evil = await createCustomer(t.id, { name: '=HYPERLINK("http://evil.example")' });
     const m1 = await monthAgo(t.id, 1, 12);
 
     // Three quotes sent last month, one approved.
@@ -142,23 +157,43 @@ describe("reports", () => {
       await rows(
         `INSERT INTO quotes (tenant_id, customer_id, number, status, currency, sent_at, approved_at)
          VALUES ($1, $2, 'QR-' || substr(gen_random_uuid()::text, 1, 8), $3, 'USD', $4, $5)`,
-        [t.id, ann.id, approved ? "approved" : "sent", await localInstant(t.id, `${m1.date} 10:00`), approved ? await localInstant(t.id, `${m1.date} 15:00`) : null],
+        [
+          t.id,
+          ann.id,
+          approved ? "approved" : "sent",
+          await localInstant(t.id, `${m1.date} 10:00`),
+          approved ? await localInstant(t.id, `${m1.date} 15:00`) : null,
+        ],
       );
     }
     const quotes = Object.fromEntries((await csv(owner, "quote-conversion")).slice(1).map((r) => [r[0], r.slice(1)]));
     assert.deepEqual(quotes[m1.month], ["3", "1", "33.3"]);
-    assert.ok(Object.values(quotes).filter((q) => q[0] === "0").every((q) => q[2] === ""), "no rate for a month without quotes");
+    assert.ok(
+      Object.values(quotes)
+        .filter((q) => q[0] === "0")
+        .every((q) => q[2] === ""),
+      "no rate for a month without quotes",
+    );
 
     // Two jobs completed by the technician in one week, one by another member.
     const other = await createUser(t.id, { role: "technician", name: "Zed Tech" });
     const doneAt = await localInstant(t.id, `${m1.date} 16:00`);
     for (const assignee of [t.users.technician.id, t.users.technician.id, other.id]) {
       const job = await createJob(t.id, { customerId: ann.id, assigneeId: assignee });
-      await rows(`UPDATE jobs SET status = 'completed', completed_at = $3 WHERE tenant_id = $1 AND id = $2`, [t.id, job.id, doneAt]);
+      await rows(`UPDATE jobs SET status = 'completed', completed_at = $3 WHERE tenant_id = $1 AND id = $2`, [
+        t.id,
+        job.id,
+        doneAt,
+      ]);
     }
     const jobs = await csv(owner, "jobs-completed");
     const header = jobs[0];
-    assert.deepEqual(header.slice(1), [t.users.technician.name, "Zed Tech", "total"].sort((a, b) => (a === "total" ? 1 : b === "total" ? -1 : a.localeCompare(b))));
+    assert.deepEqual(
+      header.slice(1),
+      [t.users.technician.name, "Zed Tech", "total"].sort((a, b) =>
+        a === "total" ? 1 : b === "total" ? -1 : a.localeCompare(b),
+      ),
+    );
     const week = jobs.slice(1).find((r) => r.slice(1, -1).some((v) => v !== "0"));
     assert.ok(week, "a week with completed jobs");
     assert.equal(week[header.indexOf(t.users.technician.name)], "2");
@@ -168,15 +203,34 @@ describe("reports", () => {
     assert.ok(jobs.length >= 53, "every week of the period is a row");
 
     // Outstanding by age, against the tenant's today.
-    const today = (await one<{ d: string }>(`SELECT to_char((now() AT TIME ZONE time_zone)::date, 'YYYY-MM-DD') AS d FROM tenants WHERE id = $1`, [t.id]))!.d;
-    const shift = (days: number) => new Date(Date.parse(`${today}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+    const today = (await one<{ d: string }>(
+      `SELECT to_char((now() AT TIME ZONE time_zone)::date, 'YYYY-MM-DD') AS d FROM tenants WHERE id = $1`,
+      [t.id],
+    ))!.d;
+    const shift = (days: number) =>
+      new Date(Date.parse(`${today}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
     const owed = [
-      [5, 10_000], [0, 2_000], [-10, 20_000], [-45, 30_000], [-75, 40_000], [-100, 50_000],
+      [5, 10_000],
+      [0, 2_000],
+      [-10, 20_000],
+      [-45, 30_000],
+      [-75, 40_000],
+      [-100, 50_000],
     ] as const;
     for (const [due, cents] of owed) {
-      await createInvoice(t.id, { customerId: ann.id, dueDate: shift(due), items: [{ description: "Service", unitPriceCents: cents }] });
+      await createInvoice(t.id, {
+        customerId: ann.id,
+        dueDate: shift(due),
+        items: [{ description: "Service", unitPriceCents: cents }],
+      });
     }
-    await createInvoice(t.id, { customerId: ann.id, status: "paid", dueDate: shift(-200), amountPaidCents: 5_000, items: [{ description: "Paid", unitPriceCents: 5_000 }] });
+    await createInvoice(t.id, {
+      customerId: ann.id,
+      status: "paid",
+      dueDate: shift(-200),
+      amountPaidCents: 5_000,
+      items: [{ description: "Paid", unitPriceCents: 5_000 }],
+    });
     const aging = (await csv(owner, "outstanding-by-age")).slice(1);
     assert.deepEqual(aging, [
       ["Not yet due", "1", "100.00"],
@@ -192,7 +246,10 @@ describe("reports", () => {
     await pay(t.id, evilInvoice.id, 90_000, await localInstant(t.id, `${m1.date} 11:00`));
     await pay(t.id, annInvoice.id, 12_345, await localInstant(t.id, `${m1.date} 11:00`));
     const top = (await csv(owner, "top-customers")).slice(1);
-    assert.deepEqual(top, [["1", `'=HYPERLINK("http://evil.example")`, "900.00"], ["2", "Ann Customer", "123.45"]]);
+    assert.deepEqual(top, [
+      ["1", `'=HYPERLINK("http://evil.example")`, "900.00"],
+      ["2", "Ann Customer", "123.45"],
+    ]);
   });
 
   test("another tenant's records never count, and a period is chosen with a plain GET", async () => {
@@ -200,8 +257,14 @@ describe("reports", () => {
     const b = await createTenantWithUsers("Reports B");
     const ca = await createCustomer(a.id, { name: "Only In A" });
     const cb = await createCustomer(b.id, { name: "Only In B" });
-    const ia = await createInvoice(a.id, { customerId: ca.id, items: [{ description: "A work", unitPriceCents: 10_000 }] });
-    const ib = await createInvoice(b.id, { customerId: cb.id, items: [{ description: "B work", unitPriceCents: 77_777 }] });
+    const ia = await createInvoice(a.id, {
+      customerId: ca.id,
+      items: [{ description: "A work", unitPriceCents: 10_000 }],
+    });
+    const ib = await createInvoice(b.id, {
+      customerId: cb.id,
+      items: [{ description: "B work", unitPriceCents: 77_777 }],
+    });
     await pay(a.id, ia.id, 10_000, new Date());
     await pay(b.id, ib.id, 77_777, new Date());
     const owner = await clientFor(a.users.owner);
@@ -209,12 +272,21 @@ describe("reports", () => {
     assert.match(text, /Only In A/);
     assert.doesNotMatch(text, /Only In B|777\.77/);
     const money = (await csv(owner, "invoiced-collected")).slice(1);
-    assert.equal(money.reduce((s, r) => s + Number(r[1]), 0), 100);
-    assert.equal(money.reduce((s, r) => s + Number(r[2]), 0), 100);
+    assert.equal(
+      money.reduce((s, r) => s + Number(r[1]), 0),
+      100,
+    );
+    assert.equal(
+      money.reduce((s, r) => s + Number(r[2]), 0),
+      100,
+    );
 
     const year = new Date().getUTCFullYear();
     const lastYear = (await csv(owner, "invoiced-collected", "?period=last-year")).slice(1).map((r) => r[0]);
-    assert.ok(lastYear.length === 12 && lastYear[0].endsWith("-01") && lastYear[11].endsWith("-12"), `last year: ${lastYear.join(" ")}`);
+    assert.ok(
+      lastYear.length === 12 && lastYear[0].endsWith("-01") && lastYear[11].endsWith("-12"),
+      `last year: ${lastYear.join(" ")}`,
+    );
     assert.ok([year - 1, year - 2].includes(Number(lastYear[0].slice(0, 4))));
     const thisYear = (await csv(owner, "invoiced-collected", "?period=this-year")).slice(1).map((r) => r[0]);
     assert.ok(thisYear[0].endsWith("-01") && thisYear.length <= 12);
@@ -228,7 +300,13 @@ describe("reports", () => {
     for (const role of ["technician", "office"] as const) {
       const c = await clientFor(t.users[role]);
       assert.equal((await c.get("/reports")).status, 403, `${role}: page`);
-      for (const name of ["invoiced-collected", "quote-conversion", "jobs-completed", "outstanding-by-age", "top-customers"]) {
+      for (const name of [
+        "invoiced-collected",
+        "quote-conversion",
+        "jobs-completed",
+        "outstanding-by-age",
+        "top-customers",
+      ]) {
         assert.equal((await c.get(`/reports/${name}.csv`)).status, 403, `${role}: ${name}.csv`);
       }
     }

@@ -18,28 +18,53 @@ async function setup() {
   return { tenant, customer, requestId: request!.id, office: await clientFor(tenant.users.office) };
 }
 const requestRow = (tenantId: string, id: string) =>
-  one<{ status: string; quote_id: string | null; job_id: string | null }>(`SELECT status, quote_id, job_id FROM booking_requests WHERE tenant_id = $1 AND id = $2`, [tenantId, id]);
+  one<{ status: string; quote_id: string | null; job_id: string | null }>(
+    `SELECT status, quote_id, job_id FROM booking_requests WHERE tenant_id = $1 AND id = $2`,
+    [tenantId, id],
+  );
 
 test("Create job: an unscheduled job prefilled from the request, linked both ways; twice, or twice at once, the same job", async () => {
   const { tenant, customer, requestId, office } = await setup();
   const csrf = await office.csrf();
-  const answers = await Promise.all([1, 2, 3].map(() => office.post(`/requests/${requestId}/convert`, { _csrf: csrf, to: "job" })));
-  assert.deepEqual(answers.map((r) => r.status), [303, 303, 303]);
+  const answers = await Promise.all(
+    [1, 2, 3].map(() => office.post(`/requests/${requestId}/convert`, { _csrf: csrf, to: "job" })),
+  );
+  assert.deepEqual(
+    answers.map((r) => r.status),
+    [303, 303, 303],
+  );
   const places = new Set(answers.map((r) => r.headers.get("location")));
   assert.equal(places.size, 1, "every answer lands on the same job");
   const again = await office.post(`/requests/${requestId}/convert`, { to: "job" });
   assert.equal(again.headers.get("location"), [...places][0]);
-  const jobs = await rows<{ id: string; title: string; status: string; description: string; address: string; customer_id: string }>(
-    `SELECT id, title, status, description, address, customer_id FROM jobs WHERE tenant_id = $1`, [tenant.id]);
+  const jobs = await rows<{
+    id: string;
+    title: string;
+    status: string;
+    description: string;
+    address: string;
+    customer_id: string;
+  }>(`SELECT id, title, status, description, address, customer_id FROM jobs WHERE tenant_id = $1`, [tenant.id]);
   assert.equal(jobs.length, 1);
   assert.equal([...places][0], `/jobs/${jobs[0].id}`);
-  assert.deepEqual({ ...jobs[0], id: undefined }, {
-    id: undefined, title: "Furnace not heating", status: "unscheduled", address: "48 Oak Lane", customer_id: customer.id,
-    description: "Clicks but never lights.\nAddress: 48 Oak Lane\nPhone: 555-0142\nPreferred date: Jun 18, 2026 (morning)",
-  });
+  assert.deepEqual(
+    { ...jobs[0], id: undefined },
+    {
+      id: undefined,
+      title: "Furnace not heating",
+      status: "unscheduled",
+      address: "48 Oak Lane",
+      customer_id: customer.id,
+      description:
+        "Clicks but never lights.\nAddress: 48 Oak Lane\nPhone: 555-0142\nPreferred date: Jun 18, 2026 (morning)",
+    },
+  );
   assert.deepEqual(await requestRow(tenant.id, requestId), { status: "scheduled", quote_id: null, job_id: jobs[0].id });
   const jobPage = textOf(await (await office.get(`/jobs/${jobs[0].id}`)).text());
-  assert.match(jobPage, new RegExp(`Created from the booking request “Furnace not heating” by ${tenant.users.office.name}`));
+  assert.match(
+    jobPage,
+    new RegExp(`Created from the booking request “Furnace not heating” by ${tenant.users.office.name}`),
+  );
   assert.match(textOf(await (await office.get("/requests")).text()), /Open job/);
 });
 
@@ -49,15 +74,25 @@ test("Create quote: a draft quote with the next number and the request in its no
   const second = await office.post(`/requests/${requestId}/convert`, { to: "quote" });
   assert.equal(first.status, 303);
   assert.equal(second.headers.get("location"), first.headers.get("location"));
-  const quotes = await rows<{ id: string; number: string; status: string; title: string; notes: string; customer_id: string }>(
-    `SELECT id, number, status, title, notes, customer_id FROM quotes WHERE tenant_id = $1`, [tenant.id]);
+  const quotes = await rows<{
+    id: string;
+    number: string;
+    status: string;
+    title: string;
+    notes: string;
+    customer_id: string;
+  }>(`SELECT id, number, status, title, notes, customer_id FROM quotes WHERE tenant_id = $1`, [tenant.id]);
   assert.equal(quotes.length, 1);
   assert.equal(quotes[0].number, "Q-0001");
   assert.equal(quotes[0].status, "draft");
   assert.equal(quotes[0].title, "Furnace not heating");
   assert.equal(quotes[0].customer_id, customer.id);
   assert.match(quotes[0].notes, /Phone: 555-0142/);
-  assert.deepEqual(await requestRow(tenant.id, requestId), { status: "scheduled", quote_id: quotes[0].id, job_id: null });
+  assert.deepEqual(await requestRow(tenant.id, requestId), {
+    status: "scheduled",
+    quote_id: quotes[0].id,
+    job_id: null,
+  });
   assert.match(textOf(await (await office.get("/requests")).text()), /Quote Q-0001/);
 });
 
@@ -72,5 +107,11 @@ test("a declined request cannot be converted (409, nothing made); a technician i
   assert.match(textOf(await refused.text()), /declined; it cannot be turned into a quote/);
   const bad = await office.post(`/requests/${requestId}/convert`, { to: "invoice" });
   assert.equal(bad.status, 422);
-  assert.equal((await one<{ n: number }>(`SELECT (SELECT count(*) FROM quotes WHERE tenant_id = $1) + (SELECT count(*) FROM jobs WHERE tenant_id = $1) AS n`, [tenant.id]))!.n, 0);
+  assert.equal(
+    (await one<{ n: number }>(
+      `SELECT (SELECT count(*) FROM quotes WHERE tenant_id = $1) + (SELECT count(*) FROM jobs WHERE tenant_id = $1) AS n`,
+      [tenant.id],
+    ))!.n,
+    0,
+  );
 });

@@ -7,7 +7,10 @@ import { createCustomer, createInvoice, createJob, twoTenants } from "../helpers
 import { Client, clientFor } from "../helpers/client";
 
 /** Runs `fn` as the app role with `tenantId` set, the way the server runs a request, then rolls back. */
-async function asApp<T>(tenantId: string | null, fn: (q: (sql: string, bind?: unknown[]) => Promise<any[]>) => Promise<T>): Promise<T> {
+async function asApp<T>(
+  tenantId: string | null,
+  fn: (q: (sql: string, bind?: unknown[]) => Promise<any[]>) => Promise<T>,
+): Promise<T> {
   const t = await db().transaction();
   try {
     await db().query(`SET LOCAL ROLE ${APP_ROLE}`, { transaction: t });
@@ -33,9 +36,14 @@ test("every tenant-owned table has row-level security enabled and forced", async
     if (GLOBAL_TABLES.includes(t.name) && t.name !== "tenants") continue;
     assert.ok(t.rls && t.forced, `${t.name}: row-level security enabled and forced`);
   }
-  const role = await rows<{ rolsuper: boolean; rolbypassrls: boolean }>(`SELECT rolsuper, rolbypassrls FROM pg_roles WHERE rolname = $1`, [APP_ROLE]);
+  const role = await rows<{ rolsuper: boolean; rolbypassrls: boolean }>(
+    `SELECT rolsuper, rolbypassrls FROM pg_roles WHERE rolname = $1`,
+    [APP_ROLE],
+  );
   assert.deepEqual(role[0], { rolsuper: false, rolbypassrls: false });
-  const owned = await rows(`SELECT 1 FROM pg_class c JOIN pg_roles r ON r.oid = c.relowner WHERE r.rolname = $1`, [APP_ROLE]);
+  const owned = await rows(`SELECT 1 FROM pg_class c JOIN pg_roles r ON r.oid = c.relowner WHERE r.rolname = $1`, [
+    APP_ROLE,
+  ]);
   assert.equal(owned.length, 0, "the app role owns nothing");
 });
 
@@ -64,12 +72,18 @@ test("with the service checks bypassed, the app role reads, changes and referenc
   });
   await asApp(a.id, async (q) => {
     // Reference: a job of A pointing at B's customer fails the composite foreign key.
-    await assert.rejects(q(`INSERT INTO jobs (tenant_id, customer_id, title) VALUES ($1, $2, 'x')`, [a.id, custB.id]), /foreign key/);
+    await assert.rejects(
+      q(`INSERT INTO jobs (tenant_id, customer_id, title) VALUES ($1, $2, 'x')`, [a.id, custB.id]),
+      /foreign key/,
+    );
   });
   await asApp(null, async (q) => {
     assert.equal((await q(`SELECT * FROM customers`)).length, 0, "no tenant set: nothing visible");
   });
-  const still = await rows<{ name: string }>(`SELECT name FROM customers WHERE tenant_id = $1 AND id = $2`, [b.id, custB.id]);
+  const still = await rows<{ name: string }>(`SELECT name FROM customers WHERE tenant_id = $1 AND id = $2`, [
+    b.id,
+    custB.id,
+  ]);
   assert.equal(still[0].name, "Secret Customer of B");
 });
 

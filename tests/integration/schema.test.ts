@@ -46,7 +46,11 @@ test("a new table with a global unique key is refused (and so are the other brok
   // database itself may refuse a change first (e.g. a reference table pointing at a distributed
   // one): that change is refused all the same, by Citus instead of the check. On plain PostgreSQL
   // every change goes in and the check must name each one.
-  const onCitus = (await client.query<{ citus: boolean }>(`SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus') AS citus`)).rows[0]!.citus;
+  const onCitus = (
+    await client.query<{ citus: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus') AS citus`,
+    )
+  ).rows[0]!.citus;
   const broken: Array<{ sql: string; says: RegExp[] }> = [
     {
       sql: `CREATE TABLE gift_cards (tenant_id uuid NOT NULL REFERENCES tenants (id), id uuid NOT NULL, code text NOT NULL UNIQUE, PRIMARY KEY (tenant_id, id))`,
@@ -61,10 +65,20 @@ test("a new table with a global unique key is refused (and so are the other brok
     {
       sql: `CREATE TABLE audit_log (id bigint PRIMARY KEY, tenant uuid REFERENCES tenants (id))`,
       // Unlisted, audit_log is held to a tenant table's rules too.
-      says: [/^audit_log: no tenant_id, and not listed/, /^audit_log: unique key audit_log_pkey does not include tenant_id$/, /^audit_log\.audit_log_tenant_fkey: the foreign key does not include tenant_id$/],
+      says: [
+        /^audit_log: no tenant_id, and not listed/,
+        /^audit_log: unique key audit_log_pkey does not include tenant_id$/,
+        /^audit_log\.audit_log_tenant_fkey: the foreign key does not include tenant_id$/,
+      ],
     },
-    { sql: `ALTER TABLE login_emails ADD FOREIGN KEY (tenant_id, user_id) REFERENCES users (tenant_id, id)`, says: [/^login_emails\.\S+: a reference table references users$/] },
-    { sql: `CREATE FUNCTION count_jobs(p uuid) RETURNS bigint LANGUAGE sql AS 'SELECT count(*) FROM jobs WHERE tenant_id = p'`, says: [/^count_jobs\(uuid\): written in sql, not PL\/pgSQL$/] },
+    {
+      sql: `ALTER TABLE login_emails ADD FOREIGN KEY (tenant_id, user_id) REFERENCES users (tenant_id, id)`,
+      says: [/^login_emails\.\S+: a reference table references users$/],
+    },
+    {
+      sql: `CREATE FUNCTION count_jobs(p uuid) RETURNS bigint LANGUAGE sql AS 'SELECT count(*) FROM jobs WHERE tenant_id = p'`,
+      says: [/^count_jobs\(uuid\): written in sql, not PL\/pgSQL$/],
+    },
   ];
   const refusedByCitus: string[] = [];
   const found = await rolledBack(async () => {
@@ -85,7 +99,11 @@ test("a new table with a global unique key is refused (and so are the other brok
     return distributionViolations(client);
   });
   const expected = broken.filter((c) => !refusedByCitus.includes(c.sql)).flatMap((c) => c.says);
-  for (const pattern of expected) assert.ok(found.some((v) => pattern.test(v)), `${pattern} in ${JSON.stringify(found, null, 1)}`);
+  for (const pattern of expected)
+    assert.ok(
+      found.some((v) => pattern.test(v)),
+      `${pattern} in ${JSON.stringify(found, null, 1)}`,
+    );
   assert.equal(found.length, expected.length, JSON.stringify(found));
   assert.ok(expected.length >= 5, `the check itself refused most of them (${expected.length} findings)`);
   // Rolled back: the schema is clean again.
@@ -93,11 +111,14 @@ test("a new table with a global unique key is refused (and so are the other brok
 });
 
 test("the app writes sign-in's login e-mails with the users (no trigger: on Citus it would fire on a worker's shard)", async () => {
-  const { rows: triggers } = await client.query(`SELECT tgname FROM pg_trigger WHERE tgrelid = 'users'::regclass AND NOT tgisinternal`);
+  const { rows: triggers } = await client.query(
+    `SELECT tgname FROM pg_trigger WHERE tgrelid = 'users'::regclass AND NOT tgisinternal`,
+  );
   assert.deepEqual(triggers, []);
   const tenant = await createTenant("Distribution Plumbing");
   const user = await createUser(tenant.id, { role: "technician" });
-  const logins = async () => (await client.query(`SELECT email, user_id FROM login_emails WHERE tenant_id = $1`, [tenant.id])).rows;
+  const logins = async () =>
+    (await client.query(`SELECT email, user_id FROM login_emails WHERE tenant_id = $1`, [tenant.id])).rows;
   assert.deepEqual(await logins(), [{ email: user.email, user_id: user.id }], "written with the user");
   await inTenant(tenant.id, async (t) => {
     await removeLoginEmails(tenant.id, [user.id], t);
@@ -108,15 +129,27 @@ test("the app writes sign-in's login e-mails with the users (no trigger: on Citu
 
 test("without SET NULL keys nothing dangles: a tenant leaves with everything", async () => {
   await rolledBack(async () => {
-    const { rows: [tenant] } = await client.query<{ id: string }>(`INSERT INTO tenants (name) VALUES ('Distribution Plumbing') RETURNING id`);
+    const {
+      rows: [tenant],
+    } = await client.query<{ id: string }>(`INSERT INTO tenants (name) VALUES ('Distribution Plumbing') RETURNING id`);
 
     // A tenant's deletion cascades through keys that are now NO ACTION (checked after the cascade).
-    const { rows: [tech] } = await client.query<{ id: string }>(
+    const {
+      rows: [tech],
+    } = await client.query<{ id: string }>(
       `INSERT INTO users (tenant_id, email, name, role) VALUES ($1, 'tech@example.test', 'Tom', 'technician') RETURNING id`,
       [tenant.id],
     );
-    const { rows: [customer] } = await client.query<{ id: string }>(`INSERT INTO customers (tenant_id, name) VALUES ($1, 'Ada') RETURNING id`, [tenant.id]);
-    await client.query(`INSERT INTO jobs (tenant_id, customer_id, title, assignee_id) VALUES ($1, $2, 'Fix tap', $3)`, [tenant.id, customer.id, tech.id]);
+    const {
+      rows: [customer],
+    } = await client.query<{ id: string }>(`INSERT INTO customers (tenant_id, name) VALUES ($1, 'Ada') RETURNING id`, [
+      tenant.id,
+    ]);
+    await client.query(`INSERT INTO jobs (tenant_id, customer_id, title, assignee_id) VALUES ($1, $2, 'Fix tap', $3)`, [
+      tenant.id,
+      customer.id,
+      tech.id,
+    ]);
     await client.query(`DELETE FROM tenants WHERE id = $1`, [tenant.id]);
     assert.equal((await client.query(`SELECT 1 FROM jobs WHERE tenant_id = $1`, [tenant.id])).rowCount, 0);
   });
@@ -124,15 +157,30 @@ test("without SET NULL keys nothing dangles: a tenant leaves with everything", a
 
 test("a user others refer to cannot be deleted (NO ACTION), where SET NULL used to blank the reference", async () => {
   await rolledBack(async () => {
-    const { rows: [tenant] } = await client.query<{ id: string }>(`INSERT INTO tenants (name) VALUES ('Keys Electric') RETURNING id`);
-    const { rows: [tech] } = await client.query<{ id: string }>(
+    const {
+      rows: [tenant],
+    } = await client.query<{ id: string }>(`INSERT INTO tenants (name) VALUES ('Keys Electric') RETURNING id`);
+    const {
+      rows: [tech],
+    } = await client.query<{ id: string }>(
       `INSERT INTO users (tenant_id, email, name, role) VALUES ($1, 'keys@example.test', 'Kim', 'technician') RETURNING id`,
       [tenant.id],
     );
-    const { rows: [customer] } = await client.query<{ id: string }>(`INSERT INTO customers (tenant_id, name) VALUES ($1, 'Bo') RETURNING id`, [tenant.id]);
-    await client.query(`INSERT INTO jobs (tenant_id, customer_id, title, assignee_id) VALUES ($1, $2, 'Rewire', $3)`, [tenant.id, customer.id, tech.id]);
+    const {
+      rows: [customer],
+    } = await client.query<{ id: string }>(`INSERT INTO customers (tenant_id, name) VALUES ($1, 'Bo') RETURNING id`, [
+      tenant.id,
+    ]);
+    await client.query(`INSERT INTO jobs (tenant_id, customer_id, title, assignee_id) VALUES ($1, $2, 'Rewire', $3)`, [
+      tenant.id,
+      customer.id,
+      tech.id,
+    ]);
     await client.query("SAVEPOINT s");
-    await assert.rejects(client.query(`DELETE FROM users WHERE tenant_id = $1 AND id = $2`, [tenant.id, tech.id]), /violates foreign key constraint/);
+    await assert.rejects(
+      client.query(`DELETE FROM users WHERE tenant_id = $1 AND id = $2`, [tenant.id, tech.id]),
+      /violates foreign key constraint/,
+    );
     await client.query("ROLLBACK TO SAVEPOINT s");
   });
 });

@@ -21,7 +21,10 @@ after(async () => {
 });
 
 /** The server's log lines that arrive within a short while (its output is read from pipes). */
-async function logLinesAfter<T>(fn: () => Promise<T>, settle: (lines: string[]) => boolean): Promise<{ result: T; lines: string[] }> {
+async function logLinesAfter<T>(
+  fn: () => Promise<T>,
+  settle: (lines: string[]) => boolean,
+): Promise<{ result: T; lines: string[] }> {
   const start = server.logs.join("").length;
   const result = await fn();
   const deadline = Date.now() + 5_000;
@@ -63,13 +66,18 @@ test("an action's lookup is its own: the loaders that render after it look again
 });
 
 /** A GET without Accept-Encoding (as a load tool or a proxy might send): the raw headers. */
-function rawGet(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+function rawGet(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
     http
       .get(url, { headers }, (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (d: Buffer) => chunks.push(d));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
       })
       .on("error", reject);
   });
@@ -109,7 +117,10 @@ test("remix-serve's access log: every request's line arrives, in order", async (
     (l) => l.some((x) => x.includes(`GET ${marks.at(-1)} 404`)),
   );
   const seen = lines.map((l) => marks.findIndex((m) => l.startsWith(`GET ${m} 404`))).filter((i) => i >= 0);
-  assert.deepEqual(seen, marks.map((_, i) => i));
+  assert.deepEqual(
+    seen,
+    marks.map((_, i) => i),
+  );
 });
 
 test("stdout lines written together go out in one write, and what is pending is written at exit", () => {
@@ -125,7 +136,10 @@ test("stdout lines written together go out in one write, and what is pending is 
       process.exit(0);
     }, 200);
   `;
-  const run = spawnSync(process.execPath, ["--import", path.join(ROOT, "scripts/serve-hooks.mjs"), "-e", script], { cwd: ROOT, encoding: "utf8" });
+  const run = spawnSync(process.execPath, ["--import", path.join(ROOT, "scripts/serve-hooks.mjs"), "-e", script], {
+    cwd: ROOT,
+    encoding: "utf8",
+  });
   const lines = run.stdout.trimEnd().split("\n");
   assert.deepEqual(lines, [...Array.from({ length: 200 }, (_, i) => `line ${i}`), "pending at exit"]);
   const writes = Number(/writes=(\d+)/.exec(run.stderr)?.[1]);

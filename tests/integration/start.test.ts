@@ -20,7 +20,12 @@ test("with no DATABASE_URL the server starts an embedded PostgreSQL whose data s
       assert.equal(health.status, 200);
       assert.equal((await health.json()).data.status, "ok");
       const c = new Client(server.url);
-      const res = await c.post("/signup", { businessName: "Persistent Plumbing", name: "Pat", email, password: "a-long-password-1" });
+      const res = await c.post("/signup", {
+        businessName: "Persistent Plumbing",
+        name: "Pat",
+        email,
+        password: "a-long-password-1",
+      });
       assert.equal(res.status, 303);
     } finally {
       await server.stop();
@@ -55,7 +60,10 @@ test("in production the session cookie is Secure and __Host- prefixed; a missing
   } finally {
     await server.stop();
   }
-  await assert.rejects(startServer({ NODE_ENV: "production", SESSION_SECRET: undefined }), /SESSION_SECRET: required in production/);
+  await assert.rejects(
+    startServer({ NODE_ENV: "production", SESSION_SECRET: undefined }),
+    /SESSION_SECRET: required in production/,
+  );
 });
 
 /** The command lines of a process and all its descendants (Linux /proc). */
@@ -94,7 +102,9 @@ test("`npm start` migrates, then serves the build with remix-serve (remix-serve 
     }
     const health = await fetch(`http://localhost:${port}/healthz`);
     assert.equal(health.status, 200);
-    const serving = processTree(start.pid!).filter((cmd) => cmd.includes("@remix-run/serve/dist/cli.js build/index.js"));
+    const serving = processTree(start.pid!).filter((cmd) =>
+      cmd.includes("@remix-run/serve/dist/cli.js build/index.js"),
+    );
     assert.equal(serving.length, 1, `one remix-serve process under npm start:\n${processTree(start.pid!).join("\n")}`);
   } finally {
     const exited = new Promise((r) => start.once("exit", r));

@@ -8,7 +8,8 @@ import { inputValue, textOf } from "../helpers/html";
 // The team page: roles (never the last owner), invites for members without a password.
 // (The time zone moved to /settings/company: tests/integration/company-settings.test.ts.)
 
-const roleOf = async (tenantId: string, id: string) => (await one<{ role: string }>(`SELECT role FROM users WHERE tenant_id = $1 AND id = $2`, [tenantId, id]))?.role;
+const roleOf = async (tenantId: string, id: string) =>
+  (await one<{ role: string }>(`SELECT role FROM users WHERE tenant_id = $1 AND id = $2`, [tenantId, id]))?.role;
 
 /** Makes an invite as `by` and returns its URL, read from the page like a person would. */
 async function inviteUrl(by: Client, memberId: string): Promise<string> {
@@ -46,7 +47,15 @@ test("invite: an imported technician gets a link, sets a password, is signed in,
   const short = await browser.post(pathOf(url), { password: "too-short" });
   assert.equal(short.status, 422);
   assert.match(textOf(await short.text()), /at least 12 characters/);
-  assert.equal((await one<{ h: string | null }>(`SELECT password_hash AS h FROM users WHERE tenant_id = $1 AND id = $2`, [t.id, member.id]))?.h, null);
+  assert.equal(
+    (
+      await one<{ h: string | null }>(`SELECT password_hash AS h FROM users WHERE tenant_id = $1 AND id = $2`, [
+        t.id,
+        member.id,
+      ])
+    )?.h,
+    null,
+  );
 
   const set = await browser.post(pathOf(url), { password: "a-brand-new-password" });
   assert.equal(set.status, 303);
@@ -58,7 +67,10 @@ test("invite: an imported technician gets a link, sets a password, is signed in,
   const jobs = await browser.get("/jobs");
   assert.equal(jobs.status, 200);
   assert.match(textOf(await jobs.text()), /Pat Imported/);
-  const user = await one<{ h: string }>(`SELECT password_hash AS h FROM users WHERE tenant_id = $1 AND id = $2`, [t.id, member.id]);
+  const user = await one<{ h: string }>(`SELECT password_hash AS h FROM users WHERE tenant_id = $1 AND id = $2`, [
+    t.id,
+    member.id,
+  ]);
   assert.match(user!.h, /^\$argon2id\$/);
 
   // Then signs in normally.
@@ -71,8 +83,19 @@ test("invite: an imported technician gets a link, sets a password, is signed in,
   assert.match(textOf(await again.text()), /already been used/);
   const reuse = await new Client().post(pathOf(url), { password: "an-attackers-password" });
   assert.equal(reuse.status, 410);
-  assert.equal((await one<{ h: string }>(`SELECT password_hash AS h FROM users WHERE tenant_id = $1 AND id = $2`, [t.id, member.id]))?.h, user!.h);
-  assert.equal((await new Client().post("/login", { email: member.email, password: "an-attackers-password" })).status, 401);
+  assert.equal(
+    (
+      await one<{ h: string }>(`SELECT password_hash AS h FROM users WHERE tenant_id = $1 AND id = $2`, [
+        t.id,
+        member.id,
+      ])
+    )?.h,
+    user!.h,
+  );
+  assert.equal(
+    (await new Client().post("/login", { email: member.email, password: "an-attackers-password" })).status,
+    401,
+  );
   // A member with a password gets no new invite.
   const refused = await owner.post(`/team/${member.id}/invite`, {});
   assert.equal(refused.status, 409);
@@ -97,12 +120,23 @@ test("invite: a forged, expired or replaced link shows a clear page and sets not
   assert.equal((await new Client().get("/invite/nonsense")).status, 404);
   assert.equal((await new Client().post(forged, { password: "a-brand-new-password" })).status, 404);
 
-  await rows(`UPDATE invites SET expires_at = now() - interval '1 minute', created_at = now() - interval '8 days' WHERE tenant_id = $1 AND user_id = $2`, [t.id, member.id]);
+  await rows(
+    `UPDATE invites SET expires_at = now() - interval '1 minute', created_at = now() - interval '8 days' WHERE tenant_id = $1 AND user_id = $2`,
+    [t.id, member.id],
+  );
   const expired = await new Client().get(pathOf(second));
   assert.equal(expired.status, 410);
   assert.match(textOf(await expired.text()), /expired/);
   assert.equal((await new Client().post(pathOf(second), { password: "a-brand-new-password" })).status, 410);
-  assert.equal((await one<{ h: string | null }>(`SELECT password_hash AS h FROM users WHERE tenant_id = $1 AND id = $2`, [t.id, member.id]))?.h, null);
+  assert.equal(
+    (
+      await one<{ h: string | null }>(`SELECT password_hash AS h FROM users WHERE tenant_id = $1 AND id = $2`, [
+        t.id,
+        member.id,
+      ])
+    )?.h,
+    null,
+  );
 });
 
 test("the last owner cannot be demoted; with two owners one can step down; only owners touch the owner role", async () => {
@@ -124,10 +158,16 @@ test("the last owner cannot be demoted; with two owners one can step down; only 
   assert.equal((await owner.post("/team", { intent: "role", userId: t.users.owner.id, role: "admin" })).status, 303);
   assert.equal(await roleOf(t.id, t.users.owner.id), "admin");
   const newOwner = await clientFor(t.users.admin);
-  assert.equal((await newOwner.post("/team", { intent: "role", userId: t.users.admin.id, role: "office" })).status, 409);
+  assert.equal(
+    (await newOwner.post("/team", { intent: "role", userId: t.users.admin.id, role: "office" })).status,
+    409,
+  );
   assert.equal(await roleOf(t.id, t.users.admin.id), "owner");
   // A bad role is a field error.
-  assert.equal((await newOwner.post("/team", { intent: "role", userId: t.users.office.id, role: "superuser" })).status, 422);
+  assert.equal(
+    (await newOwner.post("/team", { intent: "role", userId: t.users.office.id, role: "superuser" })).status,
+    422,
+  );
 });
 
 test("two demotions at once cannot leave the tenant without an owner", async () => {
@@ -168,12 +208,26 @@ test("team: add a member without a password, and only owners and admins reach th
   const email = `added-${Date.now()}@example.test`;
   const res = await admin.post("/team", { intent: "add", name: "Quinn Added", email, role: "technician" });
   assert.equal(res.status, 303);
-  const row = await one<{ role: string; password_hash: string | null }>(`SELECT role, password_hash FROM users WHERE tenant_id = $1 AND email = $2`, [t.id, email]);
+  const row = await one<{ role: string; password_hash: string | null }>(
+    `SELECT role, password_hash FROM users WHERE tenant_id = $1 AND email = $2`,
+    [t.id, email],
+  );
   assert.deepEqual(row, { role: "technician", password_hash: null });
   const dup = await admin.post("/team", { intent: "add", name: "Again", email, role: "office" });
   assert.equal(dup.status, 422);
   assert.match(textOf(await dup.text()), /Already a member of your team/);
-  assert.equal((await admin.post("/team", { intent: "add", name: "Boss", email: `x-${email}`, role: "owner" })).status, 403);
-  for (const role of ["office", "technician"] as const) assert.equal((await (await clientFor(t.users[role])).get("/team")).status, 403, role);
-  assert.equal((await (await clientFor(t.users.office)).post("/team", { intent: "add", name: "Nope", email: `y-${email}`, role: "office" })).status, 403);
+  assert.equal(
+    (await admin.post("/team", { intent: "add", name: "Boss", email: `x-${email}`, role: "owner" })).status,
+    403,
+  );
+  for (const role of ["office", "technician"] as const)
+    assert.equal((await (await clientFor(t.users[role])).get("/team")).status, 403, role);
+  assert.equal(
+    (
+      await (
+        await clientFor(t.users.office)
+      ).post("/team", { intent: "add", name: "Nope", email: `y-${email}`, role: "office" })
+    ).status,
+    403,
+  );
 });

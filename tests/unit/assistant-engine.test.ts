@@ -96,7 +96,11 @@ describe("response shape", () => {
 describe("determinism", () => {
   test("equal input gives byte-identical JSON", () => {
     for (const mode of ASSISTANT_MODES) {
-      const input = { mode, jobTitle: "Panel upgrade to 200 amp", details: "Two-story old house, overhead service; also wants an EV charger." };
+      const input = {
+        mode,
+        jobTitle: "Panel upgrade to 200 amp",
+        details: "Two-story old house, overhead service; also wants an EV charger.",
+      };
       const a = JSON.stringify(generateGuidance(input));
       const b = JSON.stringify(generateGuidance({ ...input }));
       assert.equal(a, b);
@@ -105,9 +109,15 @@ describe("determinism", () => {
 
   test("input differing only in whitespace and case gives byte-identical JSON", () => {
     for (const mode of ASSISTANT_MODES) {
-      const a = JSON.stringify(generateGuidance({ mode, jobTitle: "Replace water heater", details: "Attic install, 2 story house" }));
+      const a = JSON.stringify(
+        generateGuidance({ mode, jobTitle: "Replace water heater", details: "Attic install, 2 story house" }),
+      );
       const b = JSON.stringify(
-        generateGuidance({ mode, jobTitle: "  REPLACE   water\tHEATER ", details: "attic   INSTALL,\n\n2 STORY house  " }),
+        generateGuidance({
+          mode,
+          jobTitle: "  REPLACE   water\tHEATER ",
+          details: "attic   INSTALL,\n\n2 STORY house  ",
+        }),
       );
       assert.equal(a, b);
     }
@@ -124,7 +134,11 @@ describe("determinism", () => {
 describe("substance", () => {
   test("a water heater quote and a panel upgrade quote differ and name their trade's items", () => {
     const wh = generateGuidance({ mode: "quote", jobTitle: "Replace 50 gallon gas water heater" });
-    const panel = generateGuidance({ mode: "quote", jobTitle: "Panel upgrade", details: "100 amp fuse box to 200 amp" });
+    const panel = generateGuidance({
+      mode: "quote",
+      jobTitle: "Panel upgrade",
+      details: "100 amp fuse box to 200 amp",
+    });
     const whText = allText(wh);
     const panelText = allText(panel);
     assert.notEqual(whText, panelText);
@@ -195,7 +209,10 @@ describe("recognition", () => {
       assert.ok(r.labourHours.min > 0 && r.labourHours.min <= r.labourHours.max, `${r.id} labour`);
       assert.ok(r.durationHours.min > 0 && r.durationHours.min <= r.durationHours.max, `${r.id} duration`);
       assert.ok(r.crewSize >= 1, `${r.id} crew`);
-      assert.ok(r.vanParts.length >= 3 && r.confirm.length >= 2 && r.safety.length >= 2 && r.followUp.length >= 1, `${r.id} lists`);
+      assert.ok(
+        r.vanParts.length >= 3 && r.confirm.length >= 2 && r.safety.length >= 2 && r.followUp.length >= 1,
+        `${r.id} lists`,
+      );
       assert.ok(r.options.good && r.options.better && r.options.best, `${r.id} options`);
       assert.ok(r.depositPercent >= 0 && r.depositPercent <= 100, `${r.id} deposit`);
     }
@@ -241,7 +258,11 @@ describe("recognition", () => {
     const both = recogniseJob("Panel upgrade", "customer also wants an EV charger");
     assert.equal(both.ruleId, "panel-upgrade");
     assert.equal(both.alsoMentioned?.ruleId, "ev-charger");
-    const data = generateGuidance({ mode: "quote", jobTitle: "Panel upgrade", details: "customer also wants an EV charger" });
+    const data = generateGuidance({
+      mode: "quote",
+      jobTitle: "Panel upgrade",
+      details: "customer also wants an EV charger",
+    });
     assert.match(section(data, "Also mentioned").join(" "), /EV charger/);
   });
 
@@ -297,11 +318,14 @@ describe("schedule reasoning reacts to the words", () => {
     return line;
   }
 
-  test("\"two-story\" adds an upper-floor adjustment and lengthens the estimate", () => {
+  test('"two-story" adds an upper-floor adjustment and lengthens the estimate', () => {
     const plain = durationItems("Water heater replacement");
     const upstairs = durationItems("Water heater replacement", "two-story house, heater is on the second floor");
     assert.notEqual(estimateLine(plain), estimateLine(upstairs));
-    assert.ok(upstairs.some((i) => /\+15 % for "two-story"/.test(i) && /upper floor/.test(i)), upstairs.join("\n"));
+    assert.ok(
+      upstairs.some((i) => /\+15 % for "two-story"/.test(i) && /upper floor/.test(i)),
+      upstairs.join("\n"),
+    );
     assert.ok(!plain.some((i) => /upper floor/.test(i)));
   });
 
@@ -319,8 +343,14 @@ describe("schedule reasoning reacts to the words", () => {
     const words = durationItems("Replace outlets", "three outlets and two switches in the kitchen");
     assert.equal(estimateLine(one), "Estimate: 1-2 hours on site.");
     assert.equal(estimateLine(three), "Estimate: 2-3 hours on site.");
-    assert.ok(three.some((i) => i === "Quantity: 3 devices; the base covers 1, so +2 x 0.5 h = +1 h."), three.join("\n"));
-    assert.ok(words.some((i) => i.startsWith("Quantity: 5 devices")), words.join("\n"));
+    assert.ok(
+      three.some((i) => i === "Quantity: 3 devices; the base covers 1, so +2 x 0.5 h = +1 h."),
+      three.join("\n"),
+    );
+    assert.ok(
+      words.some((i) => i.startsWith("Quantity: 5 devices")),
+      words.join("\n"),
+    );
   });
 
   test("numbers that are not counts are ignored", () => {
@@ -334,14 +364,23 @@ describe("schedule reasoning reacts to the words", () => {
     assert.match(section(repipe, "Duration estimate")[0], /workdays/);
     const burst = generateGuidance({ mode: "schedule", jobTitle: "Burst pipe", details: "flooding the basement" });
     assert.match(section(burst, "Arrival window and travel")[0], /^Emergency/);
-    const condo = generateGuidance({ mode: "schedule", jobTitle: "Toilet replacement", details: "condo on the 3rd floor" });
+    const condo = generateGuidance({
+      mode: "schedule",
+      jobTitle: "Toilet replacement",
+      details: "condo on the 3rd floor",
+    });
     assert.match(section(condo, "Arrival window and travel").join(" "), /Block 45 minutes/);
   });
 });
 
 describe("form schema", () => {
   test("accepts the form's fields and strips others", () => {
-    const parsed = assistantInputSchema.parse({ _csrf: "x", mode: "quote", job_title: " Water heater ", details: "garage" });
+    const parsed = assistantInputSchema.parse({
+      _csrf: "x",
+      mode: "quote",
+      job_title: " Water heater ",
+      details: "garage",
+    });
     assert.deepEqual(parsed, { mode: "quote", job_title: "Water heater", details: "garage" });
     assert.deepEqual(toGuidanceInput(parsed), { mode: "quote", jobTitle: "Water heater", details: "garage" });
   });
@@ -380,10 +419,23 @@ describe("isolation", () => {
   // The engine was split by concern (issue 23): every file of it, rule tables included, may
   // import only its siblings and zod.
   test("the engine is split into files and the rule tables into one file per trade", () => {
-    for (const file of ["engine.ts", "text.ts", "read.ts", "estimate.ts", "compose.ts", "version.ts", "schema.ts", "rules/index.ts"]) {
+    for (const file of [
+      "engine.ts",
+      "text.ts",
+      "read.ts",
+      "estimate.ts",
+      "compose.ts",
+      "version.ts",
+      "schema.ts",
+      "rules/index.ts",
+    ]) {
       assert.ok(ENGINE_FILES.includes(file), file);
     }
-    for (const trade of Object.keys(TRADE_LABELS)) assert.ok(ENGINE_FILES.some((f) => f.startsWith(`rules/${trade}`)), trade);
+    for (const trade of Object.keys(TRADE_LABELS))
+      assert.ok(
+        ENGINE_FILES.some((f) => f.startsWith(`rules/${trade}`)),
+        trade,
+      );
   });
 
   for (const file of ENGINE_FILES) {

@@ -25,7 +25,16 @@ test("the flash round-trips through JSON, and anything malformed is ignored", ()
     const r = generateFromForm(fields);
     assert.deepEqual(resultFromFlash(JSON.parse(JSON.stringify({ assistant: r, message: "x" }))), r);
   }
-  for (const flash of [null, undefined, {}, { message: "Saved" }, { assistant: "x" }, { assistant: { ok: true, input: {} } }, { assistant: { ok: false, input: {} } }, { assistant: { ok: true, input: {}, data: { guidance: {} } } }]) {
+  for (const flash of [
+    null,
+    undefined,
+    {},
+    { message: "Saved" },
+    { assistant: "x" },
+    { assistant: { ok: true, input: {} } },
+    { assistant: { ok: false, input: {} } },
+    { assistant: { ok: true, input: {}, data: { guidance: {} } } },
+  ]) {
     assert.equal(resultFromFlash(flash as Record<string, unknown> | null), null, JSON.stringify(flash));
   }
 });

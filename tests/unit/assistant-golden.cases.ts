@@ -24,7 +24,14 @@ export const GOLDEN: readonly GoldenCase[] = [
     title: "replace 50 gallon gas water heater in garage, existing venting corroded",
     job: "water-heater-tank",
     reads: ["garage", "corroded vent", "50 gal"],
-    must: ["Vent replacement allowance", "Draft, spillage and CO test", "18 in above the garage floor", "18-inch ignition-source rule", "Water heater, 50 gal", "bollard"],
+    must: [
+      "Vent replacement allowance",
+      "Draft, spillage and CO test",
+      "18 in above the garage floor",
+      "18-inch ignition-source rule",
+      "Water heater, 50 gal",
+      "bollard",
+    ],
     mustNot: ["breaker", "GFCI"],
   },
   {
@@ -48,7 +55,7 @@ export const GOLDEN: readonly GoldenCase[] = [
     details: "two story house, 50 gallon gas",
     job: "water-heater-tank",
     reads: ["attic", "upper floor", "50 gal"],
-    must: ["Secondary drain pan with float", "22 in wide", "receptacle within 25 ft", "+25 % for \"attic\""],
+    must: ["Secondary drain pan with float", "22 in wide", "receptacle within 25 ft", '+25 % for "attic"'],
     mustNot: ["18-inch ignition-source rule"],
   },
   {
@@ -71,7 +78,11 @@ export const GOLDEN: readonly GoldenCase[] = [
     details: "replacing 40 gal tank in garage, 199k btu, gas line is 35 ft from meter",
     job: "tankless-water-heater",
     reads: ["garage", "40 gal", "199000 BTU/h", "35 ft"],
-    must: ["Gas line upsize, 3/4 in black iron or CSST, with shut-off and sediment trap: 35 ft", "199000 BTU/h plus every other appliance", "18-inch ignition-source rule"],
+    must: [
+      "Gas line upsize, 3/4 in black iron or CSST, with shut-off and sediment trap: 35 ft",
+      "199000 BTU/h plus every other appliance",
+      "18-inch ignition-source rule",
+    ],
   },
   {
     title: "tankles water heater flush",
@@ -108,7 +119,12 @@ export const GOLDEN: readonly GoldenCase[] = [
     details: "water everywhere, shut off at the street",
     job: "leak-repair",
     reads: ["crawlspace", "flooding", "emergency"],
-    must: ["Water extraction and drying", "close the main shut-off first", "Vapour barrier patch", "Emergency / after-hours call-out"],
+    must: [
+      "Water extraction and drying",
+      "close the main shut-off first",
+      "Vapour barrier patch",
+      "Emergency / after-hours call-out",
+    ],
   },
   {
     title: "frozen pipe in garage",
@@ -144,7 +160,11 @@ export const GOLDEN: readonly GoldenCase[] = [
     details: "40 ft run from the meter, propane",
     job: "gas-line",
     reads: ["40 ft"],
-    must: ["Black iron pipe and fittings or CSST, sized for the total BTU load and length: 40 ft", "next pipe size up", "Pressure test"],
+    must: [
+      "Black iron pipe and fittings or CSST, sized for the total BTU load and length: 40 ft",
+      "next pipe size up",
+      "Pressure test",
+    ],
   },
   {
     title: "install water softener",
@@ -251,7 +271,11 @@ export const GOLDEN: readonly GoldenCase[] = [
     details: "tesla, 48 amp, panel is 60 feet away on the other side of the house",
     job: "ev-charger",
     reads: ["garage", "48 A", "60 ft"],
-    must: ["125 % continuous-load rule", "6 AWG THHN copper in conduit for 60 A, or 6/3 NM-B for a 50 A circuit: 60 ft", "garage GFCI rule"],
+    must: [
+      "125 % continuous-load rule",
+      "6 AWG THHN copper in conduit for 60 A, or 6/3 NM-B for a 50 A circuit: 60 ft",
+      "garage GFCI rule",
+    ],
     mustNot: ["18-inch ignition-source rule"],
   },
   {
@@ -320,7 +344,12 @@ export const GOLDEN: readonly GoldenCase[] = [
     details: "3.5 ton, 40 ft line set, air handler in attic",
     job: "ac-replacement",
     reads: ["attic", "3.5 ton", "40 ft"],
-    must: ["Outdoor condensing unit, 3.5 ton", "Line set 3/8 and 3/4 in, insulated (or flush and reuse if sized right): 40 ft", "add refrigerant per foot", "Secondary drain pan with float"],
+    must: [
+      "Outdoor condensing unit, 3.5 ton",
+      "Line set 3/8 and 3/4 in, insulated (or flush and reuse if sized right): 40 ft",
+      "add refrigerant per foot",
+      "Secondary drain pan with float",
+    ],
   },
   {
     title: "AC leaking water inside",
@@ -363,7 +392,12 @@ export const GOLDEN: readonly GoldenCase[] = [
     details: "80000 btu, in garage, 25 yr old",
     job: "furnace-replacement",
     reads: ["garage", "80000 BTU/h", "25 years old"],
-    must: ["Gas furnace, 80000 BTU/h input", "18-inch ignition-source rule", "Vehicle impact barrier", "near the end of its life"],
+    must: [
+      "Gas furnace, 80000 BTU/h input",
+      "18-inch ignition-source rule",
+      "Vehicle impact barrier",
+      "near the end of its life",
+    ],
   },
   {
     title: "mini split install",

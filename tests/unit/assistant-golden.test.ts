@@ -4,7 +4,12 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { ENGINE_VERSION, generateGuidance, recogniseJob, type AssistantData } from "../../app/services/assistant/engine";
+import {
+  ENGINE_VERSION,
+  generateGuidance,
+  recogniseJob,
+  type AssistantData,
+} from "../../app/services/assistant/engine";
 import { KNOWLEDGE, JOB_RULES, TRADE_LABELS } from "../../app/services/assistant/rules";
 import { ENGINE_REVISION, cyrb53, versionOf } from "../../app/services/assistant/version";
 import { draftLinesOf, draftQuery, formatDraftLine, parseDraftLine } from "../../app/services/assistant/draft-lines";
@@ -19,7 +24,10 @@ function section(data: AssistantData, heading: string): string[] {
 }
 
 describe("acceptance: the corroded-vent water heater in a garage", () => {
-  const data = generateGuidance({ mode: "quote", jobTitle: "replace 50 gallon gas water heater in garage, existing venting corroded" });
+  const data = generateGuidance({
+    mode: "quote",
+    jobTitle: "replace 50 gallon gas water heater in garage, existing venting corroded",
+  });
   const all = items(data);
 
   test("the summary names the garage and the corroded vent", () => {
@@ -28,15 +36,25 @@ describe("acceptance: the corroded-vent water heater in a garage", () => {
   });
 
   test("its items include a vent allowance, a draft/spillage/CO test and the garage ignition-height check", () => {
-    assert.ok(all.some((i) => /vent replacement allowance/i.test(i)), "vent allowance");
-    assert.ok(all.some((i) => /draft, spillage and CO/i.test(i)), "draft/spillage/CO test");
-    assert.ok(all.some((i) => /18 in above the garage floor/.test(i) && /18-inch ignition-source rule/.test(i)), "ignition height");
+    assert.ok(
+      all.some((i) => /vent replacement allowance/i.test(i)),
+      "vent allowance",
+    );
+    assert.ok(
+      all.some((i) => /draft, spillage and CO/i.test(i)),
+      "draft/spillage/CO test",
+    );
+    assert.ok(
+      all.some((i) => /18 in above the garage floor/.test(i) && /18-inch ignition-source rule/.test(i)),
+      "ignition height",
+    );
   });
 
   test("code checks cite the rule in trade words and claim no jurisdiction", () => {
     const code = section(data, "Code checks for this site");
     assert.ok(code.length >= 3, code.join("\n"));
-    for (const line of code) assert.doesNotMatch(line, /\b(IRC|UPC|IPC|NFPA|NEC \d|California|Texas|Ontario|jurisdiction)\b/);
+    for (const line of code)
+      assert.doesNotMatch(line, /\b(IRC|UPC|IPC|NFPA|NEC \d|California|Texas|Ontario|jurisdiction)\b/);
   });
 
   test("the vent and its test are quote lines, and the labour grows for them", () => {
@@ -50,8 +68,13 @@ describe("acceptance: the corroded-vent water heater in a garage", () => {
   test("without the words, none of it appears", () => {
     const plain = items(generateGuidance({ mode: "quote", jobTitle: "replace 50 gallon gas water heater" }));
     assert.ok(!plain.some((i) => /vent replacement allowance|18-inch ignition-source rule/i.test(i)));
-    const electricInGarage = items(generateGuidance({ mode: "quote", jobTitle: "replace electric water heater in garage" }));
-    assert.ok(!electricInGarage.some((i) => /18-inch ignition-source rule/.test(i)), "no ignition rule for an electric heater");
+    const electricInGarage = items(
+      generateGuidance({ mode: "quote", jobTitle: "replace electric water heater in garage" }),
+    );
+    assert.ok(
+      !electricInGarage.some((i) => /18-inch ignition-source rule/.test(i)),
+      "no ignition rule for an electric heater",
+    );
   });
 });
 
@@ -69,12 +92,18 @@ describe("golden set", () => {
       const recognition = recogniseJob(c.title, c.details);
       assert.equal(recognition.ruleId, c.job, `selected ${recognition.ruleId}`);
       for (const read of c.reads ?? []) {
-        assert.ok(recognition.findings.includes(read), `did not read "${read}"; read ${JSON.stringify(recognition.findings)}`);
+        assert.ok(
+          recognition.findings.includes(read),
+          `did not read "${read}"; read ${JSON.stringify(recognition.findings)}`,
+        );
         assert.ok(data.guidance.summary.includes(read), `summary does not name "${read}": ${data.guidance.summary}`);
       }
       const text = items(data).map((i) => i.toLowerCase());
       for (const want of c.must) {
-        assert.ok(text.some((i) => i.includes(want.toLowerCase())), `no item contains "${want}"`);
+        assert.ok(
+          text.some((i) => i.includes(want.toLowerCase())),
+          `no item contains "${want}"`,
+        );
       }
       for (const unwanted of c.mustNot ?? []) {
         const hit = text.find((i) => i.includes(unwanted.toLowerCase()));
@@ -177,7 +206,11 @@ describe("shorthand and typos", () => {
 describe("engine version", () => {
   test("is derived from all the knowledge: any change to a table changes it", () => {
     assert.equal(ENGINE_VERSION, versionOf(ENGINE_REVISION, KNOWLEDGE));
-    const edited = structuredClone(KNOWLEDGE) as unknown as { rules: Array<{ labourHours: { max: number } }>; modifiers: Array<{ phrases: string[] }>; wording: { recognised: string } };
+    const edited = structuredClone(KNOWLEDGE) as unknown as {
+      rules: Array<{ labourHours: { max: number } }>;
+      modifiers: Array<{ phrases: string[] }>;
+      wording: { recognised: string };
+    };
     edited.rules[0].labourHours.max += 1;
     assert.notEqual(versionOf(ENGINE_REVISION, edited), ENGINE_VERSION);
     const edited2 = structuredClone(KNOWLEDGE) as unknown as { modifiers: Array<{ phrases: string[] }> };
@@ -193,13 +226,21 @@ describe("engine version", () => {
 
   test("answers and version move together (a forgotten ENGINE_REVISION bump fails here)", () => {
     const all = GOLDEN.flatMap((c) =>
-      (["quote", "schedule", "general"] as const).map((mode) => JSON.stringify(generateGuidance({ mode, jobTitle: c.title, details: c.details }).guidance)),
+      (["quote", "schedule", "general"] as const).map((mode) =>
+        JSON.stringify(generateGuidance({ mode, jobTitle: c.title, details: c.details }).guidance),
+      ),
     ).join("\n");
     const answers = cyrb53(all).toString(16).padStart(14, "0");
     if (ENGINE_VERSION === RECORDED.version) {
-      assert.equal(answers, RECORDED.answers, "the answers changed but ENGINE_VERSION did not: bump ENGINE_REVISION in version.ts, then record the new pair here");
+      assert.equal(
+        answers,
+        RECORDED.answers,
+        "the answers changed but ENGINE_VERSION did not: bump ENGINE_REVISION in version.ts, then record the new pair here",
+      );
     } else {
-      assert.fail(`ENGINE_VERSION is now ${ENGINE_VERSION} (recorded ${RECORDED.version}): record { version: "${ENGINE_VERSION}", answers: "${answers}" } here`);
+      assert.fail(
+        `ENGINE_VERSION is now ${ENGINE_VERSION} (recorded ${RECORDED.version}): record { version: "${ENGINE_VERSION}", answers: "${answers}" } here`,
+      );
     }
   });
 });
@@ -216,7 +257,11 @@ describe("determinism of the larger rule set", () => {
   });
 
   test("the answer never echoes the user's own words", () => {
-    const data = generateGuidance({ mode: "quote", jobTitle: "Replace water heater zqxwv", details: "in the garage near grandmas piano" });
+    const data = generateGuidance({
+      mode: "quote",
+      jobTitle: "Replace water heater zqxwv",
+      details: "in the garage near grandmas piano",
+    });
     const text = JSON.stringify(data);
     assert.doesNotMatch(text, /zqxwv|grandma|piano/);
   });
@@ -227,7 +272,10 @@ describe("draft quote lines", () => {
     const line = { name: "Vent replacement allowance", qty: 1 };
     assert.deepEqual(parseDraftLine(formatDraftLine(line)), line);
     assert.equal(parseDraftLine("These lines prefill a new quote"), null);
-    assert.equal(draftQuery([line, { name: "Labour, plumbing (person-hours)", qty: 6 }]), "item=Vent+replacement+allowance&qty=1&item=Labour%2C+plumbing+%28person-hours%29&qty=6");
+    assert.equal(
+      draftQuery([line, { name: "Labour, plumbing (person-hours)", qty: 6 }]),
+      "item=Vent+replacement+allowance&qty=1&item=Labour%2C+plumbing+%28person-hours%29&qty=6",
+    );
   });
 
   test("every job kind's quote has draft lines: materials, labour and the trip charge; schedule and general have none", () => {
@@ -235,9 +283,16 @@ describe("draft quote lines", () => {
       const data = generateGuidance({ mode: "quote", jobTitle: rule.keywords[0] });
       const lines = draftLinesOf(data);
       assert.ok(lines.length >= 3, rule.id);
-      assert.ok(lines.some((l) => l.name.startsWith("Labour, ")), rule.id);
-      assert.ok(lines.some((l) => l.name === "Trip charge"), rule.id);
-      for (const l of lines) assert.ok(l.qty > 0 && l.name.length <= 200 && !l.name.includes("\n"), `${rule.id}: ${l.name}`);
+      assert.ok(
+        lines.some((l) => l.name.startsWith("Labour, ")),
+        rule.id,
+      );
+      assert.ok(
+        lines.some((l) => l.name === "Trip charge"),
+        rule.id,
+      );
+      for (const l of lines)
+        assert.ok(l.qty > 0 && l.name.length <= 200 && !l.name.includes("\n"), `${rule.id}: ${l.name}`);
       assert.deepEqual(draftLinesOf({ ...data, mode: "schedule" }), []);
       assert.deepEqual(draftLinesOf(generateGuidance({ mode: "general", jobTitle: rule.keywords[0] })), []);
     }

@@ -50,19 +50,28 @@ describe("billingConfig", () => {
 
   it("is disabled, naming the variable, when the price map is malformed", () => {
     for (const plans of ["price_1", "price_1:", ":pro", "price_1:pro:extra", "price_1:pro,price_1:starter"]) {
-      const config = billingConfig("stripe", { BILLING_STRIPE_WEBHOOK_SECRET: "whsec_x", BILLING_STRIPE_PRICE_PLANS: plans });
+      const config = billingConfig("stripe", {
+        BILLING_STRIPE_WEBHOOK_SECRET: "whsec_x",
+        BILLING_STRIPE_PRICE_PLANS: plans,
+      });
       assert.equal(config.enabled, false, plans);
       if (!config.enabled) assert.match(config.problem ?? "", /BILLING_STRIPE_PRICE_PLANS/, plans);
     }
   });
 
   it("tolerates a repeated identical mapping", () => {
-    const config = billingConfig("stripe", { BILLING_STRIPE_WEBHOOK_SECRET: "whsec_x", BILLING_STRIPE_PRICE_PLANS: "price_1:pro,price_1:pro" });
+    const config = billingConfig("stripe", {
+      BILLING_STRIPE_WEBHOOK_SECRET: "whsec_x",
+      BILLING_STRIPE_PRICE_PLANS: "price_1:pro,price_1:pro",
+    });
     assert.equal(config.enabled, true);
   });
 
   it("does not let an inherited key look like a mapped price", () => {
-    const config = billingConfig("stripe", { BILLING_STRIPE_WEBHOOK_SECRET: "whsec_x", BILLING_STRIPE_PRICE_PLANS: "__proto__:pro,price_1:starter" });
+    const config = billingConfig("stripe", {
+      BILLING_STRIPE_WEBHOOK_SECRET: "whsec_x",
+      BILLING_STRIPE_PRICE_PLANS: "__proto__:pro,price_1:starter",
+    });
     assert.equal(config.enabled, true);
     if (!config.enabled) return;
     assert.equal(config.pricePlans["__proto__"], "pro");
@@ -74,9 +83,16 @@ describe("billingConfig", () => {
 describe("start-up validation of the billing variables", () => {
   it("a price map the intake would refuse stops the start, naming the variable", () => {
     for (const value of ["price_1", "price_1:pro:annual", "price_1:pro,price_1:starter"]) {
-      assert.throws(() => parseEnv({ DATA_DIR: "/tmp/x-env-test", BILLING_PADDLE_PRICE_PLANS: value }), /BILLING_PADDLE_PRICE_PLANS/, value);
+      assert.throws(
+        () => parseEnv({ DATA_DIR: "/tmp/x-env-test", BILLING_PADDLE_PRICE_PLANS: value }),
+        /BILLING_PADDLE_PRICE_PLANS/,
+        value,
+      );
     }
-    const ok = parseEnv({ DATA_DIR: "/tmp/x-env-test", BILLING_STRIPE_PRICE_PLANS: "price_123:starter, price_456:pro" });
+    const ok = parseEnv({
+      DATA_DIR: "/tmp/x-env-test",
+      BILLING_STRIPE_PRICE_PLANS: "price_123:starter, price_456:pro",
+    });
     assert.equal(ok.BILLING_STRIPE_PRICE_PLANS, "price_123:starter, price_456:pro");
   });
 });

@@ -7,7 +7,10 @@ import type { NormalisedEvent } from "../../app/services/billing/events.server";
 import { billingConfig } from "../../app/utils/billing-config";
 
 const TENANT = "3f0c8f5e-8d7a-4c51-9a47-6f1b2f3c9d10";
-const config = billingConfig("stripe", { BILLING_STRIPE_WEBHOOK_SECRET: "whsec_x", BILLING_STRIPE_PRICE_PLANS: "price_123:starter,price_456:pro" });
+const config = billingConfig("stripe", {
+  BILLING_STRIPE_WEBHOOK_SECRET: "whsec_x",
+  BILLING_STRIPE_PRICE_PLANS: "price_123:starter,price_456:pro",
+});
 if (!config.enabled) throw new Error("test configuration");
 const plans = config.pricePlans;
 
@@ -34,7 +37,10 @@ describe("decideEffect", () => {
 
   it("no price (checkout session): status only, the plan is kept", () => {
     const outcome = decideEffect(event({ priceId: null, currentPeriodEnd: null }), plans, fresh);
-    assert.deepEqual(outcome, { status: "processed", changes: { plan: null, subscriptionStatus: "active", currentPeriodEnd: null } });
+    assert.deepEqual(outcome, {
+      status: "processed",
+      changes: { plan: null, subscriptionStatus: "active", currentPeriodEnd: null },
+    });
   });
 
   it("an older event than the last applied one is ignored; the same second is applied", () => {
@@ -43,13 +49,22 @@ describe("decideEffect", () => {
       status: "ignored",
       reason: "older than the last applied event",
     });
-    assert.equal(decideEffect(event({ occurredAt: new Date("2026-06-01T12:00:00Z") }), plans, last).status, "processed");
-    assert.equal(decideEffect(event({ occurredAt: new Date("2026-06-01T12:00:01Z") }), plans, last).status, "processed");
+    assert.equal(
+      decideEffect(event({ occurredAt: new Date("2026-06-01T12:00:00Z") }), plans, last).status,
+      "processed",
+    );
+    assert.equal(
+      decideEffect(event({ occurredAt: new Date("2026-06-01T12:00:01Z") }), plans, last).status,
+      "processed",
+    );
   });
 
   it("unknown tenant, no tenant, unknown price, no-effect types: ignored with the reason", () => {
     assert.deepEqual(decideEffect(event(), plans, null), { status: "ignored", reason: `unknown tenant ${TENANT}` });
-    assert.match((decideEffect(event({ tenantId: null }), plans, null) as { reason: string }).reason, /names no tenant/);
+    assert.match(
+      (decideEffect(event({ tenantId: null }), plans, null) as { reason: string }).reason,
+      /names no tenant/,
+    );
     assert.deepEqual(decideEffect(event({ priceId: "price_999" }), plans, fresh), {
       status: "ignored",
       reason: "unknown price price_999 (not in the price plans)",

@@ -112,7 +112,10 @@ function stripeInvoice(overrides: Record<string, unknown> = {}) {
           description: "1 × Pro (at $49.00 / month)",
           parent: {
             type: "subscription_item_details",
-            subscription_item_details: { subscription: "sub_1MowQVLkdIwHu7ixeRlqHVzs", subscription_item: "si_Na6dzxczY5fwHx" },
+            subscription_item_details: {
+              subscription: "sub_1MowQVLkdIwHu7ixeRlqHVzs",
+              subscription_item: "si_Na6dzxczY5fwHx",
+            },
           },
           period: { start: 1_715_509_127, end: 1_718_187_527 },
           pricing: {
@@ -215,7 +218,9 @@ describe("Stripe events", () => {
 
   it("customer.subscription.deleted is always canceled", () => {
     for (const status of ["canceled", "incomplete_expired", "active"]) {
-      const e = expectOk(normaliseEvent("stripe", stripeEvent("customer.subscription.deleted", stripeSubscription({ status }))));
+      const e = expectOk(
+        normaliseEvent("stripe", stripeEvent("customer.subscription.deleted", stripeSubscription({ status }))),
+      );
       assert.equal(e.kind, "subscription");
       assert.equal(e.subscriptionStatus, "canceled", `from ${status}`);
     }
@@ -255,7 +260,12 @@ describe("Stripe events", () => {
   });
 
   it("invoice.payment_failed: past_due", () => {
-    const e = expectOk(normaliseEvent("stripe", stripeEvent("invoice.payment_failed", stripeInvoice({ status: "open", amount_paid: 0 }))));
+    const e = expectOk(
+      normaliseEvent(
+        "stripe",
+        stripeEvent("invoice.payment_failed", stripeInvoice({ status: "open", amount_paid: 0 })),
+      ),
+    );
     assert.equal(e.kind, "payment_failed");
     assert.equal(e.subscriptionStatus, "past_due");
     assert.equal(e.tenantId, TENANT);
@@ -286,11 +296,19 @@ describe("Stripe events", () => {
 
   it("checkout.session.completed falls back to metadata.tenant_id", () => {
     const session = stripeCheckoutSession({ client_reference_id: null, metadata: { tenant_id: TENANT_2 } });
-    assert.equal(expectOk(normaliseEvent("stripe", stripeEvent("checkout.session.completed", session))).tenantId, TENANT_2);
+    assert.equal(
+      expectOk(normaliseEvent("stripe", stripeEvent("checkout.session.completed", session))).tenantId,
+      TENANT_2,
+    );
   });
 
   it("checkout.session.completed in payment mode is other", () => {
-    const e = expectOk(normaliseEvent("stripe", stripeEvent("checkout.session.completed", stripeCheckoutSession({ mode: "payment", subscription: null }))));
+    const e = expectOk(
+      normaliseEvent(
+        "stripe",
+        stripeEvent("checkout.session.completed", stripeCheckoutSession({ mode: "payment", subscription: null })),
+      ),
+    );
     assert.equal(e.kind, "other");
     assert.equal(e.subscriptionStatus, null);
   });
@@ -299,20 +317,52 @@ describe("Stripe events", () => {
     const customer = { id: "cus_123", object: "customer", email: "test@stripe.com", metadata: { tenant_id: TENANT } };
     const e = expectOk(normaliseEvent("stripe", stripeEvent("customer.created", customer)));
     assert.deepEqual(
-      { kind: e.kind, tenantId: e.tenantId, priceId: e.priceId, subscriptionStatus: e.subscriptionStatus, currentPeriodEnd: e.currentPeriodEnd },
+      {
+        kind: e.kind,
+        tenantId: e.tenantId,
+        priceId: e.priceId,
+        subscriptionStatus: e.subscriptionStatus,
+        currentPeriodEnd: e.currentPeriodEnd,
+      },
       { kind: "other", tenantId: null, priceId: null, subscriptionStatus: null, currentPeriodEnd: null },
     );
     assert.equal(e.type, "customer.created");
   });
 
   it("a tenant id that is not a UUID becomes null; an upper-case UUID is lower-cased", () => {
-    for (const tenant_id of ["acme-plumbing", "42", "", `${TENANT} `, `{${TENANT}}`, TENANT.replace(/-/g, ""), "3f0c8f5e-8d7a-4c51-9a47-6f1b2f3c9d1g"]) {
-      const e = expectOk(normaliseEvent("stripe", stripeEvent("customer.subscription.updated", stripeSubscription({ metadata: { tenant_id } }))));
+    for (const tenant_id of [
+      "acme-plumbing",
+      "42",
+      "",
+      `${TENANT} `,
+      `{${TENANT}}`,
+      TENANT.replace(/-/g, ""),
+      "3f0c8f5e-8d7a-4c51-9a47-6f1b2f3c9d1g",
+    ]) {
+      const e = expectOk(
+        normaliseEvent(
+          "stripe",
+          stripeEvent("customer.subscription.updated", stripeSubscription({ metadata: { tenant_id } })),
+        ),
+      );
       assert.equal(e.tenantId, null, JSON.stringify(tenant_id));
     }
-    const numeric = expectOk(normaliseEvent("stripe", stripeEvent("customer.subscription.updated", stripeSubscription({ metadata: { tenant_id: 42 } }))));
+    const numeric = expectOk(
+      normaliseEvent(
+        "stripe",
+        stripeEvent("customer.subscription.updated", stripeSubscription({ metadata: { tenant_id: 42 } })),
+      ),
+    );
     assert.equal(numeric.tenantId, null);
-    const upper = expectOk(normaliseEvent("stripe", stripeEvent("customer.subscription.updated", stripeSubscription({ metadata: { tenant_id: TENANT.toUpperCase() } }))));
+    const upper = expectOk(
+      normaliseEvent(
+        "stripe",
+        stripeEvent(
+          "customer.subscription.updated",
+          stripeSubscription({ metadata: { tenant_id: TENANT.toUpperCase() } }),
+        ),
+      ),
+    );
     assert.equal(upper.tenantId, TENANT);
   });
 
@@ -322,7 +372,9 @@ describe("Stripe events", () => {
     assert.equal(e.tenantId, null);
     assert.equal(e.priceId, null);
     assert.equal(e.currentPeriodEnd, null);
-    const noLines = expectOk(normaliseEvent("stripe", stripeEvent("invoice.paid", stripeInvoice({ lines: { data: [] } }))));
+    const noLines = expectOk(
+      normaliseEvent("stripe", stripeEvent("invoice.paid", stripeInvoice({ lines: { data: [] } }))),
+    );
     assert.equal(noLines.priceId, null);
     assert.equal(noLines.currentPeriodEnd, null);
   });
@@ -344,7 +396,10 @@ describe("Stripe events", () => {
       ["no data", { ...good, data: undefined }],
       ["data.object missing", { ...good, data: {} }],
       ["data.object array", { ...good, data: { object: [] } }],
-      ["Paddle event sent to Stripe", { event_id: "evt_01", event_type: "subscription.created", occurred_at: "2024-04-12T10:18:49Z", data: {} }],
+      [
+        "Paddle event sent to Stripe",
+        { event_id: "evt_01", event_type: "subscription.created", occurred_at: "2024-04-12T10:18:49Z", data: {} },
+      ],
     ];
     for (const [label, payload] of cases) expectRefused(normaliseEvent("stripe", payload), label);
   });
@@ -435,7 +490,10 @@ function paddleTransaction(overrides: Record<string, unknown> = {}) {
         created_at: "2024-05-12T10:18:50.118247Z",
         error_code: null,
         captured_at: "2024-05-12T10:18:52.412Z",
-        method_details: { card: { type: "visa", last4: "4242", expiry_year: 2027, expiry_month: 1, cardholder_name: "Sam Miller" }, type: "card" },
+        method_details: {
+          card: { type: "visa", last4: "4242", expiry_year: 2027, expiry_month: 1, cardholder_name: "Sam Miller" },
+          type: "card",
+        },
         payment_method_id: "paymtd_01hv8x1tpjfnttxddw73xnqx6s",
         payment_attempt_id: "d8d8a9b1-2f0e-4a7e-9a5b-5a3c1e5b9a11",
         stored_payment_method_id: "a78ece50-356f-4e0c-b72d-ad5368b0a0d9",
@@ -521,7 +579,10 @@ describe("Paddle Billing events", () => {
 
   it("reads items[].price_id when the price object is absent", () => {
     const txn = paddleTransaction({ items: [{ price_id: "pri_01h1vjfevh5etwq3rb416a23h2", quantity: 1 }] });
-    assert.equal(expectOk(normaliseEvent("paddle", paddleEvent("transaction.completed", txn))).priceId, "pri_01h1vjfevh5etwq3rb416a23h2");
+    assert.equal(
+      expectOk(normaliseEvent("paddle", paddleEvent("transaction.completed", txn))).priceId,
+      "pri_01h1vjfevh5etwq3rb416a23h2",
+    );
   });
 
   it("an unknown type is other with no facts", () => {
@@ -535,13 +596,20 @@ describe("Paddle Billing events", () => {
 
   it("a custom_data tenant id that is not a UUID becomes null", () => {
     for (const custom_data of [{ tenant_id: "acme" }, { tenant_id: 7 }, { tenantId: TENANT }, null, "x"]) {
-      const e = expectOk(normaliseEvent("paddle", paddleEvent("subscription.updated", paddleSubscription({ custom_data }))));
+      const e = expectOk(
+        normaliseEvent("paddle", paddleEvent("subscription.updated", paddleSubscription({ custom_data }))),
+      );
       assert.equal(e.tenantId, null, JSON.stringify(custom_data));
     }
   });
 
   it("accepts occurred_at with an offset and keeps the instant", () => {
-    const e = expectOk(normaliseEvent("paddle", { ...paddleEvent("subscription.updated", paddleSubscription()), occurred_at: "2024-04-12T12:18:49.621+02:00" }));
+    const e = expectOk(
+      normaliseEvent("paddle", {
+        ...paddleEvent("subscription.updated", paddleSubscription()),
+        occurred_at: "2024-04-12T12:18:49.621+02:00",
+      }),
+    );
     assert.deepEqual(e.occurredAt, new Date("2024-04-12T10:18:49.621Z"));
   });
 
@@ -569,7 +637,12 @@ describe("Paddle Billing events", () => {
     const sub = paddleEvent("subscription.created", paddleSubscription());
     const sdkSub = Webhooks.fromJson(sub as never) as unknown as {
       eventId: string;
-      data: { status: string; customData: { tenant_id?: string } | null; items: Array<{ price: { id: string } }>; currentBillingPeriod: { endsAt: string } };
+      data: {
+        status: string;
+        customData: { tenant_id?: string } | null;
+        items: Array<{ price: { id: string } }>;
+        currentBillingPeriod: { endsAt: string };
+      };
     };
     const ours = expectOk(normaliseEvent("paddle", sub));
     assert.equal(sdkSub.eventId, ours.eventId);
@@ -580,7 +653,11 @@ describe("Paddle Billing events", () => {
 
     const txn = paddleEvent("transaction.completed", paddleTransaction());
     const sdkTxn = Webhooks.fromJson(txn as never) as unknown as {
-      data: { customData: { tenant_id?: string } | null; items: Array<{ price: { id: string } }>; billingPeriod: { endsAt: string } };
+      data: {
+        customData: { tenant_id?: string } | null;
+        items: Array<{ price: { id: string } }>;
+        billingPeriod: { endsAt: string };
+      };
     };
     const oursTxn = expectOk(normaliseEvent("paddle", txn));
     assert.equal(sdkTxn.data.customData?.tenant_id, oursTxn.tenantId);
@@ -591,11 +668,24 @@ describe("Paddle Billing events", () => {
 
 describe("normaliseEvent", () => {
   it("refuses an unknown provider without throwing", () => {
-    expectRefused(normaliseEvent("braintree" as never, stripeEvent("invoice.paid", stripeInvoice())), "unknown provider");
+    expectRefused(
+      normaliseEvent("braintree" as never, stripeEvent("invoice.paid", stripeInvoice())),
+      "unknown provider",
+    );
   });
 
   it("does not throw on hostile payloads", () => {
-    const hostile = new Proxy({}, { get() { throw new Error("boom"); }, ownKeys() { throw new Error("boom"); } });
+    const hostile = new Proxy(
+      {},
+      {
+        get() {
+          throw new Error("boom");
+        },
+        ownKeys() {
+          throw new Error("boom");
+        },
+      },
+    );
     assert.doesNotThrow(() => normaliseEvent("stripe", hostile));
     assert.doesNotThrow(() => normaliseEvent("paddle", hostile));
     expectRefused(normaliseEvent("stripe", hostile), "proxy");

@@ -101,7 +101,12 @@ const providers = [
 
 describe("published vectors", () => {
   it("accepts Stripe's vector from stripe-dotnet (v0 ignored)", () => {
-    const r = verifyStripeSignature(bytes(STRIPE_VECTOR.body), STRIPE_VECTOR.header, [STRIPE_VECTOR.secret], STRIPE_VECTOR.timestamp + 100);
+    const r = verifyStripeSignature(
+      bytes(STRIPE_VECTOR.body),
+      STRIPE_VECTOR.header,
+      [STRIPE_VECTOR.secret],
+      STRIPE_VECTOR.timestamp + 100,
+    );
     assert.deepEqual(r, { ok: true, timestamp: STRIPE_VECTOR.timestamp });
   });
 
@@ -118,23 +123,46 @@ describe("published vectors", () => {
   });
 
   it("rejects Stripe's vector once the body has lost its final newline", () => {
-    const r = verifyStripeSignature(bytes(STRIPE_VECTOR.body.trimEnd()), STRIPE_VECTOR.header, [STRIPE_VECTOR.secret], STRIPE_VECTOR.timestamp);
+    const r = verifyStripeSignature(
+      bytes(STRIPE_VECTOR.body.trimEnd()),
+      STRIPE_VECTOR.header,
+      [STRIPE_VECTOR.secret],
+      STRIPE_VECTOR.timestamp,
+    );
     assert.equal(r.ok, false);
   });
 
   it("accepts Paddle's vector from paddle-python-sdk (dummy h1 first, third secret of three)", () => {
-    const r = verifyPaddleSignature(bytes(PADDLE_VECTOR.body), PADDLE_VECTOR.header, PADDLE_VECTOR.secrets, PADDLE_VECTOR.timestamp);
+    const r = verifyPaddleSignature(
+      bytes(PADDLE_VECTOR.body),
+      PADDLE_VECTOR.header,
+      PADDLE_VECTOR.secrets,
+      PADDLE_VECTOR.timestamp,
+    );
     assert.deepEqual(r, { ok: true, timestamp: PADDLE_VECTOR.timestamp });
   });
 
   it("rejects Paddle's vector with only the secrets that did not sign it", () => {
-    const r = verifyPaddleSignature(bytes(PADDLE_VECTOR.body), PADDLE_VECTOR.header, PADDLE_VECTOR.secrets.slice(0, 2), PADDLE_VECTOR.timestamp);
+    const r = verifyPaddleSignature(
+      bytes(PADDLE_VECTOR.body),
+      PADDLE_VECTOR.header,
+      PADDLE_VECTOR.secrets.slice(0, 2),
+      PADDLE_VECTOR.timestamp,
+    );
     assert.equal(r.ok, false);
   });
 
   it("our header builders reproduce both vectors", () => {
-    assert.ok(STRIPE_VECTOR.header.startsWith(stripeSignatureHeader(STRIPE_VECTOR.body, STRIPE_VECTOR.secret, STRIPE_VECTOR.timestamp)));
-    assert.ok(PADDLE_VECTOR.header.endsWith(paddleSignatureHeader(PADDLE_VECTOR.body, PADDLE_VECTOR.secrets[2], PADDLE_VECTOR.timestamp).split(";")[1]));
+    assert.ok(
+      STRIPE_VECTOR.header.startsWith(
+        stripeSignatureHeader(STRIPE_VECTOR.body, STRIPE_VECTOR.secret, STRIPE_VECTOR.timestamp),
+      ),
+    );
+    assert.ok(
+      PADDLE_VECTOR.header.endsWith(
+        paddleSignatureHeader(PADDLE_VECTOR.body, PADDLE_VECTOR.secrets[2], PADDLE_VECTOR.timestamp).split(";")[1],
+      ),
+    );
   });
 });
 
@@ -179,7 +207,12 @@ describe("cross-checks with the providers' SDKs", () => {
     const cases = [
       { name: "ours, right secret", body, header: paddleSignatureHeader(body, SECRET, now), expected: true },
       { name: "wrong secret", body, header: paddleSignatureHeader(body, OTHER_SECRET, now), expected: false },
-      { name: "tampered body", body: body.replace("updated", "canceled"), header: paddleSignatureHeader(body, SECRET, now), expected: false },
+      {
+        name: "tampered body",
+        body: body.replace("updated", "canceled"),
+        header: paddleSignatureHeader(body, SECRET, now),
+        expected: false,
+      },
     ];
     for (const c of cases) {
       const sdk = await webhooks.isSignatureValid(c.body, SECRET, c.header);
@@ -299,10 +332,31 @@ for (const p of providers) {
     it("never throws on garbage headers", () => {
       const digest = p.digest(BODY, SECRET, T);
       const garbage: unknown[] = [
-        undefined, 42, {}, [], "=", "==", ",,,", ";;;", "t", "t=", "ts=", "v1=", "h1=",
-        "t=,v1=,v0=", "t,v1=,v0", "t,,", ",,", "ts=;h1=", `t=${T},v1=${digest.slice(0, 63)}`,
-        `ts=${T};h1=${digest}0`, `t=${T},v1=zz${digest.slice(2)}`, "\u0000\uffff\ud800", "x".repeat(100_000),
-        `t=${T},${"v1=".repeat(2000)}`, `ts=${T};h1=${digest};h1=${digest}`.replace(/;/g, ","),
+        undefined,
+        42,
+        {},
+        [],
+        "=",
+        "==",
+        ",,,",
+        ";;;",
+        "t",
+        "t=",
+        "ts=",
+        "v1=",
+        "h1=",
+        "t=,v1=,v0=",
+        "t,v1=,v0",
+        "t,,",
+        ",,",
+        "ts=;h1=",
+        `t=${T},v1=${digest.slice(0, 63)}`,
+        `ts=${T};h1=${digest}0`,
+        `t=${T},v1=zz${digest.slice(2)}`,
+        "\u0000\uffff\ud800",
+        "x".repeat(100_000),
+        `t=${T},${"v1=".repeat(2000)}`,
+        `ts=${T};h1=${digest};h1=${digest}`.replace(/;/g, ","),
       ];
       for (const h of garbage) {
         assert.doesNotThrow(() => p.verify(bytes(BODY), h as string, [SECRET], T));
@@ -329,7 +383,8 @@ for (const p of providers) {
     it("accepts any body signed correctly (property)", () => {
       fc.assert(
         fc.property(fc.uint8Array({ maxLength: 512 }), fc.integer({ min: 0, max: 2 ** 33 }), (body, t) => {
-          const header = p.name === "Stripe" ? stripeSignatureHeader(body, SECRET, t) : paddleSignatureHeader(body, SECRET, t);
+          const header =
+            p.name === "Stripe" ? stripeSignatureHeader(body, SECRET, t) : paddleSignatureHeader(body, SECRET, t);
           return p.verify(body, header, [SECRET], t).ok === true;
         }),
         { numRuns: 200 },

@@ -17,7 +17,11 @@ test("the four record lists are built on ListPage and listPageData", () => {
     const source = read(route);
     assert.match(source, /from "~\/components\/list-page"/, `${route} does not use the ListPage block`);
     assert.match(source, /listPageData\(/, `${route} does not load through listPageData`);
-    assert.doesNotMatch(source, /<table|<PageHeader|<Pagination|<ListToolbar|tenantHasAny/, `${route} draws its own list parts`);
+    assert.doesNotMatch(
+      source,
+      /<table|<PageHeader|<Pagination|<ListToolbar|tenantHasAny/,
+      `${route} draws its own list parts`,
+    );
   }
 });
 
@@ -26,6 +30,10 @@ test("the four record pages are built on RecordPage and recordPageData", () => {
     const source = read(route);
     assert.match(source, /<RecordPage\b/, `${route} does not use the RecordPage block`);
     assert.match(source, /recordPageData\(/, `${route} does not load through recordPageData`);
-    assert.doesNotMatch(source, /<PageHeader|<RecordHistory|<PortalLinksCard|historyOf\(|listPortalLinks\(/, `${route} draws its own record parts`);
+    assert.doesNotMatch(
+      source,
+      /<PageHeader|<RecordHistory|<PortalLinksCard|historyOf\(|listPortalLinks\(/,
+      `${route} draws its own record parts`,
+    );
   }
 });

@@ -5,10 +5,13 @@ import { ConnectionAcquireTimeoutError, ConnectionRefusedError, DatabaseError, U
 import { isDbUnavailable, toAppError } from "../../app/http/envelope.server";
 
 /** An error as node-postgres raises it, wrapped as Sequelize wraps a failed query. */
-const failedQuery = (message: string, code?: string) => new DatabaseError(Object.assign(new Error(message), code ? { code } : {}) as never);
+const failedQuery = (message: string, code?: string) =>
+  new DatabaseError(Object.assign(new Error(message), code ? { code } : {}) as never);
 
 test("unreachable, shutting down, dropped or exhausted: unavailable (503 INTERNAL_ERROR with Retry-After)", () => {
-  const refused = new ConnectionRefusedError(Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" }));
+  const refused = new ConnectionRefusedError(
+    Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" }),
+  );
   const cases = [
     refused,
     new ConnectionAcquireTimeoutError(new Error("Operation timeout")),
@@ -43,15 +46,34 @@ test("every page loader and action of the build maps an outage to the 503 page; 
   const bug = () => Promise.reject(new Error("a bug"));
   const build = {
     routes: {
-      "routes/customers._index": { id: "routes/customers._index", path: "customers", module: { loader: outage, action: outage } },
+      "routes/customers._index": {
+        id: "routes/customers._index",
+        path: "customers",
+        module: { loader: outage, action: outage },
+      },
       "routes/jobs._index": { id: "routes/jobs._index", path: "jobs", module: { loader: bug } },
-      "routes/api.offline-sync": { id: "routes/api.offline-sync", path: "api/offline-sync", module: { action: outage } },
+      "routes/api.offline-sync": {
+        id: "routes/api.offline-sync",
+        path: "api/offline-sync",
+        module: { action: outage },
+      },
     },
   } as never;
-  const wrapped = withOutagePages(build) as unknown as { routes: Record<string, { module: { loader?: (a: unknown) => Promise<unknown>; action?: (a: unknown) => Promise<unknown> } }> };
+  const wrapped = withOutagePages(build) as unknown as {
+    routes: Record<
+      string,
+      { module: { loader?: (a: unknown) => Promise<unknown>; action?: (a: unknown) => Promise<unknown> } }
+    >;
+  };
   const args = () => ({ request: new Request("http://localhost/x", { method: "POST" }), params: {}, context: {} });
-  for (const fn of [wrapped.routes["routes/customers._index"].module.loader!, wrapped.routes["routes/customers._index"].module.action!]) {
-    const thrown = await fn(args()).then(() => null, (e: unknown) => e);
+  for (const fn of [
+    wrapped.routes["routes/customers._index"].module.loader!,
+    wrapped.routes["routes/customers._index"].module.action!,
+  ]) {
+    const thrown = await fn(args()).then(
+      () => null,
+      (e: unknown) => e,
+    );
     assert.ok(thrown instanceof Response, "a page answer, not a crash");
     assert.equal(thrown.status, 503);
     assert.match((await thrown.json()).message, /briefly unavailable/i);

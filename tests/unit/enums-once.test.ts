@@ -53,7 +53,9 @@ test("the detector sees arrays, union types and SQL lists", () => {
 });
 
 test("each enum of db/enums.ts is written out once in app/ and db/ (everything else imports it)", () => {
-  const enums = (Object.entries(ENUMS) as Array<[string, unknown]>).filter((e): e is [string, readonly string[]] => Array.isArray(e[1]));
+  const enums = (Object.entries(ENUMS) as Array<[string, unknown]>).filter((e): e is [string, readonly string[]] =>
+    Array.isArray(e[1]),
+  );
   assert.ok(enums.length >= 8, "db/enums.ts exports the lists");
   const byKey = new Map(enums.map(([name, values]) => [[...values].sort().join(","), name]));
   const repeats: string[] = [];
@@ -79,6 +81,8 @@ test("no list of three or more states or roles (a subset of an enum) is written 
       seen.set(list.key, [...(seen.get(list.key) ?? []), `${file}:${list.line}`]);
     }
   }
-  const twice = [...seen].filter(([, places]) => places.length > 1).map(([key, places]) => `[${key}] at ${places.join(", ")}`);
+  const twice = [...seen]
+    .filter(([, places]) => places.length > 1)
+    .map(([key, places]) => `[${key}] at ${places.join(", ")}`);
   assert.deepEqual(twice, []);
 });

@@ -38,7 +38,10 @@ test("the layer and cycle check fails on a service importing the boundary, db im
       fs.writeFileSync(path.join(dir, file), body);
     };
     write("app/http/guard.server.ts", `export const guard = 1;\n`);
-    write("app/services/quotes/quotes.server.ts", `import { guard } from "../../http/guard.server";\nexport const quotes = guard;\n`);
+    write(
+      "app/services/quotes/quotes.server.ts",
+      `import { guard } from "../../http/guard.server";\nexport const quotes = guard;\n`,
+    );
     write("db/index.ts", `import { quotes } from "../app/services/quotes/quotes.server";\nexport const db = quotes;\n`);
     write("app/components/a.tsx", `import { b } from "./b";\nexport const a = () => b;\n`);
     write("app/components/b.tsx", `import { a } from "./a";\nexport const b = () => a;\n`);
@@ -47,13 +50,23 @@ test("the layer and cycle check fails on a service importing the boundary, db im
     process.chdir(dir);
     let result;
     try {
-      result = await cruise(["app", "db"], { validate: true, ruleSet: { forbidden: ruleSet.forbidden }, outputType: "json" });
+      result = await cruise(["app", "db"], {
+        validate: true,
+        ruleSet: { forbidden: ruleSet.forbidden },
+        outputType: "json",
+      });
     } finally {
       process.chdir(previous);
     }
-    const summary = JSON.parse(String(result.output)).summary as { violations: Array<{ rule: { name: string }; from: string; to: string }> };
+    const summary = JSON.parse(String(result.output)).summary as {
+      violations: Array<{ rule: { name: string }; from: string; to: string }>;
+    };
     const broken = new Set(summary.violations.map((v) => v.rule.name));
-    assert.deepEqual([...broken].sort(), ["db-imports-nothing-of-the-app", "no-cycles", "services-below-the-boundary"], JSON.stringify(summary.violations));
+    assert.deepEqual(
+      [...broken].sort(),
+      ["db-imports-nothing-of-the-app", "no-cycles", "services-below-the-boundary"],
+      JSON.stringify(summary.violations),
+    );
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -99,8 +112,10 @@ test("configuration only through env() and explicit options: app/ and db/ read n
   // Issue 26 point 3. Scripts' entry points (scripts/, bench/) and the test helpers read the
   // environment and pass options on (configureDb, parseEnv); the app reads env(); db/ takes
   // explicit options only.
-  const files = [...filesUnder("app", [".ts", ".tsx", ".mjs", ".js"]), ...filesUnder("db", [".ts", ".mjs", ".js"])]
-    .filter((f) => f !== path.join("app", "utils", "env.server.ts"));
+  const files = [
+    ...filesUnder("app", [".ts", ".tsx", ".mjs", ".js"]),
+    ...filesUnder("db", [".ts", ".mjs", ".js"]),
+  ].filter((f) => f !== path.join("app", "utils", "env.server.ts"));
   const readers = files.filter((file) => {
     const code = fs
       .readFileSync(path.join(ROOT, file), "utf8")
@@ -114,6 +129,8 @@ test("configuration only through env() and explicit options: app/ and db/ read n
 test("forms use conform: the hand-written form parser (app/http/form.server.ts) is gone and nothing imports it", () => {
   // Issue 15: every route module's forms use conform (app/http/conform.server.ts, decision 115).
   assert.equal(fs.existsSync(path.join(ROOT, "app/http/form.server.ts")), false);
-  const importers = filesUnder("app", [".ts", ".tsx"]).filter((f) => /["']~\/http\/form\.server["']|http\/form\.server["']/.test(fs.readFileSync(path.join(ROOT, f), "utf8")));
+  const importers = filesUnder("app", [".ts", ".tsx"]).filter((f) =>
+    /["']~\/http\/form\.server["']|http\/form\.server["']/.test(fs.readFileSync(path.join(ROOT, f), "utf8")),
+  );
   assert.deepEqual(importers, []);
 });

@@ -9,18 +9,34 @@ import { parseCsv } from "../../app/services/import/parse.server";
 describe("toCsv", () => {
   it("writes CRLF rows, quoting only when needed", () => {
     assert.equal(
-      toCsv(["a", "b", "c"], [
-        ["plain", "x, y", 'say "hi"'],
-        ["line1\nline2", null, 42],
-        ["cr\rhere", "", 0],
-      ]),
+      toCsv(
+        ["a", "b", "c"],
+        [
+          ["plain", "x, y", 'say "hi"'],
+          ["line1\nline2", null, 42],
+          ["cr\rhere", "", 0],
+        ],
+      ),
       'a,b,c\r\nplain,"x, y","say ""hi"""\r\n"line1\nline2",,42\r\n"cr\rhere",,0\r\n',
     );
   });
 
   it("escapes cells that begin with = + - @ tab or CR, and quotes them when needed", () => {
     assert.equal(
-      toCsv(["v"], [["=SUM(A1:A9)"], ["+1 512 555 0142"], ["-2"], ["@cmd"], ["\tx"], ["\rx"], ['=HYPERLINK("http://x","y")'], ["a=b"], [" =x"]]),
+      toCsv(
+        ["v"],
+        [
+          ["=SUM(A1:A9)"],
+          ["+1 512 555 0142"],
+          ["-2"],
+          ["@cmd"],
+          ["\tx"],
+          ["\rx"],
+          ['=HYPERLINK("http://x","y")'],
+          ["a=b"],
+          [" =x"],
+        ],
+      ),
       [
         "v",
         "'=SUM(A1:A9)",
@@ -28,8 +44,8 @@ describe("toCsv", () => {
         "'-2",
         "'@cmd",
         "'\tx",
-        "\"'\rx\"",
-        "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\"",
+        '"\'\rx"',
+        '"\'=HYPERLINK(""http://x"",""y"")"',
         "a=b",
         " =x",
         "",
@@ -42,17 +58,44 @@ describe("toCsv", () => {
   });
 
   it("unescapeFormula undoes escapeFormula and nothing else", () => {
-    for (const s of ["=1", "+x", "-", "@", "\t", "'", "'a", "''=x", "plain", ""]) assert.equal(unescapeFormula(escapeFormula(s)), s);
+    for (const s of ["=1", "+x", "-", "@", "\t", "'", "'a", "''=x", "plain", ""])
+      assert.equal(unescapeFormula(escapeFormula(s)), s);
     assert.equal(unescapeFormula("'hello"), "'hello");
   });
 });
 
 describe("round trip through parseCsv (fast-check, fixed seed)", () => {
-  const tricky = fc.constantFrom(",", '"', "\n", "\r", "\r\n", " ", "=", "+", "-", "@", "\t", "'", "é", "中", "😀", "\ufeff");
-  const cellText = fc.string({ unit: fc.oneof(tricky, fc.string({ unit: "grapheme", minLength: 1, maxLength: 1 })), maxLength: 12 });
-  const grid = fc
-    .integer({ min: 1, max: 5 })
-    .chain((width) => fc.array(fc.array(cellText.filter((s) => !s.includes("\0")), { minLength: width, maxLength: width }), { minLength: 1, maxLength: 8 }));
+  const tricky = fc.constantFrom(
+    ",",
+    '"',
+    "\n",
+    "\r",
+    "\r\n",
+    " ",
+    "=",
+    "+",
+    "-",
+    "@",
+    "\t",
+    "'",
+    "é",
+    "中",
+    "😀",
+    "\ufeff",
+  );
+  const cellText = fc.string({
+    unit: fc.oneof(tricky, fc.string({ unit: "grapheme", minLength: 1, maxLength: 1 })),
+    maxLength: 12,
+  });
+  const grid = fc.integer({ min: 1, max: 5 }).chain((width) =>
+    fc.array(
+      fc.array(
+        cellText.filter((s) => !s.includes("\0")),
+        { minLength: width, maxLength: width },
+      ),
+      { minLength: 1, maxLength: 8 },
+    ),
+  );
 
   it("reproduces every grid, escaped leading characters aside", async () => {
     await fc.assert(

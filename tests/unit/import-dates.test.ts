@@ -39,7 +39,16 @@ describe("readDateTime", () => {
   }
 
   it("refuses what is not a real date or time, leaving the cell to the section 5 check", () => {
-    for (const cell of ["31/02/2026", "Nov 31, 2026", "next Tuesday", "13:00 PM", "2026-11-24 25:00", "24/11/2026 21:00 PM", "Foo 2, 2026", ""]) {
+    for (const cell of [
+      "31/02/2026",
+      "Nov 31, 2026",
+      "next Tuesday",
+      "13:00 PM",
+      "2026-11-24 25:00",
+      "24/11/2026 21:00 PM",
+      "Foo 2, 2026",
+      "",
+    ]) {
       assert.equal(readDateTime(cell, { ...CHICAGO, order: "dmy" }), null, cell);
     }
   });
@@ -47,16 +56,29 @@ describe("readDateTime", () => {
 
 describe("dateOrderOf", () => {
   it("a first number above 12 settles day-first, a second one month-first, else the fallback (noted as ambiguous)", () => {
-    assert.deepEqual(dateOrderOf(["03/04/2026", "24/11/2026 09:00"], "mdy"), { order: "dmy", settled: true, ambiguous: false });
-    assert.deepEqual(dateOrderOf(["03/04/2026", "11/24/2026"], "dmy"), { order: "mdy", settled: true, ambiguous: false });
-    assert.deepEqual(dateOrderOf(["03/04/2026", "Nov 24, 2026", ""], "mdy"), { order: "mdy", settled: false, ambiguous: true });
+    assert.deepEqual(dateOrderOf(["03/04/2026", "24/11/2026 09:00"], "mdy"), {
+      order: "dmy",
+      settled: true,
+      ambiguous: false,
+    });
+    assert.deepEqual(dateOrderOf(["03/04/2026", "11/24/2026"], "dmy"), {
+      order: "mdy",
+      settled: true,
+      ambiguous: false,
+    });
+    assert.deepEqual(dateOrderOf(["03/04/2026", "Nov 24, 2026", ""], "mdy"), {
+      order: "mdy",
+      settled: false,
+      ambiguous: true,
+    });
     assert.deepEqual(dateOrderOf(["2026-11-24T09:00:00Z"], "mdy"), { order: "mdy", settled: false, ambiguous: false });
   });
 });
 
 describe("a Jobber jobs export through its preset", () => {
   it("turns '24/11/2026 09:00' (day-first, settled by the file) into the contract's scheduled_start", async () => {
-    const csv = "Job #,Client name,Client email,Title,Service street,Scheduled start date\r\n" +
+    const csv =
+      "Job #,Client name,Client email,Title,Service street,Scheduled start date\r\n" +
       "101,Maria Okafor,maria@example.com,Spring clean-up,12 Elm St,24/11/2026 09:00\r\n" +
       "102,James Brennan,james@example.com,Gutter repair,9 Oak Ave,03/12/2026 14:30\r\n";
     const parsed = await parseCsv(csv, { ...MAPPED_IMPORT_LIMITS });
@@ -64,7 +86,13 @@ describe("a Jobber jobs export through its preset", () => {
     const match = matchHeaders("jobs", parsed.fileHeaders);
     assert.equal(match.preset?.id, "jobber-jobs");
     assert.ok(match.certain);
-    const m = applyMapping("jobs", parsed, fieldsOf(match), PRESETS.find((p) => p.id === "jobber-jobs")!, { timeZone: "Europe/London" });
+    const m = applyMapping(
+      "jobs",
+      parsed,
+      fieldsOf(match),
+      PRESETS.find((p) => p.id === "jobber-jobs")!,
+      { timeZone: "Europe/London" },
+    );
     assert.deepEqual(m.result.errors, []);
     const values = m.result.rows.map((r) => r.values);
     assert.equal(values[0]?.scheduledStart, "2026-11-24T09:00:00.000Z");

@@ -7,7 +7,19 @@ import { toCsv } from "../../app/services/import/csv-write";
 import { analyseCsv } from "../../app/services/import/validate.server";
 
 it("parses and validates 50,000 customer rows", async () => {
-  const headers = ["name", "company", "email", "phone", "address_line1", "city", "region", "postal_code", "country", "notes", "external_id"];
+  const headers = [
+    "name",
+    "company",
+    "email",
+    "phone",
+    "address_line1",
+    "city",
+    "region",
+    "postal_code",
+    "country",
+    "notes",
+    "external_id",
+  ];
   const rows = Array.from({ length: IMPORT_LIMITS.maxRows }, (_, i) => [
     `Customer ${i} Nguyễn`,
     i % 7 === 0 ? `Acme ${i}, Inc.` : "",
@@ -25,7 +37,9 @@ it("parses and validates 50,000 customer rows", async () => {
   const started = performance.now();
   const r = await analyseCsv("customers", csv);
   const ms = Math.round(performance.now() - started);
-  console.log(`import: parse + validate of 50,000 customer rows (${(csv.length / 1024 / 1024).toFixed(1)} MiB): ${ms} ms`);
+  console.log(
+    `import: parse + validate of 50,000 customer rows (${(csv.length / 1024 / 1024).toFixed(1)} MiB): ${ms} ms`,
+  );
   assert.ok(r.ok);
   if (!r.ok) return;
   assert.equal(r.rows.length, 50_000);

@@ -30,7 +30,10 @@ describe("parseCsv on arbitrary input", () => {
   });
 
   it("never throws on CSV-like text", async () => {
-    const text = fc.string({ unit: fc.constantFrom("a", "b", ",", '"', "\n", "\r", " ", "\ufeff", "é", "name", "email"), maxLength: 200 });
+    const text = fc.string({
+      unit: fc.constantFrom("a", "b", ",", '"', "\n", "\r", " ", "\ufeff", "é", "name", "email"),
+      maxLength: 200,
+    });
     await fc.assert(
       fc.asyncProperty(text, fc.constantFrom(undefined, "customers" as const), async (s, type) => {
         const r = await parseCsv(s, { ...LIMITS, type });
@@ -43,19 +46,27 @@ describe("parseCsv on arbitrary input", () => {
 
 describe("parseCsv chunking", () => {
   it("gives the same answer however the bytes are split", async () => {
-    const text = fc.string({ unit: fc.constantFrom("a", "é", "😀", ",", '"', "\n", "\r", "\r\n", " "), minLength: 1, maxLength: 120 });
+    const text = fc.string({
+      unit: fc.constantFrom("a", "é", "😀", ",", '"', "\n", "\r", "\r\n", " "),
+      minLength: 1,
+      maxLength: 120,
+    });
     await fc.assert(
-      fc.asyncProperty(text, fc.array(fc.integer({ min: 1, max: 7 }), { minLength: 1, maxLength: 10 }), async (body, sizes) => {
-        const bytes = Buffer.from(`h1,h2\r\n${body}`);
-        async function* split() {
-          for (let i = 0, k = 0; i < bytes.length; k++) {
-            const n = sizes[k % sizes.length];
-            yield bytes.subarray(i, i + n);
-            i += n;
+      fc.asyncProperty(
+        text,
+        fc.array(fc.integer({ min: 1, max: 7 }), { minLength: 1, maxLength: 10 }),
+        async (body, sizes) => {
+          const bytes = Buffer.from(`h1,h2\r\n${body}`);
+          async function* split() {
+            for (let i = 0, k = 0; i < bytes.length; k++) {
+              const n = sizes[k % sizes.length];
+              yield bytes.subarray(i, i + n);
+              i += n;
+            }
           }
-        }
-        assert.deepEqual(await parseCsv(split(), LIMITS), await parseCsv(bytes, LIMITS));
-      }),
+          assert.deepEqual(await parseCsv(split(), LIMITS), await parseCsv(bytes, LIMITS));
+        },
+      ),
       { seed: 42, numRuns: 300 },
     );
   });
@@ -67,12 +78,30 @@ describe("validators on arbitrary records", () => {
       const names = IMPORT_COLUMNS[type].map((c) => c.name);
       const cell = fc.oneof(
         fc.string({ maxLength: 30 }),
-        fc.constantFrom("", " ", "0", "-1", "1.005", "2026-02-29", "2026-07-06T08:00:00Z", "a@b.co", "draft", "paid", "'=1", "99999999.99"),
+        fc.constantFrom(
+          "",
+          " ",
+          "0",
+          "-1",
+          "1.005",
+          "2026-02-29",
+          "2026-07-06T08:00:00Z",
+          "a@b.co",
+          "draft",
+          "paid",
+          "'=1",
+          "99999999.99",
+        ),
       );
-      const record = fc.dictionary(fc.oneof(fc.constantFrom(...names), fc.string({ maxLength: 8 })), cell, { maxKeys: names.length + 3 });
+      const record = fc.dictionary(fc.oneof(fc.constantFrom(...names), fc.string({ maxLength: 8 })), cell, {
+        maxKeys: names.length + 3,
+      });
       fc.assert(
         fc.property(fc.array(record, { minLength: 1, maxLength: 6 }), (values) => {
-          const r = validateRows(type, values.map((v, i) => ({ row: i + 2, values: v })));
+          const r = validateRows(
+            type,
+            values.map((v, i) => ({ row: i + 2, values: v })),
+          );
           assert.equal(r.rows.length, values.length);
           for (const e of r.errors) assert.ok(e.column === null || names.includes(e.column), e.column ?? "");
           for (const row of r.rows) assert.equal(row.ok, !r.errors.some((e) => e.row === row.rowNumber));

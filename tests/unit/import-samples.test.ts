@@ -19,7 +19,10 @@ describe("sample CSVs", () => {
       assert.deepEqual(r.errors, []);
       assert.deepEqual(r.warnings, []);
       assert.ok(r.rows.length >= 8 && r.rows.length <= 15, `${r.rows.length} rows`);
-      assert.deepEqual(r.headers, IMPORT_COLUMNS[type].map((c) => c.name));
+      assert.deepEqual(
+        r.headers,
+        IMPORT_COLUMNS[type].map((c) => c.name),
+      );
       assert.ok(sampleCsv(type).endsWith("\r\n"));
       assert.equal(sampleFilename(type), `${type}-sample.csv`);
     });
@@ -38,7 +41,9 @@ describe("sample CSVs", () => {
     const emails = new Map(customers.filter((c) => c.email).map((c) => [c.email, c]));
     const ids = new Map(customers.filter((c) => c.externalId).map((c) => [c.externalId, c]));
     const members = new Set(team.map((t) => t.email));
-    const refs = [...(await load("jobs")).rows, ...(await load("quotes")).rows, ...(await load("invoices")).rows].map((r) => r.values!);
+    const refs = [...(await load("jobs")).rows, ...(await load("quotes")).rows, ...(await load("invoices")).rows].map(
+      (r) => r.values!,
+    );
     let byEmail = 0;
     let byId = 0;
     for (const v of refs) {
@@ -54,7 +59,8 @@ describe("sample CSVs", () => {
         byId++;
       }
       if (a && b) assert.equal(a, b, "both references name the same customer");
-      if ("assigneeEmail" in v && v.assigneeEmail) assert.ok(members.has(v.assigneeEmail), `unknown assignee ${v.assigneeEmail}`);
+      if ("assigneeEmail" in v && v.assigneeEmail)
+        assert.ok(members.has(v.assigneeEmail), `unknown assignee ${v.assigneeEmail}`);
     }
     assert.ok(byEmail > 0 && byId > 0, "both kinds of customer reference are shown");
   });
@@ -67,9 +73,6 @@ describe("sample CSVs", () => {
       assert.ok(docs.every((d) => d.ok));
     }
     const invoices = (await load("invoices")).documents;
-    assert.deepEqual(
-      [...new Set(invoices.map((d) => d.status))].sort(),
-      ["draft", "paid", "partial", "sent", "void"],
-    );
+    assert.deepEqual([...new Set(invoices.map((d) => d.status))].sort(), ["draft", "paid", "partial", "sent", "void"]);
   });
 });

@@ -39,16 +39,27 @@ async function collect(input: AsyncIterable<Uint8Array> | Buffer | string): Prom
   return Buffer.concat(pieces).toString("utf8");
 }
 
-const read = (req: Request, analyse = async (_t: string, input: AsyncIterable<Uint8Array> | Buffer | string): Promise<Result> => ({ ok: true, text: await collect(input) })) =>
-  readImportUpload<Result>(req, { typeFromUrl: null, analyse, isFileError: (r) => !r.ok, isType: (t) => t === "customers" });
+const read = (
+  req: Request,
+  analyse = async (_t: string, input: AsyncIterable<Uint8Array> | Buffer | string): Promise<Result> => ({
+    ok: true,
+    text: await collect(input),
+  }),
+) =>
+  readImportUpload<Result>(req, {
+    typeFromUrl: null,
+    analyse,
+    isFileError: (r) => !r.ok,
+    isType: (t) => t === "customers",
+  });
 
 describe("import upload reader", () => {
   it("reads fields and the file, whatever the chunk size (boundaries split across chunks)", async () => {
     const form = new FormData();
     form.set("_csrf", "token-123");
     form.set("type", "customers");
-    const csv = "name,notes\r\nZoë,\"two\r\nlines\"\r\n--not a boundary\r\n\r\n";
-    form.set("file", new Blob([csv]), "C:\\Users\\me\\my \"list\" é.csv");
+    const csv = 'name,notes\r\nZoë,"two\r\nlines"\r\n--not a boundary\r\n\r\n';
+    form.set("file", new Blob([csv]), 'C:\\Users\\me\\my "list" é.csv');
     form.set("csv", "");
     const { body, contentType } = await encode(form);
     for (const size of [1, 2, 7, 64, 1 << 20]) {
@@ -100,7 +111,10 @@ describe("import upload reader", () => {
     both.set("file", new Blob(["name\r\nA\r\n"]), "a.csv");
     both.set("csv", "name\r\nB\r\n");
     const a = await encode(both);
-    await assert.rejects(read(request(a.body, a.contentType, 64)), (e: AppError) => e.code === "BAD_REQUEST" && /not both/.test(e.message));
+    await assert.rejects(
+      read(request(a.body, a.contentType, 64)),
+      (e: AppError) => e.code === "BAD_REQUEST" && /not both/.test(e.message),
+    );
 
     const cut = a.body.subarray(0, a.body.length - 20);
     await assert.rejects(read(request(cut, a.contentType, 16)), (e: AppError) => e.code === "BAD_REQUEST");
@@ -109,15 +123,27 @@ describe("import upload reader", () => {
     big.set("type", "customers");
     big.set("file", new Blob([Buffer.alloc(LIMITS.importMultipart + 1, 0x61)]), "big.csv");
     const c = await encode(big);
-    await assert.rejects(read(request(c.body, c.contentType, 64 * 1024)), (e: AppError) => e.code === "PAYLOAD_TOO_LARGE");
+    await assert.rejects(
+      read(request(c.body, c.contentType, 64 * 1024)),
+      (e: AppError) => e.code === "PAYLOAD_TOO_LARGE",
+    );
   });
 
   it("refuses a field over its limit and a body that is not multipart", async () => {
     const form = new FormData();
     form.set("_csrf", "x".repeat(5000));
     const a = await encode(form);
-    await assert.rejects(read(request(a.body, a.contentType, 512)), (e: AppError) => e.code === "BAD_REQUEST" && /too long/.test(e.message));
-    await assert.rejects(read(request(Buffer.from("{}"), "application/json", 2)), (e: AppError) => e.code === "BAD_REQUEST");
-    await assert.rejects(read(request(Buffer.from("--x--"), "multipart/form-data", 2)), (e: AppError) => e.code === "BAD_REQUEST");
+    await assert.rejects(
+      read(request(a.body, a.contentType, 512)),
+      (e: AppError) => e.code === "BAD_REQUEST" && /too long/.test(e.message),
+    );
+    await assert.rejects(
+      read(request(Buffer.from("{}"), "application/json", 2)),
+      (e: AppError) => e.code === "BAD_REQUEST",
+    );
+    await assert.rejects(
+      read(request(Buffer.from("--x--"), "multipart/form-data", 2)),
+      (e: AppError) => e.code === "BAD_REQUEST",
+    );
   });
 });

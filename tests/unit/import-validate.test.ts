@@ -37,7 +37,11 @@ describe("a file mixing good and bad rows", () => {
     assert.deepEqual(r.errors, [
       { row: 3, column: "name", message: "Required" },
       { row: 4, column: "email", message: "Not a valid email address" },
-      { row: 5, column: "phone", message: "Not a valid phone number (digits, spaces, + ( ) - . and an optional extension like x12)" },
+      {
+        row: 5,
+        column: "phone",
+        message: "Not a valid phone number (digits, spaces, + ( ) - . and an optional extension like x12)",
+      },
       { row: 6, column: "email", message: "Same email as row 2" },
       { row: 7, column: "external_id", message: "Same external_id as row 2" },
       { row: 8, column: null, message: "This row has 5 cells but the header has 8 columns." },
@@ -88,15 +92,27 @@ describe("normalised values", () => {
 
   it("length limits", () => {
     assert.deepEqual(one("customers", { name: "x".repeat(200) }).errors, []);
-    assert.deepEqual(one("customers", { name: "x".repeat(201) }).errors, ["name: At most 200 characters (this has 201)"]);
-    assert.deepEqual(one("customers", { name: "A", notes: "n".repeat(5001) }).errors, ["notes: At most 5,000 characters (this has 5001)"]);
+    assert.deepEqual(one("customers", { name: "x".repeat(201) }).errors, [
+      "name: At most 200 characters (this has 201)",
+    ]);
+    assert.deepEqual(one("customers", { name: "A", notes: "n".repeat(5001) }).errors, [
+      "notes: At most 5,000 characters (this has 5001)",
+    ]);
   });
 
   it("team: role and money", () => {
     const { row, errors } = one("team", { name: "Dev", email: "DEV@x.co", role: "Technician", hourly_rate: "58.7" });
     assert.deepEqual(errors, []);
-    assert.deepEqual(row.values, { name: "Dev", email: "dev@x.co", role: "technician", phone: null, hourlyRateCents: 5870 });
-    assert.deepEqual(one("team", { name: "O", email: "o@x.co", role: "owner" }).errors, ["role: Must be one of: admin, office, technician"]);
+    assert.deepEqual(row.values, {
+      name: "Dev",
+      email: "dev@x.co",
+      role: "technician",
+      phone: null,
+      hourlyRateCents: 5870,
+    });
+    assert.deepEqual(one("team", { name: "O", email: "o@x.co", role: "owner" }).errors, [
+      "role: Must be one of: admin, office, technician",
+    ]);
     assert.deepEqual(one("team", { name: "O", role: "office" }).errors, ["email: Required"]);
   });
 
@@ -107,34 +123,53 @@ describe("normalised values", () => {
     assert.equal(cents("0019.9").row.values?.hourlyRateCents, 1990);
     assert.equal(cents("99999999.99").row.values?.hourlyRateCents, 9_999_999_999);
     assert.equal(cents("-0.00").row.values?.hourlyRateCents, 0);
-    for (const bad of ["1.234", "1,000", "$5", "1e3", ".", "1.", "abc", "+5"]) assert.equal(cents(bad).row.ok, false, bad);
+    for (const bad of ["1.234", "1,000", "$5", "1e3", ".", "1.", "abc", "+5"])
+      assert.equal(cents(bad).row.ok, false, bad);
     assert.deepEqual(cents("-1").errors, ["hourly_rate: Must be 0 or more"]);
     assert.deepEqual(cents("100000000").errors, ["hourly_rate: Too large (at most 99999999.99)"]);
   });
 
   it("jobs: date-times with offset -> UTC, status defaults and order of times", () => {
     const base = { title: "Fix", customer_email: "a@x.co" };
-    const s = one("jobs", { ...base, scheduled_start: "2026-07-06T08:00:00-05:00", scheduled_end: "2026-07-06 15:30+02" });
+    const s = one("jobs", {
+      ...base,
+      scheduled_start: "2026-07-06T08:00:00-05:00",
+      scheduled_end: "2026-07-06 15:30+02",
+    });
     assert.deepEqual(s.errors, []);
     assert.equal(s.row.values?.status, "scheduled");
     assert.equal(s.row.values?.scheduledStart, "2026-07-06T13:00:00.000Z");
     assert.equal(s.row.values?.scheduledEnd, "2026-07-06T13:30:00.000Z");
     assert.equal(one("jobs", base).row.values?.status, "unscheduled");
-    assert.equal(one("jobs", { ...base, scheduled_start: "2026-07-06T08:00:00.123456Z" }).row.values?.scheduledStart, "2026-07-06T08:00:00.123Z");
+    assert.equal(
+      one("jobs", { ...base, scheduled_start: "2026-07-06T08:00:00.123456Z" }).row.values?.scheduledStart,
+      "2026-07-06T08:00:00.123Z",
+    );
     assert.deepEqual(one("jobs", { ...base, scheduled_start: "2026-07-06T08:00:00" }).errors, [
       "scheduled_start: Must be a date-time with a UTC offset, like 2026-07-06T08:00:00-05:00 or 2026-07-06T13:00:00Z",
     ]);
-    assert.deepEqual(one("jobs", { ...base, scheduled_start: "2026-02-30T08:00:00Z" }).errors, ["scheduled_start: Not a real date and time"]);
-    assert.deepEqual(one("jobs", { ...base, scheduled_start: "2026-07-06T10:00:00Z", scheduled_end: "2026-07-06T09:59:59Z" }).errors, [
-      "scheduled_end: Must not be before scheduled_start",
+    assert.deepEqual(one("jobs", { ...base, scheduled_start: "2026-02-30T08:00:00Z" }).errors, [
+      "scheduled_start: Not a real date and time",
     ]);
-    assert.deepEqual(one("jobs", { ...base, status: "scheduled" }).errors, ["scheduled_start: Required when status is scheduled"]);
-    assert.deepEqual(one("jobs", { ...base, scheduled_end: "2026-07-06T10:00:00Z" }).errors, ["scheduled_end: Needs a scheduled_start"]);
-    assert.deepEqual(one("jobs", { ...base, status: "en_route" }).errors, ["status: Must be one of: unscheduled, scheduled, completed, cancelled"]);
+    assert.deepEqual(
+      one("jobs", { ...base, scheduled_start: "2026-07-06T10:00:00Z", scheduled_end: "2026-07-06T09:59:59Z" }).errors,
+      ["scheduled_end: Must not be before scheduled_start"],
+    );
+    assert.deepEqual(one("jobs", { ...base, status: "scheduled" }).errors, [
+      "scheduled_start: Required when status is scheduled",
+    ]);
+    assert.deepEqual(one("jobs", { ...base, scheduled_end: "2026-07-06T10:00:00Z" }).errors, [
+      "scheduled_end: Needs a scheduled_start",
+    ]);
+    assert.deepEqual(one("jobs", { ...base, status: "en_route" }).errors, [
+      "status: Must be one of: unscheduled, scheduled, completed, cancelled",
+    ]);
   });
 
   it("jobs: a customer reference is required, naming the column the file has", () => {
-    assert.deepEqual(one("jobs", { title: "T", customer_email: "" }).errors, ["customer_email: customer_email or customer_external_id is required"]);
+    assert.deepEqual(one("jobs", { title: "T", customer_email: "" }).errors, [
+      "customer_email: customer_email or customer_external_id is required",
+    ]);
     assert.deepEqual(one("jobs", { title: "T", customer_external_id: " " }).errors, [
       "customer_external_id: customer_email or customer_external_id is required",
     ]);
@@ -143,11 +178,14 @@ describe("normalised values", () => {
 
   it("dates are real calendar dates and ordered", () => {
     const q = (d: Record<string, string>) =>
-      one("quotes", { number: "Q", customer_email: "a@x.co", item_description: "x", item_unit_price: "1", ...d }).errors;
+      one("quotes", { number: "Q", customer_email: "a@x.co", item_description: "x", item_unit_price: "1", ...d })
+        .errors;
     assert.deepEqual(q({ issue_date: "2028-02-29" }), []);
     assert.deepEqual(q({ issue_date: "2027-02-29" }), ["issue_date: Not a real calendar date"]);
     assert.deepEqual(q({ issue_date: "2026-7-1" }), ["issue_date: Must be a date as YYYY-MM-DD"]);
-    assert.deepEqual(q({ issue_date: "2026-07-02", valid_until: "2026-07-01" }), ["valid_until: Must not be before issue_date"]);
+    assert.deepEqual(q({ issue_date: "2026-07-02", valid_until: "2026-07-01" }), [
+      "valid_until: Must not be before issue_date",
+    ]);
   });
 
   it("quantity, tax rate and currency", () => {
@@ -158,10 +196,16 @@ describe("normalised values", () => {
     const d = q({}).row.values;
     assert.deepEqual([d?.itemQuantityMilli, d?.taxRatePpm, d?.currency, d?.status], [1000, 0, "USD", "draft"]);
     assert.deepEqual(q({ item_quantity: "0" }).errors, ["item_quantity: Must be above 0"]);
-    assert.deepEqual(q({ item_quantity: "1.2345" }).errors, ["item_quantity: Must be a number above 0 with up to 3 decimals, like 2.5"]);
-    assert.deepEqual(q({ tax_rate: "100.001" }).errors, ["tax_rate: Must be a percent from 0 to 100 with up to 3 decimals, like 8.25"]);
+    assert.deepEqual(q({ item_quantity: "1.2345" }).errors, [
+      "item_quantity: Must be a number above 0 with up to 3 decimals, like 2.5",
+    ]);
+    assert.deepEqual(q({ tax_rate: "100.001" }).errors, [
+      "tax_rate: Must be a percent from 0 to 100 with up to 3 decimals, like 8.25",
+    ]);
     assert.deepEqual(q({ tax_rate: "100" }).errors, []);
-    assert.deepEqual(q({ currency: "XYZ" }).errors, ["currency: Must be a 3-letter ISO 4217 currency code, like USD or EUR"]);
+    assert.deepEqual(q({ currency: "XYZ" }).errors, [
+      "currency: Must be a 3-letter ISO 4217 currency code, like USD or EUR",
+    ]);
   });
 });
 
@@ -202,14 +246,30 @@ describe("quote and invoice documents", () => {
     assert.equal(r.documents.length, 2);
     const q1 = r.documents[0];
     assert.deepEqual(
-      { number: q1.number, rowNumbers: q1.rowNumbers, ok: q1.ok, status: q1.status, currency: q1.currency, customer: q1.customerEmail },
+      {
+        number: q1.number,
+        rowNumbers: q1.rowNumbers,
+        ok: q1.ok,
+        status: q1.status,
+        currency: q1.currency,
+        customer: q1.customerEmail,
+      },
       { number: "Q-1", rowNumbers: [2, 4, 5], ok: true, status: "sent", currency: "USD", customer: "ann@x.co" },
     );
     // 1 x 1999.99 = 1999.99, tax 8.25% = 164.999175 -> 165.00
     // 2.5 x 85.50 = 213.75, no tax
     // 0.333 x 3.00 = 0.999 -> 1.00, tax 20% = 0.20
     assert.deepEqual(
-      q1.items.map((i) => [i.position, i.rowNumber, i.quantityMilli, i.unitPriceCents, i.taxRatePpm, i.lineSubtotalCents, i.lineTaxCents, i.lineTotalCents]),
+      q1.items.map((i) => [
+        i.position,
+        i.rowNumber,
+        i.quantityMilli,
+        i.unitPriceCents,
+        i.taxRatePpm,
+        i.lineSubtotalCents,
+        i.lineTaxCents,
+        i.lineTotalCents,
+      ]),
       [
         [1, 2, 1000, 199_999, 82_500, 199_999, 16_500, 216_499],
         [2, 4, 2500, 8550, 0, 21_375, 0, 21_375],
@@ -223,7 +283,8 @@ describe("quote and invoice documents", () => {
 
   it("rounds half up per line", async () => {
     // 0.5 x 0.01 = 0.005 -> 0.01; 1.00 at 0.5% = 0.005 -> 0.01; 0.5 x 0.03 = 0.015 -> 0.02
-    const csv = "number,customer_email,item_description,item_quantity,item_unit_price,tax_rate\nQ,a@x.co,a,0.5,0.01,\nQ,a@x.co,b,1,1.00,0.5\nQ,a@x.co,c,0.5,0.03,\n";
+    const csv =
+      "number,customer_email,item_description,item_quantity,item_unit_price,tax_rate\nQ,a@x.co,a,0.5,0.01,\nQ,a@x.co,b,1,1.00,0.5\nQ,a@x.co,c,0.5,0.03,\n";
     const doc = ok(await analyseCsv("quotes", csv)).documents[0];
     assert.deepEqual(
       doc.items.map((i) => [i.lineSubtotalCents, i.lineTaxCents]),
@@ -264,7 +325,8 @@ describe("quote and invoice documents", () => {
   });
 
   it("tax_rate is per line, so it may differ within a document", async () => {
-    const csv = "number,customer_email,item_description,item_unit_price,tax_rate\nQ,a@x.co,parts,100,8.25\nQ,a@x.co,labour,100,0\n";
+    const csv =
+      "number,customer_email,item_description,item_unit_price,tax_rate\nQ,a@x.co,parts,100,8.25\nQ,a@x.co,labour,100,0\n";
     const r = ok(await analyseCsv("quotes", csv));
     assert.deepEqual(r.errors, []);
     assert.equal(r.documents[0].taxCents, 825);
@@ -293,14 +355,24 @@ describe("quote and invoice documents", () => {
       { row: 4, column: "amount_paid", message: "Must equal the invoice total (100.00) when status is paid" },
       { row: 7, column: "amount_paid", message: "Must be below the invoice total (100.00) when status is partial" },
       { row: 8, column: "amount_paid", message: "Required (above 0) when status is partial" },
-      { row: 10, column: "amount_paid", message: "Must be empty or 0 while the invoice is draft (use partial or paid)" },
+      {
+        row: 10,
+        column: "amount_paid",
+        message: "Must be empty or 0 while the invoice is draft (use partial or paid)",
+      },
       { row: 12, column: "amount_paid", message: "Cannot be more than the invoice total (100.00)" },
       { row: 14, column: "amount_paid", message: "Differs from row 13 of invoice I-11, which has empty" },
     ]);
     const byNumber = new Map(r.documents.map((d) => [d.number, d]));
-    assert.deepEqual([byNumber.get("I-1")?.totalCents, byNumber.get("I-1")?.amountPaidCents, byNumber.get("I-1")?.balanceCents], [11_000, 11_000, 0]);
+    assert.deepEqual(
+      [byNumber.get("I-1")?.totalCents, byNumber.get("I-1")?.amountPaidCents, byNumber.get("I-1")?.balanceCents],
+      [11_000, 11_000, 0],
+    );
     assert.equal(byNumber.get("I-2")?.amountPaidCents, 10_000);
-    assert.deepEqual([byNumber.get("I-4")?.totalCents, byNumber.get("I-4")?.amountPaidCents, byNumber.get("I-4")?.ok], [15_000, 4000, true]);
+    assert.deepEqual(
+      [byNumber.get("I-4")?.totalCents, byNumber.get("I-4")?.amountPaidCents, byNumber.get("I-4")?.ok],
+      [15_000, 4000, true],
+    );
     assert.deepEqual([byNumber.get("I-9")?.amountPaidCents, byNumber.get("I-9")?.ok], [3000, true]);
     assert.equal(byNumber.get("I-7")?.amountPaidCents, 0);
   });

@@ -100,7 +100,10 @@ describe("accounting catalogue", () => {
 
   it("OAuth providers need an HTTPS redirect URL", () => {
     for (const p of ACCOUNTING_PROVIDERS.filter((x) => x.auth.method === "oauth2")) {
-      assert.ok(p.requirements.some((r) => r.kind === "redirect_url"), p.name);
+      assert.ok(
+        p.requirements.some((r) => r.kind === "redirect_url"),
+        p.name,
+      );
       assert.match(p.disabledReason, /OAuth/, p.name);
     }
   });
@@ -114,7 +117,15 @@ describe("accounting catalogue", () => {
     assert.equal(intacct?.auth.method, "web_services_credentials");
     assert.match(intacct?.auth.label ?? "", /sender/i);
     assert.match(intacct?.auth.label ?? "", /not OAuth/i);
-    for (const id of ["quickbooks-online", "xero", "sage-business-cloud-accounting", "freshbooks", "zoho-books", "myob", "freeagent"]) {
+    for (const id of [
+      "quickbooks-online",
+      "xero",
+      "sage-business-cloud-accounting",
+      "freshbooks",
+      "zoho-books",
+      "myob",
+      "freeagent",
+    ]) {
       assert.equal(getAccountingProvider(id)?.auth.method, "oauth2", id);
     }
     assert.equal(getAccountingProvider("wave"), undefined);
@@ -189,7 +200,9 @@ describe("accounting preferences form", () => {
       pushPayments: false,
     });
     assert.deepEqual(
-      valueOf(parseAccountingPrefs({ preferred_provider: "none", push_invoices: "on_sent", push_payments: "on", _csrf: "x" })),
+      valueOf(
+        parseAccountingPrefs({ preferred_provider: "none", push_invoices: "on_sent", push_payments: "on", _csrf: "x" }),
+      ),
       { preferredProvider: "none", pushInvoices: "on_sent", pushPayments: true },
     );
   });
@@ -207,7 +220,10 @@ describe("accounting preferences form", () => {
   });
 
   it("round-trips the defaults through the form", () => {
-    assert.deepEqual(valueOf(parseAccountingPrefs(accountingPrefsToForm(defaultAccountingPrefs))), defaultAccountingPrefs);
+    assert.deepEqual(
+      valueOf(parseAccountingPrefs(accountingPrefsToForm(defaultAccountingPrefs))),
+      defaultAccountingPrefs,
+    );
   });
 });
 
@@ -283,7 +299,15 @@ describe("secret fields are refused on every form", () => {
 
   it("recognises secret-looking names but not ordinary or CSRF fields", () => {
     for (const n of secretNames) assert.equal(isSecretFieldName(n), true, n);
-    for (const n of ["_csrf", "csrf_token", "provider", "model", "push_payments", "google_busy_blocks_booking", "keyword"]) {
+    for (const n of [
+      "_csrf",
+      "csrf_token",
+      "provider",
+      "model",
+      "push_payments",
+      "google_busy_blocks_booking",
+      "keyword",
+    ]) {
       assert.equal(isSecretFieldName(n), false, n);
     }
   });

@@ -17,7 +17,17 @@ test("a browser navigation or form post prefers HTML", () => {
 });
 
 test("fetch, curl, load tools and JSON clients do not", () => {
-  for (const accept of [undefined, "", "*/*", "application/json", "application/json, text/html", "text/html;q=0.5, application/json", "application/*", "text/html;q=0, */*", "text/html;q=nonsense, */*;q=0.1"]) {
+  for (const accept of [
+    undefined,
+    "",
+    "*/*",
+    "application/json",
+    "application/json, text/html",
+    "text/html;q=0.5, application/json",
+    "application/*",
+    "text/html;q=0, */*",
+    "text/html;q=nonsense, */*;q=0.1",
+  ]) {
     assert.equal(prefersHtml(req(accept)), false, String(accept));
   }
 });

@@ -21,7 +21,9 @@ const asRoutes = (routes: RouteObject[]) => routes as unknown as Parameters<Rout
 function compileRouter(source: string): Router {
   const m = new Module(ROUTER_FILE) as Module & { _compile(content: string, filename: string): void; paths: string[] };
   m.filename = ROUTER_FILE;
-  m.paths = (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(path.dirname(ROUTER_FILE));
+  m.paths = (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(
+    path.dirname(ROUTER_FILE),
+  );
   m._compile(source, ROUTER_FILE);
   return m.exports as Router;
 }
@@ -60,7 +62,25 @@ function samplePaths(routes: RouteObject[]): string[] {
     }
   };
   walk(routes, "");
-  const out = new Set<string>(["/", "", "/api", "/api/", "/API", "/api/nope", "/api/anything/at/all", "/API/Offline-Sync/", "/nope", "/a/b/c/d", "//", "//api//nope", "/%41pi/nope", "/portal/a%2Fb", "/customers/%E2%82%AC", "/customers/%zz", "/invoices/.pdf"]);
+  const out = new Set<string>([
+    "/",
+    "",
+    "/api",
+    "/api/",
+    "/API",
+    "/api/nope",
+    "/api/anything/at/all",
+    "/API/Offline-Sync/",
+    "/nope",
+    "/a/b/c/d",
+    "//",
+    "//api//nope",
+    "/%41pi/nope",
+    "/portal/a%2Fb",
+    "/customers/%E2%82%AC",
+    "/customers/%zz",
+    "/invoices/.pdf",
+  ]);
   for (const p of full) {
     for (const value of ["1", "abc", "0b9c6f1e-6b7e-4a55-9d0e-3f3b1f3a7c11", "x.pdf", "a%20b", "UPPER"]) {
       const filled = p.replace(/:\w+/g, value).replace(/\*$/, "rest/of/it");
@@ -74,7 +94,13 @@ function samplePaths(routes: RouteObject[]): string[] {
 }
 
 const summary = (matches: ReturnType<Router["matchRoutes"]>) =>
-  matches && matches.map((m) => ({ id: (m.route as RouteObject).id, params: m.params, pathname: m.pathname, pathnameBase: m.pathnameBase }));
+  matches &&
+  matches.map((m) => ({
+    id: (m.route as RouteObject).id,
+    params: m.params,
+    pathname: m.pathname,
+    pathnameBase: m.pathnameBase,
+  }));
 
 test("the cache applies to the installed @remix-run/router (else remix-serve would warn and match uncached)", () => {
   const source = fs.readFileSync(ROUTER_FILE, "utf8");
@@ -95,41 +121,107 @@ test("with the cache every path matches the app's routes exactly as without it, 
   for (const p of paths) {
     const want = summary(plain.matchRoutes(asRoutes(routes), p));
     if (want) matched++;
-    for (const [label, rs] of [["first", routes], ["again", routes], ["another array", copy]] as const) {
+    for (const [label, rs] of [
+      ["first", routes],
+      ["again", routes],
+      ["another array", copy],
+    ] as const) {
       assert.deepEqual(summary(cached.matchRoutes(asRoutes(rs), p)), want, `${p} (${label})`);
     }
     for (const basename of ["/app", "/"]) {
-      assert.deepEqual(summary(cached.matchRoutes(asRoutes(routes), `/app${p}`, basename)), summary(plain.matchRoutes(asRoutes(routes), `/app${p}`, basename)), `${p} under ${basename}`);
+      assert.deepEqual(
+        summary(cached.matchRoutes(asRoutes(routes), `/app${p}`, basename)),
+        summary(plain.matchRoutes(asRoutes(routes), `/app${p}`, basename)),
+        `${p} under ${basename}`,
+      );
     }
   }
   assert.ok(matched > paths.length / 2, `most sample paths match a route (${matched} of ${paths.length})`);
   // A deeper tree than the app's: layouts, pathless layouts, optional and splat segments, case-sensitive routes.
   const deep: RouteObject[] = [
-    { id: "root", path: "", children: [
-      { id: "a", path: "a", children: [
-        { id: "a-index", index: true },
-        { id: "a-x", path: ":x", children: [{ id: "a-x-b", path: "b" }, { id: "a-x-c", path: "c/:y?" }, { id: "a-x-rest", path: "*" }] },
-        { id: "a-layout", children: [{ id: "a-static", path: "static" }, { id: "a-Case", path: "Case", caseSensitive: true }] },
-      ] },
-      { id: "opt", path: ":lang?/docs/*" },
-      { id: "root-rest", path: "*" },
-    ] },
+    {
+      id: "root",
+      path: "",
+      children: [
+        {
+          id: "a",
+          path: "a",
+          children: [
+            { id: "a-index", index: true },
+            {
+              id: "a-x",
+              path: ":x",
+              children: [
+                { id: "a-x-b", path: "b" },
+                { id: "a-x-c", path: "c/:y?" },
+                { id: "a-x-rest", path: "*" },
+              ],
+            },
+            {
+              id: "a-layout",
+              children: [
+                { id: "a-static", path: "static" },
+                { id: "a-Case", path: "Case", caseSensitive: true },
+              ],
+            },
+          ],
+        },
+        { id: "opt", path: ":lang?/docs/*" },
+        { id: "root-rest", path: "*" },
+      ],
+    },
   ];
-  for (const p of ["/a", "/a/", "/a/1", "/a/1/b", "/a/1/c", "/a/1/c/2", "/a/1/zz/yy", "/a/static", "/a/Case", "/a/case", "/A/CASE", "/docs/x", "/en/docs/x/y", "/zzz", "/a/1/b/extra"]) {
-    for (let i = 0; i < 2; i++) assert.deepEqual(summary(cached.matchRoutes(asRoutes(deep), p)), summary(plain.matchRoutes(asRoutes(deep), p)), `deep ${p}`);
+  for (const p of [
+    "/a",
+    "/a/",
+    "/a/1",
+    "/a/1/b",
+    "/a/1/c",
+    "/a/1/c/2",
+    "/a/1/zz/yy",
+    "/a/static",
+    "/a/Case",
+    "/a/case",
+    "/A/CASE",
+    "/docs/x",
+    "/en/docs/x/y",
+    "/zzz",
+    "/a/1/b/extra",
+  ]) {
+    for (let i = 0; i < 2; i++)
+      assert.deepEqual(
+        summary(cached.matchRoutes(asRoutes(deep), p)),
+        summary(plain.matchRoutes(asRoutes(deep), p)),
+        `deep ${p}`,
+      );
   }
   // matchPath with a pattern of its own (compiled once, then from the cache).
-  for (const pattern of ["/users/:id", { path: "/Users/:id", caseSensitive: true, end: false }, "/files/*", "/a/:b?/c"] as const) {
+  for (const pattern of [
+    "/users/:id",
+    { path: "/Users/:id", caseSensitive: true, end: false },
+    "/files/*",
+    "/a/:b?/c",
+  ] as const) {
     for (const p of ["/users/7", "/Users/7/more", "/files/x/y", "/a/c", "/a/b/c", "/users/"]) {
-      for (let i = 0; i < 2; i++) assert.deepEqual(cached.matchPath(pattern, p), plain.matchPath(pattern, p), `${JSON.stringify(pattern)} ${p}`);
+      for (let i = 0; i < 2; i++)
+        assert.deepEqual(cached.matchPath(pattern, p), plain.matchPath(pattern, p), `${JSON.stringify(pattern)} ${p}`);
     }
   }
 });
 
 test("the remix-serve preload installs it: the serving process's router carries the cache", () => {
-  const probe = spawnSync(process.execPath, ["--import", path.join(ROOT, "scripts/serve-hooks.mjs"), "-e", "process.stdout.write(String(require('@remix-run/router').UNSAFE_fieldworkRouteMatchCache)); process.exit(0)"], {
-    cwd: ROOT,
-    encoding: "utf8",
-  });
+  const probe = spawnSync(
+    process.execPath,
+    [
+      "--import",
+      path.join(ROOT, "scripts/serve-hooks.mjs"),
+      "-e",
+      "process.stdout.write(String(require('@remix-run/router').UNSAFE_fieldworkRouteMatchCache)); process.exit(0)",
+    ],
+    {
+      cwd: ROOT,
+      encoding: "utf8",
+    },
+  );
   assert.equal(probe.stdout, "true", probe.stderr);
 });

@@ -1,7 +1,15 @@
 import { useRef, useState } from "react";
 import { CsrfInput, FieldErrors, FormError } from "~/components/forms";
 import {
-  actionLabel, mapsLink, NOTE_MAX, SIGNER_NAME_MAX, STATUS_LABELS, telLink, type ClockAction, type FieldStatus, type JobStatus,
+  actionLabel,
+  mapsLink,
+  NOTE_MAX,
+  SIGNER_NAME_MAX,
+  STATUS_LABELS,
+  telLink,
+  type ClockAction,
+  type FieldStatus,
+  type JobStatus,
 } from "~/services/field/protocol";
 import { completionBlock, formatDay, formatMinutes, formatTime, type ShownJob } from "./project";
 import { SignatureField, type SignatureHandle } from "./signature-field";
@@ -89,7 +97,12 @@ function ClockLine({ job, timeZone, now }: { job: ShownJob; timeZone: string; no
         <time dateTime={since} suppressHydrationWarning>
           {formatTime(since, timeZone)}
         </time>
-        {running ? <span className="muted" suppressHydrationWarning> · clock {running}</span> : null}
+        {running ? (
+          <span className="muted" suppressHydrationWarning>
+            {" "}
+            · clock {running}
+          </span>
+        ) : null}
       </span>
     </p>
   );
@@ -102,7 +115,10 @@ function Checklist({ job, actions, done }: { job: ShownJob; actions?: CardAction
   return (
     <section className="job-checklist" aria-labelledby={titleId}>
       <h4 id={titleId} className="job-subtitle">
-        Checklist <span className="muted">{ticked} of {job.checklist.length}</span>
+        Checklist{" "}
+        <span className="muted">
+          {ticked} of {job.checklist.length}
+        </span>
         {job.checklistRequired ? <span className="muted small"> · all needed to complete</span> : null}
       </h4>
       <ul>
@@ -121,9 +137,13 @@ function Checklist({ job, actions, done }: { job: ShownJob; actions?: CardAction
                 aria-pressed={item.done}
                 disabled={done}
               >
-                <span className="checklist-box" aria-hidden="true">{item.done ? "✓" : ""}</span>
+                <span className="checklist-box" aria-hidden="true">
+                  {item.done ? "✓" : ""}
+                </span>
                 <span className="checklist-label">{item.label}</span>
-                {job.pendingChecklist.has(item.id) ? <span className="badge badge-warning">Waiting to sync</span> : null}
+                {job.pendingChecklist.has(item.id) ? (
+                  <span className="badge badge-warning">Waiting to sync</span>
+                ) : null}
               </button>
             </ActionForm>
           </li>
@@ -142,7 +162,9 @@ function CompleteForm({ job, actions, failure }: { job: ShownJob; actions?: Card
   const nameErrors = error ? [error] : failure?.intent === "complete" ? failure.fields.signerName : undefined;
   return (
     <section className="job-finish" aria-labelledby={titleId}>
-      <h4 id={titleId} className="job-subtitle">Finish the job</h4>
+      <h4 id={titleId} className="job-subtitle">
+        Finish the job
+      </h4>
       <ActionForm
         intent="complete"
         jobId={job.id}
@@ -165,7 +187,9 @@ function CompleteForm({ job, actions, failure }: { job: ShownJob; actions?: Card
       >
         {actions ? (
           <>
-            <p id={`${titleId}-sign`} className="label">Customer signature</p>
+            <p id={`${titleId}-sign`} className="label">
+              Customer signature
+            </p>
             <SignatureField ref={pad} id={`signature-${job.id}`} labelledBy={`${titleId}-sign`} />
           </>
         ) : null}
@@ -222,10 +246,14 @@ export function JobCard({
         <When job={job} timeZone={timeZone} showDay={showDay} />
         <span className="job-badges">
           <span className={BADGE[job.status]}>{STATUS_LABELS[job.status]}</span>
-          {job.pendingStatus || job.pendingClock || job.pendingSignature ? <span className="badge badge-warning">Waiting to sync</span> : null}
+          {job.pendingStatus || job.pendingClock || job.pendingSignature ? (
+            <span className="badge badge-warning">Waiting to sync</span>
+          ) : null}
         </span>
       </div>
-      <h3 id={headingId} className="job-title">{job.title}</h3>
+      <h3 id={headingId} className="job-title">
+        {job.title}
+      </h3>
       <p className="job-customer">
         {job.customer.name}
         {job.customer.phone ? (
@@ -245,7 +273,12 @@ export function JobCard({
       {job.address || job.customer.phone ? (
         <div className="job-links">
           {job.address ? (
-            <a href={mapsLink(job.address)} target="_blank" rel="noopener noreferrer" className="btn btn-secondary btn-sm">
+            <a
+              href={mapsLink(job.address)}
+              target="_blank"
+              rel="noopener noreferrer"
+              className="btn btn-secondary btn-sm"
+            >
               Directions<span className="visually-hidden"> to {job.address}</span>
             </a>
           ) : null}
@@ -258,7 +291,9 @@ export function JobCard({
       ) : null}
       {job.description ? <p className="job-description muted small">{job.description}</p> : null}
 
-      <FormError errors={failure && !noteErrors?.length && failure.intent !== "complete" ? failure.formErrors : undefined} />
+      <FormError
+        errors={failure && !noteErrors?.length && failure.intent !== "complete" ? failure.formErrors : undefined}
+      />
 
       <ClockLine job={job} timeZone={timeZone} now={now} />
 
@@ -267,9 +302,17 @@ export function JobCard({
           {job.nextStatuses
             .filter((to) => to !== "completed")
             .map((to, i) => (
-              <ActionForm key={to} intent="status" jobId={job.id} onSubmit={actions && (() => actions.status(job.id, to))}>
+              <ActionForm
+                key={to}
+                intent="status"
+                jobId={job.id}
+                onSubmit={actions && (() => actions.status(job.id, to))}
+              >
                 <input type="hidden" name="status" value={to} />
-                <button type="submit" className={`btn ${i === 0 && to !== "on_hold" ? "btn-primary" : "btn-secondary"}`}>
+                <button
+                  type="submit"
+                  className={`btn ${i === 0 && to !== "on_hold" ? "btn-primary" : "btn-secondary"}`}
+                >
                   {actionLabel(job.status, to)}
                 </button>
               </ActionForm>

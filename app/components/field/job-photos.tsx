@@ -2,8 +2,18 @@ import { useState } from "react";
 import { CsrfInput } from "~/components/forms";
 import type { PhotoQueueApi } from "./use-photo-queue";
 
-const STATE_LABEL = { waiting: "Waiting to upload", uploading: "Uploading…", uploaded: "Uploaded", refused: "Not uploaded" } as const;
-const STATE_BADGE = { waiting: "badge badge-warning", uploading: "badge badge-warning", uploaded: "badge badge-success", refused: "badge badge-danger" } as const;
+const STATE_LABEL = {
+  waiting: "Waiting to upload",
+  uploading: "Uploading…",
+  uploaded: "Uploaded",
+  refused: "Not uploaded",
+} as const;
+const STATE_BADGE = {
+  waiting: "badge badge-warning",
+  uploading: "badge badge-warning",
+  uploaded: "badge badge-success",
+  refused: "badge badge-danger",
+} as const;
 
 /**
  * A job card's photos. With JavaScript: "Add photo" opens the camera, "From gallery" the
@@ -49,15 +59,33 @@ export function JobPhotos({ jobId, jobTitle, queue }: { jobId: string; jobTitle:
   return (
     <div className="job-photos" role="group" aria-label={`Photos of ${jobTitle}`}>
       <div className="job-photo-buttons">
-        <input id={cameraId} className="visually-hidden photo-input" type="file" accept="image/*" capture="environment" onChange={(e) => void onFiles(e.currentTarget)} />
+        <input
+          id={cameraId}
+          className="visually-hidden photo-input"
+          type="file"
+          accept="image/*"
+          capture="environment"
+          onChange={(e) => void onFiles(e.currentTarget)}
+        />
         <label htmlFor={cameraId} className="btn btn-secondary btn-sm">
           Add photo
         </label>
-        <input id={galleryId} className="visually-hidden photo-input" type="file" accept="image/*" multiple onChange={(e) => void onFiles(e.currentTarget)} />
+        <input
+          id={galleryId}
+          className="visually-hidden photo-input"
+          type="file"
+          accept="image/*"
+          multiple
+          onChange={(e) => void onFiles(e.currentTarget)}
+        />
         <label htmlFor={galleryId} className="btn btn-ghost btn-sm">
           From gallery
         </label>
-        {busy ? <span className="muted small" role="status">Preparing the photo…</span> : null}
+        {busy ? (
+          <span className="muted small" role="status">
+            Preparing the photo…
+          </span>
+        ) : null}
       </div>
       {error ? (
         <p className="field-errors" role="alert">

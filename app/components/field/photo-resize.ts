@@ -5,7 +5,9 @@
  */
 import { PHOTO_JPEG_QUALITY, PHOTO_MAX_SIDE } from "~/services/field/photo-rules";
 
-async function decode(file: Blob): Promise<{ source: CanvasImageSource; width: number; height: number; close: () => void }> {
+async function decode(
+  file: Blob,
+): Promise<{ source: CanvasImageSource; width: number; height: number; close: () => void }> {
   if (typeof createImageBitmap === "function") {
     try {
       const bitmap = await createImageBitmap(file, { imageOrientation: "from-image" });
@@ -48,6 +50,10 @@ export async function resizePhoto(file: Blob): Promise<Blob> {
   ctx.drawImage(image.source, 0, 0, width, height);
   image.close();
   return new Promise<Blob>((resolve, reject) =>
-    canvas.toBlob((b) => (b ? resolve(b) : reject(new Error("The photo could not be resized."))), "image/jpeg", PHOTO_JPEG_QUALITY),
+    canvas.toBlob(
+      (b) => (b ? resolve(b) : reject(new Error("The photo could not be resized."))),
+      "image/jpeg",
+      PHOTO_JPEG_QUALITY,
+    ),
   );
 }

@@ -2,7 +2,16 @@
  * What the field page shows: the server's jobs with the actions still waiting in the outbox
  * laid over them (a status already changed, a note not yet sent), grouped for the day.
  */
-import { actionLabel, canMoveTo, clockEffect, NEXT_STATUSES, STATUS_LABELS, type FieldJob, type FieldStatus, type JobStatus } from "~/services/field/protocol";
+import {
+  actionLabel,
+  canMoveTo,
+  clockEffect,
+  NEXT_STATUSES,
+  STATUS_LABELS,
+  type FieldJob,
+  type FieldStatus,
+  type JobStatus,
+} from "~/services/field/protocol";
 import type { Queued } from "./sync-store";
 import { dateTimeFormat } from "~/utils/format";
 
@@ -17,7 +26,13 @@ export type ShownJob = FieldJob & {
   pendingSignature: boolean;
 };
 
-export type DayGroups = { now: ShownJob[]; today: ShownJob[]; upcoming: ShownJob[]; unscheduled: ShownJob[]; done: ShownJob[] };
+export type DayGroups = {
+  now: ShownJob[];
+  today: ShownJob[];
+  upcoming: ShownJob[];
+  unscheduled: ShownJob[];
+  done: ShownJob[];
+};
 
 const minutesBetween = (a: string, b: string) => Math.max(0, Math.round((Date.parse(b) - Date.parse(a)) / 60_000));
 
@@ -25,8 +40,15 @@ export function project(open: FieldJob[], doneToday: FieldJob[], pending: Queued
   const shown = new Map<string, ShownJob>();
   for (const j of [...open, ...doneToday]) {
     shown.set(j.id, {
-      ...j, checklist: j.checklist.map((i) => ({ ...i })), pendingNotes: [], pendingEntries: 0, pendingMinutes: 0, pendingStatus: false,
-      pendingClock: false, pendingChecklist: new Set(), pendingSignature: false,
+      ...j,
+      checklist: j.checklist.map((i) => ({ ...i })),
+      pendingNotes: [],
+      pendingEntries: 0,
+      pendingMinutes: 0,
+      pendingStatus: false,
+      pendingClock: false,
+      pendingChecklist: new Set(),
+      pendingSignature: false,
     });
   }
   // The clock as the server will run it (migration 0084): started on the way or at work, stopped into a time entry.
@@ -56,7 +78,8 @@ export function project(open: FieldJob[], doneToday: FieldJob[], pending: Queued
       }
     } else if (m.type === "job.clock") {
       if (m.args.action === "stop") stopClock(job, m.occurredAt);
-      else if (!job.clock && (job.status === "en_route" || job.status === "in_progress")) startClock(job, m.occurredAt, job.status === "in_progress");
+      else if (!job.clock && (job.status === "en_route" || job.status === "in_progress"))
+        startClock(job, m.occurredAt, job.status === "in_progress");
     } else if (m.type === "job.checklist") {
       const item = job.checklist.find((i) => i.id === m.args.itemId);
       if (item) {
@@ -100,7 +123,11 @@ export function groupDay(jobs: ShownJob[], now: string, timeZone: string): DayGr
  * The coming days of a technician's list, one group per calendar day in the tenant's zone,
  * soonest first: "Tomorrow", then "Thursday, November 26" (what the schedule gave them).
  */
-export function nextDays(upcoming: ShownJob[], now: string, timeZone: string): Array<{ day: string; label: string; jobs: ShownJob[] }> {
+export function nextDays(
+  upcoming: ShownJob[],
+  now: string,
+  timeZone: string,
+): Array<{ day: string; label: string; jobs: ShownJob[] }> {
   const tomorrow = nextDayKey(now, timeZone);
   const days = new Map<string, ShownJob[]>();
   const sorted = [...upcoming].sort((a, b) => Date.parse(a.scheduledStart!) - Date.parse(b.scheduledStart!));
@@ -110,7 +137,12 @@ export function nextDays(upcoming: ShownJob[], now: string, timeZone: string): A
   }
   return [...days].map(([day, jobs]) => ({
     day,
-    label: day === tomorrow ? "Tomorrow" : dateTimeFormat({ weekday: "long", month: "long", day: "numeric", timeZone }).format(new Date(jobs[0].scheduledStart!)),
+    label:
+      day === tomorrow
+        ? "Tomorrow"
+        : dateTimeFormat({ weekday: "long", month: "long", day: "numeric", timeZone }).format(
+            new Date(jobs[0].scheduledStart!),
+          ),
     jobs,
   }));
 }

@@ -9,7 +9,10 @@ import SignaturePad from "signature_pad";
 
 export type SignatureHandle = { isEmpty: () => boolean; toDataURL: () => string | null; clear: () => void };
 
-export const SignatureField = forwardRef<SignatureHandle, { id: string; labelledBy: string }>(function SignatureField({ id, labelledBy }, ref) {
+export const SignatureField = forwardRef<SignatureHandle, { id: string; labelledBy: string }>(function SignatureField(
+  { id, labelledBy },
+  ref,
+) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const pad = useRef<SignaturePad | null>(null);
   const [empty, setEmpty] = useState(true);
@@ -17,7 +20,12 @@ export const SignatureField = forwardRef<SignatureHandle, { id: string; labelled
   useEffect(() => {
     const el = canvas.current;
     if (!el) return;
-    const p = new SignaturePad(el, { penColor: "#0f172a", backgroundColor: "rgb(255,255,255)", minWidth: 0.8, maxWidth: 2.6 });
+    const p = new SignaturePad(el, {
+      penColor: "#0f172a",
+      backgroundColor: "rgb(255,255,255)",
+      minWidth: 0.8,
+      maxWidth: 2.6,
+    });
     // The canvas drawn at the screen's pixel density, so the strokes stay sharp.
     const fit = () => {
       const ratio = Math.max(window.devicePixelRatio || 1, 1);
@@ -50,7 +58,14 @@ export const SignatureField = forwardRef<SignatureHandle, { id: string; labelled
 
   return (
     <div className="signature-field">
-      <canvas ref={canvas} id={id} className="signature-canvas" role="img" aria-labelledby={labelledBy} data-empty={empty ? "true" : "false"} />
+      <canvas
+        ref={canvas}
+        id={id}
+        className="signature-canvas"
+        role="img"
+        aria-labelledby={labelledBy}
+        data-empty={empty ? "true" : "false"}
+      />
       <div className="signature-foot">
         <span className="muted small">{empty ? "Ask the customer to sign above with a finger." : "Signed."}</span>
         <button

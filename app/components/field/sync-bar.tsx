@@ -5,7 +5,8 @@ import type { SyncState } from "./use-field-sync";
 const plural = (n: number) => (n === 1 ? "1 action" : `${n} actions`);
 const photoPlural = (n: number) => (n === 1 ? "1 photo" : `${n} photos`);
 /** "2 actions and 1 photo", "1 photo", "3 actions". */
-const waitingLabel = (actions: number, photos: number) => [actions ? plural(actions) : "", photos ? photoPlural(photos) : ""].filter(Boolean).join(" and ");
+const waitingLabel = (actions: number, photos: number) =>
+  [actions ? plural(actions) : "", photos ? photoPlural(photos) : ""].filter(Boolean).join(" and ");
 
 function useSecondsUntil(at: number | undefined) {
   const [now, setNow] = useState(() => Date.now());
@@ -48,7 +49,14 @@ export function SyncBar({
     );
   }
   const offline = state.phase === "offline";
-  const tone = state.phase === "signed-out" || state.phase === "retrying" ? "sync-error" : offline ? "sync-offline" : pending ? "sync-waiting" : "sync-ok";
+  const tone =
+    state.phase === "signed-out" || state.phase === "retrying"
+      ? "sync-error"
+      : offline
+        ? "sync-offline"
+        : pending
+          ? "sync-waiting"
+          : "sync-ok";
   let detail: React.ReactNode;
   if (state.phase === "signed-out") {
     detail = (
@@ -57,7 +65,9 @@ export function SyncBar({
       </>
     );
   } else if (offline) {
-    detail = pending ? "You are offline. They are kept on this device and sent when the connection is back." : "You are offline. What you do here is kept on this device.";
+    detail = pending
+      ? "You are offline. They are kept on this device and sent when the connection is back."
+      : "You are offline. What you do here is kept on this device.";
   } else if (state.phase === "syncing") {
     detail = "Sending…";
   } else if (state.phase === "retrying") {

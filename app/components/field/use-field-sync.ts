@@ -4,7 +4,13 @@
  * with retries that back off. See docs/offline-sync.md for the protocol.
  */
 import { useCallback, useEffect, useRef, useState } from "react";
-import { MAX_MUTATIONS, type FieldJob, type MutationResult, type MutationType, type PushResponse } from "~/services/field/protocol";
+import {
+  MAX_MUTATIONS,
+  type FieldJob,
+  type MutationResult,
+  type MutationType,
+  type PushResponse,
+} from "~/services/field/protocol";
 import { project } from "./project";
 import { SyncStore, uuid, type Queued } from "./sync-store";
 
@@ -20,7 +26,12 @@ const FIELD_CACHE = "fieldwork-field-v1";
 const BACKOFF_MS = [1_000, 2_000, 5_000, 10_000, 30_000, 60_000];
 
 class HttpError extends Error {
-  constructor(readonly status: number, readonly code: string | undefined, message: string, readonly retryAfter: number | null) {
+  constructor(
+    readonly status: number,
+    readonly code: string | undefined,
+    message: string,
+    readonly retryAfter: number | null,
+  ) {
     super(message);
   }
 }
@@ -30,12 +41,20 @@ async function post(clientId: string, mutations: Queued[]): Promise<PushResponse
     method: "POST",
     headers: { "Content-Type": "application/json", Accept: "application/json" },
     credentials: "same-origin",
-    body: JSON.stringify({ clientId, mutations: mutations.map(({ id, type, occurredAt, args }) => ({ id, type, occurredAt, args })) }),
+    body: JSON.stringify({
+      clientId,
+      mutations: mutations.map(({ id, type, occurredAt, args }) => ({ id, type, occurredAt, args })),
+    }),
   });
   const body = await res.json().catch(() => null);
   if (res.ok && body?.success) return body.data as PushResponse;
   const retryAfter = Number(res.headers.get("Retry-After"));
-  throw new HttpError(res.status, body?.error?.code, body?.error?.message ?? `The server answered ${res.status}.`, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : null);
+  throw new HttpError(
+    res.status,
+    body?.error?.code,
+    body?.error?.message ?? `The server answered ${res.status}.`,
+    Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : null,
+  );
 }
 
 export function useFieldSync(initial: Initial, describe: (m: Queued, jobs: FieldJob[]) => string) {
@@ -91,7 +110,11 @@ export function useFieldSync(initial: Initial, describe: (m: Queued, jobs: Field
             const byId = new Map(batch.map((m) => [m.id, m]));
             setRejections((list) => [
               ...list,
-              ...refused.map((r) => ({ key: uuid(), what: describe(byId.get(r.id)!, [...seenJobs.current.values()]), message: r.error?.message ?? "It could not be applied." })),
+              ...refused.map((r) => ({
+                key: uuid(),
+                what: describe(byId.get(r.id)!, [...seenJobs.current.values()]),
+                message: r.error?.message ?? "It could not be applied.",
+              })),
             ]);
           }
           const rest = await s.pending();
@@ -104,13 +127,31 @@ export function useFieldSync(initial: Initial, describe: (m: Queued, jobs: Field
           const processed = new Map(data.results.map((r) => [r.id, r.status]));
           const completed = new Set(
             batch
-              .filter((m) => m.type === "job.status" && m.args.status === "completed" && ["applied", "duplicate"].includes(processed.get(m.id) ?? ""))
+              .filter(
+                (m) =>
+                  m.type === "job.status" &&
+                  m.args.status === "completed" &&
+                  ["applied", "duplicate"].includes(processed.get(m.id) ?? ""),
+              )
               .map((m) => String(m.args.jobId)),
           );
           // As the batch left it (checklist ticked, signed, clock stopped): the open copy with the batch's actions laid over.
           const landed = batch.filter((m) => ["applied", "duplicate"].includes(processed.get(m.id) ?? ""));
-          const finished = project(jobsRef.current.open.filter((j) => completed.has(j.id)), [], landed).map(
-            ({ pendingNotes: _n, pendingEntries, pendingMinutes, pendingStatus: _s, pendingClock: _c, pendingChecklist: _l, pendingSignature: _g, ...j }): FieldJob => ({
+          const finished = project(
+            jobsRef.current.open.filter((j) => completed.has(j.id)),
+            [],
+            landed,
+          ).map(
+            ({
+              pendingNotes: _n,
+              pendingEntries,
+              pendingMinutes,
+              pendingStatus: _s,
+              pendingClock: _c,
+              pendingChecklist: _l,
+              pendingSignature: _g,
+              ...j
+            }): FieldJob => ({
               ...j,
               status: "completed",
               nextStatuses: [],
@@ -126,7 +167,8 @@ export function useFieldSync(initial: Initial, describe: (m: Queued, jobs: Field
           setPending(left);
           failures.current = 0;
           setState({ phase: "idle", lastSyncedAt: at });
-          if (left.length && left.length >= queued.length && !renumber) throw new Error("The server did not take the waiting actions.");
+          if (left.length && left.length >= queued.length && !renumber)
+            throw new Error("The server did not take the waiting actions.");
           if (!left.length && !again.current) return;
           again.current = false;
         }
@@ -146,7 +188,10 @@ export function useFieldSync(initial: Initial, describe: (m: Queued, jobs: Field
 
     async function failed(error: unknown) {
       if (error instanceof HttpError && error.status === 401) {
-        setState({ phase: "signed-out", message: "Your session has ended. Sign in again to send your changes; they are kept on this device." });
+        setState({
+          phase: "signed-out",
+          message: "Your session has ended. Sign in again to send your changes; they are kept on this device.",
+        });
         return;
       }
       if (error instanceof HttpError && error.status === 403 && error.code === "FORBIDDEN") {
@@ -155,10 +200,14 @@ export function useFieldSync(initial: Initial, describe: (m: Queued, jobs: Field
         schedule(0);
         return;
       }
-      const permanent = error instanceof HttpError && error.status < 500 && error.status !== 429 && error.status !== 408;
+      const permanent =
+        error instanceof HttpError && error.status < 500 && error.status !== 429 && error.status !== 408;
       const step = BACKOFF_MS[Math.min(failures.current, BACKOFF_MS.length - 1)];
       failures.current++;
-      const wait = Math.max(error instanceof HttpError && error.retryAfter ? error.retryAfter : 0, permanent ? 60_000 : step * (0.8 + Math.random() * 0.4));
+      const wait = Math.max(
+        error instanceof HttpError && error.retryAfter ? error.retryAfter : 0,
+        permanent ? 60_000 : step * (0.8 + Math.random() * 0.4),
+      );
       setState((st) => ({
         ...st,
         phase: navigator.onLine ? "retrying" : "offline",
@@ -186,10 +235,14 @@ export function useFieldSync(initial: Initial, describe: (m: Queued, jobs: Field
         setState({ phase: "idle" });
         void syncRef.current();
       } catch {
-        setState({ phase: "unavailable", message: "This browser cannot keep actions offline; they are sent straight away." });
+        setState({
+          phase: "unavailable",
+          message: "This browser cannot keep actions offline; they are sent straight away.",
+        });
       }
     })();
-    if ("serviceWorker" in navigator) navigator.serviceWorker.register("/field-sw.js", { scope: "/field" }).catch(() => {});
+    if ("serviceWorker" in navigator)
+      navigator.serviceWorker.register("/field-sw.js", { scope: "/field" }).catch(() => {});
     const online = () => void syncRef.current();
     const offline = () => setState((st) => ({ ...st, phase: "offline", retryAt: undefined }));
     // Another tab may have queued or sent actions: show the same outbox here.
@@ -197,7 +250,8 @@ export function useFieldSync(initial: Initial, describe: (m: Queued, jobs: Field
     // Signing out: the kept copy of this day leaves the device (queued actions stay, in this user's outbox).
     const signOut = (e: SubmitEvent) => {
       const form = e.target as HTMLFormElement | null;
-      if (form?.action && new URL(form.action).pathname === "/logout") void window.caches?.delete(FIELD_CACHE).catch(() => {});
+      if (form?.action && new URL(form.action).pathname === "/logout")
+        void window.caches?.delete(FIELD_CACHE).catch(() => {});
     };
     document.addEventListener("submit", signOut, true);
     window.addEventListener("online", online);
@@ -229,5 +283,14 @@ export function useFieldSync(initial: Initial, describe: (m: Queued, jobs: Field
 
   const dismiss = useCallback((key: string) => setRejections((list) => list.filter((r) => r.key !== key)), []);
 
-  return { jobs, pending, state, rejections, enqueue, dismiss, syncNow: sync, ready: state.phase !== "starting" && state.phase !== "unavailable" };
+  return {
+    jobs,
+    pending,
+    state,
+    rejections,
+    enqueue,
+    dismiss,
+    syncNow: sync,
+    ready: state.phase !== "starting" && state.phase !== "unavailable",
+  };
 }

@@ -14,19 +14,31 @@ const BACKOFF_MS = [1_000, 2_000, 5_000, 10_000, 30_000, 60_000];
 
 export type PhotoPhase = "starting" | "idle" | "uploading" | "offline" | "retrying" | "signed-out" | "unavailable";
 /** A photo as a card shows it: waiting (or being sent), sent in this visit, or refused. */
-export type ShownPhoto = { id: string; jobId: string; url: string; state: "waiting" | "uploading" | "uploaded" | "refused"; message?: string };
+export type ShownPhoto = {
+  id: string;
+  jobId: string;
+  url: string;
+  state: "waiting" | "uploading" | "uploaded" | "refused";
+  message?: string;
+};
 
-type Outcome = { kind: "stored" } | { kind: "refused"; status: number; message: string } | { kind: "retry"; status: number; message: string; after: number | null };
+type Outcome =
+  | { kind: "stored" }
+  | { kind: "refused"; status: number; message: string }
+  | { kind: "retry"; status: number; message: string; after: number | null };
 
 async function upload(p: QueuedPhoto): Promise<Outcome> {
   let res: Response;
   try {
-    res = await fetch(`/api/field/jobs/${encodeURIComponent(p.jobId)}/photos/${encodeURIComponent(p.id)}?takenAt=${encodeURIComponent(p.takenAt)}`, {
-      method: "PUT",
-      headers: { "Content-Type": p.contentType, Accept: "application/json" },
-      credentials: "same-origin",
-      body: p.blob,
-    });
+    res = await fetch(
+      `/api/field/jobs/${encodeURIComponent(p.jobId)}/photos/${encodeURIComponent(p.id)}?takenAt=${encodeURIComponent(p.takenAt)}`,
+      {
+        method: "PUT",
+        headers: { "Content-Type": p.contentType, Accept: "application/json" },
+        credentials: "same-origin",
+        body: p.blob,
+      },
+    );
   } catch {
     return { kind: "retry", status: 0, message: "The server could not be reached.", after: null };
   }
@@ -38,7 +50,12 @@ async function upload(p: QueuedPhoto): Promise<Outcome> {
   }
   if (res.status === 401 || res.status === 408 || res.status === 429 || res.status >= 500) {
     const after = Number(res.headers.get("Retry-After"));
-    return { kind: "retry", status: res.status, message, after: Number.isFinite(after) && after > 0 ? after * 1000 : null };
+    return {
+      kind: "retry",
+      status: res.status,
+      message,
+      after: Number.isFinite(after) && after > 0 ? after * 1000 : null,
+    };
   }
   // 403 (not your job), 404 (the job is gone), 409, 415, 422: sending it again changes nothing.
   return { kind: "refused", status: res.status, message };
@@ -99,13 +116,20 @@ export function usePhotoQueue(userId: string) {
           setCurrent(null);
           if (outcome.kind === "retry") {
             if (outcome.status === 401) {
-              setPhase({ phase: "signed-out", message: "Your session has ended. Sign in again to send your photos; they are kept on this device." });
+              setPhase({
+                phase: "signed-out",
+                message: "Your session has ended. Sign in again to send your photos; they are kept on this device.",
+              });
               return;
             }
             const step = BACKOFF_MS[Math.min(failures.current, BACKOFF_MS.length - 1)];
             failures.current++;
             const wait = Math.max(outcome.after ?? 0, step * (0.8 + Math.random() * 0.4));
-            setPhase({ phase: navigator.onLine ? "retrying" : "offline", message: outcome.message, retryAt: Date.now() + wait });
+            setPhase({
+              phase: navigator.onLine ? "retrying" : "offline",
+              message: outcome.message,
+              retryAt: Date.now() + wait,
+            });
             clearTimeout(timer.current);
             timer.current = setTimeout(() => void runRef.current(), wait);
             return;
@@ -159,7 +183,10 @@ export function usePhotoQueue(userId: string) {
       failures.current = 0;
       void runRef.current();
     };
-    const offline = () => setPhase((st) => (st.phase === "uploading" || st.phase === "idle" || st.phase === "retrying" ? { phase: "offline" } : st));
+    const offline = () =>
+      setPhase((st) =>
+        st.phase === "uploading" || st.phase === "idle" || st.phase === "retrying" ? { phase: "offline" } : st,
+      );
     const visible = () => document.visibilityState === "visible" && void refresh().then(() => runRef.current());
     window.addEventListener("online", online);
     window.addEventListener("offline", offline);
@@ -189,7 +216,14 @@ export function usePhotoQueue(userId: string) {
       }
       // The camera's file is new; a gallery photo keeps the time it was taken (or saved).
       const taken = file.lastModified > 0 && file.lastModified <= Date.now() ? file.lastModified : Date.now();
-      await s.add({ id: uuid(), jobId, takenAt: new Date(taken).toISOString(), contentType: blob.type || "image/jpeg", blob, size: blob.size });
+      await s.add({
+        id: uuid(),
+        jobId,
+        takenAt: new Date(taken).toISOString(),
+        contentType: blob.type || "image/jpeg",
+        blob,
+        size: blob.size,
+      });
       await refresh();
       failures.current = 0;
       void runRef.current();

@@ -16,7 +16,9 @@ export function ColumnsTable({ type, collapsed }: { type: ImportType; collapsed:
         <tbody>
           {IMPORT_COLUMNS[type].map((c) => (
             <tr key={c.name}>
-              <td><code>{c.name}</code></td>
+              <td>
+                <code>{c.name}</code>
+              </td>
               <td>
                 {c.required ? (
                   <span className="badge badge-danger">Required</span>
@@ -27,7 +29,9 @@ export function ColumnsTable({ type, collapsed }: { type: ImportType; collapsed:
                 )}
               </td>
               <td>{c.format}</td>
-              <td><code className="import-example">{c.example}</code></td>
+              <td>
+                <code className="import-example">{c.example}</code>
+              </td>
             </tr>
           ))}
         </tbody>
@@ -36,13 +40,16 @@ export function ColumnsTable({ type, collapsed }: { type: ImportType; collapsed:
   );
   const note = (
     <p className="muted small">
-      Column names are matched ignoring case and surrounding spaces; columns may come in any order. Unknown columns are ignored with a warning.
+      Column names are matched ignoring case and surrounding spaces; columns may come in any order. Unknown columns are
+      ignored with a warning.
     </p>
   );
   if (collapsed) {
     return (
       <details className="card import-columns-card">
-        <summary><h2>Columns</h2></summary>
+        <summary>
+          <h2>Columns</h2>
+        </summary>
         {note}
         {table}
       </details>

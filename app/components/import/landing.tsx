@@ -17,11 +17,15 @@ const STATE_BADGE: Record<RunView["state"], [string, string]> = {
 export function ImportLanding({ recent, types }: { recent: RunView[]; types: readonly ImportType[] }) {
   return (
     <>
-      <PageHeader title="Import data" description="Bring your records over from a spreadsheet or another system, up to 50,000 rows per file." />
+      <PageHeader
+        title="Import data"
+        description="Bring your records over from a spreadsheet or another system, up to 50,000 rows per file."
+      />
       <div className="alert alert-info import-order">
         <p>
-          <strong>Recommended order:</strong> {types.map((t) => TYPE_INFO[t].label).join(" → ")}. Jobs, quotes and invoices
-          refer to existing customers (and jobs to team members), so import those first. Every file is checked in full before anything is saved.
+          <strong>Recommended order:</strong> {types.map((t) => TYPE_INFO[t].label).join(" → ")}. Jobs, quotes and
+          invoices refer to existing customers (and jobs to team members), so import those first. Every file is checked
+          in full before anything is saved.
         </p>
       </div>
       <ol className="import-types">
@@ -29,13 +33,17 @@ export function ImportLanding({ recent, types }: { recent: RunView[]; types: rea
           const required = IMPORT_COLUMNS[type].filter((c) => c.required).map((c) => c.name);
           return (
             <li key={type} className="card import-type-card">
-              <div className="import-step" aria-hidden="true">{i + 1}</div>
+              <div className="import-step" aria-hidden="true">
+                {i + 1}
+              </div>
               <div className="import-type-body">
                 <h2>{TYPE_INFO[type].label}</h2>
                 <p className="muted">{TYPE_INFO[type].text}</p>
                 <p className="small muted">
                   {IMPORT_COLUMNS[type].length} columns · required: {required.join(", ")}
-                  {type === "jobs" || type === "quotes" || type === "invoices" ? ", and customer_email or customer_external_id" : ""}
+                  {type === "jobs" || type === "quotes" || type === "invoices"
+                    ? ", and customer_email or customer_external_id"
+                    : ""}
                 </p>
               </div>
               <div className="import-type-actions">
@@ -70,7 +78,9 @@ function RecentRuns({ runs }: { runs: RunView[] }) {
               <th className="num">Rows</th>
               <th>State</th>
               <th>Uploaded</th>
-              <th><span className="visually-hidden">Open</span></th>
+              <th>
+                <span className="visually-hidden">Open</span>
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -87,7 +97,11 @@ function RecentRuns({ runs }: { runs: RunView[] }) {
                   {r.createdByName ? <span className="muted"> · {r.createdByName}</span> : null}
                 </td>
                 <td>
-                  <Link to={`/import-data?type=${r.type}&${r.state === "committed" || r.state === "undone" ? "run" : "preview"}=${r.id}`}>Open</Link>
+                  <Link
+                    to={`/import-data?type=${r.type}&${r.state === "committed" || r.state === "undone" ? "run" : "preview"}=${r.id}`}
+                  >
+                    Open
+                  </Link>
                 </td>
               </tr>
             ))}

@@ -33,14 +33,23 @@ const HOW: Partial<Record<MatchHow, [string, string]>> = {
  * first values and a select of the type's fields, chosen in advance. A plain form post, so it
  * works with JavaScript off; the server's answer puts a message beside the column at fault.
  */
-export function MappingStep({ upload, lastResult }: { upload: MappingStepData; lastResult?: SubmissionResult<string[]> | null }) {
+export function MappingStep({
+  upload,
+  lastResult,
+}: {
+  upload: MappingStepData;
+  lastResult?: SubmissionResult<string[]> | null;
+}) {
   const info = TYPE_INFO[upload.type];
   const targets = mappingTargets(upload.type);
   const [form, fields] = useConformForm(mapUploadSchema, {
     id: "import-map",
     lastResult,
     serverOnly: true,
-    defaultValue: { uploadId: upload.id, column: Object.fromEntries(upload.columns.map((c) => [String(c.index), c.field])) },
+    defaultValue: {
+      uploadId: upload.id,
+      column: Object.fromEntries(upload.columns.map((c) => [String(c.index), c.field])),
+    },
   });
   const columnErrors = fields.column.errors;
   const errorOf = (i: number) => (form.allErrors[`column.${i}`] as string[] | undefined) ?? undefined;
@@ -54,15 +63,31 @@ export function MappingStep({ upload, lastResult }: { upload: MappingStepData; l
       <PageHeader
         title={`Match your columns: ${info.noun}`}
         description={`${upload.fileName ?? "Pasted text"} · ${upload.columns.length} columns. Choose the field each column goes to; nothing is saved until you import from the preview.`}
-        actions={<Link to={`/import-data?type=${upload.type}`} className="btn btn-ghost">Upload another file</Link>}
+        actions={
+          <Link to={`/import-data?type=${upload.type}`} className="btn btn-ghost">
+            Upload another file
+          </Link>
+        }
       />
-      <Form method="post" action={`/import-data/map?type=${upload.type}&upload=${upload.id}`} className="card stack import-map" {...getFormProps(form)}>
+      <Form
+        method="post"
+        action={`/import-data/map?type=${upload.type}&upload=${upload.id}`}
+        className="card stack import-map"
+        {...getFormProps(form)}
+      >
         <CsrfInput />
         <input type="hidden" name="uploadId" value={upload.id} />
         <FormError errors={form.errors} />
         <p className="muted">
-          Required: {required.map((r, i) => <span key={r}>{i ? ", " : ""}<code>{r}</code></span>)}
-          {upload.type === "customers" ? " (or First name and Last name)" : ""}. Columns set to “Ignore” are not imported. We remember your choice for files with the same columns.
+          Required:{" "}
+          {required.map((r, i) => (
+            <span key={r}>
+              {i ? ", " : ""}
+              <code>{r}</code>
+            </span>
+          ))}
+          {upload.type === "customers" ? " (or First name and Last name)" : ""}. Columns set to “Ignore” are not
+          imported. We remember your choice for files with the same columns.
         </p>
         <div id="field-column" className={columnErrors?.length ? "field-invalid" : undefined}>
           <FieldErrors id="field-column-error" errors={columnErrors} />
@@ -84,13 +109,26 @@ export function MappingStep({ upload, lastResult }: { upload: MappingStepData; l
                 const current = chosen(c.index, c.field);
                 const grouped = current !== IGNORE && current.includes("@");
                 return (
-                  <tr key={c.index} className={c.how === "close" || c.how === "ambiguous" ? "import-map-check" : undefined}>
+                  <tr
+                    key={c.index}
+                    className={c.how === "close" || c.how === "ambiguous" ? "import-map-check" : undefined}
+                  >
                     <th scope="row">
                       <label htmlFor={selectId}>{c.header}</label>
-                      <div><span className={badgeClass}>{badgeText}</span></div>
+                      <div>
+                        <span className={badgeClass}>{badgeText}</span>
+                      </div>
                     </th>
                     <td className="import-map-values">
-                      {c.values.length ? c.values.map((v, i) => <div key={i} className="import-cell">{v}</div>) : <span className="muted">(empty)</span>}
+                      {c.values.length ? (
+                        c.values.map((v, i) => (
+                          <div key={i} className="import-cell">
+                            {v}
+                          </div>
+                        ))
+                      ) : (
+                        <span className="muted">(empty)</span>
+                      )}
                     </td>
                     <td>
                       <select
@@ -98,10 +136,16 @@ export function MappingStep({ upload, lastResult }: { upload: MappingStepData; l
                         name={`column.${c.index}`}
                         defaultValue={current}
                         aria-invalid={errors?.length || (columnErrors?.length && current === IGNORE) ? true : undefined}
-                        aria-describedby={errors?.length ? `${selectId}-error` : columnErrors?.length ? "field-column-error" : undefined}
+                        aria-describedby={
+                          errors?.length ? `${selectId}-error` : columnErrors?.length ? "field-column-error" : undefined
+                        }
                       >
                         <option value={IGNORE}>Ignore this column</option>
-                        {grouped ? <option value={current}>{`${splitTarget(current)[0]} (property ${splitTarget(current)[1]})`}</option> : null}
+                        {grouped ? (
+                          <option
+                            value={current}
+                          >{`${splitTarget(current)[0]} (property ${splitTarget(current)[1]})`}</option>
+                        ) : null}
                         {targets.map((t) => (
                           <option key={t.name} value={t.name}>
                             {t.label}
@@ -118,7 +162,9 @@ export function MappingStep({ upload, lastResult }: { upload: MappingStepData; l
           </table>
         </div>
         <div>
-          <button type="submit" className="btn btn-primary">Continue to the preview</button>
+          <button type="submit" className="btn btn-primary">
+            Continue to the preview
+          </button>
         </div>
       </Form>
     </>

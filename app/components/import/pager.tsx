@@ -14,14 +14,40 @@ export function usePageLink() {
   };
 }
 
-export function Pager({ page, pages, param, label, hash }: { page: number; pages: number; param: string; label: string; hash: string }) {
+export function Pager({
+  page,
+  pages,
+  param,
+  label,
+  hash,
+}: {
+  page: number;
+  pages: number;
+  param: string;
+  label: string;
+  hash: string;
+}) {
   const link = usePageLink();
   if (pages <= 1) return null;
   return (
     <nav className="pagination" aria-label={label}>
-      {page > 1 ? <Link to={link({ [param]: String(page - 1) }, hash)} className="btn btn-secondary btn-sm" preventScrollReset>← Previous</Link> : <span />}
-      <span className="muted small">Page {n(page)} of {n(pages)}</span>
-      {page < pages ? <Link to={link({ [param]: String(page + 1) }, hash)} className="btn btn-secondary btn-sm" preventScrollReset>Next →</Link> : <span />}
+      {page > 1 ? (
+        <Link to={link({ [param]: String(page - 1) }, hash)} className="btn btn-secondary btn-sm" preventScrollReset>
+          ← Previous
+        </Link>
+      ) : (
+        <span />
+      )}
+      <span className="muted small">
+        Page {n(page)} of {n(pages)}
+      </span>
+      {page < pages ? (
+        <Link to={link({ [param]: String(page + 1) }, hash)} className="btn btn-secondary btn-sm" preventScrollReset>
+          Next →
+        </Link>
+      ) : (
+        <span />
+      )}
     </nav>
   );
 }

@@ -15,7 +15,9 @@ export function ErrorList({ run, errors, page }: { run: RunView; errors: Preview
       </summary>
       <div className="import-errors-bar">
         <p className="muted small">Row numbers count the header as row 1, as a spreadsheet shows them.</p>
-        <a href={`/import-data/errors?preview=${run.id}`} className="btn btn-secondary btn-sm" download>Download errors (CSV)</a>
+        <a href={`/import-data/errors?preview=${run.id}`} className="btn btn-secondary btn-sm" download>
+          Download errors (CSV)
+        </a>
       </div>
       <div className="table-wrap">
         <table>
@@ -42,7 +44,17 @@ export function ErrorList({ run, errors, page }: { run: RunView; errors: Preview
   );
 }
 
-export function RowsTable({ run, rows, page, onlyInvalid }: { run: RunView; rows: PreviewRow[]; page: number; onlyInvalid: boolean }) {
+export function RowsTable({
+  run,
+  rows,
+  page,
+  onlyInvalid,
+}: {
+  run: RunView;
+  rows: PreviewRow[];
+  page: number;
+  onlyInvalid: boolean;
+}) {
   const link = usePageLink();
   const total = onlyInvalid ? run.invalidCount : run.rowCount;
   const pages = Math.max(1, Math.ceil(total / PAGE_ROWS));
@@ -52,10 +64,18 @@ export function RowsTable({ run, rows, page, onlyInvalid }: { run: RunView; rows
         <h2 id="rows-title">Rows</h2>
         {run.invalidCount ? (
           <div className="import-filter" role="group" aria-label="Which rows">
-            <Link to={link({ rows: null, page: null }, "rows")} aria-current={!onlyInvalid ? "true" : undefined} preventScrollReset>
+            <Link
+              to={link({ rows: null, page: null }, "rows")}
+              aria-current={!onlyInvalid ? "true" : undefined}
+              preventScrollReset
+            >
               All rows ({n(run.rowCount)})
             </Link>
-            <Link to={link({ rows: "invalid", page: null }, "rows")} aria-current={onlyInvalid ? "true" : undefined} preventScrollReset>
+            <Link
+              to={link({ rows: "invalid", page: null }, "rows")}
+              aria-current={onlyInvalid ? "true" : undefined}
+              preventScrollReset
+            >
               Rows with errors ({n(run.invalidCount)})
             </Link>
           </div>
@@ -75,21 +95,38 @@ export function RowsTable({ run, rows, page, onlyInvalid }: { run: RunView; rows
           <tbody>
             {rows.map((r) => {
               const byColumn = new Map<string | null, string[]>();
-              for (const [column, message] of r.errors) byColumn.set(column, [...(byColumn.get(column) ?? []), message]);
+              for (const [column, message] of r.errors)
+                byColumn.set(column, [...(byColumn.get(column) ?? []), message]);
               const rowErrors = byColumn.get(null);
               return (
                 <tr key={r.row} className={r.errors.length ? "import-row-bad" : undefined}>
                   <td className="num">{n(r.row)}</td>
                   <td>
-                    {r.errors.length ? <span className="badge badge-danger">{plural(r.errors.length, "error", "errors")}</span> : <span className="badge badge-success">OK</span>}
-                    {rowErrors?.map((m) => <div key={m} className="import-cell-error">{m}</div>)}
+                    {r.errors.length ? (
+                      <span className="badge badge-danger">{plural(r.errors.length, "error", "errors")}</span>
+                    ) : (
+                      <span className="badge badge-success">OK</span>
+                    )}
+                    {rowErrors?.map((m) => (
+                      <div key={m} className="import-cell-error">
+                        {m}
+                      </div>
+                    ))}
                   </td>
                   {run.headers.map((h, i) => {
                     const problems = byColumn.get(h);
                     return (
-                      <td key={h} className={problems ? "import-cell-bad" : undefined} aria-invalid={problems ? true : undefined}>
+                      <td
+                        key={h}
+                        className={problems ? "import-cell-bad" : undefined}
+                        aria-invalid={problems ? true : undefined}
+                      >
                         <span className="import-cell">{r.cells[i] || <span className="muted">—</span>}</span>
-                        {problems?.map((m) => <div key={m} className="import-cell-error">{m}</div>)}
+                        {problems?.map((m) => (
+                          <div key={m} className="import-cell-error">
+                            {m}
+                          </div>
+                        ))}
                       </td>
                     );
                   })}

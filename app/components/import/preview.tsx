@@ -27,7 +27,8 @@ function MappingList({ mapping }: { mapping: NonNullable<RunView["mapping"]> }) 
   return (
     <details className="import-mapping" open={mapping.columns.length <= 24}>
       <summary>
-        <strong>{mapping.preset ? `Recognised: ${mapping.preset}.` : "Your columns were matched."}</strong> {plural(used.length, "column goes", "columns go")} to these fields
+        <strong>{mapping.preset ? `Recognised: ${mapping.preset}.` : "Your columns were matched."}</strong>{" "}
+        {plural(used.length, "column goes", "columns go")} to these fields
         {ignored ? `; ${plural(ignored, "column is", "columns are")} not imported` : ""}.
       </summary>
       <ul className="import-mapping-list" aria-label="Columns and fields">
@@ -59,12 +60,24 @@ export function Preview({ type, data }: { type: ImportType; data: PreviewData })
           <Stat label="Valid" value={n(run.validCount)} tone={run.validCount ? "success" : undefined} />
           <Stat label="With errors" value={n(run.invalidCount)} tone={run.invalidCount ? "danger" : undefined} />
           <Stat label="Warnings" value={n(run.warnings.length)} tone={run.warnings.length ? "warning" : undefined} />
-          {isDocs ? <Stat label={info.label} value={`${n(run.documentCount!)}`} hint={`${plural(run.itemCount ?? 0, "line item", "line items")}`} /> : null}
+          {isDocs ? (
+            <Stat
+              label={info.label}
+              value={`${n(run.documentCount!)}`}
+              hint={`${plural(run.itemCount ?? 0, "line item", "line items")}`}
+            />
+          ) : null}
         </div>
         {run.warnings.length ? (
           <div className="alert alert-warning">
-            <p><strong>{plural(run.warnings.length, "warning", "warnings")}</strong> (the import can go ahead):</p>
-            <ul>{run.warnings.map((w) => <li key={w}>{w}</li>)}</ul>
+            <p>
+              <strong>{plural(run.warnings.length, "warning", "warnings")}</strong> (the import can go ahead):
+            </p>
+            <ul>
+              {run.warnings.map((w) => (
+                <li key={w}>{w}</li>
+              ))}
+            </ul>
           </div>
         ) : null}
         {run.mapping ? <MappingList mapping={run.mapping} /> : null}
@@ -78,16 +91,20 @@ export function Preview({ type, data }: { type: ImportType; data: PreviewData })
         ) : run.valid ? (
           <div className="import-commit">
             <p>
-              <strong>All {plural(run.rowCount, "row is", "rows are")} valid.</strong> Importing adds {plural(records, info.one, info.noun)}
-              {isDocs ? ` with ${plural(run.itemCount ?? 0, "line item", "line items")}` : ""}. You can undo it for 24 hours, as long as nothing was changed.
+              <strong>All {plural(run.rowCount, "row is", "rows are")} valid.</strong> Importing adds{" "}
+              {plural(records, info.one, info.noun)}
+              {isDocs ? ` with ${plural(run.itemCount ?? 0, "line item", "line items")}` : ""}. You can undo it for 24
+              hours, as long as nothing was changed.
             </p>
             <CommitForm runId={run.id} label={`Import ${plural(records, info.one, info.noun)}`} />
           </div>
         ) : (
           <div className="alert alert-error" role="alert">
             <p>
-              <strong>{plural(run.invalidCount, "row has", "rows have")} errors, so nothing can be imported yet.</strong> Fix them in your file and
-              upload it again below; every row is checked again.
+              <strong>
+                {plural(run.invalidCount, "row has", "rows have")} errors, so nothing can be imported yet.
+              </strong>{" "}
+              Fix them in your file and upload it again below; every row is checked again.
             </p>
           </div>
         )}
@@ -98,7 +115,17 @@ export function Preview({ type, data }: { type: ImportType; data: PreviewData })
   );
 }
 
-function Stat({ label, value, hint, tone }: { label: string; value: string; hint?: string; tone?: "success" | "danger" | "warning" }) {
+function Stat({
+  label,
+  value,
+  hint,
+  tone,
+}: {
+  label: string;
+  value: string;
+  hint?: string;
+  tone?: "success" | "danger" | "warning";
+}) {
   return (
     <div className={`stat import-stat${tone ? ` import-stat-${tone}` : ""}`}>
       <div className="stat-label">{label}</div>
@@ -116,7 +143,9 @@ function CommitForm({ runId, label }: { runId: string; label: string }) {
       <CsrfInput />
       <FormError errors={form.errors} />
       <input type="hidden" name={fields.previewId.name} value={runId} />
-      <button type="submit" className="btn btn-primary btn-lg">{label}</button>
+      <button type="submit" className="btn btn-primary btn-lg">
+        {label}
+      </button>
     </Form>
   );
 }

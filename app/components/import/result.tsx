@@ -26,8 +26,8 @@ export function RunResult({ type, data }: { type: ImportType; data: ResultData }
       <section className="card import-result import-result-undone" aria-labelledby="result-title">
         <h2 id="result-title">Import undone</h2>
         <p>
-          The {what} this import created {count === 1 ? "was" : "were"} removed on {formatDateTime(run.undoneAt, timeZone)}. You can upload the file
-          again below.
+          The {what} this import created {count === 1 ? "was" : "were"} removed on{" "}
+          {formatDateTime(run.undoneAt, timeZone)}. You can upload the file again below.
         </p>
       </section>
     );
@@ -40,15 +40,19 @@ export function RunResult({ type, data }: { type: ImportType; data: ResultData }
         {run.createdByName ? ` (uploaded by ${run.createdByName})` : ""}.
       </p>
       <div className="import-result-actions">
-        <Link to={info.records} className="btn btn-primary">View {info.noun}</Link>
-        <Link to={`/import-data?type=${type}`} className="btn btn-secondary">Import another file</Link>
+        <Link to={info.records} className="btn btn-primary">
+          View {info.noun}
+        </Link>
+        <Link to={`/import-data?type=${type}`} className="btn btn-secondary">
+          Import another file
+        </Link>
       </div>
       <div className="import-undo">
         {undo.available ? (
           <UndoForm runId={run.id}>
             <p>
-              Made a mistake? Undo removes exactly the {what} this import created. Available until {formatDateTime(undo.until, timeZone)}, while none of
-              them has been changed or used.
+              Made a mistake? Undo removes exactly the {what} this import created. Available until{" "}
+              {formatDateTime(undo.until, timeZone)}, while none of them has been changed or used.
             </p>
           </UndoForm>
         ) : (
@@ -67,7 +71,9 @@ function UndoForm({ runId, children }: { runId: string; children: React.ReactNod
       <CsrfInput />
       <input type="hidden" name={fields.runId.name} value={runId} />
       {children}
-      <button type="submit" className="btn btn-danger">Undo this import</button>
+      <button type="submit" className="btn btn-danger">
+        Undo this import
+      </button>
     </Form>
   );
 }

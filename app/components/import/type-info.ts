@@ -2,7 +2,10 @@
 import type { ImportType } from "~/services/import/columns";
 
 /** What each type is, in the recommended order (later types refer to earlier ones). */
-export const TYPE_INFO: Record<ImportType, { label: string; noun: string; one: string; text: string; records: string }> = {
+export const TYPE_INFO: Record<
+  ImportType,
+  { label: string; noun: string; one: string; text: string; records: string }
+> = {
   customers: {
     label: "Customers",
     noun: "customers",

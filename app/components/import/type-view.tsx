@@ -30,8 +30,12 @@ export function ImportTypeView({
         description={info.text}
         actions={
           <>
-            <Link to="/import-data" className="btn btn-ghost">All import types</Link>
-            <a href={`/import-data/sample?type=${type}`} className="btn btn-secondary" download>Download sample CSV</a>
+            <Link to="/import-data" className="btn btn-ghost">
+              All import types
+            </Link>
+            <a href={`/import-data/sample?type=${type}`} className="btn btn-secondary" download>
+              Download sample CSV
+            </a>
           </>
         }
       />
@@ -39,10 +43,19 @@ export function ImportTypeView({
       {preview ? <Preview type={type} data={preview} /> : null}
       {showUpload ? (
         <section className="card" aria-labelledby="upload-title">
-          <h2 id="upload-title">{!preview ? `Upload your ${info.noun}` : preview.run.valid ? "Upload another file" : "Upload a corrected file"}</h2>
+          <h2 id="upload-title">
+            {!preview
+              ? `Upload your ${info.noun}`
+              : preview.run.valid
+                ? "Upload another file"
+                : "Upload a corrected file"}
+          </h2>
           <p className="muted">
             Nothing is saved until you have seen the preview and chosen to import. Start from the{" "}
-            <a href={`/import-data/sample?type=${type}`} download>sample file</a> if you are unsure of the format.
+            <a href={`/import-data/sample?type=${type}`} download>
+              sample file
+            </a>{" "}
+            if you are unsure of the format.
           </p>
           {/* A new preview starts with an empty form (with JavaScript the page is not reloaded). */}
           <UploadForm key={preview?.run.id ?? "new"} type={type} lastResult={uploadResult} />

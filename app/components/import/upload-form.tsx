@@ -19,7 +19,12 @@ const mb = (n: number) => (n < MB ? `${Math.round(n / 1024)} KB` : `${(n / MB).t
  * (`_data`) gives the redirect, or the reply as JSON.
  */
 export function UploadForm({ type, lastResult }: { type: ImportType; lastResult?: SubmissionResult<string[]> | null }) {
-  const [form, fields] = useConformForm(importUploadSchema, { id: "import-upload", lastResult, serverOnly: true, defaultValue: { type } });
+  const [form, fields] = useConformForm(importUploadSchema, {
+    id: "import-upload",
+    lastResult,
+    serverOnly: true,
+    defaultValue: { type },
+  });
   const csrf = useRootData()?.csrf ?? "";
   const navigate = useNavigate();
   const navigation = useNavigation();
@@ -40,7 +45,8 @@ export function UploadForm({ type, lastResult }: { type: ImportType; lastResult?
     setProgress({ phase: "uploading", loaded: 0, total: file instanceof File ? file.size : 0 });
     const xhr = new XMLHttpRequest();
     xhr.open("POST", `${action}&_data=${encodeURIComponent("routes/import-data.preview")}`);
-    xhr.upload.onprogress = (e) => setProgress({ phase: "uploading", loaded: e.loaded, total: e.lengthComputable ? e.total : 0 });
+    xhr.upload.onprogress = (e) =>
+      setProgress({ phase: "uploading", loaded: e.loaded, total: e.lengthComputable ? e.total : 0 });
     xhr.upload.onload = () => setProgress({ phase: "checking" });
     xhr.onload = () => {
       const to = xhr.getResponseHeader("X-Remix-Redirect");
@@ -68,15 +74,29 @@ export function UploadForm({ type, lastResult }: { type: ImportType; lastResult?
   }
 
   return (
-    <form {...getFormProps(form)} method="post" action={action} encType="multipart/form-data" className="stack import-upload" onSubmit={onSubmit}>
+    <form
+      {...getFormProps(form)}
+      method="post"
+      action={action}
+      encType="multipart/form-data"
+      className="stack import-upload"
+      onSubmit={onSubmit}
+    >
       <input type="hidden" name="_csrf" value={csrf} />
       <input type="hidden" name={fields.type.name} value={type} />
       <FormError errors={clientErrors ?? form.errors ?? fields.type.errors} />
       <div className="field">
         <label htmlFor="import-file">CSV file</label>
-        <input id="import-file" type="file" name="file" accept=".csv,text/csv,text/plain" aria-describedby="import-file-hint" />
+        <input
+          id="import-file"
+          type="file"
+          name="file"
+          accept=".csv,text/csv,text/plain"
+          aria-describedby="import-file-hint"
+        />
         <p id="import-file-hint" className="field-hint">
-          UTF-8 CSV (Excel: “CSV UTF-8”), up to 10 MiB and {IMPORT_LIMITS.maxRows.toLocaleString("en-US")} rows. The first row names the columns.
+          UTF-8 CSV (Excel: “CSV UTF-8”), up to 10 MiB and {IMPORT_LIMITS.maxRows.toLocaleString("en-US")} rows. The
+          first row names the columns.
         </p>
       </div>
       <details className="import-paste">
@@ -91,10 +111,14 @@ export function UploadForm({ type, lastResult }: { type: ImportType; lastResult?
           <>
             <progress value={progress.loaded} max={progress.total || undefined} />
             <span>
-              Uploading… {progress.total ? `${mb(progress.loaded)} of ${mb(progress.total)} (${Math.round((progress.loaded / progress.total) * 100)}%)` : null}
+              Uploading…{" "}
+              {progress.total
+                ? `${mb(progress.loaded)} of ${mb(progress.total)} (${Math.round((progress.loaded / progress.total) * 100)}%)`
+                : null}
             </span>
           </>
-        ) : progress?.phase === "checking" || (navigation.state !== "idle" && navigation.location?.search.includes("preview=")) ? (
+        ) : progress?.phase === "checking" ||
+          (navigation.state !== "idle" && navigation.location?.search.includes("preview=")) ? (
           <>
             <progress />
             <span>Checking every row…</span>

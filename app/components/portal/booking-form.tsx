@@ -8,11 +8,19 @@ import { formatDate } from "~/utils/format";
 import { cardErrors, postedValues, useCardForm, usePortalForm } from "./form-state";
 import { CardError, SelectField, TextAreaField } from "./parts";
 
-const STATUS_LABELS = { new: ["Received", "badge"], scheduled: ["Scheduled", "badge badge-success"], declined: ["Not possible", "badge badge-muted"], archived: ["Closed", "badge badge-muted"] } as const;
+const STATUS_LABELS = {
+  new: ["Received", "badge"],
+  scheduled: ["Scheduled", "badge badge-success"],
+  declined: ["Not possible", "badge badge-muted"],
+  archived: ["Closed", "badge badge-muted"],
+} as const;
 
 export function BookingForm({ hub }: { hub: PortalHubData }) {
   const { Form, formKey, failure, busy } = usePortalForm("booking", null);
-  const schema = useMemo(() => bookingRequestSchema(hub.today, hub.lastBookableDate), [hub.today, hub.lastBookableDate]);
+  const schema = useMemo(
+    () => bookingRequestSchema(hub.today, hub.lastBookableDate),
+    [hub.today, hub.lastBookableDate],
+  );
   const [form, fields] = useCardForm(schema, "booking", formKey, failure);
   const v = postedValues(failure);
   const f = (name: keyof typeof fields) => fields[name].errors;
@@ -24,21 +32,74 @@ export function BookingForm({ hub }: { hub: PortalHubData }) {
           <h3 id="book-title">Request a visit from {hub.business.name}</h3>
         </div>
       </header>
-      <p className="muted">Tell us what you need and when suits you. {hub.business.name} will contact you to confirm a time.</p>
+      <p className="muted">
+        Tell us what you need and when suits you. {hub.business.name} will contact you to confirm a time.
+      </p>
       <CardError errors={cardErrors(failure)} />
       <Form key={formKey} method="post" action="/api/portal/booking-request" className="stack" {...getFormProps(form)}>
         <input type="hidden" name="token" value={hub.token} />
         <input type="hidden" name="idempotencyKey" value={hub.bookingKey} />
         {/* remix-utils' honeypot: a hidden field people never fill (a filled one is 400). */}
         <HoneypotInputs />
-        <Field id="book-service" name="service" label="What do you need?" placeholder="e.g. Annual furnace service" maxLength={200} required defaultValue={v.service} errors={f("service")} />
-        <TextAreaField id="book-description" name="description" label="Details (optional)" hint="Anything that helps: the problem, the make and model, access notes." maxLength={2000} rows={4} defaultValue={v.description} errors={f("description")} />
+        <Field
+          id="book-service"
+          name="service"
+          label="What do you need?"
+          placeholder="e.g. Annual furnace service"
+          maxLength={200}
+          required
+          defaultValue={v.service}
+          errors={f("service")}
+        />
+        <TextAreaField
+          id="book-description"
+          name="description"
+          label="Details (optional)"
+          hint="Anything that helps: the problem, the make and model, access notes."
+          maxLength={2000}
+          rows={4}
+          defaultValue={v.description}
+          errors={f("description")}
+        />
         <div className="portal-row">
-          <Field id="book-date" name="preferredDate" label="Preferred date (optional)" type="date" min={hub.today} max={hub.lastBookableDate} defaultValue={v.preferredDate} errors={f("preferredDate")} />
-          <SelectField id="book-window" name="timeWindow" label="Time of day" options={TIME_WINDOWS.map((w) => [w, TIME_WINDOW_LABELS[w]])} defaultValue={v.timeWindow ?? "any"} errors={f("timeWindow")} />
+          <Field
+            id="book-date"
+            name="preferredDate"
+            label="Preferred date (optional)"
+            type="date"
+            min={hub.today}
+            max={hub.lastBookableDate}
+            defaultValue={v.preferredDate}
+            errors={f("preferredDate")}
+          />
+          <SelectField
+            id="book-window"
+            name="timeWindow"
+            label="Time of day"
+            options={TIME_WINDOWS.map((w) => [w, TIME_WINDOW_LABELS[w]])}
+            defaultValue={v.timeWindow ?? "any"}
+            errors={f("timeWindow")}
+          />
         </div>
-        <Field id="book-address" name="address" label="Address for the visit" autoComplete="street-address" maxLength={500} defaultValue={v.address ?? hub.customer.address ?? ""} errors={f("address")} />
-        <Field id="book-phone" name="phone" label="Phone" type="tel" autoComplete="tel" maxLength={40} defaultValue={v.phone ?? hub.customer.phone ?? ""} errors={f("phone")} />
+        <Field
+          id="book-address"
+          name="address"
+          label="Address for the visit"
+          autoComplete="street-address"
+          maxLength={500}
+          defaultValue={v.address ?? hub.customer.address ?? ""}
+          errors={f("address")}
+        />
+        <Field
+          id="book-phone"
+          name="phone"
+          label="Phone"
+          type="tel"
+          autoComplete="tel"
+          maxLength={40}
+          defaultValue={v.phone ?? hub.customer.phone ?? ""}
+          errors={f("phone")}
+        />
         <button type="submit" className="btn btn-primary btn-lg btn-block" disabled={busy}>
           {busy ? "Sending…" : "Send request"}
         </button>

@@ -26,18 +26,27 @@ export function usePortalForm(kind: PortalFormKind, targetId: string | null) {
 }
 
 /** The posted values a refused form came back with (conform's `initialValue`), as text. */
-export function postedValues(failure: Pick<PortalFormFailure, "result"> | null | undefined): Record<string, string | undefined> {
+export function postedValues(
+  failure: Pick<PortalFormFailure, "result"> | null | undefined,
+): Record<string, string | undefined> {
   return (failure?.result.initialValue ?? {}) as Record<string, string | undefined>;
 }
 
 /** The messages for the whole card (a wrong state, an unknown record, a stale form). */
-export const cardErrors = (failure: Pick<PortalFormFailure, "result"> | null | undefined) => failure?.result.error?.[""] ?? undefined;
+export const cardErrors = (failure: Pick<PortalFormFailure, "result"> | null | undefined) =>
+  failure?.result.error?.[""] ?? undefined;
 
 /**
  * One conform form of a card: the same schema as its route validates in the browser; the
  * card's refused answer (when it was this form's) puts the errors beside the fields. The id
  * changes with the location, so a success starts the form afresh.
  */
-export function useCardForm<S extends z.ZodTypeAny>(schema: S, id: string, formKey: string, failure: Pick<PortalFormFailure, "result"> | null, defaultValue?: Record<string, string>) {
+export function useCardForm<S extends z.ZodTypeAny>(
+  schema: S,
+  id: string,
+  formKey: string,
+  failure: Pick<PortalFormFailure, "result"> | null,
+  defaultValue?: Record<string, string>,
+) {
   return useConformForm(schema, { id: `${id}-${formKey}`, lastResult: failure?.result, defaultValue });
 }

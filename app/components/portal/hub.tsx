@@ -8,20 +8,35 @@ import { CardError } from "./parts";
 import { QuoteCard } from "./quote-card";
 
 /** The portal's frame: the business's name on top, the customer's page below. */
-export function PortalFrame({ business, subtitle, children }: { business: string | null; subtitle?: React.ReactNode; children: React.ReactNode }) {
+export function PortalFrame({
+  business,
+  subtitle,
+  children,
+}: {
+  business: string | null;
+  subtitle?: React.ReactNode;
+  children: React.ReactNode;
+}) {
   return (
     <div className="portal">
       <header className="portal-top">
-        {business ? <span className="portal-mark" aria-hidden="true">{business.trim().charAt(0).toUpperCase()}</span> : null}
+        {business ? (
+          <span className="portal-mark" aria-hidden="true">
+            {business.trim().charAt(0).toUpperCase()}
+          </span>
+        ) : null}
         <div>
           <p className="portal-business">{business ?? "Customer portal"}</p>
           {subtitle ? <p className="portal-sub">{subtitle}</p> : null}
         </div>
       </header>
-      <main className="portal-main" id="main">{children}</main>
+      <main className="portal-main" id="main">
+        {children}
+      </main>
       <footer className="portal-footer">
         <p>
-          {business ? "This page is private to you. Please do not share its link. " : null}Secure customer portal powered by Fieldwork.
+          {business ? "This page is private to you. Please do not share its link. " : null}Secure customer portal
+          powered by Fieldwork.
         </p>
       </footer>
     </div>
@@ -41,7 +56,8 @@ function confirmation(done: PortalDone, id: string | null, hub: PortalHubData): 
     case "quote-declined":
       return `${quoteName} is declined. Thank you for letting ${business} know.`;
     case "payment-recorded":
-      if (invoice?.status === "paid") return `Sandbox payment recorded: invoice ${invoice.number} is paid in full. No money moved.`;
+      if (invoice?.status === "paid")
+        return `Sandbox payment recorded: invoice ${invoice.number} is paid in full. No money moved.`;
       return invoice
         ? `Sandbox payment recorded on invoice ${invoice.number}. Balance still due: ${formatMoney(invoice.balanceCents, invoice.currency)}. No money moved.`
         : "Sandbox payment recorded. No money moved.";
@@ -54,7 +70,8 @@ function confirmation(done: PortalDone, id: string | null, hub: PortalHubData): 
 export function PortalHub({ hub, failure = null }: { hub: PortalHubData; failure?: PortalFormFailure | null }) {
   const [params] = useSearchParams();
   const done = params.get("done");
-  const message = !failure && DONE.includes(done as PortalDone) ? confirmation(done as PortalDone, params.get("id"), hub) : null;
+  const message =
+    !failure && DONE.includes(done as PortalDone) ? confirmation(done as PortalDone, params.get("id"), hub) : null;
   const awaiting = hub.quotes.filter((q) => q.status === "sent").length;
   const open = hub.invoices.filter(isOpenInvoice);
   // Decided, expired, paid and cancelled documents stay, under "Past", with their PDFs and receipts.
@@ -64,18 +81,34 @@ export function PortalHub({ hub, failure = null }: { hub: PortalHubData; failure
   const dueByCurrency = new Map<string, number>();
   for (const i of open) dueByCurrency.set(i.currency, (dueByCurrency.get(i.currency) ?? 0) + i.balanceCents);
   // A form answer about a record that is not on the page (an unknown id) is said on top.
-  const onACard = failure && (failure.form === "booking" || [...hub.quotes, ...hub.invoices].some((d) => d.id === failure.targetId));
+  const onACard =
+    failure && (failure.form === "booking" || [...hub.quotes, ...hub.invoices].some((d) => d.id === failure.targetId));
 
   return (
     <PageFailure.Provider value={failure}>
-      <PortalFrame business={hub.business.name} subtitle={<>Quotes, invoices and bookings for <strong>{hub.customer.name}</strong></>}>
+      <PortalFrame
+        business={hub.business.name}
+        subtitle={
+          <>
+            Quotes, invoices and bookings for <strong>{hub.customer.name}</strong>
+          </>
+        }
+      >
         {message ? (
           <div className="portal-banner" role="status">
-            <span className="portal-banner-icon" aria-hidden="true">✓</span>
+            <span className="portal-banner-icon" aria-hidden="true">
+              ✓
+            </span>
             <p>{message}</p>
           </div>
         ) : null}
-        {failure && !onACard ? <CardError errors={Object.values(failure.result.error ?? {}).flatMap((e) => e ?? []).filter((e, i, all) => all.indexOf(e) === i)} /> : null}
+        {failure && !onACard ? (
+          <CardError
+            errors={Object.values(failure.result.error ?? {})
+              .flatMap((e) => e ?? [])
+              .filter((e, i, all) => all.indexOf(e) === i)}
+          />
+        ) : null}
 
         <div className="portal-summary">
           <a href="#quotes" className="portal-stat">
@@ -83,19 +116,33 @@ export function PortalHub({ hub, failure = null }: { hub: PortalHubData; failure
             <span className="portal-stat-label">{awaiting === 1 ? "quote awaits" : "quotes await"} your decision</span>
           </a>
           <a href="#invoices" className="portal-stat">
-            <span className="portal-stat-value">{formatMoneyTotals([...dueByCurrency].map(([currency, cents]) => ({ currency, cents })))}</span>
-            <span className="portal-stat-label">due on {open.length} {open.length === 1 ? "invoice" : "invoices"}</span>
+            <span className="portal-stat-value">
+              {formatMoneyTotals([...dueByCurrency].map(([currency, cents]) => ({ currency, cents })))}
+            </span>
+            <span className="portal-stat-label">
+              due on {open.length} {open.length === 1 ? "invoice" : "invoices"}
+            </span>
           </a>
           <a href="#book" className="portal-stat portal-stat-action">
             <span className="portal-stat-label">Request a visit</span>
-            <span className="portal-stat-arrow" aria-hidden="true">→</span>
+            <span className="portal-stat-arrow" aria-hidden="true">
+              →
+            </span>
           </a>
         </div>
 
         <section id="quotes" className="portal-section" aria-labelledby="quotes-title">
           <h2 id="quotes-title">Quotes</h2>
           {currentQuotes.length ? (
-            currentQuotes.map((q) => <QuoteCard key={q.id} quote={q} token={hub.token} business={hub.business.name} timeZone={hub.business.timeZone} />)
+            currentQuotes.map((q) => (
+              <QuoteCard
+                key={q.id}
+                quote={q}
+                token={hub.token}
+                business={hub.business.name}
+                timeZone={hub.business.timeZone}
+              />
+            ))
           ) : (
             <p className="portal-empty">No quotes waiting for your decision.</p>
           )}
@@ -113,16 +160,30 @@ export function PortalHub({ hub, failure = null }: { hub: PortalHubData; failure
         {pastQuotes.length || pastInvoices.length ? (
           <section id="past" className="portal-section" aria-labelledby="past-title">
             <h2 id="past-title">Past</h2>
-            <p className="portal-section-note">Paid and cancelled invoices, and quotes you answered or that expired, with their PDFs and receipts.</p>
-            {pastInvoices.map((i) => <InvoiceCard key={i.id} invoice={i} token={hub.token} timeZone={hub.business.timeZone} />)}
-            {pastQuotes.map((q) => <QuoteCard key={q.id} quote={q} token={hub.token} business={hub.business.name} timeZone={hub.business.timeZone} />)}
+            <p className="portal-section-note">
+              Paid and cancelled invoices, and quotes you answered or that expired, with their PDFs and receipts.
+            </p>
+            {pastInvoices.map((i) => (
+              <InvoiceCard key={i.id} invoice={i} token={hub.token} timeZone={hub.business.timeZone} />
+            ))}
+            {pastQuotes.map((q) => (
+              <QuoteCard
+                key={q.id}
+                quote={q}
+                token={hub.token}
+                business={hub.business.name}
+                timeZone={hub.business.timeZone}
+              />
+            ))}
           </section>
         ) : null}
 
         <section id="book" className="portal-section" aria-label="Book a visit">
           <BookingForm hub={hub} />
         </section>
-        <p className="portal-expiry">This link works until {formatDateTime(hub.linkExpiresAt, hub.business.timeZone)}.</p>
+        <p className="portal-expiry">
+          This link works until {formatDateTime(hub.linkExpiresAt, hub.business.timeZone)}.
+        </p>
       </PortalFrame>
     </PageFailure.Provider>
   );

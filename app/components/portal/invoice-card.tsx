@@ -15,9 +15,18 @@ function badge(i: PortalInvoice): [string, string] {
 }
 
 /** Still to pay: sent or partly paid, with a balance. Paid and cancelled invoices are "Past". */
-export const isOpenInvoice = (i: PortalInvoice) => (i.status === "sent" || i.status === "partial") && i.balanceCents > 0;
+export const isOpenInvoice = (i: PortalInvoice) =>
+  (i.status === "sent" || i.status === "partial") && i.balanceCents > 0;
 
-export function InvoiceCard({ invoice: inv, token, timeZone }: { invoice: PortalInvoice; token: string; timeZone: string }) {
+export function InvoiceCard({
+  invoice: inv,
+  token,
+  timeZone,
+}: {
+  invoice: PortalInvoice;
+  token: string;
+  timeZone: string;
+}) {
   const { Form, formKey, failure, busy } = usePortalForm("payment", inv.id);
   const [form, fields] = useCardForm(paymentSchema, `payment-${inv.id}`, formKey, failure);
   const [label, badgeClass] = badge(inv);
@@ -61,7 +70,12 @@ export function InvoiceCard({ invoice: inv, token, timeZone }: { invoice: Portal
           ["Subtotal", inv.subtotalCents],
           ["Tax", inv.taxCents],
           ["Total", inv.totalCents, !inv.amountPaidCents || inv.status === "void"],
-          ...(inv.amountPaidCents && inv.status !== "void" ? ([["Paid so far", -inv.amountPaidCents], ["Balance due", inv.balanceCents, true]] as Array<[string, number, boolean?]>) : []),
+          ...(inv.amountPaidCents && inv.status !== "void"
+            ? ([
+                ["Paid so far", -inv.amountPaidCents],
+                ["Balance due", inv.balanceCents, true],
+              ] as Array<[string, number, boolean?]>)
+            : []),
         ]}
       />
       {inv.notes ? <p className="portal-notes">{inv.notes}</p> : null}
@@ -79,8 +93,17 @@ export function InvoiceCard({ invoice: inv, token, timeZone }: { invoice: Portal
                 </span>
                 <span className="portal-amount">
                   {formatMoney(p.amountCents, inv.currency)}
-                  <a className="portal-receipt" href={`/portal/${token}/invoices/${inv.id}/receipts/${p.id}.pdf`} download>
-                    Receipt<span className="visually-hidden"> for the payment of {formatMoney(p.amountCents, inv.currency)} on {formatDateTime(p.recordedAt, timeZone)}</span>
+                  <a
+                    className="portal-receipt"
+                    href={`/portal/${token}/invoices/${inv.id}/receipts/${p.id}.pdf`}
+                    download
+                  >
+                    Receipt
+                    <span className="visually-hidden">
+                      {" "}
+                      for the payment of {formatMoney(p.amountCents, inv.currency)} on{" "}
+                      {formatDateTime(p.recordedAt, timeZone)}
+                    </span>
                   </a>
                 </span>
               </li>
@@ -92,10 +115,16 @@ export function InvoiceCard({ invoice: inv, token, timeZone }: { invoice: Portal
       {open ? (
         <div className="portal-action">
           <div className="portal-sandbox" role="note">
-            <strong>Sandbox payment: no money moves.</strong> This is a test checkout. No card is charged and nothing is sent to a bank;
-            the payment is only recorded on this invoice.
+            <strong>Sandbox payment: no money moves.</strong> This is a test checkout. No card is charged and nothing is
+            sent to a bank; the payment is only recorded on this invoice.
           </div>
-          <Form key={formKey} method="post" action="/api/portal/invoice-payment" className="stack" {...getFormProps(form)}>
+          <Form
+            key={formKey}
+            method="post"
+            action="/api/portal/invoice-payment"
+            className="stack"
+            {...getFormProps(form)}
+          >
             <input type="hidden" name="token" value={token} />
             <input type="hidden" name="invoiceId" value={inv.id} />
             <input type="hidden" name="idempotencyKey" value={inv.paymentKey} />

@@ -26,7 +26,13 @@ export function LineItems({ items, currency }: { items: PortalLineItem[]; curren
 }
 
 /** Money rows ending with the one that matters, set large. */
-export function Totals({ rows, currency }: { rows: Array<[label: string, cents: number, grand?: boolean]>; currency: string }) {
+export function Totals({
+  rows,
+  currency,
+}: {
+  rows: Array<[label: string, cents: number, grand?: boolean]>;
+  currency: string;
+}) {
   return (
     <dl className="portal-totals">
       {rows.map(([label, cents, grand]) => (
@@ -60,29 +66,66 @@ function describedBy({ id, errors, hint }: Described) {
 function Extras({ id, errors, hint }: Described) {
   return (
     <>
-      {hint ? <p id={`${id}-hint`} className="field-hint">{hint}</p> : null}
+      {hint ? (
+        <p id={`${id}-hint`} className="field-hint">
+          {hint}
+        </p>
+      ) : null}
       <FieldErrors id={`${id}-error`} errors={errors} />
     </>
   );
 }
 
-export function TextAreaField({ id, name, label, errors, hint, ...rest }: Described & { name: string; label: string } & React.TextareaHTMLAttributes<HTMLTextAreaElement>) {
+export function TextAreaField({
+  id,
+  name,
+  label,
+  errors,
+  hint,
+  ...rest
+}: Described & { name: string; label: string } & React.TextareaHTMLAttributes<HTMLTextAreaElement>) {
   return (
     <div className={`field${errors?.length ? " field-invalid" : ""}`}>
       <label htmlFor={id}>{label}</label>
-      <textarea id={id} name={name} aria-invalid={errors?.length ? true : undefined} aria-describedby={describedBy({ id, errors, hint })} {...rest} />
+      <textarea
+        id={id}
+        name={name}
+        aria-invalid={errors?.length ? true : undefined}
+        aria-describedby={describedBy({ id, errors, hint })}
+        {...rest}
+      />
       <Extras id={id} errors={errors} hint={hint} />
     </div>
   );
 }
 
-export function SelectField({ id, name, label, errors, hint, options, ...rest }: Described & { name: string; label: string; options: Array<[string, string]> } & React.SelectHTMLAttributes<HTMLSelectElement>) {
+export function SelectField({
+  id,
+  name,
+  label,
+  errors,
+  hint,
+  options,
+  ...rest
+}: Described & {
+  name: string;
+  label: string;
+  options: Array<[string, string]>;
+} & React.SelectHTMLAttributes<HTMLSelectElement>) {
   return (
     <div className={`field${errors?.length ? " field-invalid" : ""}`}>
       <label htmlFor={id}>{label}</label>
-      <select id={id} name={name} aria-invalid={errors?.length ? true : undefined} aria-describedby={describedBy({ id, errors, hint })} {...rest}>
+      <select
+        id={id}
+        name={name}
+        aria-invalid={errors?.length ? true : undefined}
+        aria-describedby={describedBy({ id, errors, hint })}
+        {...rest}
+      >
         {options.map(([value, text]) => (
-          <option key={value} value={value}>{text}</option>
+          <option key={value} value={value}>
+            {text}
+          </option>
         ))}
       </select>
       <Extras id={id} errors={errors} hint={hint} />
@@ -100,6 +143,12 @@ export function PdfLink({ href, label }: { href: string; label: string }) {
 }
 
 const METHODS: Record<string, string> = {
-  sandbox: "Sandbox payment", cash: "Cash", check: "Check", card: "Card", bank_transfer: "Bank transfer", import: "Paid earlier", other: "Payment",
+  sandbox: "Sandbox payment",
+  cash: "Cash",
+  check: "Check",
+  card: "Card",
+  bank_transfer: "Bank transfer",
+  import: "Paid earlier",
+  other: "Payment",
 };
 export const paymentMethodLabel = (method: string) => METHODS[method] ?? "Payment";

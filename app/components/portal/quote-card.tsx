@@ -14,15 +14,43 @@ const BADGES: Record<PortalQuote["status"], [string, string]> = {
   expired: ["Expired", "badge badge-warning"],
 };
 
-export function QuoteCard({ quote: q, token, business, timeZone }: { quote: PortalQuote; token: string; business: string; timeZone: string }) {
+export function QuoteCard({
+  quote: q,
+  token,
+  business,
+  timeZone,
+}: {
+  quote: PortalQuote;
+  token: string;
+  business: string;
+  timeZone: string;
+}) {
   const { Form, formKey, failure, busy, submitting } = usePortalForm("quote", q.id);
   const posted = postedValues(failure);
   const decision = posted.decision ?? "";
   // The card's two forms share one schema; a refused answer belongs to the one it came from.
-  const [approveForm, approve] = useCardForm(quoteDecisionSchema, `quote-${q.id}-approve`, formKey, decision === "approve" ? failure : null);
-  const [declineForm, decline] = useCardForm(quoteDecisionSchema, `quote-${q.id}-decline`, formKey, decision === "decline" ? failure : null);
-  const [changesForm, changes] = useCardForm(quoteDecisionSchema, `quote-${q.id}-changes`, formKey, decision === "changes" ? failure : null);
-  const { choice, setChoice, keptName } = useQuoteChoice(q, decision === "approve" ? (failure?.result.initialValue as Record<string, unknown>) ?? null : null);
+  const [approveForm, approve] = useCardForm(
+    quoteDecisionSchema,
+    `quote-${q.id}-approve`,
+    formKey,
+    decision === "approve" ? failure : null,
+  );
+  const [declineForm, decline] = useCardForm(
+    quoteDecisionSchema,
+    `quote-${q.id}-decline`,
+    formKey,
+    decision === "decline" ? failure : null,
+  );
+  const [changesForm, changes] = useCardForm(
+    quoteDecisionSchema,
+    `quote-${q.id}-changes`,
+    formKey,
+    decision === "changes" ? failure : null,
+  );
+  const { choice, setChoice, keptName } = useQuoteChoice(
+    q,
+    decision === "approve" ? ((failure?.result.initialValue as Record<string, unknown>) ?? null) : null,
+  );
   const { totals, deposit } = choiceMoney(q, choice);
   const [badge, badgeClass] = BADGES[q.status];
   const pending = submitting?.get("decision");
@@ -56,11 +84,20 @@ export function QuoteCard({ quote: q, token, business, timeZone }: { quote: Port
       {q.status === "approved" ? (
         <ApprovedChoice q={q} />
       ) : q.status === "sent" ? (
-        hasLines ? null : <LineItems items={q.items} currency={q.currency} />
+        hasLines ? null : (
+          <LineItems items={q.items} currency={q.currency} />
+        )
       ) : (
         <>
           <LineItems items={q.items} currency={q.currency} />
-          <Totals currency={q.currency} rows={[["Subtotal", q.subtotalCents], ["Tax", q.taxCents], ["Total", q.totalCents, true]]} />
+          <Totals
+            currency={q.currency}
+            rows={[
+              ["Subtotal", q.subtotalCents],
+              ["Tax", q.taxCents],
+              ["Total", q.totalCents, true],
+            ]}
+          />
         </>
       )}
       {q.notes ? <p className="portal-notes">{q.notes}</p> : null}
@@ -68,7 +105,8 @@ export function QuoteCard({ quote: q, token, business, timeZone }: { quote: Port
         <ul className="portal-changes" aria-label="Your requests for changes">
           {q.changeRequests.map((c) => (
             <li key={c.createdAt}>
-              You asked for changes on {formatDateTime(c.createdAt, timeZone)}: <span className="prewrap">“{c.message}”</span>
+              You asked for changes on {formatDateTime(c.createdAt, timeZone)}:{" "}
+              <span className="prewrap">“{c.message}”</span>
             </li>
           ))}
         </ul>
@@ -78,7 +116,8 @@ export function QuoteCard({ quote: q, token, business, timeZone }: { quote: Port
       {q.status === "approved" ? (
         <p className="portal-outcome portal-outcome-success">
           Approved{q.approvedName ? ` by ${q.approvedName}` : ""}
-          {q.approvedAt ? ` on ${formatDateTime(q.approvedAt, timeZone)}` : ""}. {business} will be in touch to schedule the work.
+          {q.approvedAt ? ` on ${formatDateTime(q.approvedAt, timeZone)}` : ""}. {business} will be in touch to schedule
+          the work.
         </p>
       ) : q.status === "declined" ? (
         <p className="portal-outcome portal-outcome-muted">
@@ -86,14 +125,22 @@ export function QuoteCard({ quote: q, token, business, timeZone }: { quote: Port
           {q.declineReason ? <> Your reason: “{q.declineReason}”</> : null}
         </p>
       ) : q.status === "expired" ? (
-        <p className="portal-outcome portal-outcome-warning">This quote has expired. Ask {business} for an updated quote.</p>
+        <p className="portal-outcome portal-outcome-warning">
+          This quote has expired. Ask {business} for an updated quote.
+        </p>
       ) : (
         <div className="portal-action" key={formKey}>
           <Form method="post" action="/api/portal/quote" className="stack" {...getFormProps(approveForm)}>
             <input type="hidden" name="token" value={token} />
             <input type="hidden" name="quoteId" value={q.id} />
             <input type="hidden" name="decision" value="approve" />
-            <QuoteChoiceFields q={q} token={token} choice={choice} setChoice={setChoice} errors={{ option: approve.option.errors, optionalItems: approve.optionalItems.errors }} />
+            <QuoteChoiceFields
+              q={q}
+              token={token}
+              choice={choice}
+              setChoice={setChoice}
+              errors={{ option: approve.option.errors, optionalItems: approve.optionalItems.errors }}
+            />
             <h4>Approve this quote</h4>
             <Field
               id={`signature-${q.id}`}
@@ -117,14 +164,24 @@ export function QuoteCard({ quote: q, token, business, timeZone }: { quote: Port
                   aria-describedby={approve.acceptTerms.errors?.length ? `terms-${q.id}-error` : undefined}
                 />
                 <span>
-                  I accept this quote for <strong>{formatMoney(totals.total, q.currency)}</strong> and its terms, and ask {business} to go
-                  ahead with the work.{deposit > 0 ? <> I pay a deposit of <strong>{formatMoney(deposit, q.currency)}</strong> now.</> : null}
+                  I accept this quote for <strong>{formatMoney(totals.total, q.currency)}</strong> and its terms, and
+                  ask {business} to go ahead with the work.
+                  {deposit > 0 ? (
+                    <>
+                      {" "}
+                      I pay a deposit of <strong>{formatMoney(deposit, q.currency)}</strong> now.
+                    </>
+                  ) : null}
                 </span>
               </label>
               <FieldErrors id={`terms-${q.id}-error`} errors={approve.acceptTerms.errors} />
             </div>
             <button type="submit" className="btn btn-primary btn-lg btn-block" disabled={busy}>
-              {pending === "approve" ? "Approving…" : deposit > 0 ? `Approve and pay deposit (${formatMoney(deposit, q.currency)})` : "Approve and sign"}
+              {pending === "approve"
+                ? "Approving…"
+                : deposit > 0
+                  ? `Approve and pay deposit (${formatMoney(deposit, q.currency)})`
+                  : "Approve and sign"}
             </button>
             <p className="field-hint">
               Your typed name, your choice, the time and your IP address are recorded with your approval.

@@ -17,7 +17,8 @@ import { EmptyState } from "../layout";
 
 /** A move on its way to the server: the job drawn where it was dropped meanwhile. */
 type Move = { key: number; jobId: string; assigneeId: string | null; start: string | null; end: string | null };
-type MoveReply = { ok: true; message: string } | { ok?: false; result?: { error?: Record<string, string[] | null> | null } };
+type MoveReply =
+  { ok: true; message: string } | { ok?: false; result?: { error?: Record<string, string[] | null> | null } };
 type Notice = { tone: "success" | "error"; text: string; jobId: string };
 type Drop = { assigneeId: string | null; date: string; minute: number | null };
 
@@ -65,7 +66,11 @@ export function ScheduleBoard({ board, returnTo }: { board: JsonBoard; returnTo:
     if (reply.ok) setNotice({ tone: "success", text: reply.message, jobId: move.jobId });
     else {
       const messages = Object.values(reply.result?.error ?? {}).flatMap((m) => m ?? []);
-      setNotice({ tone: "error", text: messages.join(" ") || "The move could not be saved. Please try again.", jobId: move.jobId });
+      setNotice({
+        tone: "error",
+        text: messages.join(" ") || "The move could not be saved. Please try again.",
+        jobId: move.jobId,
+      });
     }
   }, []);
 
@@ -86,7 +91,15 @@ export function ScheduleBoard({ board, returnTo }: { board: JsonBoard; returnTo:
       : {};
 
   const card = (job: PlacedJob, style?: React.CSSProperties) => (
-    <JobCard key={job.id} job={job} style={style} returnTo={returnTo} canMove={board.canMove} refused={notice?.tone === "error" && notice.jobId === job.id} {...dragProps(job)} />
+    <JobCard
+      key={job.id}
+      job={job}
+      style={style}
+      returnTo={returnTo}
+      canMove={board.canMove}
+      refused={notice?.tone === "error" && notice.jobId === job.id}
+      {...dragProps(job)}
+    />
   );
 
   const dropZone = (target: Drop, measure?: (e: React.DragEvent) => number) =>
@@ -97,7 +110,9 @@ export function ScheduleBoard({ board, returnTo }: { board: JsonBoard; returnTo:
             e.preventDefault();
             e.dataTransfer.dropEffect = "move";
             const next = { ...target, minute: measure ? measure(e) : null };
-            setHover((h) => (h && h.assigneeId === next.assigneeId && h.date === next.date && h.minute === next.minute ? h : next));
+            setHover((h) =>
+              h && h.assigneeId === next.assigneeId && h.date === next.date && h.minute === next.minute ? h : next,
+            );
           },
           onDragLeave: (e: React.DragEvent) => {
             if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setHover(null);
@@ -109,15 +124,21 @@ export function ScheduleBoard({ board, returnTo }: { board: JsonBoard; returnTo:
         }
       : {};
 
-  const isHover = (assigneeId: string | null, date: string) => hover && hover.assigneeId === assigneeId && hover.date === date;
+  const isHover = (assigneeId: string | null, date: string) =>
+    hover && hover.assigneeId === assigneeId && hover.date === date;
 
   return (
     <>
       <div className="board-notices" aria-live="polite">
         {notice ? (
-          <div className={`alert alert-${notice.tone === "error" ? "error" : "success"} board-notice`} role={notice.tone === "error" ? "alert" : "status"}>
+          <div
+            className={`alert alert-${notice.tone === "error" ? "error" : "success"} board-notice`}
+            role={notice.tone === "error" ? "alert" : "status"}
+          >
             <p>{notice.text}</p>
-            <button type="button" className="btn btn-ghost btn-sm" onClick={() => setNotice(null)}>Dismiss</button>
+            <button type="button" className="btn btn-ghost btn-sm" onClick={() => setNotice(null)}>
+              Dismiss
+            </button>
           </div>
         ) : null}
       </div>
@@ -125,12 +146,24 @@ export function ScheduleBoard({ board, returnTo }: { board: JsonBoard; returnTo:
         <PendingMove key={m.key} move={m} onSettled={settled} />
       ))}
       <div className={`board-layout${board.ownOnly ? " board-own" : ""}`}>
-        <section className="unscheduled" aria-labelledby="unscheduled-title" {...(canDrag ? unscheduledZone(drop, dragged, setHover) : {})}>
+        <section
+          className="unscheduled"
+          aria-labelledby="unscheduled-title"
+          {...(canDrag ? unscheduledZone(drop, dragged, setHover) : {})}
+        >
           <div className="unscheduled-head">
             <h2 id="unscheduled-title">
-              Unscheduled <span className="count">{unscheduled.length < board.unscheduled.length ? unscheduled.length : board.unscheduledTotal}</span>
+              Unscheduled{" "}
+              <span className="count">
+                {unscheduled.length < board.unscheduled.length ? unscheduled.length : board.unscheduledTotal}
+              </span>
             </h2>
-            {board.canMove ? <p className="muted small board-tip">Drag a card onto a technician and a time, or use its <em>Move</em> link. Drop a card here to unschedule it.</p> : null}
+            {board.canMove ? (
+              <p className="muted small board-tip">
+                Drag a card onto a technician and a time, or use its <em>Move</em> link. Drop a card here to unschedule
+                it.
+              </p>
+            ) : null}
           </div>
           {unscheduled.length ? (
             <ul className="unscheduled-list">
@@ -142,13 +175,21 @@ export function ScheduleBoard({ board, returnTo }: { board: JsonBoard; returnTo:
             <p className="muted small">Every open job has a time. New jobs and converted requests wait here.</p>
           )}
           {board.unscheduledTotal > board.unscheduled.length ? (
-            <p className="muted small">Showing the {board.unscheduled.length} oldest. <Link to="/jobs?status=unscheduled">All unscheduled jobs</Link></p>
+            <p className="muted small">
+              Showing the {board.unscheduled.length} oldest.{" "}
+              <Link to="/jobs?status=unscheduled">All unscheduled jobs</Link>
+            </p>
           ) : null}
         </section>
-        <section className={`board board-${board.view}`} aria-label={board.view === "day" ? "Day schedule by technician" : "Week schedule by technician"}>
+        <section
+          className={`board board-${board.view}`}
+          aria-label={board.view === "day" ? "Day schedule by technician" : "Week schedule by technician"}
+        >
           {rows.length === 0 ? (
             <EmptyState title="No technicians yet">
-              <p>Add technicians on the <Link to="/team">Team</Link> page; each gets a row here.</p>
+              <p>
+                Add technicians on the <Link to="/team">Team</Link> page; each gets a row here.
+              </p>
             </EmptyState>
           ) : board.view === "week" ? (
             <WeekGrid board={board} rows={rows} card={card} dropZone={dropZone} isHover={isHover} />
@@ -162,7 +203,11 @@ export function ScheduleBoard({ board, returnTo }: { board: JsonBoard; returnTo:
   );
 }
 
-function unscheduledZone(drop: (t: "unscheduled") => void, dragged: React.MutableRefObject<BoardJob | null>, setHover: (h: null) => void) {
+function unscheduledZone(
+  drop: (t: "unscheduled") => void,
+  dragged: React.MutableRefObject<BoardJob | null>,
+  setHover: (h: null) => void,
+) {
   return {
     onDragOver: (e: React.DragEvent) => {
       if (!dragged.current?.start) return;
@@ -186,13 +231,26 @@ function place(board: JsonBoard, moves: Move[]): { rows: PlacedRow[]; unschedule
   for (const j of [...board.rows.flatMap((r) => r.jobs), ...board.unscheduled]) all.set(j.id, j);
   const shown = [...all.values()].map((j): PlacedJob => {
     const m = moved.get(j.id);
-    return m ? { ...j, assigneeId: m.assigneeId, start: m.start, end: m.end, outsideWindow: outsideWindow(m.start, j.preferred), pending: true } : j;
+    return m
+      ? {
+          ...j,
+          assigneeId: m.assigneeId,
+          start: m.start,
+          end: m.end,
+          outsideWindow: outsideWindow(m.start, j.preferred),
+          pending: true,
+        }
+      : j;
   });
   const first = board.days[0];
   const after = board.days[board.days.length - 1] + "T24:00";
   const rows = board.rows.map((r) => ({
     ...r,
-    jobs: markOverlaps(shown.filter((j) => j.start && j.assigneeId === r.id && j.start < after && j.end! > `${first}T00:00`).map((j) => ({ ...j }))),
+    jobs: markOverlaps(
+      shown
+        .filter((j) => j.start && j.assigneeId === r.id && j.start < after && j.end! > `${first}T00:00`)
+        .map((j) => ({ ...j })),
+    ),
   }));
   // Unassigned jobs have no row of technician to overlap in.
   for (const r of rows) if (!r.id) for (const j of r.jobs) j.overlaps = false;
@@ -224,14 +282,28 @@ function PendingMove({ move, onSettled }: { move: Move; onSettled: (m: Move, rep
 type CardFn = (job: PlacedJob, style?: React.CSSProperties) => React.ReactNode;
 type ZoneFn = (target: Drop, measure?: (e: React.DragEvent) => number) => Record<string, unknown>;
 
-function WeekGrid({ board, rows, card, dropZone, isHover }: { board: JsonBoard; rows: PlacedRow[]; card: CardFn; dropZone: ZoneFn; isHover: (a: string | null, d: string) => boolean | null }) {
+function WeekGrid({
+  board,
+  rows,
+  card,
+  dropZone,
+  isHover,
+}: {
+  board: JsonBoard;
+  rows: PlacedRow[];
+  card: CardFn;
+  dropZone: ZoneFn;
+  isHover: (a: string | null, d: string) => boolean | null;
+}) {
   return (
     <div className="board-scroll">
       <table className="week-grid">
         <caption className="visually-hidden">Jobs by technician and day</caption>
         <thead>
           <tr>
-            <th scope="col" className="tech-col">Technician</th>
+            <th scope="col" className="tech-col">
+              Technician
+            </th>
             {board.days.map((d) => (
               <th key={d} scope="col" className={d === board.today ? "is-today" : undefined}>
                 <Link to={`/schedule?view=day&date=${d}`} aria-label={`${weekdayName(d)} ${shortDate(d)}, day view`}>
@@ -248,10 +320,23 @@ function WeekGrid({ board, rows, card, dropZone, isHover }: { board: JsonBoard; 
                 <TechName row={r} />
               </th>
               {board.days.map((d) => {
-                const jobs = r.jobs.filter((j) => j.start!.slice(0, 10) === d || (j.start!.slice(0, 10) < d && d === board.days[0]));
+                const jobs = r.jobs.filter(
+                  (j) => j.start!.slice(0, 10) === d || (j.start!.slice(0, 10) < d && d === board.days[0]),
+                );
                 return (
-                  <td key={d} data-date={d} className={`${d === board.today ? "is-today " : ""}${isHover(r.id, d) ? "is-drop" : ""}`} {...dropZone({ assigneeId: r.id, date: d, minute: null })}>
-                    {jobs.length ? <ul className="cell-jobs">{jobs.map((j) => <li key={j.id}>{card(j)}</li>)}</ul> : null}
+                  <td
+                    key={d}
+                    data-date={d}
+                    className={`${d === board.today ? "is-today " : ""}${isHover(r.id, d) ? "is-drop" : ""}`}
+                    {...dropZone({ assigneeId: r.id, date: d, minute: null })}
+                  >
+                    {jobs.length ? (
+                      <ul className="cell-jobs">
+                        {jobs.map((j) => (
+                          <li key={j.id}>{card(j)}</li>
+                        ))}
+                      </ul>
+                    ) : null}
                   </td>
                 );
               })}
@@ -263,9 +348,24 @@ function WeekGrid({ board, rows, card, dropZone, isHover }: { board: JsonBoard; 
   );
 }
 
-function DayGrid({ board, rows, card, dropZone, hover }: { board: JsonBoard; rows: PlacedRow[]; card: CardFn; dropZone: ZoneFn; hover: Drop | null }) {
+function DayGrid({
+  board,
+  rows,
+  card,
+  dropZone,
+  hover,
+}: {
+  board: JsonBoard;
+  rows: PlacedRow[];
+  card: CardFn;
+  dropZone: ZoneFn;
+  hover: Drop | null;
+}) {
   const date = board.days[0];
-  const [from, to] = dayHours(rows.flatMap((r) => r.jobs), date);
+  const [from, to] = dayHours(
+    rows.flatMap((r) => r.jobs),
+    date,
+  );
   const span = to - from;
   const hours = Array.from({ length: span / 60 }, (_, i) => from + i * 60);
   const pct = (minute: number) => `${((minute - from) / span) * 100}%`;
@@ -281,17 +381,22 @@ function DayGrid({ board, rows, card, dropZone, hover }: { board: JsonBoard; row
           <div className="tech-col">Technician</div>
           <div className="hour-axis">
             {hours.map((h) => (
-              <span key={h} style={{ left: pct(h) }}>{clock(atMinute(date, h)).replace(":00", "")}</span>
+              <span key={h} style={{ left: pct(h) }}>
+                {clock(atMinute(date, h)).replace(":00", "")}
+              </span>
             ))}
           </div>
         </div>
         {rows.map((r) => {
           const dayJobs = r.jobs;
           const { lane, count } = lanes(dayJobs, date);
-          const dropping = hover && hover.assigneeId === r.id && hover.date === date && hover.minute !== null ? hover.minute : null;
+          const dropping =
+            hover && hover.assigneeId === r.id && hover.date === date && hover.minute !== null ? hover.minute : null;
           return (
             <div key={r.id ?? "unassigned"} className="day-row" data-assignee={r.id ?? ""}>
-              <div className="tech-col"><TechName row={r} /></div>
+              <div className="tech-col">
+                <TechName row={r} />
+              </div>
               <div
                 className="track"
                 data-date={date}
@@ -304,13 +409,19 @@ function DayGrid({ board, rows, card, dropZone, hover }: { board: JsonBoard; row
                   <span key={h} className="hour-line" style={{ left: pct(h) }} aria-hidden="true" />
                 ))}
                 {dropping !== null ? (
-                  <span className="drop-marker" style={{ left: pct(dropping) }} aria-hidden="true">{clock(atMinute(date, dropping))}</span>
+                  <span className="drop-marker" style={{ left: pct(dropping) }} aria-hidden="true">
+                    {clock(atMinute(date, dropping))}
+                  </span>
                 ) : null}
                 {dayJobs.length === 0 ? <span className="track-empty">No jobs</span> : null}
                 {dayJobs.map((j) => {
                   const [a, b] = spanOn(j, date);
                   const left = Math.max(a, from);
-                  return card(j, { left: pct(left), width: `calc(${((Math.min(b, to) - left) / span) * 100}% - 3px)`, top: 6 + (lane.get(j.id) ?? 0) * LANE_PX });
+                  return card(j, {
+                    left: pct(left),
+                    width: `calc(${((Math.min(b, to) - left) / span) * 100}% - 3px)`,
+                    top: 6 + (lane.get(j.id) ?? 0) * LANE_PX,
+                  });
                 })}
               </div>
             </div>
@@ -323,10 +434,17 @@ function DayGrid({ board, rows, card, dropZone, hover }: { board: JsonBoard; row
 
 function TechName({ row }: { row: PlacedRow }) {
   const count = row.jobs.filter((j) => j.status !== "cancelled").length;
-  const initials = row.name.split(/\s+/).map((p) => p[0]).slice(0, 2).join("").toUpperCase();
+  const initials = row.name
+    .split(/\s+/)
+    .map((p) => p[0])
+    .slice(0, 2)
+    .join("")
+    .toUpperCase();
   return (
     <span className="tech">
-      <span className={`avatar${row.id ? "" : " avatar-none"}`} aria-hidden="true">{row.id ? initials : "?"}</span>
+      <span className={`avatar${row.id ? "" : " avatar-none"}`} aria-hidden="true">
+        {row.id ? initials : "?"}
+      </span>
       <span className="tech-text">
         <span className="tech-name">{row.name}</span>
         <span className="tech-meta">{count === 1 ? "1 job" : `${count} jobs`}</span>
@@ -335,11 +453,31 @@ function TechName({ row }: { row: PlacedRow }) {
   );
 }
 
-function JobCard({ job, style, returnTo, canMove, refused, ...drag }: {
-  job: PlacedJob; style?: React.CSSProperties; returnTo: string; canMove: boolean; refused: boolean;
-  draggable?: boolean; onDragStart?: (e: React.DragEvent) => void; onDragEnd?: () => void;
+function JobCard({
+  job,
+  style,
+  returnTo,
+  canMove,
+  refused,
+  ...drag
+}: {
+  job: PlacedJob;
+  style?: React.CSSProperties;
+  returnTo: string;
+  canMove: boolean;
+  refused: boolean;
+  draggable?: boolean;
+  onDragStart?: (e: React.DragEvent) => void;
+  onDragEnd?: () => void;
 }) {
-  const classes = ["job-card", `status-${job.status}`, job.overlaps ? "is-overlap" : "", job.outsideWindow ? "is-outside" : "", job.pending ? "is-pending" : "", refused ? "is-refused" : ""];
+  const classes = [
+    "job-card",
+    `status-${job.status}`,
+    job.overlaps ? "is-overlap" : "",
+    job.outsideWindow ? "is-outside" : "",
+    job.pending ? "is-pending" : "",
+    refused ? "is-refused" : "",
+  ];
   const titleId = `job-${job.id}-title`;
   return (
     <article
@@ -355,21 +493,43 @@ function JobCard({ job, style, returnTo, canMove, refused, ...drag }: {
         <span className="job-time">{job.start ? clockRange(job.start, job.end!) : "No time yet"}</span>
         {job.status !== "unscheduled" ? <span className="job-status">{humanize(job.status)}</span> : null}
       </div>
-      <Link id={titleId} to={`/jobs/${job.id}`} className="job-title" draggable={false}>{job.title}</Link>
+      <Link id={titleId} to={`/jobs/${job.id}`} className="job-title" draggable={false}>
+        {job.title}
+      </Link>
       <div className="job-customer">{job.customerName}</div>
       {job.address ? <div className="job-address">{job.address}</div> : null}
-      {job.clock ? <div className="job-clock small"><ClockSince startedAt={job.clock.startedAt} onSiteAt={job.clock.onSiteAt} /></div> : null}
+      {job.clock ? (
+        <div className="job-clock small">
+          <ClockSince startedAt={job.clock.startedAt} onSiteAt={job.clock.onSiteAt} />
+        </div>
+      ) : null}
       {job.outsideWindow ? <p className="visually-hidden">{job.outsideWindow}</p> : null}
       <div className="job-foot">
-        {job.overlaps ? <span className="flag flag-overlap" title="Overlaps another job of this technician">Overlap</span> : null}
-        {job.outsideWindow ? <span className="flag flag-window" title={job.outsideWindow}>Outside window</span> : null}
+        {job.overlaps ? (
+          <span className="flag flag-overlap" title="Overlaps another job of this technician">
+            Overlap
+          </span>
+        ) : null}
+        {job.outsideWindow ? (
+          <span className="flag flag-window" title={job.outsideWindow}>
+            Outside window
+          </span>
+        ) : null}
         {canMove && job.status !== "completed" && job.status !== "cancelled" ? (
-          <Link className="job-move" to={`/jobs/${job.id}/schedule?returnTo=${encodeURIComponent(returnTo)}`} draggable={false}>
+          <Link
+            className="job-move"
+            to={`/jobs/${job.id}/schedule?returnTo=${encodeURIComponent(returnTo)}`}
+            draggable={false}
+          >
             Move<span className="visually-hidden"> {job.title}</span>
           </Link>
         ) : null}
       </div>
-      {job.pending ? <span className="job-saving" role="status">Saving…</span> : null}
+      {job.pending ? (
+        <span className="job-saving" role="status">
+          Saving…
+        </span>
+      ) : null}
     </article>
   );
 }
@@ -379,10 +539,17 @@ function Legend() {
   return (
     <ul className="board-legend" aria-label="Legend">
       {items.map((s) => (
-        <li key={s}><span className={`swatch status-${s}`} aria-hidden="true" />{humanize(s)}</li>
+        <li key={s}>
+          <span className={`swatch status-${s}`} aria-hidden="true" />
+          {humanize(s)}
+        </li>
       ))}
-      <li><span className="flag flag-overlap">Overlap</span> two jobs of one technician at once</li>
-      <li><span className="flag flag-window">Outside window</span> not in the time the customer asked for</li>
+      <li>
+        <span className="flag flag-overlap">Overlap</span> two jobs of one technician at once
+      </li>
+      <li>
+        <span className="flag flag-window">Outside window</span> not in the time the customer asked for
+      </li>
     </ul>
   );
 }

@@ -30,7 +30,11 @@ export async function signup(input: SignupInput, ip: string): Promise<{ tenantId
     if (!(await one(`SELECT 1 FROM pg_timezone_names WHERE name = $1`, [input.timeZone], t))) {
       throw validationFailed({ timeZone: ["This time zone is not supported."] });
     }
-    await one(`INSERT INTO tenants (id, name, time_zone) VALUES ($1, $2, $3)`, [tenantId, input.businessName, input.timeZone], t);
+    await one(
+      `INSERT INTO tenants (id, name, time_zone) VALUES ($1, $2, $3)`,
+      [tenantId, input.businessName, input.timeZone],
+      t,
+    );
     const user = await one<{ id: string }>(
       `INSERT INTO users (tenant_id, email, name, role, password_hash) VALUES ($1, $2, $3, 'owner', $4) RETURNING id`,
       [tenantId, input.email, input.name, passwordHash],
@@ -57,7 +61,12 @@ export type LoginChoice = { tenantId: string; userId: string; tenantName: string
  * pair for 15 minutes) and per account (100 an hour lock all untrusted browsers out). The
  * counters live in PostgreSQL.
  */
-export async function login(email: string, password: string, ip: string, trustedDevice: string | null): Promise<LoginChoice[]> {
+export async function login(
+  email: string,
+  password: string,
+  ip: string,
+  trustedDevice: string | null,
+): Promise<LoginChoice[]> {
   const pairKey = `${email}|${ip}`;
   const pair = RULES.loginPair();
   const account = RULES.loginAccount();
@@ -75,7 +84,9 @@ export async function login(email: string, password: string, ip: string, trusted
   const withPassword = found.filter((u) => u.password_hash);
   // The verifications run side by side; with no user row one decoy verify takes their time.
   const matches = withPassword.length
-    ? (await Promise.all(withPassword.map(async (u) => ((await verifyPassword(u.password_hash, password)) ? u : null)))).filter((u) => u !== null)
+    ? (
+        await Promise.all(withPassword.map(async (u) => ((await verifyPassword(u.password_hash, password)) ? u : null)))
+      ).filter((u) => u !== null)
     : (await verifyPassword(null, password), []);
   if (matches.length) {
     await resetKey(trustedDevice ? device : pair, trustedDevice ? `${email}|${trustedDevice}` : pairKey);

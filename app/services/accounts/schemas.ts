@@ -19,7 +19,11 @@ export const passwordSchema = z
   .refine((p) => p.trim().length > 0, "A password needs more than spaces.");
 
 const requiredName = (what: string) =>
-  z.string({ required_error: `Enter ${what}.` }).trim().min(1, `Enter ${what}.`).max(200, "At most 200 characters.");
+  z
+    .string({ required_error: `Enter ${what}.` })
+    .trim()
+    .min(1, `Enter ${what}.`)
+    .max(200, "At most 200 characters.");
 
 export const signupSchema = z.object({
   businessName: requiredName("your business name"),

@@ -58,12 +58,17 @@ export async function findSessionUser(token: string | null | undefined): Promise
 
 export async function deleteSession(token: string | null | undefined) {
   const key = parse(token);
-  if (key) await inTenant(key.tenantId, (t) => rows(`DELETE FROM sessions WHERE tenant_id = $1 AND id = $2`, [key.tenantId, key.id], t));
+  if (key)
+    await inTenant(key.tenantId, (t) =>
+      rows(`DELETE FROM sessions WHERE tenant_id = $1 AND id = $2`, [key.tenantId, key.id], t),
+    );
 }
 
 /** Ends every session of a user (password set through an invite, role removed). */
 export async function deleteUserSessions(tenantId: string, userId: string) {
-  await inTenant(tenantId, (t) => rows(`DELETE FROM sessions WHERE tenant_id = $1 AND user_id = $2`, [tenantId, userId], t));
+  await inTenant(tenantId, (t) =>
+    rows(`DELETE FROM sessions WHERE tenant_id = $1 AND user_id = $2`, [tenantId, userId], t),
+  );
 }
 
 /**
@@ -82,8 +87,15 @@ export async function clearFlashKeys(user: Pick<SessionUser, "tenantId" | "sessi
 }
 
 /** A one-time message for the next page the user sees (stored on the session row). */
-export async function setFlash(user: Pick<SessionUser, "tenantId" | "sessionId">, flash: Record<string, unknown> | null) {
+export async function setFlash(
+  user: Pick<SessionUser, "tenantId" | "sessionId">,
+  flash: Record<string, unknown> | null,
+) {
   await inTenant(user.tenantId, (t) =>
-    rows(`UPDATE sessions SET flash = $3 WHERE tenant_id = $1 AND id = $2`, [user.tenantId, user.sessionId, flash === null ? null : JSON.stringify(flash)], t),
+    rows(
+      `UPDATE sessions SET flash = $3 WHERE tenant_id = $1 AND id = $2`,
+      [user.tenantId, user.sessionId, flash === null ? null : JSON.stringify(flash)],
+      t,
+    ),
   );
 }

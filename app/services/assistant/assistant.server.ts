@@ -34,11 +34,16 @@ function text(value: unknown): string {
 
 /** Runs the engine on a submitted form's text fields (`mode`, `job_title`, `details`). */
 export function generateFromForm(fields: Record<string, unknown>): AssistantResult {
-  const input: AssistantValues = { mode: text(fields.mode), job_title: text(fields.job_title), details: text(fields.details) };
+  const input: AssistantValues = {
+    mode: text(fields.mode),
+    job_title: text(fields.job_title),
+    details: text(fields.details),
+  };
   const parsed = assistantInputSchema.safeParse(fields);
   if (!parsed.success) {
     const errors: FieldErrors = {};
-    for (const [field, messages] of Object.entries(parsed.error.flatten().fieldErrors)) if (messages?.length) errors[field] = messages;
+    for (const [field, messages] of Object.entries(parsed.error.flatten().fieldErrors))
+      if (messages?.length) errors[field] = messages;
     return { ok: false, input, fields: errors };
   }
   return { ok: true, input, data: generateGuidance(toGuidanceInput(parsed.data)) };
@@ -62,8 +67,17 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 export function resultFromFlash(flash: Record<string, unknown> | null | undefined): AssistantResult | null {
   const kept = flash?.[FLASH_KEY];
   if (!isRecord(kept) || !isRecord(kept.input)) return null;
-  const input: AssistantValues = { mode: text(kept.input.mode), job_title: text(kept.input.job_title), details: text(kept.input.details) };
-  if (kept.ok === true && isRecord(kept.data) && isRecord(kept.data.guidance) && Array.isArray(kept.data.guidance.sections)) {
+  const input: AssistantValues = {
+    mode: text(kept.input.mode),
+    job_title: text(kept.input.job_title),
+    details: text(kept.input.details),
+  };
+  if (
+    kept.ok === true &&
+    isRecord(kept.data) &&
+    isRecord(kept.data.guidance) &&
+    Array.isArray(kept.data.guidance.sections)
+  ) {
     return { ok: true, input, data: kept.data as unknown as AssistantData };
   }
   if (kept.ok === false && isRecord(kept.fields)) return { ok: false, input, fields: kept.fields as FieldErrors };

@@ -89,7 +89,10 @@ interface Line {
 /** The name of a line on the draft quote: the table's `draft`, else the item up to its first comma without asides in brackets. */
 function shortName(m: MaterialLine, itemText: string): string {
   const name =
-    m.draft ?? (itemText.indexOf(",") === -1 ? itemText : itemText.slice(0, itemText.indexOf(","))).replace(/\s*\([^)]*\)/g, "").trim();
+    m.draft ??
+    (itemText.indexOf(",") === -1 ? itemText : itemText.slice(0, itemText.indexOf(",")))
+      .replace(/\s*\([^)]*\)/g, "")
+      .trim();
   return name.length <= DRAFT_NAME_MAX ? name : name.slice(0, name.lastIndexOf(" ", DRAFT_NAME_MAX));
 }
 
@@ -107,10 +110,16 @@ function materialLine(m: MaterialLine, multiplier: number, measures: ReadonlyMap
   if (qtyMax === undefined) amount = `${fmtNum(qty)} ${m.unit}`;
   else if (qty === 0) amount = `if needed, up to ${fmtNum(qtyMax)} ${m.unit}`;
   else amount = `${fmtNum(qty)}-${fmtNum(qtyMax)} ${m.unit}`;
-  const name = size !== undefined && m.sizedItem ? `${shortName(m, m.item)} (${fill(m.sizedItem.split(",")[1]?.trim() ?? "", { n: fmtNum(size) })})` : shortName(m, itemText);
+  const name =
+    size !== undefined && m.sizedItem
+      ? `${shortName(m, m.item)} (${fill(m.sizedItem.split(",")[1]?.trim() ?? "", { n: fmtNum(size) })})`
+      : shortName(m, itemText);
   // The draft takes the upper figure (a quote is priced from it); "if needed" lines stay off it.
   const draftQty = qty === 0 ? 0 : (qtyMax ?? qty);
-  return { text: `${itemText}: ${amount}`, draft: draftQty > 0 ? { name, qty: Math.round(draftQty * 100) / 100 } : null };
+  return {
+    text: `${itemText}: ${amount}`,
+    draft: draftQty > 0 ? { name, qty: Math.round(draftQty * 100) / 100 } : null,
+  };
 }
 
 function materials(ctx: Context): Line[] {
@@ -130,7 +139,10 @@ const NO_DISPOSAL = /^(none|minimal|no )/i;
 function draftLines(ctx: Context, lines: readonly Line[]): string[] {
   const { rule } = ctx.primary;
   const out: DraftLine[] = lines.flatMap((l) => (l.draft ? [l.draft] : []));
-  out.push({ name: fill(WORDING.draftLabour, { trade: TRADE_LABELS[rule.trade].toLowerCase() }), qty: ctx.est.labour.max });
+  out.push({
+    name: fill(WORDING.draftLabour, { trade: TRADE_LABELS[rule.trade].toLowerCase() }),
+    qty: ctx.est.labour.max,
+  });
   if (!NO_DISPOSAL.test(rule.disposal)) out.push({ name: WORDING.draftDisposal, qty: 1 });
   if (PERMIT_REQUIRED.test(rule.permit)) out.push({ name: WORDING.draftPermit, qty: 1 });
   out.push({ name: WORDING.draftTrip, qty: 1 });
@@ -141,7 +153,9 @@ function draftLines(ctx: Context, lines: readonly Line[]): string[] {
 // ------------------------------------------------------------------ shared sections
 
 function depositText(percent: number): string {
-  return percent > 0 ? fill(WORDING.depositWith, { percent, terms: QUOTE_TERMS.depositTerms }) : QUOTE_TERMS.depositNone;
+  return percent > 0
+    ? fill(WORDING.depositWith, { percent, terms: QUOTE_TERMS.depositTerms })
+    : QUOTE_TERMS.depositNone;
 }
 
 function rateLines(findings: readonly Finding[]): string[] {
@@ -184,7 +198,13 @@ function travelLines(supplierPickup: boolean, findings: readonly Finding[]): str
   for (const { modifier, matched } of findings) {
     if (modifier && modifier.travelMinutes > 0) {
       total += modifier.travelMinutes;
-      lines.push(fill(WORDING.extraTravel, { minutes: modifier.travelMinutes, matched: quoteList(matched), reason: modifier.reason }));
+      lines.push(
+        fill(WORDING.extraTravel, {
+          minutes: modifier.travelMinutes,
+          matched: quoteList(matched),
+          reason: modifier.reason,
+        }),
+      );
     }
   }
   lines.push(fill(WORDING.travelTotal, { minutes: total }));
@@ -205,7 +225,14 @@ function alsoMentionedSection(ctx: Context): GuidanceSection[] {
   return [
     {
       heading: H.also,
-      items: [fill(WORDING.alsoLine, { name: s.rule.name, trade: TRADE_LABELS[s.rule.trade], matched: quoteList(s.matched), advice })],
+      items: [
+        fill(WORDING.alsoLine, {
+          name: s.rule.name,
+          trade: TRADE_LABELS[s.rule.trade],
+          matched: quoteList(s.matched),
+          advice,
+        }),
+      ],
     },
   ];
 }
@@ -241,15 +268,24 @@ function quoteGuidance(ctx: Context): Guidance {
       read: readSentence(ctx.findings),
       labour: fmtRange(ctx.est.labour),
       crew: rule.crewSize,
-      deposit: rule.depositPercent > 0 ? fill(WORDING.depositShort, { percent: rule.depositPercent }) : WORDING.depositShortNone,
+      deposit:
+        rule.depositPercent > 0
+          ? fill(WORDING.depositShort, { percent: rule.depositPercent })
+          : WORDING.depositShortNone,
       days: QUOTE_TERMS.validityDays,
     }),
     sections: [
-      { heading: fill(H.materials, { trade: TRADE_LABELS[rule.trade].toLowerCase() }), items: lines.map((l) => l.text) },
+      {
+        heading: fill(H.materials, { trade: TRADE_LABELS[rule.trade].toLowerCase() }),
+        items: lines.map((l) => l.text),
+      },
       { heading: H.labour, items: labour },
       { heading: H.extras, items: extras },
       ...siteSections(ctx.findings),
-      { heading: H.options, items: [`Good: ${rule.options.good}`, `Better: ${rule.options.better}`, `Best: ${rule.options.best}`] },
+      {
+        heading: H.options,
+        items: [`Good: ${rule.options.good}`, `Better: ${rule.options.better}`, `Best: ${rule.options.best}`],
+      },
       termsSection(rule.depositPercent, ctx.findings),
       { heading: H.confirmQuote, items: uniqueStrings([...rule.confirm, ...confirms(ctx.findings)]) },
       ...alsoMentionedSection(ctx),
@@ -283,11 +319,17 @@ function scheduleGuidance(ctx: Context): Guidance {
       { heading: H.window, items: [...window, ...travelLines(rule.supplierPickup, ctx.findings)] },
       {
         heading: H.crew,
-        items: [fill(WORDING.crewLine, { crew: rule.crewSize, note: rule.crewNote }), fill(WORDING.labourToPlan, { labour: fmtRange(ctx.est.labour) })],
+        items: [
+          fill(WORDING.crewLine, { crew: rule.crewSize, note: rule.crewNote }),
+          fill(WORDING.labourToPlan, { labour: fmtRange(ctx.est.labour) }),
+        ],
       },
       { heading: H.van, items: uniqueStrings([...rule.vanParts, ...extraParts]) },
       ...siteSections(ctx.findings),
-      { heading: H.confirmVisit, items: uniqueStrings([...rule.confirm, ...confirms(ctx.findings), WORDING.homeAndParking]) },
+      {
+        heading: H.confirmVisit,
+        items: uniqueStrings([...rule.confirm, ...confirms(ctx.findings), WORDING.homeAndParking]),
+      },
       ...alsoMentionedSection(ctx),
     ],
   };
@@ -295,7 +337,10 @@ function scheduleGuidance(ctx: Context): Guidance {
 
 function generalGuidance(ctx: Context): Guidance {
   const { rule } = ctx.primary;
-  const mainItems = rule.materials.slice(0, 3).map((m) => shortName({ ...m, draft: undefined }, m.item)).join("; ");
+  const mainItems = rule.materials
+    .slice(0, 3)
+    .map((m) => shortName({ ...m, draft: undefined }, m.item))
+    .join("; ");
   const window = arrivalWindow(ctx.est.duration, ctx.findings);
   return {
     title: fill(WORDING.titles.general, { name: rule.name }),
@@ -305,7 +350,11 @@ function generalGuidance(ctx: Context): Guidance {
         heading: H.nextSteps,
         items: [
           fill(WORDING.nextConfirm, { confirm: rule.confirm.slice(0, 2).join(" ") }),
-          fill(WORDING.nextPrice, { labour: fmtRange(ctx.est.labour), materials: mainItems, deposit: depositText(rule.depositPercent) }),
+          fill(WORDING.nextPrice, {
+            labour: fmtRange(ctx.est.labour),
+            materials: mainItems,
+            deposit: depositText(rule.depositPercent),
+          }),
           fill(WORDING.permits, { text: rule.permit }),
           fill(WORDING.nextBook, { duration: fmtHours(ctx.est.duration), crew: rule.crewSize, window: window[0] }),
           fill(WORDING.nextVan, { parts: rule.vanParts.slice(0, 3).join("; ") }),
@@ -329,7 +378,12 @@ export function recognisedGuidance(
   findings: readonly Finding[],
 ): Guidance {
   const rule: JobRule = primary.rule;
-  const est = estimate({ labour: rule.labourHours, duration: rule.durationHours, what: lowerFirst(rule.name) }, rule.quantity, words.tokens, findings);
+  const est = estimate(
+    { labour: rule.labourHours, duration: rule.durationHours, what: lowerFirst(rule.name) },
+    rule.quantity,
+    words.tokens,
+    findings,
+  );
   const ctx: Context = { mode, primary, second, findings, est, measures: measuresOf(words) };
   return mode === "quote" ? quoteGuidance(ctx) : mode === "schedule" ? scheduleGuidance(ctx) : generalGuidance(ctx);
 }
@@ -338,7 +392,12 @@ export function recognisedGuidance(
 
 export function fallbackGuidance(mode: AssistantMode, words: Words, findings: readonly Finding[]): Guidance {
   const F = WORDING.fallback;
-  const est = estimate({ labour: GENERIC_JOB.labourHours, duration: GENERIC_JOB.durationHours, what: F.baseWhat }, undefined, words.tokens, findings);
+  const est = estimate(
+    { labour: GENERIC_JOB.labourHours, duration: GENERIC_JOB.durationHours, what: F.baseWhat },
+    undefined,
+    words.tokens,
+    findings,
+  );
   const opening = words.empty ? F.openingEmpty : F.opening;
   const read = readSentence(findings);
   const helpful: GuidanceSection = { heading: H.helpful, items: [...GENERIC_JOB.helpfulInfo] };
@@ -346,7 +405,11 @@ export function fallbackGuidance(mode: AssistantMode, words: Words, findings: re
   const window = arrivalWindow(est.duration, findings);
   const options: GuidanceSection = {
     heading: H.options,
-    items: [`Good: ${GENERIC_JOB.options.good}`, `Better: ${GENERIC_JOB.options.better}`, `Best: ${GENERIC_JOB.options.best}`],
+    items: [
+      `Good: ${GENERIC_JOB.options.good}`,
+      `Better: ${GENERIC_JOB.options.better}`,
+      `Best: ${GENERIC_JOB.options.best}`,
+    ],
   };
 
   if (mode === "quote") {
@@ -354,7 +417,10 @@ export function fallbackGuidance(mode: AssistantMode, words: Words, findings: re
       title: F.quoteTitle,
       summary: fill(F.summary, { opening, read, hint: F.hint }),
       sections: [
-        { heading: H.lineItems, items: [...GENERIC_JOB.quoteChecklist, ...est.steps.slice(1).filter((s) => s !== WORDING.noChange)] },
+        {
+          heading: H.lineItems,
+          items: [...GENERIC_JOB.quoteChecklist, ...est.steps.slice(1).filter((s) => s !== WORDING.noChange)],
+        },
         ...siteSections(findings),
         options,
         termsSection(0, findings),
@@ -368,7 +434,10 @@ export function fallbackGuidance(mode: AssistantMode, words: Words, findings: re
       title: F.scheduleTitle,
       summary: fill(F.scheduleSummary, { opening, read, duration: fmtHoursAdj(est.duration), hint: F.hint }),
       sections: [
-        { heading: H.duration, items: [fill(F.estimate, { duration: fmtHours(est.duration) }), ...est.steps, F.larger] },
+        {
+          heading: H.duration,
+          items: [fill(F.estimate, { duration: fmtHours(est.duration) }), ...est.steps, F.larger],
+        },
         { heading: H.window, items: [...window, ...travelLines(false, findings)] },
         { heading: H.crew, items: [fill(F.crew, { crew: GENERIC_JOB.crewSize })] },
         { heading: H.van, items: [...GENERIC_JOB.vanParts] },
@@ -382,7 +451,10 @@ export function fallbackGuidance(mode: AssistantMode, words: Words, findings: re
     title: F.generalTitle,
     summary: fill(F.summary, { opening, read, hint: F.hint }),
     sections: [
-      { heading: H.nextSteps, items: F.steps.map((s) => fill(s, { duration: fmtHoursAdj(est.duration), window: window[0] })) },
+      {
+        heading: H.nextSteps,
+        items: F.steps.map((s) => fill(s, { duration: fmtHoursAdj(est.duration), window: window[0] })),
+      },
       { heading: H.safety, items: uniqueStrings([...GENERIC_JOB.safety, ...safetyNotes(findings)]) },
       ...siteSections(findings),
       { heading: H.after, items: [...GENERIC_JOB.followUp] },
@@ -390,4 +462,3 @@ export function fallbackGuidance(mode: AssistantMode, words: Words, findings: re
     ],
   };
 }
-

@@ -29,7 +29,10 @@ export function parseDraftLine(text: string): DraftLine | null {
 }
 
 /** The draft lines of a quote answer (none for schedule or general answers). */
-export function draftLinesOf(data: { mode: string; guidance: { sections: ReadonlyArray<{ heading: string; items: readonly string[] }> } }): DraftLine[] {
+export function draftLinesOf(data: {
+  mode: string;
+  guidance: { sections: ReadonlyArray<{ heading: string; items: readonly string[] }> };
+}): DraftLine[] {
   if (data.mode !== "quote") return [];
   const section = data.guidance.sections.find((s) => s.heading === DRAFT_SECTION_HEADING);
   if (!section) return [];

@@ -19,7 +19,9 @@ export function estimate(
   tokens: readonly string[],
   findings: readonly Finding[],
 ): Estimate {
-  const steps: string[] = [fill(WORDING.base, { duration: fmtHours(base.duration), labour: fmtRange(base.labour), what: base.what })];
+  const steps: string[] = [
+    fill(WORDING.base, { duration: fmtHours(base.duration), labour: fmtRange(base.labour), what: base.what }),
+  ];
   let extra = 0;
   const quantity = quantityRule ? countQuantity(tokens, quantityRule) : undefined;
   if (quantityRule && quantity) {
@@ -51,16 +53,34 @@ export function estimate(
     if (modifier && modifier.factor !== 1) {
       factor *= modifier.factor;
       factors++;
-      steps.push(fill(WORDING.factorStep, { percent: fmtNum(Math.round((modifier.factor - 1) * 100)), matched: quoteList(matched), reason: modifier.reason }));
+      steps.push(
+        fill(WORDING.factorStep, {
+          percent: fmtNum(Math.round((modifier.factor - 1) * 100)),
+          matched: quoteList(matched),
+          reason: modifier.reason,
+        }),
+      );
     }
     if (modifier && modifier.addHours !== 0) {
       addHours += modifier.addHours;
-      steps.push(fill(WORDING.hoursStep, { hours: fmtNum(modifier.addHours), matched: quoteList(matched), reason: modifier.reason }));
+      steps.push(
+        fill(WORDING.hoursStep, {
+          hours: fmtNum(modifier.addHours),
+          matched: quoteList(matched),
+          reason: modifier.reason,
+        }),
+      );
     }
     for (const effect of effects) {
       if (!effect.addHours) continue;
       addHours += effect.addHours;
-      steps.push(fill(WORDING.effectHoursStep, { hours: fmtNum(effect.addHours), label: effect.label, reason: effect.hoursReason ?? "" }));
+      steps.push(
+        fill(WORDING.effectHoursStep, {
+          hours: fmtNum(effect.addHours),
+          label: effect.label,
+          reason: effect.hoursReason ?? "",
+        }),
+      );
     }
   }
   if (factor > SCHEDULE_DEFAULTS.maxFactor) {

@@ -22,7 +22,15 @@ import {
   type QuantityRule,
 } from "./rules";
 import { DETAILS_MAX, JOB_TITLE_MAX } from "./schema";
-import { SEPARATOR, WordIndex, compilePhrases, normaliseSpace, phraseTokens, tokenize, type CompiledPhrase } from "./text";
+import {
+  SEPARATOR,
+  WordIndex,
+  compilePhrases,
+  normaliseSpace,
+  phraseTokens,
+  tokenize,
+  type CompiledPhrase,
+} from "./text";
 import { fill, fmtNum } from "./format";
 
 const TITLE_WEIGHT = 3;
@@ -184,7 +192,8 @@ function subjectNear(words: Words, start: number, length: number): { id: string;
         const better =
           !best ||
           distance < best.distance ||
-          (distance === best.distance && (ph.parts.length > best.size || (ph.parts.length === best.size && after && !best.after)));
+          (distance === best.distance &&
+            (ph.parts.length > best.size || (ph.parts.length === best.size && after && !best.after)));
         if (better) best = { id: subject.id, label: subject.label, distance, size: ph.parts.length, after };
       }
     }
@@ -193,7 +202,9 @@ function subjectNear(words: Words, start: number, length: number): { id: string;
 }
 
 /** Conditions whose effects depend on what they are about ("corroded vent" vs "corroded pipe"). */
-const readsSubject = new Set(JOB_MODIFIERS.filter((m) => (m.effects ?? []).some((e) => e.when.subjects)).map((m) => m.id));
+const readsSubject = new Set(
+  JOB_MODIFIERS.filter((m) => (m.effects ?? []).some((e) => e.when.subjects)).map((m) => m.id),
+);
 
 function modifierFindings(words: Words, primary: RuleMatch | undefined): Finding[] {
   const out: Finding[] = [];
@@ -282,16 +293,20 @@ function sizeFindings(words: Words, rule: JobRule | undefined): Finding[] {
     const label = fill(unit.label, { n: fmtNum(n) });
     const situation: Situation = { rule, words };
     const effects = MEASURE_RULES.filter(
-      (m) => m.measure === unit.id && (m.atLeast === undefined || n >= m.atLeast) && (m.below === undefined || n < m.below) && applies(m.when, situation),
+      (m) =>
+        m.measure === unit.id &&
+        (m.atLeast === undefined || n >= m.atLeast) &&
+        (m.below === undefined || n < m.below) &&
+        applies(m.when, situation),
     ).map((m) => resolve(m.effect, label, n));
     out.push({ kind: "size", label, matched: [], effects });
   }
   for (const age of readAges(words.tokens)) {
     const label = fill(age.ofHouse ? WORDING.ageOfHouse : WORDING.ageOfEquipment, { n: fmtNum(age.years) });
     const situation: Situation = { rule, words };
-    const effects = AGE_RULES.filter((a) => a.ofHouse === age.ofHouse && age.years >= a.atLeast && applies(a.when, situation)).map((a) =>
-      resolve(a.effect, label, age.years),
-    );
+    const effects = AGE_RULES.filter(
+      (a) => a.ofHouse === age.ofHouse && age.years >= a.atLeast && applies(a.when, situation),
+    ).map((a) => resolve(a.effect, label, age.years));
     out.push({ kind: "age", label, matched: [], effects });
   }
   return out;

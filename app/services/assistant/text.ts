@@ -63,7 +63,9 @@ const TYPO_MIN = 5;
 
 /** Every word the knowledge uses anywhere: such a word is never "corrected". */
 const KNOWN = new Set<string>();
-for (const word of JSON.stringify(KNOWLEDGE).toLowerCase().match(/\p{L}+/gu) ?? []) {
+for (const word of JSON.stringify(KNOWLEDGE)
+  .toLowerCase()
+  .match(/\p{L}+/gu) ?? []) {
   KNOWN.add(word);
   KNOWN.add(stem(word));
 }

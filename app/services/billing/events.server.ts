@@ -29,8 +29,7 @@ export type EventEnvelope = Pick<NormalisedEvent, "eventId" | "type" | "occurred
 // `envelope` is set when the event is identifiable (id, type, time) but its object is of an
 // unexpected shape: the intake stores such an event as "ignored" rather than refusing it.
 export type NormaliseResult =
-  | { ok: true; event: NormalisedEvent }
-  | { ok: false; reason: string; envelope?: EventEnvelope };
+  { ok: true; event: NormalisedEvent } | { ok: false; reason: string; envelope?: EventEnvelope };
 
 // ---------------------------------------------------------------------------------------
 // Shared shapes

@@ -48,7 +48,8 @@ export async function receiveBillingEvent(input: IntakeInput): Promise<IntakeRes
     return store(provider, event, event.tenantId, text, (tenant) => decideEffect(event, input.pricePlans, tenant));
   }
   // Signed but not an event at all: nothing to store it under.
-  if (!normalised.envelope) throw new AppError("BAD_REQUEST", `The body is not a ${provider} event: ${normalised.reason}.`);
+  if (!normalised.envelope)
+    throw new AppError("BAD_REQUEST", `The body is not a ${provider} event: ${normalised.reason}.`);
   // An identifiable event whose object we cannot read: kept, with the reason, rather than
   // refused, which would only make the provider retry it for days.
   const reason = REASONS.unreadable(normalised.reason);
@@ -117,8 +118,14 @@ async function store(
               EXISTS (SELECT 1 FROM tenants WHERE id = $4::uuid) AS tenant_known`,
       [
         // The raw body as text (any valid JSON, `\u0000` included); the ids cannot hold NUL in text.
-        provider, noNul(event.eventId), noNul(event.type), tenantId, event.occurredAt, payloadText,
-        tentative.status, tentative.status === "ignored" ? tentative.reason : null,
+        provider,
+        noNul(event.eventId),
+        noNul(event.type),
+        tenantId,
+        event.occurredAt,
+        payloadText,
+        tentative.status,
+        tentative.status === "ignored" ? tentative.reason : null,
         tentative.status === "processed" ? tentative.changes.plan : null,
         tentative.status === "processed" ? tentative.changes.subscriptionStatus : null,
         tentative.status === "processed" ? tentative.changes.currentPeriodEnd : null,
@@ -131,7 +138,11 @@ async function store(
     const unknownTenant = tenantId !== null && !row.tenant_known;
     if (tentative.status === "ignored" || row.applied === 1) {
       if (unknownTenant) {
-        await rows(`UPDATE billing_events SET tenant_id = NULL WHERE provider = $1 AND event_id = $2`, [provider, event.eventId], t);
+        await rows(
+          `UPDATE billing_events SET tenant_id = NULL WHERE provider = $1 AND event_id = $2`,
+          [provider, event.eventId],
+          t,
+        );
       }
       return tentative.status;
     }

@@ -36,7 +36,10 @@ export async function billingOverview(tenantId: string): Promise<BillingOverview
     const events = await BillingEvent.findAll({
       where: { tenantId },
       attributes: ["provider", "eventId", "type", "status", "reason", "occurredAt", "receivedAt"],
-      order: [["receivedAt", "DESC"], ["occurredAt", "DESC"]],
+      order: [
+        ["receivedAt", "DESC"],
+        ["occurredAt", "DESC"],
+      ],
       limit: RECENT_EVENTS,
       transaction: t,
     });

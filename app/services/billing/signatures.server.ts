@@ -145,7 +145,10 @@ export function verifyPaddleSignature(
 function sign(scheme: Scheme, rawBody: string | Uint8Array, secret: string, timestamp: number): string {
   const body = typeof rawBody === "string" ? Buffer.from(rawBody, "utf8") : rawBody;
   const ts = String(Math.floor(timestamp));
-  const digest = createHmac("sha256", secret).update(ts + scheme.joiner, "utf8").update(body).digest("hex");
+  const digest = createHmac("sha256", secret)
+    .update(ts + scheme.joiner, "utf8")
+    .update(body)
+    .digest("hex");
   return `${scheme.timestampKey}=${ts}${scheme.separator}${scheme.signatureKey}=${digest}`;
 }
 

@@ -16,10 +16,22 @@ export const requestListSchema = listSchemaBase.extend({ status: z.enum(REQUEST_
 export type RequestListParams = z.infer<typeof requestListSchema> & PageCursor;
 
 export type RequestListItem = {
-  id: string; service: string; description: string | null; preferred_date: string | null; time_window: string;
-  address: string | null; phone: string | null; status: RequestStatus; created_at: string; triaged_at: string | null;
-  triaged_by_name: string | null; customer_id: string; customer_name: string;
-  quote_id: string | null; quote_number: string | null; job_id: string | null;
+  id: string;
+  service: string;
+  description: string | null;
+  preferred_date: string | null;
+  time_window: string;
+  address: string | null;
+  phone: string | null;
+  status: RequestStatus;
+  created_at: string;
+  triaged_at: string | null;
+  triaged_by_name: string | null;
+  customer_id: string;
+  customer_name: string;
+  quote_id: string | null;
+  quote_number: string | null;
+  job_id: string | null;
 };
 
 /** Requests newest first, by status, searched by service or customer. */
@@ -57,7 +69,8 @@ export async function listRequests(actor: Actor, p: RequestListParams) {
 
 export const triageSchema = z.object({
   requestId: z.string({ required_error: "Choose a booking request." }),
-  status: z.enum(REQUEST_STATUSES, { errorMap: () => ({ message: "Choose scheduled, declined or archived." }) })
+  status: z
+    .enum(REQUEST_STATUSES, { errorMap: () => ({ message: "Choose scheduled, declined or archived." }) })
     .refine((s) => s !== "new", "Choose scheduled, declined or archived."),
 });
 
@@ -71,10 +84,18 @@ export async function triageRequest(actor: Actor, requestId: string, to: Request
   return inTenant(actor.tenantId, async (t) => {
     const [, [updated]] = await BookingRequest.update(
       { status: to, triagedBy: actor.userId, triagedAt: new Date() },
-      { where: { tenantId: actor.tenantId, id: requestId, status: { [Op.in]: from } }, returning: ["service"], transaction: t },
+      {
+        where: { tenantId: actor.tenantId, id: requestId, status: { [Op.in]: from } },
+        returning: ["service"],
+        transaction: t,
+      },
     );
     if (updated) return { service: updated.service };
-    const current = await BookingRequest.findOne({ where: { tenantId: actor.tenantId, id: requestId }, attributes: ["status"], transaction: t });
+    const current = await BookingRequest.findOne({
+      where: { tenantId: actor.tenantId, id: requestId },
+      attributes: ["status"],
+      transaction: t,
+    });
     if (!current) throw notFound("Booking request not found.");
     throw conflict(`This request is already ${current.status}; it cannot be marked ${to}.`);
   });

@@ -9,9 +9,19 @@ import type { CompanySettingsValue } from "./schemas";
 
 /** The form's values as strings (what the inputs show). */
 export type CompanySettingsForm = {
-  businessName: string; phone: string; email: string; address: string; timeZone: string; currency: string;
-  defaultTaxRate: string; paymentTermsDays: string; quoteValidityDays: string;
-  reminderQuoteDays: string; reminderInvoiceBeforeDays: string; reminderInvoiceAfterDays: string; reminderVisit: string;
+  businessName: string;
+  phone: string;
+  email: string;
+  address: string;
+  timeZone: string;
+  currency: string;
+  defaultTaxRate: string;
+  paymentTermsDays: string;
+  quoteValidityDays: string;
+  reminderQuoteDays: string;
+  reminderInvoiceBeforeDays: string;
+  reminderInvoiceAfterDays: string;
+  reminderVisit: string;
   brandColor: string;
   checklistRequired: string;
 };
@@ -31,7 +41,8 @@ export async function getCompanySettings(actor: Actor): Promise<CompanySettingsF
       paymentTermsDays: String(tenant.paymentTermsDays),
       quoteValidityDays: String(tenant.quoteValidityDays),
       reminderQuoteDays: tenant.reminderQuoteDays == null ? "" : String(tenant.reminderQuoteDays),
-      reminderInvoiceBeforeDays: tenant.reminderInvoiceBeforeDays == null ? "" : String(tenant.reminderInvoiceBeforeDays),
+      reminderInvoiceBeforeDays:
+        tenant.reminderInvoiceBeforeDays == null ? "" : String(tenant.reminderInvoiceBeforeDays),
       reminderInvoiceAfterDays: tenant.reminderInvoiceAfterDays == null ? "" : String(tenant.reminderInvoiceAfterDays),
       reminderVisit: tenant.reminderVisit ? "on" : "",
       brandColor: tenant.brandColor,
@@ -51,14 +62,26 @@ export async function saveCompanySettings(actor: Actor, v: CompanySettingsValue)
     // Raw SQL on purpose: a system catalog (no model), the zone list PostgreSQL itself computes with.
     const known = await one(`SELECT 1 FROM pg_timezone_names WHERE name = $1`, [v.timeZone], t);
     if (!known) {
-      throw new AppError("VALIDATION_FAILED", "Some fields are not valid.", { fields: { timeZone: ["This time zone is not supported."] } });
+      throw new AppError("VALIDATION_FAILED", "Some fields are not valid.", {
+        fields: { timeZone: ["This time zone is not supported."] },
+      });
     }
     const [changed] = await Tenant.update(
       {
-        name: v.businessName, phone: v.phone, email: v.email, address: v.address, timeZone: v.timeZone, currency: v.currency,
-        defaultTaxRate: v.defaultTaxRate, paymentTermsDays: v.paymentTermsDays, quoteValidityDays: v.quoteValidityDays,
-        reminderQuoteDays: v.reminderQuoteDays, reminderInvoiceBeforeDays: v.reminderInvoiceBeforeDays,
-        reminderInvoiceAfterDays: v.reminderInvoiceAfterDays, reminderVisit: v.reminderVisit, brandColor: v.brandColor,
+        name: v.businessName,
+        phone: v.phone,
+        email: v.email,
+        address: v.address,
+        timeZone: v.timeZone,
+        currency: v.currency,
+        defaultTaxRate: v.defaultTaxRate,
+        paymentTermsDays: v.paymentTermsDays,
+        quoteValidityDays: v.quoteValidityDays,
+        reminderQuoteDays: v.reminderQuoteDays,
+        reminderInvoiceBeforeDays: v.reminderInvoiceBeforeDays,
+        reminderInvoiceAfterDays: v.reminderInvoiceAfterDays,
+        reminderVisit: v.reminderVisit,
+        brandColor: v.brandColor,
         checklistRequired: v.checklistRequired,
       },
       { where: { id: actor.tenantId }, transaction: t },

@@ -24,7 +24,12 @@ export function contrastWithWhite(hex: string): number {
 }
 
 const optionalText = (max: number) =>
-  z.string().trim().max(max, `At most ${max} characters.`).optional().transform((v) => (v ? v : null));
+  z
+    .string()
+    .trim()
+    .max(max, `At most ${max} characters.`)
+    .optional()
+    .transform((v) => (v ? v : null));
 
 const days = (min: number, max: number, what: string) =>
   z
@@ -40,11 +45,18 @@ const optionalDays = (min: number, max: number) =>
     .string()
     .trim()
     .optional()
-    .refine((v) => !v || (/^\d{1,4}$/.test(v) && Number(v) >= min && Number(v) <= max), `Leave it empty for none, or a whole number of days from ${min} to ${max}.`)
+    .refine(
+      (v) => !v || (/^\d{1,4}$/.test(v) && Number(v) >= min && Number(v) <= max),
+      `Leave it empty for none, or a whole number of days from ${min} to ${max}.`,
+    )
     .transform((v) => (v ? Number(v) : null));
 
 export const companySettingsSchema = z.object({
-  businessName: z.string({ required_error: "Enter your business name." }).trim().min(1, "Enter your business name.").max(200, "At most 200 characters."),
+  businessName: z
+    .string({ required_error: "Enter your business name." })
+    .trim()
+    .min(1, "Enter your business name.")
+    .max(200, "At most 200 characters."),
   phone: optionalText(50),
   email: emailSchema.optional().transform((v) => v ?? null),
   address: optionalText(500),
@@ -55,16 +67,24 @@ export const companySettingsSchema = z.object({
     .toUpperCase()
     .refine((c) => /^[A-Z]{3}$/.test(c) && currencies().includes(c), "Choose a currency from the list."),
   /** A percent with up to 3 decimals, stored as written ("8.25"); empty is 0. */
-  defaultTaxRate: checked(taxRate).optional().transform((ppm) => trimDecimal(ppmToPercent(ppm ?? 0))),
+  defaultTaxRate: checked(taxRate)
+    .optional()
+    .transform((ppm) => trimDecimal(ppmToPercent(ppm ?? 0))),
   paymentTermsDays: days(0, 365, "the payment terms in days"),
   quoteValidityDays: days(1, 365, "how many days a quote is valid"),
   // Automatic reminders (docs/decisions/143): blank (unchecked) is off.
   reminderQuoteDays: optionalDays(1, 365),
   reminderInvoiceBeforeDays: optionalDays(0, 365),
   reminderInvoiceAfterDays: optionalDays(1, 365),
-  reminderVisit: z.enum(["on"]).optional().transform((v) => v === "on"),
+  reminderVisit: z
+    .enum(["on"])
+    .optional()
+    .transform((v) => v === "on"),
   /** Completing a job needs every checklist item ticked (docs/decisions/213). */
-  checklistRequired: z.enum(["on"]).optional().transform((v) => v === "on"),
+  checklistRequired: z
+    .enum(["on"])
+    .optional()
+    .transform((v) => v === "on"),
   // The e-mails' colour (issue 18): white text sits on it, so it must be dark enough to read.
   brandColor: z
     .string()
@@ -73,6 +93,9 @@ export const companySettingsSchema = z.object({
     .optional()
     .transform((v) => v || DEFAULT_BRAND_COLOR)
     .refine((v) => /^#[0-9a-f]{6}$/.test(v), "A colour written like #1d4ed8.")
-    .refine((v) => !/^#[0-9a-f]{6}$/.test(v) || contrastWithWhite(v) >= 4.5, "Too light: white text on it would be hard to read. Choose a darker colour."),
+    .refine(
+      (v) => !/^#[0-9a-f]{6}$/.test(v) || contrastWithWhite(v) >= 4.5,
+      "Too light: white text on it would be hard to read. Choose a darker colour.",
+    ),
 });
 export type CompanySettingsValue = z.output<typeof companySettingsSchema>;

@@ -18,9 +18,19 @@ export const OPEN_JOB_STATUSES = JOB_STATUSES.filter((s) => s !== "completed" &&
 export async function dashboardCounts(tenantId: string) {
   return inTenant(tenantId, async (t) => {
     const r = await one<{
-      customers: number; open_by_status: Record<string, number> | null; quotes_awaiting: number; new_requests: number;
-      overdue_invoices: number; quotes_to_schedule: number; jobs_to_invoice: number; unpaid: Array<{ currency: string; cents: number }> | null;
-      currency: string; this_month: string; last_month: string; collected_this: number; collected_last: number;
+      customers: number;
+      open_by_status: Record<string, number> | null;
+      quotes_awaiting: number;
+      new_requests: number;
+      overdue_invoices: number;
+      quotes_to_schedule: number;
+      jobs_to_invoice: number;
+      unpaid: Array<{ currency: string; cents: number }> | null;
+      currency: string;
+      this_month: string;
+      last_month: string;
+      collected_this: number;
+      collected_last: number;
     }>(
       `WITH m AS (
          SELECT currency::text AS currency, date_trunc('month', today)::date AS this_month, (date_trunc('month', today) - interval '1 month')::date AS last_month,
@@ -75,7 +85,15 @@ export async function dashboardCounts(tenantId: string) {
 export async function dashboardLists(tenantId: string) {
   return inTenant(tenantId, async (t) => ({
     // Who is on the way or on site now: the jobs with a running clock (issue 21), longest first.
-    inTheField: await rows<{ id: string; title: string; status: string; customer_name: string; assignee_name: string | null; started_at: string; on_site_at: string | null }>(
+    inTheField: await rows<{
+      id: string;
+      title: string;
+      status: string;
+      customer_name: string;
+      assignee_name: string | null;
+      started_at: string;
+      on_site_at: string | null;
+    }>(
       `SELECT j.id, j.title, j.status, c.name AS customer_name, u.name AS assignee_name, k.started_at, k.on_site_at
          FROM job_clocks k
          JOIN jobs j ON j.tenant_id = k.tenant_id AND j.id = k.job_id
@@ -86,7 +104,14 @@ export async function dashboardLists(tenantId: string) {
       [tenantId],
       t,
     ),
-    upcomingJobs: await rows<{ id: string; title: string; status: string; scheduled_start: string; customer_name: string; assignee_name: string | null }>(
+    upcomingJobs: await rows<{
+      id: string;
+      title: string;
+      status: string;
+      scheduled_start: string;
+      customer_name: string;
+      assignee_name: string | null;
+    }>(
       `SELECT j.id, j.title, j.status, j.scheduled_start, c.name AS customer_name, u.name AS assignee_name
          FROM jobs j
          JOIN customers c ON c.tenant_id = j.tenant_id AND c.id = j.customer_id
@@ -97,7 +122,13 @@ export async function dashboardLists(tenantId: string) {
       [tenantId],
       t,
     ),
-    newRequests: await rows<{ id: string; service: string; preferred_date: string | null; created_at: string; customer_name: string }>(
+    newRequests: await rows<{
+      id: string;
+      service: string;
+      preferred_date: string | null;
+      created_at: string;
+      customer_name: string;
+    }>(
       `SELECT r.id, r.service, r.preferred_date::text, r.created_at, c.name AS customer_name
          FROM booking_requests r JOIN customers c ON c.tenant_id = r.tenant_id AND c.id = r.customer_id
         WHERE r.tenant_id = $1 AND r.status = 'new' ORDER BY r.created_at DESC LIMIT 6`,
@@ -106,7 +137,14 @@ export async function dashboardLists(tenantId: string) {
     ),
     // A customer's request for changes waits here while its quote is still sent and was not
     // edited since (docs/decisions/157).
-    changeRequests: await rows<{ id: string; quote_id: string; quote_number: string; message: string; created_at: string; customer_name: string }>(
+    changeRequests: await rows<{
+      id: string;
+      quote_id: string;
+      quote_number: string;
+      message: string;
+      created_at: string;
+      customer_name: string;
+    }>(
       `SELECT cr.id, cr.quote_id, q.number AS quote_number, cr.message, cr.created_at, c.name AS customer_name
          FROM quote_change_requests cr
          JOIN quotes q ON q.tenant_id = cr.tenant_id AND q.id = cr.quote_id

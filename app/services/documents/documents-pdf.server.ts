@@ -28,9 +28,13 @@ async function businessOf(t: Tx, tenantId: string): Promise<Business> {
   const f = { ...r!.tenant, ...(r!.company ?? {}) };
   const pick = (...keys: string[]) => keys.map((k) => text(f[k])).find(Boolean) ?? null;
   const cityLine = [pick("city"), pick("region"), pick("postal_code", "postalCode")].filter(Boolean).join(", ");
-  const lines = [pick("address_line1", "addressLine1", "address"), pick("address_line2", "addressLine2"), cityLine || null, pick("phone"), pick("email")].filter(
-    (l): l is string => !!l,
-  );
+  const lines = [
+    pick("address_line1", "addressLine1", "address"),
+    pick("address_line2", "addressLine2"),
+    cityLine || null,
+    pick("phone"),
+    pick("email"),
+  ].filter((l): l is string => !!l);
   return { name: pick("business_name", "businessName", "name") ?? "", lines, country: pick("country") };
 }
 
@@ -42,13 +46,34 @@ async function customerOf(t: Tx, tenantId: string, customerId: string): Promise<
     t,
   );
   const cityLine = [c!.city, c!.region, c!.postal_code].filter(Boolean).join(", ");
-  const lines = [c!.company, c!.address_line1, c!.address_line2, cityLine || null, c!.country, c!.email, c!.phone].filter((l): l is string => !!l);
+  const lines = [
+    c!.company,
+    c!.address_line1,
+    c!.address_line2,
+    cityLine || null,
+    c!.country,
+    c!.email,
+    c!.phone,
+  ].filter((l): l is string => !!l);
   return { name: c!.name!, company: c!.company, country: c!.country, lines };
 }
 
-type Item = { description: string; quantity: string; unit_price_cents: number; tax_rate: string; line_total_cents: number; tax_cents: number };
+type Item = {
+  description: string;
+  quantity: string;
+  unit_price_cents: number;
+  tax_rate: string;
+  line_total_cents: number;
+  tax_cents: number;
+};
 
-async function itemsOf(t: Tx, table: "quote_items" | "invoice_items", column: "quote_id" | "invoice_id", tenantId: string, id: string) {
+async function itemsOf(
+  t: Tx,
+  table: "quote_items" | "invoice_items",
+  column: "quote_id" | "invoice_id",
+  tenantId: string,
+  id: string,
+) {
   return rows<Item>(
     `SELECT description, trim_scale(quantity)::text AS quantity, unit_price_cents, trim_scale(tax_rate)::text AS tax_rate,
             line_total_cents, tax_cents
@@ -66,7 +91,8 @@ const pdfLine = (i: Item): PdfLine => ({
   amountCents: Number(i.line_total_cents),
 });
 
-const customerFilter = (scope: Scope, alias: string, n: number) => (scope.customerId ? `AND ${alias}.customer_id = $${n} AND ${alias}.status <> 'draft'` : "");
+const customerFilter = (scope: Scope, alias: string, n: number) =>
+  scope.customerId ? `AND ${alias}.customer_id = $${n} AND ${alias}.status <> 'draft'` : "";
 const customerBind = (scope: Scope) => (scope.customerId ? [scope.customerId] : []);
 
 export const PAYMENT_METHOD_LABELS: Record<string, string> = {
@@ -83,9 +109,22 @@ const methodLabel = (m: string) => PAYMENT_METHOD_LABELS[m] ?? humanize(m);
 export async function quotePdfIn(t: Tx, scope: Scope, id: string): Promise<{ number: string; pdf: Buffer }> {
   if (!isUuid(id)) throw notFound("Quote not found.");
   const q = await one<{
-    id: string; customer_id: string; number: string; title: string | null; status: string; issue_date: string | null; valid_until: string | null;
-    currency: string; notes: string | null; subtotal_cents: number; tax_cents: number; total_cents: number; approved_at: Date | null;
-    approved_name: string | null; declined_at: Date | null; time_zone: string;
+    id: string;
+    customer_id: string;
+    number: string;
+    title: string | null;
+    status: string;
+    issue_date: string | null;
+    valid_until: string | null;
+    currency: string;
+    notes: string | null;
+    subtotal_cents: number;
+    tax_cents: number;
+    total_cents: number;
+    approved_at: Date | null;
+    approved_name: string | null;
+    declined_at: Date | null;
+    time_zone: string;
   }>(
     `SELECT q.id, q.customer_id, q.number, q.title, q.status, q.issue_date::text, q.valid_until::text, q.currency, q.notes,
             q.subtotal_cents, q.tax_cents, q.total_cents, q.approved_at, q.approved_name, q.declined_at, tn.time_zone
@@ -95,7 +134,11 @@ export async function quotePdfIn(t: Tx, scope: Scope, id: string): Promise<{ num
     t,
   );
   if (!q) throw notFound("Quote not found.");
-  const [business, customer, items] = [await businessOf(t, scope.tenantId), await customerOf(t, scope.tenantId, q.customer_id), await itemsOf(t, "quote_items", "quote_id", scope.tenantId, q.id)];
+  const [business, customer, items] = [
+    await businessOf(t, scope.tenantId),
+    await customerOf(t, scope.tenantId, q.customer_id),
+    await itemsOf(t, "quote_items", "quote_id", scope.tenantId, q.id),
+  ];
   // Options and optional items (issue 20): each line says its group, and once the customer's
   // choice is recorded, whether it was chosen; the totals are the choice's (docs/decisions/155).
   const flags = await rows<{ option_name: string | null; optional: boolean; selected: boolean | null }>(
@@ -106,18 +149,35 @@ export async function quotePdfIn(t: Tx, scope: Scope, id: string): Promise<{ num
   const lineNote = (i: number) => {
     const f = flags[i];
     if (!f) return "";
-    const notes = [f.option_name ? `option ${f.option_name}` : null, f.optional ? "optional" : null, f.selected === true && (f.option_name || f.optional) ? "chosen" : f.selected === false ? "not chosen" : null].filter(Boolean);
+    const notes = [
+      f.option_name ? `option ${f.option_name}` : null,
+      f.optional ? "optional" : null,
+      f.selected === true && (f.option_name || f.optional) ? "chosen" : f.selected === false ? "not chosen" : null,
+    ].filter(Boolean);
     return notes.length ? ` (${notes.join(", ")})` : "";
   };
-  const deposit = await one<{ amount_cents: string; reference: string }>(`SELECT amount_cents, reference FROM quote_deposits WHERE tenant_id = $1 AND quote_id = $2`, [scope.tenantId, q.id], t);
+  const deposit = await one<{ amount_cents: string; reference: string }>(
+    `SELECT amount_cents, reference FROM quote_deposits WHERE tenant_id = $1 AND quote_id = $2`,
+    [scope.tenantId, q.id],
+    t,
+  );
   const facts: Array<[string, string]> = [];
   if (q.issue_date) facts.push(["Date", formatDate(q.issue_date)]);
   if (q.valid_until) facts.push(["Valid until", formatDate(q.valid_until)]);
   facts.push(["Status", humanize(q.status)]);
   const paragraphs: PdfDocument["paragraphs"] = [];
-  if (q.approved_at) paragraphs.push({ heading: "Approved", text: `Approved by ${q.approved_name ?? "the customer"} on ${formatDateTime(q.approved_at, q.time_zone)}.` });
-  if (q.declined_at) paragraphs.push({ heading: "Declined", text: `Declined on ${formatDateTime(q.declined_at, q.time_zone)}.` });
-  if (deposit) paragraphs.push({ heading: "Deposit", text: `Deposit of ${formatMoney(Number(deposit.amount_cents), q.currency.trim())} paid with the approval (sandbox, reference ${deposit.reference}).` });
+  if (q.approved_at)
+    paragraphs.push({
+      heading: "Approved",
+      text: `Approved by ${q.approved_name ?? "the customer"} on ${formatDateTime(q.approved_at, q.time_zone)}.`,
+    });
+  if (q.declined_at)
+    paragraphs.push({ heading: "Declined", text: `Declined on ${formatDateTime(q.declined_at, q.time_zone)}.` });
+  if (deposit)
+    paragraphs.push({
+      heading: "Deposit",
+      text: `Deposit of ${formatMoney(Number(deposit.amount_cents), q.currency.trim())} paid with the approval (sandbox, reference ${deposit.reference}).`,
+    });
   if (q.notes) paragraphs.push({ heading: "Notes", text: q.notes });
   const doc: PdfDocument = {
     heading: "Quote",
@@ -141,8 +201,20 @@ export async function quotePdfIn(t: Tx, scope: Scope, id: string): Promise<{ num
 }
 
 type InvoiceRow = {
-  id: string; customer_id: string; number: string; status: string; issue_date: string | null; due_date: string | null; currency: string;
-  notes: string | null; subtotal_cents: number; tax_cents: number; total_cents: number; amount_paid_cents: number; time_zone: string; job_id: string | null;
+  id: string;
+  customer_id: string;
+  number: string;
+  status: string;
+  issue_date: string | null;
+  due_date: string | null;
+  currency: string;
+  notes: string | null;
+  subtotal_cents: number;
+  tax_cents: number;
+  total_cents: number;
+  amount_paid_cents: number;
+  time_zone: string;
+  job_id: string | null;
 };
 type PaymentRow = { id: string; amount_cents: number; method: string; reference: string; recorded_at: Date };
 
@@ -162,18 +234,32 @@ async function invoiceOf(t: Tx, scope: Scope, id: string) {
     [scope.tenantId, id],
     t,
   );
-  return { invoice, payments, business: await businessOf(t, scope.tenantId), customer: await customerOf(t, scope.tenantId, invoice.customer_id) };
+  return {
+    invoice,
+    payments,
+    business: await businessOf(t, scope.tenantId),
+    customer: await customerOf(t, scope.tenantId, invoice.customer_id),
+  };
 }
 
 /** The customer's signature collected when the invoice's job was completed (docs/decisions/214). */
-async function signatureOf(t: Tx, tenantId: string, jobId: string, timeZone: string): Promise<PdfDocument["signature"]> {
+async function signatureOf(
+  t: Tx,
+  tenantId: string,
+  jobId: string,
+  timeZone: string,
+): Promise<PdfDocument["signature"]> {
   const s = await one<{ signer_name: string; image: Buffer | null; signed_at: Date }>(
     `SELECT signer_name, image, signed_at FROM job_signatures WHERE tenant_id = $1 AND job_id = $2`,
     [tenantId, jobId],
     t,
   );
   if (!s) return null;
-  return { image: s.image, name: s.signer_name, caption: `Signed by ${s.signer_name} on completion, ${formatDateTime(s.signed_at, timeZone)}` };
+  return {
+    image: s.image,
+    name: s.signer_name,
+    caption: `Signed by ${s.signer_name} on completion, ${formatDateTime(s.signed_at, timeZone)}`,
+  };
 }
 
 const pdfPayment = (p: PaymentRow, tz: string) => ({
@@ -197,9 +283,14 @@ export async function invoicePdfIn(t: Tx, scope: Scope, id: string): Promise<{ n
     { label: "Total", cents: Number(i.total_cents), strong: i.status === "void" },
   ];
   // A void invoice asks for nothing: it shows no balance due.
-  if (i.status !== "void") totals.push({ label: "Paid", cents: Number(i.amount_paid_cents) }, { label: "Balance due", cents: balance, strong: true });
+  if (i.status !== "void")
+    totals.push(
+      { label: "Paid", cents: Number(i.amount_paid_cents) },
+      { label: "Balance due", cents: balance, strong: true },
+    );
   const paragraphs: PdfDocument["paragraphs"] = [];
-  if (i.status === "void") paragraphs.push({ heading: "Void", text: "This invoice was cancelled. Nothing is owed on it." });
+  if (i.status === "void")
+    paragraphs.push({ heading: "Void", text: "This invoice was cancelled. Nothing is owed on it." });
   if (i.notes) paragraphs.push({ heading: "Notes", text: i.notes });
   const doc: PdfDocument = {
     heading: "Invoice",
@@ -220,7 +311,12 @@ export async function invoicePdfIn(t: Tx, scope: Scope, id: string): Promise<{ n
 }
 
 /** A receipt for one payment: what was paid, how, and the balance after it. */
-export async function receiptPdfIn(t: Tx, scope: Scope, invoiceId: string, paymentId: string): Promise<{ number: string; pdf: Buffer }> {
+export async function receiptPdfIn(
+  t: Tx,
+  scope: Scope,
+  invoiceId: string,
+  paymentId: string,
+): Promise<{ number: string; pdf: Buffer }> {
   const { invoice: i, payments, business, customer } = await invoiceOf(t, scope, invoiceId);
   const index = payments.findIndex((p) => p.id === paymentId);
   if (index < 0) throw notFound("Payment not found.");
@@ -233,7 +329,11 @@ export async function receiptPdfIn(t: Tx, scope: Scope, invoiceId: string, payme
     business,
     customer: { heading: "Received from", name: customer.name, lines: customer.lines },
     number,
-    facts: [["Received", formatDateTime(p.recorded_at, i.time_zone)], ["For invoice", i.number], ["Method", methodLabel(p.method)]],
+    facts: [
+      ["Received", formatDateTime(p.recorded_at, i.time_zone)],
+      ["For invoice", i.number],
+      ["Method", methodLabel(p.method)],
+    ],
     currency: i.currency,
     lines: [],
     totals: [
@@ -243,14 +343,19 @@ export async function receiptPdfIn(t: Tx, scope: Scope, invoiceId: string, payme
       { label: "Amount paid", cents: Number(p.amount_cents), strong: true },
     ],
     payments: [pdfPayment(p, i.time_zone)],
-    paragraphs: p.method === "sandbox" ? [{ heading: "Sandbox payment", text: "This payment was recorded in a sandbox: no money moved." }] : [],
+    paragraphs:
+      p.method === "sandbox"
+        ? [{ heading: "Sandbox payment", text: "This payment was recorded in a sandbox: no money moved." }]
+        : [],
     footer: `${business.name} · Receipt ${number}`,
   };
   return { number, pdf: await renderPdf(doc) };
 }
 
 // Staff: the whole tenant's documents, drafts included.
-export const quotePdf = (actor: Actor, id: string) => inTenant(actor.tenantId, (t) => quotePdfIn(t, { tenantId: actor.tenantId }, id));
-export const invoicePdf = (actor: Actor, id: string) => inTenant(actor.tenantId, (t) => invoicePdfIn(t, { tenantId: actor.tenantId }, id));
+export const quotePdf = (actor: Actor, id: string) =>
+  inTenant(actor.tenantId, (t) => quotePdfIn(t, { tenantId: actor.tenantId }, id));
+export const invoicePdf = (actor: Actor, id: string) =>
+  inTenant(actor.tenantId, (t) => invoicePdfIn(t, { tenantId: actor.tenantId }, id));
 export const receiptPdf = (actor: Actor, invoiceId: string, paymentId: string) =>
   inTenant(actor.tenantId, (t) => receiptPdfIn(t, { tenantId: actor.tenantId }, invoiceId, paymentId));

@@ -5,49 +5,90 @@
 import { z } from "zod";
 import { checked as cell, Invalid, money, quantity, taxRate } from "~/services/import/cells";
 
-
 /** One line as the form posts it: items[i].description, .quantity, .unitPrice, .taxRate, .optional, .option. */
 export const lineItemSchema = z.object({
-  description: z.string({ required_error: "Describe the work or the part" }).trim().min(1, "Describe the work or the part").max(1000, "At most 1,000 characters"),
-  quantity: cell(quantity).optional().transform((v) => v ?? 1000),
-  unitPrice: cell(money).optional().refine((v) => v !== undefined, "Enter a unit price (0 for free)").transform((v) => v!),
-  taxRate: cell(taxRate).optional().transform((v) => v ?? 0),
-  optional: z.boolean().optional().transform((v) => v ?? false),
-  option: z.string().trim().max(100, "At most 100 characters").optional().transform((v) => v || null),
+  description: z
+    .string({ required_error: "Describe the work or the part" })
+    .trim()
+    .min(1, "Describe the work or the part")
+    .max(1000, "At most 1,000 characters"),
+  quantity: cell(quantity)
+    .optional()
+    .transform((v) => v ?? 1000),
+  unitPrice: cell(money)
+    .optional()
+    .refine((v) => v !== undefined, "Enter a unit price (0 for free)")
+    .transform((v) => v!),
+  taxRate: cell(taxRate)
+    .optional()
+    .transform((v) => v ?? 0),
+  optional: z
+    .boolean()
+    .optional()
+    .transform((v) => v ?? false),
+  option: z
+    .string()
+    .trim()
+    .max(100, "At most 100 characters")
+    .optional()
+    .transform((v) => v || null),
 });
 export type LineItemInput = z.output<typeof lineItemSchema>;
 
-export const lineItemsSchema = z.array(lineItemSchema, { required_error: "Add at least one line" }).min(1, "Add at least one line").max(200, "At most 200 lines");
+export const lineItemsSchema = z
+  .array(lineItemSchema, { required_error: "Add at least one line" })
+  .min(1, "Add at least one line")
+  .max(200, "At most 200 lines");
 
 /** The button that adds the chosen price-book item with JavaScript off, and its select (applyPriceBookPick). */
 export const PICK_BUTTON = "pickFromPriceBook";
 export const PICK_SELECT = "priceBookItem";
 
 /** An empty row, as "Add line" inserts it. */
-export const emptyLine = (taxRate = "") => ({ description: "", quantity: "1", unitPrice: "", taxRate, optional: "", option: "" });
+export const emptyLine = (taxRate = "") => ({
+  description: "",
+  quantity: "1",
+  unitPrice: "",
+  taxRate,
+  optional: "",
+  option: "",
+});
 
 // --- Money ------------------------------------------------------------------------------
 
 const roundHalfUp = (n: bigint, d: bigint) => (2n * n + d) / (2n * d);
 
 /** A line's amount and tax in cents: quantity (thousandths) x unit price, then the tax on it. */
-export function lineAmounts(l: { quantityMilli: number; unitPriceCents: number; taxRatePpm: number }): { amount: number; tax: number } {
+export function lineAmounts(l: { quantityMilli: number; unitPriceCents: number; taxRatePpm: number }): {
+  amount: number;
+  tax: number;
+} {
   const amount = roundHalfUp(BigInt(l.quantityMilli) * BigInt(l.unitPriceCents), 1000n);
   const tax = roundHalfUp(amount * BigInt(l.taxRatePpm), 1_000_000n);
   return { amount: Number(amount), tax: Number(tax) };
 }
 
-export type PricedLine = { quantityMilli: number; unitPriceCents: number; taxRatePpm: number; optional: boolean; option: string | null };
+export type PricedLine = {
+  quantityMilli: number;
+  unitPriceCents: number;
+  taxRatePpm: number;
+  optional: boolean;
+  option: string | null;
+};
 
 /** The option groups of a document's lines, in the order they first appear. */
-export const optionGroups = (lines: ReadonlyArray<{ option: string | null }>) => [...new Set(lines.map((l) => l.option).filter((o): o is string => !!o))];
+export const optionGroups = (lines: ReadonlyArray<{ option: string | null }>) => [
+  ...new Set(lines.map((l) => l.option).filter((o): o is string => !!o)),
+];
 
 /**
  * Which lines count, absent a customer's choice: every line that is neither optional nor in an
  * option group, plus the first option group's non-optional lines (docs/decisions/122).
  * `selected` (the customer's recorded choice), when any line has it, decides instead.
  */
-export function countedLines<L extends { optional: boolean; option: string | null; selected?: boolean | null }>(lines: readonly L[]): L[] {
+export function countedLines<L extends { optional: boolean; option: string | null; selected?: boolean | null }>(
+  lines: readonly L[],
+): L[] {
   if (lines.some((l) => l.selected !== null && l.selected !== undefined)) return lines.filter((l) => l.selected);
   const first = optionGroups(lines)[0];
   return lines.filter((l) => !l.optional && (!l.option || l.option === first));
@@ -77,15 +118,22 @@ export const decimalToMilli = (s: string) => {
 };
 export const percentToPpm = (s: string) => decimalToMilli(s) * 10;
 /** A decimal for a form field: "2.500" -> "2.5", "1.000" -> "1". */
-export const trimDecimal = (s: string) => (String(s).includes(".") ? String(s).replace(/0+$/, "").replace(/\.$/, "") : String(s));
+export const trimDecimal = (s: string) =>
+  String(s).includes(".") ? String(s).replace(/0+$/, "").replace(/\.$/, "") : String(s);
 export const centsToInput = (cents: number) => (Number(cents) / 100).toFixed(2);
 
 /**
  * Lenient reading of a row as it is being typed (the live totals with JavaScript on, and the
  * totals beside a refused form): a cell that does not parse counts as nothing.
  */
-export function draftLine(raw: { quantity?: unknown; unitPrice?: unknown; taxRate?: unknown; optional?: unknown; option?: unknown }): PricedLine {
-  const num = <T,>(check: (s: string) => T | Invalid, v: unknown, fallback: T): T => {
+export function draftLine(raw: {
+  quantity?: unknown;
+  unitPrice?: unknown;
+  taxRate?: unknown;
+  optional?: unknown;
+  option?: unknown;
+}): PricedLine {
+  const num = <T>(check: (s: string) => T | Invalid, v: unknown, fallback: T): T => {
     if (typeof v !== "string" || v.trim() === "") return fallback;
     const r = check(v.trim());
     return r instanceof Invalid ? fallback : r;

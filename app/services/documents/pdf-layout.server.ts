@@ -60,7 +60,12 @@ export function renderPdf(doc: PdfDocument): Promise<Buffer> {
     size: doc.paper,
     margins: { top: MARGIN, bottom: MARGIN, left: MARGIN, right: MARGIN },
     bufferPages: true,
-    info: { Title: `${doc.heading} ${doc.number}`, Author: doc.business.name, Subject: `${doc.heading} ${doc.number} for ${doc.customer.name}`, Creator: "Fieldwork" },
+    info: {
+      Title: `${doc.heading} ${doc.number}`,
+      Author: doc.business.name,
+      Subject: `${doc.heading} ${doc.number} for ${doc.customer.name}`,
+      Creator: "Fieldwork",
+    },
     lang: "en",
     pdfVersion: "1.7",
     tagged: false,
@@ -77,11 +82,19 @@ export function renderPdf(doc: PdfDocument): Promise<Buffer> {
   const width = right - left;
 
   // Header: the business on the left, the document's name and number on the right.
-  pdf.fillColor(INK).font("Helvetica-Bold").fontSize(18).text(doc.business.name, left, MARGIN, { width: width * 0.6 });
+  pdf
+    .fillColor(INK)
+    .font("Helvetica-Bold")
+    .fontSize(18)
+    .text(doc.business.name, left, MARGIN, { width: width * 0.6 });
   pdf.font("Helvetica").fontSize(9).fillColor(MUTED);
   for (const l of doc.business.lines) pdf.text(l, { width: width * 0.6 });
   const afterBusiness = pdf.y;
-  pdf.fillColor(ACCENT).font("Helvetica-Bold").fontSize(22).text(doc.heading.toUpperCase(), left, MARGIN, { width, align: "right" });
+  pdf
+    .fillColor(ACCENT)
+    .font("Helvetica-Bold")
+    .fontSize(22)
+    .text(doc.heading.toUpperCase(), left, MARGIN, { width, align: "right" });
   pdf.fillColor(INK).font("Helvetica-Bold").fontSize(11).text(doc.number, { width, align: "right" });
   pdf.font("Helvetica").fontSize(9);
   // Facts as two right-aligned columns (pdfkit's `continued` text does not align right).
@@ -96,7 +109,11 @@ export function renderPdf(doc: PdfDocument): Promise<Buffer> {
   // Who it is for.
   pdf.moveTo(left, y).lineTo(right, y).strokeColor(RULE).lineWidth(0.75).stroke();
   y += 10;
-  pdf.fillColor(MUTED).font("Helvetica-Bold").fontSize(8).text(doc.customer.heading.toUpperCase(), left, y, { characterSpacing: 0.5 });
+  pdf
+    .fillColor(MUTED)
+    .font("Helvetica-Bold")
+    .fontSize(8)
+    .text(doc.customer.heading.toUpperCase(), left, y, { characterSpacing: 0.5 });
   pdf.fillColor(INK).font("Helvetica-Bold").fontSize(11).text(doc.customer.name);
   pdf.font("Helvetica").fontSize(9).fillColor(INK);
   for (const l of doc.customer.lines) pdf.text(l);
@@ -104,8 +121,20 @@ export function renderPdf(doc: PdfDocument): Promise<Buffer> {
   y = pdf.y + 14;
 
   // Line items, with the header repeated on each new page.
-  const cols = { description: left, quantity: left + width * 0.52, price: left + width * 0.6, tax: left + width * 0.76, amount: left + width * 0.84 };
-  const colWidth = { description: width * 0.5, quantity: width * 0.07, price: width * 0.15, tax: width * 0.07, amount: width * 0.16 };
+  const cols = {
+    description: left,
+    quantity: left + width * 0.52,
+    price: left + width * 0.6,
+    tax: left + width * 0.76,
+    amount: left + width * 0.84,
+  };
+  const colWidth = {
+    description: width * 0.5,
+    quantity: width * 0.07,
+    price: width * 0.15,
+    tax: width * 0.07,
+    amount: width * 0.16,
+  };
   const bottom = () => pdf.page.height - MARGIN - 30;
   const tableHeader = () => {
     pdf.rect(left, y, width, 18).fill("#f3f4f6");
@@ -122,22 +151,37 @@ export function renderPdf(doc: PdfDocument): Promise<Buffer> {
     for (const line of doc.lines) {
       pdf.font("Helvetica").fontSize(9.5);
       const descHeight = pdf.heightOfString(line.description, { width: colWidth.description - 4 });
-      const noteHeight = line.note ? pdf.fontSize(8).heightOfString(line.note, { width: colWidth.description - 4 }) + 2 : 0;
+      const noteHeight = line.note
+        ? pdf.fontSize(8).heightOfString(line.note, { width: colWidth.description - 4 }) + 2
+        : 0;
       const rowHeight = Math.max(descHeight + noteHeight, 12) + 8;
       if (y + rowHeight > bottom()) {
         pdf.addPage();
         y = MARGIN;
         tableHeader();
       }
-      pdf.fillColor(INK).font("Helvetica").fontSize(9.5).text(line.description, cols.description + 4, y, { width: colWidth.description - 4 });
-      if (line.note) pdf.fillColor(MUTED).fontSize(8).text(line.note, cols.description + 4, y + descHeight + 2, { width: colWidth.description - 4 });
+      pdf
+        .fillColor(INK)
+        .font("Helvetica")
+        .fontSize(9.5)
+        .text(line.description, cols.description + 4, y, { width: colWidth.description - 4 });
+      if (line.note)
+        pdf
+          .fillColor(MUTED)
+          .fontSize(8)
+          .text(line.note, cols.description + 4, y + descHeight + 2, { width: colWidth.description - 4 });
       pdf.fillColor(INK).fontSize(9.5);
       pdf.text(line.quantity, cols.quantity, y, { width: colWidth.quantity, align: "right" });
       pdf.text(money(line.unitPriceCents), cols.price, y, { width: colWidth.price, align: "right" });
       pdf.text(Number(line.taxRate) ? `${line.taxRate}%` : "–", cols.tax, y, { width: colWidth.tax, align: "right" });
       pdf.text(money(line.amountCents), cols.amount, y, { width: colWidth.amount - 4, align: "right" });
       y += rowHeight;
-      pdf.moveTo(left, y - 4).lineTo(right, y - 4).strokeColor("#e5e7eb").lineWidth(0.5).stroke();
+      pdf
+        .moveTo(left, y - 4)
+        .lineTo(right, y - 4)
+        .strokeColor("#e5e7eb")
+        .lineWidth(0.5)
+        .stroke();
     }
   }
 
@@ -149,7 +193,10 @@ export function renderPdf(doc: PdfDocument): Promise<Buffer> {
   }
   y += 6;
   for (const t of doc.totals) {
-    pdf.fillColor(t.strong ? INK : MUTED).font(t.strong ? "Helvetica-Bold" : "Helvetica").fontSize(t.strong ? 12 : 9.5);
+    pdf
+      .fillColor(t.strong ? INK : MUTED)
+      .font(t.strong ? "Helvetica-Bold" : "Helvetica")
+      .fontSize(t.strong ? 12 : 9.5);
     pdf.text(t.label, cols.price - 40, y, { width: colWidth.price + colWidth.tax + 40, align: "right" });
     pdf.fillColor(INK).text(money(t.cents), cols.amount, y, { width: colWidth.amount - 4, align: "right" });
     y += t.strong ? 20 : 15;
@@ -199,8 +246,16 @@ export function renderPdf(doc: PdfDocument): Promise<Buffer> {
     } else {
       pdf.font("Helvetica-Oblique").fontSize(16).fillColor(INK).text(sig.name, left, top, { width });
     }
-    pdf.moveTo(left, pdf.y).lineTo(left + 220, pdf.y).strokeColor(RULE).stroke();
-    pdf.font("Helvetica").fontSize(9).fillColor(MUTED).text(sig.caption, left, pdf.y + 4, { width });
+    pdf
+      .moveTo(left, pdf.y)
+      .lineTo(left + 220, pdf.y)
+      .strokeColor(RULE)
+      .stroke();
+    pdf
+      .font("Helvetica")
+      .fontSize(9)
+      .fillColor(MUTED)
+      .text(sig.caption, left, pdf.y + 4, { width });
     pdf.moveDown(0.8);
   }
 
@@ -213,7 +268,12 @@ export function renderPdf(doc: PdfDocument): Promise<Buffer> {
     const footY = pdf.page.height - MARGIN + 10;
     pdf.font("Helvetica").fontSize(8).fillColor(MUTED);
     pdf.text(doc.footer, left, footY, { width: width * 0.8, lineBreak: false, height: 10 });
-    pdf.text(`Page ${i - range.start + 1} of ${range.count}`, left, footY, { width, align: "right", lineBreak: false, height: 10 });
+    pdf.text(`Page ${i - range.start + 1} of ${range.count}`, left, footY, {
+      width,
+      align: "right",
+      lineBreak: false,
+      height: 10,
+    });
   }
   pdf.end();
   return done;

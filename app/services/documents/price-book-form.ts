@@ -3,13 +3,19 @@ import { z } from "zod";
 import { PRICE_BOOK_KINDS } from "../../../db/models/price-book-kinds";
 import { checked, maxLen, money, taxRate } from "~/services/import/cells";
 
-
 export const priceBookItemSchema = z.object({
   id: z.string().uuid().optional(),
   kind: z.enum(PRICE_BOOK_KINDS).default("service"),
   name: z.string({ required_error: "Name the service or product" }).trim().min(1).max(200, "At most 200 characters"),
-  description: checked(maxLen(1000)).optional().transform((v) => v ?? null),
-  unitPrice: checked(money).optional().refine((v) => v !== undefined, "Enter a unit price (0 for free)").transform((v) => v!),
-  taxRate: checked(taxRate).optional().transform((v) => v ?? 0),
+  description: checked(maxLen(1000))
+    .optional()
+    .transform((v) => v ?? null),
+  unitPrice: checked(money)
+    .optional()
+    .refine((v) => v !== undefined, "Enter a unit price (0 for free)")
+    .transform((v) => v!),
+  taxRate: checked(taxRate)
+    .optional()
+    .transform((v) => v ?? 0),
 });
 export type PriceBookItemValue = z.output<typeof priceBookItemSchema>;

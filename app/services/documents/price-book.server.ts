@@ -10,9 +10,24 @@ import type { PriceBookItemValue } from "./price-book-form";
 
 export async function listPriceBook(actor: Actor) {
   return inTenant(actor.tenantId, async (t) =>
-    (await PriceBookItem.findAll({ where: { tenantId: actor.tenantId }, order: [["name", "ASC"], ["id", "ASC"]], limit: 1000, transaction: t })).map((p) => ({
-      id: p.id, kind: p.kind, name: p.name, description: p.description ?? "", unitPriceCents: Number(p.unitPriceCents),
-      unitPrice: centsToInput(p.unitPriceCents), taxRate: trimDecimal(p.taxRate),
+    (
+      await PriceBookItem.findAll({
+        where: { tenantId: actor.tenantId },
+        order: [
+          ["name", "ASC"],
+          ["id", "ASC"],
+        ],
+        limit: 1000,
+        transaction: t,
+      })
+    ).map((p) => ({
+      id: p.id,
+      kind: p.kind,
+      name: p.name,
+      description: p.description ?? "",
+      unitPriceCents: Number(p.unitPriceCents),
+      unitPrice: centsToInput(p.unitPriceCents),
+      taxRate: trimDecimal(p.taxRate),
     })),
   );
 }
@@ -20,10 +35,20 @@ export async function listPriceBook(actor: Actor) {
 /** Adds an item, or changes one (`id`); a name already in the book is 422 beside the field. */
 export async function savePriceBookItem(actor: Actor, v: PriceBookItemValue): Promise<void> {
   await inTenant(actor.tenantId, async (t) => {
-    const values = { kind: v.kind, name: v.name, description: v.description, unitPriceCents: v.unitPrice, taxRate: trimDecimal(ppmToPercent(v.taxRate)) };
+    const values = {
+      kind: v.kind,
+      name: v.name,
+      description: v.description,
+      unitPriceCents: v.unitPrice,
+      taxRate: trimDecimal(ppmToPercent(v.taxRate)),
+    };
     try {
       if (v.id) {
-        const item = await PriceBookItem.findOne({ where: { tenantId: actor.tenantId, id: v.id }, transaction: t, lock: t.LOCK.UPDATE });
+        const item = await PriceBookItem.findOne({
+          where: { tenantId: actor.tenantId, id: v.id },
+          transaction: t,
+          lock: t.LOCK.UPDATE,
+        });
         if (!item) throw notFound("Price book item not found.");
         item.set(values);
         await item.save({ transaction: t });
@@ -31,7 +56,8 @@ export async function savePriceBookItem(actor: Actor, v: PriceBookItemValue): Pr
         await PriceBookItem.create({ tenantId: actor.tenantId, ...values }, { transaction: t });
       }
     } catch (e) {
-      if (e instanceof UniqueConstraintError) throw validationFailed({ name: ["The price book already has an item with this name"] });
+      if (e instanceof UniqueConstraintError)
+        throw validationFailed({ name: ["The price book already has an item with this name"] });
       throw e;
     }
   });

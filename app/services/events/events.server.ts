@@ -40,7 +40,12 @@ type Listener = (event: TenantEvent) => void;
 function parse(payload: string | undefined): TenantEvent | null {
   try {
     const e = JSON.parse(payload ?? "") as Partial<TenantEvent>;
-    if (typeof e.tenantId !== "string" || typeof e.id !== "string" || !LIVE_EVENT_TYPES.includes(e.type as LiveEventType)) return null;
+    if (
+      typeof e.tenantId !== "string" ||
+      typeof e.id !== "string" ||
+      !LIVE_EVENT_TYPES.includes(e.type as LiveEventType)
+    )
+      return null;
     return { tenantId: e.tenantId, type: e.type as LiveEventType, id: e.id };
   } catch {
     return null;

@@ -23,7 +23,8 @@ import {
  */
 export type FieldMutation = { type: string; occurredAt: string; args: Record<string, unknown> };
 
-export type Outcome = "applied" | "duplicate" | "skipped" | "invalid" | "not_found" | "forbidden" | "conflict" | "client_forbidden";
+export type Outcome =
+  "applied" | "duplicate" | "skipped" | "invalid" | "not_found" | "forbidden" | "conflict" | "client_forbidden";
 /** What the database answers for one mutation. */
 export type DbOutcome = {
   outcome: Outcome;
@@ -57,7 +58,8 @@ const ALLOWED_FROM = Object.fromEntries(
 ) as Record<FieldStatus, JobStatus[]>;
 
 /** What the office's open pages refresh for (/events): a status change, the clock, the checklist, a signature. */
-export const announces = (type: MutationType | null) => type !== null && type !== "job.note" && type !== "job.time_entry";
+export const announces = (type: MutationType | null) =>
+  type !== null && type !== "job.note" && type !== "job.time_entry";
 
 /** A technician acts only on jobs assigned to them; office and above on any job of the tenant. */
 export const actsOnAnyJob = (actor: Actor) => actor.role !== "technician";
@@ -79,13 +81,25 @@ function jsonArgs(type: MutationType, args: Record<string, unknown>): string {
 }
 
 const refused = (error: MutationError): Prepared => ({
-  type: null, jobId: null, status: null, allowedFrom: null, body: null, startedAt: null, endedAt: null, occurredAt: null, error,
+  type: null,
+  jobId: null,
+  status: null,
+  allowedFrom: null,
+  body: null,
+  startedAt: null,
+  endedAt: null,
+  occurredAt: null,
+  error,
 });
 
 /** Checks the type and arguments; a refusal here is permanent (a push still counts the mutation). */
 export function prepare(m: FieldMutation): Prepared {
   if (!isMutationType(m.type)) {
-    return refused({ code: "VALIDATION_FAILED", message: `Unknown mutation type "${m.type}".`, fields: { type: [`One of ${Object.keys(ARGS_SCHEMAS).join(", ")}.`] } });
+    return refused({
+      code: "VALIDATION_FAILED",
+      message: `Unknown mutation type "${m.type}".`,
+      fields: { type: [`One of ${Object.keys(ARGS_SCHEMAS).join(", ")}.`] },
+    });
   }
   const parsed = ARGS_SCHEMAS[m.type].safeParse(m.args);
   if (!parsed.success) {
@@ -93,7 +107,14 @@ export function prepare(m: FieldMutation): Prepared {
     for (const issue of parsed.error.issues) (fields[issue.path.join(".") || "args"] ??= []).push(issue.message);
     return refused({ code: "VALIDATION_FAILED", message: "The mutation's arguments are not valid.", fields });
   }
-  const a = parsed.data as { jobId: string; status?: FieldStatus; body?: string; note?: string; startedAt?: string; endedAt?: string };
+  const a = parsed.data as {
+    jobId: string;
+    status?: FieldStatus;
+    body?: string;
+    note?: string;
+    startedAt?: string;
+    endedAt?: string;
+  };
   return {
     type: m.type,
     // A job id that is not a UUID names no job: the database answers not_found.
@@ -112,7 +133,11 @@ export function errorOf(p: Prepared, r: DbOutcome): MutationError | undefined {
   if (p.error) return p.error;
   const e =
     r.outcome === "not_found"
-      ? notFound(r.reason === "item" ? "This checklist item is not on this job (the office may have changed the list)." : "This job does not exist.")
+      ? notFound(
+          r.reason === "item"
+            ? "This checklist item is not on this job (the office may have changed the list)."
+            : "This job does not exist.",
+        )
       : r.outcome === "forbidden"
         ? forbidden("This job is not assigned to you.")
         : r.outcome === "conflict"
@@ -126,7 +151,11 @@ function conflictMessage(p: Prepared, r: DbOutcome): string {
   switch (r.reason) {
     case "checklist_incomplete": {
       const missing = r.missing ?? [];
-      const named = missing.slice(0, 3).map((l) => `“${l}”`).join(", ") + (missing.length > 3 ? ` and ${missing.length - 3} more` : "");
+      const named =
+        missing
+          .slice(0, 3)
+          .map((l) => `“${l}”`)
+          .join(", ") + (missing.length > 3 ? ` and ${missing.length - 3} more` : "");
       return `Tick every checklist item before completing the job: ${named} ${missing.length === 1 ? "is" : "are"} not ticked.`;
     }
     case "clock_running":
@@ -143,15 +172,31 @@ function conflictMessage(p: Prepared, r: DbOutcome): string {
 }
 
 /** The /field page's forms (no JavaScript): one action, applied at once, or the AppError saying why not. */
-export async function applyFieldAction(actor: Actor, m: Omit<FieldMutation, "occurredAt"> & { occurredAt?: string }): Promise<void> {
+export async function applyFieldAction(
+  actor: Actor,
+  m: Omit<FieldMutation, "occurredAt"> & { occurredAt?: string },
+): Promise<void> {
   const p = prepare({ ...m, occurredAt: m.occurredAt ?? new Date().toISOString() });
   if (p.error) throw new AppError("VALIDATION_FAILED", p.error.message, { fields: p.error.fields });
   const row = await one<{ result: DbOutcome }>(
     `SELECT field_apply_mutation($1, $2, NULL, NULL, $3, $4, $5, $6, $7, $8, $9, $10, $11) AS result`,
-    [actor.tenantId, actor.userId, p.type, p.jobId, actsOnAnyJob(actor), p.status, p.allowedFrom, p.body, p.startedAt, p.endedAt, p.occurredAt],
+    [
+      actor.tenantId,
+      actor.userId,
+      p.type,
+      p.jobId,
+      actsOnAnyJob(actor),
+      p.status,
+      p.allowedFrom,
+      p.body,
+      p.startedAt,
+      p.endedAt,
+      p.occurredAt,
+    ],
   );
   const error = errorOf(p, row!.result);
   if (error) throw new AppError(error.code as AppError["code"], error.message);
   // The statement committed on its own (the function is the transaction): announced after it.
-  if (announces(p.type) && row!.result.outcome === "applied") await notify(undefined, actor.tenantId, { type: "job.status_changed", id: p.jobId! });
+  if (announces(p.type) && row!.result.outcome === "applied")
+    await notify(undefined, actor.tenantId, { type: "job.status_changed", id: p.jobId! });
 }

@@ -13,16 +13,19 @@ export const PHOTO_MAX_SIDE = 1600;
 /** ...and encodes it as JPEG at this quality. */
 export const PHOTO_JPEG_QUALITY = 0.8;
 
-export const isPhotoContentType = (t: string): t is PhotoContentType => (PHOTO_CONTENT_TYPES as readonly string[]).includes(t);
+export const isPhotoContentType = (t: string): t is PhotoContentType =>
+  (PHOTO_CONTENT_TYPES as readonly string[]).includes(t);
 
-const startsWith = (bytes: Uint8Array, sig: number[], at = 0) => bytes.length >= at + sig.length && sig.every((b, i) => bytes[at + i] === b);
+const startsWith = (bytes: Uint8Array, sig: number[], at = 0) =>
+  bytes.length >= at + sig.length && sig.every((b, i) => bytes[at + i] === b);
 
 /** The image type the first bytes announce (magic numbers), or null for anything else. */
 export function sniffPhotoType(bytes: Uint8Array): PhotoContentType | null {
   if (startsWith(bytes, [0xff, 0xd8, 0xff])) return "image/jpeg";
   if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return "image/png";
   // "RIFF" <size> "WEBP"
-  if (startsWith(bytes, [0x52, 0x49, 0x46, 0x46]) && startsWith(bytes, [0x57, 0x45, 0x42, 0x50], 8)) return "image/webp";
+  if (startsWith(bytes, [0x52, 0x49, 0x46, 0x46]) && startsWith(bytes, [0x57, 0x45, 0x42, 0x50], 8))
+    return "image/webp";
   return null;
 }
 

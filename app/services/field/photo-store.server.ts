@@ -42,14 +42,28 @@ export const postgresPhotoStore: PhotoStore = {
       `INSERT INTO job_photos (tenant_id, id, job_id, taken_by, taken_at, content_type, byte_size, sha256, bytes)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
        ON CONFLICT (tenant_id, id) DO NOTHING RETURNING id`,
-      [photo.tenantId, photo.id, photo.jobId, photo.takenBy, photo.takenAt, photo.contentType, photo.byteSize, photo.sha256, photo.bytes],
+      [
+        photo.tenantId,
+        photo.id,
+        photo.jobId,
+        photo.takenBy,
+        photo.takenAt,
+        photo.contentType,
+        photo.byteSize,
+        photo.sha256,
+        photo.bytes,
+      ],
       t,
     );
     if (inserted) {
       const { tenantId: _tenant, bytes: _bytes, ...stored } = photo;
       return { created: true, stored };
     }
-    const existing = await JobPhoto.findOne({ where: { tenantId: photo.tenantId, id: photo.id }, attributes: META_ATTRIBUTES, transaction: t });
+    const existing = await JobPhoto.findOne({
+      where: { tenantId: photo.tenantId, id: photo.id },
+      attributes: META_ATTRIBUTES,
+      transaction: t,
+    });
     if (!existing) throw new Error("job_photos: the row that conflicted is gone");
     return { created: false, stored: metaOf(existing) };
   },
@@ -63,7 +77,10 @@ export const postgresPhotoStore: PhotoStore = {
     const found = await JobPhoto.findAll({
       where: { tenantId, jobId },
       attributes: META_ATTRIBUTES,
-      order: [["takenAt", "ASC"], ["id", "ASC"]],
+      order: [
+        ["takenAt", "ASC"],
+        ["id", "ASC"],
+      ],
       transaction: t,
     });
     return found.map(metaOf);

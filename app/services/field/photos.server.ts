@@ -21,7 +21,11 @@ const NO_JOB = "This job does not exist.";
 /** The job, if the actor may add photos to it; else the AppError the upload answers. */
 async function jobForUpload(actor: Actor, jobId: string, t: Tx) {
   if (!isUuid(jobId)) throw notFound(NO_JOB);
-  const job = await Job.findOne({ where: { tenantId: actor.tenantId, id: jobId }, attributes: ["id", "assigneeId"], transaction: t });
+  const job = await Job.findOne({
+    where: { tenantId: actor.tenantId, id: jobId },
+    attributes: ["id", "assigneeId"],
+    transaction: t,
+  });
   if (!job) throw notFound(NO_JOB);
   if (!actsOnAnyJob(actor) && job.assigneeId !== actor.userId) throw forbidden("This job is not assigned to you.");
   return job;
@@ -55,7 +59,10 @@ export async function putPhoto(actor: Actor, input: PhotoUploadInput): Promise<{
   if (input.bytes.length === 0) throw validationFailed({ photo: ["The photo is empty."] });
   if (input.bytes.length > PHOTO_MAX_BYTES) throw new AppError("PAYLOAD_TOO_LARGE", "The photo is larger than 5 MiB.");
   if (sniffPhotoType(input.bytes) !== declared) {
-    throw new AppError("UNSUPPORTED_MEDIA_TYPE", `The body is not a ${declared.slice("image/".length).toUpperCase()} image.`);
+    throw new AppError(
+      "UNSUPPORTED_MEDIA_TYPE",
+      `The body is not a ${declared.slice("image/".length).toUpperCase()} image.`,
+    );
   }
   // A device clock ahead of the server does not put the photo in the future.
   const takenAt = new Date(Math.min(Date.parse(input.takenAt), Date.now())).toISOString();
@@ -63,7 +70,17 @@ export async function putPhoto(actor: Actor, input: PhotoUploadInput): Promise<{
   return inTenant(actor.tenantId, async (t) => {
     await jobForUpload(actor, input.jobId, t);
     const { created, stored } = await photoStore().put(
-      { tenantId: actor.tenantId, id: input.photoId, jobId: input.jobId, takenBy: actor.userId, takenAt, contentType: declared, byteSize: input.bytes.length, sha256, bytes: input.bytes },
+      {
+        tenantId: actor.tenantId,
+        id: input.photoId,
+        jobId: input.jobId,
+        takenBy: actor.userId,
+        takenAt,
+        contentType: declared,
+        byteSize: input.bytes.length,
+        sha256,
+        bytes: input.bytes,
+      },
       t,
     );
     if (!created && (stored.jobId !== input.jobId || stored.sha256 !== sha256)) {
@@ -79,8 +96,13 @@ export async function putPhoto(actor: Actor, input: PhotoUploadInput): Promise<{
 async function visibleJob(actor: Actor, jobId: string, t: Tx) {
   if (!isUuid(jobId)) throw notFound("Job not found.");
   const scope = recordScope(actor.role);
-  const job = await Job.findOne({ where: { tenantId: actor.tenantId, id: jobId }, attributes: ["id", "assigneeId"], transaction: t });
-  if (!job || scope === "none" || (scope === "own_jobs" && job.assigneeId !== actor.userId)) throw notFound("Job not found.");
+  const job = await Job.findOne({
+    where: { tenantId: actor.tenantId, id: jobId },
+    attributes: ["id", "assigneeId"],
+    transaction: t,
+  });
+  if (!job || scope === "none" || (scope === "own_jobs" && job.assigneeId !== actor.userId))
+    throw notFound("Job not found.");
   return job;
 }
 
@@ -92,7 +114,9 @@ export async function jobPhotos(actor: Actor, jobId: string): Promise<ShownPhoto
     await visibleJob(actor, jobId, t);
     const photos = await photoStore().list(actor.tenantId, jobId, t);
     const ids = [...new Set(photos.map((p) => p.takenBy))];
-    const users = ids.length ? await User.findAll({ where: { tenantId: actor.tenantId, id: ids }, attributes: ["id", "name"], transaction: t }) : [];
+    const users = ids.length
+      ? await User.findAll({ where: { tenantId: actor.tenantId, id: ids }, attributes: ["id", "name"], transaction: t })
+      : [];
     const names = new Map(users.map((u) => [u.id, u.name]));
     return photos.map((p) => ({ ...p, takenByName: names.get(p.takenBy) ?? null }));
   });

@@ -12,7 +12,14 @@ export const NOTE_MAX = 5000;
 /** A time entry spans at most this long (issue 24: a 10-year entry was accepted). */
 export const TIME_ENTRY_MAX_MS = 24 * 60 * 60 * 1000;
 
-export const MUTATION_TYPES = ["job.status", "job.note", "job.time_entry", "job.clock", "job.checklist", "job.signature"] as const;
+export const MUTATION_TYPES = [
+  "job.status",
+  "job.note",
+  "job.time_entry",
+  "job.clock",
+  "job.checklist",
+  "job.signature",
+] as const;
 export type MutationType = (typeof MUTATION_TYPES)[number];
 
 /** `job.clock`'s actions: start or stop the job's one running clock without changing its status. */

@@ -26,7 +26,8 @@ export async function pushMutations(actor: Actor, push: PushRequest): Promise<Pu
     // the tenant's worker only when its arguments are constants (with parameters it ran on the
     // coordinator, where the procedure's set_config() does not reach the workers' row-level
     // security), and the delegated call carries no parameters (docs/decisions/228-citus-run.md).
-    if (!isUuid(actor.tenantId) || !isUuid(actor.userId) || !isUuid(clientId)) throw new AppError("INTERNAL_ERROR", "An id of the sync is not a uuid.");
+    if (!isUuid(actor.tenantId) || !isUuid(actor.userId) || !isUuid(clientId))
+      throw new AppError("INTERNAL_ERROR", "An id of the sync is not a uuid.");
     const mutations = jsonbLiteral(prepared.map(({ error: _refusal, ...args }) => args));
     const row = await one<{ p_results: typeof answer }>(
       `CALL field_push('${actor.tenantId}'::uuid, '${actor.userId}'::uuid, '${clientId}'::uuid, ${actsOnAnyJob(actor) ? "true" : "false"}, ${mutations}, NULL)`,
@@ -36,23 +37,32 @@ export async function pushMutations(actor: Actor, push: PushRequest): Promise<Pu
     if (isAppError(error) && error.status < 500) throw error;
     // What committed stays committed; the client resends the batch and gets those as duplicates.
     log.error("offline sync interrupted", { tenantId: actor.tenantId, clientId, error });
-    throw new AppError("INTERNAL_ERROR", "The sync was interrupted. Send the same mutations again; those already applied will not apply twice.", {
-      status: 503,
-      headers: { "Retry-After": "2" },
-    });
+    throw new AppError(
+      "INTERNAL_ERROR",
+      "The sync was interrupted. Send the same mutations again; those already applied will not apply twice.",
+      {
+        status: 503,
+        headers: { "Retry-After": "2" },
+      },
+    );
   }
   if (answer.forbidden) throw forbidden("This client id belongs to another user. Make a new client id for this user.");
 
   // field_push commits each mutation itself: the changes the office sees are announced after it.
-  const changed = new Set(prepared.filter((p, i) => announces(p.type) && answer.results[i]?.outcome === "applied").map((p) => p.jobId!));
+  const changed = new Set(
+    prepared.filter((p, i) => announces(p.type) && answer.results[i]?.outcome === "applied").map((p) => p.jobId!),
+  );
   // A lost announcement must not turn a committed batch into an error.
   for (const jobId of changed) {
-    await notify(undefined, actor.tenantId, { type: "job.status_changed", id: jobId }).catch((error) => log.error("live event not sent", { error: String(error) }));
+    await notify(undefined, actor.tenantId, { type: "job.status_changed", id: jobId }).catch((error) =>
+      log.error("live event not sent", { error: String(error) }),
+    );
   }
 
   const results: MutationResult[] = answer.results.map((r, i) => {
     const { id } = prepared[i];
-    if (r.outcome === "applied" || r.outcome === "duplicate" || r.outcome === "skipped") return { id, status: r.outcome };
+    if (r.outcome === "applied" || r.outcome === "duplicate" || r.outcome === "skipped")
+      return { id, status: r.outcome };
     return { id, status: "rejected", error: errorOf(prepared[i], r) };
   });
   return { clientId, lastMutationId: Number(answer.lastMutationId), results, jobs: await openAssignedJobs(actor) };

@@ -37,7 +37,11 @@ export type HistoryInput = {
 export async function recordHistory(t: Tx, actor: HistoryActor, input: HistoryInput): Promise<void> {
   let name = actor.name ?? null;
   if (!name && actor.userId) {
-    const user = await User.findOne({ where: { tenantId: actor.tenantId, id: actor.userId }, attributes: ["name"], transaction: t });
+    const user = await User.findOne({
+      where: { tenantId: actor.tenantId, id: actor.userId },
+      attributes: ["name"],
+      transaction: t,
+    });
     name = user?.name ?? null;
   }
   await RecordHistoryEntry.create(
@@ -67,10 +71,19 @@ const LIMIT = 100;
  * A record's history, newest first. A job's status changes live in job_events (written by the
  * offline sync procedure and the field page) and are merged in here.
  */
-export async function listHistory(t: Tx, tenantId: string, recordType: RecordType, recordId: string, limit = LIMIT): Promise<HistoryItem[]> {
+export async function listHistory(
+  t: Tx,
+  tenantId: string,
+  recordType: RecordType,
+  recordId: string,
+  limit = LIMIT,
+): Promise<HistoryItem[]> {
   const entries = await RecordHistoryEntry.findAll({
     where: { tenantId, recordType, recordId },
-    order: [["occurredAt", "DESC"], ["id", "DESC"]],
+    order: [
+      ["occurredAt", "DESC"],
+      ["id", "DESC"],
+    ],
     limit,
     transaction: t,
   });

@@ -95,7 +95,8 @@ export const isoDate: Check<string> = (s) => {
   return calendarOk(+m[1], +m[2], +m[3]) ? s : new Invalid("Not a real calendar date");
 };
 
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)$/;
+const DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)$/;
 // Files repeat date-times a lot (the same slots on many jobs) and toISOString is the costly
 // part, so results are remembered (a small cache, emptied when full: a pure function).
 const DATE_TIME_CACHE = new Map<string, string | Invalid>();
@@ -109,7 +110,8 @@ export const isoDateTime: Check<string> = (s) => {
 };
 function parseDateTime(s: string): string | Invalid {
   const m = DATE_TIME.exec(s);
-  if (!m) return new Invalid("Must be a date-time with a UTC offset, like 2026-07-06T08:00:00-05:00 or 2026-07-06T13:00:00Z");
+  if (!m)
+    return new Invalid("Must be a date-time with a UTC offset, like 2026-07-06T08:00:00-05:00 or 2026-07-06T13:00:00Z");
   const [y, mo, d, h, mi, sec] = [+m[1], +m[2], +m[3], +m[4], +m[5], +(m[6] ?? 0)];
   const offH = +(m[10] ?? 0);
   const offM = +(m[11] ?? 0);
@@ -128,7 +130,8 @@ const NON_ZERO = /[1-9]/;
 /** Parses "123.4" into an integer of 10^scale units, exactly (no float). */
 function decimal(s: string, scale: number, maxIntDigits: number): number | "format" | "negative" | "large" {
   const m = DECIMAL.exec(s);
-  if (!m || (m[2] === "" && !m[3]) || (m[3] !== undefined && (m[3].length === 0 || m[3].length > scale))) return "format";
+  if (!m || (m[2] === "" && !m[3]) || (m[3] !== undefined && (m[3].length === 0 || m[3].length > scale)))
+    return "format";
   const int = m[2].replace(LEADING_ZEROS, "");
   if (m[1] === "-" && (int !== "" || NON_ZERO.test(m[3] ?? ""))) return "negative";
   if (int.length > maxIntDigits) return "large";
@@ -139,13 +142,15 @@ export const money: Check<number> = (s) => {
   const v = decimal(s, 2, 8);
   if (v === "negative") return new Invalid("Must be 0 or more");
   if (v === "large") return new Invalid("Too large (at most 99999999.99)");
-  if (v === "format") return new Invalid("Must be an amount like 1234.50: up to 2 decimals, no currency symbol or thousands separator");
+  if (v === "format")
+    return new Invalid("Must be an amount like 1234.50: up to 2 decimals, no currency symbol or thousands separator");
   return v;
 };
 
 export const quantity: Check<number> = (s) => {
   const v = decimal(s, 3, 6);
-  if (v === "format" || v === "negative") return new Invalid("Must be a number above 0 with up to 3 decimals, like 2.5");
+  if (v === "format" || v === "negative")
+    return new Invalid("Must be a number above 0 with up to 3 decimals, like 2.5");
   if (v === "large" || v > 100_000_000) return new Invalid("Too large (at most 100000)");
   return v === 0 ? new Invalid("Must be above 0") : v;
 };
@@ -165,7 +170,9 @@ export const oneOf =
     return (values as readonly string[]).includes(v) ? (v as V) : new Invalid(`Must be one of: ${values.join(", ")}`);
   };
 
-const CURRENCIES: ReadonlySet<string> = new Set(typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("currency") : []);
+const CURRENCIES: ReadonlySet<string> = new Set(
+  typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("currency") : [],
+);
 const CURRENCY = /^[A-Z]{3}$/;
 export const currency: Check<string> = (s) => {
   const c = s.toUpperCase();
@@ -184,13 +191,18 @@ export type Issue = (column: string, message: string) => void;
  * values of the expected type, so a failed column adds no second, confusing error. */
 const FAILED = Symbol("failed");
 /** A record: header -> raw cell. Unknown keys are ignored; a cell must be text or absent. */
-const record = z.custom<Record<string, unknown>>((v) => typeof v === "object" && v !== null && !Array.isArray(v), "Expected a record");
+const record = z.custom<Record<string, unknown>>(
+  (v) => typeof v === "object" && v !== null && !Array.isArray(v),
+  "Expected a record",
+);
 const NOT_TEXT = new Invalid("Expected text");
 /** U+0000 cannot be stored in PostgreSQL text: refused at the boundary (issue 24). */
 const NUL_CELL = new Invalid("Contains a character that cannot be stored (U+0000)");
 
 /** A row's own checks without zod's machinery: the value, or the issues (column, message). */
-export type RowCheck<R> = (raw: Record<string, unknown>) => { ok: true; value: R } | { ok: false; issues: [string, string][] };
+export type RowCheck<R> = (
+  raw: Record<string, unknown>,
+) => { ok: true; value: R } | { ok: false; issues: [string, string][] };
 
 /**
  * One zod schema per type: a record of raw cells (text, or absent when the file lacks the
@@ -200,7 +212,11 @@ export type RowCheck<R> = (raw: Record<string, unknown>) => { ok: true; value: R
  * same check is exposed as `.check` (ROW_CHECKS) for validateRows' loop, which skips zod's
  * per-row contexts and wrappers; the schema is a thin wrapper of it, so both say the same.
  */
-export function rowSchema<S extends Spec, R>(spec: S, toRow: (v: Values<S>) => R, cross?: (v: Values<S>, issue: Issue) => void) {
+export function rowSchema<S extends Spec, R>(
+  spec: S,
+  toRow: (v: Values<S>) => R,
+  cross?: (v: Values<S>, issue: Issue) => void,
+) {
   const columns = Object.keys(spec);
   const check: RowCheck<R> = (raw) => {
     let issues: [string, string][] | null = null;
@@ -210,7 +226,14 @@ export function rowSchema<S extends Spec, R>(spec: S, toRow: (v: Values<S>) => R
     const values: Record<string, unknown> = {};
     for (const column of columns) {
       const cell = raw[column];
-      const v = cell === undefined ? spec[column](cell) : typeof cell !== "string" ? NOT_TEXT : cell.includes("\u0000") ? NUL_CELL : spec[column](cell);
+      const v =
+        cell === undefined
+          ? spec[column](cell)
+          : typeof cell !== "string"
+            ? NOT_TEXT
+            : cell.includes("\u0000")
+              ? NUL_CELL
+              : spec[column](cell);
       if (v instanceof Invalid) {
         issue(column, v.message);
         values[column] = FAILED;
@@ -244,23 +267,20 @@ export const CUSTOMER_SPEC = {
   external_id: optional(maxLen(100)),
 };
 
-export const customerSchema = rowSchema(
-  CUSTOMER_SPEC,
-  (r): CustomerRow => ({
-    name: r.name,
-    company: r.company,
-    email: r.email,
-    phone: r.phone,
-    addressLine1: r.address_line1,
-    addressLine2: r.address_line2,
-    city: r.city,
-    region: r.region,
-    postalCode: r.postal_code,
-    country: r.country,
-    notes: r.notes,
-    externalId: r.external_id,
-  }),
-);
+export const customerSchema = rowSchema(CUSTOMER_SPEC, (r): CustomerRow => ({
+  name: r.name,
+  company: r.company,
+  email: r.email,
+  phone: r.phone,
+  addressLine1: r.address_line1,
+  addressLine2: r.address_line2,
+  city: r.city,
+  region: r.region,
+  postalCode: r.postal_code,
+  country: r.country,
+  notes: r.notes,
+  externalId: r.external_id,
+}));
 
 /** A zod string field checked by one of the cell checks above (the forms that share the import's rules). */
 export const checked = <T>(check: Check<T>) =>

@@ -36,7 +36,12 @@ interface CustomerIndex {
   byExternalId: Map<string, string>;
 }
 
-async function customersByKey(tenantId: string, emails: string[], externalIds: string[], t: Tx): Promise<CustomerIndex> {
+async function customersByKey(
+  tenantId: string,
+  emails: string[],
+  externalIds: string[],
+  t: Tx,
+): Promise<CustomerIndex> {
   const found =
     emails.length || externalIds.length
       ? await rows<{ id: string; email: string | null; external_id: string | null }>(
@@ -55,12 +60,18 @@ async function customersByKey(tenantId: string, emails: string[], externalIds: s
 }
 
 /** The customer reference of one row or document: the first problem found, or null. */
-function customerProblem(ref: { customerEmail: string | null; customerExternalId: string | null }, index: CustomerIndex): [string, string] | null {
+function customerProblem(
+  ref: { customerEmail: string | null; customerExternalId: string | null },
+  index: CustomerIndex,
+): [string, string] | null {
   const byEmail = ref.customerEmail ? index.byEmail.get(ref.customerEmail) : undefined;
   const byId = ref.customerExternalId ? index.byExternalId.get(ref.customerExternalId) : undefined;
-  if (ref.customerEmail && !byEmail) return ["customer_email", "No customer has this email. Import or add the customer first."];
-  if (ref.customerExternalId && !byId) return ["customer_external_id", "No customer has this external_id. Import or add the customer first."];
-  if (byEmail && byId && byEmail !== byId) return ["customer_external_id", "Names a different customer than customer_email"];
+  if (ref.customerEmail && !byEmail)
+    return ["customer_email", "No customer has this email. Import or add the customer first."];
+  if (ref.customerExternalId && !byId)
+    return ["customer_external_id", "No customer has this external_id. Import or add the customer first."];
+  if (byEmail && byId && byEmail !== byId)
+    return ["customer_external_id", "Names a different customer than customer_email"];
   return null;
 }
 
@@ -76,7 +87,8 @@ async function checkCustomers(tenantId: string, all: AnyRow[], errors: RowError[
   const taken = await customersByKey(tenantId, distinct(emails.values()), distinct(ids.values()), t);
   for (const row of all) {
     const id = ids.get(row);
-    if (id && taken.byExternalId.has(id)) reject(row, errors, "external_id", "A customer with this external_id already exists");
+    if (id && taken.byExternalId.has(id))
+      reject(row, errors, "external_id", "A customer with this external_id already exists");
     const email = emails.get(row);
     if (email && taken.byEmail.has(email)) reject(row, errors, "email", "A customer with this email already exists");
   }
@@ -86,7 +98,12 @@ async function checkTeam(tenantId: string, all: AnyRow[], errors: RowError[], t:
   const emails = keys("team", all, "email", "email");
   // An e-mail is unique within a business only (CONTRACT section 19): an address known in
   // another business imports like any new one, and nothing here may tell of it.
-  const taken = await existing(`SELECT email AS v FROM users WHERE tenant_id = $1 AND email = ANY($2::text[])`, tenantId, distinct(emails.values()), t);
+  const taken = await existing(
+    `SELECT email AS v FROM users WHERE tenant_id = $1 AND email = ANY($2::text[])`,
+    tenantId,
+    distinct(emails.values()),
+    t,
+  );
   for (const row of all) {
     const email = emails.get(row);
     if (email !== undefined && taken.has(email)) reject(row, errors, "email", "Already a member of your team");
@@ -98,9 +115,24 @@ async function checkJobs(tenantId: string, all: AnyRow[], errors: RowError[], t:
   const valued = all.filter((r) => r.values);
   const v = (r: AnyRow, f: string) => r.values![f] as string | null;
   // One transaction is one connection: the queries run one after the other.
-  const takenIds = await existing(`SELECT external_id AS v FROM jobs WHERE tenant_id = $1 AND external_id = ANY($2::text[])`, tenantId, distinct(ids.values()), t);
-  const customers = await customersByKey(tenantId, distinct(valued.map((r) => v(r, "customerEmail"))), distinct(valued.map((r) => v(r, "customerExternalId"))), t);
-  const members = await existing(`SELECT email AS v FROM users WHERE tenant_id = $1 AND email = ANY($2::text[])`, tenantId, distinct(valued.map((r) => v(r, "assigneeEmail"))), t);
+  const takenIds = await existing(
+    `SELECT external_id AS v FROM jobs WHERE tenant_id = $1 AND external_id = ANY($2::text[])`,
+    tenantId,
+    distinct(ids.values()),
+    t,
+  );
+  const customers = await customersByKey(
+    tenantId,
+    distinct(valued.map((r) => v(r, "customerEmail"))),
+    distinct(valued.map((r) => v(r, "customerExternalId"))),
+    t,
+  );
+  const members = await existing(
+    `SELECT email AS v FROM users WHERE tenant_id = $1 AND email = ANY($2::text[])`,
+    tenantId,
+    distinct(valued.map((r) => v(r, "assigneeEmail"))),
+    t,
+  );
   for (const row of all) {
     const id = ids.get(row);
     if (id && takenIds.has(id)) reject(row, errors, "external_id", "A job with this external_id already exists");
@@ -108,15 +140,33 @@ async function checkJobs(tenantId: string, all: AnyRow[], errors: RowError[], t:
     const problem = customerProblem(row.values as never, customers);
     if (problem) reject(row, errors, ...problem);
     const assignee = v(row, "assigneeEmail");
-    if (assignee && !members.has(assignee)) reject(row, errors, "assignee_email", "No team member has this email. Import or add the team member first.");
+    if (assignee && !members.has(assignee))
+      reject(row, errors, "assignee_email", "No team member has this email. Import or add the team member first.");
   }
 }
 
-async function checkDocuments(type: "quotes" | "invoices", tenantId: string, all: AnyRow[], documents: Doc[], errors: RowError[], t: Tx) {
+async function checkDocuments(
+  type: "quotes" | "invoices",
+  tenantId: string,
+  all: AnyRow[],
+  documents: Doc[],
+  errors: RowError[],
+  t: Tx,
+) {
   const label = type === "quotes" ? "Quote" : "Invoice";
   const byNumber = new Map<AnyRow, string>(keys(type, all, "number", "number"));
-  const taken = await existing(`SELECT number AS v FROM ${type} WHERE tenant_id = $1 AND number = ANY($2::text[])`, tenantId, distinct(byNumber.values()), t);
-  const customers = await customersByKey(tenantId, distinct(documents.map((d) => d.customerEmail)), distinct(documents.map((d) => d.customerExternalId)), t);
+  const taken = await existing(
+    `SELECT number AS v FROM ${type} WHERE tenant_id = $1 AND number = ANY($2::text[])`,
+    tenantId,
+    distinct(byNumber.values()),
+    t,
+  );
+  const customers = await customersByKey(
+    tenantId,
+    distinct(documents.map((d) => d.customerEmail)),
+    distinct(documents.map((d) => d.customerExternalId)),
+    t,
+  );
   const rowsOf = new Map<number, AnyRow>(all.map((r) => [r.rowNumber, r]));
   for (const [row, number] of byNumber) {
     if (taken.has(number)) reject(row, errors, "number", `${label} ${number} already exists`);

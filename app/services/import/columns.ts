@@ -11,7 +11,11 @@ export function isImportType(value: unknown): value is ImportType {
 }
 
 /** The order that works on an empty account: later types refer to records of earlier ones. */
-export const IMPORT_ORDER: readonly ImportType[] = ["customers", "team", ...IMPORT_TYPES.filter((t) => t !== "customers" && t !== "team")];
+export const IMPORT_ORDER: readonly ImportType[] = [
+  "customers",
+  "team",
+  ...IMPORT_TYPES.filter((t) => t !== "customers" && t !== "team"),
+];
 
 /**
  * A team import grants roles, so only who may manage the team (owner, admin) sees or imports
@@ -64,45 +68,116 @@ const date = "Date, YYYY-MM-DD";
 const dateTime = "Date and time, ISO 8601 with a UTC offset (Z or +hh:mm)";
 const currency = "3-letter ISO 4217 code. Default USD. The same on every row of a document.";
 const item: ImportColumn[] = [
-  { name: "item_description", required: true, format: "Line item text, up to 1,000 characters", example: "Installation labour" },
-  { name: "item_quantity", required: false, format: "Number above 0 with up to 3 decimals. Default 1.", example: "2.5" },
+  {
+    name: "item_description",
+    required: true,
+    format: "Line item text, up to 1,000 characters",
+    example: "Installation labour",
+  },
+  {
+    name: "item_quantity",
+    required: false,
+    format: "Number above 0 with up to 3 decimals. Default 1.",
+    example: "2.5",
+  },
   { name: "item_unit_price", required: true, format: money, example: "95.00" },
-  { name: "tax_rate", required: false, format: "Tax percent for this line, 0 to 100 with up to 3 decimals. Default 0.", example: "8.25" },
+  {
+    name: "tax_rate",
+    required: false,
+    format: "Tax percent for this line, 0 to 100 with up to 3 decimals. Default 0.",
+    example: "8.25",
+  },
 ];
 
 export const IMPORT_COLUMNS: Record<ImportType, readonly ImportColumn[]> = {
   customers: [
     { name: "name", required: true, format: "Text, up to 200 characters", example: "Zoë Kowalski" },
     { name: "company", required: false, format: "Text, up to 200 characters", example: "Brennan, Hart & Co." },
-    { name: "email", required: false, format: "Email address, unique among your customers", example: "zoe.kowalski@example.com" },
-    { name: "phone", required: false, format: "Phone number: digits, spaces, + ( ) - . and an optional extension (x12)", example: "+1 512 555 0142" },
+    {
+      name: "email",
+      required: false,
+      format: "Email address, unique among your customers",
+      example: "zoe.kowalski@example.com",
+    },
+    {
+      name: "phone",
+      required: false,
+      format: "Phone number: digits, spaces, + ( ) - . and an optional extension (x12)",
+      example: "+1 512 555 0142",
+    },
     { name: "address_line1", required: false, format: "Text, up to 200 characters", example: "1208 Barton Springs Rd" },
     { name: "address_line2", required: false, format: "Text, up to 200 characters", example: "Unit 4" },
     { name: "city", required: false, format: "Text, up to 100 characters", example: "Austin" },
     { name: "region", required: false, format: "State, province or region, up to 100 characters", example: "TX" },
     { name: "postal_code", required: false, format: "Text, up to 20 characters", example: "78704" },
     { name: "country", required: false, format: "Country name or code, up to 100 characters", example: "US" },
-    { name: "notes", required: false, format: "Text, up to 5,000 characters, line breaks allowed", example: "Gate code 4412" },
-    { name: "external_id", required: false, format: "Your own ID for the customer, up to 100 characters, unique", example: "CUST-1001" },
+    {
+      name: "notes",
+      required: false,
+      format: "Text, up to 5,000 characters, line breaks allowed",
+      example: "Gate code 4412",
+    },
+    {
+      name: "external_id",
+      required: false,
+      format: "Your own ID for the customer, up to 100 characters, unique",
+      example: "CUST-1001",
+    },
   ],
   jobs: [
     { name: "title", required: true, format: "Text, up to 200 characters", example: "Replace water heater" },
     ...customerRef,
-    { name: "description", required: false, format: "Text, up to 5,000 characters, line breaks allowed", example: "50 gal gas unit in garage" },
+    {
+      name: "description",
+      required: false,
+      format: "Text, up to 5,000 characters, line breaks allowed",
+      example: "50 gal gas unit in garage",
+    },
     {
       name: "status",
       required: false,
-      format: "unscheduled, scheduled, completed or cancelled. Default: scheduled when scheduled_start is given, else unscheduled.",
+      format:
+        "unscheduled, scheduled, completed or cancelled. Default: scheduled when scheduled_start is given, else unscheduled.",
       example: "scheduled",
     },
-    { name: "scheduled_start", required: false, format: `${dateTime}. Required when status is scheduled.`, example: "2026-07-06T08:00:00-05:00" },
-    { name: "scheduled_end", required: false, format: `${dateTime}, not before scheduled_start`, example: "2026-07-06T11:00:00-05:00" },
-    { name: "assignee_email", required: false, format: "Email of an existing team member", example: "tomas@duartehome.example" },
-    { name: "address", required: false, format: "Job site address, up to 500 characters", example: "1208 Barton Springs Rd, Austin, TX 78704" },
-    { name: "external_id", required: false, format: "Your own ID for the job, up to 100 characters, unique", example: "JOB-5001" },
+    {
+      name: "scheduled_start",
+      required: false,
+      format: `${dateTime}. Required when status is scheduled.`,
+      example: "2026-07-06T08:00:00-05:00",
+    },
+    {
+      name: "scheduled_end",
+      required: false,
+      format: `${dateTime}, not before scheduled_start`,
+      example: "2026-07-06T11:00:00-05:00",
+    },
+    {
+      name: "assignee_email",
+      required: false,
+      format: "Email of an existing team member",
+      example: "tomas@duartehome.example",
+    },
+    {
+      name: "address",
+      required: false,
+      format: "Job site address, up to 500 characters",
+      example: "1208 Barton Springs Rd, Austin, TX 78704",
+    },
+    {
+      name: "external_id",
+      required: false,
+      format: "Your own ID for the job, up to 100 characters, unique",
+      example: "JOB-5001",
+    },
   ],
   quotes: [
-    { name: "number", required: true, format: "Quote number, up to 50 characters. Rows with the same number form one quote.", example: "Q-1001" },
+    {
+      name: "number",
+      required: true,
+      format: "Quote number, up to 50 characters. Rows with the same number form one quote.",
+      example: "Q-1001",
+    },
     ...customerRef,
     { name: "title", required: false, format: "Text, up to 200 characters", example: "Water heater replacement" },
     { name: "status", required: false, format: "draft, sent, approved or declined. Default draft.", example: "sent" },
@@ -110,12 +185,27 @@ export const IMPORT_COLUMNS: Record<ImportType, readonly ImportColumn[]> = {
     { name: "valid_until", required: false, format: `${date}, not before issue_date`, example: "2026-07-20" },
     { name: "currency", required: false, format: currency, example: "USD" },
     ...item,
-    { name: "notes", required: false, format: "Text, up to 5,000 characters, line breaks allowed", example: "Price includes permit" },
+    {
+      name: "notes",
+      required: false,
+      format: "Text, up to 5,000 characters, line breaks allowed",
+      example: "Price includes permit",
+    },
   ],
   invoices: [
-    { name: "number", required: true, format: "Invoice number, up to 50 characters. Rows with the same number form one invoice.", example: "INV-2001" },
+    {
+      name: "number",
+      required: true,
+      format: "Invoice number, up to 50 characters. Rows with the same number form one invoice.",
+      example: "INV-2001",
+    },
     ...customerRef,
-    { name: "status", required: false, format: "draft, sent, partial, paid or void. Default draft.", example: "partial" },
+    {
+      name: "status",
+      required: false,
+      format: "draft, sent, partial, paid or void. Default draft.",
+      example: "partial",
+    },
     { name: "issue_date", required: false, format: date, example: "2026-06-22" },
     { name: "due_date", required: false, format: `${date}, not before issue_date`, example: "2026-07-22" },
     { name: "currency", required: false, format: currency, example: "USD" },
@@ -129,9 +219,19 @@ export const IMPORT_COLUMNS: Record<ImportType, readonly ImportColumn[]> = {
   ],
   team: [
     { name: "name", required: true, format: "Text, up to 200 characters", example: "Tomás Ibáñez" },
-    { name: "email", required: true, format: "Email address, unique in your team", example: "tomas@duartehome.example" },
+    {
+      name: "email",
+      required: true,
+      format: "Email address, unique in your team",
+      example: "tomas@duartehome.example",
+    },
     { name: "role", required: true, format: "admin, office or technician", example: "technician" },
-    { name: "phone", required: false, format: "Phone number: digits, spaces, + ( ) - . and an optional extension (x12)", example: "+1 512 555 0111" },
+    {
+      name: "phone",
+      required: false,
+      format: "Phone number: digits, spaces, + ( ) - . and an optional extension (x12)",
+      example: "+1 512 555 0111",
+    },
     { name: "hourly_rate", required: false, format: money, example: "68.50" },
   ],
 };

@@ -47,7 +47,11 @@ function show(field: string, v: unknown): string {
 /** Round half up for non-negative n: floor(n / d + 1/2). */
 const roundHalfUp = (n: bigint, d: bigint) => (2n * n + d) / (2n * d);
 
-export function buildDocuments(type: "quotes" | "invoices", rows: AnyRow[], errors: RowError[]): (QuoteDocument | InvoiceDocument)[] {
+export function buildDocuments(
+  type: "quotes" | "invoices",
+  rows: AnyRow[],
+  errors: RowError[],
+): (QuoteDocument | InvoiceDocument)[] {
   const label = type === "quotes" ? "quote" : "invoice";
   const groups = new Map<string, { rowNumbers: number[]; ok: boolean; lines: AnyRow[] }>();
   for (const row of rows) {
@@ -66,7 +70,12 @@ export function buildDocuments(type: "quotes" | "invoices", rows: AnyRow[], erro
       let agrees = true;
       for (const [column, field] of DOC_COLUMNS[type]) {
         if (row.values[field] !== ref.values[field]) {
-          reject(row, errors, column, `Differs from row ${ref.rowNumber} of ${label} ${number}, which has ${show(field, ref.values[field])}`);
+          reject(
+            row,
+            errors,
+            column,
+            `Differs from row ${ref.rowNumber} of ${label} ${number}, which has ${show(field, ref.values[field])}`,
+          );
           agrees = false;
         }
       }
@@ -131,14 +140,22 @@ export function buildDocuments(type: "quotes" | "invoices", rows: AnyRow[], erro
     let paid = inv.amountPaidCents ?? (inv.status === "paid" ? totalCents : 0);
     let problem: string | null = null;
     if (paid > totalCents) problem = `Cannot be more than the invoice total (${total})`;
-    else if (inv.status === "paid" && paid !== totalCents) problem = `Must equal the invoice total (${total}) when status is paid`;
-    else if (inv.status === "partial" && paid >= totalCents) problem = `Must be below the invoice total (${total}) when status is partial`;
+    else if (inv.status === "paid" && paid !== totalCents)
+      problem = `Must equal the invoice total (${total}) when status is paid`;
+    else if (inv.status === "partial" && paid >= totalCents)
+      problem = `Must be below the invoice total (${total}) when status is partial`;
     if (problem) {
       reject(ref, errors, "amount_paid", problem);
       base.ok = false;
       paid = Math.min(paid, totalCents);
     }
-    documents.push({ ...base, status: inv.status, dueDate: inv.dueDate, amountPaidCents: paid, balanceCents: totalCents - paid });
+    documents.push({
+      ...base,
+      status: inv.status,
+      dueDate: inv.dueDate,
+      amountPaidCents: paid,
+      balanceCents: totalCents - paid,
+    });
   }
   return documents;
 }

@@ -56,7 +56,10 @@ function distinctValues(rows: readonly ValidatedRow<object>[], field: string): s
 }
 
 /** Distinct referenced values per target, from the rows that have values. */
-export function collectReferences(type: ImportType, rows: readonly ValidatedRow<object>[]): Record<ReferenceTarget, string[]> {
+export function collectReferences(
+  type: ImportType,
+  rows: readonly ValidatedRow<object>[],
+): Record<ReferenceTarget, string[]> {
   const out: Record<ReferenceTarget, string[]> = { "customer.email": [], "customer.externalId": [], "user.email": [] };
   for (const key of REFERENCE_KEYS[type]) out[key.target] = distinctValues(rows, key.field);
   return out;
@@ -84,4 +87,3 @@ export function reject(row: AnyRow, errors: RowError[], column: string | null, m
   row.ok = false;
   errors.push({ row: row.rowNumber, column, message });
 }
-

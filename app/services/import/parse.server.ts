@@ -92,7 +92,11 @@ interface ParseState {
   error: FileError | null;
 }
 
-async function* decodeUtf8(source: AsyncIterable<Uint8Array>, maxBytes: number, state: ParseState): AsyncGenerator<string> {
+async function* decodeUtf8(
+  source: AsyncIterable<Uint8Array>,
+  maxBytes: number,
+  state: ParseState,
+): AsyncGenerator<string> {
   // fatal: invalid UTF-8 is a file error, not silently U+FFFD. ignoreBOM false strips a BOM.
   const decoder = new TextDecoder("utf-8", { fatal: true });
   let total = 0;
@@ -136,7 +140,7 @@ async function* decodeUtf8(source: AsyncIterable<Uint8Array>, maxBytes: number, 
 }
 
 function invalidUtf8(): FileError {
-  return fileError(400, "INVALID_UTF8", "The file is not valid UTF-8 text. Save it as \"CSV UTF-8\" and try again.");
+  return fileError(400, "INVALID_UTF8", 'The file is not valid UTF-8 text. Save it as "CSV UTF-8" and try again.');
 }
 
 function formatBytes(n: number): string {
@@ -175,7 +179,8 @@ interface Header {
 
 function readHeader(cells: string[], type: ImportType | undefined): Header | FileError {
   // A quoted header cell spanning lines can still hold a NUL the byte check did not see.
-  if (cells.some((c) => c.includes("\u0000"))) return fileError(400, "NOT_CSV", "This does not look like a CSV text file (it holds binary data).");
+  if (cells.some((c) => c.includes("\u0000")))
+    return fileError(400, "NOT_CSV", "This does not look like a CSV text file (it holds binary data).");
   const names = cells.map((c) => c.trim().toLowerCase());
   const known = type ? new Set(IMPORT_COLUMNS[type].map((c) => c.name)) : null;
   const seen = new Set<string>();
@@ -189,7 +194,8 @@ function readHeader(cells: string[], type: ImportType | undefined): Header | Fil
       keys.push(null);
       continue;
     }
-    if (seen.has(name)) return fileError(422, "DUPLICATE_COLUMN", `The column "${name}" appears more than once in the header.`);
+    if (seen.has(name))
+      return fileError(422, "DUPLICATE_COLUMN", `The column "${name}" appears more than once in the header.`);
     seen.add(name);
     if ((known && !known.has(name)) || name === "__proto__") {
       warnings.push(`Unknown column "${name}" is ignored.`);
@@ -223,8 +229,8 @@ function isBlank(cells: string[]): boolean {
 function quoteError(errors: Papa.ParseError[]): string | undefined {
   if (errors.length === 0) return undefined;
   return errors.some((e) => e.code === "MissingQuotes")
-    ? "A quoted cell is never closed (a \" without its closing \")."
-    : "Malformed quotes: text follows a closing quote. Write a quote inside a quoted cell as \"\".";
+    ? 'A quoted cell is never closed (a " without its closing ").'
+    : 'Malformed quotes: text follows a closing quote. Write a quote inside a quoted cell as "".';
 }
 
 export async function parseCsv(input: CsvInput, opts: ParseOptions): Promise<ParsedCsv> {
@@ -293,7 +299,14 @@ export async function parseCsv(input: CsvInput, opts: ParseOptions): Promise<Par
           return;
         }
         if (++dataRows > opts.maxRows) {
-          stop(fileError(413, "TOO_MANY_ROWS", `The file has more than ${opts.maxRows.toLocaleString("en-US")} data rows.`), parser);
+          stop(
+            fileError(
+              413,
+              "TOO_MANY_ROWS",
+              `The file has more than ${opts.maxRows.toLocaleString("en-US")} data rows.`,
+            ),
+            parser,
+          );
           return;
         }
         const values: Record<string, string> = {};
@@ -323,5 +336,12 @@ export async function parseCsv(input: CsvInput, opts: ParseOptions): Promise<Par
   if (state.error) return state.error;
   if (!header) return fileError(400, "EMPTY_FILE", "The file is empty.");
   if (records.length === 0) return fileError(422, "NO_DATA_ROWS", "The file has a header row but no data rows.");
-  return { ok: true, headers: header.names, fileHeaders: header.originals, records, rowErrors, warnings: header.warnings };
+  return {
+    ok: true,
+    headers: header.names,
+    fileHeaders: header.originals,
+    records,
+    rowErrors,
+    warnings: header.warnings,
+  };
 }

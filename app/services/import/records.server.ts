@@ -8,7 +8,15 @@ import { addLoginEmailsOfImportRun } from "../../../db/login-emails";
 import { conflict } from "~/utils/app-error";
 import type { ImportType } from "./columns";
 import type { PropertyDraft } from "./mapping/apply.server";
-import type { CustomerRow, InvoiceDocument, JobRow, LineItem, QuoteDocument, TeamMemberRow, ValidationResult } from "./row-types";
+import type {
+  CustomerRow,
+  InvoiceDocument,
+  JobRow,
+  LineItem,
+  QuoteDocument,
+  TeamMemberRow,
+  ValidationResult,
+} from "./row-types";
 
 /** A stored record column: name in the SQL, PostgreSQL type, and how to read it. */
 type Column<R> = readonly [name: string, type: string, get: (r: R) => unknown];
@@ -109,7 +117,8 @@ const RECORD_COLUMNS = {
 /** The records of a valid preview, in file order and in slices of `size`, each record an
  * array in RECORD_COLUMNS order (made slice by slice, so they never all exist at once). */
 export function* recordSlices(result: ValidationResult, size: number): Generator<unknown[][]> {
-  const list: readonly unknown[] = result.type === "quotes" || result.type === "invoices" ? result.documents : result.rows.map((r) => r.values);
+  const list: readonly unknown[] =
+    result.type === "quotes" || result.type === "invoices" ? result.documents : result.rows.map((r) => r.values);
   const columns = RECORD_COLUMNS[result.type] as readonly Column<unknown>[];
   for (let i = 0; i < list.length; i += size) yield list.slice(i, i + size).map((r) => toArray(columns, r));
 }
@@ -121,7 +130,9 @@ export function* recordSlices(result: ValidationResult, size: number): Generator
  */
 function source(columns: readonly Column<never>[], pick?: string[]): string {
   const select = columns
-    .map(([name, type], i) => (pick && !pick.includes(name) ? null : type === "jsonb" ? `x->${i} AS ${name}` : `(x->>${i})::${type} AS ${name}`))
+    .map(([name, type], i) =>
+      pick && !pick.includes(name) ? null : type === "jsonb" ? `x->${i} AS ${name}` : `(x->>${i})::${type} AS ${name}`,
+    )
     .filter(Boolean)
     .join(", ");
   return `FROM (SELECT ${select} FROM import_run_data d CROSS JOIN LATERAL jsonb_array_elements(d.data::jsonb) AS x
@@ -259,12 +270,22 @@ function pgCode(error: unknown): string | undefined {
  * Inserts the run's stored records inside the caller's transaction. Anything that changed
  * since the preview (a duplicate added, a referenced record deleted) refuses the whole commit.
  */
-export async function insertRecords(type: ImportType, tenantId: string, runId: string, expected: number, t: Tx): Promise<number> {
+export async function insertRecords(
+  type: ImportType,
+  tenantId: string,
+  runId: string,
+  expected: number,
+  t: Tx,
+): Promise<number> {
   const { main, parts } = COMMIT_SQL[type];
   // The joins hash up to 50,000 records and the tenant's customers: room to do it in memory.
   await rows(`SET LOCAL work_mem = '64MB'`, [], t);
   try {
-    const [{ n }] = await rows<{ n: number }>(`WITH ins AS (${main} RETURNING 1) SELECT count(*)::int AS n FROM ins`, [tenantId, runId], t);
+    const [{ n }] = await rows<{ n: number }>(
+      `WITH ins AS (${main} RETURNING 1) SELECT count(*)::int AS n FROM ins`,
+      [tenantId, runId],
+      t,
+    );
     if (n !== expected) {
       throw conflict(
         `Some ${NOUNS[type]} refer to customers or team members that were deleted or changed since the preview. Preview the file again to see which rows.`,
@@ -281,7 +302,8 @@ export async function insertRecords(type: ImportType, tenantId: string, runId: s
       // Each part with RETURNING (counted, not sent back): Citus runs an INSERT ... SELECT from a
       // subquery through the coordinator, as a COPY that row-level security refuses, unless the
       // statement returns rows (docs/decisions/228-citus-run.md).
-      for (const sql of parts) await rows(`WITH ins AS (${sql} RETURNING 1) SELECT count(*)::int AS n FROM ins`, [tenantId, runId], t);
+      for (const sql of parts)
+        await rows(`WITH ins AS (${sql} RETURNING 1) SELECT count(*)::int AS n FROM ins`, [tenantId, runId], t);
       await rows(`SET LOCAL enable_seqscan = on`, [], t);
       await rows(`SET LOCAL plan_cache_mode = auto`, [], t);
     }
@@ -291,9 +313,12 @@ export async function insertRecords(type: ImportType, tenantId: string, runId: s
   } catch (error) {
     const code = pgCode(error);
     if (code === "23505") {
-      throw conflict(`Some of these ${NOUNS[type]} were added since the preview (the same email, external_id or number now exists). Preview the file again to see which rows.`);
+      throw conflict(
+        `Some of these ${NOUNS[type]} were added since the preview (the same email, external_id or number now exists). Preview the file again to see which rows.`,
+      );
     }
-    if (code === "23503") throw conflict("Records this file refers to were deleted since the preview. Preview the file again.");
+    if (code === "23503")
+      throw conflict("Records this file refers to were deleted since the preview. Preview the file again.");
     throw error;
   }
 }

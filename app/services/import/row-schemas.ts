@@ -5,21 +5,50 @@ import type { z } from "zod";
 import { INVOICE_STATUSES } from "../../../db/enums";
 import type { ImportType } from "./columns";
 import {
-  currency, customerSchema, CUSTOMER_SPEC, email, isoDate, isoDateTime, maxLen, money, oneOf, optional, phone, present, quantity,
-  required, rowSchema, taxRate, withDefault, type Issue, type RowCheck,
+  currency,
+  customerSchema,
+  CUSTOMER_SPEC,
+  email,
+  isoDate,
+  isoDateTime,
+  maxLen,
+  money,
+  oneOf,
+  optional,
+  phone,
+  present,
+  quantity,
+  required,
+  rowSchema,
+  taxRate,
+  withDefault,
+  type Issue,
+  type RowCheck,
 } from "./cells";
 import {
-  IMPORT_JOB_STATUSES, IMPORT_QUOTE_STATUSES, TEAM_ROLES,
-  type CustomerRef, type InvoiceLineRow, type JobRow, type LineFields, type QuoteLineRow, type RowValues, type TeamMemberRow,
+  IMPORT_JOB_STATUSES,
+  IMPORT_QUOTE_STATUSES,
+  TEAM_ROLES,
+  type CustomerRef,
+  type InvoiceLineRow,
+  type JobRow,
+  type LineFields,
+  type QuoteLineRow,
+  type RowValues,
+  type TeamMemberRow,
 } from "./row-types";
 
 function requireCustomer(r: { customer_email?: string | null; customer_external_id?: string | null }, issue: Issue) {
   if (r.customer_email || r.customer_external_id) return;
-  issue(r.customer_email !== undefined ? "customer_email" : "customer_external_id", "customer_email or customer_external_id is required");
+  issue(
+    r.customer_email !== undefined ? "customer_email" : "customer_external_id",
+    "customer_email or customer_external_id is required",
+  );
 }
 
 function notBefore(issue: Issue, later: unknown, earlier: unknown, column: string, earlierColumn: string) {
-  if (typeof later === "string" && typeof earlier === "string" && later < earlier) issue(column, `Must not be before ${earlierColumn}`);
+  if (typeof later === "string" && typeof earlier === "string" && later < earlier)
+    issue(column, `Must not be before ${earlierColumn}`);
 }
 
 const customerRefShape = { customer_email: present(email), customer_external_id: present(maxLen(100)) };
@@ -34,7 +63,12 @@ const lineShape = {
   item_unit_price: required(money),
   tax_rate: withDefault(taxRate, 0),
 };
-const lineFields = (r: { item_description: string; item_quantity: number; item_unit_price: number; tax_rate: number }): LineFields => ({
+const lineFields = (r: {
+  item_description: string;
+  item_quantity: number;
+  item_unit_price: number;
+  tax_rate: number;
+}): LineFields => ({
   itemDescription: r.item_description,
   itemQuantityMilli: r.item_quantity,
   itemUnitPriceCents: r.item_unit_price,
@@ -106,7 +140,8 @@ export const jobSchema = rowSchema(
     notBefore(issue, r.scheduled_end, r.scheduled_start, "scheduled_end", "scheduled_start");
     if (r.status === "scheduled" && !r.scheduled_start) issue("scheduled_start", "Required when status is scheduled");
     // A job cannot be both unscheduled and on the calendar; say so rather than drop a time.
-    if (r.status === "unscheduled" && typeof r.scheduled_start === "string") issue("status", "Is unscheduled, but scheduled_start is given");
+    if (r.status === "unscheduled" && typeof r.scheduled_start === "string")
+      issue("status", "Is unscheduled, but scheduled_start is given");
   },
 );
 
@@ -156,16 +191,13 @@ export const invoiceSchema = rowSchema(
   },
 );
 
-export const teamMemberSchema = rowSchema(
-  SPECS.team,
-  (r): TeamMemberRow => ({
-    name: r.name,
-    email: r.email,
-    role: r.role,
-    phone: r.phone,
-    hourlyRateCents: r.hourly_rate,
-  }),
-);
+export const teamMemberSchema = rowSchema(SPECS.team, (r): TeamMemberRow => ({
+  name: r.name,
+  email: r.email,
+  role: r.role,
+  phone: r.phone,
+  hourlyRateCents: r.hourly_rate,
+}));
 
 export const ROW_SCHEMAS: { [K in ImportType]: z.ZodType<RowValues[K], z.ZodTypeDef, unknown> } = {
   customers: customerSchema,

@@ -8,8 +8,18 @@ import type { RowError } from "./parse.server";
 
 // The states a file may give (subsets of db/enums.ts: an import never starts a job on the road,
 // nor stores a derived `expired`, nor makes a second owner).
-export const IMPORT_JOB_STATUSES = ["unscheduled", "scheduled", "completed", "cancelled"] as const satisfies readonly JobStatus[];
-export const IMPORT_QUOTE_STATUSES = ["draft", "sent", "approved", "declined"] as const satisfies readonly QuoteStatus[];
+export const IMPORT_JOB_STATUSES = [
+  "unscheduled",
+  "scheduled",
+  "completed",
+  "cancelled",
+] as const satisfies readonly JobStatus[];
+export const IMPORT_QUOTE_STATUSES = [
+  "draft",
+  "sent",
+  "approved",
+  "declined",
+] as const satisfies readonly QuoteStatus[];
 export const TEAM_ROLES = ["admin", "office", "technician"] as const satisfies readonly Role[];
 export type ImportJobStatus = (typeof IMPORT_JOB_STATUSES)[number];
 export type ImportQuoteStatus = (typeof IMPORT_QUOTE_STATUSES)[number];

@@ -20,7 +20,14 @@ import { insertRecords, recordSlices } from "./records.server";
 import { deleteRunRecords, undoStatus, type UndoStatus } from "./undo.server";
 import { analyseCsv, type AnalysedCsv, type ValidationResult } from "./validate.server";
 import type { MappedExtras } from "./mapping/analyse.server";
-import { PAGE_ERRORS, PAGE_ROWS, type ImportRun, type MappingSummary, type PreviewRow, type RunState } from "./run-types";
+import {
+  PAGE_ERRORS,
+  PAGE_ROWS,
+  type ImportRun,
+  type MappingSummary,
+  type PreviewRow,
+  type RunState,
+} from "./run-types";
 
 // Chunk sizes of import_run_data: a page of rows or errors is read from one chunk.
 const ROWS_PER_CHUNK = 500;
@@ -154,7 +161,13 @@ export async function getPreviewPage(
     const run = await findRun(actor.tenantId, id, t);
     const rowsAt = (opts.page - 1) * PAGE_ROWS;
     const errorsAt = (opts.errorsPage - 1) * PAGE_ERRORS;
-    const stored = await chunk<StoredRow>(actor.tenantId, id, opts.onlyInvalid ? "invalid" : "rows", Math.floor(rowsAt / ROWS_PER_CHUNK), t);
+    const stored = await chunk<StoredRow>(
+      actor.tenantId,
+      id,
+      opts.onlyInvalid ? "invalid" : "rows",
+      Math.floor(rowsAt / ROWS_PER_CHUNK),
+      t,
+    );
     const errors = await chunk<StoredError>(actor.tenantId, id, "errors", Math.floor(errorsAt / ERRORS_PER_CHUNK), t);
     const from = rowsAt % ROWS_PER_CHUNK;
     const errFrom = errorsAt % ERRORS_PER_CHUNK;
@@ -176,7 +189,13 @@ export async function errorsCsv(actor: Actor, id: string): Promise<{ run: Import
       t,
     );
     const all = chunks.flatMap((c) => JSON.parse(c.data) as StoredError[]);
-    return { run, csv: toCsv(["row", "column", "message"], all.map(([row, column, message]) => [row, column ?? "", message])) };
+    return {
+      run,
+      csv: toCsv(
+        ["row", "column", "message"],
+        all.map(([row, column, message]) => [row, column ?? "", message]),
+      ),
+    };
   });
 }
 
@@ -210,7 +229,11 @@ function errorsByRow(file: AnalysedFile): Map<number, [string | null, string][]>
 /** The stored form of a checked analysis, chunk by chunk: display rows, rows with errors,
  * errors and (when valid) records. Made lazily, so only a few chunks exist at a time. */
 function* serialise(file: AnalysedFile, byRow: Map<number, [string | null, string][]>): Generator<Chunk> {
-  const display = (r: AnalysedFile["rows"][number]): StoredRow => [r.rowNumber, file.headers.map((h) => cut(r.raw[h] ?? "")), byRow.get(r.rowNumber) ?? 0];
+  const display = (r: AnalysedFile["rows"][number]): StoredRow => [
+    r.rowNumber,
+    file.headers.map((h) => cut(r.raw[h] ?? "")),
+    byRow.get(r.rowNumber) ?? 0,
+  ];
   for (let i = 0, seq = 0; i < file.rows.length; i += ROWS_PER_CHUNK) {
     yield ["rows", seq++, JSON.stringify(file.rows.slice(i, i + ROWS_PER_CHUNK).map(display))];
   }
@@ -224,7 +247,8 @@ function* serialise(file: AnalysedFile, byRow: Map<number, [string | null, strin
   }
   if (file.rows.length === 0 || invalid.length > 0) return;
   let seq = 0;
-  for (const records of recordSlices(file as ValidationResult, RECORDS_PER_CHUNK)) yield ["records", seq++, JSON.stringify(records)];
+  for (const records of recordSlices(file as ValidationResult, RECORDS_PER_CHUNK))
+    yield ["records", seq++, JSON.stringify(records)];
 }
 
 /** Writes the chunks in statements of about 2 MB: the driver copies each statement's
@@ -234,7 +258,12 @@ async function storeChunks(tenantId: string, runId: string, chunks: Iterable<Chu
   let values: string[] = [];
   let size = 0;
   const flush = async () => {
-    if (values.length) await rows(`INSERT INTO import_run_data (tenant_id, run_id, kind, seq, data) VALUES ${values.join(", ")}`, bind, t);
+    if (values.length)
+      await rows(
+        `INSERT INTO import_run_data (tenant_id, run_id, kind, seq, data) VALUES ${values.join(", ")}`,
+        bind,
+        t,
+      );
     bind = [tenantId, runId];
     values = [];
     size = 0;
@@ -263,7 +292,8 @@ export interface UploadInfo {
  * importer's own (the team file's roles stop at admin).
  */
 function assertMayImport(actor: Actor, type: ImportType) {
-  if (!mayImportType(actor.role, type)) throw forbidden("Importing team members needs the manage_team permission (owner or admin).");
+  if (!mayImportType(actor.role, type))
+    throw forbidden("Importing team members needs the manage_team permission (owner or admin).");
 }
 
 export async function createPreview(actor: Actor, file: AnalysedFile, upload: UploadInfo): Promise<ImportRun> {
@@ -281,7 +311,11 @@ export async function createPreview(actor: Actor, file: AnalysedFile, upload: Up
       t,
     );
     if (superseded.length) {
-      await rows(`DELETE FROM import_run_data WHERE tenant_id = $1 AND run_id = ANY($2::uuid[])`, [actor.tenantId, superseded.map((s) => s.id)], t);
+      await rows(
+        `DELETE FROM import_run_data WHERE tenant_id = $1 AND run_id = ANY($2::uuid[])`,
+        [actor.tenantId, superseded.map((s) => s.id)],
+        t,
+      );
     }
     const documents = "documents" in file ? file.documents : null;
     const run = await one<{ id: string }>(
@@ -321,7 +355,10 @@ function nameFileColumns(file: AnalysedFile) {
   file.errors = file.errors.map((e) => {
     const column = e.column !== null && headers[e.column] ? headers[e.column] : e.column;
     const more = file.mergedRows?.get(e.row) ?? [];
-    const message = more.length && !e.message.includes("(rows ") ? `${e.message} (rows ${[e.row, ...more].join(", ")} of the file are this one record)` : e.message;
+    const message =
+      more.length && !e.message.includes("(rows ")
+        ? `${e.message} (rows ${[e.row, ...more].join(", ")} of the file are this one record)`
+        : e.message;
     return { row: e.row, column, message };
   });
 }
@@ -335,7 +372,9 @@ export async function previewImport(
 ): Promise<{ ok: true; run: ImportRun } | FileError> {
   const file = await analyseImport(type, input);
   if (!file.ok) return file;
-  const bytes = upload.bytes ?? (typeof input === "string" ? Buffer.byteLength(input) : input instanceof Uint8Array ? input.byteLength : 0);
+  const bytes =
+    upload.bytes ??
+    (typeof input === "string" ? Buffer.byteLength(input) : input instanceof Uint8Array ? input.byteLength : 0);
   return { ok: true, run: await createPreview(actor, file, { fileName: upload.fileName ?? null, bytes }) };
 }
 
@@ -352,10 +391,15 @@ export async function commitPreview(actor: Actor, previewId: string): Promise<Im
     assertMayImport(actor, run.type);
     if (run.state === "committed" || run.state === "undone") return run;
     if (run.state === "superseded") {
-      throw conflict("A newer file of this type was previewed after this one, so this preview can no longer be imported. Import the newer preview, or upload this file again.");
+      throw conflict(
+        "A newer file of this type was previewed after this one, so this preview can no longer be imported. Import the newer preview, or upload this file again.",
+      );
     }
     if (!run.valid) {
-      throw new AppError("VALIDATION_FAILED", "This preview has rows with errors, so nothing was imported. Fix the file and upload it again.");
+      throw new AppError(
+        "VALIDATION_FAILED",
+        "This preview has rows with errors, so nothing was imported. Fix the file and upload it again.",
+      );
     }
     const records = run.documentCount ?? run.rowCount;
     const imported = await insertRecords(run.type, actor.tenantId, run.id, records, t);
@@ -383,7 +427,8 @@ export async function undoImport(actor: Actor, runId: string): Promise<ImportRun
       await deleteRunRecords(actor.tenantId, run, t);
     } catch (error) {
       const code = (error as { parent?: { code?: string } })?.parent?.code;
-      if (code === "23503") throw conflict("This import can no longer be undone: another record was just linked to one of its records.");
+      if (code === "23503")
+        throw conflict("This import can no longer be undone: another record was just linked to one of its records.");
       throw error;
     }
     await rows(

@@ -101,7 +101,10 @@ async function blockingReason(tenantId: string, run: RunForUndo, t: Tx): Promise
     checks.push(`SELECT 'changed:${w.table}' AS why WHERE EXISTS (
       SELECT 1 FROM ${w.table} WHERE tenant_id = $1 AND import_run_id = $2 AND updated_at <> created_at)`);
   }
-  for (const ref of await referencesTo(writes.map((w) => w.table), t)) {
+  for (const ref of await referencesTo(
+    writes.map((w) => w.table),
+    t,
+  )) {
     if (PARTS.has(ref.tbl)) continue;
     // Rows the same run created (the payments of imported invoices) are not "outside".
     const sameRun = ref.has_run ? `AND r.import_run_id IS DISTINCT FROM $2` : "";
@@ -121,17 +124,28 @@ const capitalise = (s: string) => s[0].toUpperCase() + s.slice(1);
 /** Whether `run` can be undone now. Call inside the tenant's import lock to act on the answer. */
 export async function undoStatus(tenantId: string, run: RunForUndo, t: Tx, now = new Date()): Promise<UndoStatus> {
   if (run.state === "undone") return { available: false, reason: "This import has been undone already." };
-  if (run.state !== "committed" || !run.committedAt) return { available: false, reason: "This import was never committed." };
+  if (run.state !== "committed" || !run.committedAt)
+    return { available: false, reason: "This import was never committed." };
   const [latest] = await rows<{ id: string }>(
     `SELECT id FROM import_runs WHERE tenant_id = $1 AND state = 'committed' ORDER BY committed_at DESC, id DESC LIMIT 1`,
     [tenantId],
     t,
   );
-  if (latest?.id !== run.id) return { available: false, reason: "Only the most recent import can be undone, and a newer one was committed after this one." };
+  if (latest?.id !== run.id)
+    return {
+      available: false,
+      reason: "Only the most recent import can be undone, and a newer one was committed after this one.",
+    };
   const until = new Date(run.committedAt.getTime() + UNDO_WINDOW_HOURS * 3600_000);
-  if (now >= until) return { available: false, reason: `Imports can be undone for ${UNDO_WINDOW_HOURS} hours after they are committed, and that time has passed.` };
+  if (now >= until)
+    return {
+      available: false,
+      reason: `Imports can be undone for ${UNDO_WINDOW_HOURS} hours after they are committed, and that time has passed.`,
+    };
   const reason = await blockingReason(tenantId, run, t);
-  return reason ? { available: false, reason: `This import can no longer be undone. ${reason}` } : { available: true, until };
+  return reason
+    ? { available: false, reason: `This import can no longer be undone. ${reason}` }
+    : { available: true, until };
 }
 
 /**
@@ -151,7 +165,9 @@ export async function deleteRunRecords(tenantId: string, run: RunForUndo, t: Tx)
     // Deleted members leave sign-in's table with them (db/login-emails.ts).
     if (w.table === "users") await removeLoginEmails(tenantId, ids, t);
     if (w.counted && n !== run.importedCount) {
-      throw conflict(`Some of the imported ${IMPORT_NOUNS[run.type]} were changed while undoing. Nothing was undone; reload the page to see why.`);
+      throw conflict(
+        `Some of the imported ${IMPORT_NOUNS[run.type]} were changed while undoing. Nothing was undone; reload the page to see why.`,
+      );
     }
   }
 }

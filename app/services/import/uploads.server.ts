@@ -22,31 +22,59 @@ const UPLOAD_HOURS = 24;
 
 async function remembered(tenantId: string, type: ImportType, key: string): Promise<(string | null)[] | null> {
   const r = await inTenant(tenantId, (t) =>
-    one<{ fields: (string | null)[] }>(`SELECT fields FROM import_mappings WHERE tenant_id = $1 AND type = $2 AND header_key = $3`, [tenantId, type, key], t),
+    one<{ fields: (string | null)[] }>(
+      `SELECT fields FROM import_mappings WHERE tenant_id = $1 AND type = $2 AND header_key = $3`,
+      [tenantId, type, key],
+      t,
+    ),
   );
   return r?.fields ?? null;
 }
 
 /** What reading a mapped file needs of the tenant: its time zone (dates without an offset). */
 async function mappingContext(tenantId: string): Promise<MappingContext> {
-  const tenant = await inTenant(tenantId, (t) => Tenant.findByPk(tenantId, { attributes: ["timeZone"], transaction: t }));
+  const tenant = await inTenant(tenantId, (t) =>
+    Tenant.findByPk(tenantId, { attributes: ["timeZone"], transaction: t }),
+  );
   return { timeZone: tenant?.timeZone ?? "UTC" };
 }
 
 /** Reads an upload: its analysis, a file error, or "needs mapping" (with the file kept in memory). */
-export async function analyseImportUpload<T extends ImportType>(actor: Actor, type: T, input: CsvInput): Promise<AnalysedUpload<T>> {
-  return analyseUpload(type, input, (key) => remembered(actor.tenantId, type, key), await mappingContext(actor.tenantId));
+export async function analyseImportUpload<T extends ImportType>(
+  actor: Actor,
+  type: T,
+  input: CsvInput,
+): Promise<AnalysedUpload<T>> {
+  return analyseUpload(
+    type,
+    input,
+    (key) => remembered(actor.tenantId, type, key),
+    await mappingContext(actor.tenantId),
+  );
 }
 
 export type NeedsMapping = Extract<AnalysedUpload<ImportType>, { needsMapping: true }>;
 
 export async function storeUpload(actor: Actor, upload: NeedsMapping, info: UploadInfo): Promise<{ id: string }> {
   return inTenant(actor.tenantId, async (t) => {
-    await rows(`DELETE FROM import_uploads WHERE tenant_id = $1 AND created_at < now() - interval '${UPLOAD_HOURS} hours'`, [actor.tenantId], t);
+    await rows(
+      `DELETE FROM import_uploads WHERE tenant_id = $1 AND created_at < now() - interval '${UPLOAD_HOURS} hours'`,
+      [actor.tenantId],
+      t,
+    );
     const r = await one<{ id: string }>(
       `INSERT INTO import_uploads (tenant_id, type, file_name, file_bytes, headers, sample, data, created_by)
        VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7, $8) RETURNING id`,
-      [actor.tenantId, upload.type, info.fileName?.slice(0, 255) ?? null, info.bytes, JSON.stringify(upload.headers), JSON.stringify(upload.sample), upload.data, actor.userId],
+      [
+        actor.tenantId,
+        upload.type,
+        info.fileName?.slice(0, 255) ?? null,
+        info.bytes,
+        JSON.stringify(upload.headers),
+        JSON.stringify(upload.sample),
+        upload.data,
+        actor.userId,
+      ],
       t,
     );
     return { id: r!.id };
@@ -76,7 +104,14 @@ export interface UploadForMapping {
 export async function getUploadForMapping(actor: Actor, id: string): Promise<UploadForMapping> {
   if (!isUuid(id)) throw notFound("This upload does not exist.");
   const u = await inTenant(actor.tenantId, (t) =>
-    one<{ id: string; type: ImportType; file_name: string | null; file_bytes: number; headers: string[]; sample: string[][] }>(
+    one<{
+      id: string;
+      type: ImportType;
+      file_name: string | null;
+      file_bytes: number;
+      headers: string[];
+      sample: string[][];
+    }>(
       `SELECT id, type, file_name, file_bytes, headers, sample FROM import_uploads WHERE tenant_id = $1 AND id = $2`,
       [actor.tenantId, id],
       t,
@@ -106,7 +141,12 @@ export async function getUploadForMapping(actor: Actor, id: string): Promise<Upl
  * required field has no column or a value is not a field; else the preview (or the file's own
  * error), the mapping remembered for these headers, and the upload dropped.
  */
-export async function mapUpload(actor: Actor, id: string, chosen: Record<string, string>, info?: { now?: Date }): Promise<{ ok: true; run: ImportRun } | FileError> {
+export async function mapUpload(
+  actor: Actor,
+  id: string,
+  chosen: Record<string, string>,
+  info?: { now?: Date },
+): Promise<{ ok: true; run: ImportRun } | FileError> {
   void info;
   if (!isUuid(id)) throw notFound("This upload does not exist.");
   const u = await inTenant(actor.tenantId, (t) =>
@@ -124,8 +164,10 @@ export async function mapUpload(actor: Actor, id: string, chosen: Record<string,
   });
   const mapped = fields.filter((f) => f !== IGNORE);
   const missing = missingRequired(u.type, mapped);
-  if (missing.length) errors.column = [`Choose a column for the required field${missing.length > 1 ? "s" : ""} ${missing.join(", ")}.`];
-  if (Object.keys(errors).length) throw validationFailed(errors, errors.column?.[0] ?? "Some columns are mapped to unknown fields.");
+  if (missing.length)
+    errors.column = [`Choose a column for the required field${missing.length > 1 ? "s" : ""} ${missing.join(", ")}.`];
+  if (Object.keys(errors).length)
+    throw validationFailed(errors, errors.column?.[0] ?? "Some columns are mapped to unknown fields.");
 
   const normalised = fields.map((f) => (f === IGNORE ? null : f));
   const preset = PRESETS.find((p) => p.type === u.type && matchHeaders(u.type, u.headers).preset?.id === p.id) ?? null;

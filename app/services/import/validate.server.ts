@@ -25,14 +25,31 @@ import { IMPORT_LIMITS, type ImportType } from "./columns";
 import type { RowCheck } from "./cells";
 import { buildDocuments } from "./documents";
 import { keyValue, reject, UNIQUE_KEYS, type AnyRow } from "./keys";
-import { parseCsv, type CsvInput, type CsvRecord, type FileError, type ParseLimits, type RowError } from "./parse.server";
+import {
+  parseCsv,
+  type CsvInput,
+  type CsvRecord,
+  type FileError,
+  type ParseLimits,
+  type RowError,
+} from "./parse.server";
 import { ROW_CHECKS } from "./row-schemas";
 import type { InvoiceDocument, QuoteDocument, ValidationResultFor } from "./row-types";
 
 export type { RowError } from "./parse.server";
 export * from "./row-types";
 export { customerSchema, invoiceSchema, jobSchema, quoteSchema, ROW_SCHEMAS, teamMemberSchema } from "./row-schemas";
-export { collectReferences, collectUniqueValues, keyValue, REFERENCE_KEYS, UNIQUE_KEYS, type AnyRow, type ReferenceKey, type ReferenceTarget, type UniqueKey } from "./keys";
+export {
+  collectReferences,
+  collectUniqueValues,
+  keyValue,
+  REFERENCE_KEYS,
+  UNIQUE_KEYS,
+  type AnyRow,
+  type ReferenceKey,
+  type ReferenceTarget,
+  type UniqueKey,
+} from "./keys";
 export { formatCents } from "./documents";
 
 /** The import types whose rows are records of their own (quotes and invoices group rows into documents). */
@@ -50,7 +67,6 @@ function findDuplicates(type: RowImportType, rows: AnyRow[], errors: RowError[])
     }
   }
 }
-
 
 export function validateRows<T extends ImportType>(type: T, records: readonly CsvRecord[]): ValidationResultFor<T> {
   const check = ROW_CHECKS[type] as unknown as RowCheck<Record<string, unknown>>;
@@ -79,10 +95,15 @@ export function validateRows<T extends ImportType>(type: T, records: readonly Cs
   return result as unknown as ValidationResultFor<T>;
 }
 
-export type AnalysedCsv<T extends ImportType> = FileError | ({ ok: true; headers: string[]; warnings: string[] } & ValidationResultFor<T>);
+export type AnalysedCsv<T extends ImportType> =
+  FileError | ({ ok: true; headers: string[]; warnings: string[] } & ValidationResultFor<T>);
 
 /** parseCsv + validateRows: what the preview stores (or the file error it shows). */
-export async function analyseCsv<T extends ImportType>(type: T, input: CsvInput, limits: ParseLimits = IMPORT_LIMITS): Promise<AnalysedCsv<T>> {
+export async function analyseCsv<T extends ImportType>(
+  type: T,
+  input: CsvInput,
+  limits: ParseLimits = IMPORT_LIMITS,
+): Promise<AnalysedCsv<T>> {
   const parsed = await parseCsv(input, { ...limits, type });
   if (!parsed.ok) return parsed;
   return { ok: true, headers: parsed.headers, warnings: parsed.warnings, ...validateRows(type, parsed.records) };

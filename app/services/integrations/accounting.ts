@@ -31,11 +31,7 @@ export const SYNC_DIRECTION_LABELS: Readonly<Record<SyncDirection, string>> = {
  */
 export const DEFAULT_SYNC_DIRECTION: SyncDirection = "to_ledger";
 
-export type AccountingAuthMethod =
-  | "oauth2"
-  | "web_connector"
-  | "token_based"
-  | "web_services_credentials";
+export type AccountingAuthMethod = "oauth2" | "web_connector" | "token_based" | "web_services_credentials";
 
 export const AUTH_METHOD_LABELS: Readonly<Record<AccountingAuthMethod, string>> = {
   oauth2: "OAuth 2.0",
@@ -48,12 +44,7 @@ export type ConnectionStatus = "Not connected";
 export const NOT_CONNECTED: ConnectionStatus = "Not connected";
 
 export type RequirementKind =
-  | "client_credentials"
-  | "redirect_url"
-  | "https_callback"
-  | "encryption_key"
-  | "sandbox"
-  | "customer_setup";
+  "client_credentials" | "redirect_url" | "https_callback" | "encryption_key" | "sandbox" | "customer_setup";
 
 export interface Requirement {
   readonly kind: RequirementKind;
@@ -215,7 +206,10 @@ export const ACCOUNTING_PROVIDERS: readonly AccountingProvider[] = [
         kind: "encryption_key",
         text: "Server encryption key configured, so the Web Connector password is stored encrypted (none is stored until then).",
       },
-      { kind: "sandbox", text: "Test QuickBooks Desktop company file on a Windows machine with the Web Connector installed." },
+      {
+        kind: "sandbox",
+        text: "Test QuickBooks Desktop company file on a Windows machine with the Web Connector installed.",
+      },
     ],
     disabledReason:
       "Connecting QuickBooks Desktop is disabled: the Web Connector link waits for an HTTPS SOAP endpoint, a generated .qwc file, an encryption key for its password and a test company file.",
@@ -421,9 +415,17 @@ export const ACCOUNTING_PROVIDERS: readonly AccountingProvider[] = [
     ],
     regionNote:
       "Data is held in the data centre the organisation signed up in; tokens and API calls must use that data centre's domain (multi-DC must be enabled on the client).",
-    objects: pushAll({ customers: "Contacts (customer)", items: "Items", invoices: "Invoices", payments: "Customer payments" }),
+    objects: pushAll({
+      customers: "Contacts (customer)",
+      items: "Items",
+      invoices: "Invoices",
+      payments: "Customer payments",
+    }),
     requirements: [
-      { kind: "client_credentials", text: "Zoho API Console server-based client (client ID and client secret) with multi-DC enabled." },
+      {
+        kind: "client_credentials",
+        text: "Zoho API Console server-based client (client ID and client secret) with multi-DC enabled.",
+      },
       oauthRedirect("Zoho API Console"),
       ENCRYPTION_KEY,
       { kind: "sandbox", text: "Zoho Books test organisation." },
@@ -447,7 +449,12 @@ export const ACCOUNTING_PROVIDERS: readonly AccountingProvider[] = [
       { code: "NZ", name: "New Zealand" },
     ],
     regionNote: "MYOB Business / AccountRight is sold in Australia and New Zealand; one API host (api.myob.com).",
-    objects: pushAll({ customers: "Customer contacts", items: "Items", invoices: "Sale invoices", payments: "Customer payments" }),
+    objects: pushAll({
+      customers: "Customer contacts",
+      items: "Items",
+      invoices: "Sale invoices",
+      payments: "Customer payments",
+    }),
     requirements: [
       { kind: "client_credentials", text: "MYOB developer partner registration (API key and secret)." },
       oauthRedirect("MYOB developer"),
@@ -472,7 +479,12 @@ export const ACCOUNTING_PROVIDERS: readonly AccountingProvider[] = [
     },
     regions: [{ code: "GB", name: "United Kingdom", host: "api.freeagent.com" }],
     regionNote: "Built for UK freelancers and small businesses (MTD VAT, Self Assessment).",
-    objects: pushAll({ customers: "Contacts", items: "Price list items", invoices: "Invoices", payments: "Bank transaction explanations" }),
+    objects: pushAll({
+      customers: "Contacts",
+      items: "Price list items",
+      invoices: "Invoices",
+      payments: "Bank transaction explanations",
+    }),
     requirements: [
       { kind: "client_credentials", text: "FreeAgent Developer Dashboard app (OAuth identifier and secret)." },
       oauthRedirect("FreeAgent"),

@@ -73,12 +73,18 @@ export const CALENDAR_PROVIDERS: readonly CalendarProvider[] = [
     directions: { outbound: OUTBOUND, inbound: INBOUND },
     scopes: [
       { scope: "https://www.googleapis.com/auth/calendar.events", purpose: "Read and write events (jobs → events)." },
-      { scope: "https://www.googleapis.com/auth/calendar.freebusy", purpose: "Read free/busy (busy time → availability)." },
+      {
+        scope: "https://www.googleapis.com/auth/calendar.freebusy",
+        purpose: "Read free/busy (busy time → availability).",
+      },
       { scope: "openid email", purpose: "Identify which Google account was connected." },
     ],
     status: NOT_CONNECTED,
     requirements: [
-      { kind: "client_credentials", text: "Google Cloud project with the Calendar API enabled and an OAuth client (client ID and client secret)." },
+      {
+        kind: "client_credentials",
+        text: "Google Cloud project with the Calendar API enabled and an OAuth client (client ID and client secret).",
+      },
       { kind: "redirect_url", text: "Authorised redirect URI over HTTPS on the OAuth client." },
       ENCRYPTION_KEY,
       { kind: "https_callback", text: "HTTPS push-notification (watch) endpoint for event changes." },
@@ -104,14 +110,18 @@ export const CALENDAR_PROVIDERS: readonly CalendarProvider[] = [
     scopes: [
       {
         scope: "Calendars.ReadWrite",
-        purpose: "Read and write events (jobs → events); also covers getSchedule free/busy, as Graph has no free/busy-only permission.",
+        purpose:
+          "Read and write events (jobs → events); also covers getSchedule free/busy, as Graph has no free/busy-only permission.",
       },
       { scope: "offline_access", purpose: "Refresh token for background sync." },
       { scope: "User.Read", purpose: "Identify which Microsoft account was connected." },
     ],
     status: NOT_CONNECTED,
     requirements: [
-      { kind: "client_credentials", text: "Microsoft Entra app registration (application ID and client secret or certificate)." },
+      {
+        kind: "client_credentials",
+        text: "Microsoft Entra app registration (application ID and client secret or certificate).",
+      },
       { kind: "redirect_url", text: "Web redirect URI over HTTPS on the app registration." },
       ENCRYPTION_KEY,
       { kind: "https_callback", text: "HTTPS change-notification (subscription) endpoint for event changes." },

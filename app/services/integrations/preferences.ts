@@ -10,12 +10,7 @@
 import { z } from "zod";
 
 import { ACCOUNTING_PROVIDER_IDS, type AccountingProviderId } from "./accounting";
-import {
-  CALENDAR_JOB_SCOPES,
-  CALENDAR_PROVIDER_IDS,
-  type CalendarJobScope,
-  type CalendarProviderId,
-} from "./calendar";
+import { CALENDAR_JOB_SCOPES, CALENDAR_PROVIDER_IDS, type CalendarJobScope, type CalendarProviderId } from "./calendar";
 import {
   DEFAULT_LLM_PROVIDER_ID,
   LLM_PROVIDER_IDS,
@@ -124,9 +119,7 @@ function isPresent(value: unknown): boolean {
   return true; // a File or anything else non-empty-by-construction
 }
 
-type EntrySource =
-  | Readonly<Record<string, unknown>>
-  | Iterable<readonly [string, unknown]>;
+type EntrySource = Readonly<Record<string, unknown>> | Iterable<readonly [string, unknown]>;
 
 function toPairs(source: EntrySource): Array<readonly [string, unknown]> {
   if (typeof (source as Iterable<unknown>)[Symbol.iterator] === "function") {
@@ -161,7 +154,9 @@ export function rejectSecretFields(entries: EntrySource): FieldErrors {
  * hidden-"off" + checkbox-"on" pattern works and a secret cannot be masked by
  * a trailing empty duplicate.
  */
-export function formDataToEntries(form: Iterable<readonly [string, FormDataEntryValue | string]>): Record<string, string> {
+export function formDataToEntries(
+  form: Iterable<readonly [string, FormDataEntryValue | string]>,
+): Record<string, string> {
   const out = new Map<string, string>();
   for (const [name, raw] of form) {
     const value = typeof raw === "string" ? raw : raw.name || (raw.size > 0 ? "[file]" : "");
@@ -220,13 +215,11 @@ export const accountingFormSchema = z
     push_invoices: choice(PUSH_INVOICE_TRIGGERS, "invoice push option"),
     push_payments: checkbox,
   })
-  .transform(
-    (f): AccountingPrefs => ({
-      preferredProvider: f.preferred_provider,
-      pushInvoices: f.push_invoices,
-      pushPayments: f.push_payments,
-    }),
-  );
+  .transform((f): AccountingPrefs => ({
+    preferredProvider: f.preferred_provider,
+    pushInvoices: f.push_invoices,
+    pushPayments: f.push_payments,
+  }));
 
 const CALENDAR_LABELS: Readonly<Record<CalendarProviderId, string>> = {
   google: "Google Calendar",
@@ -245,22 +238,20 @@ export const calendarFormSchema = z
     microsoft_busy_blocks_booking: checkbox,
     microsoft_include_customer_details: checkbox,
   })
-  .transform(
-    (f): CalendarPrefs => ({
-      google: {
-        enabled: f.google_enabled,
-        jobs: f.google_jobs,
-        busyBlocksBooking: f.google_busy_blocks_booking,
-        includeCustomerDetails: f.google_include_customer_details,
-      },
-      microsoft: {
-        enabled: f.microsoft_enabled,
-        jobs: f.microsoft_jobs,
-        busyBlocksBooking: f.microsoft_busy_blocks_booking,
-        includeCustomerDetails: f.microsoft_include_customer_details,
-      },
-    }),
-  );
+  .transform((f): CalendarPrefs => ({
+    google: {
+      enabled: f.google_enabled,
+      jobs: f.google_jobs,
+      busyBlocksBooking: f.google_busy_blocks_booking,
+      includeCustomerDetails: f.google_include_customer_details,
+    },
+    microsoft: {
+      enabled: f.microsoft_enabled,
+      jobs: f.microsoft_jobs,
+      busyBlocksBooking: f.microsoft_busy_blocks_booking,
+      includeCustomerDetails: f.microsoft_include_customer_details,
+    },
+  }));
 
 /** Form field names per calendar provider, for pages that render the fieldsets. */
 export function calendarFieldNames(p: CalendarProviderId) {
@@ -309,13 +300,15 @@ export const llmFormSchema = z
  */
 function guarded<T>(schema: z.ZodType<T, z.ZodTypeDef, unknown>) {
   return z.any().transform((raw, ctx): T => {
-    const record = raw !== null && typeof raw === "object" && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
+    const record =
+      raw !== null && typeof raw === "object" && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
     for (const [name, messages] of Object.entries(rejectSecretFields(Object.entries(record)))) {
       for (const message of messages) ctx.addIssue({ code: z.ZodIssueCode.custom, path: [name], message });
     }
     const result = schema.safeParse(raw);
     if (!result.success) {
-      for (const issue of result.error.issues) ctx.addIssue({ code: z.ZodIssueCode.custom, path: issue.path.slice(0, 1), message: issue.message });
+      for (const issue of result.error.issues)
+        ctx.addIssue({ code: z.ZodIssueCode.custom, path: issue.path.slice(0, 1), message: issue.message });
       return z.NEVER;
     }
     return result.data;
@@ -398,7 +391,8 @@ export function loadLlmPrefs(raw: unknown): LlmPrefs {
   const obj = raw !== null && typeof raw === "object" ? (raw as Record<string, unknown>) : {};
   const provider = typeof obj.provider === "string" ? getLlmProvider(obj.provider) : undefined;
   if (!provider) return { ...defaultLlmPrefs };
-  const model = typeof obj.model === "string" && provider.models.includes(obj.model) ? obj.model : provider.defaultModel;
+  const model =
+    typeof obj.model === "string" && provider.models.includes(obj.model) ? obj.model : provider.defaultModel;
   return { provider: provider.id, model };
 }
 

@@ -30,7 +30,13 @@ export type SettingsKey = "accounting" | "calendar" | "llm";
 
 type PrefsOf = { accounting: AccountingPrefs; calendar: CalendarPrefs; llm: LlmPrefs };
 
-const AREAS: { [K in SettingsKey]: { parse: (f: FormEntries) => ParseResult<PrefsOf[K]>; load: (raw: unknown) => PrefsOf[K]; defaults: Readonly<PrefsOf[K]> } } = {
+const AREAS: {
+  [K in SettingsKey]: {
+    parse: (f: FormEntries) => ParseResult<PrefsOf[K]>;
+    load: (raw: unknown) => PrefsOf[K];
+    defaults: Readonly<PrefsOf[K]>;
+  };
+} = {
   accounting: { parse: parseAccountingPrefs, load: loadAccountingPrefs, defaults: defaultAccountingPrefs },
   calendar: { parse: parseCalendarPrefs, load: loadCalendarPrefs, defaults: defaultCalendarPrefs },
   llm: { parse: parseLlmPrefs, load: loadLlmPrefs, defaults: defaultLlmPrefs },
@@ -49,7 +55,9 @@ export async function readSettings<K extends SettingsKey>(tenantId: string, key:
   const row = await inTenant(tenantId, async (t) => {
     const setting = await TenantSetting.findOne({ where: { tenantId, key }, transaction: t });
     if (!setting) return undefined;
-    const by = setting.updatedBy ? await User.findOne({ where: { tenantId, id: setting.updatedBy }, attributes: ["name"], transaction: t }) : null;
+    const by = setting.updatedBy
+      ? await User.findOne({ where: { tenantId, id: setting.updatedBy }, attributes: ["name"], transaction: t })
+      : null;
     return { value: setting.value, updatedAt: setting.updatedAt, updatedByName: by?.name ?? null };
   });
   const area = AREAS[key];

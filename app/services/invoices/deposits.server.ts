@@ -18,35 +18,60 @@ export async function applyQuoteDeposit(t: Tx, by: HistoryActor, invoiceId: stri
   const tenantId = by.tenantId;
   const invoice = await Invoice.findOne({ where: { tenantId, id: invoiceId }, transaction: t, lock: t.LOCK.UPDATE });
   if (!invoice?.quoteId || invoice.status === "void") return 0;
-  const deposit = await QuoteDeposit.findOne({ where: { tenantId, quoteId: invoice.quoteId, paymentId: null }, transaction: t, lock: t.LOCK.UPDATE });
+  const deposit = await QuoteDeposit.findOne({
+    where: { tenantId, quoteId: invoice.quoteId, paymentId: null },
+    transaction: t,
+    lock: t.LOCK.UPDATE,
+  });
   if (!deposit) return 0;
   const amount = Math.min(Number(deposit.amountCents), Number(invoice.totalCents) - Number(invoice.amountPaidCents));
   if (amount <= 0) return 0;
   const payment = await Payment.create(
     {
-      tenantId, invoiceId, amountCents: amount, currency: invoice.currency, method: deposit.method, reference: deposit.reference,
-      idempotencyKey: `deposit-${deposit.id}`, payerIp: deposit.payerIp, recordedAt: deposit.paidAt,
+      tenantId,
+      invoiceId,
+      amountCents: amount,
+      currency: invoice.currency,
+      method: deposit.method,
+      reference: deposit.reference,
+      idempotencyKey: `deposit-${deposit.id}`,
+      payerIp: deposit.payerIp,
+      recordedAt: deposit.paidAt,
     },
     { transaction: t },
   );
   const paid = Number(invoice.amountPaidCents) + amount;
   const full = paid >= Number(invoice.totalCents);
   invoice.set({ amountPaidCents: paid });
-  if (invoice.status === "sent" || invoice.status === "partial") invoice.set({ status: full ? "paid" : "partial", paidAt: full ? new Date() : invoice.paidAt });
+  if (invoice.status === "sent" || invoice.status === "partial")
+    invoice.set({ status: full ? "paid" : "partial", paidAt: full ? new Date() : invoice.paidAt });
   await invoice.save({ transaction: t });
   deposit.set({ invoiceId, paymentId: payment.id });
   await deposit.save({ transaction: t });
-  const quote = await Quote.findOne({ where: { tenantId, id: invoice.quoteId }, attributes: ["number"], transaction: t });
+  const quote = await Quote.findOne({
+    where: { tenantId, id: invoice.quoteId },
+    attributes: ["number"],
+    transaction: t,
+  });
   await recordHistory(t, by, {
-    recordType: "invoice", recordId: invoiceId, action: "payment_recorded",
-    summary: `Deposit of ${formatMoney(amount, invoice.currency.trim())} paid with the approval of quote ${quote?.number ?? ""} applied`.replace(/  +/g, " "),
+    recordType: "invoice",
+    recordId: invoiceId,
+    action: "payment_recorded",
+    summary:
+      `Deposit of ${formatMoney(amount, invoice.currency.trim())} paid with the approval of quote ${quote?.number ?? ""} applied`.replace(
+        /  +/g,
+        " ",
+      ),
     details: { paymentId: payment.id, amountCents: amount, method: deposit.method, depositId: deposit.id },
   });
   return amount;
 }
 
 /** The status an invoice takes when it is sent, given what is already paid on it (a deposit). */
-export function sentStatus(invoice: { totalCents: number | string; amountPaidCents: number | string }): "sent" | "partial" | "paid" {
+export function sentStatus(invoice: {
+  totalCents: number | string;
+  amountPaidCents: number | string;
+}): "sent" | "partial" | "paid" {
   const paid = Number(invoice.amountPaidCents);
   if (paid <= 0) return "sent";
   return paid >= Number(invoice.totalCents) ? "paid" : "partial";

@@ -1,10 +1,35 @@
 import { Op } from "sequelize";
 import { inTenant, type Tx } from "../../../db/index";
-import { Customer, Invoice, InvoiceItem, Payment, PortalLink, Quote, type Tenant, TimeEntry, User } from "../../../db/models/index";
 import {
-  decimalToMilli, documentTotals, lineAmounts, milliToDecimal, percentToPpm, ppmToPercent, type LineItemInput,
+  Customer,
+  Invoice,
+  InvoiceItem,
+  Payment,
+  PortalLink,
+  Quote,
+  type Tenant,
+  TimeEntry,
+  User,
+} from "../../../db/models/index";
+import {
+  decimalToMilli,
+  documentTotals,
+  lineAmounts,
+  milliToDecimal,
+  percentToPpm,
+  ppmToPercent,
+  type LineItemInput,
 } from "~/services/documents/line-items";
-import { addDays, builderContext, chosenQuoteItems, dayIn, documentForEdit, lineForEdit, livePortalLink, tenantOf } from "~/services/quotes/quotes.server";
+import {
+  addDays,
+  builderContext,
+  chosenQuoteItems,
+  dayIn,
+  documentForEdit,
+  lineForEdit,
+  livePortalLink,
+  tenantOf,
+} from "~/services/quotes/quotes.server";
 import { recordHistory } from "~/services/history/history.server";
 import { queueInvoiceEmail } from "~/services/messages/compose.server";
 import { assertManagesRecords, lockJob } from "~/services/jobs/jobs.server";
@@ -23,13 +48,21 @@ import type { InvoiceFormValue } from "./schemas";
 export async function voidInvoice(actor: Actor, invoiceId: string): Promise<Invoice> {
   assertManagesRecords(actor);
   return inTenant(actor.tenantId, async (t) => {
-    const invoice = isUuid(invoiceId) && (await Invoice.findOne({ where: { tenantId: actor.tenantId, id: invoiceId }, transaction: t, lock: t.LOCK.UPDATE }));
+    const invoice =
+      isUuid(invoiceId) &&
+      (await Invoice.findOne({
+        where: { tenantId: actor.tenantId, id: invoiceId },
+        transaction: t,
+        lock: t.LOCK.UPDATE,
+      }));
     if (!invoice) throw notFound("Invoice not found.");
     if (invoice.status === "void") return invoice;
     // Payments are made under this same lock, so none can slip in between this check and the update.
     const payments = await Payment.count({ where: { tenantId: actor.tenantId, invoiceId }, transaction: t });
     if (payments > 0 || Number(invoice.amountPaidCents) > 0) {
-      throw conflict(`Invoice ${invoice.number} has payments recorded, so it cannot be voided. Refund the customer outside the app, or issue a credit on a new invoice.`);
+      throw conflict(
+        `Invoice ${invoice.number} has payments recorded, so it cannot be voided. Refund the customer outside the app, or issue a credit on a new invoice.`,
+      );
     }
     invoice.set({ status: "void", voidedAt: new Date(), voidedBy: actor.userId });
     await invoice.save({ transaction: t });
@@ -45,13 +78,22 @@ function assertInvoiceEditable(invoice: Invoice) {
   // A draft may carry a deposit applied on creation (decision 156): still editable, not below it.
   if (invoice.status === "draft") return;
   if (invoice.status === "sent" && Number(invoice.amountPaidCents) === 0) return;
-  const why = invoice.status === "void" ? "is void" : invoice.status === "sent" ? "has payments recorded" : `is ${invoice.status === "partial" ? "part paid" : invoice.status}`;
+  const why =
+    invoice.status === "void"
+      ? "is void"
+      : invoice.status === "sent"
+        ? "has payments recorded"
+        : `is ${invoice.status === "partial" ? "part paid" : invoice.status}`;
   throw conflict(`Invoice ${invoice.number} ${why} and can no longer be edited.`);
 }
 
 async function findInvoice(t: Tx, actor: Actor, id: string, lock = false) {
   if (!isUuid(id)) throw notFound("Invoice not found.");
-  const invoice = await Invoice.findOne({ where: { tenantId: actor.tenantId, id }, transaction: t, ...(lock ? { lock: t.LOCK.UPDATE } : {}) });
+  const invoice = await Invoice.findOne({
+    where: { tenantId: actor.tenantId, id },
+    transaction: t,
+    ...(lock ? { lock: t.LOCK.UPDATE } : {}),
+  });
   if (!invoice) throw notFound("Invoice not found.");
   return invoice;
 }
@@ -63,17 +105,36 @@ function invoiceItemRows(tenantId: string, invoiceId: string, items: LineItemInp
   return items.map((l, i) => {
     const a = lineAmounts({ quantityMilli: l.quantity, unitPriceCents: l.unitPrice, taxRatePpm: l.taxRate });
     return {
-      tenantId, invoiceId, position: i + 1, description: l.description, quantity: milliToDecimal(l.quantity), unitPriceCents: l.unitPrice,
-      taxRate: ppmToPercent(l.taxRate), lineTotalCents: a.amount, taxCents: a.tax,
+      tenantId,
+      invoiceId,
+      position: i + 1,
+      description: l.description,
+      quantity: milliToDecimal(l.quantity),
+      unitPriceCents: l.unitPrice,
+      taxRate: ppmToPercent(l.taxRate),
+      lineTotalCents: a.amount,
+      taxCents: a.tax,
     };
   });
 }
 
 const invoiceTotals = (items: LineItemInput[]) =>
-  documentTotals(items.map((l) => ({ quantityMilli: l.quantity, unitPriceCents: l.unitPrice, taxRatePpm: l.taxRate, optional: false, option: null })));
+  documentTotals(
+    items.map((l) => ({
+      quantityMilli: l.quantity,
+      unitPriceCents: l.unitPrice,
+      taxRatePpm: l.taxRate,
+      optional: false,
+      option: null,
+    })),
+  );
 
 async function requireInvoiceCustomer(t: Tx, actor: Actor, customerId: string) {
-  const customer = await Customer.findOne({ where: { tenantId: actor.tenantId, id: customerId }, attributes: ["id"], transaction: t });
+  const customer = await Customer.findOne({
+    where: { tenantId: actor.tenantId, id: customerId },
+    attributes: ["id"],
+    transaction: t,
+  });
   if (!customer) throw validationFailed({ customerId: ["Choose a customer"] });
 }
 
@@ -91,7 +152,12 @@ export async function invoiceFormContext(actor: Actor) {
   return inTenant(actor.tenantId, async (t) => {
     const tenant = await tenantOf(t, actor.tenantId);
     const issueDate = dayIn(tenant.timeZone);
-    return { ...context, issueDate, dueDate: addDays(issueDate, tenant.paymentTermsDays), paymentTermsDays: tenant.paymentTermsDays };
+    return {
+      ...context,
+      issueDate,
+      dueDate: addDays(issueDate, tenant.paymentTermsDays),
+      paymentTermsDays: tenant.paymentTermsDays,
+    };
   });
 }
 export type InvoiceFormContext = Awaited<ReturnType<typeof invoiceFormContext>>;
@@ -100,14 +166,22 @@ export type InvoiceFormContext = Awaited<ReturnType<typeof invoiceFormContext>>;
 export async function invoiceCustomer(actor: Actor, customerId: string) {
   if (!isUuid(customerId)) throw notFound("Customer not found.");
   return inTenant(actor.tenantId, async (t) => {
-    const c = await Customer.findOne({ where: { tenantId: actor.tenantId, id: customerId }, attributes: ["id", "name"], transaction: t });
+    const c = await Customer.findOne({
+      where: { tenantId: actor.tenantId, id: customerId },
+      attributes: ["id", "name"],
+      transaction: t,
+    });
     if (!c) throw notFound("Customer not found.");
     return { id: c.id, name: c.name };
   });
 }
 
 /** Creates a draft invoice numbered INV-0001... from the tenant's counter (docs/decisions/121). */
-export async function createInvoice(actor: Actor, v: InvoiceFormValue, opts: { transaction?: Tx } = {}): Promise<{ id: string; number: string }> {
+export async function createInvoice(
+  actor: Actor,
+  v: InvoiceFormValue,
+  opts: { transaction?: Tx } = {},
+): Promise<{ id: string; number: string }> {
   assertManagesRecords(actor);
   const run = async (t: Tx) => {
     await requireInvoiceCustomer(t, actor, v.customerId);
@@ -119,13 +193,31 @@ export async function createInvoice(actor: Actor, v: InvoiceFormValue, opts: { t
     const number = await nextDocumentNumber(t, actor.tenantId, "invoice");
     const invoice = await Invoice.create(
       {
-        tenantId: actor.tenantId, customerId: v.customerId, number, status: "draft", issueDate, dueDate, currency: v.currency ?? tenant.currency.trim(),
-        notes: v.notes, subtotalCents: totals.subtotal, taxCents: totals.tax, totalCents: totals.total, amountPaidCents: 0,
+        tenantId: actor.tenantId,
+        customerId: v.customerId,
+        number,
+        status: "draft",
+        issueDate,
+        dueDate,
+        currency: v.currency ?? tenant.currency.trim(),
+        notes: v.notes,
+        subtotalCents: totals.subtotal,
+        taxCents: totals.tax,
+        totalCents: totals.total,
+        amountPaidCents: 0,
       },
       { transaction: t },
     );
-    await InvoiceItem.bulkCreate(invoiceItemRows(actor.tenantId, invoice.id, items), { transaction: t, returning: false });
-    await recordHistory(t, actor, { recordType: "invoice", recordId: invoice.id, action: "created", summary: "Created" });
+    await InvoiceItem.bulkCreate(invoiceItemRows(actor.tenantId, invoice.id, items), {
+      transaction: t,
+      returning: false,
+    });
+    await recordHistory(t, actor, {
+      recordType: "invoice",
+      recordId: invoice.id,
+      action: "created",
+      summary: "Created",
+    });
     return { id: invoice.id, number };
   };
   return opts.transaction ? run(opts.transaction) : inTenant(actor.tenantId, run);
@@ -136,11 +228,19 @@ export async function invoiceForEdit(actor: Actor, id: string) {
   return inTenant(actor.tenantId, async (t) => {
     const invoice = await findInvoice(t, actor, id);
     assertInvoiceEditable(invoice);
-    const items = await InvoiceItem.findAll({ where: { tenantId: actor.tenantId, invoiceId: id }, order: [["position", "ASC"]], transaction: t });
+    const items = await InvoiceItem.findAll({
+      where: { tenantId: actor.tenantId, invoiceId: id },
+      order: [["position", "ASC"]],
+      transaction: t,
+    });
     return {
       ...(await documentForEdit(t, actor, invoice)),
       values: {
-        customerId: invoice.customerId, issueDate: invoice.issueDate ?? "", dueDate: invoice.dueDate ?? "", currency: invoice.currency.trim(), notes: invoice.notes ?? "",
+        customerId: invoice.customerId,
+        issueDate: invoice.issueDate ?? "",
+        dueDate: invoice.dueDate ?? "",
+        currency: invoice.currency.trim(),
+        notes: invoice.notes ?? "",
         items: items.map((l) => ({ ...lineForEdit(l), optional: "", option: "" })),
       },
     };
@@ -156,16 +256,29 @@ export async function updateInvoice(actor: Actor, id: string, v: InvoiceFormValu
     assertInvoiceEditable(invoice);
     await requireInvoiceCustomer(t, actor, v.customerId);
     const tenant = await tenantOf(t, actor.tenantId);
-    const { issueDate, dueDate } = invoiceDates(tenant, { issueDate: v.issueDate ?? invoice.issueDate, dueDate: v.dueDate });
+    const { issueDate, dueDate } = invoiceDates(tenant, {
+      issueDate: v.issueDate ?? invoice.issueDate,
+      dueDate: v.dueDate,
+    });
     const items = invoiceLines(v.items);
     const totals = invoiceTotals(items);
     const paid = Number(invoice.amountPaidCents);
     if (totals.total < paid) {
-      throw validationFailed({ items: [`The total cannot be less than the ${formatMoney(paid, invoice.currency.trim())} already paid on this invoice.`] });
+      throw validationFailed({
+        items: [
+          `The total cannot be less than the ${formatMoney(paid, invoice.currency.trim())} already paid on this invoice.`,
+        ],
+      });
     }
     invoice.set({
-      customerId: v.customerId, issueDate, dueDate, currency: v.currency ?? invoice.currency, notes: v.notes,
-      subtotalCents: totals.subtotal, taxCents: totals.tax, totalCents: totals.total,
+      customerId: v.customerId,
+      issueDate,
+      dueDate,
+      currency: v.currency ?? invoice.currency,
+      notes: v.notes,
+      subtotalCents: totals.subtotal,
+      taxCents: totals.tax,
+      totalCents: totals.total,
     });
     await invoice.save({ transaction: t });
     await InvoiceItem.destroy({ where: { tenantId: actor.tenantId, invoiceId: id }, transaction: t });
@@ -183,7 +296,8 @@ export async function sendInvoice(actor: Actor, id: string): Promise<{ emailedTo
   assertManagesRecords(actor);
   return inTenant(actor.tenantId, async (t) => {
     const invoice = await findInvoice(t, actor, id, true);
-    if (invoice.status === "paid" || invoice.status === "void") throw conflict(`Invoice ${invoice.number} is ${invoice.status}: there is nothing to send.`);
+    if (invoice.status === "paid" || invoice.status === "void")
+      throw conflict(`Invoice ${invoice.number} is ${invoice.status}: there is nothing to send.`);
     const linkId = await livePortalLink(t, actor, invoice.customerId);
     if (invoice.status === "draft") {
       // A deposit already applied makes it part paid (or paid) as it goes out.
@@ -204,13 +318,22 @@ export async function invoiceShare(actor: Actor, invoiceId: string) {
     const invoice = await findInvoice(t, actor, invoiceId);
     if (invoice.status !== "sent" && invoice.status !== "partial") return null;
     const live = await PortalLink.findOne({
-      where: { tenantId: actor.tenantId, customerId: invoice.customerId, revokedAt: null, expiresAt: { [Op.gt]: new Date() } },
+      where: {
+        tenantId: actor.tenantId,
+        customerId: invoice.customerId,
+        revokedAt: null,
+        expiresAt: { [Op.gt]: new Date() },
+      },
       order: [["expiresAt", "DESC"]],
       transaction: t,
     });
     if (!live) return null;
     const tenant = await tenantOf(t, actor.tenantId);
-    const customer = await Customer.findOne({ where: { tenantId: actor.tenantId, id: invoice.customerId }, attributes: ["name", "email"], transaction: t });
+    const customer = await Customer.findOne({
+      where: { tenantId: actor.tenantId, id: invoice.customerId },
+      attributes: ["name", "email"],
+      transaction: t,
+    });
     const url = portalUrl(signPortalToken(actor.tenantId, live.id));
     const currency = invoice.currency.trim();
     const balance = Number(invoice.totalCents) - Number(invoice.amountPaidCents);
@@ -226,7 +349,9 @@ export async function invoiceShare(actor: Actor, invoiceId: string) {
       "Thank you,",
       tenant.name,
     ].join("\n");
-    const mailto = customer?.email ? `mailto:${customer.email}?${new URLSearchParams({ subject, body }).toString().replace(/\+/g, "%20")}` : null;
+    const mailto = customer?.email
+      ? `mailto:${customer.email}?${new URLSearchParams({ subject, body }).toString().replace(/\+/g, "%20")}`
+      : null;
     return { url, expiresAt: live.expiresAt.toISOString(), subject, body, mailto, email: customer?.email ?? null };
   });
 }
@@ -242,11 +367,18 @@ const duration = (minutes: number) => `${Math.floor(minutes / 60)} h ${String(mi
  * Exactly once per job: the job row is locked first, so a second call, at once or later,
  * waits and lands on the same invoice; invoices_job_key (migration 0025) backs it in the schema.
  */
-export async function createInvoiceFromJob(actor: Actor, jobId: string): Promise<{ id: string; number: string; created: boolean }> {
+export async function createInvoiceFromJob(
+  actor: Actor,
+  jobId: string,
+): Promise<{ id: string; number: string; created: boolean }> {
   assertManagesRecords(actor);
   return inTenant(actor.tenantId, async (t) => {
     const job = await lockJob(actor, jobId, t);
-    const existing = await Invoice.findOne({ where: { tenantId: actor.tenantId, jobId: job.id }, attributes: ["id", "number"], transaction: t });
+    const existing = await Invoice.findOne({
+      where: { tenantId: actor.tenantId, jobId: job.id },
+      attributes: ["id", "number"],
+      transaction: t,
+    });
     if (existing) return { id: existing.id, number: existing.number, created: false };
     if (job.status === "cancelled") throw conflict("This job is cancelled. Reopen it before invoicing it.");
     const tenant = await tenantOf(t, actor.tenantId);
@@ -257,14 +389,33 @@ export async function createInvoiceFromJob(actor: Actor, jobId: string): Promise
       : await Quote.findOne({ where: { tenantId: actor.tenantId, jobId: job.id }, transaction: t });
     if (quote) {
       for (const l of await chosenQuoteItems(t, actor.tenantId, quote.id)) {
-        lines.push({ description: l.description, quantityMilli: decimalToMilli(l.quantity), unitPriceCents: Number(l.unitPriceCents), taxRatePpm: percentToPpm(l.taxRate) });
+        lines.push({
+          description: l.description,
+          quantityMilli: decimalToMilli(l.quantity),
+          unitPriceCents: Number(l.unitPriceCents),
+          taxRatePpm: percentToPpm(l.taxRate),
+        });
       }
     }
 
-    const entries = await TimeEntry.findAll({ where: { tenantId: actor.tenantId, jobId: job.id }, order: [["startedAt", "ASC"], ["id", "ASC"]], transaction: t });
+    const entries = await TimeEntry.findAll({
+      where: { tenantId: actor.tenantId, jobId: job.id },
+      order: [
+        ["startedAt", "ASC"],
+        ["id", "ASC"],
+      ],
+      transaction: t,
+    });
     const userIds = [...new Set(entries.map((e) => e.userId).filter((u): u is string => !!u))];
     const members = new Map(
-      (userIds.length ? await User.findAll({ where: { tenantId: actor.tenantId, id: userIds }, attributes: ["id", "name", "hourlyRateCents"], transaction: t }) : []).map((u) => [u.id, u]),
+      (userIds.length
+        ? await User.findAll({
+            where: { tenantId: actor.tenantId, id: userIds },
+            attributes: ["id", "name", "hourlyRateCents"],
+            transaction: t,
+          })
+        : []
+      ).map((u) => [u.id, u]),
     );
     const labourTax = percentToPpm(String(tenant.defaultTaxRate));
     for (const e of entries) {
@@ -273,31 +424,72 @@ export async function createInvoiceFromJob(actor: Actor, jobId: string): Promise
       const member = e.userId ? members.get(e.userId) : undefined;
       const day = formatDate(dayIn(tenant.timeZone, e.startedAt));
       lines.push({
-        description: `Labour: ${member?.name ?? "former member"}, ${day} (${duration(minutes)})${e.note ? ` · ${e.note}` : ""}`.slice(0, 1000),
+        description:
+          `Labour: ${member?.name ?? "former member"}, ${day} (${duration(minutes)})${e.note ? ` · ${e.note}` : ""}`.slice(
+            0,
+            1000,
+          ),
         quantityMilli: Math.round((minutes * 1000) / 60),
         unitPriceCents: Number(member?.hourlyRateCents ?? 0),
         taxRatePpm: labourTax,
       });
     }
-    if (!lines.length) lines.push({ description: job.title.slice(0, 1000), quantityMilli: 1000, unitPriceCents: 0, taxRatePpm: labourTax });
+    if (!lines.length)
+      lines.push({
+        description: job.title.slice(0, 1000),
+        quantityMilli: 1000,
+        unitPriceCents: 0,
+        taxRatePpm: labourTax,
+      });
 
     const items: LineItemInput[] = lines.slice(0, 200).map((l) => ({
-      description: l.description, quantity: l.quantityMilli, unitPrice: l.unitPriceCents, taxRate: l.taxRatePpm, optional: false, option: null,
+      description: l.description,
+      quantity: l.quantityMilli,
+      unitPrice: l.unitPriceCents,
+      taxRate: l.taxRatePpm,
+      optional: false,
+      option: null,
     }));
     const totals = invoiceTotals(items);
     const issueDate = dayIn(tenant.timeZone);
     const number = await nextDocumentNumber(t, actor.tenantId, "invoice");
     const invoice = await Invoice.create(
       {
-        tenantId: actor.tenantId, customerId: job.customerId, number, status: "draft", issueDate, dueDate: addDays(issueDate, tenant.paymentTermsDays),
-        currency: quote?.currency.trim() ?? tenant.currency.trim(), notes: null, subtotalCents: totals.subtotal, taxCents: totals.tax,
-        totalCents: totals.total, amountPaidCents: 0, jobId: job.id, quoteId: quote?.id ?? null,
+        tenantId: actor.tenantId,
+        customerId: job.customerId,
+        number,
+        status: "draft",
+        issueDate,
+        dueDate: addDays(issueDate, tenant.paymentTermsDays),
+        currency: quote?.currency.trim() ?? tenant.currency.trim(),
+        notes: null,
+        subtotalCents: totals.subtotal,
+        taxCents: totals.tax,
+        totalCents: totals.total,
+        amountPaidCents: 0,
+        jobId: job.id,
+        quoteId: quote?.id ?? null,
       },
       { transaction: t },
     );
-    await InvoiceItem.bulkCreate(invoiceItemRows(actor.tenantId, invoice.id, items), { transaction: t, returning: false });
-    await recordHistory(t, actor, { recordType: "invoice", recordId: invoice.id, action: "created", summary: `Created from job “${job.title}”`.slice(0, 500), details: { jobId: job.id } });
-    await recordHistory(t, actor, { recordType: "job", recordId: job.id, action: "invoiced", summary: `Invoice ${number} created`, details: { invoiceId: invoice.id } });
+    await InvoiceItem.bulkCreate(invoiceItemRows(actor.tenantId, invoice.id, items), {
+      transaction: t,
+      returning: false,
+    });
+    await recordHistory(t, actor, {
+      recordType: "invoice",
+      recordId: invoice.id,
+      action: "created",
+      summary: `Created from job “${job.title}”`.slice(0, 500),
+      details: { jobId: job.id },
+    });
+    await recordHistory(t, actor, {
+      recordType: "job",
+      recordId: job.id,
+      action: "invoiced",
+      summary: `Invoice ${number} created`,
+      details: { invoiceId: invoice.id },
+    });
     // A deposit paid with the quote's approval becomes this invoice's first payment (decision 156).
     if (quote) await applyQuoteDeposit(t, actor, invoice.id);
     return { id: invoice.id, number, created: true };
@@ -308,7 +500,11 @@ export async function createInvoiceFromJob(actor: Actor, jobId: string): Promise
 export async function jobInvoice(actor: Actor, jobId: string) {
   if (!isUuid(jobId)) return null;
   return inTenant(actor.tenantId, async (t) => {
-    const invoice = await Invoice.findOne({ where: { tenantId: actor.tenantId, jobId }, attributes: ["id", "number", "status"], transaction: t });
+    const invoice = await Invoice.findOne({
+      where: { tenantId: actor.tenantId, jobId },
+      attributes: ["id", "number", "status"],
+      transaction: t,
+    });
     return invoice ? { id: invoice.id, number: invoice.number, status: invoice.status } : null;
   });
 }

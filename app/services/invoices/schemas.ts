@@ -8,7 +8,13 @@ import { amountField, isCalendarDate } from "~/services/money/amount";
 export const OFFICE_PAYMENT_METHODS = ["cash", "check", "card", "bank_transfer", "other"] as const;
 export type OfficePaymentMethod = (typeof OFFICE_PAYMENT_METHODS)[number];
 export const PAYMENT_METHOD_LABELS: Record<string, string> = {
-  cash: "Cash", check: "Check", card: "Card", bank_transfer: "Bank transfer", other: "Other", sandbox: "Portal (sandbox)", import: "Imported",
+  cash: "Cash",
+  check: "Check",
+  card: "Card",
+  bank_transfer: "Bank transfer",
+  other: "Other",
+  sandbox: "Portal (sandbox)",
+  import: "Imported",
 };
 
 const STALE_FORM = "This form is out of date. Reload the page and try again.";
@@ -18,7 +24,9 @@ export const officePaymentSchema = z.object({
   amount: amountField((m) => m.replace("you want to pay", "received")),
   method: z.enum(OFFICE_PAYMENT_METHODS, { errorMap: () => ({ message: "Choose how the customer paid." }) }),
   reference: z.string().trim().max(200, "Keep the reference to 200 characters.").optional(),
-  receivedOn: z.string({ required_error: "Enter the day the payment was received." }).refine(isCalendarDate, "Enter a date, e.g. 2026-06-16."),
+  receivedOn: z
+    .string({ required_error: "Enter the day the payment was received." })
+    .refine(isCalendarDate, "Enter a date, e.g. 2026-06-16."),
   idempotencyKey: z.string({ required_error: STALE_FORM }).regex(/^[A-Za-z0-9_-]{16,100}$/, STALE_FORM),
 });
 export type OfficePaymentInput = z.output<typeof officePaymentSchema>;
@@ -30,10 +38,18 @@ export type OfficePaymentInput = z.output<typeof officePaymentSchema>;
  */
 export const invoiceFormSchema = z.object({
   customerId: z.string({ required_error: "Choose a customer" }).uuid("Choose a customer"),
-  issueDate: checked(isoDate).optional().transform((v) => v ?? null),
-  dueDate: checked(isoDate).optional().transform((v) => v ?? null),
-  currency: checked(currency).optional().transform((v) => v ?? null),
-  notes: checked(maxLen(5000)).optional().transform((v) => v ?? null),
+  issueDate: checked(isoDate)
+    .optional()
+    .transform((v) => v ?? null),
+  dueDate: checked(isoDate)
+    .optional()
+    .transform((v) => v ?? null),
+  currency: checked(currency)
+    .optional()
+    .transform((v) => v ?? null),
+  notes: checked(maxLen(5000))
+    .optional()
+    .transform((v) => v ?? null),
   items: lineItemsSchema,
 });
 export type InvoiceFormValue = z.output<typeof invoiceFormSchema>;

@@ -11,7 +11,15 @@ import { checklistLines } from "./schemas";
  * its tick (the first unticked-or-ticked item of that text, in order); items no longer listed go.
  */
 export async function setChecklist(tenantId: string, jobId: string, labels: string[], t: Tx): Promise<boolean> {
-  const existing = await JobChecklistItem.findAll({ where: { tenantId, jobId }, order: [["position", "ASC"], ["id", "ASC"]], transaction: t, lock: t.LOCK.UPDATE });
+  const existing = await JobChecklistItem.findAll({
+    where: { tenantId, jobId },
+    order: [
+      ["position", "ASC"],
+      ["id", "ASC"],
+    ],
+    transaction: t,
+    lock: t.LOCK.UPDATE,
+  });
   const same = existing.length === labels.length && existing.every((item, i) => item.label === labels[i]);
   if (same) return false;
   const unused = [...existing];
@@ -26,20 +34,42 @@ export async function setChecklist(tenantId: string, jobId: string, labels: stri
       await JobChecklistItem.create({ tenantId, jobId, position, label }, { transaction: t });
     }
   }
-  if (unused.length) await JobChecklistItem.destroy({ where: { tenantId, jobId, id: { [Op.in]: unused.map((i) => i.id) } }, transaction: t });
+  if (unused.length)
+    await JobChecklistItem.destroy({
+      where: { tenantId, jobId, id: { [Op.in]: unused.map((i) => i.id) } },
+      transaction: t,
+    });
   return true;
 }
 
 /** The job form's text: one item per line. */
 export async function checklistText(tenantId: string, jobId: string, t: Tx): Promise<string> {
-  const items = await JobChecklistItem.findAll({ where: { tenantId, jobId }, attributes: ["label"], order: [["position", "ASC"], ["id", "ASC"]], transaction: t });
+  const items = await JobChecklistItem.findAll({
+    where: { tenantId, jobId },
+    attributes: ["label"],
+    order: [
+      ["position", "ASC"],
+      ["id", "ASC"],
+    ],
+    transaction: t,
+  });
   return items.map((i) => i.label).join("\n");
 }
 
 /** The ids of a job's checklist items, in order (the demo seed ticks them). */
 export async function checklistItemIds(tenantId: string, jobId: string): Promise<string[]> {
   return inTenant(tenantId, async (t) =>
-    (await JobChecklistItem.findAll({ where: { tenantId, jobId }, attributes: ["id"], order: [["position", "ASC"], ["id", "ASC"]], transaction: t })).map((i) => i.id),
+    (
+      await JobChecklistItem.findAll({
+        where: { tenantId, jobId },
+        attributes: ["id"],
+        order: [
+          ["position", "ASC"],
+          ["id", "ASC"],
+        ],
+        transaction: t,
+      })
+    ).map((i) => i.id),
   );
 }
 
@@ -55,6 +85,9 @@ export async function stopClock(tenantId: string, jobId: string, at: Date, t: Tx
   if (!clock) return;
   const started = clock.startedAt.getTime();
   const end = new Date(Math.min(Math.max(at.getTime(), started), started + 24 * 3600_000));
-  await TimeEntry.create({ tenantId, jobId, userId: clock.userId, startedAt: clock.startedAt, endedAt: end }, { transaction: t });
+  await TimeEntry.create(
+    { tenantId, jobId, userId: clock.userId, startedAt: clock.startedAt, endedAt: end },
+    { transaction: t },
+  );
   await clock.destroy({ transaction: t });
 }

@@ -17,7 +17,14 @@ export function isLocalDateTime(value: string): boolean {
 /** The zone's offset from UTC at an instant, in milliseconds (east positive). */
 function offsetAt(ms: number, timeZone: string): number {
   const parts = dateTimeFormat({
-    timeZone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit",
+    timeZone,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
   }).formatToParts(new Date(ms));
   const n = (type: string) => Number(parts.find((p) => p.type === type)!.value);
   const wall = Date.UTC(n("year"), n("month") - 1, n("day"), n("hour"), n("minute"), n("second"));
@@ -42,8 +49,15 @@ export function zonedToUtc(local: string, timeZone: string): Date {
 
 /** An instant as the wall-clock time of `timeZone`, `YYYY-MM-DDTHH:MM`. */
 export function utcToZoned(value: Date | string, timeZone: string): string {
-  const parts = dateTimeFormat({ timeZone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit" })
-    .formatToParts(new Date(value));
+  const parts = dateTimeFormat({
+    timeZone,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+  }).formatToParts(new Date(value));
   const p = (type: string) => parts.find((x) => x.type === type)!.value;
   return `${p("year")}-${p("month")}-${p("day")}T${p("hour")}:${p("minute")}`;
 }

@@ -22,7 +22,11 @@ export function checklistLines(text: string | undefined | null): string[] {
 export const jobFormSchema = z
   .object({
     customerId: z.string({ required_error: "Choose a customer." }).uuid("Choose a customer."),
-    title: z.string({ required_error: "Enter a title, e.g. “Replace water heater”." }).trim().min(1, "Enter a title.").max(200, "Keep the title to 200 characters."),
+    title: z
+      .string({ required_error: "Enter a title, e.g. “Replace water heater”." })
+      .trim()
+      .min(1, "Enter a title.")
+      .max(200, "Keep the title to 200 characters."),
     description: z.string().max(5000, "Keep the description to 5,000 characters.").optional(),
     address: z.string().max(500, "Keep the address to 500 characters.").optional(),
     scheduledStart: localDateTime.optional(),
@@ -31,13 +35,26 @@ export const jobFormSchema = z
     // One of the chosen customer's service properties (section 14); the service checks it is theirs.
     propertyId: z.string().uuid("Choose one of the customer's properties.").optional(),
     /** What the technician ticks on site, one item per line (issue 21). */
-    checklist: z.string().max(CHECKLIST_MAX_ITEMS * (CHECKLIST_LABEL_MAX + 2), "The checklist is too long.").optional(),
+    checklist: z
+      .string()
+      .max(CHECKLIST_MAX_ITEMS * (CHECKLIST_LABEL_MAX + 2), "The checklist is too long.")
+      .optional(),
   })
   .superRefine((v, ctx) => {
-    const raw = (v.checklist ?? "").split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
-    if (raw.length > CHECKLIST_MAX_ITEMS) ctx.addIssue({ code: "custom", path: ["checklist"], message: `At most ${CHECKLIST_MAX_ITEMS} items.` });
-    else if (raw.some((l) => l.length > CHECKLIST_LABEL_MAX)) ctx.addIssue({ code: "custom", path: ["checklist"], message: `Keep each item to ${CHECKLIST_LABEL_MAX} characters.` });
-    if (v.scheduledEnd && !v.scheduledStart) ctx.addIssue({ code: "custom", path: ["scheduledStart"], message: "Enter a start, or clear the end." });
+    const raw = (v.checklist ?? "")
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .filter(Boolean);
+    if (raw.length > CHECKLIST_MAX_ITEMS)
+      ctx.addIssue({ code: "custom", path: ["checklist"], message: `At most ${CHECKLIST_MAX_ITEMS} items.` });
+    else if (raw.some((l) => l.length > CHECKLIST_LABEL_MAX))
+      ctx.addIssue({
+        code: "custom",
+        path: ["checklist"],
+        message: `Keep each item to ${CHECKLIST_LABEL_MAX} characters.`,
+      });
+    if (v.scheduledEnd && !v.scheduledStart)
+      ctx.addIssue({ code: "custom", path: ["scheduledStart"], message: "Enter a start, or clear the end." });
     // Same zone, same format: the strings compare like the times they name.
     if (v.scheduledStart && v.scheduledEnd && v.scheduledEnd < v.scheduledStart) {
       ctx.addIssue({ code: "custom", path: ["scheduledEnd"], message: "The end is before the start." });
@@ -47,5 +64,8 @@ export type JobFormInput = z.infer<typeof jobFormSchema>;
 
 /** The job page's office buttons: cancel the job, or put a cancelled one back (CONTRACT section 12). */
 export const jobActionSchema = z.object({
-  intent: z.enum(["cancel", "reopen"], { required_error: "Choose Cancel job or Reopen.", invalid_type_error: "Choose Cancel job or Reopen." }),
+  intent: z.enum(["cancel", "reopen"], {
+    required_error: "Choose Cancel job or Reopen.",
+    invalid_type_error: "Choose Cancel job or Reopen.",
+  }),
 });

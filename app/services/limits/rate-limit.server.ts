@@ -41,7 +41,9 @@ export const RULES = {
 };
 
 export const rateLimited = (retryAfterSeconds: number, message = "Too many attempts. Try again later.") =>
-  new AppError("RATE_LIMITED", message, { headers: { "Retry-After": String(Math.max(1, Math.ceil(retryAfterSeconds))) } });
+  new AppError("RATE_LIMITED", message, {
+    headers: { "Retry-After": String(Math.max(1, Math.ceil(retryAfterSeconds))) },
+  });
 
 /** Seconds until the key may try again, or 0 when it is not over the limit. */
 export async function blockedFor(l: Limiter, key: string): Promise<number> {

@@ -75,7 +75,11 @@ async function release(tenantId: string, id: string) {
  * timeout on the tenant transactions it begins. Throws 429 (Retry-After) when the tenant or the
  * user already runs its share of that kind.
  */
-export async function withWork<T>(who: { tenantId: string; userId: string | null }, kind: WorkKind, fn: () => Promise<T>): Promise<T> {
+export async function withWork<T>(
+  who: { tenantId: string; userId: string | null },
+  kind: WorkKind,
+  fn: () => Promise<T>,
+): Promise<T> {
   const lease = await claim(who.tenantId, who.userId, kind);
   if (!lease) throw workBusy(kind);
   try {
@@ -86,7 +90,13 @@ export async function withWork<T>(who: { tenantId: string; userId: string | null
 }
 
 /** Route loaders and actions that do expensive work, by route id (applied in app/http/page.server.ts). */
-const SEARCH_LISTS = new Set(["routes/customers._index", "routes/jobs._index", "routes/quotes._index", "routes/invoices._index", "routes/requests"]);
+const SEARCH_LISTS = new Set([
+  "routes/customers._index",
+  "routes/jobs._index",
+  "routes/quotes._index",
+  "routes/invoices._index",
+  "routes/requests",
+]);
 
 export function workKindOf(routeId: string, request: Request, isAction: boolean): WorkKind | null {
   if (!isAction) {

@@ -28,7 +28,11 @@ async function claim(intervalMs: number): Promise<string | null> {
       t,
     );
     if (recent) return null;
-    const run = await one<{ id: string }>(`INSERT INTO maintenance_runs (job, server) VALUES ('cleanup', $1) RETURNING id`, [`${hostname()}:${process.pid}`], t);
+    const run = await one<{ id: string }>(
+      `INSERT INTO maintenance_runs (job, server) VALUES ('cleanup', $1) RETURNING id`,
+      [`${hostname()}:${process.pid}`],
+      t,
+    );
     return run!.id;
   });
 }
@@ -50,7 +54,10 @@ export async function runCleanup(opts: CleanupOptions): Promise<CleanupFigures |
     }
   }
   figures.ms = Date.now() - started;
-  await one(`UPDATE maintenance_runs SET finished_at = clock_timestamp(), figures = $2 WHERE id = $1`, [runId, JSON.stringify(figures)]);
+  await one(`UPDATE maintenance_runs SET finished_at = clock_timestamp(), figures = $2 WHERE id = $1`, [
+    runId,
+    JSON.stringify(figures),
+  ]);
   log.info("cleanup", { ...figures, run: runId });
   return figures;
 }

@@ -19,7 +19,16 @@ type Context = { customer: { name: string; email: string | null }; business: Bus
  * its invoice's), so each query saved shortens the wait of the next one in line.
  */
 async function contextOf(t: Tx, tenantId: string, customerId: string): Promise<Context | null> {
-  const row = await one<{ name: string; email: string | null; b_name: string; b_email: string | null; b_phone: string | null; b_address: string | null; b_color: string; link_id: string | null }>(
+  const row = await one<{
+    name: string;
+    email: string | null;
+    b_name: string;
+    b_email: string | null;
+    b_phone: string | null;
+    b_address: string | null;
+    b_color: string;
+    link_id: string | null;
+  }>(
     `SELECT c.name, c.email, tn.name AS b_name, tn.email AS b_email, tn.phone AS b_phone, tn.address AS b_address, tn.brand_color AS b_color,
             (SELECT p.id FROM portal_links p WHERE p.tenant_id = c.tenant_id AND p.customer_id = c.id AND p.revoked_at IS NULL AND p.expires_at > now()
               ORDER BY p.expires_at DESC LIMIT 1) AS link_id
@@ -53,21 +62,49 @@ type Send = {
 async function send(t: Tx, s: Send): Promise<Queued> {
   const { html, text } = renderEmail({ ...s.content, business: s.business });
   return queueMessage(t, {
-    tenantId: s.tenantId, kind: s.kind, to: s.to, subject: s.subject, html, text, business: s.business,
-    record: s.record, createdBy: s.createdBy, dedupeKey: s.dedupeKey, linkRef: s.linkRef,
+    tenantId: s.tenantId,
+    kind: s.kind,
+    to: s.to,
+    subject: s.subject,
+    html,
+    text,
+    business: s.business,
+    record: s.record,
+    createdBy: s.createdBy,
+    dedupeKey: s.dedupeKey,
+    linkRef: s.linkRef,
   });
 }
 
-export type QuoteForEmail = { id: string; number: string; title: string | null; totalCents: number | string; currency: string; validUntil: string | null; customerId: string };
+export type QuoteForEmail = {
+  id: string;
+  number: string;
+  title: string | null;
+  totalCents: number | string;
+  currency: string;
+  validUntil: string | null;
+  customerId: string;
+};
 
 /** "Quote Q-0001 from Acme Plumbing", with the portal link that opens the customer's hub. */
-export async function queueQuoteEmail(t: Tx, tenantId: string, quote: QuoteForEmail, portalLinkId: string, createdBy: string | null): Promise<{ to: string; queued: Queued } | null> {
+export async function queueQuoteEmail(
+  t: Tx,
+  tenantId: string,
+  quote: QuoteForEmail,
+  portalLinkId: string,
+  createdBy: string | null,
+): Promise<{ to: string; queued: Queued } | null> {
   const ctx = await contextOf(t, tenantId, quote.customerId);
   if (!ctx?.customer.email) return null;
   const { customer, business } = ctx;
   const total = formatMoney(Number(quote.totalCents), quote.currency.trim());
   const queued = await send(t, {
-    tenantId, kind: "quote_sent", business, createdBy, record: { type: "quote", id: quote.id }, linkRef: portalLinkRef(portalLinkId),
+    tenantId,
+    kind: "quote_sent",
+    business,
+    createdBy,
+    record: { type: "quote", id: quote.id },
+    linkRef: portalLinkRef(portalLinkId),
     to: { address: customer.email!, name: customer.name },
     subject: `Quote ${quote.number} from ${business.name}`,
     content: {
@@ -77,24 +114,47 @@ export async function queueQuoteEmail(t: Tx, tenantId: string, quote: QuoteForEm
         `Here is your quote ${quote.number}${quote.title ? ` for ${quote.title}` : ""}.`,
         "You can review it, choose options and approve it online.",
       ],
-      facts: [["Quote", quote.number], ["Total", total], ...(quote.validUntil ? [["Valid until", formatDate(quote.validUntil)] as [string, string]] : [])],
+      facts: [
+        ["Quote", quote.number],
+        ["Total", total],
+        ...(quote.validUntil ? [["Valid until", formatDate(quote.validUntil)] as [string, string]] : []),
+      ],
       action: { label: "Review and approve", url: LINK_PLACEHOLDER },
     },
   });
   return { to: customer.email!, queued };
 }
 
-export type InvoiceForEmail = { id: string; number: string; totalCents: number | string; amountPaidCents: number | string; currency: string; dueDate: string | null; customerId: string };
+export type InvoiceForEmail = {
+  id: string;
+  number: string;
+  totalCents: number | string;
+  amountPaidCents: number | string;
+  currency: string;
+  dueDate: string | null;
+  customerId: string;
+};
 
 /** "Invoice INV-0001 from Acme Plumbing", with the portal link to view and pay it. */
-export async function queueInvoiceEmail(t: Tx, tenantId: string, invoice: InvoiceForEmail, portalLinkId: string, createdBy: string | null): Promise<{ to: string; queued: Queued } | null> {
+export async function queueInvoiceEmail(
+  t: Tx,
+  tenantId: string,
+  invoice: InvoiceForEmail,
+  portalLinkId: string,
+  createdBy: string | null,
+): Promise<{ to: string; queued: Queued } | null> {
   const ctx = await contextOf(t, tenantId, invoice.customerId);
   if (!ctx?.customer.email) return null;
   const { customer, business } = ctx;
   const currency = invoice.currency.trim();
   const balance = formatMoney(Number(invoice.totalCents) - Number(invoice.amountPaidCents), currency);
   const queued = await send(t, {
-    tenantId, kind: "invoice_sent", business, createdBy, record: { type: "invoice", id: invoice.id }, linkRef: portalLinkRef(portalLinkId),
+    tenantId,
+    kind: "invoice_sent",
+    business,
+    createdBy,
+    record: { type: "invoice", id: invoice.id },
+    linkRef: portalLinkRef(portalLinkId),
     to: { address: customer.email!, name: customer.name },
     subject: `Invoice ${invoice.number} from ${business.name}`,
     content: {
@@ -102,7 +162,9 @@ export async function queueInvoiceEmail(t: Tx, tenantId: string, invoice: Invoic
       greeting: `Hi ${firstName(customer.name)},`,
       paragraphs: [`Here is your invoice ${invoice.number}. You can view it, download it and pay it online.`],
       facts: [
-        ["Invoice", invoice.number], ["Total", formatMoney(Number(invoice.totalCents), currency)], ["Balance due", balance],
+        ["Invoice", invoice.number],
+        ["Total", formatMoney(Number(invoice.totalCents), currency)],
+        ["Balance due", balance],
         ...(invoice.dueDate ? [["Due", formatDate(invoice.dueDate)] as [string, string]] : []),
       ],
       action: { label: "View and pay", url: LINK_PLACEHOLDER },
@@ -112,12 +174,24 @@ export async function queueInvoiceEmail(t: Tx, tenantId: string, invoice: Invoic
 }
 
 export type ReceiptInput = {
-  invoiceId: string; invoiceNumber: string; customerId: string; paymentId: string; amountCents: number; balanceCents: number;
-  currency: string; method: string; reference: string | null;
+  invoiceId: string;
+  invoiceNumber: string;
+  customerId: string;
+  paymentId: string;
+  amountCents: number;
+  balanceCents: number;
+  currency: string;
+  method: string;
+  reference: string | null;
 };
 
 /** A receipt for one payment: the amount, how, and the balance left; the portal link when the customer has one. */
-export async function queueReceipt(t: Tx, tenantId: string, p: ReceiptInput, createdBy: string | null): Promise<Queued> {
+export async function queueReceipt(
+  t: Tx,
+  tenantId: string,
+  p: ReceiptInput,
+  createdBy: string | null,
+): Promise<Queued> {
   const ctx = await contextOf(t, tenantId, p.customerId);
   if (!ctx?.customer.email) return null;
   const { customer, business } = ctx;
@@ -125,15 +199,26 @@ export async function queueReceipt(t: Tx, tenantId: string, p: ReceiptInput, cre
   const linkRef = ctx.liveLinkId ? portalLinkRef(ctx.liveLinkId) : null;
   const amount = formatMoney(p.amountCents, currency);
   return send(t, {
-    tenantId, kind: "receipt", business, createdBy, record: { type: "invoice", id: p.invoiceId }, linkRef,
+    tenantId,
+    kind: "receipt",
+    business,
+    createdBy,
+    record: { type: "invoice", id: p.invoiceId },
+    linkRef,
     to: { address: customer.email!, name: customer.name },
     subject: `Receipt for your payment of ${amount} to ${business.name}`,
     content: {
       preview: `We received ${amount} on invoice ${p.invoiceNumber}.`,
       greeting: `Hi ${firstName(customer.name)},`,
-      paragraphs: [`We received your payment of ${amount} on invoice ${p.invoiceNumber}.`, p.balanceCents > 0 ? "The balance below is still due." : "The invoice is paid in full."],
+      paragraphs: [
+        `We received your payment of ${amount} on invoice ${p.invoiceNumber}.`,
+        p.balanceCents > 0 ? "The balance below is still due." : "The invoice is paid in full.",
+      ],
       facts: [
-        ["Invoice", p.invoiceNumber], ["Payment", amount], ["Method", p.method], ...(p.reference ? [["Reference", p.reference] as [string, string]] : []),
+        ["Invoice", p.invoiceNumber],
+        ["Payment", amount],
+        ["Method", p.method],
+        ...(p.reference ? [["Reference", p.reference] as [string, string]] : []),
         ["Balance", formatMoney(p.balanceCents, currency)],
       ],
       action: linkRef ? { label: "View your invoices", url: LINK_PLACEHOLDER } : undefined,
@@ -145,16 +230,29 @@ export async function queueReceipt(t: Tx, tenantId: string, p: ReceiptInput, cre
 export async function queueOfficeNotice(
   t: Tx,
   tenantId: string,
-  n: { kind: "office_booking_request" | "office_quote_answered" | "office_portal_payment"; subject: string; paragraphs: string[]; facts?: Array<[string, string]>; path: string; record?: { type: RecordType; id: string } },
+  n: {
+    kind: "office_booking_request" | "office_quote_answered" | "office_portal_payment";
+    subject: string;
+    paragraphs: string[];
+    facts?: Array<[string, string]>;
+    path: string;
+    record?: { type: RecordType; id: string };
+  },
 ): Promise<Queued> {
   const business = await businessOf(t, tenantId);
   if (!business.email) return null;
   return send(t, {
-    tenantId, kind: n.kind, business, record: n.record,
+    tenantId,
+    kind: n.kind,
+    business,
+    record: n.record,
     to: { address: business.email, name: business.name },
     subject: n.subject,
     content: {
-      preview: n.paragraphs[0] ?? n.subject, greeting: "Hello,", paragraphs: n.paragraphs, facts: n.facts,
+      preview: n.paragraphs[0] ?? n.subject,
+      greeting: "Hello,",
+      paragraphs: n.paragraphs,
+      facts: n.facts,
       action: { label: "Open in Fieldwork", url: `${env().APP_URL}${n.path}` },
       footer: "Sent to the company e-mail in your company settings.",
     },
@@ -162,16 +260,30 @@ export async function queueOfficeNotice(
 }
 
 /** An invite to a new member: the link that sets their password. */
-export async function queueInviteEmail(t: Tx, tenantId: string, member: { email: string; name: string }, url: string, expiresAt: Date, createdBy: string | null): Promise<Queued> {
+export async function queueInviteEmail(
+  t: Tx,
+  tenantId: string,
+  member: { email: string; name: string },
+  url: string,
+  expiresAt: Date,
+  createdBy: string | null,
+): Promise<Queued> {
   const business = await businessOf(t, tenantId);
   return send(t, {
-    tenantId, kind: "invite", business, createdBy, linkRef: sealedLinkRef(url),
+    tenantId,
+    kind: "invite",
+    business,
+    createdBy,
+    linkRef: sealedLinkRef(url),
     to: { address: member.email, name: member.name },
     subject: `You're invited to ${business.name} on Fieldwork`,
     content: {
       preview: `Set your password to join ${business.name}.`,
       greeting: `Hi ${firstName(member.name)},`,
-      paragraphs: [`${business.name} added you to their team on Fieldwork. Choose a password to sign in.`, `The link works until ${formatDate(expiresAt.toISOString().slice(0, 10))}.`],
+      paragraphs: [
+        `${business.name} added you to their team on Fieldwork. Choose a password to sign in.`,
+        `The link works until ${formatDate(expiresAt.toISOString().slice(0, 10))}.`,
+      ],
       action: { label: "Choose your password", url: LINK_PLACEHOLDER },
     },
   });

@@ -52,9 +52,23 @@ export async function queueMessage(t: Tx, m: NewMessage, mode: MailMode = mailMo
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
      ON CONFLICT DO NOTHING RETURNING id`,
     [
-      m.tenantId, id, m.kind, status, m.to.address.trim().toLowerCase(), m.to.name ?? null, m.business.email ?? null,
-      m.business.name.slice(0, 200), m.subject.slice(0, 300), m.text, m.html, `<${id}@${messageIdDomain()}>`,
-      m.record?.type ?? null, m.record?.id ?? null, m.dedupeKey ?? null, m.createdBy ?? null, m.linkRef ?? null,
+      m.tenantId,
+      id,
+      m.kind,
+      status,
+      m.to.address.trim().toLowerCase(),
+      m.to.name ?? null,
+      m.business.email ?? null,
+      m.business.name.slice(0, 200),
+      m.subject.slice(0, 300),
+      m.text,
+      m.html,
+      `<${id}@${messageIdDomain()}>`,
+      m.record?.type ?? null,
+      m.record?.id ?? null,
+      m.dedupeKey ?? null,
+      m.createdBy ?? null,
+      m.linkRef ?? null,
     ],
     t,
   );
@@ -65,13 +79,32 @@ export async function queueMessage(t: Tx, m: NewMessage, mode: MailMode = mailMo
 
 /** The business as its messages show it (company settings). */
 export async function businessOf(t: Tx, tenantId: string): Promise<Business> {
-  const tenant = await Tenant.findOne({ where: { id: tenantId }, attributes: ["name", "email", "phone", "address", "brandColor"], transaction: t });
-  return { name: tenant?.name ?? "Fieldwork", email: tenant?.email ?? null, phone: tenant?.phone ?? null, address: tenant?.address ?? null, color: tenant?.brandColor ?? DEFAULT_BRAND_COLOR };
+  const tenant = await Tenant.findOne({
+    where: { id: tenantId },
+    attributes: ["name", "email", "phone", "address", "brandColor"],
+    transaction: t,
+  });
+  return {
+    name: tenant?.name ?? "Fieldwork",
+    email: tenant?.email ?? null,
+    phone: tenant?.phone ?? null,
+    address: tenant?.address ?? null,
+    color: tenant?.brandColor ?? DEFAULT_BRAND_COLOR,
+  };
 }
 
 export type MessageLine = {
-  id: string; kind: MessageKind; status: MessageStatus; to: string; subject: string; attempts: number;
-  createdAt: string; sentAt: string | null; smtpResponse: string | null; lastError: string | null; nextAttemptAt: string;
+  id: string;
+  kind: MessageKind;
+  status: MessageStatus;
+  to: string;
+  subject: string;
+  attempts: number;
+  createdAt: string;
+  sentAt: string | null;
+  smtpResponse: string | null;
+  lastError: string | null;
+  nextAttemptAt: string;
 };
 
 const LINE = `id, kind, status, to_address AS "to", subject, attempts, created_at AS "createdAt", sent_at AS "sentAt",
@@ -79,23 +112,36 @@ const LINE = `id, kind, status, to_address AS "to", subject, attempts, created_a
 
 /** The latest e-mail about a record (the quote page says whether it went out). */
 export async function latestMessageFor(actor: Actor, type: RecordType, id: string): Promise<MessageLine | null> {
-  return inTenant(actor.tenantId, async (t) =>
-    (await one<MessageLine>(
-      `SELECT ${LINE} FROM messages WHERE tenant_id = $1 AND record_type = $2 AND record_id = $3 ORDER BY created_at DESC, id LIMIT 1`,
-      [actor.tenantId, type, id],
-      t,
-    )) ?? null,
+  return inTenant(
+    actor.tenantId,
+    async (t) =>
+      (await one<MessageLine>(
+        `SELECT ${LINE} FROM messages WHERE tenant_id = $1 AND record_type = $2 AND record_id = $3 ORDER BY created_at DESC, id LIMIT 1`,
+        [actor.tenantId, type, id],
+        t,
+      )) ?? null,
   );
 }
 
-export type OutboxMessage = MessageLine & { toName: string | null; fromName: string; replyTo: string | null; messageId: string; text: string; html: string };
+export type OutboxMessage = MessageLine & {
+  toName: string | null;
+  fromName: string;
+  replyTo: string | null;
+  messageId: string;
+  text: string;
+  html: string;
+};
 type OutboxRow = OutboxMessage & { linkRef: string | null };
 
 /** The outbox page: the tenant's latest messages, newest first, with what the customer reads. */
 export async function outboxPage(actor: Actor, opts: { page: number; perPage?: number }) {
   const perPage = opts.perPage ?? 20;
   return inTenant(actor.tenantId, async (t) => {
-    const total = (await one<{ n: number }>(`SELECT count(*)::int AS n FROM messages WHERE tenant_id = $1`, [actor.tenantId], t))!.n;
+    const total = (await one<{ n: number }>(
+      `SELECT count(*)::int AS n FROM messages WHERE tenant_id = $1`,
+      [actor.tenantId],
+      t,
+    ))!.n;
     const list = await rows<OutboxRow>(
       `SELECT ${LINE}, to_name AS "toName", from_name AS "fromName", reply_to AS "replyTo", message_id AS "messageId",
               text_body AS text, html_body AS html, link_ref AS "linkRef"

@@ -20,13 +20,29 @@ import { queueMessage } from "./outbox.server";
 import { renderEmail, type Business } from "./templates.server";
 
 // record_type is one of invoice, quote, job (the due query's three kinds).
-type Due = { tenant_id: string; record_type: Extract<RecordType, "invoice" | "job"> | "quote"; record_id: string; reminder: "invoice_before" | "invoice_after" | "quote_follow_up" | "visit"; dedupe_key: string };
+type Due = {
+  tenant_id: string;
+  record_type: Extract<RecordType, "invoice" | "job"> | "quote";
+  record_id: string;
+  reminder: "invoice_before" | "invoice_after" | "quote_follow_up" | "visit";
+  dedupe_key: string;
+};
 
-export const unsubscribeUrl = (tenantId: string, customerId: string) => `${env().APP_URL}/unsubscribe/${signIdToken("unsubscribe", tenantId, customerId)}`;
+export const unsubscribeUrl = (tenantId: string, customerId: string) =>
+  `${env().APP_URL}/unsubscribe/${signIdToken("unsubscribe", tenantId, customerId)}`;
 
 type Row = {
-  customer_id: string; name: string; email: string | null; auto_reminders: boolean; b_name: string; b_email: string | null; b_phone: string | null; b_address: string | null; b_color: string;
-  time_zone: string; link_id: string | null;
+  customer_id: string;
+  name: string;
+  email: string | null;
+  auto_reminders: boolean;
+  b_name: string;
+  b_email: string | null;
+  b_phone: string | null;
+  b_address: string | null;
+  b_color: string;
+  time_zone: string;
+  link_id: string | null;
 };
 
 /** Writes one due reminder; true when it was written (false: already written, or opted out meanwhile). */
@@ -37,7 +53,11 @@ async function queueReminder(d: Due): Promise<boolean> {
       quote: `customer_id, number, title, total_cents, currency FROM quotes`,
       job: `customer_id, title, scheduled_start, address FROM jobs`,
     }[d.record_type];
-    const doc = await one<Record<string, string | number | null>>(`SELECT ${columns} WHERE tenant_id = $1 AND id = $2`, [d.tenant_id, d.record_id], t);
+    const doc = await one<Record<string, string | number | null>>(
+      `SELECT ${columns} WHERE tenant_id = $1 AND id = $2`,
+      [d.tenant_id, d.record_id],
+      t,
+    );
     if (!doc) return false;
     // The customer row is read again here: one who opted out since the query is not written to.
     // The link in a statement of its own: Citus refuses FOR SHARE with a subquery in the list
@@ -56,35 +76,86 @@ async function queueReminder(d: Due): Promise<boolean> {
       t,
     );
     const ctx = { ...customer, email: customer.email, link_id: link?.id ?? null };
-    const business: Business = { name: ctx.b_name, email: ctx.b_email, phone: ctx.b_phone, address: ctx.b_address, color: ctx.b_color };
+    const business: Business = {
+      name: ctx.b_name,
+      email: ctx.b_email,
+      phone: ctx.b_phone,
+      address: ctx.b_address,
+      color: ctx.b_color,
+    };
     const first = ctx.name.trim().split(/\s+/)[0] || "there";
-    const action = ctx.link_id ? { label: d.record_type === "invoice" ? "View and pay" : d.record_type === "quote" ? "Review and approve" : "Open your page", url: LINK_PLACEHOLDER } : undefined;
+    const action = ctx.link_id
+      ? {
+          label:
+            d.record_type === "invoice"
+              ? "View and pay"
+              : d.record_type === "quote"
+                ? "Review and approve"
+                : "Open your page",
+          url: LINK_PLACEHOLDER,
+        }
+      : undefined;
     let subject: string;
     let paragraphs: string[];
     let facts: Array<[string, string]> = [];
     if (d.record_type === "invoice") {
       const balance = formatMoney(Number(doc.total_cents) - Number(doc.amount_paid_cents), String(doc.currency).trim());
       const due = formatDate(String(doc.due_date));
-      subject = d.reminder === "invoice_before" ? `Reminder: invoice ${doc.number} is due ${due}` : `Overdue: invoice ${doc.number} was due ${due}`;
-      paragraphs = [d.reminder === "invoice_before" ? `A friendly reminder that invoice ${doc.number} is due on ${due}.` : `Our records show invoice ${doc.number} was due on ${due} and still has a balance.`, "If you have already paid, thank you, and please ignore this message."];
-      facts = [["Invoice", String(doc.number)], ["Balance due", balance], ["Due", due]];
+      subject =
+        d.reminder === "invoice_before"
+          ? `Reminder: invoice ${doc.number} is due ${due}`
+          : `Overdue: invoice ${doc.number} was due ${due}`;
+      paragraphs = [
+        d.reminder === "invoice_before"
+          ? `A friendly reminder that invoice ${doc.number} is due on ${due}.`
+          : `Our records show invoice ${doc.number} was due on ${due} and still has a balance.`,
+        "If you have already paid, thank you, and please ignore this message.",
+      ];
+      facts = [
+        ["Invoice", String(doc.number)],
+        ["Balance due", balance],
+        ["Due", due],
+      ];
     } else if (d.record_type === "quote") {
       subject = `Following up on quote ${doc.number}`;
-      paragraphs = [`We sent you quote ${doc.number}${doc.title ? ` for ${doc.title}` : ""} and wanted to check whether you have any questions.`, "You can review and approve it online."];
-      facts = [["Quote", String(doc.number)], ["Total", formatMoney(Number(doc.total_cents), String(doc.currency).trim())]];
+      paragraphs = [
+        `We sent you quote ${doc.number}${doc.title ? ` for ${doc.title}` : ""} and wanted to check whether you have any questions.`,
+        "You can review and approve it online.",
+      ];
+      facts = [
+        ["Quote", String(doc.number)],
+        ["Total", formatMoney(Number(doc.total_cents), String(doc.currency).trim())],
+      ];
     } else {
       const when = formatDateTime(new Date(String(doc.scheduled_start)), ctx.time_zone);
       subject = `Reminder: your visit ${when}`;
-      paragraphs = [`This is a reminder of our visit tomorrow: ${doc.title}.`, ...(doc.address ? [`Address: ${doc.address}`] : [])];
+      paragraphs = [
+        `This is a reminder of our visit tomorrow: ${doc.title}.`,
+        ...(doc.address ? [`Address: ${doc.address}`] : []),
+      ];
       facts = [["When", when]];
     }
     const { html, text } = renderEmail({
-      business, preview: subject, greeting: `Hi ${first},`, paragraphs, facts, action,
-      footer: "You receive automatic reminders from us.", unsubscribeUrl: unsubscribeUrl(d.tenant_id, ctx.customer_id),
+      business,
+      preview: subject,
+      greeting: `Hi ${first},`,
+      paragraphs,
+      facts,
+      action,
+      footer: "You receive automatic reminders from us.",
+      unsubscribeUrl: unsubscribeUrl(d.tenant_id, ctx.customer_id),
     });
     const queued = await queueMessage(t, {
-      tenantId: d.tenant_id, kind: "reminder", to: { address: ctx.email, name: ctx.name }, subject, html, text, business,
-      record: { type: d.record_type, id: d.record_id }, dedupeKey: d.dedupe_key, linkRef: ctx.link_id ? portalLinkRef(ctx.link_id) : null,
+      tenantId: d.tenant_id,
+      kind: "reminder",
+      to: { address: ctx.email, name: ctx.name },
+      subject,
+      html,
+      text,
+      business,
+      record: { type: d.record_type, id: d.record_id },
+      dedupeKey: d.dedupe_key,
+      linkRef: ctx.link_id ? portalLinkRef(ctx.link_id) : null,
     });
     return queued !== null;
   });
@@ -136,7 +207,10 @@ export async function stopReminders(tenantId: string, customerId: string): Promi
 }
 
 /** What the unsubscribe page names: the business, and whether reminders are on. */
-export async function reminderState(tenantId: string, customerId: string): Promise<{ business: string; on: boolean } | null> {
+export async function reminderState(
+  tenantId: string,
+  customerId: string,
+): Promise<{ business: string; on: boolean } | null> {
   return inTenant(tenantId, async (t) => {
     const row = await one<{ name: string; on: boolean }>(
       `SELECT tn.name, c.auto_reminders AS on FROM customers c JOIN tenants tn ON tn.id = c.tenant_id WHERE c.tenant_id = $1 AND c.id = $2`,
@@ -157,11 +231,26 @@ export async function setAutoReminders(actor: Actor, customerId: string, on: boo
       t,
     );
     if (!row) throw notFound("Customer not found.");
-    await recordHistory(t, actor, { recordType: "customer", recordId: customerId, action: on ? "reminders_on" : "reminders_off", summary: on ? "Automatic reminders turned on" : "Automatic reminders turned off" });
+    await recordHistory(t, actor, {
+      recordType: "customer",
+      recordId: customerId,
+      action: on ? "reminders_on" : "reminders_off",
+      summary: on ? "Automatic reminders turned on" : "Automatic reminders turned off",
+    });
   });
 }
 
 /** Whether a customer receives automatic reminders (the customer page). */
 export async function autoRemindersOf(actor: Actor, customerId: string): Promise<boolean> {
-  return inTenant(actor.tenantId, async (t) => (await one<{ on: boolean }>(`SELECT auto_reminders AS on FROM customers WHERE tenant_id = $1 AND id = $2`, [actor.tenantId, customerId], t))?.on ?? true);
+  return inTenant(
+    actor.tenantId,
+    async (t) =>
+      (
+        await one<{ on: boolean }>(
+          `SELECT auto_reminders AS on FROM customers WHERE tenant_id = $1 AND id = $2`,
+          [actor.tenantId, customerId],
+          t,
+        )
+      )?.on ?? true,
+  );
 }

@@ -4,7 +4,13 @@
 import { renderToStaticMarkup } from "react-dom/server";
 
 /** The business a message speaks for: its name, contact details and colour (company settings). */
-export type Business = { name: string; email: string | null; phone: string | null; address: string | null; color: string };
+export type Business = {
+  name: string;
+  email: string | null;
+  phone: string | null;
+  address: string | null;
+  color: string;
+};
 
 export type EmailContent = {
   business: Business;
@@ -33,25 +39,53 @@ function EmailHtml({ c }: { c: EmailContent }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{c.preview}</title>
       </head>
-      <body style={{ margin: 0, padding: 0, background: "#f3f4f6", color: INK, fontFamily: "Helvetica, Arial, sans-serif" }}>
+      <body
+        style={{ margin: 0, padding: 0, background: "#f3f4f6", color: INK, fontFamily: "Helvetica, Arial, sans-serif" }}
+      >
         <div style={{ display: "none", maxHeight: 0, overflow: "hidden" }}>{c.preview}</div>
-        <table role="presentation" width="100%" cellPadding={0} cellSpacing={0} style={{ background: "#f3f4f6", padding: "24px 0" }}>
+        <table
+          role="presentation"
+          width="100%"
+          cellPadding={0}
+          cellSpacing={0}
+          style={{ background: "#f3f4f6", padding: "24px 0" }}
+        >
           <tbody>
             <tr>
               <td align="center">
-                <table role="presentation" width="100%" cellPadding={0} cellSpacing={0} style={{ maxWidth: 560, background: "#ffffff", borderRadius: 8, borderTop: `6px solid ${c.business.color}` }}>
+                <table
+                  role="presentation"
+                  width="100%"
+                  cellPadding={0}
+                  cellSpacing={0}
+                  style={{
+                    maxWidth: 560,
+                    background: "#ffffff",
+                    borderRadius: 8,
+                    borderTop: `6px solid ${c.business.color}`,
+                  }}
+                >
                   <tbody>
                     <tr>
-                      <td style={{ padding: "24px 28px 8px", fontSize: 20, fontWeight: 700, color: c.business.color }}>{c.business.name}</td>
+                      <td style={{ padding: "24px 28px 8px", fontSize: 20, fontWeight: 700, color: c.business.color }}>
+                        {c.business.name}
+                      </td>
                     </tr>
                     <tr>
                       <td style={{ padding: "8px 28px", fontSize: 16, lineHeight: "24px" }}>
                         <p style={{ margin: "0 0 16px" }}>{c.greeting}</p>
                         {c.paragraphs.map((p, i) => (
-                          <p key={i} style={{ margin: "0 0 16px" }}>{p}</p>
+                          <p key={i} style={{ margin: "0 0 16px" }}>
+                            {p}
+                          </p>
                         ))}
                         {c.facts?.length ? (
-                          <table role="presentation" cellPadding={0} cellSpacing={0} style={{ margin: "0 0 20px", borderCollapse: "collapse" }}>
+                          <table
+                            role="presentation"
+                            cellPadding={0}
+                            cellSpacing={0}
+                            style={{ margin: "0 0 20px", borderCollapse: "collapse" }}
+                          >
                             <tbody>
                               {c.facts.map(([label, value]) => (
                                 <tr key={label}>
@@ -65,12 +99,26 @@ function EmailHtml({ c }: { c: EmailContent }) {
                         {c.action ? (
                           <>
                             <p style={{ margin: "0 0 12px" }}>
-                              <a href={c.action.url} style={{ display: "inline-block", background: c.business.color, color: "#ffffff", padding: "12px 20px", borderRadius: 6, textDecoration: "none", fontWeight: 700 }}>
+                              <a
+                                href={c.action.url}
+                                style={{
+                                  display: "inline-block",
+                                  background: c.business.color,
+                                  color: "#ffffff",
+                                  padding: "12px 20px",
+                                  borderRadius: 6,
+                                  textDecoration: "none",
+                                  fontWeight: 700,
+                                }}
+                              >
                                 {c.action.label}
                               </a>
                             </p>
                             <p style={{ margin: "0 0 16px", fontSize: 13, color: MUTED, wordBreak: "break-all" }}>
-                              Or open this link: <a href={c.action.url} style={{ color: c.business.color }}>{c.action.url}</a>
+                              Or open this link:{" "}
+                              <a href={c.action.url} style={{ color: c.business.color }}>
+                                {c.action.url}
+                              </a>
                             </p>
                           </>
                         ) : null}
@@ -79,12 +127,22 @@ function EmailHtml({ c }: { c: EmailContent }) {
                       </td>
                     </tr>
                     <tr>
-                      <td style={{ padding: "12px 28px 24px", fontSize: 12, lineHeight: "18px", color: MUTED, borderTop: "1px solid #e5e7eb" }}>
+                      <td
+                        style={{
+                          padding: "12px 28px 24px",
+                          fontSize: 12,
+                          lineHeight: "18px",
+                          color: MUTED,
+                          borderTop: "1px solid #e5e7eb",
+                        }}
+                      >
                         {contact ? <p style={{ margin: "0 0 6px" }}>{contact}</p> : null}
                         {c.footer ? <p style={{ margin: "0 0 6px" }}>{c.footer}</p> : null}
                         {c.unsubscribeUrl ? (
                           <p style={{ margin: 0 }}>
-                            <a href={c.unsubscribeUrl} style={{ color: MUTED }}>Stop automatic reminders</a>
+                            <a href={c.unsubscribeUrl} style={{ color: MUTED }}>
+                              Stop automatic reminders
+                            </a>
                           </p>
                         ) : null}
                       </td>

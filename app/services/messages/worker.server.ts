@@ -24,14 +24,25 @@ export type WorkerOptions = {
 };
 
 type Claimed = {
-  tenant_id: string; id: string; attempts: number; to_address: string; to_name: string | null; reply_to: string | null;
-  from_name: string; subject: string; text_body: string; html_body: string; message_id: string; link_ref: string | null;
+  tenant_id: string;
+  id: string;
+  attempts: number;
+  to_address: string;
+  to_name: string | null;
+  reply_to: string | null;
+  from_name: string;
+  subject: string;
+  text_body: string;
+  html_body: string;
+  message_id: string;
+  link_ref: string | null;
 };
 
 const HOUR = 3_600_000;
 
 /** The wait before try n + 1 after n failed tries: base, 2 x base, 4 x base... at most an hour, with a little jitter. */
-export const retryDelay = (base: number, attempts: number) => Math.min(HOUR, base * 2 ** Math.max(0, attempts - 1)) * (1 + Math.random() * 0.1);
+export const retryDelay = (base: number, attempts: number) =>
+  Math.min(HOUR, base * 2 ** Math.max(0, attempts - 1)) * (1 + Math.random() * 0.1);
 
 export class MessageWorker {
   readonly server = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
@@ -110,7 +121,11 @@ export class MessageWorker {
 
   /** Claims up to a batch of due rows and delivers them; how many it claimed. */
   async runBatch(): Promise<number> {
-    const claimed = await rows<Claimed>(`SELECT * FROM app_messages_claim($1, $2, $3)`, [this.server, this.opts.batch, this.opts.leaseMs]);
+    const claimed = await rows<Claimed>(`SELECT * FROM app_messages_claim($1, $2, $3)`, [
+      this.server,
+      this.opts.batch,
+      this.opts.leaseMs,
+    ]);
     // One lane per SMTP connection takes the next row; once the worker is stopping, the lanes
     // take no more and the rows never handed to the SMTP server go back to the queue.
     let next = 0;
@@ -119,8 +134,8 @@ export class MessageWorker {
     };
     await Promise.all(Array.from({ length: Math.min(claimed.length, this.opts.connections) }, lane));
     for (const m of claimed.slice(next)) {
-      await one(`SELECT app_messages_release($1, $2, $3, $4)`, [m.tenant_id, m.id, this.server, m.attempts]).catch((error) =>
-        log.error("messages: could not hand a message back", { id: m.id, error: String(error) }),
+      await one(`SELECT app_messages_release($1, $2, $3, $4)`, [m.tenant_id, m.id, this.server, m.attempts]).catch(
+        (error) => log.error("messages: could not hand a message back", { id: m.id, error: String(error) }),
       );
     }
     return claimed.length;
@@ -132,7 +147,11 @@ export class MessageWorker {
     const html = withLink(m.html_body, m.tenant_id, m.link_ref);
     if (text === null || html === null) {
       // Sealed with a secret no longer in SESSION_SECRET: it can never be opened.
-      await this.failed({ ...m, attempts: this.opts.maxAttempts }, new Error("The message's link can no longer be opened (SESSION_SECRET changed)."), m.attempts);
+      await this.failed(
+        { ...m, attempts: this.opts.maxAttempts },
+        new Error("The message's link can no longer be opened (SESSION_SECRET changed)."),
+        m.attempts,
+      );
       return;
     }
     let response: string;
@@ -153,11 +172,18 @@ export class MessageWorker {
       return;
     }
     // The fault tests' "server killed between the SMTP answer and the mark" (never in production).
-    if (env().NODE_ENV !== "production" && env().FAULTS.includes("messages.crash-after-send")) process.kill(process.pid, "SIGKILL");
+    if (env().NODE_ENV !== "production" && env().FAULTS.includes("messages.crash-after-send"))
+      process.kill(process.pid, "SIGKILL");
     // Accepted. A crash before this mark leaves the row `sending` until its lease ends; it is
     // then sent again with the same Message-ID (docs/decisions/141 says what that promises).
     try {
-      const marked = await one<{ ok: boolean }>(`SELECT app_messages_sent($1, $2, $3, $4, $5) AS ok`, [m.tenant_id, m.id, this.server, m.attempts, response]);
+      const marked = await one<{ ok: boolean }>(`SELECT app_messages_sent($1, $2, $3, $4, $5) AS ok`, [
+        m.tenant_id,
+        m.id,
+        this.server,
+        m.attempts,
+        response,
+      ]);
       if (marked?.ok) this.figures.sent++;
       else this.figures.lostMarks++;
     } catch (error) {
@@ -175,7 +201,13 @@ export class MessageWorker {
     log.info("messages: not delivered", { id: m.id, attempt: m.attempts, final, error: what });
     try {
       await one(`SELECT app_messages_retry($1, $2, $3, $4, $5, $6, $7)`, [
-        m.tenant_id, m.id, this.server, attempt, what, Math.round(retryDelay(this.opts.retryBaseMs, m.attempts)), final,
+        m.tenant_id,
+        m.id,
+        this.server,
+        attempt,
+        what,
+        Math.round(retryDelay(this.opts.retryBaseMs, m.attempts)),
+        final,
       ]);
     } catch (markError) {
       log.error("messages: could not put a message back", { id: m.id, error: String(markError) });
@@ -187,8 +219,13 @@ export function workerOptions(): WorkerOptions | null {
   const e = env();
   if (!e.SMTP_URL) return null;
   return {
-    smtpUrl: e.SMTP_URL, pollMs: e.MAIL_POLL_MS, retryBaseMs: e.MAIL_RETRY_BASE_MS, maxAttempts: e.MAIL_MAX_ATTEMPTS,
-    leaseMs: e.MAIL_LEASE_MS, connections: e.MAIL_CONNECTIONS, batch: e.MAIL_BATCH,
+    smtpUrl: e.SMTP_URL,
+    pollMs: e.MAIL_POLL_MS,
+    retryBaseMs: e.MAIL_RETRY_BASE_MS,
+    maxAttempts: e.MAIL_MAX_ATTEMPTS,
+    leaseMs: e.MAIL_LEASE_MS,
+    connections: e.MAIL_CONNECTIONS,
+    batch: e.MAIL_BATCH,
   };
 }
 
@@ -198,7 +235,11 @@ export function workerOptions(): WorkerOptions | null {
  * hooks on SIGTERM before it exits.
  */
 export function startMessageWorker(source: Partial<Pick<Env, "MAIL_WORKER">> = env()) {
-  const g = globalThis as { __messageWorker?: MessageWorker; __messagesWake?: () => void; __stopHooks?: Set<() => Promise<void>> };
+  const g = globalThis as {
+    __messageWorker?: MessageWorker;
+    __messagesWake?: () => void;
+    __stopHooks?: Set<() => Promise<void>>;
+  };
   if (g.__messageWorker || source.MAIL_WORKER === "off" || mailMode() !== "smtp") return;
   const options = workerOptions();
   if (!options) return;

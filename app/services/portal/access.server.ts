@@ -17,11 +17,17 @@ export type Portal = {
 };
 
 const forged = () =>
-  new AppError("NOT_FOUND", "Check that you opened the whole link from your email or text message. If it still does not open, ask the business that sent it for a new link.");
+  new AppError(
+    "NOT_FOUND",
+    "Check that you opened the whole link from your email or text message. If it still does not open, ask the business that sent it for a new link.",
+  );
 const gone = (business: string) =>
   new AppError("GONE", `This link has expired or was turned off. Please ask ${business} to send you a new link.`);
 const tooMany = (seconds: number) =>
-  rateLimited(seconds, "Too many links that do not work were opened from your network. Please wait a few minutes and try again.");
+  rateLimited(
+    seconds,
+    "Too many links that do not work were opened from your network. Please wait a few minutes and try again.",
+  );
 
 /**
  * Opens the portal a token names and runs `fn` in ONE transaction of its tenant, so a write
@@ -47,7 +53,14 @@ export async function withPortal<T>(
       // Raw SQL on purpose: every portal request opens with this, so the link, its business
       // and "today" in the business's zone come in one round trip, judged on the database's
       // clock (the same clock that wrote expires_at); two model reads would double it.
-      const link = await one<{ customer_id: string; expires_at: Date; usable: boolean; name: string; time_zone: string; today: string }>(
+      const link = await one<{
+        customer_id: string;
+        expires_at: Date;
+        usable: boolean;
+        name: string;
+        time_zone: string;
+        today: string;
+      }>(
         `SELECT pl.customer_id, pl.expires_at, (pl.revoked_at IS NULL AND pl.expires_at > now()) AS usable,
                 tn.name, tn.time_zone, (now() AT TIME ZONE tn.time_zone)::date::text AS today
            FROM portal_links pl JOIN tenants tn ON tn.id = pl.tenant_id

@@ -20,11 +20,18 @@ export type Confirmation = { done: PortalDone; id: string };
 export type RequestMeta = { ip: string; userAgent: string | null };
 
 // Another customer's or tenant's id is answered exactly like an id that does not exist.
-const unknownQuote = () => validationFailed({ quoteId: ["This quote is not available on your page. It may have been withdrawn."] });
-const unknownInvoice = () => validationFailed({ invoiceId: ["This invoice is not available on your page. It may have been withdrawn."] });
+const unknownQuote = () =>
+  validationFailed({ quoteId: ["This quote is not available on your page. It may have been withdrawn."] });
+const unknownInvoice = () =>
+  validationFailed({ invoiceId: ["This invoice is not available on your page. It may have been withdrawn."] });
 
 /** Approves (signed: typed name, time, IP, user agent) or declines a sent, unexpired quote of this customer. */
-export async function decideQuote(portal: Portal, t: Tx, input: QuoteDecisionInput, meta: RequestMeta): Promise<Confirmation> {
+export async function decideQuote(
+  portal: Portal,
+  t: Tx,
+  input: QuoteDecisionInput,
+  meta: RequestMeta,
+): Promise<Confirmation> {
   if (!isUuid(input.quoteId)) throw unknownQuote();
   const quote = await Quote.findOne({
     where: { tenantId: portal.tenantId, id: input.quoteId, customerId: portal.customerId },
@@ -35,10 +42,16 @@ export async function decideQuote(portal: Portal, t: Tx, input: QuoteDecisionInp
   if (!quote) throw unknownQuote();
   // Both are YYYY-MM-DD: the quote's last valid day against today in the business's time zone.
   const expired = quote.validUntil !== null && quote.validUntil < portal.today;
-  if (quote.status === "approved") throw conflict(`This quote was already approved${quote.approvedName ? ` by ${quote.approvedName}` : ""}. Nothing more to do.`);
-  if (quote.status === "declined") throw conflict("This quote was already declined. Ask the business for a new quote if you changed your mind.");
+  if (quote.status === "approved")
+    throw conflict(
+      `This quote was already approved${quote.approvedName ? ` by ${quote.approvedName}` : ""}. Nothing more to do.`,
+    );
+  if (quote.status === "declined")
+    throw conflict("This quote was already declined. Ask the business for a new quote if you changed your mind.");
   if (quote.status === "expired" || (quote.status === "sent" && expired)) {
-    throw conflict(`This quote expired${quote.validUntil ? ` on ${formatDate(quote.validUntil)}` : ""}. Ask ${portal.tenantName} for an updated quote.`);
+    throw conflict(
+      `This quote expired${quote.validUntil ? ` on ${formatDate(quote.validUntil)}` : ""}. Ask ${portal.tenantName} for an updated quote.`,
+    );
   }
   if (quote.status !== "sent") throw conflict("This quote is not open for a decision.");
 
@@ -64,13 +77,26 @@ export async function decideQuote(portal: Portal, t: Tx, input: QuoteDecisionInp
 
 /** The office hears of a quote's answer by e-mail (the company e-mail), in the answer's transaction. */
 async function tellOfficeOfAnswer(portal: Portal, t: Tx, quoteId: string, what: string) {
-  const quote = await Quote.findOne({ where: { tenantId: portal.tenantId, id: quoteId }, attributes: ["number", "customerId"], transaction: t });
-  const customer = quote && (await Customer.findOne({ where: { tenantId: portal.tenantId, id: quote.customerId }, attributes: ["name"], transaction: t }));
+  const quote = await Quote.findOne({
+    where: { tenantId: portal.tenantId, id: quoteId },
+    attributes: ["number", "customerId"],
+    transaction: t,
+  });
+  const customer =
+    quote &&
+    (await Customer.findOne({
+      where: { tenantId: portal.tenantId, id: quote.customerId },
+      attributes: ["name"],
+      transaction: t,
+    }));
   if (!quote || !customer) return;
   const q = { number: quote.number, customer: customer.name };
   await queueOfficeNotice(t, portal.tenantId, {
-    kind: "office_quote_answered", subject: `Quote ${q.number} ${what.split(":")[0]}`, path: `/quotes/${quoteId}`,
-    paragraphs: [`${q.customer}'s quote ${q.number} was ${what} in the portal.`], record: { type: "quote", id: quoteId },
+    kind: "office_quote_answered",
+    subject: `Quote ${q.number} ${what.split(":")[0]}`,
+    path: `/quotes/${quoteId}`,
+    paragraphs: [`${q.customer}'s quote ${q.number} was ${what} in the portal.`],
+    record: { type: "quote", id: quoteId },
   });
 }
 
@@ -79,12 +105,23 @@ async function tellOfficeOfAnswer(portal: Portal, t: Tx, quoteId: string, what: 
  * at most the balance; the invoice becomes `partial` or `paid`. The form's idempotency key
  * makes a repeat (double click, resubmitted page) answer like the first and record nothing.
  */
-export async function recordSandboxPayment(portal: Portal, t: Tx, input: PaymentInput, meta: RequestMeta): Promise<Confirmation> {
+export async function recordSandboxPayment(
+  portal: Portal,
+  t: Tx,
+  input: PaymentInput,
+  meta: RequestMeta,
+): Promise<Confirmation> {
   await recordPayment(
     t,
     {
-      tenantId: portal.tenantId, customerId: portal.customerId, invoiceId: input.invoiceId, amountCents: input.amount, method: "sandbox",
-      reference: sandboxReference(), idempotencyKey: input.idempotencyKey, payerIp: meta.ip,
+      tenantId: portal.tenantId,
+      customerId: portal.customerId,
+      invoiceId: input.invoiceId,
+      amountCents: input.amount,
+      method: "sandbox",
+      reference: sandboxReference(),
+      idempotencyKey: input.idempotencyKey,
+      payerIp: meta.ip,
     },
     { tenantId: portal.tenantId, source: "portal" },
     unknownInvoice,
@@ -105,20 +142,40 @@ export async function requestBooking(portal: Portal, t: Tx, input: BookingReques
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
      ON CONFLICT (tenant_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING RETURNING id`,
     [
-      portal.tenantId, portal.customerId, portal.linkId, input.service, input.description || null, input.preferredDate || null,
-      input.timeWindow, input.address || null, input.phone || null, input.idempotencyKey ?? null,
+      portal.tenantId,
+      portal.customerId,
+      portal.linkId,
+      input.service,
+      input.description || null,
+      input.preferredDate || null,
+      input.timeWindow,
+      input.address || null,
+      input.phone || null,
+      input.idempotencyKey ?? null,
     ],
     t,
   );
   if (row) {
     await notify(t, portal.tenantId, { type: "booking_request.received", id: row.id });
-    const customer = await Customer.findOne({ where: { tenantId: portal.tenantId, id: portal.customerId }, attributes: ["name"], transaction: t });
+    const customer = await Customer.findOne({
+      where: { tenantId: portal.tenantId, id: portal.customerId },
+      attributes: ["name"],
+      transaction: t,
+    });
     await queueOfficeNotice(t, portal.tenantId, {
-      kind: "office_booking_request", subject: `New booking request: ${input.service}`.slice(0, 300), path: "/requests",
-      paragraphs: [`${customer?.name ?? "A customer"} asked for a visit in the portal.`, ...(input.description ? [input.description] : [])],
+      kind: "office_booking_request",
+      subject: `New booking request: ${input.service}`.slice(0, 300),
+      path: "/requests",
+      paragraphs: [
+        `${customer?.name ?? "A customer"} asked for a visit in the portal.`,
+        ...(input.description ? [input.description] : []),
+      ],
       facts: [
-        ["Service", input.service], ...(input.preferredDate ? [["Preferred date", formatDate(input.preferredDate)] as [string, string]] : []),
-        ["Time", input.timeWindow], ...(input.phone ? [["Phone", input.phone] as [string, string]] : []), ...(input.address ? [["Address", input.address] as [string, string]] : []),
+        ["Service", input.service],
+        ...(input.preferredDate ? [["Preferred date", formatDate(input.preferredDate)] as [string, string]] : []),
+        ["Time", input.timeWindow],
+        ...(input.phone ? [["Phone", input.phone] as [string, string]] : []),
+        ...(input.address ? [["Address", input.address] as [string, string]] : []),
       ],
       record: { type: "booking_request", id: row.id },
     });

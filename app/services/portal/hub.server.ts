@@ -2,7 +2,13 @@ import { one, type Tx } from "../../../db/index";
 import { randomToken } from "~/utils/crypto.server";
 import type { Portal } from "./access.server";
 import {
-  PORTAL_INVOICE_STATUSES, type PortalBookingRequest, type PortalHubData, type PortalInvoice, type PortalLineItem, type PortalPayment, type PortalQuote,
+  PORTAL_INVOICE_STATUSES,
+  type PortalBookingRequest,
+  type PortalHubData,
+  type PortalInvoice,
+  type PortalLineItem,
+  type PortalPayment,
+  type PortalQuote,
   type PortalQuoteLine,
 } from "./types";
 
@@ -35,26 +41,22 @@ export async function loadHub(portal: Portal, t: Tx): Promise<PortalHubData> {
     linkExpiresAt: portal.linkExpiresAt.toISOString(),
     today,
     lastBookableDate: lastBookableDate(today),
-    quotes: (hub?.quotes ?? []).map(
-      (q): PortalQuote => ({
-        ...q,
-        approvedAt: iso(q.approvedAt),
-        declinedAt: iso(q.declinedAt),
-        items: q.items ?? [],
-        depositPaid: q.depositPaid ? { ...q.depositPaid, paidAt: iso(q.depositPaid.paidAt)! } : null,
-        changeRequests: (q.changeRequests ?? []).map((c) => ({ ...c, createdAt: iso(c.createdAt)! })),
-      }),
-    ),
-    invoices: (hub?.invoices ?? []).map(
-      (i): PortalInvoice => ({
-        ...i,
-        balanceCents: i.totalCents - i.amountPaidCents,
-        paidAt: iso(i.paidAt),
-        items: i.items ?? [],
-        payments: (i.payments ?? []).map((p) => ({ ...p, recordedAt: iso(p.recordedAt)! })),
-        paymentKey: randomToken(18),
-      }),
-    ),
+    quotes: (hub?.quotes ?? []).map((q): PortalQuote => ({
+      ...q,
+      approvedAt: iso(q.approvedAt),
+      declinedAt: iso(q.declinedAt),
+      items: q.items ?? [],
+      depositPaid: q.depositPaid ? { ...q.depositPaid, paidAt: iso(q.depositPaid.paidAt)! } : null,
+      changeRequests: (q.changeRequests ?? []).map((c) => ({ ...c, createdAt: iso(c.createdAt)! })),
+    })),
+    invoices: (hub?.invoices ?? []).map((i): PortalInvoice => ({
+      ...i,
+      balanceCents: i.totalCents - i.amountPaidCents,
+      paidAt: iso(i.paidAt),
+      items: i.items ?? [],
+      payments: (i.payments ?? []).map((p) => ({ ...p, recordedAt: iso(p.recordedAt)! })),
+      paymentKey: randomToken(18),
+    })),
     bookingRequests: (hub?.requests ?? []).map((r) => ({ ...r, createdAt: iso(r.createdAt)! })),
     bookingKey: randomToken(18),
   };

@@ -39,11 +39,20 @@ export async function createPortalLink(actor: Actor, customerId: string, days: n
   if (!isUuid(customerId)) throw notFound("Customer not found.");
   if (!Number.isSafeInteger(days)) throw new TypeError("createPortalLink: days must be a whole number");
   return inTenant(actor.tenantId, async (t) => {
-    const customer = await Customer.findOne({ where: { tenantId: actor.tenantId, id: customerId }, attributes: ["id"], transaction: t });
+    const customer = await Customer.findOne({
+      where: { tenantId: actor.tenantId, id: customerId },
+      attributes: ["id"],
+      transaction: t,
+    });
     if (!customer) throw notFound("Customer not found.");
     // The expiry is counted on the database's clock, like the checks that read it (withPortal).
     const link = await PortalLink.create(
-      { tenantId: actor.tenantId, customerId, createdBy: actor.userId, expiresAt: literal(`now() + make_interval(days => ${days})`) },
+      {
+        tenantId: actor.tenantId,
+        customerId,
+        createdBy: actor.userId,
+        expiresAt: literal(`now() + make_interval(days => ${days})`),
+      },
       { transaction: t },
     );
     const [view] = await linkViews(actor.tenantId, { id: link.id }, t);
@@ -56,7 +65,11 @@ export async function revokePortalLink(actor: Actor, linkId: string): Promise<{ 
   if (!isUuid(linkId)) throw notFound("Portal link not found.");
   return inTenant(actor.tenantId, async (t) => {
     // The row lock makes a revoke wait for a portal write holding the link (withPortal's share lock).
-    const link = await PortalLink.findOne({ where: { tenantId: actor.tenantId, id: linkId }, lock: t.LOCK.UPDATE, transaction: t });
+    const link = await PortalLink.findOne({
+      where: { tenantId: actor.tenantId, id: linkId },
+      lock: t.LOCK.UPDATE,
+      transaction: t,
+    });
     if (!link) throw notFound("Portal link not found.");
     if (!link.revokedAt) await link.update({ revokedAt: new Date(), revokedBy: actor.userId }, { transaction: t });
     return { customerId: link.customerId };
@@ -69,7 +82,11 @@ export async function listPortalLinks(actor: Actor, customerId: string): Promise
   return inTenant(actor.tenantId, (t) => linkViews(actor.tenantId, { customerId }, t));
 }
 
-async function linkViews(tenantId: string, where: { id: string } | { customerId: string }, t: Tx): Promise<PortalLinkView[]> {
+async function linkViews(
+  tenantId: string,
+  where: { id: string } | { customerId: string },
+  t: Tx,
+): Promise<PortalLinkView[]> {
   const found = await PortalLink.findAll({
     where: { tenantId, ...where },
     attributes: ["id", "expiresAt", "revokedAt", "createdAt", "createdBy"],
@@ -79,7 +96,11 @@ async function linkViews(tenantId: string, where: { id: string } | { customerId:
   });
   const creatorIds = [...new Set(found.map((l) => l.createdBy).filter((id): id is string => !!id))];
   const creators = creatorIds.length
-    ? await User.findAll({ where: { tenantId, id: { [Op.in]: creatorIds } }, attributes: ["id", "name"], transaction: t })
+    ? await User.findAll({
+        where: { tenantId, id: { [Op.in]: creatorIds } },
+        attributes: ["id", "name"],
+        transaction: t,
+      })
     : [];
   const nameOf = new Map(creators.map((c) => [c.id, c.name]));
   const now = Date.now();

@@ -15,7 +15,9 @@ export type ChoiceLine = {
 export type QuoteChoice = { option: string | null; optionalItems: string[] };
 
 /** The option groups of a quote, in the order their first line appears. */
-export const choiceGroups = (lines: ReadonlyArray<{ option: string | null }>) => [...new Set(lines.map((l) => l.option).filter((o): o is string => !!o))];
+export const choiceGroups = (lines: ReadonlyArray<{ option: string | null }>) => [
+  ...new Set(lines.map((l) => l.option).filter((o): o is string => !!o)),
+];
 
 /** Optional lines the customer may tick with this option: the ones outside any group, and the option's own. */
 export const tickable = (l: ChoiceLine, option: string | null) => l.optional && (!l.option || l.option === option);
@@ -42,9 +44,12 @@ export function choiceTotals(lines: readonly ChoiceLine[], choice: QuoteChoice) 
  * The choice a page starts from: the one the query or a refused form carries (kept when it is
  * valid), else the first option and no optional item (the quote's stored total).
  */
-export function initialChoice(lines: readonly ChoiceLine[], wanted?: { option?: string | null; optionalItems?: readonly string[] }): QuoteChoice {
+export function initialChoice(
+  lines: readonly ChoiceLine[],
+  wanted?: { option?: string | null; optionalItems?: readonly string[] },
+): QuoteChoice {
   const groups = choiceGroups(lines);
-  const option = wanted?.option && groups.includes(wanted.option) ? wanted.option : groups[0] ?? null;
+  const option = wanted?.option && groups.includes(wanted.option) ? wanted.option : (groups[0] ?? null);
   const ids = new Set(wanted?.optionalItems ?? []);
   return { option, optionalItems: lines.filter((l) => tickable(l, option) && ids.has(l.id)).map((l) => l.id) };
 }

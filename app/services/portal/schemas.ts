@@ -14,7 +14,14 @@ const formKey = z.string({ required_error: STALE_FORM }).regex(/^[A-Za-z0-9_-]{1
 /** Repeated form fields (optionalItems=a&optionalItems=b) arrive as a string or a list. */
 const idList = z.preprocess(
   (v) => (v === undefined || v === null || v === "" ? [] : Array.isArray(v) ? v : [v]),
-  z.array(z.string({ invalid_type_error: "That item is not on this quote." }).trim().max(100, "That item is not on this quote.")).max(200, "Too many items."),
+  z
+    .array(
+      z
+        .string({ invalid_type_error: "That item is not on this quote." })
+        .trim()
+        .max(100, "That item is not on this quote."),
+    )
+    .max(200, "Too many items."),
 );
 
 /**
@@ -25,11 +32,18 @@ const idList = z.preprocess(
 export const quoteDecisionSchema = z
   .object({
     quoteId: z.string().optional().default(""),
-    decision: z.enum(["approve", "decline", "changes"], { errorMap: () => ({ message: "Choose to approve or decline the quote." }) }),
+    decision: z.enum(["approve", "decline", "changes"], {
+      errorMap: () => ({ message: "Choose to approve or decline the quote." }),
+    }),
     signatureName: text(100, "Your name can be at most 100 characters."),
     acceptTerms: z.string().optional(),
     reason: text(1000, "Please keep the reason under 1,000 characters."),
-    option: z.string().trim().max(100, "That option is not on this quote.").optional().transform((v) => v || null),
+    option: z
+      .string()
+      .trim()
+      .max(100, "That option is not on this quote.")
+      .optional()
+      .transform((v) => v || null),
     optionalItems: idList.optional().transform((v) => [...new Set(v ?? [])]),
     message: text(2000, "Please keep your message under 2,000 characters."),
   })
@@ -38,9 +52,18 @@ export const quoteDecisionSchema = z
       ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["message"], message: "Tell us what you would like changed." });
     }
     if (v.decision !== "approve") return;
-    if (!v.signatureName) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["signatureName"], message: "Type your full name to sign the quote." });
+    if (!v.signatureName)
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ["signatureName"],
+        message: "Type your full name to sign the quote.",
+      });
     if (!ACCEPTED.has(String(v.acceptTerms ?? "").toLowerCase())) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["acceptTerms"], message: "Tick the box to accept the quote and its terms." });
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ["acceptTerms"],
+        message: "Tick the box to accept the quote and its terms.",
+      });
     }
   });
 export type QuoteDecisionInput = z.output<typeof quoteDecisionSchema>;
@@ -71,7 +94,11 @@ const bookingSchemas = new Map<string, ReturnType<typeof buildBookingRequestSche
 
 const buildBookingRequestSchema = (today: string, lastDate: string) =>
   z.object({
-    service: z.string({ required_error: "Tell us what you need done." }).trim().min(1, "Tell us what you need done.").max(200, "Please keep this under 200 characters."),
+    service: z
+      .string({ required_error: "Tell us what you need done." })
+      .trim()
+      .min(1, "Tell us what you need done.")
+      .max(200, "Please keep this under 200 characters."),
     description: text(2000, "Please keep the details under 2,000 characters."),
     preferredDate: z
       .string()
@@ -79,7 +106,10 @@ const buildBookingRequestSchema = (today: string, lastDate: string) =>
       .optional()
       .default("")
       .refine((s) => !s || isCalendarDate(s), "Pick a date from the calendar (YYYY-MM-DD).")
-      .refine((s) => !s || !isCalendarDate(s) || (s >= today && s <= lastDate), "Pick a date between today and one year from now."),
+      .refine(
+        (s) => !s || !isCalendarDate(s) || (s >= today && s <= lastDate),
+        "Pick a date between today and one year from now.",
+      ),
     timeWindow: z.preprocess(
       (v) => (v === "" || v === undefined ? "any" : v),
       z.enum(TIME_WINDOWS, { errorMap: () => ({ message: "Choose a time of day from the list." }) }),

@@ -2,7 +2,13 @@
 // components that render it (no server imports here).
 import type { SubmissionResult } from "@conform-to/react";
 
-import { TIME_WINDOWS, type BookingRequestStatus, type InvoiceStatus, type QuoteStatus, type TimeWindow } from "../../../db/enums";
+import {
+  TIME_WINDOWS,
+  type BookingRequestStatus,
+  type InvoiceStatus,
+  type QuoteStatus,
+  type TimeWindow,
+} from "../../../db/enums";
 
 export { TIME_WINDOWS, type TimeWindow };
 
@@ -114,5 +120,11 @@ export type PortalFormFailure = {
 };
 
 /** Confirmations after a 303 back to the hub (`?done=...&id=...`). */
-export const DONE = ["quote-approved", "quote-declined", "quote-changes-requested", "payment-recorded", "booking-sent"] as const;
+export const DONE = [
+  "quote-approved",
+  "quote-declined",
+  "quote-changes-requested",
+  "payment-recorded",
+  "booking-sent",
+] as const;
 export type PortalDone = (typeof DONE)[number];

@@ -3,7 +3,6 @@ import { z } from "zod";
 import { checked, isoDate, maxLen, currency, money, Invalid, type Check } from "~/services/import/cells";
 import { lineItemsSchema } from "../documents/line-items";
 
-
 export type DepositInput = { percent: string | null; cents: number | null };
 
 /**
@@ -27,13 +26,23 @@ export const depositCell: Check<DepositInput> = (s) => {
 
 export const quoteFormSchema = z.object({
   customerId: z.string({ required_error: "Choose a customer" }).uuid("Choose a customer"),
-  title: checked(maxLen(200)).optional().transform((v) => v ?? null),
-  validUntil: checked(isoDate).optional().transform((v) => v ?? null),
-  currency: checked(currency).optional().transform((v) => v ?? null),
-  notes: checked(maxLen(5000)).optional().transform((v) => v ?? null),
+  title: checked(maxLen(200))
+    .optional()
+    .transform((v) => v ?? null),
+  validUntil: checked(isoDate)
+    .optional()
+    .transform((v) => v ?? null),
+  currency: checked(currency)
+    .optional()
+    .transform((v) => v ?? null),
+  notes: checked(maxLen(5000))
+    .optional()
+    .transform((v) => v ?? null),
   /** The booking request the quote answers (from /quotes/new?requestId=). */
   requestId: z.string().uuid().optional(),
   items: lineItemsSchema,
-  deposit: checked(depositCell).optional().transform((v) => v ?? { percent: null, cents: null }),
+  deposit: checked(depositCell)
+    .optional()
+    .transform((v) => v ?? { percent: null, cents: null }),
 });
 export type QuoteFormValue = z.output<typeof quoteFormSchema>;

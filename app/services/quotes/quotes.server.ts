@@ -3,7 +3,17 @@
 // transaction; the route, the seed, the tests and the assistant's "start a quote" call them.
 import { Op } from "sequelize";
 import { inTenant, one, type Tx } from "../../../db/index";
-import { BookingRequest, Customer, Job, PortalLink, PriceBookItem, Quote, QuoteDeposit, QuoteItem, Tenant } from "../../../db/models/index";
+import {
+  BookingRequest,
+  Customer,
+  Job,
+  PortalLink,
+  PriceBookItem,
+  Quote,
+  QuoteDeposit,
+  QuoteItem,
+  Tenant,
+} from "../../../db/models/index";
 import { recordHistory } from "~/services/history/history.server";
 import { checklistFromItems, setChecklist } from "~/services/jobs/checklist.server";
 import { queueQuoteEmail } from "~/services/messages/compose.server";
@@ -14,7 +24,15 @@ import type { Actor } from "~/services/accounts/actor";
 import { isUuid } from "~/utils/crypto.server";
 import { formatDate, formatMoney } from "~/utils/format";
 import {
-  centsToInput, countedLines, decimalToMilli, documentTotals, lineAmounts, milliToDecimal, percentToPpm, ppmToPercent, trimDecimal,
+  centsToInput,
+  countedLines,
+  decimalToMilli,
+  documentTotals,
+  lineAmounts,
+  milliToDecimal,
+  percentToPpm,
+  ppmToPercent,
+  trimDecimal,
   type LineItemInput,
 } from "../documents/line-items";
 import type { QuoteFormValue } from "./quote-form";
@@ -23,7 +41,8 @@ import type { QuoteFormValue } from "./quote-form";
 export function dayIn(timeZone: string, at = new Date()): string {
   return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(at);
 }
-export const addDays = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+export const addDays = (day: string, days: number) =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
 const EDITABLE = new Set(["draft", "sent"]);
 
@@ -37,20 +56,40 @@ export async function tenantOf(t: Tx, tenantId: string) {
 export async function builderContext(actor: Actor) {
   return inTenant(actor.tenantId, async (t) => {
     const tenant = await tenantOf(t, actor.tenantId);
-    const priceBook = await PriceBookItem.findAll({ where: { tenantId: actor.tenantId }, order: [["name", "ASC"], ["id", "ASC"]], limit: 500, transaction: t });
+    const priceBook = await PriceBookItem.findAll({
+      where: { tenantId: actor.tenantId },
+      order: [
+        ["name", "ASC"],
+        ["id", "ASC"],
+      ],
+      limit: 500,
+      transaction: t,
+    });
     return {
       currency: tenant.currency.trim(),
       taxRate: trimDecimal(tenant.defaultTaxRate),
       validUntil: addDays(dayIn(tenant.timeZone), tenant.quoteValidityDays),
       priceBook: priceBook.map((p) => ({
-        id: p.id, kind: p.kind, name: p.name, description: p.description, unitPrice: centsToInput(p.unitPriceCents), taxRate: trimDecimal(p.taxRate),
+        id: p.id,
+        kind: p.kind,
+        name: p.name,
+        description: p.description,
+        unitPrice: centsToInput(p.unitPriceCents),
+        taxRate: trimDecimal(p.taxRate),
       })),
     };
   });
 }
 export type BuilderContext = Awaited<ReturnType<typeof builderContext>>;
 
-type FormLine = { description: string; quantity: string; unitPrice: string; taxRate: string; optional: string; option: string };
+type FormLine = {
+  description: string;
+  quantity: string;
+  unitPrice: string;
+  taxRate: string;
+  optional: string;
+  option: string;
+};
 export type QuotePrefill = {
   customer: { id: string; name: string } | null;
   requestId: string | null;
@@ -63,37 +102,58 @@ export type QuotePrefill = {
  * (the assistant's "start a quote"): each item priced from the price book by case-insensitive
  * name, else at 0. Nothing is stored. An unknown customer or request is a 404.
  */
-export async function quotePrefill(actor: Actor, q: { customerId?: string | null; requestId?: string | null; items: string[]; qtys: string[] }, defaultTaxRate: string): Promise<QuotePrefill> {
+export async function quotePrefill(
+  actor: Actor,
+  q: { customerId?: string | null; requestId?: string | null; items: string[]; qtys: string[] },
+  defaultTaxRate: string,
+): Promise<QuotePrefill> {
   return inTenant(actor.tenantId, async (t) => {
     const values: QuotePrefill["values"] = {};
     let customerId = q.customerId || null;
     let requestId: string | null = null;
     if (q.requestId) {
       if (!isUuid(q.requestId)) throw notFound("Booking request not found.");
-      const request = await BookingRequest.findOne({ where: { tenantId: actor.tenantId, id: q.requestId }, transaction: t });
+      const request = await BookingRequest.findOne({
+        where: { tenantId: actor.tenantId, id: q.requestId },
+        transaction: t,
+      });
       if (!request) throw notFound("Booking request not found.");
       requestId = request.id;
       customerId = request.customerId;
       values.requestId = request.id;
       values.title = request.service;
-      const when = request.preferredDate ? `Preferred date: ${formatDate(request.preferredDate)}${request.timeWindow !== "any" ? ` (${request.timeWindow})` : ""}` : null;
-      values.notes = [request.description, request.address ? `Address: ${request.address}` : null, request.phone ? `Phone: ${request.phone}` : null, when]
+      const when = request.preferredDate
+        ? `Preferred date: ${formatDate(request.preferredDate)}${request.timeWindow !== "any" ? ` (${request.timeWindow})` : ""}`
+        : null;
+      values.notes = [
+        request.description,
+        request.address ? `Address: ${request.address}` : null,
+        request.phone ? `Phone: ${request.phone}` : null,
+        when,
+      ]
         .filter(Boolean)
         .join("\n");
     }
     let customer: QuotePrefill["customer"] = null;
     if (customerId) {
       if (!isUuid(customerId)) throw notFound("Customer not found.");
-      const found = await Customer.findOne({ where: { tenantId: actor.tenantId, id: customerId }, attributes: ["id", "name"], transaction: t });
+      const found = await Customer.findOne({
+        where: { tenantId: actor.tenantId, id: customerId },
+        attributes: ["id", "name"],
+        transaction: t,
+      });
       if (!found) throw notFound("Customer not found.");
       customer = { id: found.id, name: found.name };
       values.customerId = found.id;
     }
-    const names = q.items.map((i) => i.trim()).filter(Boolean).slice(0, 50);
+    const names = q.items
+      .map((i) => i.trim())
+      .filter(Boolean)
+      .slice(0, 50);
     if (names.length) {
       const lower = [...new Set(names.map((n) => n.toLowerCase()))];
-      const priced = await PriceBookItem.findAll({ where: { tenantId: actor.tenantId }, transaction: t }).then((all) =>
-        new Map(all.filter((p) => lower.includes(p.name.toLowerCase())).map((p) => [p.name.toLowerCase(), p])),
+      const priced = await PriceBookItem.findAll({ where: { tenantId: actor.tenantId }, transaction: t }).then(
+        (all) => new Map(all.filter((p) => lower.includes(p.name.toLowerCase())).map((p) => [p.name.toLowerCase(), p])),
       );
       values.items = names.map((name, i) => {
         const p = priced.get(name.toLowerCase());
@@ -118,28 +178,57 @@ function itemRows(tenantId: string, quoteId: string, items: LineItemInput[]) {
     const priced = { quantityMilli: l.quantity, unitPriceCents: l.unitPrice, taxRatePpm: l.taxRate };
     const a = lineAmounts(priced);
     return {
-      tenantId, quoteId, position: i + 1, description: l.description, quantity: milliToDecimal(l.quantity), unitPriceCents: l.unitPrice,
-      taxRate: ppmToPercent(l.taxRate), lineTotalCents: a.amount, taxCents: a.tax, optionName: l.option, optional: l.optional,
+      tenantId,
+      quoteId,
+      position: i + 1,
+      description: l.description,
+      quantity: milliToDecimal(l.quantity),
+      unitPriceCents: l.unitPrice,
+      taxRate: ppmToPercent(l.taxRate),
+      lineTotalCents: a.amount,
+      taxCents: a.tax,
+      optionName: l.option,
+      optional: l.optional,
     };
   });
 }
 
 const totalsOf = (items: LineItemInput[]) =>
-  documentTotals(items.map((l) => ({ quantityMilli: l.quantity, unitPriceCents: l.unitPrice, taxRatePpm: l.taxRate, optional: l.optional, option: l.option })));
+  documentTotals(
+    items.map((l) => ({
+      quantityMilli: l.quantity,
+      unitPriceCents: l.unitPrice,
+      taxRatePpm: l.taxRate,
+      optional: l.optional,
+      option: l.option,
+    })),
+  );
 
 async function requireCustomer(t: Tx, actor: Actor, customerId: string) {
-  const customer = await Customer.findOne({ where: { tenantId: actor.tenantId, id: customerId }, attributes: ["id"], transaction: t });
+  const customer = await Customer.findOne({
+    where: { tenantId: actor.tenantId, id: customerId },
+    attributes: ["id"],
+    transaction: t,
+  });
   if (!customer) throw validationFailed({ customerId: ["Choose a customer"] });
 }
 
 /** Creates a draft quote numbered Q-0001... (docs/decisions/121). */
-export async function createQuote(actor: Actor, v: QuoteFormValue, opts: { transaction?: Tx } = {}): Promise<{ id: string; number: string }> {
+export async function createQuote(
+  actor: Actor,
+  v: QuoteFormValue,
+  opts: { transaction?: Tx } = {},
+): Promise<{ id: string; number: string }> {
   const run = async (t: Tx) => {
     await requireCustomer(t, actor, v.customerId);
     const tenant = await tenantOf(t, actor.tenantId);
     let requestId: string | null = null;
     if (v.requestId) {
-      const request = await BookingRequest.findOne({ where: { tenantId: actor.tenantId, id: v.requestId }, attributes: ["id"], transaction: t });
+      const request = await BookingRequest.findOne({
+        where: { tenantId: actor.tenantId, id: v.requestId },
+        attributes: ["id"],
+        transaction: t,
+      });
       requestId = request?.id ?? null;
     }
     const totals = totalsOf(v.items);
@@ -148,17 +237,39 @@ export async function createQuote(actor: Actor, v: QuoteFormValue, opts: { trans
     const number = await nextDocumentNumber(t, actor.tenantId, "quote");
     const quote = await Quote.create(
       {
-        tenantId: actor.tenantId, customerId: v.customerId, number, title: v.title, status: "draft", issueDate: today,
-        validUntil: v.validUntil ?? addDays(today, tenant.quoteValidityDays), currency: v.currency ?? tenant.currency.trim(), notes: v.notes,
-        subtotalCents: totals.subtotal, taxCents: totals.tax, totalCents: totals.total, bookingRequestId: requestId,
-        depositPercent: v.deposit.percent, depositCents: v.deposit.cents,
+        tenantId: actor.tenantId,
+        customerId: v.customerId,
+        number,
+        title: v.title,
+        status: "draft",
+        issueDate: today,
+        validUntil: v.validUntil ?? addDays(today, tenant.quoteValidityDays),
+        currency: v.currency ?? tenant.currency.trim(),
+        notes: v.notes,
+        subtotalCents: totals.subtotal,
+        taxCents: totals.tax,
+        totalCents: totals.total,
+        bookingRequestId: requestId,
+        depositPercent: v.deposit.percent,
+        depositCents: v.deposit.cents,
       },
       { transaction: t },
     );
     await QuoteItem.bulkCreate(itemRows(actor.tenantId, quote.id, v.items), { transaction: t, returning: false });
-    await recordHistory(t, actor, { recordType: "quote", recordId: quote.id, action: "created", summary: requestId ? "Created from a booking request" : "Created" });
+    await recordHistory(t, actor, {
+      recordType: "quote",
+      recordId: quote.id,
+      action: "created",
+      summary: requestId ? "Created from a booking request" : "Created",
+    });
     if (requestId) {
-      await recordHistory(t, actor, { recordType: "booking_request", recordId: requestId, action: "quote_created", summary: `Quote ${number} created`, details: { quoteId: quote.id } });
+      await recordHistory(t, actor, {
+        recordType: "booking_request",
+        recordId: requestId,
+        action: "quote_created",
+        summary: `Quote ${number} created`,
+        details: { quoteId: quote.id },
+      });
     }
     return { id: quote.id, number };
   };
@@ -167,26 +278,42 @@ export async function createQuote(actor: Actor, v: QuoteFormValue, opts: { trans
 
 async function findQuote(t: Tx, actor: Actor, id: string, lock = false) {
   if (!isUuid(id)) throw notFound("Quote not found.");
-  const quote = await Quote.findOne({ where: { tenantId: actor.tenantId, id }, transaction: t, ...(lock ? { lock: t.LOCK.UPDATE } : {}) });
+  const quote = await Quote.findOne({
+    where: { tenantId: actor.tenantId, id },
+    transaction: t,
+    ...(lock ? { lock: t.LOCK.UPDATE } : {}),
+  });
   if (!quote) throw notFound("Quote not found.");
   return quote;
 }
 
 function assertEditable(quote: Quote) {
   if (quote.jobId) throw conflict(`Quote ${quote.number} was converted to a job and can no longer be edited.`);
-  if (!EDITABLE.has(quote.status)) throw conflict(`Quote ${quote.number} is ${quote.status} and can no longer be edited.`);
+  if (!EDITABLE.has(quote.status))
+    throw conflict(`Quote ${quote.number} is ${quote.status} and can no longer be edited.`);
 }
 
 /**
  * What a quote's or invoice's edit form starts from beside its own fields: the document's id,
  * number and status, its customer, and a line's four shared fields as the form's inputs.
  */
-export async function documentForEdit(t: Tx, actor: Actor, doc: { id: string; number: string; status: string; customerId: string }) {
-  const customer = await Customer.findOne({ where: { tenantId: actor.tenantId, id: doc.customerId }, attributes: ["id", "name"], transaction: t });
+export async function documentForEdit(
+  t: Tx,
+  actor: Actor,
+  doc: { id: string; number: string; status: string; customerId: string },
+) {
+  const customer = await Customer.findOne({
+    where: { tenantId: actor.tenantId, id: doc.customerId },
+    attributes: ["id", "name"],
+    transaction: t,
+  });
   return { id: doc.id, number: doc.number, status: doc.status, customer: { id: customer!.id, name: customer!.name } };
 }
 export const lineForEdit = (l: { description: string; quantity: string; unitPriceCents: number; taxRate: string }) => ({
-  description: l.description, quantity: trimDecimal(l.quantity), unitPrice: centsToInput(l.unitPriceCents), taxRate: trimDecimal(l.taxRate),
+  description: l.description,
+  quantity: trimDecimal(l.quantity),
+  unitPrice: centsToInput(l.unitPriceCents),
+  taxRate: trimDecimal(l.taxRate),
 });
 
 /** The quote's fields as the builder shows them; 409 when it can no longer be edited. */
@@ -194,12 +321,25 @@ export async function quoteForEdit(actor: Actor, id: string) {
   return inTenant(actor.tenantId, async (t) => {
     const quote = await findQuote(t, actor, id);
     assertEditable(quote);
-    const items = await QuoteItem.findAll({ where: { tenantId: actor.tenantId, quoteId: id }, order: [["position", "ASC"]], transaction: t });
+    const items = await QuoteItem.findAll({
+      where: { tenantId: actor.tenantId, quoteId: id },
+      order: [["position", "ASC"]],
+      transaction: t,
+    });
     return {
       ...(await documentForEdit(t, actor, quote)),
       values: {
-        customerId: quote.customerId, title: quote.title ?? "", validUntil: quote.validUntil ?? "", currency: quote.currency.trim(), notes: quote.notes ?? "",
-        deposit: quote.depositPercent !== null ? `${trimDecimal(quote.depositPercent)}%` : quote.depositCents ? centsToInput(Number(quote.depositCents)) : "",
+        customerId: quote.customerId,
+        title: quote.title ?? "",
+        validUntil: quote.validUntil ?? "",
+        currency: quote.currency.trim(),
+        notes: quote.notes ?? "",
+        deposit:
+          quote.depositPercent !== null
+            ? `${trimDecimal(quote.depositPercent)}%`
+            : quote.depositCents
+              ? centsToInput(Number(quote.depositCents))
+              : "",
         items: items.map((l) => ({ ...lineForEdit(l), optional: l.optional ? "on" : "", option: l.optionName ?? "" })),
       },
     };
@@ -214,9 +354,16 @@ export async function updateQuote(actor: Actor, id: string, v: QuoteFormValue): 
     await requireCustomer(t, actor, v.customerId);
     const totals = totalsOf(v.items);
     quote.set({
-      customerId: v.customerId, title: v.title, validUntil: v.validUntil ?? quote.validUntil, currency: v.currency ?? quote.currency, notes: v.notes,
-      subtotalCents: totals.subtotal, taxCents: totals.tax, totalCents: totals.total,
-      depositPercent: v.deposit.percent, depositCents: v.deposit.cents,
+      customerId: v.customerId,
+      title: v.title,
+      validUntil: v.validUntil ?? quote.validUntil,
+      currency: v.currency ?? quote.currency,
+      notes: v.notes,
+      subtotalCents: totals.subtotal,
+      taxCents: totals.tax,
+      totalCents: totals.total,
+      depositPercent: v.deposit.percent,
+      depositCents: v.deposit.cents,
     });
     await quote.save({ transaction: t });
     await QuoteItem.destroy({ where: { tenantId: actor.tenantId, quoteId: id }, transaction: t });
@@ -230,13 +377,23 @@ const LINK_DAYS = 30;
 /** The customer's live portal link (the one that lasts longest), or a new one of 30 days. */
 export async function livePortalLink(t: Tx, actor: Actor, customerId: string): Promise<string> {
   const live = await PortalLink.findOne({
-    where: { tenantId: actor.tenantId, customerId, revokedAt: null, expiresAt: { [Op.gt]: new Date(Date.now() + 86_400_000) } },
+    where: {
+      tenantId: actor.tenantId,
+      customerId,
+      revokedAt: null,
+      expiresAt: { [Op.gt]: new Date(Date.now() + 86_400_000) },
+    },
     order: [["expiresAt", "DESC"]],
     transaction: t,
   });
   if (live) return live.id;
   const link = await PortalLink.create(
-    { tenantId: actor.tenantId, customerId, createdBy: actor.userId, expiresAt: new Date(Date.now() + LINK_DAYS * 86_400_000) },
+    {
+      tenantId: actor.tenantId,
+      customerId,
+      createdBy: actor.userId,
+      expiresAt: new Date(Date.now() + LINK_DAYS * 86_400_000),
+    },
     { transaction: t },
   );
   return link.id;
@@ -251,7 +408,8 @@ export async function livePortalLink(t: Tx, actor: Actor, customerId: string): P
 export async function sendQuote(actor: Actor, id: string): Promise<{ emailedTo: string | null }> {
   return inTenant(actor.tenantId, async (t) => {
     const quote = await findQuote(t, actor, id, true);
-    if (quote.status !== "draft" && quote.status !== "sent") throw conflict(`Quote ${quote.number} is ${quote.status}: there is nothing to send.`);
+    if (quote.status !== "draft" && quote.status !== "sent")
+      throw conflict(`Quote ${quote.number} is ${quote.status}: there is nothing to send.`);
     const linkId = await livePortalLink(t, actor, quote.customerId);
     if (quote.status === "draft") {
       quote.set({ status: "sent", sentAt: new Date() });
@@ -273,7 +431,9 @@ export async function sendQuote(actor: Actor, id: string): Promise<{ emailedTo: 
  */
 export async function chosenQuoteItems(t: Tx, tenantId: string, quoteId: string): Promise<QuoteItem[]> {
   const items = await QuoteItem.findAll({ where: { tenantId, quoteId }, order: [["position", "ASC"]], transaction: t });
-  return countedLines(items.map((l) => ({ item: l, option: l.optionName, optional: l.optional, selected: l.selected }))).map((l) => l.item);
+  return countedLines(
+    items.map((l) => ({ item: l, option: l.optionName, optional: l.optional, selected: l.selected })),
+  ).map((l) => l.item);
 }
 
 /** A line as it goes into a job's description: "2 × Water heater" (quantity 1 is left out). */
@@ -291,17 +451,32 @@ export async function convertQuote(actor: Actor, id: string): Promise<{ jobId: s
   return inTenant(actor.tenantId, async (t) => {
     const quote = await findQuote(t, actor, id, true);
     if (quote.jobId) return { jobId: quote.jobId, created: false };
-    if (quote.status !== "approved") throw conflict(`Quote ${quote.number} is ${quote.status}: only an approved quote can be converted to a job.`);
-    const customer = await Customer.findOne({ where: { tenantId: actor.tenantId, id: quote.customerId }, transaction: t });
+    if (quote.status !== "approved")
+      throw conflict(`Quote ${quote.number} is ${quote.status}: only an approved quote can be converted to a job.`);
+    const customer = await Customer.findOne({
+      where: { tenantId: actor.tenantId, id: quote.customerId },
+      transaction: t,
+    });
     const chosen = await chosenQuoteItems(t, actor.tenantId, id);
     const address = customer
-      ? [customer.addressLine1, customer.addressLine2, [customer.city, customer.region, customer.postalCode].filter(Boolean).join(" "), customer.country].filter(Boolean).join(", ")
+      ? [
+          customer.addressLine1,
+          customer.addressLine2,
+          [customer.city, customer.region, customer.postalCode].filter(Boolean).join(" "),
+          customer.country,
+        ]
+          .filter(Boolean)
+          .join(", ")
       : "";
     const job = await Job.create(
       {
-        tenantId: actor.tenantId, customerId: quote.customerId, title: (quote.title ?? `Quote ${quote.number}`).slice(0, 200),
-        description: [`From quote ${quote.number}:`, ...chosen.map(jobLine)].join("\n").slice(0, 5000), status: "unscheduled",
-        address: address || null, quoteId: quote.id,
+        tenantId: actor.tenantId,
+        customerId: quote.customerId,
+        title: (quote.title ?? `Quote ${quote.number}`).slice(0, 200),
+        description: [`From quote ${quote.number}:`, ...chosen.map(jobLine)].join("\n").slice(0, 5000),
+        status: "unscheduled",
+        address: address || null,
+        quoteId: quote.id,
       },
       { transaction: t },
     );
@@ -309,8 +484,20 @@ export async function convertQuote(actor: Actor, id: string): Promise<{ jobId: s
     await setChecklist(actor.tenantId, job.id, checklistFromItems(chosen.map((i) => i.description)), t);
     quote.set({ jobId: job.id, convertedAt: new Date() });
     await quote.save({ transaction: t });
-    await recordHistory(t, actor, { recordType: "quote", recordId: id, action: "converted", summary: "Converted to a job", details: { jobId: job.id } });
-    await recordHistory(t, actor, { recordType: "job", recordId: job.id, action: "created", summary: `Created from quote ${quote.number}`, details: { quoteId: id } });
+    await recordHistory(t, actor, {
+      recordType: "quote",
+      recordId: id,
+      action: "converted",
+      summary: "Converted to a job",
+      details: { jobId: job.id },
+    });
+    await recordHistory(t, actor, {
+      recordType: "job",
+      recordId: job.id,
+      action: "created",
+      summary: `Created from quote ${quote.number}`,
+      details: { quoteId: id },
+    });
     return { jobId: job.id, created: true };
   });
 }
@@ -324,13 +511,22 @@ export async function quoteShare(actor: Actor, quoteId: string) {
     const quote = await findQuote(t, actor, quoteId);
     if (quote.status !== "sent") return null;
     const live = await PortalLink.findOne({
-      where: { tenantId: actor.tenantId, customerId: quote.customerId, revokedAt: null, expiresAt: { [Op.gt]: new Date() } },
+      where: {
+        tenantId: actor.tenantId,
+        customerId: quote.customerId,
+        revokedAt: null,
+        expiresAt: { [Op.gt]: new Date() },
+      },
       order: [["expiresAt", "DESC"]],
       transaction: t,
     });
     if (!live) return null;
     const tenant = await tenantOf(t, actor.tenantId);
-    const customer = await Customer.findOne({ where: { tenantId: actor.tenantId, id: quote.customerId }, attributes: ["name", "email"], transaction: t });
+    const customer = await Customer.findOne({
+      where: { tenantId: actor.tenantId, id: quote.customerId },
+      attributes: ["name", "email"],
+      transaction: t,
+    });
     const url = portalUrl(signPortalToken(actor.tenantId, live.id));
     const subject = `Quote ${quote.number} from ${tenant.name}`;
     const firstName = (customer?.name ?? "").split(" ")[0] || "there";
@@ -344,7 +540,9 @@ export async function quoteShare(actor: Actor, quoteId: string) {
       "Thank you,",
       tenant.name,
     ].join("\n");
-    const mailto = customer?.email ? `mailto:${customer.email}?${new URLSearchParams({ subject, body }).toString().replace(/\+/g, "%20")}` : null;
+    const mailto = customer?.email
+      ? `mailto:${customer.email}?${new URLSearchParams({ subject, body }).toString().replace(/\+/g, "%20")}`
+      : null;
     return { url, expiresAt: live.expiresAt.toISOString(), subject, body, mailto, email: customer?.email ?? null };
   });
 }
@@ -353,8 +551,19 @@ export async function quoteShare(actor: Actor, quoteId: string) {
 export async function quoteLinks(actor: Actor, quoteId: string) {
   return inTenant(actor.tenantId, async (t) => {
     const quote = await findQuote(t, actor, quoteId);
-    const job = quote.jobId ? await one<{ id: string; title: string }>(`SELECT id, title FROM jobs WHERE tenant_id = $1 AND id = $2`, [actor.tenantId, quote.jobId], t) : null;
-    const items = await QuoteItem.findAll({ where: { tenantId: actor.tenantId, quoteId }, attributes: ["id", "description", "optionName", "optional", "selected"], order: [["position", "ASC"]], transaction: t });
+    const job = quote.jobId
+      ? await one<{ id: string; title: string }>(
+          `SELECT id, title FROM jobs WHERE tenant_id = $1 AND id = $2`,
+          [actor.tenantId, quote.jobId],
+          t,
+        )
+      : null;
+    const items = await QuoteItem.findAll({
+      where: { tenantId: actor.tenantId, quoteId },
+      attributes: ["id", "description", "optionName", "optional", "selected"],
+      order: [["position", "ASC"]],
+      transaction: t,
+    });
     const deposit = await QuoteDeposit.findOne({ where: { tenantId: actor.tenantId, quoteId }, transaction: t });
     const currency = quote.currency.trim();
     return {
@@ -363,13 +572,27 @@ export async function quoteLinks(actor: Actor, quoteId: string) {
         recorded: items.some((l) => l.selected !== null),
         option: quote.chosenOption,
         optionalItems: items.filter((l) => l.optional && l.selected).map((l) => l.description),
-        depositAsked: quote.depositPercent !== null ? `${trimDecimal(quote.depositPercent)}% of the chosen total` : quote.depositCents ? formatMoney(Number(quote.depositCents), currency) : null,
-        depositPaid: deposit ? { amount: formatMoney(Number(deposit.amountCents), currency), reference: deposit.reference, paidAt: deposit.paidAt.toISOString(), invoiceId: deposit.invoiceId } : null,
+        depositAsked:
+          quote.depositPercent !== null
+            ? `${trimDecimal(quote.depositPercent)}% of the chosen total`
+            : quote.depositCents
+              ? formatMoney(Number(quote.depositCents), currency)
+              : null,
+        depositPaid: deposit
+          ? {
+              amount: formatMoney(Number(deposit.amountCents), currency),
+              reference: deposit.reference,
+              paidAt: deposit.paidAt.toISOString(),
+              invoiceId: deposit.invoiceId,
+            }
+          : null,
       },
       job: job ?? null,
       requestId: quote.bookingRequestId,
       editable: !quote.jobId && EDITABLE.has(quote.status),
-      lineFlags: Object.fromEntries(items.map((l) => [l.id, { option: l.optionName, optional: l.optional, selected: l.selected }])),
+      lineFlags: Object.fromEntries(
+        items.map((l) => [l.id, { option: l.optionName, optional: l.optional, selected: l.selected }]),
+      ),
     };
   });
 }

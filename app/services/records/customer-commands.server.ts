@@ -12,8 +12,18 @@ import { isUuid } from "~/utils/crypto.server";
 /** The form's field names for a customer's columns (the import's column names). */
 // (A service property list an import may carry is not a column of its own.)
 const FORM_NAMES: Record<Exclude<keyof CustomerRow, "properties">, string> = {
-  name: "name", company: "company", email: "email", phone: "phone", addressLine1: "address_line1", addressLine2: "address_line2",
-  city: "city", region: "region", postalCode: "postal_code", country: "country", notes: "notes", externalId: "external_id",
+  name: "name",
+  company: "company",
+  email: "email",
+  phone: "phone",
+  addressLine1: "address_line1",
+  addressLine2: "address_line2",
+  city: "city",
+  region: "region",
+  postalCode: "postal_code",
+  country: "country",
+  notes: "notes",
+  externalId: "external_id",
 };
 const COLUMNS = Object.keys(FORM_NAMES) as Array<keyof typeof FORM_NAMES>;
 
@@ -25,18 +35,31 @@ function duplicateField(error: unknown): never {
     const parent = error.parent as { constraint?: string; message?: string } | undefined;
     const named = parent?.constraint || /unique constraint "([^"]+)"/.exec(parent?.message ?? "")?.[1] || "";
     const constraint = named.replace(/_\d+$/, "");
-    if (constraint === "customers_email_key") throw validationFailed({ email: ["Another customer already has this email address"] });
-    if (constraint === "customers_external_id_key") throw validationFailed({ external_id: ["Another customer already has this external id"] });
+    if (constraint === "customers_email_key")
+      throw validationFailed({ email: ["Another customer already has this email address"] });
+    if (constraint === "customers_external_id_key")
+      throw validationFailed({ external_id: ["Another customer already has this external id"] });
   }
   throw error;
 }
 
 const valuesOf = (row: CustomerRow) => Object.fromEntries(COLUMNS.map((c) => [c, row[c] ?? null])) as Partial<Customer>;
 
-export async function createCustomer(actor: Actor, row: CustomerRow, opts: { transaction?: Tx } = {}): Promise<{ id: string }> {
+export async function createCustomer(
+  actor: Actor,
+  row: CustomerRow,
+  opts: { transaction?: Tx } = {},
+): Promise<{ id: string }> {
   const run = async (t: Tx) => {
-    const customer = await Customer.create({ tenantId: actor.tenantId, ...valuesOf(row) }, { transaction: t }).catch(duplicateField);
-    await recordHistory(t, actor, { recordType: "customer", recordId: customer.id, action: "created", summary: "Created" });
+    const customer = await Customer.create({ tenantId: actor.tenantId, ...valuesOf(row) }, { transaction: t }).catch(
+      duplicateField,
+    );
+    await recordHistory(t, actor, {
+      recordType: "customer",
+      recordId: customer.id,
+      action: "created",
+      summary: "Created",
+    });
     return { id: customer.id };
   };
   return opts.transaction ? run(opts.transaction) : inTenant(actor.tenantId, run);
@@ -44,20 +67,32 @@ export async function createCustomer(actor: Actor, row: CustomerRow, opts: { tra
 
 async function findCustomer(t: Tx, actor: Actor, id: string, lock = false) {
   if (!isUuid(id)) throw notFound("Customer not found.");
-  const customer = await Customer.findOne({ where: { tenantId: actor.tenantId, id }, transaction: t, ...(lock ? { lock: t.LOCK.UPDATE } : {}) });
+  const customer = await Customer.findOne({
+    where: { tenantId: actor.tenantId, id },
+    transaction: t,
+    ...(lock ? { lock: t.LOCK.UPDATE } : {}),
+  });
   if (!customer) throw notFound("Customer not found.");
   return customer;
 }
 
 /** The customer's fields as the form shows them (form names, empty for missing). */
-export async function customerForEdit(actor: Actor, id: string): Promise<{ id: string; values: Record<string, string> }> {
+export async function customerForEdit(
+  actor: Actor,
+  id: string,
+): Promise<{ id: string; values: Record<string, string> }> {
   return inTenant(actor.tenantId, async (t) => {
     const c = await findCustomer(t, actor, id);
     return { id: c.id, values: Object.fromEntries(COLUMNS.map((k) => [FORM_NAMES[k], (c[k] as string | null) ?? ""])) };
   });
 }
 
-const LABELS: Record<string, string> = { addressLine1: "address", addressLine2: "address", postalCode: "postal code", externalId: "external id" };
+const LABELS: Record<string, string> = {
+  addressLine1: "address",
+  addressLine2: "address",
+  postalCode: "postal code",
+  externalId: "external id",
+};
 
 export async function updateCustomer(actor: Actor, id: string, row: CustomerRow): Promise<void> {
   await inTenant(actor.tenantId, async (t) => {
@@ -68,6 +103,12 @@ export async function updateCustomer(actor: Actor, id: string, row: CustomerRow)
     customer.set(values);
     await customer.save({ transaction: t }).catch(duplicateField);
     const what = [...new Set(changed.map((c) => LABELS[c] ?? c))].join(", ");
-    await recordHistory(t, actor, { recordType: "customer", recordId: id, action: "updated", summary: `Edited (${what})`, details: { fields: changed } });
+    await recordHistory(t, actor, {
+      recordType: "customer",
+      recordId: id,
+      action: "updated",
+      summary: `Edited (${what})`,
+      details: { fields: changed },
+    });
   });
 }

@@ -4,7 +4,15 @@ import { notFound } from "~/utils/app-error";
 import type { Actor } from "~/services/accounts/actor";
 import { isUuid } from "~/utils/crypto.server";
 import { keysetPage, type KeysetQuery, type PageCursor } from "./keyset.server";
-import { containsPattern, CUSTOMER_SEARCH, customerPrefixSearch, invoiceOverdue, prefixPattern, quoteStatus, SHORT_SEARCH_CHARS } from "./sql.server";
+import {
+  containsPattern,
+  CUSTOMER_SEARCH,
+  customerPrefixSearch,
+  invoiceOverdue,
+  prefixPattern,
+  quoteStatus,
+  SHORT_SEARCH_CHARS,
+} from "./sql.server";
 import { listSchemaBase } from "./list-params";
 import { CUSTOMER_FILTERS } from "./statuses";
 
@@ -13,7 +21,14 @@ export const customerListSchema = listSchemaBase.extend({
 });
 export type CustomerListParams = z.infer<typeof customerListSchema> & PageCursor;
 
-export type CustomerListItem = { id: string; name: string; company: string | null; email: string | null; phone: string | null; city: string | null };
+export type CustomerListItem = {
+  id: string;
+  name: string;
+  company: string | null;
+  email: string | null;
+  phone: string | null;
+  city: string | null;
+};
 
 /** The query of a customers page: by name, searched by name, email, phone or company. */
 export function customerListQuery(tenantId: string, p: CustomerListParams): KeysetQuery {
@@ -27,9 +42,13 @@ export function customerListQuery(tenantId: string, p: CustomerListParams): Keys
     where.push(`${CUSTOMER_SEARCH} LIKE $${bind.length}`);
   }
   if (p.filter === "open_jobs") {
-    where.push(`EXISTS (SELECT 1 FROM jobs j WHERE j.tenant_id = c.tenant_id AND j.customer_id = c.id AND j.status NOT IN ('completed', 'cancelled'))`);
+    where.push(
+      `EXISTS (SELECT 1 FROM jobs j WHERE j.tenant_id = c.tenant_id AND j.customer_id = c.id AND j.status NOT IN ('completed', 'cancelled'))`,
+    );
   } else if (p.filter === "unpaid") {
-    where.push(`EXISTS (SELECT 1 FROM invoices i WHERE i.tenant_id = c.tenant_id AND i.customer_id = c.id AND i.status IN ('sent', 'partial'))`);
+    where.push(
+      `EXISTS (SELECT 1 FROM invoices i WHERE i.tenant_id = c.tenant_id AND i.customer_id = c.id AND i.status IN ('sent', 'partial'))`,
+    );
   }
   return {
     select: "c.id, c.name, c.company, c.email, c.phone, c.city",
@@ -54,10 +73,23 @@ export async function getCustomer(actor: Actor, id: string) {
   if (!isUuid(id)) throw notFound("Customer not found.");
   return inTenant(actor.tenantId, async (t) => {
     const customer = await one<{
-      id: string; name: string; company: string | null; email: string | null; phone: string | null;
-      address_line1: string | null; address_line2: string | null; city: string | null; region: string | null;
-      postal_code: string | null; country: string | null; notes: string | null; external_id: string | null; created_at: string;
-      jobs_count: number; quotes_count: number; invoices_count: number;
+      id: string;
+      name: string;
+      company: string | null;
+      email: string | null;
+      phone: string | null;
+      address_line1: string | null;
+      address_line2: string | null;
+      city: string | null;
+      region: string | null;
+      postal_code: string | null;
+      country: string | null;
+      notes: string | null;
+      external_id: string | null;
+      created_at: string;
+      jobs_count: number;
+      quotes_count: number;
+      invoices_count: number;
       unpaid: Array<{ currency: string; cents: number }> | null;
     }>(
       `SELECT c.id, c.name, c.company, c.email, c.phone, c.address_line1, c.address_line2, c.city, c.region, c.postal_code,
@@ -75,7 +107,13 @@ export async function getCustomer(actor: Actor, id: string) {
     if (!customer) throw notFound("Customer not found.");
     const bind = [actor.tenantId, id, RELATED];
     const [jobs, quotes, invoices, requests] = [
-      await rows<{ id: string; title: string; status: string; scheduled_start: string | null; assignee_name: string | null }>(
+      await rows<{
+        id: string;
+        title: string;
+        status: string;
+        scheduled_start: string | null;
+        assignee_name: string | null;
+      }>(
         `SELECT j.id, j.title, j.status, j.scheduled_start, u.name AS assignee_name
            FROM jobs j LEFT JOIN users u ON u.tenant_id = j.tenant_id AND u.id = j.assignee_id
           WHERE j.tenant_id = $1 AND j.customer_id = $2
@@ -83,14 +121,31 @@ export async function getCustomer(actor: Actor, id: string) {
         bind,
         t,
       ),
-      await rows<{ id: string; number: string; title: string | null; status: string; total_cents: number; currency: string; valid_until: string | null }>(
+      await rows<{
+        id: string;
+        number: string;
+        title: string | null;
+        status: string;
+        total_cents: number;
+        currency: string;
+        valid_until: string | null;
+      }>(
         `SELECT q.id, q.number, q.title, ${quoteStatus("q")} AS status, q.total_cents, q.currency, q.valid_until::text
            FROM quotes q WHERE q.tenant_id = $1 AND q.customer_id = $2
           ORDER BY q.issue_date DESC NULLS LAST, q.number DESC, q.id DESC LIMIT $3`,
         bind,
         t,
       ),
-      await rows<{ id: string; number: string; status: string; overdue: boolean; total_cents: number; amount_paid_cents: number; currency: string; due_date: string | null }>(
+      await rows<{
+        id: string;
+        number: string;
+        status: string;
+        overdue: boolean;
+        total_cents: number;
+        amount_paid_cents: number;
+        currency: string;
+        due_date: string | null;
+      }>(
         `SELECT i.id, i.number, i.status, ${invoiceOverdue("i")} AS overdue, i.total_cents, i.amount_paid_cents, i.currency, i.due_date::text
            FROM invoices i WHERE i.tenant_id = $1 AND i.customer_id = $2
           ORDER BY i.issue_date DESC NULLS LAST, i.number DESC, i.id DESC LIMIT $3`,
@@ -112,7 +167,11 @@ export async function getCustomer(actor: Actor, id: string) {
 export async function customerName(actor: Actor, id: string): Promise<{ id: string; name: string }> {
   if (!isUuid(id)) throw notFound("Customer not found.");
   const found = await inTenant(actor.tenantId, (t) =>
-    one<{ id: string; name: string }>(`SELECT id, name FROM customers WHERE tenant_id = $1 AND id = $2`, [actor.tenantId, id], t),
+    one<{ id: string; name: string }>(
+      `SELECT id, name FROM customers WHERE tenant_id = $1 AND id = $2`,
+      [actor.tenantId, id],
+      t,
+    ),
   );
   if (!found) throw notFound("Customer not found.");
   return found;

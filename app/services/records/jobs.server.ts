@@ -12,16 +12,26 @@ import { CLOSED_JOB_STATUSES, JOB_FILTERS } from "./statuses";
 export const jobListSchema = listSchemaBase.extend({
   status: z.enum(JOB_FILTERS).catch("open"),
   /** A member id, `unassigned`, or empty for everyone. */
-  assignee: z.union([z.literal("unassigned"), z.string().uuid()]).optional().catch(undefined),
+  assignee: z
+    .union([z.literal("unassigned"), z.string().uuid()])
+    .optional()
+    .catch(undefined),
   customer: z.string().uuid().optional().catch(undefined),
 });
 export type JobListParams = z.infer<typeof jobListSchema> & PageCursor;
 
 export type JobListItem = {
-  id: string; title: string; status: string; scheduled_start: string | null; scheduled_end: string | null;
-  customer_id: string; customer_name: string; assignee_name: string | null;
+  id: string;
+  title: string;
+  status: string;
+  scheduled_start: string | null;
+  scheduled_end: string | null;
+  customer_id: string;
+  customer_name: string;
+  assignee_name: string | null;
   /** The running clock, if any: since when, and since when on site. */
-  clock_started_at: string | null; clock_on_site_at: string | null;
+  clock_started_at: string | null;
+  clock_on_site_at: string | null;
 };
 
 /** The sort key of the jobs_schedule_order index: by schedule, unscheduled last. */
@@ -64,7 +74,9 @@ export async function listJobs(actor: Actor, p: JobListParams) {
                LEFT JOIN job_clocks k ON k.tenant_id = j.tenant_id AND k.job_id = j.id`,
         where,
         bind,
-        key: finished ? { expr: FINISHED_KEY, type: "timestamptz", dir: "desc" } : { expr: SCHEDULE_KEY, type: "timestamptz", dir: "asc" },
+        key: finished
+          ? { expr: FINISHED_KEY, type: "timestamptz", dir: "desc" }
+          : { expr: SCHEDULE_KEY, type: "timestamptz", dir: "asc" },
         id: "j.id",
         cursor: p,
       },
@@ -98,11 +110,26 @@ export async function getJob(actor: Actor, id: string) {
   return inTenant(actor.tenantId, async (t) => {
     const ownOnly = recordScope(actor.role) !== "all";
     const job = await one<{
-      id: string; title: string; description: string | null; status: string; scheduled_start: string | null;
-      scheduled_end: string | null; address: string | null; external_id: string | null; completed_at: string | null;
-      created_at: string; updated_at: string; customer_id: string; customer_name: string; customer_phone: string | null;
-      customer_email: string | null; customer_address: string | null; assignee_id: string | null; assignee_name: string | null;
-      property_label: string | null; property_address: string | null;
+      id: string;
+      title: string;
+      description: string | null;
+      status: string;
+      scheduled_start: string | null;
+      scheduled_end: string | null;
+      address: string | null;
+      external_id: string | null;
+      completed_at: string | null;
+      created_at: string;
+      updated_at: string;
+      customer_id: string;
+      customer_name: string;
+      customer_phone: string | null;
+      customer_email: string | null;
+      customer_address: string | null;
+      assignee_id: string | null;
+      assignee_name: string | null;
+      property_label: string | null;
+      property_address: string | null;
     }>(
       `SELECT j.id, j.title, j.description, j.status, j.scheduled_start, j.scheduled_end, j.address, j.external_id,
               j.completed_at, j.created_at, j.updated_at, j.customer_id, c.name AS customer_name, c.phone AS customer_phone,
@@ -136,7 +163,14 @@ export async function getJob(actor: Actor, id: string) {
       bind,
       t,
     );
-    const timeEntries = await rows<{ id: string; started_at: string; ended_at: string; minutes: number; who: string | null; note: string | null }>(
+    const timeEntries = await rows<{
+      id: string;
+      started_at: string;
+      ended_at: string;
+      minutes: number;
+      who: string | null;
+      note: string | null;
+    }>(
       `SELECT te.id, te.started_at, te.ended_at, round(extract(epoch FROM te.ended_at - te.started_at) / 60)::int AS minutes,
               u.name AS who, te.note
          FROM time_entries te LEFT JOIN users u ON u.tenant_id = te.tenant_id AND u.id = te.user_id
@@ -163,7 +197,15 @@ export async function getJob(actor: Actor, id: string) {
       ...notes.map((n) => ({ kind: "note" as const, ...n })),
       ...events.map((e) => ({ kind: "status" as const, ...e })),
     ].sort((a, b) => new Date(b.at).getTime() - new Date(a.at).getTime());
-    return { job, activity, timeEntries, totalMinutes: timeEntries.reduce((s, e) => s + e.minutes, 0), clock, checklist, signature };
+    return {
+      job,
+      activity,
+      timeEntries,
+      totalMinutes: timeEntries.reduce((s, e) => s + e.minutes, 0),
+      clock,
+      checklist,
+      signature,
+    };
   });
 }
 

@@ -12,7 +12,8 @@ export type PageCursor = { after?: string | null; before?: string | null };
 export type Page<T> = { items: T[]; nextCursor: string | null; prevCursor: string | null };
 
 /** A cursor: the sort key(s) as PostgreSQL prints them, and the row id. */
-export const encodeCursor = (key: string | string[], id: string) => Buffer.from(JSON.stringify([key, id])).toString("base64url");
+export const encodeCursor = (key: string | string[], id: string) =>
+  Buffer.from(JSON.stringify([key, id])).toString("base64url");
 
 /** The (key, id) a cursor names, or null for anything malformed (the list then starts at the top). */
 export function decodeCursor(cursor: string | null | undefined): [string, string] | null {
@@ -27,7 +28,13 @@ function decodeKeys(cursor: string | null | undefined): [string[], string] | nul
     const value = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
     if (!Array.isArray(value) || value.length !== 2 || !isUuid(value[1])) return null;
     if (typeof value[0] === "string") return [[value[0]], value[1]];
-    if (Array.isArray(value[0]) && value[0].length >= 1 && value[0].length <= 4 && value[0].every((k: unknown) => typeof k === "string")) return [value[0], value[1]];
+    if (
+      Array.isArray(value[0]) &&
+      value[0].length >= 1 &&
+      value[0].length <= 4 &&
+      value[0].every((k: unknown) => typeof k === "string")
+    )
+      return [value[0], value[1]];
   } catch {
     /* not a cursor */
   }
@@ -71,7 +78,9 @@ export function keysetStatement(q: KeysetQuery) {
       return `$${bind.length}::${k.type}`;
     });
     bind.push(bound[1]);
-    where.push(`(${keys.map((k) => k.expr).join(", ")}, ${q.id}) ${dir === "asc" ? ">" : "<"} (${placeholders.join(", ")}, $${bind.length}::uuid)`);
+    where.push(
+      `(${keys.map((k) => k.expr).join(", ")}, ${q.id}) ${dir === "asc" ? ">" : "<"} (${placeholders.join(", ")}, $${bind.length}::uuid)`,
+    );
   }
   bind.push(limit + 1);
   const sql = `SELECT ${q.select}, ARRAY[${keys.map((k) => `(${k.expr})::text`).join(", ")}] AS "_keys", ${q.id} AS "_id"
@@ -92,7 +101,8 @@ export async function keysetPage<T extends Record<string, unknown>>(q: KeysetQue
   const last = page[page.length - 1];
   const hasNext = before ? true : more;
   const hasPrev = before ? more : !!after;
-  const cursorOf = (r: { _keys: string[]; _id: string }) => encodeCursor(r._keys.length === 1 ? r._keys[0] : r._keys, r._id);
+  const cursorOf = (r: { _keys: string[]; _id: string }) =>
+    encodeCursor(r._keys.length === 1 ? r._keys[0] : r._keys, r._id);
   return {
     items: page.map(({ _keys, _id, ...item }) => item as unknown as T),
     nextCursor: hasNext && last ? cursorOf(last) : null,
@@ -104,5 +114,8 @@ export type RecordTable = "customers" | "jobs" | "quotes" | "invoices" | "bookin
 
 /** Whether the tenant has any row at all in a table (empty states: "nothing yet" vs "nothing matches"). */
 export async function tenantHasAny(tenantId: string, table: RecordTable): Promise<boolean> {
-  return inTenant(tenantId, async (t) => !!(await one(`SELECT 1 FROM ${table} WHERE tenant_id = $1 LIMIT 1`, [tenantId], t)));
+  return inTenant(
+    tenantId,
+    async (t) => !!(await one(`SELECT 1 FROM ${table} WHERE tenant_id = $1 LIMIT 1`, [tenantId], t)),
+  );
 }

@@ -3,7 +3,13 @@ import { z } from "zod";
 
 /** `q` trimmed (empty = none), cursors as given; anything malformed falls back to the default. */
 export const listSchemaBase = z.object({
-  q: z.string().trim().max(200).optional().catch(undefined).transform((v) => v || undefined),
+  q: z
+    .string()
+    .trim()
+    .max(200)
+    .optional()
+    .catch(undefined)
+    .transform((v) => v || undefined),
   after: z.string().max(1000).optional().catch(undefined),
   before: z.string().max(1000).optional().catch(undefined),
 });

@@ -31,13 +31,21 @@ export async function nextDocumentNumber(t: Tx, tenantId: string, kind: Document
   for (;;) {
     const candidates = Array.from({ length: BATCH }, (_, i) => formatDocumentNumber(kind, from + i));
     const taken = new Set(
-      (await rows<{ number: string }>(`SELECT number FROM ${TABLE[kind]} WHERE tenant_id = $1 AND number = ANY($2::text[])`, [tenantId, candidates], t)).map(
-        (r) => r.number,
-      ),
+      (
+        await rows<{ number: string }>(
+          `SELECT number FROM ${TABLE[kind]} WHERE tenant_id = $1 AND number = ANY($2::text[])`,
+          [tenantId, candidates],
+          t,
+        )
+      ).map((r) => r.number),
     );
     const free = candidates.findIndex((c) => !taken.has(c));
     if (free >= 0) {
-      await rows(`UPDATE document_counters SET next_value = $3 WHERE tenant_id = $1 AND kind = $2`, [tenantId, kind, from + free + 1], t);
+      await rows(
+        `UPDATE document_counters SET next_value = $3 WHERE tenant_id = $1 AND kind = $2`,
+        [tenantId, kind, from + free + 1],
+        t,
+      );
       return candidates[free];
     }
     from += BATCH;

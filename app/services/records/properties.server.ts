@@ -12,7 +12,14 @@ import type { PropertyInput, PropertyView } from "./property-schema";
 export async function listProperties(actor: Actor, customerId: string): Promise<PropertyView[]> {
   if (!isUuid(customerId)) throw notFound("Customer not found.");
   return inTenant(actor.tenantId, async (t) => {
-    const found = await CustomerProperty.findAll({ where: { tenantId: actor.tenantId, customerId }, order: [["position", "ASC"], ["createdAt", "ASC"]], transaction: t });
+    const found = await CustomerProperty.findAll({
+      where: { tenantId: actor.tenantId, customerId },
+      order: [
+        ["position", "ASC"],
+        ["createdAt", "ASC"],
+      ],
+      transaction: t,
+    });
     const counts = found.length
       ? ((await Job.findAll({
           attributes: ["propertyId", [fn("count", col("id")), "n"]],
@@ -51,19 +58,45 @@ const describe = (v: PropertyInput) => [v.label, v.addressLine1, v.city].filter(
 
 /** Adds a property (intent property.add) or changes one (property.save); 404 for another tenant's ids. */
 export async function saveProperty(actor: Actor, customerId: string, v: PropertyInput): Promise<void> {
-  if (!isUuid(customerId) || (v.propertyId !== undefined && !isUuid(v.propertyId))) throw notFound("Customer not found.");
+  if (!isUuid(customerId) || (v.propertyId !== undefined && !isUuid(v.propertyId)))
+    throw notFound("Customer not found.");
   await inTenant(actor.tenantId, async (t) => {
-    const customer = await Customer.findOne({ where: { tenantId: actor.tenantId, id: customerId }, attributes: ["id"], lock: t.LOCK.UPDATE, transaction: t });
+    const customer = await Customer.findOne({
+      where: { tenantId: actor.tenantId, id: customerId },
+      attributes: ["id"],
+      lock: t.LOCK.UPDATE,
+      transaction: t,
+    });
     if (!customer) throw notFound("Customer not found.");
     if (v.intent === "property.add") {
-      const last = (await CustomerProperty.max("position", { where: { tenantId: actor.tenantId, customerId }, transaction: t })) as number | null;
-      await CustomerProperty.create({ tenantId: actor.tenantId, customerId, position: (last ?? 0) + 1, ...fields(v) }, { transaction: t });
-      await recordHistory(t, actor, { recordType: "customer", recordId: customerId, action: "property_added", summary: `Service property added: ${describe(v)}` });
+      const last = (await CustomerProperty.max("position", {
+        where: { tenantId: actor.tenantId, customerId },
+        transaction: t,
+      })) as number | null;
+      await CustomerProperty.create(
+        { tenantId: actor.tenantId, customerId, position: (last ?? 0) + 1, ...fields(v) },
+        { transaction: t },
+      );
+      await recordHistory(t, actor, {
+        recordType: "customer",
+        recordId: customerId,
+        action: "property_added",
+        summary: `Service property added: ${describe(v)}`,
+      });
       return;
     }
-    const property = await CustomerProperty.findOne({ where: { tenantId: actor.tenantId, customerId, id: v.propertyId! }, lock: t.LOCK.UPDATE, transaction: t });
+    const property = await CustomerProperty.findOne({
+      where: { tenantId: actor.tenantId, customerId, id: v.propertyId! },
+      lock: t.LOCK.UPDATE,
+      transaction: t,
+    });
     if (!property) throw notFound("This service property does not exist.");
     await property.update(fields(v), { transaction: t });
-    await recordHistory(t, actor, { recordType: "customer", recordId: customerId, action: "property_changed", summary: `Service property changed: ${describe(v)}` });
+    await recordHistory(t, actor, {
+      recordType: "customer",
+      recordId: customerId,
+      action: "property_changed",
+      summary: `Service property changed: ${describe(v)}`,
+    });
   });
 }

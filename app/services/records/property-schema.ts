@@ -22,8 +22,14 @@ export const propertySchema = z
     country: text(100),
   })
   .superRefine((v, ctx) => {
-    if (!v.addressLine1 && !v.label) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["addressLine1"], message: "Give the address (or at least a label)" });
-    if (v.intent === "property.save" && !v.propertyId) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["propertyId"], message: "Which property?" });
+    if (!v.addressLine1 && !v.label)
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ["addressLine1"],
+        message: "Give the address (or at least a label)",
+      });
+    if (v.intent === "property.save" && !v.propertyId)
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["propertyId"], message: "Which property?" });
   });
 
 export type PropertyInput = z.output<typeof propertySchema>;

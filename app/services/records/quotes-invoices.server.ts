@@ -23,12 +23,29 @@ export type QuoteListParams = z.infer<typeof quoteListSchema> & PageCursor;
 export type InvoiceListParams = z.infer<typeof invoiceListSchema> & PageCursor;
 
 export type QuoteListItem = {
-  id: string; number: string; title: string | null; status: string; issue_date: string | null; valid_until: string | null;
-  total_cents: number; currency: string; customer_id: string; customer_name: string;
+  id: string;
+  number: string;
+  title: string | null;
+  status: string;
+  issue_date: string | null;
+  valid_until: string | null;
+  total_cents: number;
+  currency: string;
+  customer_id: string;
+  customer_name: string;
 };
 export type InvoiceListItem = {
-  id: string; number: string; status: string; overdue: boolean; issue_date: string | null; due_date: string | null;
-  total_cents: number; amount_paid_cents: number; currency: string; customer_id: string; customer_name: string;
+  id: string;
+  number: string;
+  status: string;
+  overdue: boolean;
+  issue_date: string | null;
+  due_date: string | null;
+  total_cents: number;
+  amount_paid_cents: number;
+  currency: string;
+  customer_id: string;
+  customer_name: string;
 };
 
 /** Above this many matches a search walks the list's index instead of listing ids first. */
@@ -41,7 +58,13 @@ const ID_LIST_MAX = 1000;
  * primary-key lookups. A broad one (over ID_LIST_MAX matches) instead filters while walking the
  * newest-first index, which finds a page of matches quickly precisely because they are many.
  */
-async function baseWhere(table: "quotes" | "invoices", actor: Actor, p: { q?: string; customer?: string }, numberSearch: (alias: string) => string, t: Tx) {
+async function baseWhere(
+  table: "quotes" | "invoices",
+  actor: Actor,
+  p: { q?: string; customer?: string },
+  numberSearch: (alias: string) => string,
+  t: Tx,
+) {
   const where = ["d.tenant_id = $1"];
   const bind: unknown[] = [actor.tenantId];
   if (p.customer) {
@@ -80,14 +103,39 @@ const THEN_NUMBER = [{ expr: "d.number", type: "text" }] as const;
 const CUSTOMER_JOIN = "JOIN customers c ON c.tenant_id = d.tenant_id AND c.id = d.customer_id";
 
 /** One page of a document list, newest first, with its customer's name. */
-function documentPage<T extends Record<string, unknown>>(table: "quotes" | "invoices", select: string, w: { where: string[]; bind: unknown[] }, cursor: PageCursor, t: Tx) {
-  return keysetPage<T>({ select, from: `${table} d ${CUSTOMER_JOIN}`, where: w.where, bind: w.bind, key: NEWEST, then: [...THEN_NUMBER], id: "d.id", cursor }, t);
+function documentPage<T extends Record<string, unknown>>(
+  table: "quotes" | "invoices",
+  select: string,
+  w: { where: string[]; bind: unknown[] },
+  cursor: PageCursor,
+  t: Tx,
+) {
+  return keysetPage<T>(
+    {
+      select,
+      from: `${table} d ${CUSTOMER_JOIN}`,
+      where: w.where,
+      bind: w.bind,
+      key: NEWEST,
+      then: [...THEN_NUMBER],
+      id: "d.id",
+      cursor,
+    },
+    t,
+  );
 }
 
 export async function listQuotes(actor: Actor, p: QuoteListParams) {
   return inTenant(actor.tenantId, async (t) => {
-    const { where, bind } = await baseWhere("quotes", actor, p, (a) => `lower(${a}.number || ' ' || coalesce(${a}.title, ''))`, t);
-    if (p.status === "sent") where.push(`d.status = 'sent' AND (d.valid_until IS NULL OR d.valid_until >= ${TENANT_TODAY})`);
+    const { where, bind } = await baseWhere(
+      "quotes",
+      actor,
+      p,
+      (a) => `lower(${a}.number || ' ' || coalesce(${a}.title, ''))`,
+      t,
+    );
+    if (p.status === "sent")
+      where.push(`d.status = 'sent' AND (d.valid_until IS NULL OR d.valid_until >= ${TENANT_TODAY})`);
     else if (p.status === "expired") where.push(`d.status = 'sent' AND d.valid_until < ${TENANT_TODAY}`);
     // Approved and never converted (quotes.job_id is set by the conversion): partial index quotes_to_schedule.
     else if (p.status === "to_schedule") where.push(`d.status = 'approved' AND d.job_id IS NULL`);
@@ -128,11 +176,23 @@ export async function listInvoices(actor: Actor, p: InvoiceListParams) {
 }
 
 export type LineItem = {
-  id: string; position: number; description: string; quantity: string; unit_price_cents: number;
-  tax_rate: string; line_total_cents: number; tax_cents: number;
+  id: string;
+  position: number;
+  description: string;
+  quantity: string;
+  unit_price_cents: number;
+  tax_rate: string;
+  line_total_cents: number;
+  tax_cents: number;
 };
 
-async function lineItems(table: "quote_items" | "invoice_items", column: "quote_id" | "invoice_id", tenantId: string, id: string, t: Tx) {
+async function lineItems(
+  table: "quote_items" | "invoice_items",
+  column: "quote_id" | "invoice_id",
+  tenantId: string,
+  id: string,
+  t: Tx,
+) {
   return rows<LineItem>(
     `SELECT id, position, description, trim_scale(quantity)::text AS quantity, unit_price_cents,
             trim_scale(tax_rate)::text AS tax_rate, line_total_cents, tax_cents
@@ -147,11 +207,28 @@ export async function getQuote(actor: Actor, id: string) {
   if (!isUuid(id)) throw notFound("Quote not found.");
   return inTenant(actor.tenantId, async (t) => {
     const quote = await one<{
-      id: string; number: string; title: string | null; status: string; stored_status: string; issue_date: string | null;
-      valid_until: string | null; currency: string; notes: string | null; subtotal_cents: number; tax_cents: number;
-      total_cents: number; sent_at: string | null; approved_at: string | null; approved_name: string | null;
-      approved_ip: string | null; declined_at: string | null; decline_reason: string | null; created_at: string;
-      customer_id: string; customer_name: string; customer_email: string | null;
+      id: string;
+      number: string;
+      title: string | null;
+      status: string;
+      stored_status: string;
+      issue_date: string | null;
+      valid_until: string | null;
+      currency: string;
+      notes: string | null;
+      subtotal_cents: number;
+      tax_cents: number;
+      total_cents: number;
+      sent_at: string | null;
+      approved_at: string | null;
+      approved_name: string | null;
+      approved_ip: string | null;
+      declined_at: string | null;
+      decline_reason: string | null;
+      created_at: string;
+      customer_id: string;
+      customer_name: string;
+      customer_email: string | null;
     }>(
       `SELECT q.id, q.number, q.title, ${quoteStatus("q")} AS status, q.status AS stored_status, q.issue_date::text, q.valid_until::text,
               q.currency, q.notes, q.subtotal_cents, q.tax_cents, q.total_cents, q.sent_at, q.approved_at, q.approved_name,
@@ -178,11 +255,30 @@ export async function getInvoice(actor: Actor, id: string) {
   if (!isUuid(id)) throw notFound("Invoice not found.");
   return inTenant(actor.tenantId, async (t) => {
     const invoice = await one<{
-      id: string; number: string; status: string; overdue: boolean; issue_date: string | null; due_date: string | null;
-      currency: string; notes: string | null; subtotal_cents: number; tax_cents: number; total_cents: number;
-      amount_paid_cents: number; sent_at: string | null; paid_at: string | null; created_at: string;
-      customer_id: string; customer_name: string; customer_email: string | null; quote_id: string | null; quote_number: string | null;
-      job_id: string | null; job_title: string | null; voided_at: string | null; voided_by_name: string | null;
+      id: string;
+      number: string;
+      status: string;
+      overdue: boolean;
+      issue_date: string | null;
+      due_date: string | null;
+      currency: string;
+      notes: string | null;
+      subtotal_cents: number;
+      tax_cents: number;
+      total_cents: number;
+      amount_paid_cents: number;
+      sent_at: string | null;
+      paid_at: string | null;
+      created_at: string;
+      customer_id: string;
+      customer_name: string;
+      customer_email: string | null;
+      quote_id: string | null;
+      quote_number: string | null;
+      job_id: string | null;
+      job_title: string | null;
+      voided_at: string | null;
+      voided_by_name: string | null;
     }>(
       `SELECT i.id, i.number, i.status, ${invoiceOverdue("i")} AS overdue, i.issue_date::text, i.due_date::text, i.currency,
               i.notes, i.subtotal_cents, i.tax_cents, i.total_cents, i.amount_paid_cents, i.sent_at, i.paid_at, i.created_at,
@@ -200,8 +296,14 @@ export async function getInvoice(actor: Actor, id: string) {
     if (!invoice) throw notFound("Invoice not found.");
     const items = await lineItems("invoice_items", "invoice_id", actor.tenantId, id, t);
     const payments = await rows<{
-      id: string; amount_cents: number; currency: string; method: string; reference: string; recorded_at: string;
-      received_on: string | null; recorded_by_name: string | null;
+      id: string;
+      amount_cents: number;
+      currency: string;
+      method: string;
+      reference: string;
+      recorded_at: string;
+      received_on: string | null;
+      recorded_by_name: string | null;
     }>(
       `SELECT p.id, p.amount_cents, p.currency, p.method, p.reference, p.recorded_at, p.received_on::text, u.name AS recorded_by_name
          FROM payments p LEFT JOIN users u ON u.tenant_id = p.tenant_id AND u.id = p.recorded_by

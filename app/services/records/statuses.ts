@@ -49,13 +49,25 @@ export const FILTER_LABELS: Record<string, string> = {
 /** Badge colour of a status. */
 export function statusTone(status: string): "success" | "danger" | "warning" | "muted" | "info" {
   switch (status) {
-    case "completed": case "approved": case "paid": case "active":
+    case "completed":
+    case "approved":
+    case "paid":
+    case "active":
       return "success";
-    case "cancelled": case "declined": case "void": case "overdue": case "revoked":
+    case "cancelled":
+    case "declined":
+    case "void":
+    case "overdue":
+    case "revoked":
       return "danger";
-    case "on_hold": case "expired": case "partial": case "new": case "unscheduled":
+    case "on_hold":
+    case "expired":
+    case "partial":
+    case "new":
+    case "unscheduled":
       return "warning";
-    case "draft": case "archived":
+    case "draft":
+    case "archived":
       return "muted";
     default:
       return "info";

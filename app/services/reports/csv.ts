@@ -5,7 +5,13 @@ import type { Reports } from "./reports.server";
 // (OWASP CSV injection: a customer named "=HYPERLINK(...)" stays text). Amounts are decimals in
 // the report's currency, so a spreadsheet sums them.
 
-export const REPORT_NAMES = ["invoiced-collected", "quote-conversion", "jobs-completed", "outstanding-by-age", "top-customers"] as const;
+export const REPORT_NAMES = [
+  "invoiced-collected",
+  "quote-conversion",
+  "jobs-completed",
+  "outstanding-by-age",
+  "top-customers",
+] as const;
 export type ReportName = (typeof REPORT_NAMES)[number];
 export const isReportName = (v: string): v is ReportName => (REPORT_NAMES as readonly string[]).includes(v);
 

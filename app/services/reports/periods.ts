@@ -10,7 +10,8 @@ export const PERIOD_LABELS: Record<ReportPeriod, string> = {
   "last-year": "Last year",
 };
 
-export const isReportPeriod = (v: unknown): v is ReportPeriod => typeof v === "string" && (REPORT_PERIODS as readonly string[]).includes(v);
+export const isReportPeriod = (v: unknown): v is ReportPeriod =>
+  typeof v === "string" && (REPORT_PERIODS as readonly string[]).includes(v);
 
 /** A half-open range of calendar dates [start, end) and the months in it, oldest first. */
 export type PeriodRange = { period: ReportPeriod; start: string; end: string; months: string[] };
@@ -33,7 +34,7 @@ export function periodRange(period: ReportPeriod, today: string): PeriodRange {
     end = ymd(y, m + 1);
   }
   const months: string[] = [];
-  for (let d = start; d < end; ) {
+  for (let d = start; d < end;) {
     months.push(d.slice(0, 7));
     const [yy, mm] = d.split("-").map(Number);
     d = ymd(yy, mm + 1);

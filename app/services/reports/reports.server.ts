@@ -136,7 +136,10 @@ async function topCustomers(t: Tx, tenantId: string, range: PeriodRange, currenc
 }
 
 /** The currency with the most money in the period (ties: alphabetical); USD when there is none. */
-function mainCurrency(money: Array<{ currency: string; cents: number }>, aging: Array<{ currency: string; cents: number }>): string {
+function mainCurrency(
+  money: Array<{ currency: string; cents: number }>,
+  aging: Array<{ currency: string; cents: number }>,
+): string {
   const totals = new Map<string, number>();
   for (const r of [...money, ...aging]) totals.set(r.currency, (totals.get(r.currency) ?? 0) + Number(r.cents));
   const sorted = [...totals.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
@@ -154,10 +157,15 @@ export async function loadReports(actor: Actor, period: ReportPeriod): Promise<R
       await outstandingByAge(t, actor.tenantId, today),
     ];
     const currency = mainCurrency(moneyRows, agingRows);
-    const otherCurrencies = [...new Set([...moneyRows, ...agingRows].map((r) => r.currency))].filter((c) => c !== currency).sort();
+    const otherCurrencies = [...new Set([...moneyRows, ...agingRows].map((r) => r.currency))]
+      .filter((c) => c !== currency)
+      .sort();
 
     const money = range.months.map((month) => {
-      const sum = (kind: string) => moneyRows.filter((r) => r.kind === kind && r.month === month && r.currency === currency).reduce((s, r) => s + Number(r.cents), 0);
+      const sum = (kind: string) =>
+        moneyRows
+          .filter((r) => r.kind === kind && r.month === month && r.currency === currency)
+          .reduce((s, r) => s + Number(r.cents), 0);
       return { month, invoicedCents: sum("invoiced"), collectedCents: sum("collected") };
     });
     const quotes = range.months.map((month) => {
@@ -168,8 +176,11 @@ export async function loadReports(actor: Actor, period: ReportPeriod): Promise<R
     });
 
     const technicianMap = new Map<string, Technician>();
-    for (const r of jobRows) technicianMap.set(r.assignee_id ?? "", { id: r.assignee_id, name: r.name ?? "Unassigned" });
-    const technicians = [...technicianMap.values()].sort((a, b) => (a.id === null ? 1 : b.id === null ? -1 : a.name.localeCompare(b.name)));
+    for (const r of jobRows)
+      technicianMap.set(r.assignee_id ?? "", { id: r.assignee_id, name: r.name ?? "Unassigned" });
+    const technicians = [...technicianMap.values()].sort((a, b) =>
+      a.id === null ? 1 : b.id === null ? -1 : a.name.localeCompare(b.name),
+    );
     const jobs = weeksOf(range).map((week) => {
       const counts: Record<string, number> = {};
       for (const tech of technicians) counts[tech.id ?? ""] = 0;
@@ -188,6 +199,18 @@ export async function loadReports(actor: Actor, period: ReportPeriod): Promise<R
     });
 
     const top = (await topCustomers(t, actor.tenantId, range, currency)).map((r) => ({ ...r, cents: Number(r.cents) }));
-    return { range, today, timeZone, currency, otherCurrencies, money, quotes, technicians, jobs, aging, topCustomers: top };
+    return {
+      range,
+      today,
+      timeZone,
+      currency,
+      otherCurrencies,
+      money,
+      quotes,
+      technicians,
+      jobs,
+      aging,
+      topCustomers: top,
+    };
   });
 }

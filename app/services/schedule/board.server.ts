@@ -57,10 +57,18 @@ export const UNSCHEDULED_LIMIT = 100;
 const DEFAULT_MINUTES = 60;
 
 type JobRow = {
-  id: string; title: string; status: string; customer_name: string; address: string | null; assignee_id: string | null;
-  scheduled_start: Date | null; scheduled_end: Date | null;
-  preferred_date: string | null; time_window: PreferredWindow["timeWindow"] | null;
-  clock_started_at: Date | null; clock_on_site_at: Date | null;
+  id: string;
+  title: string;
+  status: string;
+  customer_name: string;
+  address: string | null;
+  assignee_id: string | null;
+  scheduled_start: Date | null;
+  scheduled_end: Date | null;
+  preferred_date: string | null;
+  time_window: PreferredWindow["timeWindow"] | null;
+  clock_started_at: Date | null;
+  clock_on_site_at: Date | null;
 };
 
 // The board's reads are set-based (a window of jobs joined to their customers, and the team),
@@ -83,7 +91,11 @@ const JOB_FROM = `jobs j JOIN customers c ON c.tenant_id = j.tenant_id AND c.id 
  * own row and their own unscheduled jobs; office and above see everyone (and any other member
  * who has jobs in the window, and the scheduled jobs nobody is assigned to).
  */
-export async function scheduleBoard(actor: Actor, params: z.infer<typeof boardParamsSchema>, timeZone: string): Promise<Board> {
+export async function scheduleBoard(
+  actor: Actor,
+  params: z.infer<typeof boardParamsSchema>,
+  timeZone: string,
+): Promise<Board> {
   const today = zonedToday(timeZone);
   const date = params.date ?? today;
   const view = params.view;
@@ -123,20 +135,38 @@ export async function scheduleBoard(actor: Actor, params: z.infer<typeof boardPa
       ownOnly
         ? `SELECT id, name, role FROM users WHERE tenant_id = $1 AND id = $2`
         : `SELECT id, name, role FROM users WHERE tenant_id = $1 AND (role = 'technician' OR id = ANY($2::uuid[])) ORDER BY (role <> 'technician'), name, id`,
-      ownOnly ? [actor.tenantId, actor.userId] : [actor.tenantId, [...new Set(scheduled.map((j) => j.assignee_id).filter(Boolean))]],
+      ownOnly
+        ? [actor.tenantId, actor.userId]
+        : [actor.tenantId, [...new Set(scheduled.map((j) => j.assignee_id).filter(Boolean))]],
       t,
     );
 
     const toJob = (r: JobRow): BoardJob => {
       const start = r.scheduled_start ? utcToZoned(r.scheduled_start, timeZone) : null;
-      const endAt = r.scheduled_start ? r.scheduled_end ?? new Date(new Date(r.scheduled_start).getTime() + DEFAULT_MINUTES * 60_000) : null;
+      const endAt = r.scheduled_start
+        ? (r.scheduled_end ?? new Date(new Date(r.scheduled_start).getTime() + DEFAULT_MINUTES * 60_000))
+        : null;
       const asked = r.preferred_date || (r.time_window && r.time_window !== "any");
-      const preferred: PreferredWindow | null = asked ? { date: r.preferred_date, timeWindow: r.time_window ?? "any" } : null;
+      const preferred: PreferredWindow | null = asked
+        ? { date: r.preferred_date, timeWindow: r.time_window ?? "any" }
+        : null;
       return {
-        id: r.id, title: r.title, status: r.status, customerName: r.customer_name, address: r.address, assigneeId: r.assignee_id,
-        start, end: endAt ? utcToZoned(endAt, timeZone) : null, overlaps: false, preferred, outsideWindow: outsideWindow(start, preferred),
+        id: r.id,
+        title: r.title,
+        status: r.status,
+        customerName: r.customer_name,
+        address: r.address,
+        assigneeId: r.assignee_id,
+        start,
+        end: endAt ? utcToZoned(endAt, timeZone) : null,
+        overlaps: false,
+        preferred,
+        outsideWindow: outsideWindow(start, preferred),
         clock: r.clock_started_at
-          ? { startedAt: new Date(r.clock_started_at).toISOString(), onSiteAt: r.clock_on_site_at ? new Date(r.clock_on_site_at).toISOString() : null }
+          ? {
+              startedAt: new Date(r.clock_started_at).toISOString(),
+              onSiteAt: r.clock_on_site_at ? new Date(r.clock_on_site_at).toISOString() : null,
+            }
           : null,
       };
     };
@@ -146,13 +176,21 @@ export async function scheduleBoard(actor: Actor, params: z.infer<typeof boardPa
       if (!byMember.has(job.assigneeId)) byMember.set(job.assigneeId, []);
       byMember.get(job.assigneeId)!.push(job);
     }
-    const boardRows: BoardRow[] = members.map((m) => ({ id: m.id, name: m.name, role: m.role, jobs: byMember.get(m.id)! }));
+    const boardRows: BoardRow[] = members.map((m) => ({
+      id: m.id,
+      name: m.name,
+      role: m.role,
+      jobs: byMember.get(m.id)!,
+    }));
     const unassigned = byMember.get(null);
     if (unassigned?.length) boardRows.push({ id: null, name: "Unassigned", role: null, jobs: unassigned });
     for (const row of boardRows) if (row.id) markOverlaps(row.jobs);
 
     return {
-      view, date, today, days,
+      view,
+      date,
+      today,
+      days,
       prev: addDays(first, -length),
       next: addDays(first, length),
       timeZone,

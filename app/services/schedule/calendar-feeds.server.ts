@@ -20,7 +20,8 @@ export const FEED_DAYS_AHEAD = 90;
 /** A job without an end is one hour long in a calendar, as on the board. */
 const DEFAULT_MINUTES = 60;
 
-export const feedUrl = (tenantId: string, feedId: string) => `${env().APP_URL}/calendar/${signIdToken("calendar", tenantId, feedId)}.ics`;
+export const feedUrl = (tenantId: string, feedId: string) =>
+  `${env().APP_URL}/calendar/${signIdToken("calendar", tenantId, feedId)}.ics`;
 
 export type FeedView = { id: string; url: string; createdAt: string; createdByName: string | null };
 export type MemberFeed = { userId: string; name: string; role: string; feed: FeedView | null };
@@ -39,7 +40,10 @@ export async function feedsFor(actor: Actor): Promise<{ own: MemberFeed; team: M
     const members = await User.findAll({
       where: all ? { tenantId: actor.tenantId } : { tenantId: actor.tenantId, id: actor.userId },
       attributes: ["id", "name", "role"],
-      order: [["name", "ASC"], ["id", "ASC"]],
+      order: [
+        ["name", "ASC"],
+        ["id", "ASC"],
+      ],
       limit: 500,
       transaction: t,
     });
@@ -57,13 +61,27 @@ export async function feedsFor(actor: Actor): Promise<{ own: MemberFeed; team: M
     const view = (m: User): MemberFeed => {
       const f = byUser.get(m.id);
       return {
-        userId: m.id, name: m.name, role: m.role,
-        feed: f ? { id: f.id, url: feedUrl(actor.tenantId, f.id), createdAt: f.createdAt.toISOString(), createdByName: nameOf.get(f.createdBy) ?? null } : null,
+        userId: m.id,
+        name: m.name,
+        role: m.role,
+        feed: f
+          ? {
+              id: f.id,
+              url: feedUrl(actor.tenantId, f.id),
+              createdAt: f.createdAt.toISOString(),
+              createdByName: nameOf.get(f.createdBy) ?? null,
+            }
+          : null,
       };
     };
     const own = members.find((m) => m.id === actor.userId);
-    const team = all ? [...members.filter((m) => m.role === "technician"), ...members.filter((m) => m.role !== "technician")] : null;
-    return { own: own ? view(own) : { userId: actor.userId, name: "", role: actor.role, feed: null }, team: team && team.map(view) };
+    const team = all
+      ? [...members.filter((m) => m.role === "technician"), ...members.filter((m) => m.role !== "technician")]
+      : null;
+    return {
+      own: own ? view(own) : { userId: actor.userId, name: "", role: actor.role, feed: null },
+      team: team && team.map(view),
+    };
   });
 }
 
@@ -72,17 +90,29 @@ export async function feedsFor(actor: Actor): Promise<{ own: MemberFeed; team: M
  * link per member, enforced by a unique index; the member's row is locked so two clicks at
  * once make one link after the other, never two live ones. Another tenant's member: 404.
  */
-export async function createFeed(actor: Actor, userId: string): Promise<{ userId: string; name: string; url: string; replaced: boolean }> {
+export async function createFeed(
+  actor: Actor,
+  userId: string,
+): Promise<{ userId: string; name: string; url: string; replaced: boolean }> {
   if (!isUuid(userId)) throw notFound("Team member not found.");
-  if (!mayManageFeedOf(actor, userId)) throw forbidden("Only an owner or admin can make a calendar link for someone else.");
+  if (!mayManageFeedOf(actor, userId))
+    throw forbidden("Only an owner or admin can make a calendar link for someone else.");
   return inTenant(actor.tenantId, async (t) => {
-    const member = await User.findOne({ where: { tenantId: actor.tenantId, id: userId }, attributes: ["id", "name"], lock: t.LOCK.UPDATE, transaction: t });
+    const member = await User.findOne({
+      where: { tenantId: actor.tenantId, id: userId },
+      attributes: ["id", "name"],
+      lock: t.LOCK.UPDATE,
+      transaction: t,
+    });
     if (!member) throw notFound("Team member not found.");
     const [replaced] = await CalendarFeed.update(
       { revokedAt: new Date(), revokedBy: actor.userId },
       { where: { tenantId: actor.tenantId, userId, revokedAt: null }, transaction: t },
     );
-    const feed = await CalendarFeed.create({ tenantId: actor.tenantId, userId, createdBy: actor.userId }, { transaction: t });
+    const feed = await CalendarFeed.create(
+      { tenantId: actor.tenantId, userId, createdBy: actor.userId },
+      { transaction: t },
+    );
     return { userId, name: member.name, url: feedUrl(actor.tenantId, feed.id), replaced: replaced > 0 };
   });
 }
@@ -91,10 +121,18 @@ export async function createFeed(actor: Actor, userId: string): Promise<{ userId
 export async function revokeFeed(actor: Actor, feedId: string): Promise<{ userId: string; name: string }> {
   if (!isUuid(feedId)) throw notFound("Calendar link not found.");
   return inTenant(actor.tenantId, async (t) => {
-    const feed = await CalendarFeed.findOne({ where: { tenantId: actor.tenantId, id: feedId }, lock: t.LOCK.UPDATE, transaction: t });
+    const feed = await CalendarFeed.findOne({
+      where: { tenantId: actor.tenantId, id: feedId },
+      lock: t.LOCK.UPDATE,
+      transaction: t,
+    });
     if (!feed || !mayManageFeedOf(actor, feed.userId)) throw notFound("Calendar link not found.");
     if (!feed.revokedAt) await feed.update({ revokedAt: new Date(), revokedBy: actor.userId }, { transaction: t });
-    const member = await User.findOne({ where: { tenantId: actor.tenantId, id: feed.userId }, attributes: ["name"], transaction: t });
+    const member = await User.findOne({
+      where: { tenantId: actor.tenantId, id: feed.userId },
+      attributes: ["name"],
+      transaction: t,
+    });
     return { userId: feed.userId, name: member?.name ?? "" };
   });
 }
@@ -104,7 +142,8 @@ const FEED_JOBS = `
   FROM jobs j JOIN customers c ON c.tenant_id = j.tenant_id AND c.id = j.customer_id
  WHERE j.tenant_id = $1 AND j.assignee_id = $2
    AND j.scheduled_start >= now() - interval '${FEED_DAYS_BACK} days' AND j.scheduled_start < now() + interval '${FEED_DAYS_AHEAD} days'`;
-const FEED_ADDRESS = "coalesce(j.address, nullif(concat_ws(', ', c.address_line1, c.address_line2, c.city, c.region, c.postal_code), ''))";
+const FEED_ADDRESS =
+  "coalesce(j.address, nullif(concat_ws(', ', c.address_line1, c.address_line2, c.city, c.region, c.postal_code), ''))";
 
 /**
  * Rendered feeds kept in memory, keyed by feed id, each with the fingerprint of everything it was
@@ -140,8 +179,18 @@ function recall(feedId: string, fingerprint: string): string | null {
 }
 
 type FeedJob = {
-  id: string; title: string; description: string | null; status: string; scheduled_start: Date; scheduled_end: Date | null;
-  schedule_sequence: number; updated_at: Date; created_at: Date; address: string | null; customer_name: string; customer_phone: string | null;
+  id: string;
+  title: string;
+  description: string | null;
+  status: string;
+  scheduled_start: Date;
+  scheduled_end: Date | null;
+  schedule_sequence: number;
+  updated_at: Date;
+  created_at: Date;
+  address: string | null;
+  customer_name: string;
+  customer_phone: string | null;
 };
 
 /**
@@ -154,7 +203,11 @@ export async function feedCalendar(token: string): Promise<string | null> {
   const ids = verifyIdToken("calendar", token);
   if (!ids) return null;
   return inTenant(ids.tenantId, async (t) => {
-    const feed = await CalendarFeed.findOne({ where: { tenantId: ids.tenantId, id: ids.rowId, revokedAt: null }, attributes: ["userId"], transaction: t });
+    const feed = await CalendarFeed.findOne({
+      where: { tenantId: ids.tenantId, id: ids.rowId, revokedAt: null },
+      attributes: ["userId"],
+      transaction: t,
+    });
     if (!feed) return null;
     const [tenant, member] = await Promise.all([
       Tenant.findByPk(ids.tenantId, { attributes: ["name"], transaction: t }),
@@ -209,7 +262,9 @@ export async function feedCalendar(token: string): Promise<string | null> {
           `Phone: ${j.customer_phone ?? "not on file"}`,
           `Job: ${link}`,
           j.description ? `\n${j.description}` : "",
-        ].filter(Boolean).join("\n"),
+        ]
+          .filter(Boolean)
+          .join("\n"),
         url: link,
         status: j.status === "cancelled" ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
       });

@@ -11,7 +11,8 @@ export function isLocalDate(value: string): boolean {
 }
 
 /** A date plus whole days. */
-export const addDays = (date: string, days: number) => new Date(utcOf(date) + days * 86_400_000).toISOString().slice(0, 10);
+export const addDays = (date: string, days: number) =>
+  new Date(utcOf(date) + days * 86_400_000).toISOString().slice(0, 10);
 
 /** The Monday of the date's week (weeks run Monday to Sunday, docs/decisions/131). */
 export function weekStart(date: string): string {
@@ -34,7 +35,13 @@ export const SNAP_MINUTES = 15;
 export const snap = (minutes: number) => Math.round(minutes / SNAP_MINUTES) * SNAP_MINUTES;
 
 const WEEKDAY = new Intl.DateTimeFormat("en-US", { weekday: "short", timeZone: "UTC" });
-const DAY_LONG = new Intl.DateTimeFormat("en-US", { weekday: "long", month: "long", day: "numeric", year: "numeric", timeZone: "UTC" });
+const DAY_LONG = new Intl.DateTimeFormat("en-US", {
+  weekday: "long",
+  month: "long",
+  day: "numeric",
+  year: "numeric",
+  timeZone: "UTC",
+});
 const DAY_SHORT = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
 
 /** "Tue", "Tuesday, June 16, 2026", "Jun 16" for a calendar date. */
@@ -53,5 +60,7 @@ export function clock(local: string): string {
 export function clockRange(start: string, end: string): string {
   const a = clock(start);
   const b = clock(end);
-  return a.slice(-2) === b.slice(-2) && start.slice(0, 10) === end.slice(0, 10) ? `${a.slice(0, -3)}–${b}` : `${a}–${b}`;
+  return a.slice(-2) === b.slice(-2) && start.slice(0, 10) === end.slice(0, 10)
+    ? `${a.slice(0, -3)}–${b}`
+    : `${a}–${b}`;
 }

@@ -7,7 +7,9 @@ export type Placed = { id: string; status: string; start: string | null; end: st
 /** Marks each job that shares time with another of the same row (cancelled ones take no time). */
 export function markOverlaps<J extends Placed>(jobs: J[]): J[] {
   for (const j of jobs) j.overlaps = false;
-  const live = jobs.filter((j) => j.start && j.end && j.status !== "cancelled").sort((a, b) => a.start!.localeCompare(b.start!));
+  const live = jobs
+    .filter((j) => j.start && j.end && j.status !== "cancelled")
+    .sort((a, b) => a.start!.localeCompare(b.start!));
   for (let i = 0; i < live.length; i++) {
     // Sorted by start: once one starts after this one ends, so do all the later ones.
     for (let k = i + 1; k < live.length && live[k].start! < live[i].end!; k++) {
@@ -26,7 +28,10 @@ export function spanOn(job: { start: string | null; end: string | null }, date: 
 }
 
 /** Lanes for a day's jobs of one row, so jobs at the same time sit one above the other. */
-export function lanes<J extends { id: string; start: string | null; end: string | null }>(jobs: J[], date: string): { lane: Map<string, number>; count: number } {
+export function lanes<J extends { id: string; start: string | null; end: string | null }>(
+  jobs: J[],
+  date: string,
+): { lane: Map<string, number>; count: number } {
   const ends: number[] = [];
   const lane = new Map<string, number>();
   const sorted = [...jobs].sort((a, b) => spanOn(a, date)[0] - spanOn(b, date)[0] || a.id.localeCompare(b.id));

@@ -3,7 +3,14 @@ import { Customer, Job, User } from "../../../db/models/index";
 import { conflict, notFound } from "~/utils/app-error";
 import { isUuid } from "~/utils/crypto.server";
 import type { Actor } from "~/services/accounts/actor";
-import { applySchedule, assertManagesRecords, lockJob, scheduleFromLocal, tenantTimeZone, type LocalSchedule } from "~/services/jobs/jobs.server";
+import {
+  applySchedule,
+  assertManagesRecords,
+  lockJob,
+  scheduleFromLocal,
+  tenantTimeZone,
+  type LocalSchedule,
+} from "~/services/jobs/jobs.server";
 import { utcToZoned } from "~/services/jobs/local-time";
 import { recordHistory } from "~/services/history/history.server";
 import { notify } from "~/services/events/events.server";
@@ -27,11 +34,16 @@ export async function moveJob(actor: Actor, jobId: string, input: LocalSchedule)
     const wasScheduled = !!job.scheduledStart;
     const underWay = job.status === "en_route" || job.status === "in_progress" || job.status === "on_hold";
     const schedule = await scheduleFromLocal(actor.tenantId, input, t);
-    if (underWay && !schedule.start) throw conflict(`“${job.title}” is under way; move it to another time instead of unscheduling it.`);
+    if (underWay && !schedule.start)
+      throw conflict(`“${job.title}” is under way; move it to another time instead of unscheduling it.`);
     const { changed } = await applySchedule(actor, job, schedule, t);
     const zone = await tenantTimeZone(actor.tenantId, t);
     const assignee = schedule.assigneeId
-      ? await User.findOne({ where: { tenantId: actor.tenantId, id: schedule.assigneeId }, attributes: ["name"], transaction: t })
+      ? await User.findOne({
+          where: { tenantId: actor.tenantId, id: schedule.assigneeId },
+          attributes: ["name"],
+          transaction: t,
+        })
       : null;
     let message: string;
     let summary: string;
@@ -49,8 +61,15 @@ export async function moveJob(actor: Actor, jobId: string, input: LocalSchedule)
     // The job's history says who moved it (docs/decisions/120); an unchanged save adds nothing.
     if (changed) {
       await recordHistory(t, actor, {
-        recordType: "job", recordId: job.id, action: "scheduled", summary,
-        details: { assigneeId: schedule.assigneeId, start: schedule.start?.toISOString() ?? null, end: schedule.end?.toISOString() ?? null },
+        recordType: "job",
+        recordId: job.id,
+        action: "scheduled",
+        summary,
+        details: {
+          assigneeId: schedule.assigneeId,
+          start: schedule.start?.toISOString() ?? null,
+          end: schedule.end?.toISOString() ?? null,
+        },
       });
       // Every open board (and the job's page) of the tenant reloads: delivered at commit.
       await notify(t, actor.tenantId, { type: "job.scheduled", id: job.id });
@@ -63,17 +82,37 @@ export async function moveJob(actor: Actor, jobId: string, input: LocalSchedule)
 export async function scheduleFormChoices(actor: Actor, jobId: string, timeZone: string) {
   assertManagesRecords(actor);
   return inTenant(actor.tenantId, async (t) => {
-    const job = isUuid(jobId) && (await Job.findOne({ where: { tenantId: actor.tenantId, id: jobId }, transaction: t }));
+    const job =
+      isUuid(jobId) && (await Job.findOne({ where: { tenantId: actor.tenantId, id: jobId }, transaction: t }));
     if (!job) throw notFound("Job not found.");
-    const customer = await Customer.findOne({ where: { tenantId: actor.tenantId, id: job.customerId }, attributes: ["name"], transaction: t });
+    const customer = await Customer.findOne({
+      where: { tenantId: actor.tenantId, id: job.customerId },
+      attributes: ["name"],
+      transaction: t,
+    });
     const members = await User.findAll({
-      where: { tenantId: actor.tenantId }, attributes: ["id", "name", "role"], order: [["name", "ASC"], ["id", "ASC"]], limit: 500, transaction: t,
+      where: { tenantId: actor.tenantId },
+      attributes: ["id", "name", "role"],
+      order: [
+        ["name", "ASC"],
+        ["id", "ASC"],
+      ],
+      limit: 500,
+      transaction: t,
     });
     return {
-      job: { id: job.id, title: job.title, status: job.status, customerName: customer?.name ?? "", address: job.address },
+      job: {
+        id: job.id,
+        title: job.title,
+        status: job.status,
+        customerName: customer?.name ?? "",
+        address: job.address,
+      },
       // Technicians first: they are who jobs go to; anyone else may be booked too.
-      members: [...members.filter((m) => m.role === "technician"), ...members.filter((m) => m.role !== "technician")]
-        .map((m) => ({ id: m.id, name: m.name, role: m.role })),
+      members: [
+        ...members.filter((m) => m.role === "technician"),
+        ...members.filter((m) => m.role !== "technician"),
+      ].map((m) => ({ id: m.id, name: m.name, role: m.role })),
       values: {
         assigneeId: job.assigneeId ?? "",
         scheduledStart: job.scheduledStart ? utcToZoned(job.scheduledStart, timeZone) : "",

@@ -21,13 +21,20 @@ export const scheduleFormSchema = z
     via: z.enum(["board"]).optional(),
   })
   .superRefine((v, ctx) => {
-    if (v.scheduledEnd && !v.scheduledStart) ctx.addIssue({ code: "custom", path: ["scheduledStart"], message: "Enter a start, or clear the end." });
-    if (v.scheduledStart && !v.scheduledEnd) ctx.addIssue({ code: "custom", path: ["scheduledEnd"], message: "Enter an end, or clear the start." });
+    if (v.scheduledEnd && !v.scheduledStart)
+      ctx.addIssue({ code: "custom", path: ["scheduledStart"], message: "Enter a start, or clear the end." });
+    if (v.scheduledStart && !v.scheduledEnd)
+      ctx.addIssue({ code: "custom", path: ["scheduledEnd"], message: "Enter an end, or clear the start." });
     // Same zone, same format: the strings compare like the times they name.
     if (v.scheduledStart && v.scheduledEnd) {
-      if (v.scheduledEnd <= v.scheduledStart) ctx.addIssue({ code: "custom", path: ["scheduledEnd"], message: "The end must be after the start." });
+      if (v.scheduledEnd <= v.scheduledStart)
+        ctx.addIssue({ code: "custom", path: ["scheduledEnd"], message: "The end must be after the start." });
       else if (minutesBetween(v.scheduledStart, v.scheduledEnd) > MAX_JOB_MINUTES) {
-        ctx.addIssue({ code: "custom", path: ["scheduledEnd"], message: "A visit lasts at most 7 days. Book a longer job as several visits." });
+        ctx.addIssue({
+          code: "custom",
+          path: ["scheduledEnd"],
+          message: "A visit lasts at most 7 days. Book a longer job as several visits.",
+        });
       }
     }
   });
@@ -35,7 +42,8 @@ export type ScheduleFormInput = z.infer<typeof scheduleFormSchema>;
 
 /** Minutes between two wall-clock times (as if the day had no clock change: what a person counts). */
 export function minutesBetween(a: string, b: string): number {
-  const ms = (s: string) => Date.UTC(+s.slice(0, 4), +s.slice(5, 7) - 1, +s.slice(8, 10), +s.slice(11, 13), +s.slice(14, 16));
+  const ms = (s: string) =>
+    Date.UTC(+s.slice(0, 4), +s.slice(5, 7) - 1, +s.slice(8, 10), +s.slice(11, 13), +s.slice(14, 16));
   return Math.round((ms(b) - ms(a)) / 60_000);
 }
 

@@ -46,7 +46,8 @@ export async function createInvite(actor: Actor, userId: string) {
       t,
     );
     if (!member) throw notFound("Team member not found.");
-    if (member.has_password) throw conflict(`${member.name} already signs in with a password, so there is nothing to invite them to.`);
+    if (member.has_password)
+      throw conflict(`${member.name} already signs in with a password, so there is nothing to invite them to.`);
     await rows(
       `UPDATE invites SET revoked_at = now() WHERE tenant_id = $1 AND user_id = $2 AND used_at IS NULL AND revoked_at IS NULL`,
       [actor.tenantId, userId],
@@ -59,16 +60,34 @@ export async function createInvite(actor: Actor, userId: string) {
       t,
     );
     // The new member gets the link by e-mail too, written with the invite (docs/decisions/140).
-    const emailed = await queueInviteEmail(t, actor.tenantId, member, inviteUrl(token), invite!.expires_at, actor.userId);
-    return { url: inviteUrl(token), expiresAt: invite!.expires_at.toISOString(), memberName: member.name, emailedTo: emailed ? member.email : null };
+    const emailed = await queueInviteEmail(
+      t,
+      actor.tenantId,
+      member,
+      inviteUrl(token),
+      invite!.expires_at,
+      actor.userId,
+    );
+    return {
+      url: inviteUrl(token),
+      expiresAt: invite!.expires_at.toISOString(),
+      memberName: member.name,
+      emailedTo: emailed ? member.email : null,
+    };
   });
 }
 
 export type InviteState = "valid" | "used" | "expired" | "replaced" | "invalid";
 
 type InviteRow = {
-  user_id: string; used_at: Date | null; revoked_at: Date | null; expired: boolean; has_password: boolean;
-  name: string; email: string; tenant_name: string;
+  user_id: string;
+  used_at: Date | null;
+  revoked_at: Date | null;
+  expired: boolean;
+  has_password: boolean;
+  name: string;
+  email: string;
+  tenant_name: string;
 };
 
 async function findInvite(token: string) {
@@ -97,7 +116,9 @@ function stateOf(row: InviteRow): InviteState {
 }
 
 /** What an invite link shows: who it is for, or why it no longer works. */
-export async function inviteStatus(token: string): Promise<
+export async function inviteStatus(
+  token: string,
+): Promise<
   { state: "valid"; name: string; email: string; tenantName: string } | { state: Exclude<InviteState, "valid"> }
 > {
   const found = await findInvite(token);

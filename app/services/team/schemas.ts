@@ -4,11 +4,17 @@ import { z } from "zod";
 import { emailSchema } from "~/services/accounts/schemas";
 import { ROLES } from "~/utils/permissions";
 
-export const roleSchema = z.enum(ROLES, { errorMap: () => ({ message: "Choose owner, admin, office or technician." }) });
+export const roleSchema = z.enum(ROLES, {
+  errorMap: () => ({ message: "Choose owner, admin, office or technician." }),
+});
 export const changeRoleSchema = z.object({ userId: z.string(), role: roleSchema });
 
 export const addMemberSchema = z.object({
-  name: z.string({ required_error: "Enter a name." }).trim().min(1, "Enter a name.").max(200, "At most 200 characters."),
+  name: z
+    .string({ required_error: "Enter a name." })
+    .trim()
+    .min(1, "Enter a name.")
+    .max(200, "At most 200 characters."),
   email: emailSchema,
   role: roleSchema,
 });
@@ -17,7 +23,10 @@ export const addMemberSchema = z.object({
 export const teamFormSchema = z.discriminatedUnion(
   "intent",
   [changeRoleSchema.extend({ intent: z.literal("role") }), addMemberSchema.extend({ intent: z.literal("add") })],
-  { errorMap: (issue, ctx) => (issue.code === "invalid_union_discriminator" ? { message: "Unknown action." } : { message: ctx.defaultError }) },
+  {
+    errorMap: (issue, ctx) =>
+      issue.code === "invalid_union_discriminator" ? { message: "Unknown action." } : { message: ctx.defaultError },
+  },
 );
 
 /** The invite page's button: no fields (the member is in the path). */

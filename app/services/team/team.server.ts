@@ -14,8 +14,14 @@ export { addMemberSchema, changeRoleSchema, roleSchema } from "./schemas";
 // The team: members and their roles. (The tenant's time zone is a company setting: app/services/company.)
 
 export type Member = {
-  id: string; name: string; email: string; role: Role; phone: string | null; has_password: boolean;
-  invite_expires_at: string | null; created_at: string;
+  id: string;
+  name: string;
+  email: string;
+  role: Role;
+  phone: string | null;
+  has_password: boolean;
+  invite_expires_at: string | null;
+  created_at: string;
 };
 
 /** Members by role (owners first), each with whether they can sign in and any pending invite. */
@@ -75,7 +81,11 @@ export async function changeRole(actor: Actor, userId: string, role: Role) {
     if (member.role === "owner" && owners.length <= 1) {
       throw conflict(`${member.name} is the only owner. Make someone else an owner first.`);
     }
-    await one(`UPDATE users SET role = $3, updated_at = now() WHERE tenant_id = $1 AND id = $2`, [actor.tenantId, userId, role], t);
+    await one(
+      `UPDATE users SET role = $3, updated_at = now() WHERE tenant_id = $1 AND id = $2`,
+      [actor.tenantId, userId, role],
+      t,
+    );
     return { name: member.name, role, changed: true };
   });
 }

@@ -10,11 +10,33 @@ import { HVAC_RULES } from "./hvac";
 import { JOB_MODIFIERS, SUBJECTS } from "./modifiers";
 import { PLUMBING_RULES } from "./plumbing";
 import type { JobRule, Trade } from "./types";
-import { AGE_RULES, HOUSE_WORDS, MEASURE_RULES, MEASURE_UNITS, NUMBER_WORDS, QUANTITY_STOP, VOCABULARY } from "./vocabulary";
+import {
+  AGE_RULES,
+  HOUSE_WORDS,
+  MEASURE_RULES,
+  MEASURE_UNITS,
+  NUMBER_WORDS,
+  QUANTITY_STOP,
+  VOCABULARY,
+} from "./vocabulary";
 import { GENERIC_JOB, QUOTE_TERMS, SCHEDULE_DEFAULTS, WORDING } from "./wording";
 
 export type * from "./types";
-export { AGE_RULES, GENERIC_JOB, HOUSE_WORDS, JOB_MODIFIERS, MEASURE_RULES, MEASURE_UNITS, NUMBER_WORDS, QUANTITY_STOP, QUOTE_TERMS, SCHEDULE_DEFAULTS, SUBJECTS, VOCABULARY, WORDING };
+export {
+  AGE_RULES,
+  GENERIC_JOB,
+  HOUSE_WORDS,
+  JOB_MODIFIERS,
+  MEASURE_RULES,
+  MEASURE_UNITS,
+  NUMBER_WORDS,
+  QUANTITY_STOP,
+  QUOTE_TERMS,
+  SCHEDULE_DEFAULTS,
+  SUBJECTS,
+  VOCABULARY,
+  WORDING,
+};
 
 export const TRADE_LABELS: Readonly<Record<Trade, string>> = {
   plumbing: "Plumbing",

@@ -57,16 +57,119 @@ export const VOCABULARY: Vocabulary = {
     emerg: "emergency",
   },
   keep: [
-    "heated", "heats", "seated", "treated", "rated", "vented", "venting", "pipes", "piping", "leaked", "leaks",
-    "coiled", "tanks", "tanked", "cooled", "cooler", "boiled", "boiling", "toiled", "panels", "paneled", "faucets",
-    "switched", "outlets", "sinks", "drained", "draining", "drains", "pumps", "pumped", "water", "waters", "floors",
-    "closed", "closer", "closest", "heaters", "later", "latest", "meters", "meter", "liner", "liners", "lines",
-    "lined", "filter", "filters", "fitter", "fitted", "other", "there", "their", "these", "those", "where", "which",
-    "while", "would", "could", "should", "about", "above", "after", "again", "below", "being", "every", "first",
-    "found", "front", "house", "never", "place", "right", "since", "still", "thing", "think", "three", "under",
-    "until", "using", "wants", "years", "today", "tried", "works", "worked", "working", "doesnt", "wont", "cant",
-    "sewing", "sewers", "power", "tower", "lower", "shower", "flower", "mower", "dryer", "drier", "washer",
-    "washers", "cooking", "broken", "smells", "smelly", "hotter", "colder", "noise", "noisy", "making",
+    "heated",
+    "heats",
+    "seated",
+    "treated",
+    "rated",
+    "vented",
+    "venting",
+    "pipes",
+    "piping",
+    "leaked",
+    "leaks",
+    "coiled",
+    "tanks",
+    "tanked",
+    "cooled",
+    "cooler",
+    "boiled",
+    "boiling",
+    "toiled",
+    "panels",
+    "paneled",
+    "faucets",
+    "switched",
+    "outlets",
+    "sinks",
+    "drained",
+    "draining",
+    "drains",
+    "pumps",
+    "pumped",
+    "water",
+    "waters",
+    "floors",
+    "closed",
+    "closer",
+    "closest",
+    "heaters",
+    "later",
+    "latest",
+    "meters",
+    "meter",
+    "liner",
+    "liners",
+    "lines",
+    "lined",
+    "filter",
+    "filters",
+    "fitter",
+    "fitted",
+    "other",
+    "there",
+    "their",
+    "these",
+    "those",
+    "where",
+    "which",
+    "while",
+    "would",
+    "could",
+    "should",
+    "about",
+    "above",
+    "after",
+    "again",
+    "below",
+    "being",
+    "every",
+    "first",
+    "found",
+    "front",
+    "house",
+    "never",
+    "place",
+    "right",
+    "since",
+    "still",
+    "thing",
+    "think",
+    "three",
+    "under",
+    "until",
+    "using",
+    "wants",
+    "years",
+    "today",
+    "tried",
+    "works",
+    "worked",
+    "working",
+    "doesnt",
+    "wont",
+    "cant",
+    "sewing",
+    "sewers",
+    "power",
+    "tower",
+    "lower",
+    "shower",
+    "flower",
+    "mower",
+    "dryer",
+    "drier",
+    "washer",
+    "washers",
+    "cooking",
+    "broken",
+    "smells",
+    "smelly",
+    "hotter",
+    "colder",
+    "noise",
+    "noisy",
+    "making",
   ],
 };
 
@@ -90,9 +193,47 @@ export const NUMBER_WORDS: Readonly<Record<string, number>> = {
 
 /** Words between a number and a noun that mean the number is not a count of that noun. */
 export const QUANTITY_STOP: readonly string[] = [
-  "year", "yr", "old", "amp", "volt", "v", "a", "ft", "foot", "feet", "inch", "in", "gal", "gallon", "g",
-  "minute", "min", "hour", "hr", "day", "week", "month", "story", "storey", "floor", "percent",
-  "ton", "kw", "hp", "btu", "lb", "psi", "sq", "square", "mile", "x", "by", "of", "car", "person", "people",
+  "year",
+  "yr",
+  "old",
+  "amp",
+  "volt",
+  "v",
+  "a",
+  "ft",
+  "foot",
+  "feet",
+  "inch",
+  "in",
+  "gal",
+  "gallon",
+  "g",
+  "minute",
+  "min",
+  "hour",
+  "hr",
+  "day",
+  "week",
+  "month",
+  "story",
+  "storey",
+  "floor",
+  "percent",
+  "ton",
+  "kw",
+  "hp",
+  "btu",
+  "lb",
+  "psi",
+  "sq",
+  "square",
+  "mile",
+  "x",
+  "by",
+  "of",
+  "car",
+  "person",
+  "people",
 ];
 
 /** Sizes and capacities read from a number and its unit. */
@@ -116,7 +257,9 @@ export const MEASURE_RULES: readonly MeasureRule[] = [
     effect: {
       addHours: 1,
       hoursReason: "a tank of 65 gal or more: a three-person lift or a stair climber",
-      code: ["A {n} gal gas tank often needs a 4 in vent and more gas than a 40-50 gal one: check the vent size and the pipe size for the new input."],
+      code: [
+        "A {n} gal gas tank often needs a 4 in vent and more gas than a 40-50 gal one: check the vent size and the pipe size for the new input.",
+      ],
       risks: ["A {n} gal tank weighs well over 150 lb empty: confirm the path and bring a stair climber."],
     },
   },
@@ -126,7 +269,9 @@ export const MEASURE_RULES: readonly MeasureRule[] = [
     atLeast: 2,
     below: 65,
     effect: {
-      code: ["Size the expansion tank for a {n} gal heater at the house's static pressure (most 40-50 gal heaters take a 2 gal tank at up to 80 psi)."],
+      code: [
+        "Size the expansion tank for a {n} gal heater at the house's static pressure (most 40-50 gal heaters take a 2 gal tank at up to 80 psi).",
+      ],
     },
   },
   {
@@ -134,7 +279,9 @@ export const MEASURE_RULES: readonly MeasureRule[] = [
     when: { tags: ["refrigerant"] },
     atLeast: 0.5,
     effect: {
-      code: ["Match the line set, the coil and the airflow to {n} ton (about 400 CFM per ton; the maker's line-size table for the length)."],
+      code: [
+        "Match the line set, the coil and the airflow to {n} ton (about 400 CFM per ton; the maker's line-size table for the length).",
+      ],
     },
   },
   {
@@ -142,7 +289,9 @@ export const MEASURE_RULES: readonly MeasureRule[] = [
     when: { tags: ["refrigerant"] },
     atLeast: 5.5,
     effect: {
-      risks: ["Over 5 tons is light-commercial equipment or two systems: check the electrical supply and the equipment lead time."],
+      risks: [
+        "Over 5 tons is light-commercial equipment or two systems: check the electrical supply and the equipment lead time.",
+      ],
     },
   },
   {
@@ -150,7 +299,9 @@ export const MEASURE_RULES: readonly MeasureRule[] = [
     when: { tags: ["fuel-fired"] },
     atLeast: 5000,
     effect: {
-      code: ["Size the gas pipe for {n} BTU/h plus every other appliance on the line, at the length from the meter (the gas pipe sizing table)."],
+      code: [
+        "Size the gas pipe for {n} BTU/h plus every other appliance on the line, at the length from the meter (the gas pipe sizing table).",
+      ],
     },
   },
   {
@@ -159,7 +310,9 @@ export const MEASURE_RULES: readonly MeasureRule[] = [
     atLeast: 15,
     below: 100,
     effect: {
-      code: ["A {n} A load that runs 3 hours or more is continuous: breaker and wire at 125 % of it, rounded up to the next standard size (the 125 % continuous-load rule)."],
+      code: [
+        "A {n} A load that runs 3 hours or more is continuous: breaker and wire at 125 % of it, rounded up to the next standard size (the 125 % continuous-load rule).",
+      ],
     },
   },
   {
@@ -167,7 +320,9 @@ export const MEASURE_RULES: readonly MeasureRule[] = [
     when: { tags: ["service-equipment"] },
     atLeast: 100,
     effect: {
-      code: ["A {n} A service: conductors, meter socket and main breaker all rated for {n} A, and a load calculation on file for the inspector."],
+      code: [
+        "A {n} A service: conductors, meter socket and main breaker all rated for {n} A, and a load calculation on file for the inspector.",
+      ],
     },
   },
   {
@@ -175,7 +330,9 @@ export const MEASURE_RULES: readonly MeasureRule[] = [
     when: { tags: ["service-equipment"] },
     atLeast: 300,
     effect: {
-      risks: ["Over 200 A means a 320/400 A meter base or a CT cabinet: coordinate with the utility early; their lead time sets the date."],
+      risks: [
+        "Over 200 A means a 320/400 A meter base or a CT cabinet: coordinate with the utility early; their lead time sets the date.",
+      ],
     },
   },
   {
@@ -191,7 +348,9 @@ export const MEASURE_RULES: readonly MeasureRule[] = [
     when: { tags: ["refrigerant"] },
     atLeast: 26,
     effect: {
-      code: ["A {n} ft line set is longer than most factory charges cover (15 or 25 ft): add refrigerant per foot from the maker's table and write it on the unit."],
+      code: [
+        "A {n} ft line set is longer than most factory charges cover (15 or 25 ft): add refrigerant per foot from the maker's table and write it on the unit.",
+      ],
     },
   },
   {
@@ -199,7 +358,9 @@ export const MEASURE_RULES: readonly MeasureRule[] = [
     when: { tags: ["fuel-fired"] },
     atLeast: 40,
     effect: {
-      code: ["A {n} ft gas run: size the pipe for the length as well as the load; long runs often need the next pipe size up."],
+      code: [
+        "A {n} ft gas run: size the pipe for the length as well as the load; long runs often need the next pipe size up.",
+      ],
     },
   },
   {
@@ -207,7 +368,9 @@ export const MEASURE_RULES: readonly MeasureRule[] = [
     when: { tags: ["drain-line"] },
     atLeast: 75,
     effect: {
-      risks: ["A {n} ft line: bring a machine and camera with enough cable, and locate the run before promising a repair."],
+      risks: [
+        "A {n} ft line: bring a machine and camera with enough cable, and locate the run before promising a repair.",
+      ],
     },
   },
 ];
@@ -219,7 +382,9 @@ export const AGE_RULES: readonly AgeRule[] = [
     atLeast: 10,
     ofHouse: false,
     effect: {
-      risks: ["A {n} year old heater is at or past the usual 8-12 year life of a tank: quote replacement beside any repair."],
+      risks: [
+        "A {n} year old heater is at or past the usual 8-12 year life of a tank: quote replacement beside any repair.",
+      ],
     },
   },
   {
@@ -227,7 +392,9 @@ export const AGE_RULES: readonly AgeRule[] = [
     atLeast: 15,
     ofHouse: false,
     effect: {
-      risks: ["At {n} years the heating equipment is near the end of its life: inspect the heat exchanger and quote replacement as an option."],
+      risks: [
+        "At {n} years the heating equipment is near the end of its life: inspect the heat exchanger and quote replacement as an option.",
+      ],
     },
   },
   {
@@ -235,7 +402,9 @@ export const AGE_RULES: readonly AgeRule[] = [
     atLeast: 12,
     ofHouse: false,
     effect: {
-      risks: ["A {n} year old system may run on R-22, which is no longer made: repairs that need refrigerant get expensive, so quote replacement beside the repair."],
+      risks: [
+        "A {n} year old system may run on R-22, which is no longer made: repairs that need refrigerant get expensive, so quote replacement beside the repair.",
+      ],
     },
   },
   {
@@ -243,7 +412,9 @@ export const AGE_RULES: readonly AgeRule[] = [
     atLeast: 30,
     ofHouse: false,
     effect: {
-      risks: ["A {n} year old panel: look for problem brands (Federal Pacific Stab-Lok, Zinsco), aluminium service conductors and overheated lugs."],
+      risks: [
+        "A {n} year old panel: look for problem brands (Federal Pacific Stab-Lok, Zinsco), aluminium service conductors and overheated lugs.",
+      ],
     },
   },
   {
@@ -251,7 +422,9 @@ export const AGE_RULES: readonly AgeRule[] = [
     atLeast: 10,
     ofHouse: false,
     effect: {
-      risks: ["At {n} years, a repair that costs more than half of a new unit is usually not worth it: give both prices."],
+      risks: [
+        "At {n} years, a repair that costs more than half of a new unit is usually not worth it: give both prices.",
+      ],
     },
   },
   {
@@ -259,7 +432,9 @@ export const AGE_RULES: readonly AgeRule[] = [
     atLeast: 40,
     ofHouse: true,
     effect: {
-      risks: ["A {n} year old house: test for lead paint and asbestos before cutting or sanding, and expect older pipe, wiring and framing sizes."],
+      risks: [
+        "A {n} year old house: test for lead paint and asbestos before cutting or sanding, and expect older pipe, wiring and framing sizes.",
+      ],
     },
   },
 ];

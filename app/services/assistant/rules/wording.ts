@@ -19,21 +19,19 @@ export const SCHEDULE_DEFAULTS = {
   supplierPickupMinutes: 45,
   workdayHours: 8,
   maxFactor: 2,
-  standardWindow: "2-hour arrival window (8-10, 10-12, 12-2 or 2-4); call or text the customer 30 minutes before arriving.",
+  standardWindow:
+    "2-hour arrival window (8-10, 10-12, 12-2 or 2-4); call or text the customer 30 minutes before arriving.",
   morningWindow:
     "Morning slot: 8-10 arrival window so the work finishes the same day; call or text 30 minutes before arriving.",
-  firstJobWindow:
-    "First job of the day: 7:30-8:30 arrival so the crew has the full day; confirm the day before.",
+  firstJobWindow: "First job of the day: 7:30-8:30 arrival so the crew has the full day; confirm the day before.",
   multiDayWindow:
     "Multi-day job: book consecutive days with a 7:30-8:30 arrival each day, and agree the daily finish time and clean-up with the customer.",
   emergencyWindow:
     "Emergency: send the next available technician, give a 2-hour-or-less ETA and call when en route; quote the emergency / after-hours rate before dispatching.",
   sameDayWindow:
     "Same day: offer the first open slot today with a 2-hour arrival window, and say plainly if it has to be first thing tomorrow instead.",
-  afterHoursWindow:
-    "Outside normal hours: confirm the after-hours rate in writing and who will let the technician in.",
+  afterHoursWindow: "Outside normal hours: confirm the after-hours rate in writing and who will let the technician in.",
 } as const;
-
 
 /** Used when no job kind is recognised. */
 export const GENERIC_JOB = {
@@ -159,7 +157,8 @@ export const WORDING = {
   durationNote: "Note: {note}.",
   rounding: "Rounded to the half hour; book the upper figure if the next job is tight.",
   travelBuffer: "Travel buffer: {minutes} minutes between jobs in the same service area.",
-  supplierPickup: "Supplier pickup: +{minutes} minutes before the job unless the equipment is delivered or already on the van.",
+  supplierPickup:
+    "Supplier pickup: +{minutes} minutes before the job unless the equipment is delivered or already on the van.",
   extraTravel: "+{minutes} minutes for {matched}: {reason}.",
   travelTotal: "Block {minutes} minutes of travel and preparation ahead of the arrival window.",
   crewLine: "Crew of {crew}: {note}.",
@@ -169,7 +168,8 @@ export const WORDING = {
   nextPrice: "Price it: about {labour} person-hours plus materials ({materials}); deposit: {deposit}.",
   nextBook: "Book it: about {duration} on site with a crew of {crew}. {window}",
   nextVan: "Load the van: {parts}.",
-  nextLeave: "Before leaving: test the work with the customer, take after photos, clean up and collect payment or the signed completion.",
+  nextLeave:
+    "Before leaving: test the work with the customer, take after photos, clean up and collect payment or the signed completion.",
   alsoLine: "{name} ({trade}, from {matched}): {advice}",
   alsoAdvice: {
     quote: "price it as a separate line or a separate quote, and ask the customer which comes first.",
@@ -181,7 +181,8 @@ export const WORDING = {
   draftPermit: "Permit and inspection",
   draftTrip: "Trip charge",
   draftEmergency: "Emergency / after-hours call-out",
-  draftNote: "These lines prefill a new quote; each is priced from your price book when its name matches an item, otherwise at zero.",
+  draftNote:
+    "These lines prefill a new quote; each is priced from your price book when its name matches an item, otherwise at zero.",
   fallback: {
     openingEmpty: "No job title or details were given, so this is general guidance.",
     opening: "No specific job kind was recognised in the title or details, so this is general guidance.",

@@ -39,8 +39,14 @@ async function* chunksOf(input: CsvInput): AsyncGenerator<Uint8Array> {
 }
 
 /** The header (non-empty names, trimmed) and first rows of a CSV text's head. */
-export function peekCsv(text: string, complete: boolean): { headers: string[]; keep: number[]; sample: string[][] } | null {
-  const parsed = Papa.parse<string[]>(text.replace(/^\uFEFF/, ""), { preview: SAMPLE_ROWS + 2, skipEmptyLines: "greedy" });
+export function peekCsv(
+  text: string,
+  complete: boolean,
+): { headers: string[]; keep: number[]; sample: string[][] } | null {
+  const parsed = Papa.parse<string[]>(text.replace(/^\uFEFF/, ""), {
+    preview: SAMPLE_ROWS + 2,
+    skipEmptyLines: "greedy",
+  });
   const rows = parsed.data;
   if (!complete && rows.length > 0) rows.pop(); // the last row of a head may be cut
   if (rows.length === 0) return null;
@@ -64,10 +70,23 @@ export async function analyseWithMapping<T extends ImportType>(
   const parsed = await parseCsv(input, { ...MAPPED_IMPORT_LIMITS });
   if (!parsed.ok) return parsed;
   if (parsed.headers.length !== fields.length) {
-    return { ok: false, status: 422, code: "MISSING_COLUMN", message: "The file's columns changed since they were mapped. Upload it again." } satisfies FileError;
+    return {
+      ok: false,
+      status: 422,
+      code: "MISSING_COLUMN",
+      message: "The file's columns changed since they were mapped. Upload it again.",
+    } satisfies FileError;
   }
   const m = applyMapping(type, parsed, fields, preset, context);
-  return { ok: true, headers: m.headers, warnings: m.warnings, ...m.result, mapping: m.summary, mergedRows: m.mergedRows, columnHeaders: m.columnHeaders };
+  return {
+    ok: true,
+    headers: m.headers,
+    warnings: m.warnings,
+    ...m.result,
+    mapping: m.summary,
+    mergedRows: m.mergedRows,
+    columnHeaders: m.columnHeaders,
+  };
 }
 
 export async function analyseUpload<T extends ImportType>(
@@ -110,7 +129,8 @@ export async function analyseUpload<T extends ImportType>(
     },
   };
   // A header holding NUL is binary data: parseCsv refuses it as a file.
-  if (!peek || peek.headers.length === 0 || peek.headers.some((h) => h.includes("\u0000"))) return analyseCsv(type, all, IMPORT_LIMITS);
+  if (!peek || peek.headers.length === 0 || peek.headers.some((h) => h.includes("\u0000")))
+    return analyseCsv(type, all, IMPORT_LIMITS);
   const known = await remembered(headerKey(peek.headers));
   const match = matchHeaders(type, peek.headers, known && known.length === peek.headers.length ? known : null);
   if (match.canonical) return analyseCsv(type, all, IMPORT_LIMITS);
@@ -122,9 +142,22 @@ export async function analyseUpload<T extends ImportType>(
   for await (const chunk of all) {
     size += chunk.byteLength;
     if (size > MAPPED_IMPORT_LIMITS.maxBytes) {
-      return { ok: false, status: 413, code: "FILE_TOO_LARGE", message: `The file is larger than ${MAPPED_IMPORT_LIMITS.maxBytes / 1024 / 1024} MiB.` };
+      return {
+        ok: false,
+        status: 413,
+        code: "FILE_TOO_LARGE",
+        message: `The file is larger than ${MAPPED_IMPORT_LIMITS.maxBytes / 1024 / 1024} MiB.`,
+      };
     }
     chunks.push(Buffer.from(chunk));
   }
-  return { ok: true, needsMapping: true, type, headers: peek.headers, sample: peek.sample, data: Buffer.concat(chunks), match };
+  return {
+    ok: true,
+    needsMapping: true,
+    type,
+    headers: peek.headers,
+    sample: peek.sample,
+    data: Buffer.concat(chunks),
+    match,
+  };
 }

@@ -23,7 +23,9 @@ export interface MappingContext {
 }
 
 /** Fields whose cells are other products' dates, turned into section 5 date-times. */
-const DATE_TIME_FIELDS: Partial<Record<ImportType, readonly string[]>> = { jobs: ["scheduled_start", "scheduled_end"] as string[] };
+const DATE_TIME_FIELDS: Partial<Record<ImportType, readonly string[]>> = {
+  jobs: ["scheduled_start", "scheduled_end"] as string[],
+};
 
 export interface PropertyDraft {
   label: string | null;
@@ -44,7 +46,6 @@ const PROPERTY_FIELDS: Record<string, [keyof PropertyDraft, number]> = {
   property_postal_code: ["postalCode", 20],
   property_country: ["country", 100],
 };
-
 
 const SPLIT = /[;,\n]+/;
 
@@ -101,15 +102,20 @@ export function applyMapping<T extends ImportType>(
     );
     dateOrders.set(i, found.order);
     if (found.ambiguous) {
-      dateNotes.push(`Dates in "${fileHeaders[i]}" such as 03/04/2026 were read as ${found.order === "mdy" ? "month/day/year" : "day/month/year"}.`);
+      dateNotes.push(
+        `Dates in "${fileHeaders[i]}" such as 03/04/2026 were read as ${found.order === "mdy" ? "month/day/year" : "day/month/year"}.`,
+      );
     }
   });
-  const headersOf = (field: string) => keys.flatMap((_, i) => (fields[i] && splitTarget(fields[i]!)[0] === field ? [fileHeaders[i]] : []));
+  const headersOf = (field: string) =>
+    keys.flatMap((_, i) => (fields[i] && splitTarget(fields[i]!)[0] === field ? [fileHeaders[i]] : []));
   const used = new Set(fields.flatMap((f) => (f ? [splitTarget(f)[0]] : [])));
 
   // The header each section 5 column is shown and named under.
   const columnHeaders: Record<string, string> = {};
-  for (const f of used) if (!f.startsWith("property_") && f !== "first_name" && f !== "last_name") columnHeaders[f] = headersOf(f).join(" / ");
+  for (const f of used)
+    if (!f.startsWith("property_") && f !== "first_name" && f !== "last_name")
+      columnHeaders[f] = headersOf(f).join(" / ");
   if (type === "customers" && !used.has("name") && (used.has("first_name") || used.has("last_name"))) {
     columnHeaders.name = [...headersOf("first_name"), ...headersOf("last_name")].join(" + ");
   }
@@ -137,7 +143,18 @@ export function applyMapping<T extends ImportType>(
       if (field in PROPERTY_FIELDS) {
         let p = props.get(group);
         if (!p) {
-          props.set(group, (p = { label: null, addressLine1: null, addressLine2: null, city: null, region: null, postalCode: null, country: null }));
+          props.set(
+            group,
+            (p = {
+              label: null,
+              addressLine1: null,
+              addressLine2: null,
+              city: null,
+              region: null,
+              postalCode: null,
+              country: null,
+            }),
+          );
           propHeaders.set(group, {});
         }
         const key = PROPERTY_FIELDS[field][0];
@@ -149,23 +166,37 @@ export function applyMapping<T extends ImportType>(
       else if (field === "notes") lists.notes.push(cell);
       else if (field === "first_name") first ||= cell;
       else if (field === "last_name") last ||= cell;
-      else if (field === "external_id" && preset?.externalIdBefore) values[field] ||= cell.split(preset.externalIdBefore)[0];
+      else if (field === "external_id" && preset?.externalIdBefore)
+        values[field] ||= cell.split(preset.externalIdBefore)[0];
       else if (dateOrders.has(i)) {
         // Another product's date: the section 5 date-time, or the cell as it is (the check names it).
-        values[field] ||= readDateTime(cell, { order: dateOrders.get(i)!, timeZone: context.timeZone, end: field === "scheduled_end" }) ?? cell;
+        values[field] ||=
+          readDateTime(cell, {
+            order: dateOrders.get(i)!,
+            timeZone: context.timeZone,
+            end: field === "scheduled_end",
+          }) ?? cell;
       } else values[field] ||= cell;
     }
-    if (type === "customers" && !values.name) values.name = [first, last].filter(Boolean).join(" ") || values.company || "";
+    if (type === "customers" && !values.name)
+      values.name = [first, last].filter(Boolean).join(" ") || values.company || "";
     const notes = [...lists.notes];
     for (const field of ["email", "phone"] as const) {
       const distinct = [...new Set(lists[field])];
       if (distinct.length) values[field] = distinct[0];
-      if (distinct.length > 1) notes.push(`Other ${field === "email" ? "e-mails" : "phones"}: ${distinct.slice(1).join(", ")}`);
+      if (distinct.length > 1)
+        notes.push(`Other ${field === "email" ? "e-mails" : "phones"}: ${distinct.slice(1).join(", ")}`);
     }
     if (notes.length) values.notes = notes.join("\n");
     const order = [...props.keys()].sort((a, b) => a - b);
-    const properties = order.map((g) => props.get(g)!).filter((p) => p.addressLine1 || p.city || p.postalCode || p.label);
-    return { values, properties, propertyHeaders: order.filter((g) => properties.includes(props.get(g)!)).map((g) => propHeaders.get(g)!) };
+    const properties = order
+      .map((g) => props.get(g)!)
+      .filter((p) => p.addressLine1 || p.city || p.postalCode || p.label);
+    return {
+      values,
+      properties,
+      propertyHeaders: order.filter((g) => properties.includes(props.get(g)!)).map((g) => propHeaders.get(g)!),
+    };
   }
 
   // Build, folding rows of one record together (a preset's mergeBy).
@@ -185,7 +216,9 @@ export function applyMapping<T extends ImportType>(
       const target = built.get(into)!;
       for (let i = 0; i < b.properties.length; i++) {
         const p = b.properties[i];
-        const same = target.properties.some((q) => q.addressLine1 === p.addressLine1 && q.postalCode === p.postalCode && q.label === p.label);
+        const same = target.properties.some(
+          (q) => q.addressLine1 === p.addressLine1 && q.postalCode === p.postalCode && q.label === p.label,
+        );
         if (!same) {
           target.properties.push(p);
           target.propertyHeaders.push(b.propertyHeaders[i]);
@@ -203,20 +236,34 @@ export function applyMapping<T extends ImportType>(
   }
 
   const result = validateRows(type, records);
-  const errors: RowError[] = result.errors.map((e) => ({ ...e, column: e.column === null ? null : (columnHeaders[e.column] ?? e.column) }));
+  const errors: RowError[] = result.errors.map((e) => ({
+    ...e,
+    column: e.column === null ? null : (columnHeaders[e.column] ?? e.column),
+  }));
   let propertyCount = 0;
-  for (const row of result.rows as { rowNumber: number; ok: boolean; values: Record<string, unknown> | null; raw: Record<string, string> }[]) {
+  for (const row of result.rows as {
+    rowNumber: number;
+    ok: boolean;
+    values: Record<string, unknown> | null;
+    raw: Record<string, string>;
+  }[]) {
     const b = built.get(row.rowNumber);
     row.raw = display(b?.values ?? {});
     if (type !== "customers" || !b) continue;
     if (b.properties.length) {
-      row.raw["service properties"] = b.properties.map((p) => [p.label, p.addressLine1, p.city].filter(Boolean).join(", ")).join("; ");
+      row.raw["service properties"] = b.properties
+        .map((p) => [p.label, p.addressLine1, p.city].filter(Boolean).join(", "))
+        .join("; ");
     }
     b.properties.forEach((p, i) => {
       for (const [, [key, max]] of Object.entries(PROPERTY_FIELDS)) {
         const v = p[key];
         if (v !== null && v.length > max) {
-          errors.push({ row: row.rowNumber, column: b.propertyHeaders[i][key] ?? key, message: `Up to ${max} characters` });
+          errors.push({
+            row: row.rowNumber,
+            column: b.propertyHeaders[i][key] ?? key,
+            message: `Up to ${max} characters`,
+          });
           row.ok = false;
         }
       }
@@ -227,7 +274,14 @@ export function applyMapping<T extends ImportType>(
       const v = row.values as Record<string, unknown>;
       const first = b.properties[0];
       if (first && !v.addressLine1 && !v.city && !v.postalCode) {
-        Object.assign(v, { addressLine1: first.addressLine1, addressLine2: first.addressLine2, city: first.city, region: first.region, postalCode: first.postalCode, country: first.country });
+        Object.assign(v, {
+          addressLine1: first.addressLine1,
+          addressLine2: first.addressLine2,
+          city: first.city,
+          region: first.region,
+          postalCode: first.postalCode,
+          country: first.country,
+        });
       }
       v.properties = b.properties;
     }
@@ -239,13 +293,19 @@ export function applyMapping<T extends ImportType>(
   if (propertyCount) headers.push("service properties");
   const ignored = fileHeaders.filter((_, i) => !fields[i]);
   const warnings = [...parsed.warnings, ...dateNotes];
-  if (ignored.length) warnings.push(`${ignored.length === 1 ? "A column was" : `${ignored.length} columns were`} not imported: ${ignored.map((h) => `"${h}"`).join(", ")}.`);
+  if (ignored.length)
+    warnings.push(
+      `${ignored.length === 1 ? "A column was" : `${ignored.length} columns were`} not imported: ${ignored.map((h) => `"${h}"`).join(", ")}.`,
+    );
   return {
     headers,
     warnings,
     result,
     mergedRows,
     columnHeaders,
-    summary: { preset: preset?.label ?? null, columns: fileHeaders.map((header, i) => ({ header, field: fields[i] ?? null })) },
+    summary: {
+      preset: preset?.label ?? null,
+      columns: fileHeaders.map((header, i) => ({ header, field: fields[i] ?? null })),
+    },
   };
 }

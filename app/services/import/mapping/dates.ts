@@ -16,7 +16,19 @@ import { zonedToUtc } from "../../jobs/local-time";
 export type DateOrder = "mdy" | "dmy";
 
 const MONTHS: Record<string, number> = {
-  jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, sept: 9, oct: 10, nov: 11, dec: 12,
+  jan: 1,
+  feb: 2,
+  mar: 3,
+  apr: 4,
+  may: 5,
+  jun: 6,
+  jul: 7,
+  aug: 8,
+  sep: 9,
+  sept: 9,
+  oct: 10,
+  nov: 11,
+  dec: 12,
 };
 
 // The time part shared by every layout: 9:00, 09:00:30, 9:00 AM, 9 pm, 09:00:00.000, then an
@@ -25,8 +37,14 @@ const TIME = String.raw`(?:[T\s]+(\d{1,2})(?::(\d{2}))?(?::(\d{2})(?:[.,]\d{1,9}
 const ISO = new RegExp(String.raw`^(\d{4})-(\d{1,2})-(\d{1,2})${TIME}$`, "i");
 const NUMERIC = new RegExp(String.raw`^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})${TIME}$`, "i");
 const WEEKDAY = String.raw`(?:(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)[a-z]*\.?,?\s+)?`;
-const MONTH_FIRST = new RegExp(String.raw`^${WEEKDAY}([a-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})${TIME.replace("[T\\s]+", "(?:\\s+|,\\s*|\\s+at\\s+)")}$`, "i");
-const DAY_FIRST = new RegExp(String.raw`^${WEEKDAY}(\d{1,2})(?:st|nd|rd|th)?\s+([a-z]{3,9})\.?,?\s+(\d{4})${TIME.replace("[T\\s]+", "(?:\\s+|,\\s*|\\s+at\\s+)")}$`, "i");
+const MONTH_FIRST = new RegExp(
+  String.raw`^${WEEKDAY}([a-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})${TIME.replace("[T\\s]+", "(?:\\s+|,\\s*|\\s+at\\s+)")}$`,
+  "i",
+);
+const DAY_FIRST = new RegExp(
+  String.raw`^${WEEKDAY}(\d{1,2})(?:st|nd|rd|th)?\s+([a-z]{3,9})\.?,?\s+(\d{4})${TIME.replace("[T\\s]+", "(?:\\s+|,\\s*|\\s+at\\s+)")}$`,
+  "i",
+);
 
 interface Parts {
   y: number;
@@ -45,7 +63,20 @@ function month(name: string): number | null {
   const n = MONTHS[key];
   if (!n) return null;
   // The whole word must be the month's name or its abbreviation ("Nov", "November", "Sept").
-  const full = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"][n - 1];
+  const full = [
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+  ][n - 1];
   return full.startsWith(name.toLowerCase()) ? n : null;
 }
 
@@ -87,7 +118,10 @@ export function numericDayMonth(cell: string): [number, number] | null {
  * The order of a column's numeric dates: day-first when a first number is above 12,
  * month-first when a second one is; `fallback` when no value settles it.
  */
-export function dateOrderOf(cells: Iterable<string>, fallback: DateOrder): { order: DateOrder; settled: boolean; ambiguous: boolean } {
+export function dateOrderOf(
+  cells: Iterable<string>,
+  fallback: DateOrder,
+): { order: DateOrder; settled: boolean; ambiguous: boolean } {
   let dmy = false;
   let mdy = false;
   let ambiguous = false;

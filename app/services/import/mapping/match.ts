@@ -31,7 +31,10 @@ export interface HeaderMatch {
 
 /** "Billing Zip-code" -> "billingzipcode": how headers are compared. */
 export function normaliseHeader(header: string): string {
-  return header.normalize("NFC").toLowerCase().replace(/[\s_-]+/g, "");
+  return header
+    .normalize("NFC")
+    .toLowerCase()
+    .replace(/[\s_-]+/g, "");
 }
 
 /** The key under which a tenant's mapping for a list of headers is remembered. */
@@ -62,7 +65,8 @@ function presetField(preset: Preset, header: string): string | null {
 /** Candidate headers per field (its own name and its aliases), normalised. */
 function vocabulary(type: ImportType): [string, string][] {
   const words: [string, string][] = mappingTargets(type).map((t) => [normaliseHeader(t.name), t.name]);
-  for (const row of ALIASES) if (row.type === type) for (const a of row.aliases) words.push([normaliseHeader(a), row.field]);
+  for (const row of ALIASES)
+    if (row.type === type) for (const a of row.aliases) words.push([normaliseHeader(a), row.field]);
   return words;
 }
 
@@ -85,13 +89,20 @@ function closeField(type: ImportType, n: string): { field: string; tie: boolean 
   return { field: [...fields][0], tie: fields.size > 1 };
 }
 
-export function matchHeaders(type: ImportType, headers: readonly string[], remembered?: readonly (string | null)[] | null): HeaderMatch {
+export function matchHeaders(
+  type: ImportType,
+  headers: readonly string[],
+  remembered?: readonly (string | null)[] | null,
+): HeaderMatch {
   const normalised = headers.map(normaliseHeader);
   const canonicalNames = new Set(IMPORT_COLUMNS[type].map((c) => c.name));
   const targetByNorm = new Map(mappingTargets(type).map((t) => [normaliseHeader(t.name), t.name]));
   const aliasByNorm = new Map<string, string>();
-  for (const row of ALIASES) if (row.type === type) for (const a of row.aliases) aliasByNorm.set(normaliseHeader(a), row.field);
-  const ambiguousByNorm = new Map(AMBIGUOUS.filter((a) => a.type === type).map((a) => [normaliseHeader(a.header), a.fields]));
+  for (const row of ALIASES)
+    if (row.type === type) for (const a of row.aliases) aliasByNorm.set(normaliseHeader(a), row.field);
+  const ambiguousByNorm = new Map(
+    AMBIGUOUS.filter((a) => a.type === type).map((a) => [normaliseHeader(a.header), a.fields]),
+  );
   const preset = remembered ? null : presetFor(type, new Set(normalised));
 
   const taken = new Set<string>();
@@ -129,9 +140,15 @@ export function matchHeaders(type: ImportType, headers: readonly string[], remem
     return { index, header, field, how };
   });
 
-  const missing = missingRequired(type, columns.flatMap((c) => (c.field ? [c.field] : [])));
+  const missing = missingRequired(
+    type,
+    columns.flatMap((c) => (c.field ? [c.field] : [])),
+  );
   const sure = (c: ColumnMatch) => c.how !== "close" && c.how !== "ambiguous";
-  const canonical = !preset && !remembered && columns.every((c, i) => c.how === "none" || canonicalNames.has(headers[i].trim().toLowerCase()));
+  const canonical =
+    !preset &&
+    !remembered &&
+    columns.every((c, i) => c.how === "none" || canonicalNames.has(headers[i].trim().toLowerCase()));
   return { columns, preset, certain: missing.length === 0 && columns.every(sure), canonical, missing };
 }
 
