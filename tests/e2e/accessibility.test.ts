@@ -499,14 +499,12 @@ async function refuseLlmSave(page: Page) {
   const provider = page.getByLabel("Provider", { exact: true });
   const values = await provider.locator("option").evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
   const model = page.getByLabel("Model", { exact: true });
-  const models = await model
-    .locator("optgroup")
-    .evaluateAll((gs) =>
-      gs.map((g) => ({
-        label: g.getAttribute("label"),
-        first: (g.querySelector("option") as HTMLOptionElement).value,
-      })),
-    );
+  const models = await model.locator("optgroup").evaluateAll((gs) =>
+    gs.map((g) => ({
+      label: g.getAttribute("label"),
+      first: (g.querySelector("option") as HTMLOptionElement).value,
+    })),
+  );
   assert.ok(values.length > 1 && models.length > 1, "more than one provider to choose from");
   await provider.selectOption(values[0]);
   await model.selectOption(models[models.length - 1].first);

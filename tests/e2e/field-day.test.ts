@@ -175,13 +175,11 @@ describe("browser: a technician's day on a phone, offline", { skip: SKIP_BROWSER
           await heaterCard
             .locator('input[type="file"][capture="environment"]')
             .setInputFiles({ name: "old-tank.png", mimeType: "image/png", buffer: testPng(2000, 1500, [200, 90, 40]) });
-          await heaterCard
-            .locator('input[type="file"]:not([capture])')
-            .setInputFiles({
-              name: "new-heater.png",
-              mimeType: "image/png",
-              buffer: testPng(1500, 2000, [40, 90, 200]),
-            });
+          await heaterCard.locator('input[type="file"]:not([capture])').setInputFiles({
+            name: "new-heater.png",
+            mimeType: "image/png",
+            buffer: testPng(1500, 2000, [40, 90, 200]),
+          });
           await page.waitForFunction(
             (id) => document.querySelectorAll(`#job-${id} .job-photo-waiting`).length === 2,
             heater.id,

@@ -8,11 +8,9 @@ import { IMPORT_TYPES, isImportType } from "./columns";
  * app/http/import-upload.server.ts, beside this schema). `type` may also come from `?type=`.
  */
 export const importUploadSchema = z.object({
-  type: z
-    .string({ required_error: "Choose what to import." })
-    .refine(isImportType, (t) => ({
-      message: `"${t}" is not an import type. Choose one of: ${IMPORT_TYPES.join(", ")}.`,
-    })),
+  type: z.string({ required_error: "Choose what to import." }).refine(isImportType, (t) => ({
+    message: `"${t}" is not an import type. Choose one of: ${IMPORT_TYPES.join(", ")}.`,
+  })),
 });
 
 // The id fields are not checked here: an empty or unknown id is the service's 404 ("This
