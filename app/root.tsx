@@ -17,7 +17,7 @@ export const links: LinksFunction = () => [
 export const meta: MetaFunction = () => [{ title: "Fieldwork" }];
 
 // The customer portal authenticates by its token and its forms carry no CSRF token, so its
-// pages mint no pre-login CSRF cookie either (issue 24).
+// pages mint no pre-login CSRF cookie either.
 const NO_CSRF = { token: "", setCookie: undefined };
 const isPortal = (request: Request) => new URL(request.url).pathname.startsWith("/portal/");
 

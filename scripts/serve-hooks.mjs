@@ -4,7 +4,7 @@
 // connection (docs/decisions/111):
 //
 // - the peer address, as `x-client-ip` (a client's own header is dropped): the per-IP limits of
-//   CONTRACT sections 2 and 9 key on it;
+//   the rate limits and sign-in key on it;
 // - the Origin of a non-GET request, before Remix's own check (which answers a bare 500 when
 //   Origin and Host differ): a cross-site request is 403 (the page, or the envelope on JSON
 //   routes); our public APP_URL behind a proxy that rewrote Host is passed on as

@@ -2,7 +2,7 @@ import { useId } from "react";
 import { scaleBand, scaleLinear } from "d3-scale";
 import { line } from "d3-shape";
 
-// Charts drawn on the server as SVG (CONTRACT section 15): readable with JavaScript off, with a
+// Charts drawn on the server as SVG: readable with JavaScript off, with a
 // title and a description for screen readers, and the same figures in a table beside each one
 // (the page's job). Scales and paths come from d3-scale and d3-shape; this file only lays them
 // out. Series colours are the 600 shades of a common palette: each has at least 3:1 contrast

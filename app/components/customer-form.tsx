@@ -7,7 +7,7 @@ import { FormActions, TextAreaField } from "./record-forms";
 
 /**
  * New and edit customer: the customer import's columns as fields, validated by the import's
- * own customer schema in the browser and on the server (CONTRACT section 12).
+ * own customer schema in the browser and on the server.
  */
 export function CustomerForm({
   id,

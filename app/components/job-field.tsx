@@ -1,4 +1,4 @@
-// What the field did to a job, as the office sees it (issue 21): who is on site since when,
+// What the field did to a job, as the office sees it: who is on site since when,
 // the checklist as ticked, the customer's signature; and the address and phone as links.
 import { mapsLink, telLink } from "~/services/field/protocol";
 import { dateTimeFormat, formatDateTime } from "~/utils/format";

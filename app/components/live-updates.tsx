@@ -3,7 +3,7 @@ import { useEffect } from "react";
 import { useEventSource } from "remix-utils/sse/react";
 
 /**
- * Reloads the page's data when the tenant's records change (CONTRACT section 17): listens to
+ * Reloads the page's data when the tenant's records change: listens to
  * GET /events with JavaScript on and revalidates on each `change`. Without JavaScript the page
  * is what it was when it loaded.
  */

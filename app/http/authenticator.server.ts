@@ -8,10 +8,10 @@ import { clientIp } from "~/http/auth.server";
 import { randomToken } from "~/utils/crypto.server";
 import { env } from "~/utils/env.server";
 
-// Sign-in through one remix-auth Authenticator with the form strategy (issue 15). The strategy
+// Sign-in through one remix-auth Authenticator with the form strategy. The strategy
 // checks the password (the generic failure, the decoy verify and the lockout stay in
 // `login`); the route starts the server-side session for the user row it answers, or asks
-// which business when the password opened several (CONTRACT section 19).
+// which business when the password opened several.
 
 export type SignIn = { email: string; choices: LoginChoice[] };
 

@@ -3,7 +3,7 @@ import { AppError, validationFailed } from "~/utils/app-error";
 export const KiB = 1024;
 export const MiB = 1024 * KiB;
 
-/** Body limits of CONTRACT section 9. */
+/** Request body limits. */
 export const LIMITS = {
   // Another product's export may be 32 MiB (section 14); section 5's own files stop at 10 MiB in the parser.
   importFile: 32 * MiB,
@@ -101,7 +101,7 @@ export async function readForm(request: Request, limit: number = LIMITS.form): P
 export const NUL_MESSAGE = "This contains a character that cannot be stored (U+0000). Remove it and try again.";
 
 /**
- * Text is normalised at the boundary (issue 24): a form field holding U+0000 (which PostgreSQL
+ * Text is normalised at the boundary: a form field holding U+0000 (which PostgreSQL
  * text cannot store) is refused beside that field with 422, before anything is written.
  */
 export function assertNoNul(form: FormData) {

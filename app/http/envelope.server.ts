@@ -31,7 +31,7 @@ const SESSION_COOKIE = /(?:^|;\s*)(?:__Host-session|__session)=/;
 export const hasSessionCookie = (request: Request) => SESSION_COOKIE.test(request.headers.get("cookie") ?? "");
 
 /**
- * How a signed-in answer may be cached: nowhere (issue 24). A shared cache or the back button
+ * How a signed-in answer may be cached: nowhere. A shared cache or the back button
  * must not show one person's records to the next user of the machine. Every answer to a
  * request with a session cookie whose route set no Cache-Control of its own carries it (pages
  * and data requests in withAppHeaders, the JSON envelope here).
@@ -84,7 +84,7 @@ export function toAppError(error: unknown, request?: Request): AppError {
     return new AppError("VALIDATION_FAILED", "Some fields are not valid.", { fields: zodFields(error) });
   if (isDbUnavailable(error)) {
     log.error("database unavailable", { requestId: request && requestIdOf(request), error: String(error) });
-    // CONTRACT section 7: a database failure answers 503 with the code INTERNAL_ERROR.
+    // A database failure answers 503 with the code INTERNAL_ERROR.
     return new AppError("INTERNAL_ERROR", "The service is briefly unavailable. Please retry.", {
       status: 503,
       headers: { "Retry-After": "2" },

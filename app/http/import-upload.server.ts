@@ -1,4 +1,4 @@
-// Reading an import upload (POST /import-data/preview) as a stream (CONTRACT sections 5, 9).
+// Reading an import upload (POST /import-data/preview) as a stream.
 //
 // The multipart body is parsed as it arrives by busboy (a maintained streaming parser); the
 // file part goes straight into the CSV parser, chunk by chunk, so a 10 MiB file is never held

@@ -40,7 +40,7 @@ const MESSAGES: Record<number, [AppError["code"], string]> = {
 
 /**
  * The last guard of a JSON route: whatever it throws, and any answer of 400 or more that is
- * not JSON, becomes the envelope (CONTRACT section 1).
+ * not JSON, becomes the envelope.
  */
 async function asEnvelope(request: Request, fn: () => Promise<unknown>): Promise<unknown> {
   let response: unknown;

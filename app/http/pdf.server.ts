@@ -1,7 +1,7 @@
 import { toAppError } from "./envelope.server";
 import { messagePage } from "./message-page.server";
 
-// The boundary of the PDF downloads (CONTRACT section 16): a document as `application/pdf`, or
+// The boundary of the PDF downloads: a document as `application/pdf`, or
 // a small page saying why not (404 for another tenant's or customer's id, 403, 410 for an old
 // portal link), never Remix's default text.
 

@@ -100,7 +100,7 @@ export async function portalFormAction<K extends PortalFormKind>(request: Reques
       ip,
       async (portal, t) => {
         submission = parseWithZod(form, { schema: SCHEMAS[kind](portal.today) }) as Submission<Inputs[K]>;
-        // U+0000 is refused beside its field before anything is written (issue 24).
+        // U+0000 is refused beside its field before anything is written.
         assertNoNul(form);
         if (submission.status !== "success") return null;
         return perform(portal, t, submission.value, meta);

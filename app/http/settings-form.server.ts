@@ -12,7 +12,7 @@ import { can, type Permission } from "~/utils/permissions";
 import { formAction } from "./conform.server";
 
 /**
- * The action of the three integration settings pages (CONTRACT §10): `manage_integrations`
+ * The action of the three integration settings pages: `manage_integrations`
  * (403 page otherwise), `_csrf`, the area's schema (the one the page validates with); 303 back
  * to the page with a confirmation, or 422 with the form's values and a message per field. A
  * refused form never echoes a credential-named field back into the page.

@@ -9,7 +9,7 @@ import { validationFailed } from "~/utils/app-error";
 import { requireApiUser } from "~/http/auth.server";
 
 /**
- * POST /ai-assistant/generate (CONTRACT section 4). A JavaScript client gets the envelope;
+ * POST /ai-assistant/generate. A JavaScript client gets the envelope;
  * a browser form post without JavaScript (Accept prefers text/html) gets a 303 back to the
  * page, which shows the answer kept in the session flash. Session lookup is the only query
  * on the JSON path: the engine is pure and in memory.

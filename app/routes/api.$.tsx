@@ -3,7 +3,7 @@ import { fail } from "~/http/envelope.server";
 import { AppError } from "~/utils/app-error";
 
 // Every unknown /api path, the bare /api included, with any method: the 404 envelope
-// (CONTRACT sections 1 and 18). Remix ranks this splat below every registered /api route.
+//. Remix ranks this splat below every registered /api route.
 // One error for every answer: it is only read (an Error made per request costs its stack trace).
 const NO_SUCH_ROUTE = new AppError("NOT_FOUND", "There is no such API route.");
 const notFound = ({ request }: LoaderFunctionArgs) => fail(request, NO_SUCH_ROUTE);

@@ -8,7 +8,7 @@ import { AppError } from "~/utils/app-error";
 import { log } from "~/utils/log.server";
 import { billingVariables, env } from "~/utils/env.server";
 
-// POST /api/billing/<provider>/webhook (CONTRACT section 8; operator notes in docs/billing.md).
+// POST /api/billing/<provider>/webhook (operator notes in docs/billing.md).
 // No login: the provider's signature is the only authentication.
 const route = apiRoute({
   POST: async ({ request, params }) => {

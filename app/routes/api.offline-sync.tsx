@@ -8,7 +8,7 @@ import { pushMutations } from "~/services/field/push.server";
 import { AppError, validationFailed } from "~/utils/app-error";
 import { actorOf, requireApiUser } from "~/http/auth.server";
 
-// POST /api/offline-sync: the push of queued field actions (CONTRACT section 7, docs/offline-sync.md).
+// POST /api/offline-sync: the push of queued field actions (docs/offline-sync.md).
 export const { loader, action } = apiRoute({
   async POST({ request }) {
     const user = await requireApiUser(request, "use_offline_workflow");

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { portalFormAction, portalFormLoader } from "~/http/portal.server";
 import { decideQuote } from "~/services/portal/actions.server";
 
-// POST /api/portal/quote: a portal form (CONTRACT section 6). Answers a 303 back to the hub
+// POST /api/portal/quote: a portal form. Answers a 303 back to the hub
 // or the hub with the error; the page parts are shared by the three form routes.
 export { links, headers, meta, shouldRevalidate, ErrorBoundary, default } from "~/components/portal/form-route";
 

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { feedCalendar } from "~/services/schedule/calendar-feeds.server";
 
-// GET /calendar/<token>.ics (CONTRACT section 13): a member's jobs as an iCalendar feed for
+// GET /calendar/<token>.ics: a member's jobs as an iCalendar feed for
 // Google Calendar, Outlook or Apple Calendar. No session: the signed token is the credential,
 // so the answer is never cached, never sent on as a referrer and never indexed. A forged,
 // revoked or unknown token (or a path without `.ics`) is 404, all alike.

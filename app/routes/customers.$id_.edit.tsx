@@ -9,7 +9,7 @@ import { customerSchema } from "~/services/import/cells";
 import { customerForEdit, updateCustomer } from "~/services/records/customer-commands.server";
 import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 
-// GET/POST /customers/<id>/edit (CONTRACT section 12): 303 back to the customer's page.
+// GET/POST /customers/<id>/edit: 303 back to the customer's page.
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `Edit ${data?.customer.values.name ?? "customer"} · Fieldwork` },

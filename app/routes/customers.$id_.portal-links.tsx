@@ -11,7 +11,7 @@ import { customerName } from "~/services/records/customers.server";
 import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 import { recordPageOf } from "~/utils/return-to";
 
-// POST /customers/<id>/portal-links (CONTRACT section 11): creates a portal link and goes
+// POST /customers/<id>/portal-links: creates a portal link and goes
 // back to the page the form was on, which shows the new link's full URL. GET shows the form
 // on its own; a bad `days` comes back here with the message beside the field.
 

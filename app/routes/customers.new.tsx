@@ -8,7 +8,7 @@ import { customerSchema } from "~/services/import/cells";
 import { createCustomer } from "~/services/records/customer-commands.server";
 import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 
-// GET/POST /customers/new (CONTRACT section 12): 303 to the new customer's page.
+// GET/POST /customers/new: 303 to the new customer's page.
 
 export const meta: MetaFunction = () => [{ title: "New customer · Fieldwork" }];
 

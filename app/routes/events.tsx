@@ -3,7 +3,7 @@ import { eventStream } from "remix-utils/sse/server";
 import { liveEvents } from "~/services/events/events.server";
 import { requireUser } from "~/http/auth.server";
 
-// GET /events (CONTRACT section 17): the signed-in staff member's tenant's changes as
+// GET /events: the signed-in staff member's tenant's changes as
 // server-sent events. Each event is checked against the member's tenant before anything is
 // written to the stream. `ready` says the server is listening; `change` carries
 // {type, id, n} (n counts this stream's events, so two alike events still differ).

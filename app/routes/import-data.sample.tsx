@@ -6,7 +6,7 @@ import { requireUserWithPermission } from "~/http/auth.server";
 
 const back = { href: "/import-data", label: "Back to Import data" };
 
-// GET /import-data/sample?type=T: the type's sample CSV as a download (CONTRACT section 5).
+// GET /import-data/sample?type=T: the type's sample CSV as a download.
 export async function loader({ request }: LoaderFunctionArgs) {
   let user: Awaited<ReturnType<typeof requireUserWithPermission>>;
   try {

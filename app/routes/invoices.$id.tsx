@@ -70,7 +70,7 @@ export default function InvoicePage() {
   const balance = balanceDue(i);
   const open = i.status === "sent" || i.status === "partial";
   const voidable = (i.status === "draft" || i.status === "sent") && !payments.length;
-  // Editable while a draft, or sent without payments (CONTRACT section 12).
+  // Editable while a draft, or sent without payments.
   const editable =
     i.status === "draft" || (i.status === "sent" && !payments.length && Number(i.amount_paid_cents) === 0);
   return (

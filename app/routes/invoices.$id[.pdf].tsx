@@ -4,7 +4,7 @@ import { invoicePdf } from "~/services/documents/documents-pdf.server";
 import { actorOf } from "~/http/auth.server";
 import { requireAllRecords } from "~/http/records-access.server";
 
-// GET /invoices/<id>.pdf (CONTRACT section 16): lines, taxes, totals, payments and balance.
+// GET /invoices/<id>.pdf: lines, taxes, totals, payments and balance.
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireAllRecords(request);
   return pdfDownload(

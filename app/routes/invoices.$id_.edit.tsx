@@ -9,7 +9,7 @@ import { invoiceFormWithIntents } from "~/http/line-items.server";
 import { invoiceForEdit, invoiceFormContext, updateInvoice } from "~/services/invoices/invoices.server";
 import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 
-// GET/POST /invoices/<id>/edit (CONTRACT section 12): a draft, or a sent invoice without
+// GET/POST /invoices/<id>/edit: a draft, or a sent invoice without
 // payments; a part-paid, paid or void invoice answers 409 and nothing changes.
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [

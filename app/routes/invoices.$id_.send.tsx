@@ -5,7 +5,7 @@ import { readStaffForm } from "~/http/conform.server";
 import { sendInvoice } from "~/services/invoices/invoices.server";
 import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 
-// POST /invoices/<id>/send (CONTRACT section 12): draft -> sent, with a live portal link; back
+// POST /invoices/<id>/send: draft -> sent, with a live portal link; back
 // to the invoice, which shows the link and a ready message. 409 for a paid or void invoice.
 
 export async function loader({ request, params }: LoaderFunctionArgs) {

@@ -12,7 +12,7 @@ import { createInvoice, invoiceCustomer, invoiceFormContext } from "~/services/i
 import { customerListSchema, listCustomers } from "~/services/records/customers.server";
 import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 
-// GET/POST /invoices/new (CONTRACT section 12), the quote builder's shape: ?customerId= prefills
+// GET/POST /invoices/new, the quote builder's shape: ?customerId= prefills
 // the customer; without one the page first asks which (a search that works without JavaScript).
 
 export const meta: MetaFunction = () => [{ title: "New invoice · Fieldwork" }];

@@ -6,7 +6,7 @@ import { setFlash } from "~/services/accounts/sessions.server";
 import { createInvoiceFromJob } from "~/services/invoices/invoices.server";
 import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 
-// POST /jobs/<id>/invoice (CONTRACT section 12): a draft invoice from the job (its quote's
+// POST /jobs/<id>/invoice: a draft invoice from the job (its quote's
 // chosen items and its time entries as labour), once; a second call lands on the same invoice.
 
 export async function loader({ request, params }: LoaderFunctionArgs) {

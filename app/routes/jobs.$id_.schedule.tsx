@@ -17,7 +17,7 @@ import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 import { ROLE_LABELS } from "~/utils/permissions";
 import { listPageOf, recordPageOf } from "~/utils/return-to";
 
-// GET/POST /jobs/<id>/schedule (CONTRACT section 13): the one action behind the board's drag
+// GET/POST /jobs/<id>/schedule: the one action behind the board's drag
 // and drop (a fetcher, `via=board`, answered with JSON) and its no-JavaScript form (this page,
 // 303 back to the board). All three fields empty = unschedule.
 

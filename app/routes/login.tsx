@@ -31,7 +31,7 @@ export async function action({ request }: ActionFunctionArgs) {
       const { email, choices } = await auth().authenticate("form", signInRequest(request, form));
       const redirectTo = safeRedirectTo(value.redirectTo);
       if (choices.length === 1) return completeSignIn(request, email, choices[0], redirectTo);
-      // The password opened several businesses: the next page asks which (CONTRACT section 19).
+      // The password opened several businesses: the next page asks which.
       const pending = { email, choices, redirectTo, until: Date.now() + 5 * 60_000 };
       return redirect("/login/business", {
         status: 303,

@@ -13,7 +13,7 @@ import { completeSignIn } from "~/http/sign-in.server";
 
 // GET/POST /login/business: the password opened the user rows of several businesses, so the
 // person picks one (as Slack asks which workspace). The list lives five minutes in a signed
-// cookie set by the sign-in; the session is for the one user row chosen (CONTRACT section 19).
+// cookie set by the sign-in; the session is for the one user row chosen.
 
 export const headers = passThroughHeaders;
 export const meta: MetaFunction = () => [{ title: "Choose a business · Fieldwork" }];

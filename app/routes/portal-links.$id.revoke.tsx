@@ -8,7 +8,7 @@ import { portalLinkRevokeSchema } from "~/services/portal/schemas";
 import { actorOf, requireUser, requireUserWithPermission } from "~/http/auth.server";
 import { recordPageOf } from "~/utils/return-to";
 
-// POST /portal-links/<id>/revoke (CONTRACT section 11): the link stops opening at once.
+// POST /portal-links/<id>/revoke: the link stops opening at once.
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request);

@@ -4,7 +4,7 @@ import { quotePdf } from "~/services/documents/documents-pdf.server";
 import { actorOf } from "~/http/auth.server";
 import { requireAllRecords } from "~/http/records-access.server";
 
-// GET /quotes/<id>.pdf (CONTRACT section 16): the quote as the customer receives it.
+// GET /quotes/<id>.pdf: the quote as the customer receives it.
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireAllRecords(request);
   return pdfDownload(

@@ -5,7 +5,7 @@ import { readStaffForm } from "~/http/conform.server";
 import { convertQuote } from "~/services/quotes/quotes.server";
 import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 
-// POST /quotes/<id>/convert (CONTRACT section 12): an approved quote -> one job; a second
+// POST /quotes/<id>/convert: an approved quote -> one job; a second
 // convert lands on the same job. 409 for a quote that is not approved.
 
 export async function loader({ request, params }: LoaderFunctionArgs) {

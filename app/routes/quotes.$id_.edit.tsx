@@ -9,7 +9,7 @@ import { quoteFormWithIntents } from "~/http/line-items.server";
 import { builderContext, quoteForEdit, updateQuote } from "~/services/quotes/quotes.server";
 import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 
-// GET/POST /quotes/<id>/edit (CONTRACT section 12): draft and sent quotes only; an approved,
+// GET/POST /quotes/<id>/edit: draft and sent quotes only; an approved,
 // declined or converted quote answers 409 and nothing changes.
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [

@@ -5,7 +5,7 @@ import { readStaffForm } from "~/http/conform.server";
 import { sendQuote } from "~/services/quotes/quotes.server";
 import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 
-// POST /quotes/<id>/send (CONTRACT section 12): draft -> sent, with a live portal link; back to
+// POST /quotes/<id>/send: draft -> sent, with a live portal link; back to
 // the quote, which shows the link and a ready message. 409 for an answered quote.
 
 export async function loader({ request, params }: LoaderFunctionArgs) {

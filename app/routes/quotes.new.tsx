@@ -12,7 +12,7 @@ import { builderContext, createQuote, quotePrefill } from "~/services/quotes/quo
 import { customerListSchema, listCustomers } from "~/services/records/customers.server";
 import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 
-// GET/POST /quotes/new (CONTRACT section 12). Prefill: ?customerId=, ?requestId=, and repeated
+// GET/POST /quotes/new. Prefill: ?customerId=, ?requestId=, and repeated
 // ?item= with matching ?qty= (the assistant's "start a quote"). Without a customer the page
 // first asks which one (a search that works without JavaScript), keeping the other parameters.
 

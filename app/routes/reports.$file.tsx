@@ -7,7 +7,7 @@ import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 
 const back = { href: "/reports", label: "Back to Reports" };
 
-// GET /reports/<name>.csv?period=P (CONTRACT section 15): one report's figures as a download.
+// GET /reports/<name>.csv?period=P: one report's figures as a download.
 export async function loader({ request, params }: LoaderFunctionArgs) {
   let user;
   try {

@@ -14,7 +14,7 @@ import styles from "~/styles/reports.css";
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 export const meta: MetaFunction = () => [{ title: "Reports · Fieldwork" }];
 
-// GET /reports (CONTRACT section 15): five reports for a period, each a server-drawn chart with
+// GET /reports: five reports for a period, each a server-drawn chart with
 // the same figures in a table beside it and a CSV download. The period is a plain GET form.
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUserWithPermission(request, "view_reports");

@@ -10,7 +10,7 @@ import { longDate, shortDate } from "~/services/schedule/days";
 import scheduleStyles from "~/styles/schedule.css";
 import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 
-// GET /schedule?view=day|week&date=YYYY-MM-DD (CONTRACT section 13): the dispatch board.
+// GET /schedule?view=day|week&date=YYYY-MM-DD: the dispatch board.
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: scheduleStyles }];
 export const meta: MetaFunction = () => [{ title: "Schedule · Fieldwork" }];

@@ -37,7 +37,7 @@ export const links: LinksFunction = () => [
   { rel: "stylesheet", href: feedStyles },
 ];
 
-// Every member opens this page for their own calendar feed (CONTRACT section 13); only those
+// Every member opens this page for their own calendar feed; only those
 // with view_calendar_integrations see the integration preferences.
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);

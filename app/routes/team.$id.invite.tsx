@@ -12,7 +12,7 @@ import { getMember } from "~/services/team/team.server";
 import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 import { passThroughHeaders } from "~/utils/route-headers";
 
-// POST /team/<id>/invite (CONTRACT section 11): makes a one-time invite link and shows it,
+// POST /team/<id>/invite: makes a one-time invite link and shows it,
 // once, in this response. Only its hash is stored, so it cannot be shown again: a lost link
 // is replaced by making a new one (which stops the old one working).
 

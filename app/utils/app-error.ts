@@ -1,4 +1,4 @@
-/** The error codes of CONTRACT section 1, with their HTTP status. */
+/** The error codes, with their HTTP status. */
 export const ERROR_STATUS = {
   BAD_REQUEST: 400,
   SIGNATURE_INVALID: 400,

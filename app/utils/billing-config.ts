@@ -1,4 +1,4 @@
-// Billing webhook configuration, read from the environment (CONTRACT section 0 and 8).
+// Billing webhook configuration, read from the environment.
 // Pure: takes the env object so tests and the start-up validation can pass their own.
 
 export const BILLING_PROVIDERS = ["stripe", "paddle"] as const;

@@ -1,4 +1,4 @@
-/** Roles and the permission matrix of CONTRACT section 2: the one place that says who may do what. */
+/** Roles and the permission matrix: the one place that says who may do what. */
 import { ROLES, type Role } from "../../db/enums";
 
 export { ROLES, type Role };

@@ -1,7 +1,7 @@
 import type { Migration } from "../migrate";
 
 // Tenants, users, sessions and the rate-limit counters. Every tenant-owned table has
-// tenant_id NOT NULL in its primary key and foreign keys (CONTRACT: Citus-ready).
+// tenant_id NOT NULL in its primary key and foreign keys (Citus-ready).
 export const up: Migration = async ({ context: sql }) => {
   await sql.query(`
     CREATE EXTENSION IF NOT EXISTS pg_trgm;

@@ -1,6 +1,6 @@
 import type { Migration } from "../migrate";
 
-// CSV import runs (CONTRACT section 5, docs/decisions/070). A run is one uploaded file:
+// CSV import runs (docs/decisions/070). A run is one uploaded file:
 // previewed -> committed -> undone, or previewed -> superseded by a newer preview of its type.
 // The preview itself lives in import_run_data (not in process memory), so any app server can
 // show or commit a preview another one made.

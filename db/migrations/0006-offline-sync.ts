@@ -1,6 +1,6 @@
 import type { Migration } from "../migrate";
 
-// Offline sync (CONTRACT section 7): one row per device ("client") with the id of the last
+// Offline sync: one row per device ("client") with the id of the last
 // mutation it had processed. The row is the lock that serialises pushes of one client, and
 // its last_mutation_id commits in the same transaction as each mutation's effect.
 //

@@ -1,6 +1,6 @@
 import type { Migration } from "../migrate";
 
-// Billing webhook intake (CONTRACT section 8, docs/billing.md).
+// Billing webhook intake (docs/billing.md).
 //
 // billing_events is the provider's event log, one row per (provider, event id): the unique
 // key is what makes a redelivered or concurrently delivered event count once. It is global,

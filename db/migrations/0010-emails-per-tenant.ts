@@ -2,7 +2,7 @@ import type { Migration } from "../migrate";
 import { APP_ROLE } from "./0009-row-level-security";
 
 /**
- * One e-mail, several businesses (CONTRACT section 19, docs/decisions/100): an e-mail is unique
+ * One e-mail, several businesses (docs/decisions/100): an e-mail is unique
  * within a tenant only. `users_email_key` (the one global unique index, which also kept `users`
  * from being distributed by tenant_id) goes.
  *

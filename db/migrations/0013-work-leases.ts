@@ -4,7 +4,7 @@ import { APP_ROLE } from "./0009-row-level-security";
 const CURRENT_TENANT = "NULLIF(current_setting('app.tenant_id', true), '')::uuid";
 
 /**
- * Fair sharing (issue 24, docs/decisions/193): a lease per piece of expensive work a request is
+ * Fair sharing (docs/decisions/193): a lease per piece of expensive work a request is
  * doing (a search, a report, an import preview or commit), so that one tenant, and one user,
  * can run only so many at once, across every app server.
  *

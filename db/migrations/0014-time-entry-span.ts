@@ -1,7 +1,7 @@
 import type { Migration } from "../migrate";
 
 /**
- * A time entry spans at most 24 hours (issue 24, docs/decisions/192): the sync's argument
+ * A time entry spans at most 24 hours (docs/decisions/192): the sync's argument
  * schema refuses longer ones with a message; the database holds the rule too, for any other
  * path. NOT VALID: rows stored before (a probe's 10-year entry) are left for a person to fix,
  * new and changed rows are checked.

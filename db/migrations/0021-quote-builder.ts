@@ -1,7 +1,7 @@
 import type { Migration } from "../migrate";
 import { tenantTableSecurity } from "./0020-history-and-numbering";
 
-// The quote builder's data model (CONTRACT sections 12 and 16, docs/decisions/122): options
+// The quote builder's data model (docs/decisions/122): options
 // ("Good", "Better", "Best") and optional items on quote lines, the links quote <-> job and
 // quote <- booking request, the company's settings and the price book.
 export const up: Migration = async ({ context: sql }) => {

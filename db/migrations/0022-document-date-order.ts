@@ -1,6 +1,6 @@
 import type { Migration } from "../migrate";
 
-// Lists newest first by the document's date, then its number (CONTRACT section 12, issue 16):
+// Lists newest first by the document's date, then its number:
 // the quote and invoice lists walk these indexes, finished jobs theirs. A document without an issue date (an old
 // import) sorts as the earliest, so it comes last; -infinity keeps the key NOT NULL, which the
 // keyset's row comparison needs. They replace 0021's plain (issue_date, number) indexes, which

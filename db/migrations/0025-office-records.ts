@@ -1,6 +1,6 @@
 import type { Migration } from "../migrate";
 
-// Records made by hand in the office (CONTRACT section 12, docs/decisions/125-127):
+// Records made by hand in the office (docs/decisions/125-127):
 // - an invoice made from a job names it; the partial unique index makes "create invoice"
 //   exactly once per job, however many clicks arrive at once;
 // - a voided invoice says when and by whom;

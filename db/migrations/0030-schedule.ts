@@ -1,6 +1,6 @@
 import type { Migration } from "../migrate";
 
-// The schedule (CONTRACT section 13, docs/decisions/130-133).
+// The schedule (docs/decisions/130-133).
 // - jobs.schedule_sequence is the iCalendar SEQUENCE of the job's event: it counts the job's
 //   moves (start, end, assignee) and its cancellation or reopening. A trigger keeps it, so
 //   every writer (the schedule action, the job form, an import, the field app) bumps it in

@@ -1,7 +1,7 @@
 import type { Migration } from "../migrate";
 import { APP_ROLE } from "./0009-row-level-security";
 
-// Import from another product (CONTRACT section 14, docs/decisions/150-152):
+// Import from another product (docs/decisions/150-152):
 // - customer_properties: a customer's service properties (label + address); a job may name one.
 // - import_uploads: a file waiting at the mapping step (its headers and first rows apart, so
 //   the step never reads the file itself).

@@ -2,7 +2,7 @@ import type { Migration } from "../migrate";
 import { APP_ROLE } from "./0009-row-level-security";
 
 /**
- * Automatic reminders (issue 18, docs/decisions/143).
+ * Automatic reminders (docs/decisions/143).
  * - tenants: quote follow-up after N days without an answer, invoice reminders N days before
  *   and N days after the due date, a visit reminder the day before a scheduled job. NULL (or
  *   false) is off, the default: nothing is sent on a business's behalf until it says so.

@@ -1,7 +1,7 @@
 import type { Migration } from "../migrate";
 import { tenantTableSecurity } from "./0020-history-and-numbering";
 
-// Issue 20 (CONTRACT section 16, docs/decisions/155-157): what the customer chose (the option
+// Quote choices (docs/decisions/155-157): what the customer chose (the option
 // group), the deposit a quote asks for on approval and the deposit paid, and the customer's
 // requests for changes to a sent quote.
 export const up: Migration = async ({ context: sql }) => {

@@ -1,6 +1,6 @@
 import type { Migration } from "../migrate";
 
-// The reports (CONTRACT section 15) aggregate a tenant's rows by date: each index below gives
+// The reports aggregate a tenant's rows by date: each index below gives
 // one of them a range scan inside the tenant, with the summed columns included so the scan
 // does not visit the table (docs/decisions/180-reports.md).
 export const up: Migration = async ({ context: sql }) => {

@@ -1,6 +1,6 @@
 import type { Migration } from "../migrate";
 
-// The dashboard's figures and the reports' "collected" (CONTRACT section 15, docs/decisions/181):
+// The dashboard's figures and the reports' "collected" (docs/decisions/181):
 // - payments.received_on is the day the money arrived, in the tenant's calendar. The office
 //   form asks for it; every other writer (portal, import) gets the day of recorded_at in the
 //   tenant's zone, filled by the database when the insert leaves it empty, so the reports and

@@ -3,7 +3,7 @@ import { APP_ROLE } from "./0009-row-level-security";
 
 /**
  * The schema made distributable by tenant on Citus while single-node PostgreSQL stays exactly
- * as correct (issue 25, docs/decisions/210-distribution.md). The rules are checked by
+ * as correct (docs/decisions/210-distribution.md). The rules are checked by
  * tests/integration/distribution-schema.test.ts.
  *
  * - Foreign keys that set a column to NULL on delete become NO ACTION (Citus refuses SET NULL

@@ -1,6 +1,6 @@
 import type { Migration } from "../migrate";
 
-// The business's colour for its e-mails (issue 18, templates "in the business's name and
+// The business's colour for its e-mails (templates "in the business's name and
 // colours"; docs/decisions/211-brand-colour.md): a hex colour dark enough for white text on it.
 export const up: Migration = async ({ context: sql }) => {
   // Two statements, same result: Citus refuses ADD COLUMN with an inline constraint on a

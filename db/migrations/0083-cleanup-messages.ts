@@ -1,8 +1,8 @@
 import type { Migration } from "../migrate";
 import { CLEANUP_BATCH_FUNCTION } from "./0011-cleanup";
 
-// The cleanup (docs/decisions/102) also removes finished outbox rows (issue 24: "finished outbox
-// rows"; the outbox is issue 18's, migration 0050): sent, failed or locally kept messages older
+// The cleanup (docs/decisions/102) also removes finished outbox rows ("finished outbox
+// rows"; the outbox is migration 0050's): sent, failed or locally kept messages older
 // than 30 days. A reminder's row is kept with its bodies emptied, since its unique dedupe key is
 // what keeps the reminder from being sent twice. The record's history keeps "Sent to ...".
 const MESSAGES_KIND = `

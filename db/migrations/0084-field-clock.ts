@@ -3,7 +3,7 @@ import { FIELD_APPLY_MUTATION } from "./0006-offline-sync";
 import { tenantTableSecurity } from "./0020-history-and-numbering";
 
 /**
- * The field app a technician relies on (issue 21, docs/decisions/212, 213, 214):
+ * The field app a technician relies on (docs/decisions/212, 213, 214):
  *
  * - `job_clocks`: the one running clock of a job, a server record (at most one per job). The
  *   status changes carry it: "On my way" and "Start work" start it, "On hold" and "Complete"

@@ -2,7 +2,7 @@ import type { Migration } from "../migrate";
 import { tenantTableSecurity } from "./0020-history-and-numbering";
 
 /**
- * Job photos from the field (issue 21 point 2, docs/decisions/216-job-photos.md).
+ * Job photos from the field (docs/decisions/216-job-photos.md).
  *
  * - The id is chosen by the device when the photo is taken, so an upload retried, or sent from
  *   two tabs at once, lands on the same primary key (tenant_id, id) and is stored once

@@ -1,7 +1,7 @@
 import { Column, DataType, Model, Table } from "sequelize-typescript";
 import { Id, TenantKey, Text, Uuid } from "./columns";
 
-/** A customer's service property: where the work happens (CONTRACT section 14). */
+/** A customer's service property: where the work happens. */
 @Table({ tableName: "customer_properties", underscored: true })
 export class CustomerProperty extends Model {
   @TenantKey declare tenantId: string;

@@ -1,5 +1,5 @@
 /**
- * A day of work for the demo tenant (issue 16, point 9), made through the same services the
+ * A day of work for the demo tenant (point 9), made through the same services the
  * forms call, with the same schemas parsing what a person would type: company settings, a price
  * book, customers, quotes sent and approved in the portal, jobs converted and scheduled today,
  * field work, an invoice created from the finished job, sent, and paid in part in the portal. Every record gets its history the way it would from the

@@ -1,4 +1,4 @@
-// What each import type is, as the import pages name it (CONTRACT section 5). Plain data.
+// What each import type is, as the import pages name it. Plain data.
 import type { ImportType } from "~/services/import/columns";
 
 /** What each type is, in the recommended order (later types refer to earlier ones). */

@@ -15,7 +15,7 @@ import type { PortalQuote, PortalQuoteLine } from "~/services/portal/types";
 import { formatMoney } from "~/utils/format";
 import { LineItems, Totals } from "./parts";
 
-// The customer's pick on a sent quote (CONTRACT section 16): one option (radio), the optional
+// The customer's pick on a sent quote: one option (radio), the optional
 // items (checkboxes), and the total that follows. Without JavaScript "Update total" is a GET of
 // the portal page carrying the choice (the page renders it back, kept); with JavaScript the
 // total follows every click and the button is not shown.

@@ -15,7 +15,7 @@ export function assertPasswordNotCommon(password: string) {
 
 /**
  * Creates a tenant and its owner in one transaction. An e-mail known in another business is no
- * obstacle and no message tells of it (CONTRACT section 19): the new business is its own tenant.
+ * obstacle and no message tells of it: the new business is its own tenant.
  * At most `RULES.signupIp` new businesses an hour from one address.
  */
 export async function signup(input: SignupInput, ip: string): Promise<{ tenantId: string; userId: string }> {

@@ -44,7 +44,7 @@ export const loginSchema = z.object({
   redirectTo: z.string().optional(),
 });
 
-/** The "which business?" step of sign-in (CONTRACT section 19). */
+/** The "which business?" step of sign-in. */
 export const chooseBusinessSchema = z.object({
   tenantId: z.string({ required_error: "Choose a business." }).uuid("Choose a business."),
 });

@@ -1,4 +1,4 @@
-// What a verified billing event does to its tenant (CONTRACT section 8). Pure: the intake
+// What a verified billing event does to its tenant. Pure: the intake
 // calls it inside its transaction, with the tenant row already locked.
 
 import type { NormalisedEvent } from "./events.server";

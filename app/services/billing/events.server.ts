@@ -1,5 +1,5 @@
 // Turns a verified Stripe or Paddle Billing event into the few facts the intake acts on
-// (CONTRACT section 8): which tenant, which price, what subscription status, until when.
+//: which tenant, which price, what subscription status, until when.
 // Pure: no database. The caller verifies the signature first and passes the parsed JSON.
 //
 // Only the envelope (id, type, time, data object) and the status of subscription events

@@ -1,4 +1,4 @@
-// The billing webhook intake (CONTRACT section 8): verify, read, store once, apply once.
+// The billing webhook intake: verify, read, store once, apply once.
 // The route reads the body under its limit and checks the provider is configured; this
 // takes the raw bytes and the signature header, never the Request.
 

@@ -1,4 +1,4 @@
-// Billing webhook signature checks (CONTRACT section 8). Pure functions: the caller passes
+// Billing webhook signature checks. Pure functions: the caller passes
 // the raw body bytes, the header value, the secrets and the clock, so tests need no server.
 //
 // Both providers sign "<timestamp><sep><raw body>" with HMAC-SHA256 and send hex digests:

@@ -10,7 +10,7 @@ import { assertManagesRecords, createJob, tenantTimeZone } from "~/services/jobs
 import { zonedToday } from "~/services/jobs/local-time";
 import { nextDocumentNumber } from "~/services/records/numbering.server";
 
-// A booking request turned into work (CONTRACT section 12, docs/decisions/127): a draft quote
+// A booking request turned into work (docs/decisions/127): a draft quote
 // or an unscheduled job, prefilled from what the customer typed, linked both ways (the
 // request names it; its page names the request). The request row is locked first, so two
 // clicks, or two people at once, land on the same record.

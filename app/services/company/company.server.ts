@@ -1,4 +1,4 @@
-// Company settings (/settings/company, CONTRACT section 12 and issue 16): the business's name,
+// Company settings (/settings/company): the business's name,
 // contact details, time zone and the defaults quotes and invoices start from.
 import { inTenant, one } from "../../../db/index";
 import { Tenant } from "../../../db/models";

@@ -39,7 +39,7 @@ const days = (min: number, max: number, what: string) =>
     .transform(Number)
     .refine((n) => n >= min && n <= max, `A whole number of days from ${min} to ${max}.`);
 
-/** Blank for off, else a whole number of days in range (the automatic reminders, issue 18). */
+/** Blank for off, else a whole number of days in range (the automatic reminders). */
 const optionalDays = (min: number, max: number) =>
   z
     .string()
@@ -85,7 +85,7 @@ export const companySettingsSchema = z.object({
     .enum(["on"])
     .optional()
     .transform((v) => v === "on"),
-  // The e-mails' colour (issue 18): white text sits on it, so it must be dark enough to read.
+  // The e-mails' colour: white text sits on it, so it must be dark enough to read.
   brandColor: z
     .string()
     .trim()

@@ -84,7 +84,7 @@ export async function dashboardCounts(tenantId: string) {
 /** The next open jobs on the schedule and the newest booking requests. */
 export async function dashboardLists(tenantId: string) {
   return inTenant(tenantId, async (t) => ({
-    // Who is on the way or on site now: the jobs with a running clock (issue 21), longest first.
+    // Who is on the way or on site now: the jobs with a running clock, longest first.
     inTheField: await rows<{
       id: string;
       title: string;

@@ -5,7 +5,7 @@ import { isUuid } from "~/utils/crypto.server";
 import { formatDate, formatDateTime, formatMoney, humanize } from "~/utils/format";
 import { paperFor, renderPdf, type PdfDocument, type PdfLine } from "./pdf-layout.server";
 
-// What a quote, an invoice or a payment receipt PDF holds (CONTRACT section 16), for staff
+// What a quote, an invoice or a payment receipt PDF holds, for staff
 // (`view_records`, any document of the tenant) and for the portal (only the token's customer's
 // documents, and never a draft: the customer has not been sent it). Every loader takes the
 // transaction it runs in, so the portal's checks and the read are one transaction.
@@ -139,7 +139,7 @@ export async function quotePdfIn(t: Tx, scope: Scope, id: string): Promise<{ num
     await customerOf(t, scope.tenantId, q.customer_id),
     await itemsOf(t, "quote_items", "quote_id", scope.tenantId, q.id),
   ];
-  // Options and optional items (issue 20): each line says its group, and once the customer's
+  // Options and optional items: each line says its group, and once the customer's
   // choice is recorded, whether it was chosen; the totals are the choice's (docs/decisions/155).
   const flags = await rows<{ option_name: string | null; optional: boolean; selected: boolean | null }>(
     `SELECT option_name, optional, selected FROM quote_items WHERE tenant_id = $1 AND quote_id = $2 ORDER BY position`,

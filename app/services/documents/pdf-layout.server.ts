@@ -1,7 +1,7 @@
 import PDFDocument from "pdfkit";
 import { formatMoney } from "~/utils/format";
 
-// Quotes, invoices and receipts as PDF documents customers keep (CONTRACT section 16), laid
+// Quotes, invoices and receipts as PDF documents customers keep, laid
 // out with pdfkit. The text is real text in the standard Helvetica fonts (searchable and
 // copyable; a text extractor reads it back in the tests). This module only lays out a
 // PdfDocument: what goes into one is decided in documents-pdf.server.ts.

@@ -1,4 +1,4 @@
-// Live updates (CONTRACT section 17). A change is announced with pg_notify inside the
+// Live updates. A change is announced with pg_notify inside the
 // transaction that makes it, so PostgreSQL delivers it at commit (and never for a rollback)
 // to every app server LISTENing; each server keeps ONE dedicated connection for that and hands
 // each event only to the streams of the event's tenant. docs/decisions/112.

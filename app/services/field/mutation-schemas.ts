@@ -1,4 +1,4 @@
-/** The shapes of a push and of each mutation's arguments (CONTRACT section 7). */
+/** The shapes of a push and of each mutation's arguments. */
 import { z } from "zod";
 import {
   CLOCK_ACTIONS,

@@ -1,5 +1,5 @@
 /**
- * Job photos (issue 21 point 2), shared by the server and the field page's browser code: the
+ * Job photos, shared by the server and the field page's browser code: the
  * limit, the accepted types and how the bytes tell their type. No server-only imports.
  */
 import { PHOTO_CONTENT_TYPES, type PhotoContentType } from "../../../db/enums";

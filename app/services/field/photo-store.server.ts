@@ -1,5 +1,5 @@
 /**
- * Where job photos' bytes live, behind a small interface (issue 21 point 2, decision 216):
+ * Where job photos' bytes live, behind a small interface (decision 216):
  * PostgreSQL by default (the job_photos row holds them); an object store can implement the same
  * three calls later and keep only the metadata in the row.
  */

@@ -1,7 +1,7 @@
 /**
- * Job photos (issue 21 point 2, docs/decisions/216-job-photos.md): a technician's device
+ * Job photos (docs/decisions/216-job-photos.md): a technician's device
  * uploads each photo once under the id it chose when the photo was taken; the office sees them
- * on the job page. Who may add a photo follows the sync mutations (CONTRACT section 7): a
+ * on the job page. Who may add a photo follows the sync mutations: a
  * technician on the jobs assigned to them, office and above on any job of the tenant.
  */
 import { createHash } from "node:crypto";

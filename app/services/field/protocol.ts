@@ -1,5 +1,5 @@
 /**
- * The offline sync protocol (CONTRACT section 7, docs/offline-sync.md), shared by the server
+ * The offline sync protocol (docs/offline-sync.md), shared by the server
  * and the field page's browser code: mutation types, results, the job transitions, labels.
  * The request shapes (zod) are in ./schemas.
  */
@@ -9,7 +9,7 @@ export { JOB_STATUSES, type JobStatus };
 
 export const MAX_MUTATIONS = 500;
 export const NOTE_MAX = 5000;
-/** A time entry spans at most this long (issue 24: a 10-year entry was accepted). */
+/** A time entry spans at most this long (a 10-year entry was accepted). */
 export const TIME_ENTRY_MAX_MS = 24 * 60 * 60 * 1000;
 
 export const MUTATION_TYPES = [

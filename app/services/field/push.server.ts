@@ -10,7 +10,7 @@ import type { MutationResult, PushResponse } from "./protocol";
 import type { PushRequest } from "./mutation-schemas";
 
 /**
- * A push (Replicache style, CONTRACT section 7). The arguments are checked here; then one
+ * A push (Replicache style). The arguments are checked here; then one
  * call of the database procedure `field_push` processes the mutations in the order sent,
  * each in its own transaction that locks the client row (serialising concurrent pushes of
  * one client), re-reads lastMutationId, applies the effect and stores the new id, and

@@ -1,4 +1,4 @@
-/** The shapes of a photo upload's parameters (issue 21 point 2). */
+/** The shapes of a photo upload's parameters. */
 import { z } from "zod";
 
 /**

@@ -196,7 +196,7 @@ const record = z.custom<Record<string, unknown>>(
   "Expected a record",
 );
 const NOT_TEXT = new Invalid("Expected text");
-/** U+0000 cannot be stored in PostgreSQL text: refused at the boundary (issue 24). */
+/** U+0000 cannot be stored in PostgreSQL text: refused at the boundary. */
 const NUL_CELL = new Invalid("Contains a character that cannot be stored (U+0000)");
 
 /** A row's own checks without zod's machinery: the value, or the issues (column, message). */
@@ -251,7 +251,7 @@ export function rowSchema<S extends Spec, R>(
   return Object.assign(schema, { check });
 }
 
-/** The customer import's columns, which are also the customer form's field names (CONTRACT section 12). */
+/** The customer import's columns, which are also the customer form's field names. */
 export const CUSTOMER_SPEC = {
   name: required(maxLen(200)),
   company: optional(maxLen(200)),

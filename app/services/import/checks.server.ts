@@ -1,4 +1,4 @@
-// The preview's checks against the database (CONTRACT section 5): references must exist and
+// The preview's checks against the database: references must exist and
 // keys must not. One query per table, whatever the number of rows: the distinct values go in
 // as arrays (`= ANY($2)`), never one query per row.
 import { rows, type Tx } from "../../../db/index";
@@ -96,7 +96,7 @@ async function checkCustomers(tenantId: string, all: AnyRow[], errors: RowError[
 
 async function checkTeam(tenantId: string, all: AnyRow[], errors: RowError[], t: Tx) {
   const emails = keys("team", all, "email", "email");
-  // An e-mail is unique within a business only (CONTRACT section 19): an address known in
+  // An e-mail is unique within a business only: an address known in
   // another business imports like any new one, and nothing here may tell of it.
   const taken = await existing(
     `SELECT email AS v FROM users WHERE tenant_id = $1 AND email = ANY($2::text[])`,

@@ -1,4 +1,4 @@
-// CSV import column definitions (CONTRACT section 5). Plain data, safe to import from a
+// CSV import column definitions. Plain data, safe to import from a
 // page component: the import page renders these as the "columns" table.
 
 import { IMPORT_TYPES, type ImportType } from "../../../db/enums";
@@ -19,17 +19,17 @@ export const IMPORT_ORDER: readonly ImportType[] = [
 
 /**
  * A team import grants roles, so only who may manage the team (owner, admin) sees or imports
- * that type; an office user imports the other four (issue 24).
+ * that type; an office user imports the other four.
  */
 export const mayImportType = (role: Role, type: ImportType) => type !== "team" || can(role, "manage_team");
 
 /** The types a role sees, in IMPORT_ORDER. */
 export const importTypesFor = (role: Role) => IMPORT_ORDER.filter((t) => mayImportType(role, t));
 
-/** CONTRACT section 9. */
+/** The default upload limit. */
 export const IMPORT_LIMITS = { maxBytes: 10 * 1024 * 1024, maxRows: 50_000 } as const;
 
-/** CONTRACT section 14: another product's export (wide: hundreds of columns) may be 32 MiB.
+/** Another product's export (wide: hundreds of columns) may be 32 MiB.
  * A file in section 5's own columns keeps section 5's limit (docs/decisions/152). */
 export const MAPPED_IMPORT_LIMITS = { maxBytes: 32 * 1024 * 1024, maxRows: 50_000 } as const;
 

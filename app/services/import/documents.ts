@@ -1,4 +1,4 @@
-// Quote and invoice documents (CONTRACT section 5): rows sharing a `number` form one document,
+// Quote and invoice documents: rows sharing a `number` form one document,
 // which must agree on its document-level columns; its line and document totals (rounded half
 // up per line, totals are sums of the lines) and, for invoices, the amount paid against the
 // status. Pure.

@@ -33,7 +33,7 @@ export interface UniqueKey {
   field: string;
 }
 
-/** Values that must not exist in the tenant yet (CONTRACT: no silent duplicates). Emails are
+/** Values that must not exist in the tenant yet (no silent duplicates). Emails are
  * compared lower-case; external ids and document numbers exactly. */
 export const UNIQUE_KEYS: Record<ImportType, readonly UniqueKey[]> = {
   customers: [

@@ -1,4 +1,4 @@
-// Streaming CSV parse for the import (CONTRACT sections 5 and 9). Pure: no database.
+// Streaming CSV parse for the import. Pure: no database.
 //
 // The input is read chunk by chunk: bytes are counted while reading (over maxBytes stops the
 // read at once), decoded as strict UTF-8, and fed to papaparse, whose step callback counts
@@ -103,7 +103,7 @@ async function* decodeUtf8(
   // Until the first line feed: a NUL byte in the header line means binary data (a spreadsheet,
   // a zip, UTF-16 text), refused as a file. After it, a NUL is one cell's problem: the row
   // checks mark that cell ("cannot be stored (U+0000)") and the rest of the file is
-  // previewed as usual (issue 24, docs/decisions/192).
+  // previewed as usual (docs/decisions/192).
   let inHeaderLine = true;
   for await (const chunk of source) {
     total += chunk.byteLength;

@@ -149,7 +149,7 @@ const customerResolved = `
 const squeeze = (sql: string) => `regexp_replace(lower(${sql}), '[^[:alnum:]]+', '', 'g')`;
 
 /**
- * The customer's service property a job's address names (CONTRACT section 14, decision 222):
+ * The customer's service property a job's address names (decision 222):
  * the address equals, letters and digits compared, the property's label, its first line, or its
  * first line followed by its other parts. The first such property by position, else null.
  */
@@ -186,7 +186,7 @@ export const COMMIT_SQL: Record<ImportType, { main: string; parts: string[] }> =
       SELECT $1, r.id, r.name, r.company, r.email, r.phone, r.address_line1, r.address_line2, r.city, r.region,
         r.postal_code, r.country, r.notes, r.external_id, $2
       ${source(RECORD_COLUMNS.customers)}`,
-    // Service properties (CONTRACT section 14): one row per element of the record's list.
+    // Service properties: one row per element of the record's list.
     parts: [
       `INSERT INTO customer_properties (tenant_id, customer_id, position, ${PROPERTY_COLUMNS.map((c) => c[0]).join(", ")}, import_run_id)
        SELECT $1, r.id, p.ord, ${PROPERTY_COLUMNS.map((_, i) => `p.v->>${i}`).join(", ")}, $2

@@ -1,4 +1,4 @@
-// The row schemas of the CSV import (CONTRACT section 5): one zod schema per type, turning a
+// The row schemas of the CSV import: one zod schema per type, turning a
 // record (header -> raw cell) into a normalised row (the rules: validate.server.ts's header
 // and docs/decisions/077). The cell checks live in cells.ts.
 import type { z } from "zod";

@@ -1,4 +1,4 @@
-// The shapes of validated import rows and documents (CONTRACT section 5): what the section 5
+// The shapes of validated import rows and documents: what the row
 // schemas (row-schemas.ts) make of a record, what validateRows answers and what the database
 // layer stores. Types and the import's own status lists only.
 import type { InvoiceStatus, JobStatus, QuoteStatus, Role } from "../../../db/enums";

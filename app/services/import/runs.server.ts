@@ -1,4 +1,4 @@
-// Import runs: preview, commit, undo (CONTRACT section 5, docs/decisions/070-074).
+// Import runs: preview, commit, undo (docs/decisions/070-074).
 //
 // preview  parse + validate (pure) -> checks against the database (one query per table) ->
 //          the run and its chunks stored in one transaction; the previous preview of the type

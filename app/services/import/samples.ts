@@ -1,4 +1,4 @@
-// Sample CSVs for GET /import-data/sample (CONTRACT section 5): a plumbing, HVAC and electrical
+// Sample CSVs for GET /import-data/sample: a plumbing, HVAC and electrical
 // business in Austin. Valid, and importable in the order customers, team, jobs, quotes,
 // invoices into an empty tenant: later samples reference the customers' emails and external
 // ids and the team's emails. tests/unit/import-samples.test.ts holds them to that.

@@ -1,4 +1,4 @@
-// The import pages' forms (CONTRACT section 5), one zod schema each, shared by the server
+// The import pages' forms, one zod schema each, shared by the server
 // (formAction / the upload route) and the browser (useConformForm). Browser-safe.
 import { z } from "zod";
 import { IMPORT_TYPES, isImportType } from "./columns";

@@ -1,4 +1,4 @@
-// When an import can be undone (CONTRACT section 5, docs/decisions/074), and the delete itself.
+// When an import can be undone (docs/decisions/074), and the delete itself.
 //
 // "Referenced from outside" is read from the catalogue: every foreign key that points at a
 // table the import wrote to is checked, so a table added later (by any feature) that refers to

@@ -1,4 +1,4 @@
-// The mapping step (CONTRACT section 14, docs/decisions/152-153): a file whose headers are not
+// The mapping step (docs/decisions/152-153): a file whose headers are not
 // all matched with certainty is kept in import_uploads with its headers and first rows apart;
 // the step's page reads only those. Choosing the mapping analyses the kept file, stores the
 // preview as any other, remembers the mapping for the same headers, and drops the upload.

@@ -1,4 +1,4 @@
-// Row validation for the CSV import (CONTRACT section 5). Pure: no database. Each type has one
+// Row validation for the CSV import. Pure: no database. Each type has one
 // zod schema that turns a record (header -> raw cell) into a normalised row; validateRows adds
 // the checks that span rows (duplicates in the file, quote and invoice documents).
 //

@@ -1,5 +1,5 @@
 /**
- * Accounting integration catalogue (CONTRACT §10, spec item 4 / §4.3).
+ * Accounting integration catalogue (spec item 4 / §4.3).
  *
  * Pure, typed data for `/settings/accounting`. Nothing here talks to a provider:
  * live connections are deferred until provider credentials, redirect URLs,

@@ -1,5 +1,5 @@
 /**
- * Calendar integration catalogue (CONTRACT §10, spec item 4 / §4.3).
+ * Calendar integration catalogue (spec item 4 / §4.3).
  *
  * Pure data for `/settings/calendar`: two providers, both two-way. Nothing
  * connects yet: live OAuth waits for provider credentials, redirect URLs,

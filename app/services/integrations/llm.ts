@@ -1,5 +1,5 @@
 /**
- * Language-model settings catalogue (CONTRACT §4 and §10).
+ * Language-model settings catalogue.
  *
  * The assistant is the built-in local rules engine; it calls no provider. The
  * other entries are planned and listed so a tenant can record a non-secret
@@ -24,7 +24,7 @@ export interface LlmProvider {
   readonly description: string;
 }
 
-/** Matches the `engine` field the assistant returns (CONTRACT §4). */
+/** Matches the `engine` field the assistant returns. */
 export const LOCAL_MODEL = "local-rules";
 export const DEFAULT_LLM_PROVIDER_ID: LlmProviderId = "local";
 

@@ -1,5 +1,5 @@
 /**
- * Zod schemas for the three integration settings forms (CONTRACT §10).
+ * Zod schemas for the three integration settings forms.
  *
  * Forms post snake_case string fields (no JavaScript needed); the parsed
  * values are the tenant's non-secret preferences in camelCase. Any field that

@@ -1,5 +1,5 @@
 /**
- * A tenant's integration preferences (CONTRACT §10), one `tenant_settings` row per area.
+ * A tenant's integration preferences, one `tenant_settings` row per area.
  *
  * Only the non-secret preferences of `preferences.ts` are stored. Saving parses the posted
  * form with that area's schema (which also refuses any credential-looking field), so a

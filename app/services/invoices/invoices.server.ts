@@ -42,7 +42,7 @@ import { isUuid } from "~/utils/crypto.server";
 import { formatDate, formatMoney } from "~/utils/format";
 import type { InvoiceFormValue } from "./schemas";
 
-// Invoices changed by hand in the office (CONTRACT section 12).
+// Invoices changed by hand in the office.
 
 /** Voids an invoice without payments; one with payments is 409 and stays as it was. Voiding twice changes nothing. */
 export async function voidInvoice(actor: Actor, invoiceId: string): Promise<Invoice> {
@@ -71,7 +71,7 @@ export async function voidInvoice(actor: Actor, invoiceId: string): Promise<Invo
   });
 }
 
-// --- Invoices by hand (CONTRACT section 12, docs/decisions/104 and 117) --------------------
+// --- Invoices by hand (docs/decisions/104 and 117) --------------------
 
 /** A draft, or a sent invoice without payments, can be edited; part paid, paid or void cannot (409). */
 function assertInvoiceEditable(invoice: Invoice) {

@@ -3,7 +3,7 @@ import { lineItemsSchema } from "~/services/documents/line-items";
 import { checked, currency, isoDate, maxLen } from "~/services/import/cells";
 import { amountField, isCalendarDate } from "~/services/money/amount";
 
-// Forms of the invoice pages (CONTRACT section 12), shared by the server and the browser.
+// Forms of the invoice pages, shared by the server and the browser.
 
 export const OFFICE_PAYMENT_METHODS = ["cash", "check", "card", "bank_transfer", "other"] as const;
 export type OfficePaymentMethod = (typeof OFFICE_PAYMENT_METHODS)[number];

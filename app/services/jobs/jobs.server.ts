@@ -11,8 +11,8 @@ import { utcToZoned, zonedToUtc } from "./local-time";
 import { checklistText, setChecklist, stopClock } from "./checklist.server";
 import { checklistLines, type JobFormInput } from "./schemas";
 
-// Jobs made and changed by hand in the office (CONTRACT section 12): the commands the job form,
-// the cancel/reopen buttons, a booking request's "Create job", the schedule page (issue 17) and
+// Jobs made and changed by hand in the office: the commands the job form,
+// the cancel/reopen buttons, a booking request's "Create job", the schedule page and
 // the demo seed all call. Each locks the job row it changes in the same transaction.
 
 export function assertManagesRecords(actor: Actor) {

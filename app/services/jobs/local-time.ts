@@ -1,7 +1,7 @@
 import { dateTimeFormat } from "~/utils/format";
 
 // Wall-clock times in a tenant's time zone (`YYYY-MM-DDTHH:MM`, what <input type="datetime-local">
-// sends) to and from UTC instants. Shared by the job form and the schedule (issue 17).
+// sends) to and from UTC instants. Shared by the job form and the schedule.
 
 export const LOCAL_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/;
 

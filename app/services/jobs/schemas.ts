@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { isLocalDateTime } from "./local-time";
 
-// The job form (CONTRACT section 12), one schema for the server and the browser (conform).
+// The job form, one schema for the server and the browser (conform).
 // Empty fields arrive as undefined (conform's parseWithZod strips them).
 
 const localDateTime = z.string().refine(isLocalDateTime, "Enter a date and time, e.g. 2026-06-16 09:30.");
@@ -34,7 +34,7 @@ export const jobFormSchema = z
     assigneeId: z.string().uuid("Choose a team member.").optional(),
     // One of the chosen customer's service properties (section 14); the service checks it is theirs.
     propertyId: z.string().uuid("Choose one of the customer's properties.").optional(),
-    /** What the technician ticks on site, one item per line (issue 21). */
+    /** What the technician ticks on site, one item per line. */
     checklist: z
       .string()
       .max(CHECKLIST_MAX_ITEMS * (CHECKLIST_LABEL_MAX + 2), "The checklist is too long.")
@@ -62,7 +62,7 @@ export const jobFormSchema = z
   });
 export type JobFormInput = z.infer<typeof jobFormSchema>;
 
-/** The job page's office buttons: cancel the job, or put a cancelled one back (CONTRACT section 12). */
+/** The job page's office buttons: cancel the job, or put a cancelled one back. */
 export const jobActionSchema = z.object({
   intent: z.enum(["cancel", "reopen"], {
     required_error: "Choose Cancel job or Reopen.",

@@ -28,7 +28,7 @@ function limiter(name: string, points: number, durationSeconds: number, blockSec
   return l;
 }
 
-/** The rules of CONTRACT section 9. */
+/** The request limits: per sign-in, per session and per tenant (docs/decisions/). */
 export const RULES = {
   loginPair: () => limiter("login_pair", 10, 15 * 60, 15 * 60),
   /** Failures from browsers not known to the account (OWASP device cookies: docs/decisions/101). */

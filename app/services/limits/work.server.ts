@@ -4,7 +4,7 @@ import { AppError } from "~/utils/app-error";
 import { log } from "~/utils/log.server";
 
 /**
- * Fair sharing (issue 24, docs/decisions/193). Expensive work, one class per kind: how many may
+ * Fair sharing (docs/decisions/193). Expensive work, one class per kind: how many may
  * run at once per tenant and per user, how long a lease lives if its server dies, the statement
  * timeout of its queries, the Retry-After of a refusal, and how long a request may wait for a
  * lease before it is refused (0: refused at once).
@@ -22,7 +22,7 @@ export const WORK_CLASSES = {
   import: { tenant: 2, user: 2, leaseSeconds: 900, statementTimeoutMs: 60_000, retryAfter: 5, waitMs: 0 },
   /**
    * An import's commit or undo. They wait their turn rather than being refused: a double submit
-   * must land on the result page (CONTRACT section 5), and the tenant's commits run one at a
+   * must land on the result page, and the tenant's commits run one at a
    * time anyway (they lock the tenant's previews).
    */
   commit: { tenant: 2, user: 2, leaseSeconds: 900, statementTimeoutMs: 60_000, retryAfter: 5, waitMs: 30_000 },

@@ -1,4 +1,4 @@
-// The messages the app sends (CONTRACT issue 18): each is composed and queued inside the
+// The messages the app sends: each is composed and queued inside the
 // transaction of the effect it tells of (quotes.server.ts, payments.server.ts, the portal's
 // actions, invites). Customers get portal links; the office gets the company e-mail.
 import { one, type Tx } from "../../../db/index";

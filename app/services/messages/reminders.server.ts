@@ -1,4 +1,4 @@
-// Automatic reminders (issue 18, docs/decisions/143): quote follow-ups, invoice reminders
+// Automatic reminders (docs/decisions/143): quote follow-ups, invoice reminders
 // before and after the due date, visit reminders the day before. Each app server ticks; a
 // tick asks the database for the reminders due whose key has no message yet
 // (app_reminders_due, migration 0051) and writes each in its tenant's transaction with that

@@ -1,5 +1,4 @@
-// The customer's choice on a quote with options and optional items (CONTRACT section 16,
-// docs/decisions/155-156): which lines a choice buys, what it totals, and the deposit it asks.
+// The customer's choice on a quote with options and optional items (// docs/decisions/155-156): which lines a choice buys, what it totals, and the deposit it asks.
 // Plain functions, no server imports: the portal card computes the live total with them in the
 // browser, renders the no-JavaScript "Update total" page with them on the server, and the
 // approval checks and records the same choice with them.

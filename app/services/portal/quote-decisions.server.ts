@@ -19,7 +19,7 @@ import {
 } from "./quote-choice";
 import type { QuoteDecisionInput } from "./schemas";
 
-// What the customer does with a sent quote beyond declining it (CONTRACT section 16): approve
+// What the customer does with a sent quote beyond declining it: approve
 // exactly one option and the optional items they ticked, paying the deposit when the quote
 // asks one; or ask for changes. The caller (decideQuote) holds the quote's row lock and has
 // checked that it is sent and unexpired, so two approvals at once are taken one after the

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { amountField, isCalendarDate } from "~/services/money/amount";
 import { TIME_WINDOWS } from "./types";
 
-// The fields of the three portal forms (CONTRACT section 6). A blank field is the same as a
+// The fields of the three portal forms. A blank field is the same as a
 // missing one; ids are checked by the services, where an unknown id and another customer's
 // id get the same answer.
 
@@ -25,8 +25,7 @@ const idList = z.preprocess(
 );
 
 /**
- * A decision on a quote: approve (signed; with the option and the optional items chosen,
- * CONTRACT section 16), decline (an optional reason), or ask for changes (a message). The
+ * A decision on a quote: approve (signed; with the option and the optional items chosen), decline (an optional reason), or ask for changes (a message). The
  * option and the item ids are checked against the quote by the service.
  */
 export const quoteDecisionSchema = z

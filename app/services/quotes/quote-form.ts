@@ -1,4 +1,4 @@
-// The quote builder's form (CONTRACT section 12): one schema for the browser and the action.
+// The quote builder's form: one schema for the browser and the action.
 import { z } from "zod";
 import { checked, isoDate, maxLen, currency, money, Invalid, type Check } from "~/services/import/cells";
 import { lineItemsSchema } from "../documents/line-items";

@@ -1,4 +1,4 @@
-// Quotes by hand (CONTRACT sections 12 and 16, docs/decisions/122): the commands behind the
+// Quotes by hand (docs/decisions/122): the commands behind the
 // quote builder, Send and Convert. Each takes the acting member and runs in one tenant
 // transaction; the route, the seed, the tests and the assistant's "start a quote" call them.
 import { Op } from "sequelize";
@@ -422,7 +422,7 @@ export async function sendQuote(actor: Actor, id: string): Promise<{ emailedTo: 
 }
 
 /**
- * THE rule for which of a quote's lines are bought (CONTRACT section 16, docs/decisions/155):
+ * THE rule for which of a quote's lines are bought (docs/decisions/155):
  * the customer's recorded choice (quote_items.selected = true, set for every line when the
  * quote is approved in the portal); absent a recorded choice, decision 122's default: every
  * line that is neither optional nor in an option group, plus the first option group's

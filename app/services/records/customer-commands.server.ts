@@ -1,4 +1,4 @@
-// Customers by hand (CONTRACT section 12): the commands behind /customers/new and
+// Customers by hand: the commands behind /customers/new and
 // /customers/<id>/edit, given the row the import's customer schema made (one set of rules).
 import { UniqueConstraintError } from "sequelize";
 import { inTenant, type Tx } from "../../../db/index";

@@ -1,4 +1,4 @@
-// A customer's service properties (CONTRACT section 14, docs/decisions/154): listed and
+// A customer's service properties (docs/decisions/154): listed and
 // changed on the customer page; imported from another product's export; a job may name one.
 import { fn, col } from "sequelize";
 import { inTenant } from "../../../db/index";

@@ -1,4 +1,4 @@
-// A customer's service property form (CONTRACT section 14), shared by the server and the browser.
+// A customer's service property form, shared by the server and the browser.
 import { z } from "zod";
 
 const text = (max: number) =>

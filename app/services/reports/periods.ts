@@ -1,4 +1,4 @@
-// The periods a report covers, as calendar dates in the tenant's time zone (CONTRACT section 15).
+// The periods a report covers, as calendar dates in the tenant's time zone.
 // Pure: shared by the service, the page's period selector and the tests.
 
 export const REPORT_PERIODS = ["last-12-months", "this-year", "last-year"] as const;

@@ -2,7 +2,7 @@ import { inTenant, one, rows, type Tx } from "../../../db/index";
 import type { Actor } from "~/services/accounts/actor";
 import { periodRange, weeksOf, type PeriodRange, type ReportPeriod } from "./periods";
 
-// The owner's reports (CONTRACT section 15). Every figure is an aggregate in SQL over an index
+// The owner's reports. Every figure is an aggregate in SQL over an index
 // of the tenant's rows (migration 0070), in the tenant's time zone: months and weeks are the
 // tenant's calendar, so a payment at 23:30 on the last day of the month in Auckland counts in
 // that month there, whatever the server's clock says. Set-based reads, hence raw SQL.

@@ -29,7 +29,7 @@ export type BoardJob = {
   preferred: PreferredWindow | null;
   /** Why the time is outside what the customer asked for in their booking request, if it is. */
   outsideWindow: string | null;
-  /** The job's running clock (issue 21): "On site since 9:12 AM" on the card. */
+  /** The job's running clock: "On site since 9:12 AM" on the card. */
   clock: { startedAt: string; onSiteAt: string | null } | null;
 };
 
@@ -86,7 +86,7 @@ const JOB_FROM = `jobs j JOIN customers c ON c.tenant_id = j.tenant_id AND c.id 
   LEFT JOIN job_clocks k ON k.tenant_id = j.tenant_id AND k.job_id = j.id`;
 
 /**
- * GET /schedule (CONTRACT section 13): one row per technician with the day's or week's jobs by
+ * GET /schedule: one row per technician with the day's or week's jobs by
  * time in the tenant's zone, and the unscheduled jobs beside it. A technician sees only their
  * own row and their own unscheduled jobs; office and above see everyone (and any other member
  * who has jobs in the window, and the scheduled jobs nobody is assigned to).

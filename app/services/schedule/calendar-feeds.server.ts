@@ -9,7 +9,7 @@ import { env } from "~/utils/env.server";
 import { can } from "~/utils/permissions";
 import { signIdToken, verifyIdToken } from "~/utils/signed-ids.server";
 
-// Calendar feeds (CONTRACT section 13, docs/decisions/133): a member subscribes to their jobs
+// Calendar feeds (docs/decisions/133): a member subscribes to their jobs
 // in Google Calendar, Outlook or Apple Calendar with `APP_URL/calendar/<token>.ics`. The token
 // is signed over (tenant, feed id) like a portal token; the row says whose jobs and whether it
 // still works. A member makes and revokes their own; an owner or admin (manage_team) anyone's.

@@ -19,7 +19,7 @@ import { clock, clockRange, longDate } from "./days";
 export type MoveResult = { jobId: string; title: string; changed: boolean; message: string };
 
 /**
- * POST /jobs/<id>/schedule (CONTRACT section 13): gives a job its technician and times, or
+ * POST /jobs/<id>/schedule: gives a job its technician and times, or
  * takes them away (all empty). The board's drag and drop and the no-JavaScript form both land
  * here. The job row is locked for the whole change; a completed or cancelled job is 409.
  * The job's calendar SEQUENCE is bumped by the database (migration 0030), and the technician's

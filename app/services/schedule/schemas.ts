@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { isLocalDateTime } from "~/services/jobs/local-time";
 
-// The schedule action's form (CONTRACT section 13), one schema for the server and the browser:
+// The schedule action's form, one schema for the server and the browser:
 // the no-JavaScript form of /jobs/<id>/schedule and the board's drag and drop post it alike.
 // Times are wall clock in the tenant's time zone; empty fields arrive as undefined (conform).
 

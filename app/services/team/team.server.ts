@@ -93,7 +93,7 @@ export async function changeRole(actor: Actor, userId: string, role: Role) {
 /**
  * Adds a member without a password; they sign in through an invite (like an imported member).
  * Never a role above the adder's own. An e-mail known in another business is added like any
- * new e-mail (CONTRACT section 19); only this team's own members are "already" there.
+ * new e-mail; only this team's own members are "already" there.
  */
 export async function addMember(actor: Actor, input: z.infer<typeof addMemberSchema>) {
   if (input.role === "owner" && actor.role !== "owner") throw forbidden("Only an owner can add another owner.");

@@ -1,4 +1,4 @@
-// Reading an upload that may need a mapping (CONTRACT section 14, docs/decisions/152). Pure
+// Reading an upload that may need a mapping (docs/decisions/152). Pure
 // apart from the `remembered` lookup it is given.
 //
 // Only the head of the file (its header and first rows) is read before deciding:

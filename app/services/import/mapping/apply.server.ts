@@ -1,4 +1,4 @@
-// Applying a mapping to a parsed file (CONTRACT section 14, docs/decisions/150-152). Pure.
+// Applying a mapping to a parsed file (docs/decisions/150-152). Pure.
 //
 // Each record of the file becomes a record of section 5's columns, so the rows are validated
 // by the same schemas as a file written with our own headers:

@@ -1,4 +1,4 @@
-// Dates as other products write them (CONTRACT section 14, docs/decisions/220). Pure.
+// Dates as other products write them (docs/decisions/220). Pure.
 //
 // A jobs export from Jobber, Housecall Pro or a QuickBooks-era spreadsheet carries its dates in
 // the account's own format: "Nov 24, 2026", "24/11/2026 09:00", "11/24/2026 9:00 AM",

@@ -1,4 +1,4 @@
-// Known headers as data (CONTRACT section 14, docs/decisions/150-151): aliases of each field,
+// Known headers as data (docs/decisions/150-151): aliases of each field,
 // headers that could mean two fields, and the exports of other products. Adding a product is
 // adding a row to PRESETS; no code changes. Safe in the browser (plain data).
 import type { ImportType } from "../columns";

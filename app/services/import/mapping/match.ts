@@ -1,4 +1,4 @@
-// Header matching (CONTRACT section 14, docs/decisions/150): each header of a file is matched
+// Header matching (docs/decisions/150): each header of a file is matched
 // to a field of the import type: a product's preset (recognised by its headers), else exact
 // (case, spaces, `_`, `-` ignored), else a known alias, else a close spelling (edit distance
 // from fastest-levenshtein). Pure and browser-safe.

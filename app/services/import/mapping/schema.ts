@@ -1,4 +1,4 @@
-// The mapping step's form (CONTRACT section 14): one zod schema shared by the server
+// The mapping step's form: one zod schema shared by the server
 // (formAction) and the browser (useConformForm).
 import { z } from "zod";
 

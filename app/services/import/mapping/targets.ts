@@ -1,4 +1,4 @@
-// What a file's column can be mapped to, per import type (CONTRACT section 14). Plain data,
+// What a file's column can be mapped to, per import type. Plain data,
 // safe in the browser: the mapping step renders these as the options of each column's select.
 //
 // The section 5 columns are the targets, plus a few that are combined into them:
