@@ -73,7 +73,8 @@ export function InvoiceCard({
           ["Total", inv.totalCents, !inv.amountPaidCents || inv.status === "void"],
           ...(inv.amountPaidCents && inv.status !== "void"
             ? ([
-                ["Paid so far", -inv.amountPaidCents],
+                // What was paid is a payment received, shown as the positive amount it is.
+                ["Paid so far", inv.amountPaidCents],
                 ["Balance due", inv.balanceCents, true],
               ] as Array<[string, number, boolean?]>)
             : []),
