@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import http from "node:http";
 import { after, before, test } from "node:test";
 import { Client, clientFor } from "../helpers/client";
-import { createTenantWithUsers } from "../helpers/fixtures";
+import { createCustomer, createTenantWithUsers } from "../helpers/fixtures";
 import { startServer, type RunningServer } from "../helpers/server";
 
 let server: RunningServer;
@@ -119,4 +119,20 @@ test("remix-serve's access log: every request's line arrives, in order", async (
     seen,
     marks.map((_, i) => i),
   );
+});
+
+test("a page whose multi-byte characters fall at every byte offset is sent without a NUL byte, exactly as stored", async () => {
+  const t = await createTenantWithUsers();
+  // The padding moves "–", "é" and "✓" across any fixed-size boundary of the renderer's output.
+  const names = Array.from({ length: 40 }, (_, i) => `Dash ${"x".repeat(i)} 1:30–3:30 é ✓`);
+  for (const name of names) await createCustomer(t.id, { name });
+  const c = await clientFor(t.users.owner, server.url);
+  const page = await rawGet(`${server.url}/customers`, { cookie: c.cookieHeader() });
+  assert.equal(page.status, 200);
+  assert.equal(page.body.includes(0), false, "no NUL byte in the page");
+  const text = page.body.toString("utf8");
+  assert.match(text, /^<!DOCTYPE html>/);
+  // Every name shown is whole (the list shows a page of them).
+  const shown = text.split("1:30–3:30 é ✓").length - 1;
+  assert.ok(shown >= 20, `${shown} names shown whole`);
 });
