@@ -1,5 +1,5 @@
 import { getFormProps, type SubmissionResult } from "@conform-to/react";
-import { Form } from "@remix-run/react";
+import { Form, useLocation } from "@remix-run/react";
 import { CsrfInput, Field, FormError, fieldOf, useConformForm } from "~/components/forms";
 import { propertySchema, type PropertyView } from "~/services/records/property-schema";
 
@@ -73,6 +73,7 @@ export function PropertiesCard({
 }) {
   const target = (lastResult?.initialValue as { propertyId?: string; intent?: string } | undefined) ?? {};
   const addFailed = target.intent === "property.add";
+  const addKey = useLocation().key;
   return (
     <section className="card" aria-labelledby="properties-title">
       <div className="card-header">
@@ -111,7 +112,8 @@ export function PropertiesCard({
       {canManage ? (
         <details className="property-add" open={addFailed}>
           <summary>Add a service property</summary>
-          <PropertyForm customerId={customerId} lastResult={addFailed ? lastResult : null} />
+          {/* Keyed by the location: after a save (a redirect, a new location) the form starts empty. */}
+          <PropertyForm key={addKey} customerId={customerId} lastResult={addFailed ? lastResult : null} />
         </details>
       ) : null}
     </section>

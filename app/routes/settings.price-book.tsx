@@ -1,7 +1,7 @@
 import { getFormProps } from "@conform-to/react";
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction, SerializeFrom } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { CsrfInput, Field, fieldOf, FormError, useConformForm } from "~/components/forms";
 import { EmptyState, PageHeader } from "~/components/layout";
@@ -42,10 +42,16 @@ export async function action({ request }: ActionFunctionArgs) {
   });
 }
 
-export default function PriceBookPage() {
-  const { items, editing } = useLoaderData<typeof loader>();
-  const reply = useActionData<FormReply>();
-  const busy = useNavigation().state === "submitting";
+/** The add (or change) form; a fresh one after each save (the page keys it by location). */
+function PriceBookItemForm({
+  editing,
+  reply,
+  busy,
+}: {
+  editing: SerializeFrom<typeof loader>["editing"];
+  reply: FormReply | undefined;
+  busy: boolean;
+}) {
   const defaultValue = editing
     ? {
         id: editing.id,
@@ -62,6 +68,54 @@ export default function PriceBookPage() {
     defaultValue,
   });
   return (
+    <Form method="post" {...getFormProps(form)} className="stack record-form">
+      <CsrfInput />
+      {editing ? <input type="hidden" name="id" value={editing.id} /> : null}
+      <FormError errors={form.errors} />
+      <div className="form-grid">
+        <Field label="Name" autoComplete="off" {...fieldOf(fields.name)} />
+        <SelectField
+          name="kind"
+          label="Kind"
+          value={String(fields.kind.initialValue ?? "service")}
+          errors={fields.kind.errors}
+          options={[
+            { value: "service", label: "Service" },
+            { value: "product", label: "Product" },
+          ]}
+        />
+        <Field
+          label="Unit price"
+          inputMode="decimal"
+          autoComplete="off"
+          hint="Like 149.00"
+          {...fieldOf(fields.unitPrice)}
+        />
+        <Field
+          label="Tax rate (%)"
+          inputMode="decimal"
+          autoComplete="off"
+          hint="Like 8.25; empty for none"
+          {...fieldOf(fields.taxRate)}
+        />
+      </div>
+      <Field label="Description" autoComplete="off" {...fieldOf(fields.description)} />
+      <FormActions
+        submit={editing ? "Save changes" : "Add to price book"}
+        cancelTo="/settings/price-book"
+        busy={busy}
+      />
+    </Form>
+  );
+}
+
+export default function PriceBookPage() {
+  const { items, editing } = useLoaderData<typeof loader>();
+  const reply = useActionData<FormReply>();
+  const busy = useNavigation().state === "submitting";
+  // Keyed by the location: after a save (a redirect, a new location) the form starts empty.
+  const formKey = useLocation().key;
+  return (
     <>
       <PageHeader
         title="Price book"
@@ -69,44 +123,7 @@ export default function PriceBookPage() {
       />
       <section className="card" aria-labelledby="item-form-title">
         <h2 id="item-form-title">{editing ? `Change “${editing.name}”` : "Add a service or product"}</h2>
-        <Form method="post" {...getFormProps(form)} className="stack record-form">
-          <CsrfInput />
-          {editing ? <input type="hidden" name="id" value={editing.id} /> : null}
-          <FormError errors={form.errors} />
-          <div className="form-grid">
-            <Field label="Name" autoComplete="off" {...fieldOf(fields.name)} />
-            <SelectField
-              name="kind"
-              label="Kind"
-              value={String(fields.kind.initialValue ?? "service")}
-              errors={fields.kind.errors}
-              options={[
-                { value: "service", label: "Service" },
-                { value: "product", label: "Product" },
-              ]}
-            />
-            <Field
-              label="Unit price"
-              inputMode="decimal"
-              autoComplete="off"
-              hint="Like 149.00"
-              {...fieldOf(fields.unitPrice)}
-            />
-            <Field
-              label="Tax rate (%)"
-              inputMode="decimal"
-              autoComplete="off"
-              hint="Like 8.25; empty for none"
-              {...fieldOf(fields.taxRate)}
-            />
-          </div>
-          <Field label="Description" autoComplete="off" {...fieldOf(fields.description)} />
-          <FormActions
-            submit={editing ? "Save changes" : "Add to price book"}
-            cancelTo="/settings/price-book"
-            busy={busy}
-          />
-        </Form>
+        <PriceBookItemForm key={formKey} editing={editing} reply={reply} busy={busy} />
       </section>
       {items.length ? (
         <div className="table-wrap">

@@ -3,7 +3,7 @@ import { json, redirect } from "@remix-run/node";
 import { Fragment } from "react";
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { SelectField, TextField } from "~/components/conform-fields";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { CsrfInput, FormError } from "~/components/forms";
@@ -47,6 +47,37 @@ export async function action({ request }: ActionFunctionArgs) {
   });
 }
 
+/** The add-a-member form; a fresh one after each member added (the page keys it by location). */
+function AddMemberForm({ lastResult, grantable }: { lastResult: FormReply["result"] | undefined; grantable: Role[] }) {
+  const [addForm, addFields] = useForm({
+    id: "add-member",
+    lastResult,
+    defaultValue: { role: "technician" },
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: addMemberSchema }),
+  });
+  return (
+    <Form method="post" className="stack" {...getFormProps(addForm)}>
+      <CsrfInput />
+      <input type="hidden" name="intent" value="add" />
+      <FormError errors={addForm.errors} />
+      <TextField meta={addFields.name} label="Name" input={{ required: true, maxLength: 200 }} />
+      <TextField meta={addFields.email} label="Email" type="email" input={{ required: true }} />
+      <SelectField
+        meta={addFields.role}
+        label="Role"
+        options={grantable.map((r) => ({ value: r, label: ROLE_LABELS[r] }))}
+      />
+      <div>
+        <button type="submit" className="btn btn-primary">
+          Add member
+        </button>
+      </div>
+    </Form>
+  );
+}
+
 /** Which of the page's forms a refused answer belongs to (a body that could not be read names none: the add form shows it). */
 function replyFor(reply: FormReply | undefined) {
   const posted = (reply?.result.initialValue ?? {}) as Record<string, unknown>;
@@ -68,15 +99,9 @@ export default function TeamPage() {
   const reply = useActionData<FormReply>();
   const posted = replyFor(reply);
   const roleFailed = reply && posted.intent !== undefined && posted.intent !== "add" ? reply.result : undefined;
-  const [addForm, addFields] = useForm({
-    id: "add-member",
-    lastResult: reply && !roleFailed ? reply.result : undefined,
-    defaultValue: { role: "technician" },
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: addMemberSchema }),
-  });
   const grantable = ROLES.filter((r) => r !== "owner" || me.role === "owner");
+  // Keyed by the location: after a member is added (a redirect, a new location) the form starts empty.
+  const addKey = useLocation().key;
   return (
     <>
       <PageHeader
@@ -169,23 +194,11 @@ export default function TeamPage() {
         <section className="card" aria-labelledby="add-title">
           <h2 id="add-title">Add a member</h2>
           <p className="muted small">They get no password: create an invite link for them, and they choose one.</p>
-          <Form method="post" className="stack" {...getFormProps(addForm)}>
-            <CsrfInput />
-            <input type="hidden" name="intent" value="add" />
-            <FormError errors={addForm.errors} />
-            <TextField meta={addFields.name} label="Name" input={{ required: true, maxLength: 200 }} />
-            <TextField meta={addFields.email} label="Email" type="email" input={{ required: true }} />
-            <SelectField
-              meta={addFields.role}
-              label="Role"
-              options={grantable.map((r) => ({ value: r, label: ROLE_LABELS[r] }))}
-            />
-            <div>
-              <button type="submit" className="btn btn-primary">
-                Add member
-              </button>
-            </div>
-          </Form>
+          <AddMemberForm
+            key={addKey}
+            lastResult={reply && !roleFailed ? reply.result : undefined}
+            grantable={grantable}
+          />
         </section>
         <div>
           <section className="card" aria-labelledby="roles-title">
