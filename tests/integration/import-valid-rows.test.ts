@@ -120,7 +120,7 @@ test("quotes: only whole quotes are kept; a good row of a quote with a bad row i
       WHERE q.tenant_id = $1 GROUP BY q.tenant_id, q.id`,
     [t.id],
   );
-  assert.deepEqual(docs, [{ number: "Q-2", items: 2, total_cents: 214_335 }]);
+  assert.deepEqual(docs, [{ number: "Q-2", items: 2, total_cents: 214_336 }]);
 });
 
 test("no valid row, a valid preview, a technician, another tenant's preview: refused, nothing changes", async () => {

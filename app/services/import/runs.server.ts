@@ -508,10 +508,11 @@ export async function previewValidRows(actor: Actor, previewId: string): Promise
     const made = await one<{ id: string }>(
       `INSERT INTO import_runs (tenant_id, type, file_name, file_bytes, headers, warnings, row_count, valid_count, invalid_count,
          error_count, document_count, item_count, created_by, mapping, left_out_count)
-       SELECT $1, type, file_name, file_bytes, headers, warnings, $3, $3, 0, 0,
-              CASE WHEN $4 THEN (SELECT coalesce(sum(jsonb_array_length(d.data::jsonb)), 0)::int FROM import_run_data d
-                                  WHERE d.tenant_id = $1 AND d.run_id = $2 AND d.kind = 'records') END,
-              CASE WHEN $4 THEN $3 END, $5, mapping, $6
+       SELECT tenant_id, type, file_name, file_bytes, headers, warnings, $3::int, $3::int, 0, 0,
+              CASE WHEN $4::boolean THEN (SELECT coalesce(sum(jsonb_array_length(d.data::jsonb)), 0)::int
+                                            FROM import_run_data d
+                                           WHERE d.tenant_id = $1 AND d.run_id = $2 AND d.kind = 'records') END,
+              CASE WHEN $4::boolean THEN $3::int END, $5::uuid, mapping, $6::int
          FROM import_runs WHERE tenant_id = $1 AND id = $2
        RETURNING id`,
       [actor.tenantId, source.id, kept, isDocs, actor.userId, leftOut],
