@@ -893,6 +893,7 @@ export const GOLDEN_REQUESTS: readonly GoldenRequest[] = [
     fixture: "sprinkler",
     must: ["lateral", "valve"],
     mustNot: ["water heater", "toilet"],
+    heldOut: true,
   },
   {
     id: "controller",
@@ -938,6 +939,7 @@ export const GOLDEN_REQUESTS: readonly GoldenRequest[] = [
     title: "new water heater and water softener install",
     must: ["expansion tank", "softener"],
     mustNot: ["toilet", "breaker"],
+    heldOut: true,
   },
   // ------------------------------------------------------------------ modes
   {
