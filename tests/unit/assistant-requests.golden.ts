@@ -9,7 +9,8 @@
 // `fixture` names the fixture or equipment the request is about: the answer must never be
 // another fixture's guidance (it may be the general checklist when the kind is uncertain).
 //
-// Terms are matched case-insensitively against the answer's title, summary and items.
+// Terms are matched case-insensitively, where a word starts ("washer" is not found inside
+// "dishwasher"), against the answer's title, summary and items.
 
 import type { AssistantMode } from "../../app/services/assistant/engine";
 

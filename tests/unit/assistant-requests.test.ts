@@ -17,14 +17,20 @@ function answerText(data: AssistantData): string[] {
   return [g.title, g.summary, ...g.sections.flatMap((s) => [s.heading, ...s.items])].map((t) => t.toLowerCase());
 }
 
+/** A term matches where a word starts ("washer" is not found inside "dishwasher"), in any case. */
+function has(text: readonly string[], term: string): string | undefined {
+  const re = new RegExp(`(^|[^a-z0-9])${term.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`);
+  return text.find((t) => re.test(t));
+}
+
 /** Why a request's answer misses (empty when it passes). */
 function misses(c: GoldenRequest): string[] {
   const data = generateGuidance({ mode: c.mode ?? "quote", jobTitle: c.title, details: c.details });
   const text = answerText(data);
   const out: string[] = [];
-  for (const want of c.must) if (!text.some((t) => t.includes(want.toLowerCase()))) out.push(`missing "${want}"`);
+  for (const want of c.must) if (has(text, want) === undefined) out.push(`missing "${want}"`);
   for (const unwanted of c.mustNot) {
-    const hit = text.find((t) => t.includes(unwanted.toLowerCase()));
+    const hit = has(text, unwanted);
     if (hit !== undefined) out.push(`has "${unwanted}" in: ${hit}`);
   }
   return out;
