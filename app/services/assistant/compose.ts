@@ -9,6 +9,7 @@ import { measuresOf, type Choice, type Finding, type RuleMatch, type Words } fro
 import {
   FIXTURES,
   GENERIC_JOB,
+  LABOUR_NAMES,
   QUOTE_TERMS,
   TRADE_GENERAL,
   SCHEDULE_DEFAULTS,
@@ -143,7 +144,7 @@ function draftLines(ctx: Context, lines: readonly Line[]): string[] {
   const { rule } = ctx.primary;
   const out: DraftLine[] = lines.flatMap((l) => (l.draft ? [l.draft] : []));
   out.push({
-    name: fill(WORDING.draftLabour, { trade: TRADE_LABELS[rule.trade].toLowerCase() }),
+    name: fill(WORDING.draftLabour, { trade: LABOUR_NAMES[rule.trade] }),
     qty: ctx.est.labour.max,
   });
   if (!NO_DISPOSAL.test(rule.disposal)) out.push({ name: WORDING.draftDisposal, qty: 1 });

@@ -172,18 +172,27 @@ export interface Choice {
   readonly trade: Trade | undefined;
 }
 
+function wordsOf(m: RuleMatch): Set<string> {
+  return new Set([...m.matchedKeys].flatMap((k) => k.split(" ")));
+}
+
 function aboutNamed(m: RuleMatch, named: ReadonlyMap<string, number>): boolean {
   return m.fixtures.some((f) => named.has(f));
 }
 
 /**
- * How sure the engine is of a kind: stronger matches are surer (score / (score + 4)), a rival
+ * How sure the engine is of a kind: stronger matches are surer (score / (score + 3)), a rival
  * kind about another fixture with a close score makes it less sure (by up to a half, with the
  * square of the rivals' score ratio), and naming the kind's fixture makes it surer.
  */
 function confidenceOf(pick: RuleMatch, ranked: readonly RuleMatch[], named: ReadonlyMap<string, number>): number {
-  let c = pick.score / (pick.score + 4);
-  const rival = ranked.find((m) => m !== pick && !m.fixtures.some((f) => pick.fixtures.includes(f)));
+  let c = pick.score / (pick.score + 3);
+  // A rival is a kind about another fixture that claims some of the same words: two problems
+  // named in separate words ("toilet running and faucet drips") are two jobs, not a doubt.
+  const own = wordsOf(pick);
+  const rival = ranked.find(
+    (m) => m !== pick && !m.fixtures.some((f) => pick.fixtures.includes(f)) && [...wordsOf(m)].some((w) => own.has(w)),
+  );
   if (rival) c *= 1 - 0.5 * Math.min(1, rival.score / pick.score) ** 2;
   if (aboutNamed(pick, named)) c += 0.1;
   return Math.round(Math.min(0.99, c) * 100) / 100;

@@ -23,8 +23,17 @@ const DEFAULTS: TradeDefaults = {
     "The appliance's make, model and serial (the label inside the door or on the back).",
     "Its age and what it does or does not do.",
   ],
-  safety: ["Unplug the appliance (or turn off its breaker) and shut its water or gas off before opening it."],
+  safety: [
+    "Unplug the appliance (or turn off its power) and shut its water or gas off before opening it.",
+    "Sheet-metal edges cut: gloves when reaching inside the cabinet.",
+  ],
   followUp: ["Call after a week to confirm it works through a full cycle."],
+  consumables: {
+    item: "Shop supplies: clamps, wire terminals, tape",
+    qty: 1,
+    unit: "lot",
+    draft: "Appliance shop supplies",
+  },
 };
 
 export const APPLIANCE_RULES: readonly JobRule[] = [
@@ -94,7 +103,7 @@ export const APPLIANCE_RULES: readonly JobRule[] = [
     name: "Dishwasher install or replacement",
     trade: "appliances",
     tags: ["appliance", "water-piping", "drain-line", "wiring"],
-    keywords: ["dishwasher install", "dishwasher", "dishwasher replacement", "dishwasher leaking", "bosch dishwasher"],
+    keywords: ["dishwasher install", "dishwasher", "dishwasher replacement", "bosch dishwasher"],
     symptoms: ["not draining", "standing water"],
     fixture: "dishwasher",
     firstChecks: [
@@ -516,7 +525,10 @@ export const APPLIANCE_RULES: readonly JobRule[] = [
         "Check the door switch.",
       ],
       likelyCauses: ["A broken belt", "A worn idler pulley", "Worn drum rollers"],
-      parts: [["Dryer belt, idler pulley and rollers kit", 1, "kit"]],
+      parts: [
+        ["Drum glides or felt seal, if worn", 0, "set"],
+        ["Dryer belt, idler pulley and rollers kit", 1, "kit"],
+      ],
       labour: [1, 1.5],
       code: ["Clean the lint from the cabinet while it is open."],
     },
@@ -658,7 +670,10 @@ export const APPLIANCE_RULES: readonly JobRule[] = [
         "Check the spark module.",
       ],
       likelyCauses: ["A wet or misaligned burner cap", "A cracked electrode", "A failed spark switch"],
-      parts: [["Spark electrode or switch", 0, "each"]],
+      parts: [
+        ["Burner cap and head, if cracked", 0, "each"],
+        ["Spark electrode or switch", 0, "each"],
+      ],
       labour: [0.5, 1],
       code: ["Leak-test gas joints after any repair."],
     },

@@ -11,7 +11,7 @@ const DEFAULTS: TradeDefaults = {
   disposal: "Minimal: debris bagged and removed.",
   permit: "Not required for clearing a drain; required for replacing or rerouting drain, waste or vent piping.",
   options: {
-    good: "Clear the line and test it with water.",
+    good: "Cable (snake) the line from the nearest access point and test with running water.",
     better: "Clear the line, camera it and give the customer the recording.",
     best: "Clear, camera and hydro-jet the line, with a maintenance plan for lines that keep blocking.",
   },
@@ -22,8 +22,17 @@ const DEFAULTS: TradeDefaults = {
     "P-traps, slip nuts, tailpieces, test plugs",
   ],
   confirm: ["Which fixtures are slow or backing up, and since when.", "Where the cleanouts are."],
-  safety: ["Treat backed-up water as contaminated: gloves, eye protection, disinfect after."],
+  safety: [
+    "Treat backed-up water as contaminated: gloves, eye protection, disinfect after.",
+    "Drum machines: leather gloves with the cable, foot pedal control, never a cable looped around a hand.",
+  ],
   followUp: ["Call after a week to confirm the drain runs freely."],
+  consumables: {
+    item: "Drain machine use, cutters and disinfectant",
+    qty: 1,
+    unit: "lot",
+    draft: "Drain machine and supplies",
+  },
 };
 
 export const DRAINS_RULES: readonly JobRule[] = [

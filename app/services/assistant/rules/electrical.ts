@@ -22,8 +22,17 @@ const DEFAULTS: TradeDefaults = {
     "Multimeter, plug-in tester, non-contact tester, thermal camera",
   ],
   confirm: ["The panel's make and where it is.", "Which outlets, lights or rooms are affected."],
-  safety: ["Breaker off, locked out and verified dead with a tester before touching conductors."],
+  safety: [
+    "Breaker off, locked out and verified dead with a tester before touching conductors.",
+    "Test the tester on a known live circuit before and after (live-dead-live).",
+  ],
   followUp: ["Call after a week to confirm nothing has tripped again."],
+  consumables: {
+    item: "Wire connectors, staples, tape and fasteners",
+    qty: 1,
+    unit: "lot",
+    draft: "Electrical supplies",
+  },
 };
 
 export const ELECTRICAL_RULES: readonly JobRule[] = [
@@ -295,7 +304,6 @@ export const ELECTRICAL_RULES: readonly JobRule[] = [
     trade: "electrical",
     tags: ["wiring"],
     keywords: [
-      "ceiling fan",
       "light fixture",
       "recessed lighting",
       "recessed light",
@@ -304,7 +312,6 @@ export const ELECTRICAL_RULES: readonly JobRule[] = [
       "chandelier",
       "lighting install",
       "under cabinet lighting",
-      "fan install",
     ],
     symptoms: ["flickering"],
     fixture: "light",
@@ -461,7 +468,6 @@ export const ELECTRICAL_RULES: readonly JobRule[] = [
       "rewire",
       "rewiring",
       "knob and tube",
-      "aluminum wiring",
       "old wiring",
       "ungrounded outlets",
       "two prong outlets",
@@ -620,6 +626,7 @@ export const ELECTRICAL_RULES: readonly JobRule[] = [
     ],
     symptoms: [],
     fixture: "circuit",
+    alsoFixtures: ["hot-tub"],
     firstChecks: [
       "Check panel space and capacity.",
       "Measure the run and check the route.",
@@ -825,7 +832,10 @@ export const ELECTRICAL_RULES: readonly JobRule[] = [
         "LEDs on an incompatible dimmer",
         "A utility transformer problem",
       ],
-      parts: [["Wire connectors and lugs retorqued", 1, "lot"]],
+      parts: [
+        ["Voltage test under load at a receptacle and at the panel", 1, "each"],
+        ["Wire connectors and lugs retorqued", 1, "lot"],
+      ],
       labour: [1, 2.5],
       code: ["Torque lugs to the marked values; a lost service neutral is an emergency (call the utility)."],
     },
@@ -842,7 +852,10 @@ export const ELECTRICAL_RULES: readonly JobRule[] = [
         "Check for a damaged cable (a nail through it) or loose backstabs downstream.",
       ],
       likelyCauses: ["A shared or crossed neutral", "A damaged cable or loose connection", "A load with brush motors"],
-      parts: [["AFCI breaker, same make as the panel", 0, "each"]],
+      parts: [
+        ["Insulation resistance (megger) test of the circuit", 1, "each"],
+        ["AFCI breaker, same make as the panel", 0, "each"],
+      ],
       labour: [1, 2],
       code: ["Arc fault protection on bedroom and living-area circuits where the rules ask for it."],
     },

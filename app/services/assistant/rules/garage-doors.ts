@@ -27,8 +27,10 @@ const DEFAULTS: TradeDefaults = {
   ],
   safety: [
     "Springs hold deadly tension: wind and unwind only with winding bars, door clamped to the track, never by the customer.",
+    "Unplug the opener and clamp the door before working on the door or the opener.",
   ],
   followUp: ["Call after a week to confirm the door runs smoothly.", "Offer a yearly tune-up and safety check."],
+  consumables: { item: "Lubricant, fasteners and hardware", qty: 1, unit: "lot", draft: "Garage door hardware" },
 };
 
 export const GARAGE_DOOR_RULES: readonly JobRule[] = kinds("garage-doors", DEFAULTS, [

@@ -21,8 +21,12 @@ const DEFAULTS: TradeDefaults = {
     "Caulk, wood filler, paint touch-up kit, drop cloths",
   ],
   confirm: ["Photos of the area and the wall or floor type.", "Who supplies the materials."],
-  safety: ["Check for wires and pipes with a scanner before drilling into walls."],
+  safety: [
+    "Check for wires and pipes with a scanner before drilling into walls.",
+    "Eye protection when drilling or cutting; dust control in occupied rooms.",
+  ],
   followUp: ["Call after a week to confirm the customer is happy with the work."],
+  consumables: { item: "Fasteners, anchors, caulk and touch-up", qty: 1, unit: "lot", draft: "Handyman supplies" },
 };
 
 export const HANDYMAN_RULES: readonly JobRule[] = [
@@ -389,7 +393,7 @@ export const HANDYMAN_RULES: readonly JobRule[] = [
     name: "Gutter cleaning or repair",
     trade: "handyman",
     tags: ["structure"],
-    keywords: ["gutter cleaning", "gutters", "gutter repair", "downspout", "clogged gutter", "gutter guards"],
+    keywords: ["gutter cleaning", "gutters", "gutter repair", "downspout", "clogged gutter"],
     symptoms: ["overflowing"],
     fixture: "gutter",
     firstChecks: [
@@ -654,7 +658,10 @@ export const HANDYMAN_RULES: readonly JobRule[] = [
       keywords: ["blinds", "install blinds", "curtain rod", "shades", "curtains"],
       firstChecks: ["Measure inside or outside mount.", "Check the header for solid fastening."],
       likelyCauses: [],
-      parts: [["Mounting brackets and screws", 1, "set"]],
+      parts: [
+        ["Blinds or shades, per window", 1, "each"],
+        ["Mounting brackets and screws", 1, "set"],
+      ],
       labour: [0.5, 2],
       code: ["Cordless or cord-safety devices in homes with children."],
     },
@@ -665,7 +672,10 @@ export const HANDYMAN_RULES: readonly JobRule[] = [
       keywords: ["furniture assembly", "assemble furniture", "ikea", "assemble"],
       firstChecks: ["Count the parts against the list before starting.", "Anchor tall furniture to the wall."],
       likelyCauses: [],
-      parts: [["Anti-tip wall strap", 1, "each"]],
+      parts: [
+        ["Replacement hardware, if parts are missing", 0, "set"],
+        ["Anti-tip wall strap", 1, "each"],
+      ],
       labour: [1, 3],
       code: ["Tall dressers and bookcases anchored to the wall (the anti-tip rule)."],
     },

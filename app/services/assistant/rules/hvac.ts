@@ -28,8 +28,15 @@ const DEFAULTS: TradeDefaults = {
   ],
   safety: [
     "Power off at the disconnect and the furnace switch; verify dead; discharge capacitors before touching them.",
+    "Check for CO with the burner running after any work on fuel-burning equipment.",
   ],
   followUp: ["Call after two days to confirm the system holds temperature.", "Offer a maintenance plan."],
+  consumables: {
+    item: "Shop supplies: wire nuts, tape, coil cleaner, drain tablets",
+    qty: 1,
+    unit: "lot",
+    draft: "HVAC shop supplies",
+  },
 };
 
 export const HVAC_RULES: readonly JobRule[] = [
@@ -122,12 +129,19 @@ export const HVAC_RULES: readonly JobRule[] = [
       "ac repair",
       "air conditioner repair",
       "ac not working",
-      "refrigerant leak",
       "a/c repair",
       "air conditioner",
       "air conditioning",
     ],
-    symptoms: ["not cooling", "blowing warm", "warm air", "not blowing cold"],
+    symptoms: [
+      "tripping breaker",
+      "trips breaker",
+      "trips the breaker",
+      "not cooling",
+      "blowing warm",
+      "warm air",
+      "not blowing cold",
+    ],
     fixture: "ac",
     firstChecks: [
       "Thermostat set to cool and calling; the filter clean.",
@@ -1148,7 +1162,10 @@ export const HVAC_RULES: readonly JobRule[] = [
         "Check the contactor for buzzing and the capacitor.",
       ],
       likelyCauses: ["A loose panel or fan blade", "Worn motor bearings", "A buzzing contactor"],
-      parts: [["Motor or contactor, if worn", 0, "each"]],
+      parts: [
+        ["Fan blade or motor mount bolts and isolation pads", 0, "set"],
+        ["Motor or contactor, if worn", 0, "each"],
+      ],
       labour: [1, 2],
       code: ["Power off and capacitors discharged before touching the fan or the compressor."],
     },

@@ -58,6 +58,20 @@ export const TRADE_LABELS: Readonly<Record<Trade, string>> = {
   irrigation: "Irrigation",
 };
 
+/** Whose labour a kind's draft quote line names, so it meets the price book's labour items. */
+export const LABOUR_NAMES: Readonly<Record<Trade, string>> = {
+  plumbing: "plumbing",
+  drains: "drains",
+  "water-heating": "plumbing",
+  electrical: "electrical",
+  hvac: "hvac",
+  appliances: "appliances",
+  handyman: "handyman",
+  roofing: "roofing",
+  "garage-doors": "garage doors",
+  irrigation: "irrigation",
+};
+
 /**
  * Every job kind, in the order ties are broken (earlier wins): the trade tables in this order,
  * each table in its own order.
@@ -78,6 +92,7 @@ export const JOB_RULES: readonly JobRule[] = [
 /** All the knowledge in one value: its JSON is what the engine version hashes. */
 export const KNOWLEDGE = {
   trades: TRADE_LABELS,
+  labourNames: LABOUR_NAMES,
   rules: JOB_RULES,
   modifiers: JOB_MODIFIERS,
   subjects: SUBJECTS,

@@ -22,8 +22,17 @@ const DEFAULTS: TradeDefaults = {
     "Multimeter, valve locator, wire tracer, shovel",
   ],
   confirm: ["The controller's make and how many zones.", "Where the backflow device and the valves are."],
-  safety: ["Call for utility locates before digging more than a few inches."],
+  safety: [
+    "Call for utility locates before digging more than a few inches.",
+    "Shut the irrigation supply off before opening pipes or valves.",
+  ],
   followUp: ["Check the zone's coverage after a week of running.", "Offer seasonal start-up and winterization."],
+  consumables: {
+    item: "Fittings, glue, primer and wire connectors",
+    qty: 1,
+    unit: "lot",
+    draft: "Irrigation supplies",
+  },
 };
 
 export const IRRIGATION_RULES: readonly JobRule[] = kinds("irrigation", DEFAULTS, [
@@ -123,7 +132,10 @@ export const IRRIGATION_RULES: readonly JobRule[] = kinds("irrigation", DEFAULTS
       "Leave the backflow valves at 45 degrees and the controller off or in rain mode.",
     ],
     likelyCauses: [],
-    parts: [["Compressor blow-out of the system", 1, "each"]],
+    parts: [
+      ["Backflow device insulation cover", 0, "each"],
+      ["Compressor blow-out of the system", 1, "each"],
+    ],
     labour: [0.5, 1.5],
     code: ["Keep air pressure under the pipe and heads' ratings; never blow through the backflow device."],
   },
@@ -138,7 +150,10 @@ export const IRRIGATION_RULES: readonly JobRule[] = kinds("irrigation", DEFAULTS
       "Set the controller's schedule and replace its backup battery.",
     ],
     likelyCauses: [],
-    parts: [["Start-up inspection of every zone", 1, "each"]],
+    parts: [
+      ["Controller backup battery", 1, "each"],
+      ["Start-up inspection of every zone", 1, "each"],
+    ],
     labour: [1, 2],
     code: ["Schedule the backflow test at start-up where the water authority requires it."],
   },
@@ -224,7 +239,10 @@ export const IRRIGATION_RULES: readonly JobRule[] = kinds("irrigation", DEFAULTS
       "Count the heads against the supply's flow (gpm).",
     ],
     likelyCauses: ["A leak or broken head in the zone", "Too many heads for the supply", "A partly closed valve"],
-    parts: [["Nozzles to rebalance the zone", 0, "each"]],
+    parts: [
+      ["Repair coupling for a broken lateral", 0, "each"],
+      ["Nozzles to rebalance the zone", 0, "each"],
+    ],
     labour: [1, 2],
     code: ["Size zones to the flow the supply gives at the meter."],
   },

@@ -49,6 +49,8 @@ export interface TradeDefaults {
   readonly confirm: readonly string[];
   readonly safety: readonly string[];
   readonly followUp: readonly string[];
+  /** The shop supplies every job of the trade uses, quoted as one line on every kind. */
+  readonly consumables: MaterialLine;
 }
 
 function range([min, max]: readonly [number, number]): HoursRange {
@@ -74,7 +76,7 @@ export function kinds(trade: Trade, d: TradeDefaults, specs: readonly KindSpec[]
     firstChecks: s.firstChecks,
     likelyCauses: s.likelyCauses,
     code: s.code ?? [],
-    materials: s.parts.map(part),
+    materials: [...s.parts.map(part), d.consumables],
     labourHours: range(s.labour),
     durationHours: range(s.onSite ?? s.labour),
     crewSize: s.crew ?? 1,

@@ -25,8 +25,12 @@ const DEFAULTS: TradeDefaults = {
     "Photos of the fixture, its make and the valves under or behind it.",
     "Whether the water can be shut off at a valve near the fixture or only at the main.",
   ],
-  safety: ["Shut the water off and relieve the pressure before opening anything."],
+  safety: [
+    "Shut the water off and relieve the pressure before opening anything.",
+    "Protect the floor and the cabinet below with a towel and a bucket; keep a wet vac at hand.",
+  ],
   followUp: ["Call after a week to confirm no drips or leaks."],
+  consumables: { item: "Fittings, thread sealant and PTFE tape", qty: 1, unit: "lot", draft: "Fittings and sealants" },
 };
 
 export const PLUMBING_RULES: readonly JobRule[] = [
@@ -206,7 +210,6 @@ export const PLUMBING_RULES: readonly JobRule[] = [
       "pipe leak",
       "water leak",
       "leaking pipe",
-      "slab leak",
       "water stain",
       "leak under sink",
       "water coming through ceiling",
@@ -597,6 +600,7 @@ export const PLUMBING_RULES: readonly JobRule[] = [
     keywords: ["pressure reducing valve", "prv", "pressure regulator", "high water pressure", "water pressure"],
     symptoms: ["pressure too high", "banging pipes"],
     fixture: "prv",
+    alsoFixtures: ["pipe"],
     firstChecks: [
       "Measure static pressure with a gauge on a hose bib (over 80 psi needs a PRV).",
       "Watch the gauge overnight (thermal expansion creep means a closed system).",

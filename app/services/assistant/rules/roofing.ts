@@ -27,8 +27,12 @@ const DEFAULTS: TradeDefaults = {
     "Photos of the roof and of the stain or drip inside.",
     "The roof's age and material, and how many storeys.",
   ],
-  safety: ["Fall protection on any roof: a harness tied to an anchor, ladder tied off, no work in rain, wind or ice."],
+  safety: [
+    "Fall protection on any roof: a harness tied to an anchor, ladder tied off, no work in rain, wind or ice.",
+    "Keep people and cars clear below the eaves; a ground person watches the ladder.",
+  ],
   followUp: ["Check the ceiling after the next heavy rain with the customer.", "Send photos of the repair."],
+  consumables: { item: "Roofing nails, sealant and flashing cement", qty: 1, unit: "lot", draft: "Roofing supplies" },
 };
 
 export const ROOFING_RULES: readonly JobRule[] = kinds("roofing", DEFAULTS, [
@@ -224,7 +228,10 @@ export const ROOFING_RULES: readonly JobRule[] = kinds("roofing", DEFAULTS, [
       "Check the attic for leaks, ventilation and the deck's condition.",
     ],
     likelyCauses: [],
-    parts: [["Written report with photos", 1, "each"]],
+    parts: [
+      ["Drone or pole camera photos of slopes that cannot be walked", 0, "each"],
+      ["Written report with photos", 1, "each"],
+    ],
     labour: [1, 2],
     code: ["Report, do not repair, without the customer's approval."],
   },

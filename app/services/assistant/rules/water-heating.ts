@@ -28,13 +28,15 @@ const DEFAULTS: TradeDefaults = {
     "Where the heater is and how to get to it.",
   ],
   safety: [
-    "Gas off at the appliance valve, or the breaker off and verified dead, before opening any cover.",
+    "Gas off at the appliance valve, or the power off and verified dead, before opening any cover.",
     "Tank water can scald: drain through a hose to a safe drain.",
+    "After any work on a gas heater, leak-test the joints and check draft and CO at the draft hood.",
   ],
   followUp: [
     "Call after a week to confirm steady hot water.",
     "Offer a yearly flush and an anode check every 3-4 years.",
   ],
+  consumables: { item: "Fittings, thread sealant and PTFE tape", qty: 1, unit: "lot", draft: "Fittings and sealants" },
 };
 
 export const WATER_HEATING_RULES: readonly JobRule[] = [
