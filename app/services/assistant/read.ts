@@ -48,7 +48,15 @@ const COMPILED_RULES = JOB_RULES.map((rule, index) => ({
   symptoms: compilePhrases(rule.symptoms),
   fixtures: [rule.fixture, ...(rule.alsoFixtures ?? [])],
 }));
-const COMPILED_FIXTURES = FIXTURES.map((fixture) => ({ fixture, phrases: compilePhrases(fixture.words) }));
+/** Fixture phrases by their first word (built once; a request looks only at its own words). */
+const FIXTURE_PHRASES_BY_FIRST_WORD = new Map<string, Array<{ id: string; ph: CompiledPhrase }>>();
+for (const fixture of FIXTURES) {
+  for (const ph of compilePhrases(fixture.words)) {
+    const list = FIXTURE_PHRASES_BY_FIRST_WORD.get(ph.parts[0]);
+    if (list) list.push({ id: fixture.id, ph });
+    else FIXTURE_PHRASES_BY_FIRST_WORD.set(ph.parts[0], [{ id: fixture.id, ph }]);
+  }
+}
 const COMPILED_TRADES = TRADE_GENERAL.map((general) => ({ general, phrases: compilePhrases(general.words) }));
 
 /** Below this confidence the answer is the trade's general checklist, not a kind's. */
@@ -113,9 +121,9 @@ export interface RuleMatch {
  */
 export function namedFixtures(words: Words): Map<string, number> {
   const hits: Array<{ id: string; start: number; end: number }> = [];
-  for (const { fixture, phrases } of COMPILED_FIXTURES) {
-    for (const ph of phrases) {
-      for (const at of words.index.find(ph.parts)) hits.push({ id: fixture.id, start: at, end: at + ph.words - 1 });
+  for (const word of words.index.distinct()) {
+    for (const { id, ph } of FIXTURE_PHRASES_BY_FIRST_WORD.get(word) ?? []) {
+      for (const at of words.index.find(ph.parts)) hits.push({ id, start: at, end: at + ph.words - 1 });
     }
   }
   const out = new Map<string, number>();
@@ -130,6 +138,44 @@ export function namedFixtures(words: Words): Map<string, number> {
   return out;
 }
 
+/** A phrase of a kind (keyword or symptom), found through its first word. */
+interface PhraseRef {
+  readonly entry: (typeof COMPILED_RULES)[number];
+  readonly ph: CompiledPhrase;
+  readonly symptom: boolean;
+  /** Its place among the kind's phrases, so matches are listed in the table's order. */
+  readonly ordinal: number;
+}
+
+/**
+ * The kinds' phrases by their first word, and the kinds by their own fixture: built once, so a
+ * request only looks at the phrases whose first word it contains (a few dozen of ~1,500).
+ */
+const PHRASES_BY_FIRST_WORD = new Map<string, PhraseRef[]>();
+const RULES_BY_FIXTURE = new Map<string, Array<(typeof COMPILED_RULES)[number]>>();
+for (const entry of COMPILED_RULES) {
+  const refs = [
+    ...entry.phrases.map((ph) => ({ ph, symptom: false })),
+    ...entry.symptoms.map((ph) => ({ ph, symptom: true })),
+  ];
+  refs.forEach(({ ph, symptom }, ordinal) => {
+    const list = PHRASES_BY_FIRST_WORD.get(ph.parts[0]);
+    const ref = { entry, ph, symptom, ordinal };
+    if (list) list.push(ref);
+    else PHRASES_BY_FIRST_WORD.set(ph.parts[0], [ref]);
+  });
+  const byFixture = RULES_BY_FIXTURE.get(entry.rule.fixture);
+  if (byFixture) byFixture.push(entry);
+  else RULES_BY_FIXTURE.set(entry.rule.fixture, [entry]);
+}
+
+interface Hit {
+  readonly entry: (typeof COMPILED_RULES)[number];
+  score: number;
+  readonly found: Array<{ phrase: string; ordinal: number }>;
+  readonly keys: Set<string>;
+}
+
 /**
  * Every kind the words point to, best first. A kind scores its keywords (words in the phrase x
  * 3 in the title, x 1 in the details), its symptoms when the request names its fixture or no
@@ -137,23 +183,41 @@ export function namedFixtures(words: Words): Map<string, number> {
  * earlier kind in the tables.
  */
 export function rankRules(words: Words, named: ReadonlyMap<string, number>): RuleMatch[] {
-  const matches: RuleMatch[] = [];
-  for (const { rule, index, phrases, symptoms, fixtures } of COMPILED_RULES) {
-    let score = 0;
-    const matched: string[] = [];
-    const matchedKeys = new Set<string>();
-    const add = (ph: CompiledPhrase): void => {
-      if (matchedKeys.has(ph.key)) return;
+  const hits = new Map<number, Hit>();
+  const hitOf = (entry: (typeof COMPILED_RULES)[number]): Hit => {
+    let hit = hits.get(entry.index);
+    if (!hit) {
+      hit = { entry, score: 0, found: [], keys: new Set() };
+      hits.set(entry.index, hit);
+    }
+    return hit;
+  };
+  for (const word of words.index.distinct()) {
+    for (const { entry, ph, symptom, ordinal } of PHRASES_BY_FIRST_WORD.get(word) ?? []) {
+      if (symptom && named.size > 0 && !entry.fixtures.some((f) => named.has(f))) continue;
       const at = words.index.first(ph.parts);
-      if (at === -1) return;
-      score += ph.words * (at < words.titleLength ? TITLE_WEIGHT : DETAILS_WEIGHT);
-      matched.push(ph.phrase);
-      matchedKeys.add(ph.key);
-    };
-    for (const ph of phrases) add(ph);
-    if (named.size === 0 || fixtures.some((f) => named.has(f))) for (const ph of symptoms) add(ph);
-    score += named.get(rule.fixture) ?? 0;
-    if (score > 0) matches.push({ rule, index, score, matched, matchedKeys, fixtures });
+      if (at === -1) continue;
+      const hit = hitOf(entry);
+      if (hit.keys.has(ph.key)) continue;
+      hit.score += ph.words * (at < words.titleLength ? TITLE_WEIGHT : DETAILS_WEIGHT);
+      hit.found.push({ phrase: ph.phrase, ordinal });
+      hit.keys.add(ph.key);
+    }
+  }
+  for (const [fixture, weight] of named) {
+    for (const entry of RULES_BY_FIXTURE.get(fixture) ?? []) hitOf(entry).score += weight;
+  }
+  const matches: RuleMatch[] = [];
+  for (const { entry, score, found, keys } of hits.values()) {
+    found.sort((a, b) => a.ordinal - b.ordinal);
+    matches.push({
+      rule: entry.rule,
+      index: entry.index,
+      score,
+      matched: found.map((f) => f.phrase),
+      matchedKeys: keys,
+      fixtures: entry.fixtures,
+    });
   }
   matches.sort((a, b) => b.score - a.score || a.index - b.index);
   return matches;

@@ -190,6 +190,11 @@ export class WordIndex {
     }
   }
 
+  /** Each distinct word of the request once, in order of first occurrence. */
+  distinct(): IterableIterator<string> {
+    return this.positions.keys();
+  }
+
   /** Start positions of every occurrence of the phrase, in order. */
   find(phrase: readonly string[]): number[] {
     const starts = this.positions.get(phrase[0]);
