@@ -149,7 +149,7 @@ interface PhraseRef {
 
 /**
  * The kinds' phrases by their first word, and the kinds by their own fixture: built once, so a
- * request only looks at the phrases whose first word it contains (a few dozen of ~1,500).
+ * request only looks at the phrases whose first word it contains (a few dozen of ~1,350).
  */
 const PHRASES_BY_FIRST_WORD = new Map<string, PhraseRef[]>();
 const RULES_BY_FIXTURE = new Map<string, Array<(typeof COMPILED_RULES)[number]>>();

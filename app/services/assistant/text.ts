@@ -1,9 +1,9 @@
 // Words: normalising, shorthand and typos, singular forms, and finding phrases fast.
 //
 // The request is read as a list of tokens. Shorthand the trades write ("wtr htr", "50g",
-// "2nd flr", "disposer") is mapped to the words the rules use, and a misspelt word one edit
-// away from exactly one rule word ("furnance", "toliet") is read as that word. Rule phrases go
-// through the same steps, so both sides always meet in the same form.
+// "2nd flr", "w/", "ckt", "disposer") is mapped to the words the rules use, and a misspelt word
+// is read as the nearest rule word ("furnance", "toliet"; see the typos section). Rule phrases
+// go through the same steps (without the correction), so both sides meet in the same form.
 
 import { distance as levenshtein } from "fastest-levenshtein";
 import { KNOWLEDGE, VOCABULARY } from "./rules";
