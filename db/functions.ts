@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import type { Sequelize, Transaction } from "sequelize";
 import { DISTRIBUTED_FUNCTIONS, DISTRIBUTION_ROOT } from "./distribution";
 import { sqlStatements } from "./sql-statements";
+import { APP_ROLE } from "./migrations/0009-row-level-security";
 
 /**
  * The database's functions and procedures as files (docs/decisions/275-sql-functions-as-files.md):
@@ -26,6 +27,11 @@ export function functionFiles(dir = FUNCTIONS_DIR): FunctionFile[] {
       const sql = fs.readFileSync(path.join(dir, f), "utf8");
       return { name: f.slice(0, -4), sql, hash: createHash("sha256").update(sql).digest("hex") };
     });
+}
+
+/** One function file's text, for a migration that must create a trigger on it before the files are applied. */
+export function functionSql(name: string, dir = FUNCTIONS_DIR): string {
+  return fs.readFileSync(path.join(dir, `${name}.sql`), "utf8");
 }
 
 type Query = (sql: string, bind?: unknown[]) => Promise<Array<Record<string, unknown>>>;
@@ -59,6 +65,10 @@ async function overloads(query: Query, name: string): Promise<Array<{ oid: strin
 export async function applyFunctions(sequelize: Sequelize, files = functionFiles()): Promise<string[]> {
   await sequelize.query(`CREATE TABLE IF NOT EXISTS schema_functions (
     name text PRIMARY KEY, file_hash text NOT NULL, definition_hash text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+  // The migrator's own bookkeeping, like schema_migrations: nothing the app role reads.
+  await sequelize.query(`DO $do$ BEGIN
+    IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '${APP_ROLE}') THEN REVOKE ALL ON schema_functions FROM ${APP_ROLE}; END IF;
+  END $do$`);
   const [citusRows] = await sequelize.query(`SELECT 1 FROM pg_extension WHERE extname = 'citus'`);
   const citus = (citusRows as unknown[]).length > 0;
   const [storedRows] = await sequelize.query(`SELECT name, file_hash, definition_hash FROM schema_functions`);
