@@ -7,6 +7,7 @@ import { test } from "node:test";
 import { db, rows } from "../../db/index";
 import { applyFunctions, functionFiles } from "../../db/functions";
 import { MIGRATIONS } from "../../db/migrations/index";
+import { BULK_WRITTEN_TABLES } from "../../db/migrations/0105-refresh-statistics";
 
 // SQL functions as files (docs/decisions/275): each function's one definition is
 // db/functions/<name>.sql, applied by the migrate step when its content changes.
@@ -39,6 +40,15 @@ test("every function of the database has exactly one file in db/functions, and t
     ]);
     assert.equal(overloads.length, 1, `${file.name} has ${overloads.length} definitions`);
   }
+});
+
+test("app_refresh_statistics's file names exactly the tables an import writes in bulk", () => {
+  const file = functionFiles().find((f) => f.name === "app_refresh_statistics")!;
+  const listed = /ARRAY\[([^\]]*)\]/
+    .exec(file.sql)![1]!
+    .match(/'([a-z_]+)'/g)!
+    .map((w) => w.slice(1, -1));
+  assert.deepEqual([...listed].sort(), [...BULK_WRITTEN_TABLES].sort());
 });
 
 test("migrations after the functions moved to files change tables only", () => {
