@@ -1,5 +1,5 @@
 import { redirect } from "@remix-run/node";
-import { apiRoute } from "~/http/api.server";
+import { serveApi, type ApiArgs, type ApiMethods } from "~/http/api.server";
 import { LIMITS, readForm } from "~/http/body.server";
 import { assertCsrf } from "~/http/csrf.server";
 import { ok } from "~/http/envelope.server";
@@ -18,7 +18,7 @@ export const handle: RouteRules = { reply: "json" };
  * page, which shows the answer kept in the session flash. Session lookup is the only query
  * on the JSON path: the engine is pure and in memory.
  */
-export const { loader, action } = apiRoute({
+const METHODS: ApiMethods = {
   POST: async ({ request }) => {
     const user = await requireApiUser(request, "use_ai_assistant");
     const form = await readForm(request, LIMITS.form);
@@ -31,4 +31,7 @@ export const { loader, action } = apiRoute({
     if (!result.ok) throw validationFailed(result.fields);
     return ok(request, result.data);
   },
-});
+};
+
+export const loader = (args: ApiArgs) => serveApi(METHODS, args);
+export const action = loader;
