@@ -33,5 +33,7 @@ const METHODS: ApiMethods = {
   },
 };
 
+// The browser build loads this module for its `handle` (a fetcher posts here), with the
+// server-only imports empty: nothing of the server may run at the module's top level.
 export const loader = (args: ApiArgs) => serveApi(METHODS, args);
 export const action = loader;
