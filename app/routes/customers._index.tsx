@@ -8,6 +8,10 @@ import { listPageData } from "~/http/list-page.server";
 import { customerListSchema, listCustomers } from "~/services/records/customers.server";
 import { CUSTOMER_FILTERS, FILTER_LABELS } from "~/services/records/statuses";
 import { requireAllRecords } from "~/http/records-access.server";
+import type { RouteRules } from "~/http/route-rules";
+
+// This route's rules for the boundary and the early checks (docs/decisions/265).
+export const handle: RouteRules = { work: "search" };
 
 export const meta: MetaFunction = () => [{ title: "Customers · Fieldwork" }];
 
