@@ -7,7 +7,7 @@
 // (app/components/customer-form.tsx). This module holds the list only (the derived values live
 // in their consumers): pure data, safe in the browser.
 import { email, maxLen, optional, phone, required } from "~/services/import/cells";
-import { field, importColumnsOf, listColumnsOf, rowSchemaOf, specOf, type RowOf } from "~/services/import/field-list";
+import { field, type RowOf } from "~/services/import/field-list";
 import type { PropertyDraft } from "~/services/import/mapping/apply.server";
 
 const text200 = "Text, up to 200 characters";
