@@ -6,11 +6,27 @@
  * boundary is applied here, once, to the routes (docs/decisions/111). Nothing else differs
  * from the standard build. The configuration is checked as the build loads, so a bad variable
  * stops remix-serve at start with its name.
+ *
+ * The build runs only inside the serving process that scripts/serve-hooks.mjs prepared (the
+ * peer address, the early cross-site refusal): without it the server stops at once with a
+ * message, so a client's header can never stand in for the peer address (docs/decisions/266).
+ * It registers with that process what the early checks need: each URL's route rules.
  */
 import * as build from "@remix-run/dev/server-build";
 import { withBoundary } from "~/http/page.server";
+import { routeRulesFinder } from "~/http/route-rules";
 import { configureDb } from "../db/index";
 import { ConfigError, databaseOptions, env } from "~/utils/env.server";
+
+type ServeHooks = { register(app: { rulesFor: ReturnType<typeof routeRulesFinder> }): void };
+const hooks = (globalThis as { [key: symbol]: ServeHooks | undefined })[Symbol.for("fieldwork.serve-hooks")];
+if (!hooks) {
+  console.error(
+    "The server must start with its preload: NODE_OPTIONS=--import=./scripts/serve-hooks.mjs remix-serve build/index.js " +
+      "(`npm start` and `npm run dev` set it). Without it the peer address and the cross-site checks are missing; not starting.",
+  );
+  process.exit(1);
+}
 
 try {
   // The database as this server's configuration says (the app role under `npm start`).
@@ -26,3 +42,4 @@ try {
 
 export * from "@remix-run/dev/server-build";
 export const routes = withBoundary(build.routes);
+hooks.register({ rulesFor: routeRulesFinder(build.routes) });

@@ -1,56 +1,52 @@
 #!/usr/bin/env bash
-# A throw-away Citus cluster on this machine, to run Fieldwork's migrations and integration suite
-# distributed by tenant (docs/scale-out.md, docs/decisions/228-citus-run.md). Development only:
-# not part of `npm test` or CI (CI machines have no Citus).
+# A throw-away Citus cluster on this machine from an INSTALLED Citus, to run Fieldwork's
+# migrations and integration suite distributed by tenant (docs/scale-out.md,
+# docs/decisions/228-citus-run.md). Development only: not part of `npm test` or CI.
 #
-#   sudo scripts/citus-cluster.sh build    build Citus from the local mirror and install it into PG 15
+# Citus is installed by the operator, from Citus's own packages for the PostgreSQL in PGBIN
+# (https://docs.citusdata.com/en/stable/installation/): this repository builds nothing of it.
+#
 #   sudo scripts/citus-cluster.sh start    create (first time) and start a coordinator and two workers
+#   sudo scripts/citus-cluster.sh app-db   the app's database on every node, workers registered, migrated
 #   sudo scripts/citus-cluster.sh status   the nodes and the Citus version
 #   sudo scripts/citus-cluster.sh stop     stop the three servers (data kept)
 #   sudo scripts/citus-cluster.sh destroy  stop and delete the data directories
 #
-# Then, as any user:
-#   DATABASE_URL=postgres://postgres@127.0.0.1:9700/fieldwork npx tsx scripts/db.ts migrate
+# Then, as any user, the app on the cluster:
+#   DATABASE_URL=postgres://postgres@127.0.0.1:9700/fieldwork npm start
+# or the integration suite, each run in a fresh database on every node (tests/helpers/citus.ts):
 #   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:9700/postgres TEST_CONCURRENCY=1 SKIP_BUILD=1 \
 #     nice -n 15 npx tsx tests/run.ts tests/integration
-# (tests/helpers/citus.ts makes the per-run database on every node when the server preloads citus.)
 #
-# Nothing here is downloaded: the source is the bare mirror of github.com/citusdata/citus, the
-# build dependencies come from Debian's packages. The servers run as the OS user `postgres`,
-# trust authentication on 127.0.0.1 only (a development cluster).
+# The servers run as the OS user `postgres`, trust authentication on 127.0.0.1 only (a
+# development cluster).
 set -euo pipefail
 
-MIRROR=${CITUS_MIRROR:-/work/.mirror/citusdata+citus/repo}
-TAG=${CITUS_TAG:-v13.2.2}
-SRC=${CITUS_SRC:-/work/citus-src}
 CLUSTER=${CITUS_CLUSTER:-/work/citus-cluster}
 PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
 OS_USER=${CITUS_OS_USER:-postgres}
 # Few shards: a dev cluster on a small machine (every DDL statement runs once per shard).
 SHARD_COUNT=${CITUS_SHARD_COUNT:-8}
 NODES=("coord:9700" "w1:9701" "w2:9702")
+APP_DB=${CITUS_APP_DB:-fieldwork}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
 
 as_pg() { if [ "$(id -un)" = "$OS_USER" ]; then "$@"; else runuser -u "$OS_USER" -- "$@"; fi; }
 psql_on() { local port=$1; shift; as_pg "$PGBIN/psql" -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$port" -U postgres -d postgres "$@"; }
 
-build() {
-  apt-get install -y postgresql-server-dev-15 libcurl4-openssl-dev liblz4-dev libzstd-dev libkrb5-dev \
-    libssl-dev libselinux1-dev libxslt1-dev libpam0g-dev libreadline-dev autoconf flex bison make gcc
-  rm -rf "$SRC" && mkdir -p "$SRC"
-  git -C "$MIRROR" archive "$TAG" | tar -x -C "$SRC"
-  cd "$SRC"
-  # Debian's PostgreSQL 15.20 headers declare have_createdb_privilege() (backported), which
-  # Citus 13.2.2 defines itself as static for PG < 16: rename Citus's copy.
-  if grep -q 'extern bool have_createdb_privilege' "$("$PGBIN/pg_config" --includedir-server)/commands/dbcommands.h" \
-     && grep -q '^have_createdb_privilege(void)' src/include/pg_version_compat.h; then
-    sed -i 's/^have_createdb_privilege(void)/citus_have_createdb_privilege(void)\n#define have_createdb_privilege() citus_have_createdb_privilege()/' src/include/pg_version_compat.h
+# Stops with a clear message when the PostgreSQL in PGBIN has no Citus installed.
+require_citus() {
+  local lib
+  lib="$("$PGBIN/pg_config" --pkglibdir)/citus.so"
+  if [ ! -f "$lib" ]; then
+    echo "Citus is not installed for the PostgreSQL in $PGBIN (no $lib)." >&2
+    echo "Install it from Citus's packages (https://docs.citusdata.com/en/stable/installation/), or set PGBIN." >&2
+    exit 1
   fi
-  PG_CONFIG="$PGBIN/pg_config" nice -n 15 ./configure --without-libcurl
-  nice -n 15 make -j2 with_llvm=no
-  make install with_llvm=no
 }
 
 start() {
+  require_citus
   mkdir -p "$CLUSTER" && chown "$OS_USER" "$CLUSTER"
   for node in "${NODES[@]}"; do
     local name=${node%%:*} port=${node##*:} dir="$CLUSTER/${node%%:*}"
@@ -100,6 +96,26 @@ SQL
   status
 }
 
+# The app's database on every node with the extension, the workers registered in the
+# coordinator's copy, then the app's migrations (0081 distributes the tables by tenant).
+app_db() {
+  for node in "${NODES[@]}"; do
+    local port=${node##*:}
+    if [ -z "$(psql_on "$port" -tAc "SELECT 1 FROM pg_database WHERE datname = '$APP_DB'")" ]; then
+      psql_on "$port" -c "CREATE DATABASE $APP_DB"
+    fi
+    as_pg "$PGBIN/psql" -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$port" -U postgres -d "$APP_DB" \
+      -c "CREATE EXTENSION IF NOT EXISTS citus"
+  done
+  as_pg "$PGBIN/psql" -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p 9700 -U postgres -d "$APP_DB" <<'SQL'
+SELECT citus_set_coordinator_host('127.0.0.1', 9700);
+SELECT citus_add_node('127.0.0.1', 9701) WHERE NOT EXISTS (SELECT 1 FROM pg_dist_node WHERE nodeport = 9701);
+SELECT citus_add_node('127.0.0.1', 9702) WHERE NOT EXISTS (SELECT 1 FROM pg_dist_node WHERE nodeport = 9702);
+SQL
+  (cd "$ROOT" && DATABASE_URL="postgres://postgres@127.0.0.1:9700/$APP_DB" npx tsx scripts/db.ts migrate)
+  echo "the app's database: postgres://postgres@127.0.0.1:9700/$APP_DB"
+}
+
 status() {
   psql_on 9700 -c "SELECT citus_version()" -c "SELECT version()" -c "SELECT nodeid, groupid, nodename, nodeport, isactive FROM pg_dist_node ORDER BY nodeid"
 }
@@ -112,10 +128,10 @@ stop() {
 }
 
 case "${1:-}" in
-  build) build ;;
   start) start ;;
+  app-db) app_db ;;
   status) status ;;
   stop) stop ;;
   destroy) stop; rm -rf "$CLUSTER" ;;
-  *) sed -n '2,17p' "$0"; exit 2 ;;
+  *) sed -n '2,22p' "$0"; exit 2 ;;
 esac

@@ -19,46 +19,18 @@
 // The app's own guards (CSRF token with Origin, body limits, request id, CSP nonce) live in
 // the app; this file holds no business rule.
 import http from "node:http";
-import { installRouteMatchCache } from "./route-match-cache.mjs";
-
-// Route matching without re-ranking the route tree per request (docs/decisions/114).
-installRouteMatchCache();
 
 /**
- * remix-serve logs one line per request on stdout (morgan "tiny", not configurable), and a
- * process's stdout is written synchronously when it is a pipe or a file (a service manager,
- * a container, the test helper): one blocking write per request, and a slow reader of the log
- * stalls every request. Lines written in the same few milliseconds go out together instead
- * (at most STDOUT_DELAY_MS later, or at once past 64 KiB); what is pending is written before
- * any other kind of write (a Buffer, a write with a callback) and when the process exits.
- * Errors go to stderr, which stays as it is. docs/decisions/114.
+ * Where the app's build (app/server.ts) registers what the early checks need to know of its
+ * routes: each URL's route rules (the `handle` of the route it reaches). The build stops the
+ * process when this is missing, so the server never runs without these checks.
  */
-const STDOUT_DELAY_MS = 20;
-function batchStdout(out) {
-  const write = out.write.bind(out);
-  let pending = "";
-  let timer;
-  const flush = () => {
-    if (timer) clearTimeout(timer);
-    timer = undefined;
-    if (!pending) return;
-    const text = pending;
-    pending = "";
-    write(text);
-  };
-  out.write = function (chunk, encoding, callback) {
-    if (typeof chunk !== "string" || encoding !== undefined || callback !== undefined) {
-      flush();
-      return write(chunk, encoding, callback);
-    }
-    pending += chunk;
-    if (pending.length >= 64 * 1024) flush();
-    else timer ??= setTimeout(flush, STDOUT_DELAY_MS).unref();
-    return true;
-  };
-  process.on("exit", flush);
-}
-batchStdout(process.stdout);
+const app = { rulesFor: () => ({}) };
+globalThis[Symbol.for("fieldwork.serve-hooks")] = {
+  register(registered) {
+    app.rulesFor = registered.rulesFor;
+  },
+};
 
 const DRAIN_LIMIT = 16 * 1024 * 1024;
 const appUrl = process.env.APP_URL || `http://localhost:${process.env.PORT ?? 3000}`;
@@ -67,12 +39,6 @@ const appOrigin = new URL(appUrl).origin;
 /** "cross" for a state-changing request from another site; fixes up a proxied Host. */
 function checkOrigin(req) {
   delete req.headers["x-forwarded-host"];
-  // Portal forms and billing webhooks authenticate by token or signature, not by origin; a
-  // portal page sends Referrer-Policy: no-referrer, which makes browsers post `Origin: null`.
-  if (/^\/api\/(portal|billing)\//.test(req.url ?? "")) {
-    delete req.headers.origin;
-    return "same";
-  }
   const method = req.method ?? "GET";
   const origin = req.headers.origin;
   if (method === "GET" || method === "HEAD" || method === "OPTIONS" || origin === undefined || origin === "")
@@ -93,10 +59,16 @@ function checkOrigin(req) {
 }
 
 const MESSAGE = "Cross-site requests are not accepted.";
-const isJsonRoute = (url) => /^\/(api\/(?!portal\/)|ai-assistant\/generate\b)/.test(url);
 
-function refuseCrossSite(req, res) {
-  const json = isJsonRoute(req.url ?? "/");
+/** The path of a request's URL (the router decodes it as it matches). */
+function pathOf(req) {
+  const url = req.url ?? "/";
+  const end = url.search(/[?#]/);
+  return end < 0 ? url : url.slice(0, end);
+}
+
+function refuseCrossSite(req, res, rules) {
+  const json = rules.reply === "json";
   const body = json
     ? JSON.stringify({
         success: false,
@@ -131,10 +103,17 @@ function drain(req) {
 function onRequest(req, res) {
   req.headers["x-client-ip"] = (req.socket.remoteAddress ?? "unknown").replace(/^::ffff:/, "");
   if (checkOrigin(req) === "cross") {
-    // Answered here: no other listener sees this request.
-    res.stopped = true;
-    refuseCrossSite(req, res);
-    return;
+    const rules = app.rulesFor(pathOf(req));
+    if (rules.csrf) {
+      // The route authenticates by a token or a signature, not by origin (a portal page sends
+      // Referrer-Policy: no-referrer, which makes browsers post `Origin: null`).
+      delete req.headers.origin;
+    } else {
+      // Answered here: no other listener sees this request.
+      res.stopped = true;
+      refuseCrossSite(req, res, rules);
+      return;
+    }
   }
   res.once("finish", () => drain(req));
 }

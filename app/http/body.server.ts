@@ -5,7 +5,7 @@ export const MiB = 1024 * KiB;
 
 /** Request body limits. */
 export const LIMITS = {
-  // Another product's export may be 32 MiB (section 14); section 5's own files stop at 10 MiB in the parser.
+  // Every import file may be 32 MiB (IMPORT_LIMITS, docs/decisions/249); the parser stops at that limit.
   importFile: 32 * MiB,
   importMultipart: 32 * MiB + 64 * KiB,
   offlineSync: 1 * MiB,

@@ -1,7 +1,7 @@
 // Reading an import upload (POST /import-data/preview) as a stream.
 //
 // The multipart body is parsed as it arrives by busboy (a maintained streaming parser); the
-// file part goes straight into the CSV parser, chunk by chunk, so a 10 MiB file is never held
+// file part goes straight into the CSV parser, chunk by chunk, so a 32 MiB file is never held
 // twice and a file over the limits is refused as soon as the limit is passed. A file error
 // stops the read at once. docs/decisions/072, 110.
 import type { Readable } from "node:stream";

@@ -6,6 +6,7 @@ import { withWork, workKindOf } from "~/services/limits/work.server";
 import { assertSameOrigin } from "./csrf.server";
 import { fail, isDbUnavailable, isStatementTimeout, toAppError } from "./envelope.server";
 import { withAppHeaders } from "./security-headers.server";
+import { rulesOf } from "./route-rules";
 
 type Route = ServerBuild["routes"][string];
 type Fn = NonNullable<Route["module"]["loader"]>;
@@ -72,13 +73,6 @@ async function withHeaders(request: Request, fn: () => Promise<unknown>): Promis
   }
 }
 
-// Portal forms and billing webhooks authenticate by token or signature, not by origin.
-const noOriginCheck = (id: string) => id.startsWith("routes/api.portal.") || id.startsWith("routes/api.billing.");
-const isJsonRoute = (id: string) =>
-  (id.startsWith("routes/api.") && !id.startsWith("routes/api.portal.")) ||
-  id === "routes/ai-assistant.generate" ||
-  id === "routes/healthz";
-
 /**
  * Every route's loader and action run through the app's boundary, applied once to the build
  * (app/server.ts) so no route can forget it: a state-changing request from another site is
@@ -89,16 +83,18 @@ const isJsonRoute = (id: string) =>
 export function withBoundary(routes: ServerBuild["routes"]): ServerBuild["routes"] {
   const out: ServerBuild["routes"] = {};
   for (const [id, route] of Object.entries(routes)) {
-    const json = isJsonRoute(id);
+    // The route's own rules (its `handle`): docs/decisions/265.
+    const rules = rulesOf(route.module.handle);
+    const json = rules.reply === "json";
     const wrap = (fn: Fn | undefined, isAction: boolean): Fn | undefined => {
       if (!fn) return fn;
       return ((args: Args) =>
         withHeaders(args.request, () => {
           const run = async () => {
-            if (isAction && !noOriginCheck(id)) assertSameOrigin(args.request);
+            if (isAction && !rules.csrf) assertSameOrigin(args.request);
             // Expensive work (a search, a report, an import) runs within the tenant's and the
             // user's share (docs/decisions/193); signed out, the route sends to sign-in itself.
-            const kind = workKindOf(id, args.request, isAction);
+            const kind = workKindOf(rules.work, args.request, isAction);
             const user = kind ? await getCurrentUser(args.request) : null;
             if (kind && user) return withWork({ tenantId: user.tenantId, userId: user.id }, kind, async () => fn(args));
             return fn(args);

@@ -7,6 +7,10 @@ import { prefersHtml } from "~/http/negotiate.server";
 import { generateFromForm, keepForNextPage } from "~/services/assistant/assistant.server";
 import { validationFailed } from "~/utils/app-error";
 import { requireApiUser } from "~/http/auth.server";
+import type { RouteRules } from "~/http/route-rules";
+
+// This route's rules for the boundary and the early checks (docs/decisions/265).
+export const handle: RouteRules = { reply: "json" };
 
 /**
  * POST /ai-assistant/generate. A JavaScript client gets the envelope;

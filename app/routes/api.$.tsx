@@ -1,6 +1,10 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { fail } from "~/http/envelope.server";
 import { AppError } from "~/utils/app-error";
+import type { RouteRules } from "~/http/route-rules";
+
+// This route's rules for the boundary and the early checks (docs/decisions/265).
+export const handle: RouteRules = { reply: "json" };
 
 // Every unknown /api path, the bare /api included, with any method: the 404 envelope
 //. Remix ranks this splat below every registered /api route.

@@ -7,6 +7,10 @@ import { receiveBillingEvent, SIGNATURE_HEADER } from "~/services/billing/intake
 import { AppError } from "~/utils/app-error";
 import { log } from "~/utils/log.server";
 import { billingVariables, env } from "~/utils/env.server";
+import type { RouteRules } from "~/http/route-rules";
+
+// This route's rules for the boundary and the early checks (docs/decisions/265).
+export const handle: RouteRules = { csrf: "signature", reply: "json" };
 
 // POST /api/billing/<provider>/webhook (operator notes in docs/billing.md).
 // No login: the provider's signature is the only authentication.

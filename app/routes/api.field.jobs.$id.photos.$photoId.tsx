@@ -7,6 +7,10 @@ import { assertMayAddPhoto, putPhoto } from "~/services/field/photos.server";
 import { photoUploadSchema } from "~/services/field/schemas";
 import { AppError, validationFailed } from "~/utils/app-error";
 import { actorOf, requireApiUser } from "~/http/auth.server";
+import type { RouteRules } from "~/http/route-rules";
+
+// This route's rules for the boundary and the early checks (docs/decisions/265).
+export const handle: RouteRules = { reply: "json" };
 
 // Without `Connection: close` (body.server.ts's 413 sets it): the server reads and drops the rest
 // of the body after answering (scripts/serve-hooks.mjs, up to 16 MiB) and keeps the connection,

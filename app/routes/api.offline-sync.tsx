@@ -7,6 +7,10 @@ import { pushSchema } from "~/services/field/mutation-schemas";
 import { pushMutations } from "~/services/field/push.server";
 import { AppError, validationFailed } from "~/utils/app-error";
 import { actorOf, requireApiUser } from "~/http/auth.server";
+import type { RouteRules } from "~/http/route-rules";
+
+// This route's rules for the boundary and the early checks (docs/decisions/265).
+export const handle: RouteRules = { reply: "json" };
 
 // POST /api/offline-sync: the push of queued field actions (docs/offline-sync.md).
 export const { loader, action } = apiRoute({

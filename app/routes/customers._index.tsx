@@ -9,6 +9,10 @@ import { customerListSchema, listCustomers } from "~/services/customers/customer
 import { CUSTOMER_LIST_COLUMNS } from "~/services/customers/schema";
 import { CUSTOMER_FILTERS, FILTER_LABELS } from "~/services/records/statuses";
 import { requireAllRecords } from "~/http/records-access.server";
+import type { RouteRules } from "~/http/route-rules";
+
+// This route's rules for the boundary and the early checks (docs/decisions/265).
+export const handle: RouteRules = { work: "search" };
 
 export const meta: MetaFunction = () => [{ title: "Customers · Fieldwork" }];
 

@@ -9,6 +9,10 @@ import { getUploadForMapping, mapUpload } from "~/services/import/uploads.server
 import { isAppError } from "~/utils/app-error";
 import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 import styles from "~/styles/import.css";
+import type { RouteRules } from "~/http/route-rules";
+
+// This route's rules for the boundary and the early checks (docs/decisions/265).
+export const handle: RouteRules = { work: "import" };
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 export const meta: MetaFunction = () => [{ title: "Match your columns · Fieldwork" }];

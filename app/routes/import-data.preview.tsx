@@ -16,6 +16,10 @@ import { AppError, forbidden } from "~/utils/app-error";
 import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 import { passThroughHeaders } from "~/utils/route-headers";
 import styles from "~/styles/import.css";
+import type { RouteRules } from "~/http/route-rules";
+
+// This route's rules for the boundary and the early checks (docs/decisions/265).
+export const handle: RouteRules = { work: "import" };
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 export const headers = passThroughHeaders;

@@ -6,6 +6,10 @@ import { undoImport } from "~/services/import/runs.server";
 import { undoImportSchema } from "~/services/import/schemas";
 import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 import styles from "~/styles/import.css";
+import type { RouteRules } from "~/http/route-rules";
+
+// This route's rules for the boundary and the early checks (docs/decisions/265).
+export const handle: RouteRules = { work: "commit" };
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 export const meta: MetaFunction = () => [{ title: "Import not undone · Fieldwork" }];

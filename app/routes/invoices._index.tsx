@@ -9,6 +9,10 @@ import { invoiceListSchema, listInvoices } from "~/services/records/quotes-invoi
 import { balanceDue, FILTER_LABELS, INVOICE_FILTERS } from "~/services/records/statuses";
 import { formatDate } from "~/utils/format";
 import { requireAllRecords } from "~/http/records-access.server";
+import type { RouteRules } from "~/http/route-rules";
+
+// This route's rules for the boundary and the early checks (docs/decisions/265).
+export const handle: RouteRules = { work: "search" };
 
 export const meta: MetaFunction = () => [{ title: "Invoices · Fieldwork" }];
 

@@ -10,6 +10,10 @@ import { jobListSchema, listAssignees, listJobs } from "~/services/records/jobs.
 import { FILTER_LABELS, JOB_FILTERS } from "~/services/records/statuses";
 import { requireUserWithPermission } from "~/http/auth.server";
 import { recordScope } from "~/utils/permissions";
+import type { RouteRules } from "~/http/route-rules";
+
+// This route's rules for the boundary and the early checks (docs/decisions/265).
+export const handle: RouteRules = { work: "search" };
 
 export const meta: MetaFunction = () => [{ title: "Jobs · Fieldwork" }];
 

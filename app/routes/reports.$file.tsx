@@ -4,6 +4,10 @@ import { isReportName, REPORT_NAMES, reportCsv } from "~/services/reports/csv";
 import { isReportPeriod } from "~/services/reports/periods";
 import { loadReports } from "~/services/reports/reports.server";
 import { actorOf, requireUserWithPermission } from "~/http/auth.server";
+import type { RouteRules } from "~/http/route-rules";
+
+// This route's rules for the boundary and the early checks (docs/decisions/265).
+export const handle: RouteRules = { work: "report" };
 
 const back = { href: "/reports", label: "Back to Reports" };
 

@@ -10,6 +10,10 @@ import { loadReports } from "~/services/reports/reports.server";
 import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 import { formatDate, formatMoney, formatMoneyCompact } from "~/utils/format";
 import styles from "~/styles/reports.css";
+import type { RouteRules } from "~/http/route-rules";
+
+// This route's rules for the boundary and the early checks (docs/decisions/265).
+export const handle: RouteRules = { work: "report" };
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 export const meta: MetaFunction = () => [{ title: "Reports · Fieldwork" }];

@@ -22,6 +22,10 @@ import { can } from "~/utils/permissions";
 import { requireAllRecords } from "~/http/records-access.server";
 import { listPageOf } from "~/utils/return-to";
 import { useLiveUpdates } from "~/components/live-updates";
+import type { RouteRules } from "~/http/route-rules";
+
+// This route's rules for the boundary and the early checks (docs/decisions/265).
+export const handle: RouteRules = { work: "search" };
 
 export const meta: MetaFunction = () => [{ title: "Booking requests · Fieldwork" }];
 

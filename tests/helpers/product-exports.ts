@@ -388,9 +388,12 @@ export function quickbooksCustomers(count: number) {
   return { csv: `${lines.join("\r\n")}\r\n`, expected };
 }
 
-/** Invoice Ninja's client export (v5 ClientExport columns, English labels). */
-export function invoiceNinjaClients(count: number) {
-  const headers = [
+/**
+ * Invoice Ninja's client export (v5 ClientExport columns, English labels). `prefixed`: its entity-prefixed headers ("Client Name",
+ * "Contact First Name", ...), and every 4th client without a name (the contact's names stand in).
+ */
+export function invoiceNinjaClients(count: number, opts: { prefixed?: boolean } = {}) {
+  const plain = [
     "Name",
     "Number",
     "ID Number",
@@ -419,19 +422,24 @@ export function invoiceNinjaClients(count: number) {
     "Email",
     "Contact Phone",
   ];
+  const contactFields = new Set(["First Name", "Last Name", "Email"]);
+  const headers = opts.prefixed
+    ? plain.map((h) => (h === "Contact Phone" ? h : contactFields.has(h) ? `Contact ${h}` : `Client ${h}`))
+    : plain;
   const lines = [csvLine(headers)];
   const expected: ExpectedCustomer[] = [];
   for (let i = 0; i < count; i++) {
     const p = person(i + 11);
     const a = address(i, 4);
     const s = i % 3 === 0 ? address(i, 5) : null;
+    const unnamed = opts.prefixed && i % 4 === 0;
     const name = i % 2 ? `${pick(COMPANIES, i)} ${i}` : `${p.first} ${p.last}`;
     const phone = i % 2 ? `+1 503 555 ${String(5000 + i).slice(-4)}` : "";
     const contactPhone = `+1 971 555 ${String(7000 + i).slice(-4)}`;
     const number = String(100 + i).padStart(4, "0");
     lines.push(
       csvLine([
-        name,
+        unnamed ? "" : name,
         number,
         i % 2 ? `EIN-${10000 + i}` : "",
         "",

@@ -87,6 +87,17 @@ test("a Jobber client export (200 rows, 150 clients) imports with no manual step
     [t.id],
   );
   assert.equal(labels.n, 10, "the third property's label");
+  // Title and Tags are kept in the notes, under their headers.
+  const [tagged] = await rows<{ n: number }>(
+    `SELECT count(*)::int AS n FROM customers WHERE tenant_id = $1 AND notes LIKE '%Tags: residential, spring-cleanup%'`,
+    [t.id],
+  );
+  assert.equal(tagged.n, expected.filter((_, i) => i % 4 === 0).length, "every tagged client keeps its tags");
+  const [titled] = await rows<{ n: number }>(
+    `SELECT count(*)::int AS n FROM customers WHERE tenant_id = $1 AND notes LIKE '%Title: Dr.%'`,
+    [t.id],
+  );
+  assert.ok(titled.n > 0, "titles kept");
 
   // The same file again: every client a duplicate error naming the file's own header; nothing written.
   const before = await countOf(t.id, "customers");
@@ -111,6 +122,11 @@ test("Housecall Pro (numbered address groups), QuickBooks Online and Invoice Nin
     ["Housecall Pro customers.csv", housecallProCustomers, "Housecall Pro customer export"],
     ["QuickBooks customers.csv", quickbooksCustomers, "QuickBooks Online customer list"],
     ["Invoice Ninja clients.csv", invoiceNinjaClients, "Invoice Ninja client export"],
+    [
+      "Invoice Ninja clients, prefixed headers.csv",
+      (n: number) => invoiceNinjaClients(n, { prefixed: true }),
+      "Invoice Ninja client export",
+    ],
   ] as const) {
     const { t, c } = await signedIn();
     const { csv, expected } = make(60);

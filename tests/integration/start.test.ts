@@ -112,3 +112,30 @@ test("`npm start` migrates, then serves the build with remix-serve (remix-serve 
     await exited;
   }
 });
+
+test("`remix-serve build/index.js` started without the preload stops with a clear message and serves nothing", async () => {
+  const port = await freePort();
+  const env = testServerEnv(port, { DB_SET_ROLE: undefined });
+  // The runner's own preloads stay; only the server's is missing.
+  env.NODE_OPTIONS = (env.NODE_OPTIONS ?? "")
+    .split(" ")
+    .filter((o) => !o.includes("serve-hooks"))
+    .join(" ");
+  const serve = spawn(
+    process.execPath,
+    [path.join(ROOT, "node_modules/@remix-run/serve/dist/cli.js"), "build/index.js"],
+    {
+      cwd: ROOT,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  let out = "";
+  serve.stdout.on("data", (d) => (out += d));
+  serve.stderr.on("data", (d) => (out += d));
+  const code = await new Promise<number | null>((resolve) => serve.once("exit", resolve));
+  assert.equal(code, 1, out);
+  assert.match(out, /must start with its preload: NODE_OPTIONS=--import=\.\/scripts\/serve-hooks\.mjs/);
+  assert.doesNotMatch(out, /\[remix-serve\] http/);
+  await assert.rejects(fetch(`http://localhost:${port}/healthz`));
+});

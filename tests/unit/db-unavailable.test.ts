@@ -55,7 +55,8 @@ test("every page loader and action of the build maps an outage to the 503 page; 
       "routes/api.offline-sync": {
         id: "routes/api.offline-sync",
         path: "api/offline-sync",
-        module: { action: outage },
+        // A JSON route says so in its handle (docs/decisions/265).
+        module: { action: outage, handle: { reply: "json" } },
       },
     },
   } as never;

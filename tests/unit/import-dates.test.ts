@@ -8,7 +8,7 @@ import { applyMapping } from "../../app/services/import/mapping/apply.server";
 import { PRESETS } from "../../app/services/import/mapping/known-headers";
 import { fieldsOf, matchHeaders } from "../../app/services/import/mapping/match";
 import { parseCsv } from "../../app/services/import/parse.server";
-import { MAPPED_IMPORT_LIMITS } from "../../app/services/import/columns";
+import { IMPORT_LIMITS } from "../../app/services/import/columns";
 
 const CHICAGO = { order: "mdy" as const, timeZone: "America/Chicago" };
 
@@ -81,7 +81,7 @@ describe("a Jobber jobs export through its preset", () => {
       "Job #,Client name,Client email,Title,Service street,Scheduled start date\r\n" +
       "101,Maria Okafor,maria@example.com,Spring clean-up,12 Elm St,24/11/2026 09:00\r\n" +
       "102,James Brennan,james@example.com,Gutter repair,9 Oak Ave,03/12/2026 14:30\r\n";
-    const parsed = await parseCsv(csv, { ...MAPPED_IMPORT_LIMITS });
+    const parsed = await parseCsv(csv, { ...IMPORT_LIMITS });
     assert.ok(parsed.ok);
     const match = matchHeaders("jobs", parsed.fileHeaders);
     assert.equal(match.preset?.id, "jobber-jobs");

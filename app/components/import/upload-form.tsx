@@ -95,8 +95,8 @@ export function UploadForm({ type, lastResult }: { type: ImportType; lastResult?
           aria-describedby="import-file-hint"
         />
         <p id="import-file-hint" className="field-hint">
-          UTF-8 CSV (Excel: “CSV UTF-8”), up to 10 MiB and {IMPORT_LIMITS.maxRows.toLocaleString("en-US")} rows. The
-          first row names the columns.
+          UTF-8 CSV (Excel: “CSV UTF-8”), up to {IMPORT_LIMITS.maxBytes / MB} MiB and{" "}
+          {IMPORT_LIMITS.maxRows.toLocaleString("en-US")} rows. The first row names the columns.
         </p>
       </div>
       <details className="import-paste">

@@ -28,12 +28,8 @@ export const mayImportType = (role: Role, type: ImportType) => type !== "team" |
 /** The types a role sees, in IMPORT_ORDER. */
 export const importTypesFor = (role: Role) => IMPORT_ORDER.filter((t) => mayImportType(role, t));
 
-/** The default upload limit. */
-export const IMPORT_LIMITS = { maxBytes: 10 * 1024 * 1024, maxRows: 50_000 } as const;
-
-/** Another product's export (wide: hundreds of columns) may be 32 MiB.
- * A file in section 5's own columns keeps section 5's limit (docs/decisions/152). */
-export const MAPPED_IMPORT_LIMITS = { maxBytes: 32 * 1024 * 1024, maxRows: 50_000 } as const;
+/** The upload limit, one for every import type and header style (docs/decisions/249). */
+export const IMPORT_LIMITS = { maxBytes: 32 * 1024 * 1024, maxRows: 50_000 } as const;
 
 export interface ImportColumn {
   name: string;

@@ -89,22 +89,16 @@ export async function withWork<T>(
   }
 }
 
-/** Route loaders and actions that do expensive work, by route id (applied in app/http/page.server.ts). */
-const SEARCH_LISTS = new Set([
-  "routes/customers._index",
-  "routes/jobs._index",
-  "routes/quotes._index",
-  "routes/invoices._index",
-  "routes/requests",
-]);
-
-export function workKindOf(routeId: string, request: Request, isAction: boolean): WorkKind | null {
-  if (!isAction) {
-    if (SEARCH_LISTS.has(routeId)) return (new URL(request.url).searchParams.get("q") ?? "").trim() ? "search" : null;
-    if (routeId === "routes/reports._index" || routeId === "routes/reports.$file") return "report";
-    return null;
+/**
+ * The class of work one request of a route does, given the class the route declares (its
+ * `handle.work`): a search or a report is the page's GET, and a search only when it has `q`
+ * (a plain list page is cheap); an import or a commit is the route's POST.
+ */
+export function workKindOf(declared: WorkKind | undefined, request: Request, isAction: boolean): WorkKind | null {
+  if (!declared) return null;
+  if (declared === "search" || declared === "report") {
+    if (isAction) return null;
+    return declared === "report" || (new URL(request.url).searchParams.get("q") ?? "").trim() ? declared : null;
   }
-  if (routeId === "routes/import-data.preview" || routeId === "routes/import-data.map") return "import";
-  if (routeId === "routes/import-data.commit" || routeId === "routes/import-data.undo") return "commit";
-  return null;
+  return isAction ? declared : null;
 }

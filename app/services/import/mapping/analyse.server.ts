@@ -9,7 +9,7 @@
 // - otherwise the rest is read into memory (under the size limit) and handed back with the
 //   headers and first rows, to be stored for the mapping step.
 import Papa from "papaparse";
-import { IMPORT_LIMITS, MAPPED_IMPORT_LIMITS, type ImportType } from "../columns";
+import { IMPORT_LIMITS, type ImportType } from "../columns";
 import { parseCsv, type CsvInput, type FileError } from "../parse.server";
 import { analyseCsv, type AnalysedCsv } from "../validate.server";
 import type { MappingSummary } from "../run-types";
@@ -67,7 +67,7 @@ export async function analyseWithMapping<T extends ImportType>(
   preset: Preset | null,
   context?: MappingContext,
 ): Promise<AnalysedCsv<T> & MappedExtras> {
-  const parsed = await parseCsv(input, { ...MAPPED_IMPORT_LIMITS });
+  const parsed = await parseCsv(input, { ...IMPORT_LIMITS });
   if (!parsed.ok) return parsed;
   if (parsed.headers.length !== fields.length) {
     return {
@@ -141,12 +141,12 @@ export async function analyseUpload<T extends ImportType>(
   let size = 0;
   for await (const chunk of all) {
     size += chunk.byteLength;
-    if (size > MAPPED_IMPORT_LIMITS.maxBytes) {
+    if (size > IMPORT_LIMITS.maxBytes) {
       return {
         ok: false,
         status: 413,
         code: "FILE_TOO_LARGE",
-        message: `The file is larger than ${MAPPED_IMPORT_LIMITS.maxBytes / 1024 / 1024} MiB.`,
+        message: `The file is larger than ${IMPORT_LIMITS.maxBytes / 1024 / 1024} MiB.`,
       };
     }
     chunks.push(Buffer.from(chunk));

@@ -13,7 +13,8 @@ import type { MappingSummary } from "../run-types";
 import type { CsvRecord, ParsedCsvOk, RowError } from "../parse.server";
 import { validateRows, type ValidationResultFor } from "../validate.server";
 import { dateOrderOf, readDateTime, type DateOrder } from "./dates";
-import type { Preset } from "./known-headers";
+import { ALIASES, type Preset } from "./known-headers";
+import { normaliseHeader, withoutEntityPrefix } from "./match";
 import { splitTarget } from "./targets";
 
 /** What the reading of a mapped file needs to know of the tenant. */
@@ -48,6 +49,16 @@ const PROPERTY_FIELDS: Record<string, [keyof PropertyDraft, number]> = {
 };
 
 const SPLIT = /[;,\n]+/;
+
+/** The headers that name the notes field itself (its name and aliases), normalised. */
+const NOTES_HEADERS = new Set([
+  "notes",
+  ...ALIASES.filter((a) => a.field === "notes").flatMap((a) => a.aliases.map(normaliseHeader)),
+]);
+
+function isNotesHeader(header: string): boolean {
+  return NOTES_HEADERS.has(normaliseHeader(withoutEntityPrefix(header) ?? header));
+}
 
 function splitValues(cell: string): string[] {
   return cell
@@ -127,6 +138,10 @@ export function applyMapping<T extends ImportType>(
     return out;
   };
 
+  // A notes cell from a column that is not itself a notes column ("Tags", "Gate code") keeps
+  // its header, so the note says what it is.
+  const notesHeader = fileHeaders.map((h) => isNotesHeader(h));
+
   function build(record: CsvRecord): Built {
     const values: Record<string, string> = {};
     const lists: Record<string, string[]> = { email: [], phone: [], notes: [] };
@@ -163,7 +178,7 @@ export function applyMapping<T extends ImportType>(
           propHeaders.get(group)![key] = fileHeaders[i];
         }
       } else if (field === "email" || field === "phone") lists[field].push(...splitValues(cell));
-      else if (field === "notes") lists.notes.push(cell);
+      else if (field === "notes") lists.notes.push(notesHeader[i] ? cell : `${fileHeaders[i]}: ${cell}`);
       else if (field === "first_name") first ||= cell;
       else if (field === "last_name") last ||= cell;
       else if (field === "external_id" && preset?.externalIdBefore)

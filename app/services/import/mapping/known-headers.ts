@@ -214,11 +214,15 @@ export const PRESETS: readonly Preset[] = [
     product: "Jobber",
     label: "Jobber client export",
     type: "customers",
-    signature: ["J-ID", "Display Name", "E-mails", "Main Phone #s"],
+    // J-ID is Jobber's own id column: it alone tells the export apart.
+    signature: ["J-ID"],
     columns: {
       "J-ID": "external_id",
       "Display Name": "name",
       "Company Name": "company",
+      // Kept in the customer's notes as "Title: Dr." and "Tags: residential, spring-cleanup".
+      Title: "notes",
+      Tags: "notes",
       "First Name": "first_name",
       "Last Name": "last_name",
       "E-mails": "email",

@@ -1,7 +1,9 @@
 // Header matching (docs/decisions/150): each header of a file is matched
 // to a field of the import type: a product's preset (recognised by its headers), else exact
 // (case, spaces, `_`, `-` ignored), else a known alias, else a close spelling (edit distance
-// from fastest-levenshtein). Pure and browser-safe.
+// from fastest-levenshtein). A header that matches nothing as written is tried again without
+// an entity prefix ("Client Name" -> "Name", "Contact Email" -> "Email"; docs/decisions/249).
+// Pure and browser-safe.
 import { distance } from "fastest-levenshtein";
 import { IMPORT_COLUMNS, type ImportType } from "../columns";
 import { ALIASES, AMBIGUOUS, PRESETS, type Preset } from "./known-headers";
@@ -37,6 +39,15 @@ export function normaliseHeader(header: string): string {
     .replace(/[\s_-]+/g, "");
 }
 
+/** Words other products put before a field's header to say whose field it is. */
+const ENTITY_PREFIX = /^(?:client|contact|customer)[\s_-]+(?=\S)/i;
+
+/** "Client Address 1" -> "Address 1"; null when the header has no entity prefix. */
+export function withoutEntityPrefix(header: string): string | null {
+  const rest = header.trim().replace(ENTITY_PREFIX, "");
+  return rest === header.trim() ? null : rest;
+}
+
 /** The key under which a tenant's mapping for a list of headers is remembered. */
 export function headerKey(headers: readonly string[]): string {
   return headers.map(normaliseHeader).join("\u001f");
@@ -49,7 +60,13 @@ function presetFor(type: ImportType, normalised: Set<string>): Preset | null {
   return PRESETS.find((p) => p.type === type && p.signature.every((h) => normalised.has(normaliseHeader(h)))) ?? null;
 }
 
+/** The preset's field for a header as written, else for the header without its entity prefix. */
 function presetField(preset: Preset, header: string): string | null {
+  const bare = withoutEntityPrefix(header);
+  return presetFieldOf(preset, header) ?? (bare === null ? null : presetFieldOf(preset, bare));
+}
+
+function presetFieldOf(preset: Preset, header: string): string | null {
   const n = normaliseHeader(header);
   for (const [h, field] of Object.entries(preset.columns)) if (normaliseHeader(h) === n) return field;
   for (const g of preset.numbered ?? []) {
@@ -103,30 +120,40 @@ export function matchHeaders(
   const ambiguousByNorm = new Map(
     AMBIGUOUS.filter((a) => a.type === type).map((a) => [normaliseHeader(a.header), a.fields]),
   );
-  const preset = remembered ? null : presetFor(type, new Set(normalised));
+  const bare = headers.map((h) => {
+    const rest = withoutEntityPrefix(h);
+    return rest === null ? null : normaliseHeader(rest);
+  });
+  // A product's signature may be met by its headers as written or without their entity prefix.
+  const preset = remembered
+    ? null
+    : presetFor(type, new Set([...normalised, ...bare.filter((b): b is string => b !== null)]));
+
+  /** A header's field by name: exact, ambiguous or alias, as written. */
+  const byName = (n: string): { field: string; how: MatchHow } | null => {
+    if (targetByNorm.has(n)) return { field: targetByNorm.get(n)!, how: "exact" };
+    if (ambiguousByNorm.has(n)) return { field: ambiguousByNorm.get(n)![0], how: "ambiguous" };
+    if (aliasByNorm.has(n)) return { field: aliasByNorm.get(n)!, how: "alias" };
+    return null;
+  };
 
   const taken = new Set<string>();
   const columns: ColumnMatch[] = headers.map((header, index) => {
     const n = normalised[index];
+    const b = bare[index];
     let field: string | null = null;
     let how: MatchHow = "none";
+    const named = byName(n) ?? (b === null ? null : byName(b));
     if (remembered) {
       field = remembered[index] ?? null;
       how = "remembered";
     } else if (preset) {
       field = presetField(preset, header);
       how = "preset";
-    } else if (targetByNorm.has(n)) {
-      field = targetByNorm.get(n)!;
-      how = "exact";
-    } else if (ambiguousByNorm.has(n)) {
-      field = ambiguousByNorm.get(n)![0];
-      how = "ambiguous";
-    } else if (aliasByNorm.has(n)) {
-      field = aliasByNorm.get(n)!;
-      how = "alias";
+    } else if (named) {
+      ({ field, how } = named);
     } else {
-      const close = closeField(type, n);
+      const close = closeField(type, n) ?? (b === null ? null : closeField(type, b));
       if (close) {
         field = close.field;
         how = close.tie ? "ambiguous" : "close";
