@@ -33,6 +33,7 @@ import * as m0087 from "./0087-job-photos";
 import * as m0096 from "./0096-login-emails-by-the-app";
 import * as m0097 from "./0097-citus-query-shapes";
 import * as m0098 from "./0098-citus-field-signature";
+import * as m0105 from "./0105-refresh-statistics";
 
 /**
  * Every migration, in order. Listed by hand (not globbed) so the compiled server bundle
@@ -74,4 +75,5 @@ export const MIGRATIONS: Array<[string, MigrationModule]> = [
   ["0096-login-emails-by-the-app", m0096],
   ["0097-citus-query-shapes", m0097],
   ["0098-citus-field-signature", m0098],
+  ["0105-refresh-statistics", m0105],
 ];

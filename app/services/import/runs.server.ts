@@ -8,6 +8,8 @@
 // undo     the same lock: only the latest committed run, within 24 hours, untouched and
 //          unreferenced; deletes exactly its records.
 import { inTenant, one, rows, type Tx } from "../../../db/index";
+import { refreshStatistics, statisticsOlderThan } from "../../../db/statistics";
+import { log } from "~/utils/log.server";
 import { AppError, conflict, forbidden, notFound } from "~/utils/app-error";
 import { isUuid } from "~/utils/crypto.server";
 import { notify } from "~/services/events/events.server";
@@ -17,7 +19,7 @@ import { checkAgainstDatabase } from "./checks.server";
 import { toCsv, unescapeFormula } from "./csv-write";
 import type { CsvInput, FileError, RowError } from "./parse.server";
 import { insertRecords, recordSlices } from "./records.server";
-import { deleteRunRecords, undoStatus, type UndoStatus } from "./undo.server";
+import { deleteRunRecords, undoStatus, writtenTables, type UndoStatus } from "./undo.server";
 import { analyseCsv, type AnalysedCsv, type ValidationResult } from "./validate.server";
 import type { MappedExtras } from "./mapping/analyse.server";
 import {
@@ -382,14 +384,15 @@ export async function previewImport(
 
 /**
  * Commits a preview: exactly once. A preview already committed (a double click, two tabs,
- * two servers) returns its run, so every submit lands on the same result page.
+ * two servers) returns its run, so every submit lands on the same result page. After the
+ * records are in, the tables they went to get fresh planner statistics (statistics below).
  */
 export async function commitPreview(actor: Actor, previewId: string): Promise<ImportRun> {
-  return inTenant(actor.tenantId, async (t) => {
+  const { run, inserted } = await inTenant(actor.tenantId, async (t) => {
     await lockTenantImports(actor.tenantId, t);
     const run = await findRun(actor.tenantId, previewId, t, true);
     assertMayImport(actor, run.type);
-    if (run.state === "committed" || run.state === "undone") return run;
+    if (run.state === "committed" || run.state === "undone") return { run, inserted: false };
     if (run.state === "superseded") {
       throw conflict(
         "A newer file of this type was previewed after this one, so this preview can no longer be imported. Import the newer preview, or upload this file again.",
@@ -412,12 +415,47 @@ export async function commitPreview(actor: Actor, previewId: string): Promise<Im
     // The records are in their tables now; the display rows are not needed any more either.
     await rows(`DELETE FROM import_run_data WHERE tenant_id = $1 AND run_id = $2`, [actor.tenantId, run.id], t);
     await notify(t, actor.tenantId, { type: "import.committed", id: run.id });
-    return findRun(actor.tenantId, run.id, t);
+    return { run: await findRun(actor.tenantId, run.id, t), inserted: true };
   });
+  if (inserted) await statistics(writtenTables(run.type));
+  return run;
+}
+
+/**
+ * ANALYZE of the tables an import wrote to, after its transaction (db/statistics.ts): every
+ * connection's cached plans of the foreign-key checks on them are made again on their new
+ * size, so the undo (or a later import that refers to them) does not check each row with a
+ * plan made while the table was small (docs/decisions/234). The records are committed
+ * already, so a failure here is logged and the import still succeeds; autovacuum gathers the
+ * statistics later.
+ */
+async function statistics(tables: Parameters<typeof refreshStatistics>[0]): Promise<void> {
+  try {
+    await refreshStatistics(tables);
+  } catch (error) {
+    log.error("import: refreshing the planner statistics failed", { tables, error });
+  }
+}
+
+/** When a committed run of the tenant was committed, and its type (null for any other run). */
+async function committedAt(tenantId: string, runId: string): Promise<{ type: ImportType; committedAt: Date } | null> {
+  const run = await inTenant(tenantId, (t) =>
+    one<{ type: ImportType; committed_at: Date }>(
+      `SELECT type, committed_at FROM import_runs WHERE tenant_id = $1 AND id = $2 AND state = 'committed'`,
+      [tenantId, runId],
+      t,
+    ),
+  );
+  return run ? { type: run.type, committedAt: run.committed_at } : null;
 }
 
 /** Undoes a committed import, or refuses (409) with the reason and deletes nothing. */
 export async function undoImport(actor: Actor, runId: string): Promise<ImportRun> {
+  // Statistics gathered before the run was committed (its commit could not refresh them, or it
+  // predates that) are refreshed first, so the delete's foreign-key checks are planned on the
+  // tables as they are now (docs/decisions/234).
+  const before = isUuid(runId) ? await committedAt(actor.tenantId, runId) : null;
+  if (before) await statistics(await statisticsOlderThan(writtenTables(before.type), before.committedAt));
   return inTenant(actor.tenantId, async (t) => {
     await lockTenantImports(actor.tenantId, t);
     const run = await findRun(actor.tenantId, runId, t, true);

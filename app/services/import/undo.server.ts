@@ -5,6 +5,7 @@
 // a customer, job, quote, invoice or user counts without this file knowing it.
 import { rows, type Tx } from "../../../db/index";
 import { removeLoginEmails } from "../../../db/login-emails";
+import type { BulkTable } from "../../../db/statistics";
 import { conflict } from "~/utils/app-error";
 import type { ImportType } from "./columns";
 import { IMPORT_NOUNS } from "./records.server";
@@ -13,7 +14,7 @@ import type { UndoStatusOf } from "./run-types";
 export const UNDO_WINDOW_HOURS = 24;
 
 /** The tables a run of each type writes to, in delete order (children first). */
-const WRITES: Record<ImportType, { table: string; counted: boolean; versioned: boolean }[]> = {
+const WRITES: Record<ImportType, { table: BulkTable; counted: boolean; versioned: boolean }[]> = {
   customers: [
     { table: "customer_properties", counted: false, versioned: true },
     { table: "customers", counted: true, versioned: true },
@@ -26,6 +27,12 @@ const WRITES: Record<ImportType, { table: string; counted: boolean; versioned: b
     { table: "invoices", counted: true, versioned: true },
   ],
 };
+
+/** Every table a commit of `type` writes rows to (line items too, which its undo removes by cascade). */
+export function writtenTables(type: ImportType): BulkTable[] {
+  const parts: BulkTable[] = type === "quotes" ? ["quote_items"] : type === "invoices" ? ["invoice_items"] : [];
+  return [...WRITES[type].map((w) => w.table), ...parts];
+}
 
 /** Rows that are part of an imported record (deleted with it by ON DELETE CASCADE). */
 const PARTS = new Set(["quote_items", "invoice_items"]);
