@@ -132,12 +132,18 @@ export async function portalFormAction<K extends PortalFormKind>(request: Reques
 }
 
 /**
- * The form routes answer POST only. Remix renders a route after a POST with a GET copy of
- * the request (same headers), so a form body's Content-Type tells that render from a plain
- * GET, which gets the 405 page.
+ * The form routes answer POST. Remix renders a route after a POST with a GET copy of the
+ * request (same headers), so a form body's Content-Type tells that render from a plain GET.
+ * A plain GET of a form's own address (a reload of the refused form's page, a restored tab)
+ * carries the portal token in its query (portalFormAction): it goes back to the portal page,
+ * and the browser keeps the form's anchor. Any other GET gets the 405 page.
  */
 export function portalFormLoader(request: Request) {
   if (request.headers.get("content-type")) return null;
+  const token = new URL(request.url).searchParams.get("token");
+  if (token && /^[A-Za-z0-9._-]{1,200}$/.test(token)) {
+    return redirect(`/portal/${token}`, { status: 303, headers: PORTAL_HEADERS });
+  }
   throw json(
     { message: "This address only receives the forms of your portal page. Open the link the business sent you." },
     { status: 405, headers: { ...PORTAL_HEADERS, Allow: "POST" } },

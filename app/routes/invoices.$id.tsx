@@ -219,10 +219,11 @@ export default function InvoicePage() {
             <>
               <tr>
                 <th colSpan={4} className="num">
-                  Paid
+                  Payments received
                 </th>
                 <td className="num">
-                  <Money cents={-i.amount_paid_cents} currency={i.currency} />
+                  {/* A payment is money received, never a negative amount. */}
+                  <Money cents={i.amount_paid_cents} currency={i.currency} />
                 </td>
               </tr>
               <tr className="total-row">

@@ -13,6 +13,7 @@ import { setFlash } from "~/services/accounts/sessions.server";
 import { jobPhotos } from "~/services/field/photos.server";
 import { jobInvoice } from "~/services/invoices/invoices.server";
 import { cancelJob, reopenJob } from "~/services/jobs/jobs.server";
+import { jobOrigins } from "~/services/jobs/origins.server";
 import { jobActionSchema } from "~/services/jobs/schemas";
 import { getJob } from "~/services/records/jobs.server";
 import { actorOf, requireUserWithPermission } from "~/http/auth.server";
@@ -28,7 +29,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { history, canManage } = await recordPageData(request, user, { type: "job", id: found.job.id });
   const invoice = canManage ? await jobInvoice(actorOf(user), found.job.id) : null;
   const photos = await jobPhotos(actorOf(user), found.job.id);
-  return json({ ...found, history, invoice, photos, ownOnly: recordScope(user.role) !== "all", canManage });
+  const ownOnly = recordScope(user.role) !== "all";
+  // The quote and the booking request it came from (pages a technician does not open).
+  const origins = ownOnly ? null : await jobOrigins(actorOf(user), found.job.id);
+  return json({ ...found, history, invoice, photos, ownOnly, canManage, origins });
 }
 
 /** Cancel a job, or put a cancelled one back to unscheduled (the office; 409 from any other state). */
@@ -63,6 +67,7 @@ export default function JobPage() {
     clock,
     checklist,
     signature,
+    origins,
   } = useLoaderData<typeof loader>();
   const failure = useActionData<FormReply>()?.result;
   const busy = useNavigation().state === "submitting";
@@ -180,6 +185,29 @@ export default function JobPage() {
                 <dt>Completed</dt>
                 <dd>
                   <DateTime value={job.completed_at} />
+                </dd>
+              </>
+            ) : null}
+            {origins?.quote ? (
+              <>
+                <dt>From quote</dt>
+                <dd>
+                  <Link to={`/quotes/${origins.quote.id}`}>Quote {origins.quote.number}</Link>
+                </dd>
+              </>
+            ) : null}
+            {origins?.request ? (
+              <>
+                <dt>Booking request</dt>
+                <dd>
+                  <Link
+                    to={`/requests?${new URLSearchParams({ status: "all", q: origins.request.service })}#request-${origins.request.id}`}
+                  >
+                    {origins.request.service}
+                  </Link>{" "}
+                  <span className="muted small">
+                    received <DateTime value={origins.request.createdAt} />
+                  </span>
                 </dd>
               </>
             ) : null}

@@ -117,7 +117,7 @@ export default function RequestsPage() {
             </thead>
             <tbody>
               {page.items.map((r) => (
-                <tr key={r.id}>
+                <tr key={r.id} id={`request-${r.id}`}>
                   <td className="nowrap">
                     <DateTime value={r.created_at} />
                   </td>

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { after, before } from "node:test";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from "playwright-core";
 import { BASE_URL } from "./client";
 
 /** CHROMIUM_PATH, else the `chromium` on the PATH; null when there is none. */
@@ -67,10 +67,28 @@ export async function newContext(
 
 export const ARTIFACTS = path.resolve(import.meta.dirname, "../.artifacts");
 
-/** Saves a screenshot to tests/.artifacts/<name>.png (to look at what the pages show). */
-export async function screenshot(page: Page, name: string) {
+/**
+ * Saves a screenshot to tests/.artifacts/<name>.png (to look at what the pages show): the
+ * whole page, or with `{ fullPage: false }` only what is in the window (what the user sees).
+ */
+export async function screenshot(page: Page, name: string, o: { fullPage?: boolean } = {}) {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
-  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: o.fullPage ?? true });
+}
+
+/** Whether the whole of the element is inside the window as the page is now scrolled. */
+export async function inWindow(page: Page, locator: Locator): Promise<boolean> {
+  const box = await locator.boundingBox();
+  const size = page.viewportSize()!;
+  return !!box && box.y >= 0 && box.y + box.height <= size.height && box.x >= 0 && box.x + box.width <= size.width;
+}
+
+/** Collects the page's console errors and uncaught exceptions, to assert there are none. */
+export function consoleErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  page.on("console", (m) => (m.type() === "error" ? errors.push(m.text()) : undefined));
+  return errors;
 }
 
 /** Signs in through the login form (works with JavaScript on or off). */

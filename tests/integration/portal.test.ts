@@ -88,7 +88,9 @@ test("the hub shows the business, the customer's sent quotes with items and tota
   for (const name of ["service", "description", "preferredDate", "timeWindow", "address", "phone"]) {
     assert.match(res.text, new RegExp(`name="${name}"`), `booking field ${name}`);
   }
-  assert.match(res.text, /action="\/api\/portal\/booking-request"/);
+  // The form posts to its route; the token in the query and the anchor let a refused post open
+  // at the form, and a later GET of that address go back to the portal page.
+  assert.match(res.text, /action="\/api\/portal\/booking-request\?token=[^"#]+#booking-answer"/);
   // Drafts and other customers' records are not on this customer's page. A void invoice stays,
   // under "Past" (issue 20), saying nothing is owed.
   for (const hidden of [draft.number, othersQuote.number, draftInvoice.number]) {
@@ -153,6 +155,39 @@ test("a quote or invoice id of another customer or another tenant behaves as unk
     [[i1.id, i2.id]],
   );
   assert.equal(paid.length, 0);
+});
+
+test("an approval states the total it accepts: another total than the choice's is 422 beside the box, nothing approved", async () => {
+  const s = await portalSetup();
+  const q = await createQuote(s.tenant.id, { customerId: s.customer.id });
+  const total = Number(
+    (await one<{ total_cents: string }>(`SELECT total_cents FROM quotes WHERE id = $1`, [q.id]))!.total_cents,
+  );
+  const ip = randomLoopback();
+  const post = (acceptedTotalCents: string) =>
+    portalRequest("POST", "/api/portal/quote", {
+      ip,
+      form: {
+        token: s.token,
+        quoteId: q.id,
+        decision: "approve",
+        signatureName: "Jamie Rivera",
+        acceptTerms: "yes",
+        acceptedTotalCents,
+      },
+    });
+  const other = await post(String(total - 100));
+  assert.equal(other.status, 422);
+  assert.match(
+    fieldError(other.text, `terms-${q.id}`) ?? "",
+    /With your choice the total is .*Check it and tick the box again/,
+  );
+  assert.equal(await quoteStatus(s.tenant.id, q.id), "sent");
+  assert.equal((await post("12x")).status, 422, "a total that is not a number of cents is a stale form");
+  assert.equal(await quoteStatus(s.tenant.id, q.id), "sent");
+  const same = await post(String(total));
+  assert.equal(same.status, 303);
+  assert.equal(await quoteStatus(s.tenant.id, q.id), "approved");
 });
 
 test("approve needs signatureName and acceptTerms; a sent quote is approved once with name, time, IP and user agent; a second approve is 409", async () => {
@@ -720,6 +755,21 @@ test("GET on a portal form route is a 405 page (HTML with Allow: POST), not the 
     assertPortalHeaders(res, path);
     assertHtml(res, path);
     assert.match(pageText(res.text), /only receives the forms of your portal page/);
+  }
+});
+
+test("GET of a form's own address (with the token in the query) goes back to the portal page; a bad token there is the 405 page", async () => {
+  const s = await portalSetup();
+  for (const path of ["/api/portal/quote", "/api/portal/invoice-payment", "/api/portal/booking-request"]) {
+    const res = await portalRequest("GET", `${path}?token=${s.token}`, { ip: randomLoopback() });
+    assert.equal(res.status, 303, path);
+    assert.equal(res.headers.location, `/portal/${s.token}`, path);
+    assertPortalHeaders(res, path);
+    // Nothing but a token is redirected to: a path or an address elsewhere is the 405 page.
+    for (const token of ["//evil.example", "../settings", "a/b"]) {
+      const odd = await portalRequest("GET", `${path}?${new URLSearchParams({ token })}`, { ip: randomLoopback() });
+      assert.equal(odd.status, 405, `${path} ${token}`);
+    }
   }
 });
 

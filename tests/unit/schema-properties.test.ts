@@ -592,7 +592,7 @@ describe("portal", () => {
       31,
       fc.property(input, (i) => {
         const approve = { quoteId: i.quoteId, decision: "approve", signatureName: i.name.raw, acceptTerms: i.accept };
-        const none = { option: null, optionalItems: [], message: "" };
+        const none = { option: null, optionalItems: [], message: "", acceptedTotalCents: null };
         assert.deepEqual(accepts(quoteDecisionSchema, approve), {
           ...approve,
           ...none,
@@ -612,6 +612,13 @@ describe("portal", () => {
         refuses(quoteDecisionSchema, { ...approve, signatureName: "n".repeat(101) }, "signatureName");
         refuses(quoteDecisionSchema, { ...decline, reason: "r".repeat(1001) }, "reason");
         refuses(quoteDecisionSchema, { ...approve, decision: "maybe" }, "decision");
+        // The total the acceptance sentence stated: whole cents, or a stale form.
+        assert.equal(
+          (accepts(quoteDecisionSchema, { ...approve, acceptedTotalCents: "153800" }) as { acceptedTotalCents: number })
+            .acceptedTotalCents,
+          153_800,
+        );
+        refuses(quoteDecisionSchema, { ...approve, acceptedTotalCents: "1538.00" }, "acceptedTotalCents");
       }),
     );
   });

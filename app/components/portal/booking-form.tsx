@@ -5,8 +5,8 @@ import { Field } from "~/components/forms";
 import { bookingRequestSchema } from "~/services/portal/schemas";
 import { TIME_WINDOW_LABELS, TIME_WINDOWS, type PortalHubData } from "~/services/portal/types";
 import { formatDate } from "~/utils/format";
-import { cardErrors, postedValues, useCardForm, usePortalForm } from "./form-state";
-import { CardError, SelectField, TextAreaField } from "./parts";
+import { allErrors, portalFormAction, postedValues, useCardForm, useMessageInView, usePortalForm } from "./form-state";
+import { FormAnchor, SelectField, TextAreaField } from "./parts";
 
 const STATUS_LABELS = {
   new: ["Received", "badge"],
@@ -16,12 +16,13 @@ const STATUS_LABELS = {
 } as const;
 
 export function BookingForm({ hub }: { hub: PortalHubData }) {
-  const { Form, formKey, failure, busy } = usePortalForm("booking", null);
+  const { Form, failure, busy } = usePortalForm("booking", null);
   const schema = useMemo(
     () => bookingRequestSchema(hub.today, hub.lastBookableDate),
     [hub.today, hub.lastBookableDate],
   );
-  const [form, fields] = useCardForm(schema, "booking", formKey, failure);
+  const [form, fields] = useCardForm(schema, "booking", failure);
+  const messageRef = useMessageInView(failure);
   const v = postedValues(failure);
   const f = (name: keyof typeof fields) => fields[name].errors;
   return (
@@ -35,8 +36,13 @@ export function BookingForm({ hub }: { hub: PortalHubData }) {
       <p className="muted">
         Tell us what you need and when suits you. {hub.business.name} will contact you to confirm a time.
       </p>
-      <CardError errors={cardErrors(failure)} />
-      <Form key={formKey} method="post" action="/api/portal/booking-request" className="stack" {...getFormProps(form)}>
+      <FormAnchor id="booking-answer" ref={messageRef} errors={allErrors(failure)} />
+      <Form
+        method="post"
+        action={portalFormAction("/api/portal/booking-request", hub.token, "booking-answer")}
+        className="stack"
+        {...getFormProps(form)}
+      >
         <input type="hidden" name="token" value={hub.token} />
         <input type="hidden" name="idempotencyKey" value={hub.bookingKey} />
         {/* remix-utils' honeypot: a hidden field people never fill (a filled one is 400). */}

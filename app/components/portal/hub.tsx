@@ -1,8 +1,9 @@
-import { useSearchParams } from "@remix-run/react";
+import { useRef } from "react";
+import { useLocation, useSearchParams } from "@remix-run/react";
 import { DONE, type PortalDone, type PortalFormFailure, type PortalHubData } from "~/services/portal/types";
 import { formatDateTime, formatMoney, formatMoneyTotals } from "~/utils/format";
 import { BookingForm } from "./booking-form";
-import { PageFailure } from "./form-state";
+import { allErrors, PageFailure } from "./form-state";
 import { InvoiceCard, isOpenInvoice } from "./invoice-card";
 import { CardError } from "./parts";
 import { QuoteCard } from "./quote-card";
@@ -69,15 +70,30 @@ function confirmation(done: PortalDone, id: string | null, hub: PortalHubData): 
 /** The customer's hub: quotes to decide, invoices to pay, a visit to book. */
 export function PortalHub({ hub, failure = null }: { hub: PortalHubData; failure?: PortalFormFailure | null }) {
   const [params] = useSearchParams();
+  // A success is a new location: the cards remount by its key, so their forms start afresh.
+  const fresh = useLocation().key;
   const done = params.get("done");
   const message =
     !failure && DONE.includes(done as PortalDone) ? confirmation(done as PortalDone, params.get("id"), hub) : null;
   const awaiting = hub.quotes.filter((q) => q.status === "sent").length;
   const open = hub.invoices.filter(isOpenInvoice);
+  // A card stays in the section it was in when the customer came to this location: a form
+  // refused because the record changed meanwhile (declined in another tab) reloads the data,
+  // and a card moving to "Past" would take the customer and the message away from where they
+  // were. The next location (a success, a reload) sorts the cards afresh.
+  const placed = useRef<{ at: string; current: Set<string> } | null>(null);
+  if (placed.current?.at !== fresh) {
+    placed.current = {
+      at: fresh,
+      current: new Set([...hub.quotes.filter((q) => q.status === "sent"), ...open].map((d) => d.id)),
+    };
+  }
+  const isCurrent = (id: string) => placed.current!.current.has(id);
   // Decided, expired, paid and cancelled documents stay, under "Past", with their PDFs and receipts.
-  const currentQuotes = hub.quotes.filter((q) => q.status === "sent");
-  const pastQuotes = hub.quotes.filter((q) => q.status !== "sent");
-  const pastInvoices = hub.invoices.filter((i) => !isOpenInvoice(i));
+  const currentQuotes = hub.quotes.filter((q) => isCurrent(q.id));
+  const pastQuotes = hub.quotes.filter((q) => !isCurrent(q.id));
+  const currentInvoices = hub.invoices.filter((i) => isCurrent(i.id));
+  const pastInvoices = hub.invoices.filter((i) => !isCurrent(i.id));
   const dueByCurrency = new Map<string, number>();
   for (const i of open) dueByCurrency.set(i.currency, (dueByCurrency.get(i.currency) ?? 0) + i.balanceCents);
   // A form answer about a record that is not on the page (an unknown id) is said on top.
@@ -102,13 +118,7 @@ export function PortalHub({ hub, failure = null }: { hub: PortalHubData; failure
             <p>{message}</p>
           </div>
         ) : null}
-        {failure && !onACard ? (
-          <CardError
-            errors={Object.values(failure.result.error ?? {})
-              .flatMap((e) => e ?? [])
-              .filter((e, i, all) => all.indexOf(e) === i)}
-          />
-        ) : null}
+        {failure && !onACard ? <CardError errors={allErrors(failure)} /> : null}
 
         <div className="portal-summary">
           <a href="#quotes" className="portal-stat">
@@ -136,7 +146,7 @@ export function PortalHub({ hub, failure = null }: { hub: PortalHubData; failure
           {currentQuotes.length ? (
             currentQuotes.map((q) => (
               <QuoteCard
-                key={q.id}
+                key={`${q.id}-${fresh}`}
                 quote={q}
                 token={hub.token}
                 business={hub.business.name}
@@ -150,8 +160,10 @@ export function PortalHub({ hub, failure = null }: { hub: PortalHubData; failure
 
         <section id="invoices" className="portal-section" aria-labelledby="invoices-title">
           <h2 id="invoices-title">Invoices</h2>
-          {open.length ? (
-            open.map((i) => <InvoiceCard key={i.id} invoice={i} token={hub.token} timeZone={hub.business.timeZone} />)
+          {currentInvoices.length ? (
+            currentInvoices.map((i) => (
+              <InvoiceCard key={`${i.id}-${fresh}`} invoice={i} token={hub.token} timeZone={hub.business.timeZone} />
+            ))
           ) : (
             <p className="portal-empty">No invoices to pay. You are all settled.</p>
           )}
@@ -164,11 +176,11 @@ export function PortalHub({ hub, failure = null }: { hub: PortalHubData; failure
               Paid and cancelled invoices, and quotes you answered or that expired, with their PDFs and receipts.
             </p>
             {pastInvoices.map((i) => (
-              <InvoiceCard key={i.id} invoice={i} token={hub.token} timeZone={hub.business.timeZone} />
+              <InvoiceCard key={`${i.id}-${fresh}`} invoice={i} token={hub.token} timeZone={hub.business.timeZone} />
             ))}
             {pastQuotes.map((q) => (
               <QuoteCard
-                key={q.id}
+                key={`${q.id}-${fresh}`}
                 quote={q}
                 token={hub.token}
                 business={hub.business.name}
@@ -179,7 +191,7 @@ export function PortalHub({ hub, failure = null }: { hub: PortalHubData; failure
         ) : null}
 
         <section id="book" className="portal-section" aria-label="Book a visit">
-          <BookingForm hub={hub} />
+          <BookingForm key={fresh} hub={hub} />
         </section>
         <p className="portal-expiry">
           This link works until {formatDateTime(hub.linkExpiresAt, hub.business.timeZone)}.

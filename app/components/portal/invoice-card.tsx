@@ -3,8 +3,8 @@ import { Field } from "~/components/forms";
 import { paymentSchema } from "~/services/portal/schemas";
 import type { PortalInvoice } from "~/services/portal/types";
 import { formatDate, formatDateTime, formatMoney } from "~/utils/format";
-import { cardErrors, postedValues, useCardForm, usePortalForm } from "./form-state";
-import { CardError, LineItems, paymentMethodLabel, PdfLink, Totals } from "./parts";
+import { allErrors, portalFormAction, postedValues, useCardForm, useMessageInView, usePortalForm } from "./form-state";
+import { FormAnchor, LineItems, paymentMethodLabel, PdfLink, Totals } from "./parts";
 
 function badge(i: PortalInvoice): [string, string] {
   if (i.status === "void") return ["Cancelled", "badge badge-muted"];
@@ -27,8 +27,9 @@ export function InvoiceCard({
   token: string;
   timeZone: string;
 }) {
-  const { Form, formKey, failure, busy } = usePortalForm("payment", inv.id);
-  const [form, fields] = useCardForm(paymentSchema, `payment-${inv.id}`, formKey, failure);
+  const { Form, failure, busy } = usePortalForm("payment", inv.id);
+  const [form, fields] = useCardForm(paymentSchema, `payment-${inv.id}`, failure);
+  const messageRef = useMessageInView(failure);
   const [label, badgeClass] = badge(inv);
   const open = isOpenInvoice(inv);
   return (
@@ -72,7 +73,8 @@ export function InvoiceCard({
           ["Total", inv.totalCents, !inv.amountPaidCents || inv.status === "void"],
           ...(inv.amountPaidCents && inv.status !== "void"
             ? ([
-                ["Paid so far", -inv.amountPaidCents],
+                // What was paid is a payment received, shown as the positive amount it is.
+                ["Paid so far", inv.amountPaidCents],
                 ["Balance due", inv.balanceCents, true],
               ] as Array<[string, number, boolean?]>)
             : []),
@@ -111,7 +113,7 @@ export function InvoiceCard({
           </ul>
         </div>
       ) : null}
-      <CardError errors={cardErrors(failure)} />
+      <FormAnchor id={`invoice-${inv.id}-pay`} ref={messageRef} errors={allErrors(failure)} />
       {open ? (
         <div className="portal-action">
           <div className="portal-sandbox" role="note">
@@ -119,9 +121,8 @@ export function InvoiceCard({
             sent to a bank; the payment is only recorded on this invoice.
           </div>
           <Form
-            key={formKey}
             method="post"
-            action="/api/portal/invoice-payment"
+            action={portalFormAction("/api/portal/invoice-payment", token, `invoice-${inv.id}-pay`)}
             className="stack"
             {...getFormProps(form)}
           >

@@ -1,3 +1,4 @@
+import { forwardRef } from "react";
 import { FieldErrors } from "~/components/forms";
 import type { PortalLineItem } from "~/services/portal/types";
 import { formatMoney } from "~/utils/format";
@@ -56,6 +57,22 @@ export function CardError({ errors }: { errors?: string[] | null }) {
     </div>
   );
 }
+
+/**
+ * Where a card's form answers: the anchor its form posts to (portalFormAction) and, when the
+ * form came back refused, every message of it, the card's own first. The fields show their
+ * own messages too; this copy is what the customer sees where the page opens (or scrolls to).
+ */
+export const FormAnchor = forwardRef<HTMLDivElement, { id: string; errors?: string[] | null }>(function FormAnchor(
+  { id, errors },
+  ref,
+) {
+  return (
+    <div id={id} ref={ref} tabIndex={-1} className="portal-anchor">
+      <CardError errors={errors} />
+    </div>
+  );
+});
 
 type Described = { id: string; errors?: string[] | null; hint?: React.ReactNode };
 

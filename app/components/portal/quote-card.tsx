@@ -3,8 +3,8 @@ import { Field, FieldErrors } from "~/components/forms";
 import { quoteDecisionSchema } from "~/services/portal/schemas";
 import type { PortalQuote } from "~/services/portal/types";
 import { formatDate, formatDateTime, formatMoney } from "~/utils/format";
-import { cardErrors, postedValues, useCardForm, usePortalForm } from "./form-state";
-import { CardError, LineItems, PdfLink, TextAreaField, Totals } from "./parts";
+import { allErrors, portalFormAction, postedValues, useCardForm, useMessageInView, usePortalForm } from "./form-state";
+import { FormAnchor, LineItems, PdfLink, TextAreaField, Totals } from "./parts";
 import { ApprovedChoice, choiceMoney, QuoteChoiceFields, useQuoteChoice } from "./quote-choice";
 
 const BADGES: Record<PortalQuote["status"], [string, string]> = {
@@ -25,26 +25,25 @@ export function QuoteCard({
   business: string;
   timeZone: string;
 }) {
-  const { Form, formKey, failure, busy, submitting } = usePortalForm("quote", q.id);
+  const { Form, failure, busy, submitting } = usePortalForm("quote", q.id);
+  const messageRef = useMessageInView(failure);
+  const action = portalFormAction("/api/portal/quote", token, `quote-${q.id}-answer`);
   const posted = postedValues(failure);
   const decision = posted.decision ?? "";
   // The card's two forms share one schema; a refused answer belongs to the one it came from.
   const [approveForm, approve] = useCardForm(
     quoteDecisionSchema,
     `quote-${q.id}-approve`,
-    formKey,
     decision === "approve" ? failure : null,
   );
   const [declineForm, decline] = useCardForm(
     quoteDecisionSchema,
     `quote-${q.id}-decline`,
-    formKey,
     decision === "decline" ? failure : null,
   );
   const [changesForm, changes] = useCardForm(
     quoteDecisionSchema,
     `quote-${q.id}-changes`,
-    formKey,
     decision === "changes" ? failure : null,
   );
   const { choice, setChoice, keptName } = useQuoteChoice(
@@ -111,7 +110,7 @@ export function QuoteCard({
           ))}
         </ul>
       ) : null}
-      <CardError errors={cardErrors(failure)} />
+      <FormAnchor id={`quote-${q.id}-answer`} ref={messageRef} errors={allErrors(failure)} />
 
       {q.status === "approved" ? (
         <p className="portal-outcome portal-outcome-success">
@@ -129,11 +128,13 @@ export function QuoteCard({
           This quote has expired. Ask {business} for an updated quote.
         </p>
       ) : (
-        <div className="portal-action" key={formKey}>
-          <Form method="post" action="/api/portal/quote" className="stack" {...getFormProps(approveForm)}>
+        <div className="portal-action">
+          <Form method="post" action={action} className="stack" {...getFormProps(approveForm)}>
             <input type="hidden" name="token" value={token} />
             <input type="hidden" name="quoteId" value={q.id} />
             <input type="hidden" name="decision" value="approve" />
+            {/* The total the sentence below states: the server refuses an approval of another one. */}
+            <input type="hidden" name="acceptedTotalCents" value={totals.total} />
             <QuoteChoiceFields
               q={q}
               token={token}
@@ -159,7 +160,9 @@ export function QuoteCard({
                   name="acceptTerms"
                   value="yes"
                   required
-                  defaultChecked={decision === "approve" && Boolean(posted.acceptTerms)}
+                  defaultChecked={
+                    decision === "approve" && Boolean(posted.acceptTerms) && !approve.acceptTerms.errors?.length
+                  }
                   aria-invalid={approve.acceptTerms.errors?.length ? true : undefined}
                   aria-describedby={approve.acceptTerms.errors?.length ? `terms-${q.id}-error` : undefined}
                 />
@@ -190,7 +193,7 @@ export function QuoteCard({
           </Form>
           <details className="portal-decline" open={decision === "decline" || undefined}>
             <summary>Decline this quote</summary>
-            <Form method="post" action="/api/portal/quote" className="stack" {...getFormProps(declineForm)}>
+            <Form method="post" action={action} className="stack" {...getFormProps(declineForm)}>
               <input type="hidden" name="token" value={token} />
               <input type="hidden" name="quoteId" value={q.id} />
               <input type="hidden" name="decision" value="decline" />
@@ -211,7 +214,7 @@ export function QuoteCard({
           </details>
           <details className="portal-decline" open={decision === "changes" || undefined}>
             <summary>Ask for changes</summary>
-            <Form method="post" action="/api/portal/quote" className="stack" {...getFormProps(changesForm)}>
+            <Form method="post" action={action} className="stack" {...getFormProps(changesForm)}>
               <input type="hidden" name="token" value={token} />
               <input type="hidden" name="quoteId" value={q.id} />
               <input type="hidden" name="decision" value="changes" />

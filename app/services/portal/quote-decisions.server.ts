@@ -96,6 +96,15 @@ export async function approveQuote(portal: Portal, t: Tx, input: QuoteDecisionIn
   }));
   const choice = checkChoice(lines, input.option, input.optionalItems);
   const totals = choiceTotals(lines, choice);
+  // Without JavaScript the sentence's total cannot follow the ticks: an approval of another
+  // total than the one it stated is sent back with the right one, to be ticked again.
+  if (input.acceptedTotalCents !== null && input.acceptedTotalCents !== totals.total) {
+    throw validationFailed({
+      acceptTerms: [
+        `With your choice the total is ${formatMoney(totals.total, quote.currency.trim())}, not ${formatMoney(input.acceptedTotalCents, quote.currency.trim())}. Check it and tick the box again to accept it.`,
+      ],
+    });
+  }
   const chosenIds = lines.filter((l) => isChosen(l, choice)).map((l) => l.id);
 
   await QuoteItem.update({ selected: false }, { where: { tenantId, quoteId: quote.id }, transaction: t });

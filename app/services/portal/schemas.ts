@@ -44,6 +44,16 @@ export const quoteDecisionSchema = z
       .optional()
       .transform((v) => v || null),
     optionalItems: idList.optional().transform((v) => [...new Set(v ?? [])]),
+    /**
+     * The total the acceptance sentence stated when the customer ticked it (the approval form
+     * sends it): an approval whose choice comes to another total is refused (docs/decisions/241).
+     */
+    acceptedTotalCents: z
+      .string()
+      .trim()
+      .regex(/^\d{1,12}$/, STALE_FORM)
+      .optional()
+      .transform((v) => (v ? Number(v) : null)),
     message: text(2000, "Please keep your message under 2,000 characters."),
   })
   .superRefine((v, ctx) => {
