@@ -161,3 +161,56 @@ export async function startEmbedded(
     },
   };
 }
+
+/** The file in DATA_DIR where `npm start` says where its embedded database listens. */
+export const embeddedAddressFile = (dataDir: string) => path.join(path.resolve(dataDir), "embedded-database.json");
+
+/**
+ * Writes where the running embedded database listens (its URL and this process's id) to
+ * DATA_DIR, readable only by this user, so `npm run seed:demo` and other scripts can use it
+ * while `npm start` holds the cluster's lock. Returns the removal, for the stop.
+ */
+export function publishEmbedded(dataDir: string, url: string): () => void {
+  const file = embeddedAddressFile(dataDir);
+  fs.writeFileSync(file, `${JSON.stringify({ url, pid: process.pid })}\n`, { mode: 0o600 });
+  return () => {
+    try {
+      const { pid } = JSON.parse(fs.readFileSync(file, "utf8")) as { pid?: number };
+      if (pid === process.pid) fs.rmSync(file, { force: true });
+    } catch {
+      /* gone already */
+    }
+  };
+}
+
+/**
+ * The URL of the embedded database a running `npm start` published in DATA_DIR, or null: no
+ * file, its process ended (a killed start leaves the file behind), or the database does not
+ * answer within a few seconds.
+ */
+export async function runningEmbedded(dataDir: string): Promise<string | null> {
+  let published: { url?: unknown; pid?: unknown };
+  try {
+    published = JSON.parse(fs.readFileSync(embeddedAddressFile(dataDir), "utf8")) as typeof published;
+  } catch {
+    return null;
+  }
+  const { url, pid } = published;
+  if (typeof url !== "string" || typeof pid !== "number") return null;
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ESRCH") return null;
+  }
+  const { default: pg } = await import("pg");
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  try {
+    await client.connect();
+    await client.query("SELECT 1");
+    return url;
+  } catch {
+    return null;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}

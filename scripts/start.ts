@@ -10,7 +10,7 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { ConfigError, databaseOptions, parseEnv, type Env } from "../app/utils/env.server";
 import { closeDb, configureDb, db } from "../db/index";
-import { startEmbedded, type EmbeddedDb } from "../db/embedded";
+import { embeddedAddressFile, publishEmbedded, startEmbedded, type EmbeddedDb } from "../db/embedded";
 import { migrateUp } from "../db/migrate";
 import { APP_ROLE } from "../db/migrations/0009-row-level-security";
 
@@ -53,7 +53,16 @@ async function main() {
   }
 
   let embedded: EmbeddedDb | undefined;
-  if (!config.DATABASE_URL) embedded = await startEmbedded(path.join(config.DATA_DIR, "pg"));
+  let unpublish = () => {};
+  if (!config.DATABASE_URL) {
+    embedded = await startEmbedded(path.join(config.DATA_DIR, "pg"));
+    // Said on the console and written to DATA_DIR: `npm run seed:demo` (and psql) use this
+    // database while the start holds its lock.
+    unpublish = publishEmbedded(config.DATA_DIR, embedded.url);
+    console.log(
+      `Embedded PostgreSQL: ${embedded.url}\n  psql "${embedded.url}"; npm run seed:demo uses it while this runs (the address is in ${embeddedAddressFile(config.DATA_DIR)}).`,
+    );
+  }
   const databaseUrl = config.DATABASE_URL ?? embedded!.url;
   // The migrator holds its lock on one connection and migrates on another: a pool of two at
   // least (docs/decisions/081). Migrations run as the owner (no role switch); requests will run
@@ -73,6 +82,7 @@ async function main() {
   process.on("SIGTERM", forward("SIGTERM"));
   process.on("SIGINT", forward("SIGINT"));
   serve.once("exit", async (code, signal) => {
+    unpublish();
     await embedded?.stop().catch(() => {});
     process.exit(code ?? (signal === "SIGTERM" || signal === "SIGINT" ? 0 : 1));
   });

@@ -34,6 +34,7 @@ import * as m0096 from "./0096-login-emails-by-the-app";
 import * as m0097 from "./0097-citus-query-shapes";
 import * as m0098 from "./0098-citus-field-signature";
 import * as m0105 from "./0105-refresh-statistics";
+import * as m0115 from "./0115-import-valid-rows";
 
 /**
  * Every migration, in order. Listed by hand (not globbed) so the compiled server bundle
@@ -76,4 +77,5 @@ export const MIGRATIONS: Array<[string, MigrationModule]> = [
   ["0097-citus-query-shapes", m0097],
   ["0098-citus-field-signature", m0098],
   ["0105-refresh-statistics", m0105],
+  ["0115-import-valid-rows", m0115],
 ];

@@ -1,12 +1,13 @@
 /**
  * `npm run seed:demo`: a demo tenant with one user per role and realistic records: the sample
  * imports, and a day of work made through the services the forms call (scripts/seeds/demo-day.ts).
- * Uses DATABASE_URL, or starts the embedded database in DATA_DIR like `npm start`.
+ * Uses DATABASE_URL, else the embedded database of a running `npm start` (the address it wrote to
+ * DATA_DIR), else starts the embedded database in DATA_DIR like `npm start`.
  * DEMO_EMAIL_DOMAIN (default demo.fieldwork.test) names the logins; the tests use their own.
  */
 import path from "node:path";
 import { closeDb, configureDb, db, one } from "../../db/index";
-import { startEmbedded } from "../../db/embedded";
+import { runningEmbedded, startEmbedded } from "../../db/embedded";
 import { ROLES } from "../../db/enums";
 import { migrateUp } from "../../db/migrate";
 import { databaseOptions, parseEnv } from "../../app/utils/env.server";
@@ -19,8 +20,11 @@ import { sampleCsv, sampleFilename } from "../../app/services/import/samples";
 
 async function main() {
   const env = parseEnv();
-  const embedded = env.DATABASE_URL ? undefined : await startEmbedded(path.join(env.DATA_DIR, "pg"));
-  configureDb(databaseOptions({ ...env, DATABASE_URL: embedded?.url ?? env.DATABASE_URL })!);
+  // While `npm start` runs, its embedded database holds DATA_DIR's lock: use that one.
+  const running = env.DATABASE_URL ? null : await runningEmbedded(env.DATA_DIR);
+  if (running) console.log(`Using the embedded PostgreSQL of the running npm start: ${running}`);
+  const embedded = env.DATABASE_URL || running ? undefined : await startEmbedded(path.join(env.DATA_DIR, "pg"));
+  configureDb(databaseOptions({ ...env, DATABASE_URL: running ?? embedded?.url ?? env.DATABASE_URL })!);
   try {
     await migrateUp(db());
     const domain = (process.env.DEMO_EMAIL_DOMAIN || "demo.fieldwork.test").toLowerCase();

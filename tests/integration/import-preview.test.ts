@@ -106,7 +106,7 @@ test("a file mixing good and bad rows lists every error by row and column, offer
   const page = pageText(html);
   assert.match(page, /Rows 10 Valid 3 With errors 7 Warnings 1/);
   assert.match(page, /Unknown column "favourite colour" is ignored/);
-  assert.match(page, /7 rows have errors, so nothing can be imported yet/);
+  assert.match(page, /7 rows have errors, so the file cannot be imported as it is/);
   assert.doesNotMatch(html, /action="\/import-data\/commit"/, "no commit form");
   assert.doesNotMatch(page, /Import \d+ customers/);
   // Every error, with its row (the header is row 1) and column, on the page and in the download.

@@ -334,6 +334,12 @@ test("every route that takes an id answers another tenant's id exactly as a miss
       theirs: [t.pending],
       status: 404,
     },
+    {
+      route: "GET /import-data/left-out?preview=<id>",
+      ask: (id) => owner.get(`/import-data/left-out?preview=${id}`),
+      theirs: [t.pending],
+      status: 404,
+    },
     // Forms with the id in the path.
     {
       route: "POST /customers/<id>/portal-links",
@@ -608,6 +614,12 @@ test("every route that takes an id answers another tenant's id exactly as a miss
     {
       route: "POST /import-data/commit (previewId)",
       ask: (id) => owner.post("/import-data/commit", { previewId: id }),
+      theirs: [t.pending],
+      status: 404,
+    },
+    {
+      route: "POST /import-data/valid-rows (previewId)",
+      ask: (id) => owner.post("/import-data/valid-rows", { previewId: id }),
       theirs: [t.pending],
       status: 404,
     },

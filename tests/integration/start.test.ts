@@ -7,6 +7,7 @@ import { Client } from "../helpers/client";
 import { spawn } from "node:child_process";
 import { freePort } from "../../db/embedded";
 import { ROOT, startServer, testServerEnv } from "../helpers/server";
+import { DEFAULT_PASSWORD } from "../../scripts/seeds/factories";
 
 test("with no DATABASE_URL the server starts an embedded PostgreSQL whose data survives a restart", async () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "fieldservice-start-"));
@@ -42,6 +43,47 @@ test("with no DATABASE_URL the server starts an embedded PostgreSQL whose data s
     } finally {
       await server.stop();
     }
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test("npm start prints its embedded database's address; npm run seed:demo uses that database while it runs", async () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "fieldservice-seed-"));
+  fs.chmodSync(dataDir, 0o755);
+  const env = { DATABASE_URL: undefined, DATA_DIR: dataDir, SESSION_SECRET: undefined, PORTAL_TOKEN_SECRET: undefined };
+  const domain = `running-${Date.now()}.test`;
+  try {
+    const server = await startServer(env);
+    try {
+      const said = /Embedded PostgreSQL: (postgres:\/\/\S+)/.exec(server.logs.join(""));
+      assert.ok(said, `the address is printed: ${server.logs.join("")}`);
+      const file = JSON.parse(fs.readFileSync(path.join(dataDir, "embedded-database.json"), "utf8"));
+      assert.equal(file.url, said[1], "and written to DATA_DIR");
+      assert.equal(fs.statSync(path.join(dataDir, "embedded-database.json")).mode & 0o077, 0, "for this user only");
+
+      const seedEnv = testServerEnv(0, { ...env, DEMO_EMAIL_DOMAIN: domain });
+      const seed = await new Promise<{ code: number | null; out: string }>((resolve) => {
+        const out: string[] = [];
+        const child = spawn(process.execPath, ["--import", "tsx", "scripts/seeds/demo.ts"], {
+          cwd: ROOT,
+          env: seedEnv,
+          stdio: ["ignore", "pipe", "pipe"],
+        });
+        child.stdout.on("data", (d) => out.push(String(d)));
+        child.stderr.on("data", (d) => out.push(String(d)));
+        child.once("exit", (code) => resolve({ code, out: out.join("") }));
+      });
+      assert.equal(seed.code, 0, seed.out);
+      assert.match(seed.out, /Using the embedded PostgreSQL of the running npm start/);
+      // The demo login works on the running server: the seed wrote into its database.
+      const c = new Client(server.url);
+      const login = await c.post("/login", { email: `owner@${domain}`, password: DEFAULT_PASSWORD });
+      assert.equal(login.status, 303, "the demo owner signs in on the running server");
+    } finally {
+      await server.stop();
+    }
+    assert.ok(!fs.existsSync(path.join(dataDir, "embedded-database.json")), "the address goes with the start");
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });
   }

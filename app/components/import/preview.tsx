@@ -96,16 +96,52 @@ export function Preview({ type, data }: { type: ImportType; data: PreviewData })
               {isDocs ? ` with ${plural(run.itemCount ?? 0, "line item", "line items")}` : ""}. You can undo it for 24
               hours, as long as nothing was changed.
             </p>
-            <CommitForm runId={run.id} label={`Import ${plural(records, info.one, info.noun)}`} />
+            {run.leftOutCount ? (
+              <p>
+                {plural(run.leftOutCount, "row", "rows")} of the file {run.leftOutCount === 1 ? "was" : "were"} left out
+                because of errors.{" "}
+                <a href={`/import-data/left-out?preview=${run.id}`} download>
+                  Download {run.leftOutCount === 1 ? "it" : "them"} with {run.leftOutCount === 1 ? "its" : "their"}{" "}
+                  errors (CSV)
+                </a>{" "}
+                to fix and import later.
+              </p>
+            ) : null}
+            <PreviewForm
+              runId={run.id}
+              action="commit"
+              label={`Import ${plural(records, info.one, info.noun)}`}
+              primary
+            />
           </div>
         ) : (
           <div className="alert alert-error" role="alert">
             <p>
               <strong>
-                {plural(run.invalidCount, "row has", "rows have")} errors, so nothing can be imported yet.
-              </strong>{" "}
-              Fix them in your file and upload it again below; every row is checked again.
+                {plural(run.invalidCount, "row has", "rows have")} errors, so the file cannot be imported as it is.
+              </strong>
             </p>
+            <ul>
+              <li>
+                Fix them in your file and upload it again below; every row is checked again. The{" "}
+                <a href={`/import-data/left-out?preview=${run.id}`} download>
+                  rows with errors (CSV)
+                </a>{" "}
+                list each row whole with its errors.
+              </li>
+              {run.importableCount ? (
+                <li>
+                  Or import only the valid rows: a new preview of the {plural(run.importableCount, "row", "rows")} that
+                  can be imported on their own
+                  {isDocs ? " (whole " + info.noun + " only)" : ""}; the others are left out, to download and fix later.
+                  <PreviewForm
+                    runId={run.id}
+                    action="valid-rows"
+                    label={`Preview the ${plural(run.importableCount, "valid row", "valid rows")}`}
+                  />
+                </li>
+              ) : null}
+            </ul>
           </div>
         )}
       </section>
@@ -135,15 +171,28 @@ function Stat({
   );
 }
 
-/** POST /import-data/commit: the preview's id and the button (its refusals are a page of their own). */
-function CommitForm({ runId, label }: { runId: string; label: string }) {
-  const [form, fields] = useConformForm(commitPreviewSchema, { id: `import-commit-${runId}`, serverOnly: true });
+/**
+ * A post of the preview's id with one button: /import-data/commit (import it) or
+ * /import-data/valid-rows (a new preview of its valid rows). Refusals are a page of their own.
+ */
+function PreviewForm({
+  runId,
+  action,
+  label,
+  primary,
+}: {
+  runId: string;
+  action: "commit" | "valid-rows";
+  label: string;
+  primary?: boolean;
+}) {
+  const [form, fields] = useConformForm(commitPreviewSchema, { id: `import-${action}-${runId}`, serverOnly: true });
   return (
-    <Form method="post" action="/import-data/commit" {...getFormProps(form)}>
+    <Form method="post" action={`/import-data/${action}`} {...getFormProps(form)}>
       <CsrfInput />
       <FormError errors={form.errors} />
       <input type="hidden" name={fields.previewId.name} value={runId} />
-      <button type="submit" className="btn btn-primary btn-lg">
+      <button type="submit" className={primary ? "btn btn-primary btn-lg" : "btn btn-secondary"}>
         {label}
       </button>
     </Form>

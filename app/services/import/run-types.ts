@@ -27,6 +27,10 @@ export interface ImportRunOf<D> {
   documentCount: number | null;
   itemCount: number | null;
   importedCount: number | null;
+  /** A preview with errors: how many rows can be imported without the others (docs/decisions/250). */
+  importableCount: number | null;
+  /** A preview made of another's valid rows: how many rows of the file were left out. */
+  leftOutCount: number | null;
   /** At least one row and no invalid row: only then can it be committed. */
   valid: boolean;
   createdAt: D;

@@ -54,7 +54,8 @@ const lockPreviews = (tenantId: string, type: ImportType, t: Tx) =>
 // --- Reading runs ------------------------------------------------------------------------
 
 const RUN_COLUMNS = `r.id, r.type, r.state, r.file_name, r.file_bytes, r.headers, r.warnings, r.mapping, r.row_count, r.valid_count,
-  r.invalid_count, r.error_count, r.document_count, r.item_count, r.imported_count, r.created_at, r.committed_at, r.undone_at,
+  r.invalid_count, r.error_count, r.document_count, r.item_count, r.imported_count, r.importable_count, r.left_out_count,
+  r.created_at, r.committed_at, r.undone_at,
   u.name AS created_by_name`;
 
 interface RunRow {
@@ -73,6 +74,8 @@ interface RunRow {
   document_count: number | null;
   item_count: number | null;
   imported_count: number | null;
+  importable_count: number | null;
+  left_out_count: number | null;
   created_at: Date;
   committed_at: Date | null;
   undone_at: Date | null;
@@ -96,6 +99,8 @@ function toRun(r: RunRow): ImportRun {
     documentCount: r.document_count,
     itemCount: r.item_count,
     importedCount: r.imported_count,
+    importableCount: r.importable_count,
+    leftOutCount: r.left_out_count,
     valid: r.row_count > 0 && r.invalid_count === 0 && r.error_count === 0,
     createdAt: r.created_at,
     createdByName: r.created_by_name,
@@ -201,6 +206,35 @@ export async function errorsCsv(actor: Actor, id: string): Promise<{ run: Import
   });
 }
 
+/**
+ * The rows a preview leaves out, whole, with their errors, as CSV (row, the preview's columns,
+ * errors): a preview with errors, or the preview made of its valid rows. Cells are escaped
+ * against formula injection like every CSV the import writes.
+ */
+export async function leftOutCsv(actor: Actor, id: string): Promise<{ run: ImportRun; csv: string }> {
+  return inTenant(actor.tenantId, async (t) => {
+    const run = await findRun(actor.tenantId, id, t);
+    const chunks = await rows<{ data: string }>(
+      `SELECT data FROM import_run_data WHERE tenant_id = $1 AND run_id = $2 AND kind = 'left_out' ORDER BY seq`,
+      [actor.tenantId, id],
+      t,
+    );
+    if (chunks.length === 0) throw notFound("This preview leaves no row out (or it was replaced or imported).");
+    const all = chunks.flatMap((c) => JSON.parse(c.data) as StoredRow[]);
+    return {
+      run,
+      csv: toCsv(
+        ["row", ...run.headers, "errors"],
+        all.map(([row, cells, errors]) => [
+          row,
+          ...cells,
+          (errors || []).map(([column, message]) => (column ? `${column}: ${message}` : message)).join("; "),
+        ]),
+      ),
+    };
+  });
+}
+
 // --- Preview -----------------------------------------------------------------------------
 
 /** Parses and validates a file (pure): the analysis a preview stores, or a file error. */
@@ -215,7 +249,29 @@ function cut(raw: string): string {
   return s.length > CELL_PREVIEW_CHARS ? `${s.slice(0, CELL_PREVIEW_CHARS - 1)}…` : s;
 }
 
-type Chunk = [kind: "rows" | "invalid" | "errors" | "records", seq: number, json: string];
+type Chunk = [kind: "rows" | "invalid" | "errors" | "records" | "valid" | "left_out", seq: number, json: string];
+
+/** A cell whole, as the file had it (a NUL shown as U+FFFD): the left-out rows' CSV. */
+const whole = (raw: string) => (raw.includes("\u0000") ? raw.replaceAll("\u0000", "\ufffd") : raw);
+
+/**
+ * The rows that can be imported without the rows with errors (docs/decisions/250): every row
+ * without an error; for quotes and invoices, only the rows of documents none of whose rows has
+ * one (a document is imported whole or not at all). `documentOf`: each row's document number.
+ */
+function importableRows(file: AnalysedFile, byRow: Map<number, [string | null, string][]>) {
+  const rows = new Set<number>();
+  const documentOf = new Map<number, string>();
+  if (file.type === "quotes" || file.type === "invoices") {
+    for (const doc of file.documents) {
+      for (const n of doc.rowNumbers) documentOf.set(n, doc.number);
+      if (doc.ok && doc.rowNumbers.every((n) => !byRow.has(n))) for (const n of doc.rowNumbers) rows.add(n);
+    }
+  } else {
+    for (const r of file.rows) if (r.values && !byRow.has(r.rowNumber)) rows.add(r.rowNumber);
+  }
+  return { rows, documentOf };
+}
 
 /** Rows with errors, as [column, message] lists by row number. */
 function errorsByRow(file: AnalysedFile): Map<number, [string | null, string][]> {
@@ -230,7 +286,11 @@ function errorsByRow(file: AnalysedFile): Map<number, [string | null, string][]>
 
 /** The stored form of a checked analysis, chunk by chunk: display rows, rows with errors,
  * errors and (when valid) records. Made lazily, so only a few chunks exist at a time. */
-function* serialise(file: AnalysedFile, byRow: Map<number, [string | null, string][]>): Generator<Chunk> {
+function* serialise(
+  file: AnalysedFile,
+  byRow: Map<number, [string | null, string][]>,
+  importable: ReturnType<typeof importableRows>,
+): Generator<Chunk> {
   const display = (r: AnalysedFile["rows"][number]): StoredRow => [
     r.rowNumber,
     file.headers.map((h) => cut(r.raw[h] ?? "")),
@@ -247,10 +307,42 @@ function* serialise(file: AnalysedFile, byRow: Map<number, [string | null, strin
     const errors = file.errors.slice(i, i + ERRORS_PER_CHUNK).map((e): StoredError => [e.row, e.column, e.message]);
     yield ["errors", seq++, JSON.stringify(errors)];
   }
-  if (file.rows.length === 0 || invalid.length > 0) return;
+  if (file.rows.length === 0) return;
+  let records: ValidationResult = file as ValidationResult;
+  if (invalid.length > 0) {
+    // With errors: the rows that can be imported on their own (shown by the preview made of
+    // them) and the others whole with their errors (the CSV to fix), then their records.
+    const ok = (n: number) => importable.rows.has(n);
+    const valid = file.rows.filter((r) => ok(r.rowNumber));
+    if (valid.length === 0) return;
+    for (let i = 0, seq = 0; i < valid.length; i += ROWS_PER_CHUNK) {
+      yield ["valid", seq++, JSON.stringify(valid.slice(i, i + ROWS_PER_CHUNK).map(display))];
+    }
+    const label = file.type === "quotes" ? "quote" : "invoice";
+    const leftOut = file.rows
+      .filter((r) => !ok(r.rowNumber))
+      .map((r): StoredRow => {
+        const errors = byRow.get(r.rowNumber) ?? [
+          [
+            null,
+            `Left out with its ${label}: another row of ${label} ${importable.documentOf.get(r.rowNumber)} has errors`,
+          ],
+        ];
+        return [r.rowNumber, file.headers.map((h) => whole(r.raw[h] ?? "")), errors];
+      });
+    for (let i = 0, seq = 0; i < leftOut.length; i += ROWS_PER_CHUNK) {
+      yield ["left_out", seq++, JSON.stringify(leftOut.slice(i, i + ROWS_PER_CHUNK))];
+    }
+    records =
+      records.type === "quotes" || records.type === "invoices"
+        ? ({
+            ...records,
+            documents: (records.documents as { rowNumbers: number[] }[]).filter((d) => ok(d.rowNumbers[0])),
+          } as ValidationResult)
+        : ({ ...records, rows: valid } as ValidationResult);
+  }
   let seq = 0;
-  for (const records of recordSlices(file as ValidationResult, RECORDS_PER_CHUNK))
-    yield ["records", seq++, JSON.stringify(records)];
+  for (const slice of recordSlices(records, RECORDS_PER_CHUNK)) yield ["records", seq++, JSON.stringify(slice)];
 }
 
 /** Writes the chunks in statements of about 2 MB: the driver copies each statement's
@@ -305,6 +397,7 @@ export async function createPreview(actor: Actor, file: AnalysedFile, upload: Up
     if (file.columnHeaders || file.mergedRows) nameFileColumns(file);
     const byRow = errorsByRow(file);
     const invalidCount = byRow.size;
+    const importable = importableRows(file, byRow);
     await lockPreviews(actor.tenantId, file.type, t);
     const superseded = await rows<{ id: string }>(
       `UPDATE import_runs SET state = 'superseded', superseded_at = now()
@@ -322,8 +415,8 @@ export async function createPreview(actor: Actor, file: AnalysedFile, upload: Up
     const documents = "documents" in file ? file.documents : null;
     const run = await one<{ id: string }>(
       `INSERT INTO import_runs (tenant_id, type, file_name, file_bytes, headers, warnings, row_count, valid_count, invalid_count,
-         error_count, document_count, item_count, created_by, mapping)
-       VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7, $8, $9, $10, $11, $12, $13, $14::jsonb) RETURNING id`,
+         error_count, document_count, item_count, created_by, mapping, importable_count)
+       VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7, $8, $9, $10, $11, $12, $13, $14::jsonb, $15) RETURNING id`,
       [
         actor.tenantId,
         file.type,
@@ -339,10 +432,11 @@ export async function createPreview(actor: Actor, file: AnalysedFile, upload: Up
         documents ? documents.reduce((n, d) => n + d.rowNumbers.length, 0) : null,
         actor.userId,
         file.mapping ? JSON.stringify(file.mapping) : null,
+        invalidCount > 0 ? importable.rows.size : null,
       ],
       t,
     );
-    await storeChunks(actor.tenantId, run!.id, serialise(file, byRow), t);
+    await storeChunks(actor.tenantId, run!.id, serialise(file, byRow, importable), t);
     return findRun(actor.tenantId, run!.id, t);
   });
 }
@@ -378,6 +472,65 @@ export async function previewImport(
     upload.bytes ??
     (typeof input === "string" ? Buffer.byteLength(input) : input instanceof Uint8Array ? input.byteLength : 0);
   return { ok: true, run: await createPreview(actor, file, { fileName: upload.fileName ?? null, bytes }) };
+}
+
+/**
+ * "Import only the valid rows" (docs/decisions/250): from a preview with errors, a new preview
+ * of just the rows that can be imported on their own, which commits like any valid preview.
+ * The rows left out stay downloadable from it. The preview with errors is superseded.
+ */
+export async function previewValidRows(actor: Actor, previewId: string): Promise<ImportRun> {
+  return inTenant(actor.tenantId, async (t) => {
+    // The type's preview lock first, as a new upload takes it, then the run's row.
+    const { type } = await findRun(actor.tenantId, previewId, t);
+    assertMayImport(actor, type);
+    await lockPreviews(actor.tenantId, type, t);
+    const source = await findRun(actor.tenantId, previewId, t, true);
+    if (source.state !== "previewed") {
+      throw conflict(
+        "This preview was replaced by a newer one or imported already, so its valid rows cannot be taken from it. Upload the file again.",
+      );
+    }
+    if (source.valid)
+      throw new AppError("VALIDATION_FAILED", "Every row of this preview is valid: import it as it is.");
+    if (!source.importableCount) {
+      throw new AppError(
+        "VALIDATION_FAILED",
+        "No row of this file can be imported on its own: every row has an error. Fix the file and upload it again.",
+      );
+    }
+    await rows(
+      `UPDATE import_runs SET state = 'superseded', superseded_at = now() WHERE tenant_id = $1 AND id = $2`,
+      [actor.tenantId, source.id],
+      t,
+    );
+    const isDocs = source.documentCount !== null;
+    const kept = source.importableCount;
+    const leftOut = source.rowCount - kept;
+    const made = await one<{ id: string }>(
+      `INSERT INTO import_runs (tenant_id, type, file_name, file_bytes, headers, warnings, row_count, valid_count, invalid_count,
+         error_count, document_count, item_count, created_by, mapping, left_out_count)
+       SELECT tenant_id, type, file_name, file_bytes, headers, warnings, $3::int, $3::int, 0, 0,
+              CASE WHEN $4::boolean THEN (SELECT coalesce(sum(jsonb_array_length(d.data::jsonb)), 0)::int
+                                            FROM import_run_data d
+                                           WHERE d.tenant_id = $1 AND d.run_id = $2 AND d.kind = 'records') END,
+              CASE WHEN $4::boolean THEN $3::int END, $5::uuid, mapping, $6::int
+         FROM import_runs WHERE tenant_id = $1 AND id = $2
+       RETURNING id`,
+      [actor.tenantId, source.id, kept, isDocs, actor.userId, leftOut],
+      t,
+    );
+    // The valid rows become the new preview's rows; its records and the left-out rows move with them.
+    await rows(
+      `INSERT INTO import_run_data (tenant_id, run_id, kind, seq, data)
+       SELECT tenant_id, $3, CASE kind WHEN 'valid' THEN 'rows' ELSE kind END, seq, data FROM import_run_data
+        WHERE tenant_id = $1 AND run_id = $2 AND kind IN ('valid', 'records', 'left_out')`,
+      [actor.tenantId, source.id, made!.id],
+      t,
+    );
+    await rows(`DELETE FROM import_run_data WHERE tenant_id = $1 AND run_id = $2`, [actor.tenantId, source.id], t);
+    return findRun(actor.tenantId, made!.id, t);
+  });
 }
 
 // --- Commit and undo ---------------------------------------------------------------------
