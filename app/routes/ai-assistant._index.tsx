@@ -105,7 +105,7 @@ export default function AssistantPage() {
       <div className="no-print">
         <PageHeader
           title="Assistant"
-          description="Quote checklists, schedule estimates and next steps for plumbing, drains, electrical, HVAC, appliance and handyman jobs, from built-in trade rules."
+          description="Quote checklists, schedule estimates and next steps for plumbing, drains, water heating, electrical, HVAC, appliance, handyman, roofing and gutter, garage door and irrigation jobs, from built-in trade rules."
         />
       </div>
       <section className="card assistant-form no-print" aria-label="Ask the assistant">
@@ -194,9 +194,9 @@ function NoGuidanceYet() {
     <section className="card assistant-empty no-print" aria-labelledby="examples-title">
       <h2 id="examples-title">Guidance appears here</h2>
       <p className="muted">
-        Pick what you need and name the job. The assistant recognises common plumbing, drain, electrical, HVAC,
-        appliance and handyman work from the words you use, and reads where it is, what state it is in, sizes, age,
-        access and urgency, for example:
+        Pick what you need and name the job. The assistant recognises common plumbing, drain, water heating, electrical,
+        HVAC, appliance, handyman, roofing and gutter, garage door and irrigation work from the words you use (shorthand
+        and typos included), and reads where it is, what state it is in, sizes, age, access and urgency, for example:
       </p>
       <ul className="example-list">
         {EXAMPLES.map((e) => (

@@ -91,7 +91,8 @@ describe("POST /ai-assistant/generate for a JavaScript client", () => {
     assert.match(wh.guidance.title, /water heater/i);
     assert.match(whText, /expansion tank/i);
     assert.match(whText, /T&P/);
-    assert.match(whText, /Plumbing/);
+    assert.match(whText, /Water heating/);
+    assert.match(whText, /Labour, plumbing/);
     assert.doesNotMatch(whText, /breaker|meter socket/i);
     assert.match(panel.guidance.title, /panel/i);
     assert.match(panelText, /breaker/i);

@@ -61,7 +61,7 @@ export const GOLDEN: readonly GoldenCase[] = [
   {
     title: "no hot water",
     details: "gas water heater in basement, 20 year old tank, rusty at the bottom",
-    job: "water-heater-tank",
+    job: "water-heater-gas-no-hot-water",
     reads: ["no hot water", "basement", "20 years old"],
     must: ["Diagnostic service call", "pilot and thermocouple", "glass lining has failed", "basement stairs"],
   },
@@ -95,7 +95,7 @@ export const GOLDEN: readonly GoldenCase[] = [
   {
     title: "toliet keeps running",
     details: "upstairs hall bath",
-    job: "toilet",
+    job: "toilet-running",
     reads: ["upper floor"],
     must: ["fill valve", "flapper"],
     mustNot: ["Anti-tip bracket"],
@@ -137,7 +137,7 @@ export const GOLDEN: readonly GoldenCase[] = [
   {
     title: "pinhole leak copper line",
     details: "corroded fittings at the main, old house, galvanized to copper",
-    job: "leak-repair",
+    job: "pinhole-leak",
     reads: ["corroded pipe", "older home"],
     must: ["dielectric union", "Corroded fittings replacement allowance", "older construction"],
   },
@@ -184,7 +184,7 @@ export const GOLDEN: readonly GoldenCase[] = [
   {
     title: "kitchen sink clogged",
     details: "backed up into the dishwasher",
-    job: "drain-clog",
+    job: "kitchen-sink-clog",
     reads: ["backed up"],
     must: ["P-trap kit", "Backup clean-up and disinfection", "Camera inspection"],
   },
@@ -218,14 +218,14 @@ export const GOLDEN: readonly GoldenCase[] = [
   {
     title: "shower drain slow",
     details: "hair clog",
-    job: "drain-clog",
+    job: "shower-drain-clog",
     must: ["Cable (snake) the line", "chemical drain opener"],
     mustNot: ["Backup clean-up and disinfection"],
   },
   // ---------------------------------------------------------------- electrical
   {
     title: "GFCI keeps tripping in bathroom",
-    job: "outlet-switch",
+    job: "gfci-tripping",
     reads: ["tripping"],
     must: ["Circuit fault finding", "15 A on 14 AWG", "water in a box"],
     mustNot: ["expansion tank"],
@@ -248,7 +248,7 @@ export const GOLDEN: readonly GoldenCase[] = [
   {
     title: "burning smell from outlet",
     details: "outlet is warm and scorched, aluminum wiring, 1970s house",
-    job: "outlet-switch",
+    job: "outlet-sparking",
     reads: ["burning smell"],
     must: ["Thermal scan", "back-stabbed", "Emergency / after-hours call-out"],
   },
@@ -281,7 +281,7 @@ export const GOLDEN: readonly GoldenCase[] = [
   {
     title: "hang ceiling fan",
     details: "vaulted ceiling, 2nd flr bedroom, no attic access",
-    job: "lighting-fan",
+    job: "ceiling-fan-install",
     reads: ["attic", "upper floor"],
     must: ["Fan-rated ceiling box", "6-ft scuttle rule"],
   },
@@ -354,7 +354,7 @@ export const GOLDEN: readonly GoldenCase[] = [
   {
     title: "AC leaking water inside",
     details: "air handler in closet, water on the floor",
-    job: "ac-repair",
+    job: "ac-condensate-leak",
     reads: ["leaking", "closet"],
     must: ["blocked condensate drain"],
     mustNot: ["Refrigerant leak search"],
@@ -362,7 +362,7 @@ export const GOLDEN: readonly GoldenCase[] = [
   {
     title: "refrigerant leak",
     details: "evaporator coil corroded",
-    job: "ac-repair",
+    job: "refrigerant-leak",
     reads: ["corroded coil"],
     must: ["Refrigerant leak search", "formicary"],
   },
@@ -383,7 +383,7 @@ export const GOLDEN: readonly GoldenCase[] = [
   {
     title: "cracked heat exchanger",
     details: "other company red tagged it, wants a second opinion",
-    job: "furnace",
+    job: "co-alarm-furnace",
     reads: ["cracked heat exchanger"],
     must: ["Heat exchanger inspection and CO test", "red-tag rule"],
   },

@@ -5,10 +5,13 @@
 import { DRAFT_SECTION_HEADING, DRAFT_NAME_MAX, formatDraftLine, type DraftLine } from "./draft-lines";
 import { estimate, workdays, type Estimate } from "./estimate";
 import { fill, fmtHours, fmtHoursAdj, fmtNum, fmtRange, lowerFirst, quoteList, uniqueStrings } from "./format";
-import { measuresOf, type Finding, type RuleMatch, type Words } from "./read";
+import { measuresOf, type Choice, type Finding, type RuleMatch, type Words } from "./read";
 import {
+  FIXTURES,
   GENERIC_JOB,
+  LABOUR_NAMES,
   QUOTE_TERMS,
+  TRADE_GENERAL,
   SCHEDULE_DEFAULTS,
   TRADE_LABELS,
   WORDING,
@@ -27,6 +30,7 @@ interface Context {
   readonly findings: readonly Finding[];
   readonly est: Estimate;
   readonly measures: ReadonlyMap<MeasureId, number>;
+  readonly confidence: number;
 }
 
 // ------------------------------------------------------------------ what was read
@@ -140,7 +144,7 @@ function draftLines(ctx: Context, lines: readonly Line[]): string[] {
   const { rule } = ctx.primary;
   const out: DraftLine[] = lines.flatMap((l) => (l.draft ? [l.draft] : []));
   out.push({
-    name: fill(WORDING.draftLabour, { trade: TRADE_LABELS[rule.trade].toLowerCase() }),
+    name: fill(WORDING.draftLabour, { trade: LABOUR_NAMES[rule.trade] }),
     qty: ctx.est.labour.max,
   });
   if (!NO_DISPOSAL.test(rule.disposal)) out.push({ name: WORDING.draftDisposal, qty: 1 });
@@ -211,9 +215,9 @@ function travelLines(supplierPickup: boolean, findings: readonly Finding[]): str
   return lines;
 }
 
-function siteSections(findings: readonly Finding[]): GuidanceSection[] {
+function siteSections(findings: readonly Finding[], rule?: JobRule): GuidanceSection[] {
   return [
-    { heading: H.code, items: codeChecks(findings) },
+    { heading: H.code, items: uniqueStrings([...(rule?.code ?? []), ...codeChecks(findings)]) },
     { heading: H.risks, items: risks(findings) },
   ];
 }
@@ -230,6 +234,10 @@ function alsoMentionedSection(ctx: Context): GuidanceSection[] {
           name: s.rule.name,
           trade: TRADE_LABELS[s.rule.trade],
           matched: quoteList(s.matched),
+          checks: s.rule.firstChecks
+            .slice(0, 2)
+            .map((c) => lowerFirst(c).replace(/\.$/, ""))
+            .join("; "),
           advice,
         }),
       ],
@@ -239,7 +247,21 @@ function alsoMentionedSection(ctx: Context): GuidanceSection[] {
 
 function recognisedFrom(ctx: Context): string {
   const { rule, matched } = ctx.primary;
-  return fill(WORDING.recognised, { trade: TRADE_LABELS[rule.trade], name: rule.name, matched: quoteList(matched) });
+  return fill(WORDING.recognised, {
+    trade: TRADE_LABELS[rule.trade],
+    name: rule.name,
+    matched: quoteList(matched),
+    sure: ctx.confidence >= WORDING.sureAt ? WORDING.sure : WORDING.fairlySure,
+    percent: fmtNum(Math.round(ctx.confidence * 100)),
+  });
+}
+
+/** What a technician checks first and what usually causes it: in every mode. */
+function diagnosisSections(rule: JobRule): GuidanceSection[] {
+  return [
+    { heading: H.firstChecks, items: [...rule.firstChecks] },
+    { heading: H.causes, items: [...rule.likelyCauses] },
+  ];
 }
 
 // ------------------------------------------------------------------ a recognised job
@@ -275,13 +297,14 @@ function quoteGuidance(ctx: Context): Guidance {
       days: QUOTE_TERMS.validityDays,
     }),
     sections: [
+      ...diagnosisSections(rule),
       {
         heading: fill(H.materials, { trade: TRADE_LABELS[rule.trade].toLowerCase() }),
         items: lines.map((l) => l.text),
       },
       { heading: H.labour, items: labour },
       { heading: H.extras, items: extras },
-      ...siteSections(ctx.findings),
+      ...siteSections(ctx.findings, rule),
       {
         heading: H.options,
         items: [`Good: ${rule.options.good}`, `Better: ${rule.options.better}`, `Best: ${rule.options.best}`],
@@ -315,6 +338,7 @@ function scheduleGuidance(ctx: Context): Guidance {
       window: window[0],
     }),
     sections: [
+      ...diagnosisSections(rule),
       { heading: H.duration, items: durationItems },
       { heading: H.window, items: [...window, ...travelLines(rule.supplierPickup, ctx.findings)] },
       {
@@ -325,7 +349,7 @@ function scheduleGuidance(ctx: Context): Guidance {
         ],
       },
       { heading: H.van, items: uniqueStrings([...rule.vanParts, ...extraParts]) },
-      ...siteSections(ctx.findings),
+      ...siteSections(ctx.findings, rule),
       {
         heading: H.confirmVisit,
         items: uniqueStrings([...rule.confirm, ...confirms(ctx.findings), WORDING.homeAndParking]),
@@ -346,6 +370,7 @@ function generalGuidance(ctx: Context): Guidance {
     title: fill(WORDING.titles.general, { name: rule.name }),
     summary: fill(WORDING.generalSummary, { recognised: recognisedFrom(ctx), read: readSentence(ctx.findings) }),
     sections: [
+      ...diagnosisSections(rule),
       {
         heading: H.nextSteps,
         items: [
@@ -362,7 +387,7 @@ function generalGuidance(ctx: Context): Guidance {
         ],
       },
       { heading: H.safety, items: uniqueStrings([...rule.safety, ...safetyNotes(ctx.findings)]) },
-      ...siteSections(ctx.findings),
+      ...siteSections(ctx.findings, rule),
       { heading: H.after, items: [...rule.followUp] },
       { heading: H.askCustomer, items: uniqueStrings([...rule.confirm, ...confirms(ctx.findings)]) },
       ...alsoMentionedSection(ctx),
@@ -376,6 +401,7 @@ export function recognisedGuidance(
   primary: RuleMatch,
   second: RuleMatch | undefined,
   findings: readonly Finding[],
+  confidence: number,
 ): Guidance {
   const rule: JobRule = primary.rule;
   const est = estimate(
@@ -384,25 +410,48 @@ export function recognisedGuidance(
     words.tokens,
     findings,
   );
-  const ctx: Context = { mode, primary, second, findings, est, measures: measuresOf(words) };
+  const ctx: Context = { mode, primary, second, findings, est, measures: measuresOf(words), confidence };
   return mode === "quote" ? quoteGuidance(ctx) : mode === "schedule" ? scheduleGuidance(ctx) : generalGuidance(ctx);
 }
 
 // ------------------------------------------------------------------ no job kind recognised
 
-export function fallbackGuidance(mode: AssistantMode, words: Words, findings: readonly Finding[]): Guidance {
+/** What the engine understood when it is not sure of the kind: the trade and the fixtures named. */
+function understood(choice: Choice): string {
   const F = WORDING.fallback;
+  const fixtures = [...choice.named.keys()].flatMap((id) => FIXTURES.find((f) => f.id === id)?.words.slice(0, 1) ?? []);
+  return fill(F.understood, {
+    trade: choice.trade ? TRADE_LABELS[choice.trade].toLowerCase() : "",
+    fixtures: fixtures.length > 0 ? fill(F.understoodFixtures, { fixtures: quoteList(fixtures) }) : "",
+    percent: fmtNum(Math.round(choice.confidence * 100)),
+  });
+}
+
+export function fallbackGuidance(
+  mode: AssistantMode,
+  words: Words,
+  findings: readonly Finding[],
+  choice: Choice,
+): Guidance {
+  const F = WORDING.fallback;
+  const general = choice.trade ? TRADE_GENERAL.find((t) => t.trade === choice.trade) : undefined;
   const est = estimate(
     { labour: GENERIC_JOB.labourHours, duration: GENERIC_JOB.durationHours, what: F.baseWhat },
     undefined,
     words.tokens,
     findings,
   );
-  const opening = words.empty ? F.openingEmpty : F.opening;
+  const opening = words.empty
+    ? F.openingEmpty
+    : general
+      ? fill(F.openingTrade, { understood: understood(choice), trade: TRADE_LABELS[general.trade].toLowerCase() })
+      : F.opening;
   const read = readSentence(findings);
   const helpful: GuidanceSection = { heading: H.helpful, items: [...GENERIC_JOB.helpfulInfo] };
   const confirm = uniqueStrings([...GENERIC_JOB.confirm, ...confirms(findings)]);
   const window = arrivalWindow(est.duration, findings);
+  const firstChecks: GuidanceSection[] = general ? [{ heading: H.firstChecks, items: [...general.firstChecks] }] : [];
+  const safety = uniqueStrings([...(general?.safety ?? GENERIC_JOB.safety), ...safetyNotes(findings)]);
   const options: GuidanceSection = {
     heading: H.options,
     items: [
@@ -411,16 +460,29 @@ export function fallbackGuidance(mode: AssistantMode, words: Words, findings: re
       `Best: ${GENERIC_JOB.options.best}`,
     ],
   };
+  const titles = general
+    ? {
+        quote: fill(F.tradeQuoteTitle, { trade: TRADE_LABELS[general.trade] }),
+        schedule: fill(F.tradeScheduleTitle, { trade: TRADE_LABELS[general.trade] }),
+        general: fill(F.tradeGeneralTitle, { trade: TRADE_LABELS[general.trade] }),
+      }
+    : { quote: F.quoteTitle, schedule: F.scheduleTitle, general: F.generalTitle };
 
   if (mode === "quote") {
     return {
-      title: F.quoteTitle,
+      title: titles.quote,
       summary: fill(F.summary, { opening, read, hint: F.hint }),
       sections: [
+        ...firstChecks,
         {
           heading: H.lineItems,
-          items: [...GENERIC_JOB.quoteChecklist, ...est.steps.slice(1).filter((s) => s !== WORDING.noChange)],
+          items: [
+            ...(general?.quoteChecklist ?? []),
+            ...GENERIC_JOB.quoteChecklist,
+            ...(est.unchanged ? [] : est.steps.slice(1)),
+          ],
         },
+        { heading: H.safety, items: safety },
         ...siteSections(findings),
         options,
         termsSection(0, findings),
@@ -431,9 +493,10 @@ export function fallbackGuidance(mode: AssistantMode, words: Words, findings: re
   }
   if (mode === "schedule") {
     return {
-      title: F.scheduleTitle,
+      title: titles.schedule,
       summary: fill(F.scheduleSummary, { opening, read, duration: fmtHoursAdj(est.duration), hint: F.hint }),
       sections: [
+        ...firstChecks,
         {
           heading: H.duration,
           items: [fill(F.estimate, { duration: fmtHours(est.duration) }), ...est.steps, F.larger],
@@ -448,14 +511,15 @@ export function fallbackGuidance(mode: AssistantMode, words: Words, findings: re
     };
   }
   return {
-    title: F.generalTitle,
+    title: titles.general,
     summary: fill(F.summary, { opening, read, hint: F.hint }),
     sections: [
+      ...firstChecks,
       {
         heading: H.nextSteps,
         items: F.steps.map((s) => fill(s, { duration: fmtHoursAdj(est.duration), window: window[0] })),
       },
-      { heading: H.safety, items: uniqueStrings([...GENERIC_JOB.safety, ...safetyNotes(findings)]) },
+      { heading: H.safety, items: safety },
       ...siteSections(findings),
       { heading: H.after, items: [...GENERIC_JOB.followUp] },
       helpful,

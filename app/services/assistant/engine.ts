@@ -13,7 +13,7 @@
 //   schema.ts   public shapes and the form schema
 
 import { fallbackGuidance, recognisedGuidance } from "./compose";
-import { alsoMentioned, rankRules, readFindings, readWords } from "./read";
+import { alsoMentioned, choose, readFindings, readWords } from "./read";
 import { ASSISTANT_MODES, type AssistantData, type Guidance, type GuidanceInput } from "./schema";
 import { ENGINE_VERSION } from "./version";
 
@@ -21,9 +21,18 @@ export * from "./schema";
 export { ENGINE_VERSION };
 
 export interface Recognition {
+  /** The kind answered: null when none was recognised or the engine is not sure enough. */
   ruleId: string | null;
   name: string | null;
   trade: string | null;
+  /** The fixture the answered kind is about. */
+  fixture: string | null;
+  /** How sure the engine is of the best kind about what the request names (0-1). */
+  confidence: number;
+  /** That best kind, answered or not. */
+  candidateId: string | null;
+  /** Fixtures the request names. */
+  fixturesNamed: string[];
   score: number;
   matched: string[];
   alsoMentioned: { ruleId: string; name: string; score: number } | null;
@@ -35,14 +44,18 @@ export interface Recognition {
 /** Which job kind (and which modifiers) the words select; exposed for tests and for the UI. */
 export function recogniseJob(jobTitle?: string, details?: string): Recognition {
   const words = readWords(jobTitle, details);
-  const ranked = rankRules(words);
-  const primary = ranked[0];
-  const second = alsoMentioned(ranked);
+  const choice = choose(words);
+  const primary = choice.primary;
+  const second = alsoMentioned(choice.ranked, primary);
   const findings = readFindings(words, primary);
   return {
     ruleId: primary ? primary.rule.id : null,
     name: primary ? primary.rule.name : null,
-    trade: primary ? primary.rule.trade : null,
+    trade: primary ? primary.rule.trade : (choice.trade ?? null),
+    fixture: primary ? primary.rule.fixture : null,
+    confidence: choice.confidence,
+    candidateId: choice.candidate ? choice.candidate.rule.id : null,
+    fixturesNamed: [...choice.named.keys()],
     score: primary ? primary.score : 0,
     matched: primary ? [...primary.matched] : [],
     alsoMentioned: second ? { ruleId: second.rule.id, name: second.rule.name, score: second.score } : null,
@@ -58,12 +71,12 @@ export function generateGuidance(input: GuidanceInput): AssistantData {
     throw new RangeError("mode must be quote, schedule or general");
   }
   const words = readWords(input.jobTitle, input.details);
-  const ranked = rankRules(words);
-  const primary = ranked[0];
+  const choice = choose(words);
+  const primary = choice.primary;
   const findings = readFindings(words, primary);
   const guidance: Guidance = primary
-    ? recognisedGuidance(mode, words, primary, alsoMentioned(ranked), findings)
-    : fallbackGuidance(mode, words, findings);
+    ? recognisedGuidance(mode, words, primary, alsoMentioned(choice.ranked, primary), findings, choice.confidence)
+    : fallbackGuidance(mode, words, findings, choice);
 
   return {
     mode,

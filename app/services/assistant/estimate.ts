@@ -11,6 +11,8 @@ export interface Estimate {
   readonly duration: HoursRange;
   readonly steps: readonly string[];
   readonly quantity: QuantityCount | undefined;
+  /** True when nothing changed the base hours. */
+  readonly unchanged: boolean;
 }
 
 export function estimate(
@@ -97,8 +99,17 @@ export function estimate(
   };
   const duration = scale(base.duration);
   const labour = scale(base.labour);
-  if (steps.length === 1) steps.push(WORDING.noChange);
-  return { labour, duration, steps, quantity };
+  // Nothing changed the base: say so, naming what was read if anything was (the summary lists
+  // it, so "no words found" would contradict it).
+  const unchanged = steps.length === 1;
+  if (unchanged) {
+    steps.push(
+      findings.length === 0
+        ? WORDING.noChange
+        : fill(WORDING.noChangeRead, { labels: findings.map((f) => f.label).join(", ") }),
+    );
+  }
+  return { labour, duration, steps, quantity, unchanged };
 }
 
 export function workdays(duration: HoursRange): string | undefined {

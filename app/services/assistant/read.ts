@@ -4,6 +4,7 @@
 
 import {
   AGE_RULES,
+  FIXTURES,
   HOUSE_WORDS,
   JOB_MODIFIERS,
   JOB_RULES,
@@ -12,6 +13,7 @@ import {
   NUMBER_WORDS,
   QUANTITY_STOP,
   SUBJECTS,
+  TRADE_GENERAL,
   WORDING,
   type EffectWhen,
   type JobModifier,
@@ -20,6 +22,7 @@ import {
   type ModifierEffect,
   type ModifierKind,
   type QuantityRule,
+  type Trade,
 } from "./rules";
 import { DETAILS_MAX, JOB_TITLE_MAX } from "./schema";
 import {
@@ -38,7 +41,26 @@ const DETAILS_WEIGHT = 1;
 /** How far from a condition word its subject may be ("existing venting corroded"). */
 const SUBJECT_WINDOW = 3;
 
-const COMPILED_RULES = JOB_RULES.map((rule, index) => ({ rule, index, phrases: compilePhrases(rule.keywords) }));
+const COMPILED_RULES = JOB_RULES.map((rule, index) => ({
+  rule,
+  index,
+  phrases: compilePhrases(rule.keywords),
+  symptoms: compilePhrases(rule.symptoms),
+  fixtures: [rule.fixture, ...(rule.alsoFixtures ?? [])],
+}));
+/** Fixture phrases by their first word (built once; a request looks only at its own words). */
+const FIXTURE_PHRASES_BY_FIRST_WORD = new Map<string, Array<{ id: string; ph: CompiledPhrase }>>();
+for (const fixture of FIXTURES) {
+  for (const ph of compilePhrases(fixture.words)) {
+    const list = FIXTURE_PHRASES_BY_FIRST_WORD.get(ph.parts[0]);
+    if (list) list.push({ id: fixture.id, ph });
+    else FIXTURE_PHRASES_BY_FIRST_WORD.set(ph.parts[0], [{ id: fixture.id, ph }]);
+  }
+}
+const COMPILED_TRADES = TRADE_GENERAL.map((general) => ({ general, phrases: compilePhrases(general.words) }));
+
+/** Below this confidence the answer is the trade's general checklist, not a kind's. */
+export const CONFIDENCE_THRESHOLD = 0.5;
 const COMPILED_MODIFIERS = JOB_MODIFIERS.map((modifier) => ({ modifier, phrases: compilePhrases(modifier.phrases) }));
 const COMPILED_SUBJECTS = SUBJECTS.map((subject) => ({ subject, phrases: compilePhrases(subject.words) }));
 const UNIT_OF = new Map<string, MeasureId>();
@@ -88,37 +110,199 @@ export interface RuleMatch {
   readonly score: number;
   readonly matched: readonly string[];
   readonly matchedKeys: ReadonlySet<string>;
+  /** The kind's fixtures (its own first). */
+  readonly fixtures: readonly string[];
 }
 
-export function rankRules(words: Words): RuleMatch[] {
-  const matches: RuleMatch[] = [];
-  for (const { rule, index, phrases } of COMPILED_RULES) {
-    let score = 0;
-    const matched: string[] = [];
-    const matchedKeys = new Set<string>();
-    for (const ph of phrases) {
+/**
+ * Fixtures the request names, with the weight of the strongest mention (title 3, details 1).
+ * A mention inside a longer one of another fixture does not count: "garage door opener" names
+ * the opener, not the door; "heat pump water heater" names a water heater, not a heat pump.
+ */
+export function namedFixtures(words: Words): Map<string, number> {
+  const hits: Array<{ id: string; start: number; end: number }> = [];
+  for (const word of words.index.distinct()) {
+    for (const { id, ph } of FIXTURE_PHRASES_BY_FIRST_WORD.get(word) ?? []) {
+      for (const at of words.index.find(ph.parts)) hits.push({ id, start: at, end: at + ph.words - 1 });
+    }
+  }
+  const out = new Map<string, number>();
+  for (const h of hits) {
+    const inside = hits.some(
+      (o) => o.id !== h.id && o.start <= h.start && o.end >= h.end && o.end - o.start > h.end - h.start,
+    );
+    if (inside) continue;
+    const weight = h.start < words.titleLength ? TITLE_WEIGHT : DETAILS_WEIGHT;
+    out.set(h.id, Math.max(out.get(h.id) ?? 0, weight));
+  }
+  return out;
+}
+
+/** A phrase of a kind (keyword or symptom), found through its first word. */
+interface PhraseRef {
+  readonly entry: (typeof COMPILED_RULES)[number];
+  readonly ph: CompiledPhrase;
+  readonly symptom: boolean;
+  /** Its place among the kind's phrases, so matches are listed in the table's order. */
+  readonly ordinal: number;
+}
+
+/**
+ * The kinds' phrases by their first word, and the kinds by their own fixture: built once, so a
+ * request only looks at the phrases whose first word it contains (a few dozen of ~1,350).
+ */
+const PHRASES_BY_FIRST_WORD = new Map<string, PhraseRef[]>();
+const RULES_BY_FIXTURE = new Map<string, Array<(typeof COMPILED_RULES)[number]>>();
+for (const entry of COMPILED_RULES) {
+  const refs = [
+    ...entry.phrases.map((ph) => ({ ph, symptom: false })),
+    ...entry.symptoms.map((ph) => ({ ph, symptom: true })),
+  ];
+  refs.forEach(({ ph, symptom }, ordinal) => {
+    const list = PHRASES_BY_FIRST_WORD.get(ph.parts[0]);
+    const ref = { entry, ph, symptom, ordinal };
+    if (list) list.push(ref);
+    else PHRASES_BY_FIRST_WORD.set(ph.parts[0], [ref]);
+  });
+  const byFixture = RULES_BY_FIXTURE.get(entry.rule.fixture);
+  if (byFixture) byFixture.push(entry);
+  else RULES_BY_FIXTURE.set(entry.rule.fixture, [entry]);
+}
+
+interface Hit {
+  readonly entry: (typeof COMPILED_RULES)[number];
+  score: number;
+  readonly found: Array<{ phrase: string; ordinal: number }>;
+  readonly keys: Set<string>;
+}
+
+/**
+ * Every kind the words point to, best first. A kind scores its keywords (words in the phrase x
+ * 3 in the title, x 1 in the details), its symptoms when the request names its fixture or no
+ * fixture at all, and the weight of its own fixture when the request names it. Ties go to the
+ * earlier kind in the tables.
+ */
+export function rankRules(words: Words, named: ReadonlyMap<string, number>): RuleMatch[] {
+  const hits = new Map<number, Hit>();
+  const hitOf = (entry: (typeof COMPILED_RULES)[number]): Hit => {
+    let hit = hits.get(entry.index);
+    if (!hit) {
+      hit = { entry, score: 0, found: [], keys: new Set() };
+      hits.set(entry.index, hit);
+    }
+    return hit;
+  };
+  for (const word of words.index.distinct()) {
+    for (const { entry, ph, symptom, ordinal } of PHRASES_BY_FIRST_WORD.get(word) ?? []) {
+      if (symptom && named.size > 0 && !entry.fixtures.some((f) => named.has(f))) continue;
       const at = words.index.first(ph.parts);
       if (at === -1) continue;
-      const inTitle = at < words.titleLength;
-      score += ph.words * (inTitle ? TITLE_WEIGHT : DETAILS_WEIGHT);
-      matched.push(ph.phrase);
-      matchedKeys.add(ph.key);
+      const hit = hitOf(entry);
+      if (hit.keys.has(ph.key)) continue;
+      hit.score += ph.words * (at < words.titleLength ? TITLE_WEIGHT : DETAILS_WEIGHT);
+      hit.found.push({ phrase: ph.phrase, ordinal });
+      hit.keys.add(ph.key);
     }
-    if (score > 0) matches.push({ rule, index, score, matched, matchedKeys });
+  }
+  for (const [fixture, weight] of named) {
+    for (const entry of RULES_BY_FIXTURE.get(fixture) ?? []) hitOf(entry).score += weight;
+  }
+  const matches: RuleMatch[] = [];
+  for (const { entry, score, found, keys } of hits.values()) {
+    found.sort((a, b) => a.ordinal - b.ordinal);
+    matches.push({
+      rule: entry.rule,
+      index: entry.index,
+      score,
+      matched: found.map((f) => f.phrase),
+      matchedKeys: keys,
+      fixtures: entry.fixtures,
+    });
   }
   matches.sort((a, b) => b.score - a.score || a.index - b.index);
   return matches;
+}
+
+/** What the engine settled on: a kind it is sure enough of, or only what it understood. */
+export interface Choice {
+  /** The kind answered, when confidence reaches the threshold. */
+  readonly primary: RuleMatch | undefined;
+  /** The best kind about a named fixture (or the best overall when none is named). */
+  readonly candidate: RuleMatch | undefined;
+  /** 0-1, two decimals. */
+  readonly confidence: number;
+  readonly named: ReadonlyMap<string, number>;
+  /** The trade the request is about, when it can tell. */
+  readonly trade: Trade | undefined;
+}
+
+function wordsOf(m: RuleMatch): Set<string> {
+  return new Set([...m.matchedKeys].flatMap((k) => k.split(" ")));
+}
+
+function aboutNamed(m: RuleMatch, named: ReadonlyMap<string, number>): boolean {
+  return m.fixtures.some((f) => named.has(f));
+}
+
+/**
+ * How sure the engine is of a kind: stronger matches are surer (score / (score + 3)), a rival
+ * kind about another fixture with a close score makes it less sure (by up to a half, with the
+ * square of the rivals' score ratio), and naming the kind's fixture makes it surer.
+ */
+function confidenceOf(pick: RuleMatch, ranked: readonly RuleMatch[], named: ReadonlyMap<string, number>): number {
+  let c = pick.score / (pick.score + 3);
+  // A rival is a kind about another fixture that claims some of the same words: two problems
+  // named in separate words ("toilet running and faucet drips") are two jobs, not a doubt.
+  const own = wordsOf(pick);
+  const rival = ranked.find(
+    (m) => m !== pick && !m.fixtures.some((f) => pick.fixtures.includes(f)) && [...wordsOf(m)].some((w) => own.has(w)),
+  );
+  if (rival) c *= 1 - 0.5 * Math.min(1, rival.score / pick.score) ** 2;
+  if (aboutNamed(pick, named)) c += 0.1;
+  return Math.round(Math.min(0.99, c) * 100) / 100;
+}
+
+function tradeOf(
+  words: Words,
+  candidate: RuleMatch | undefined,
+  named: ReadonlyMap<string, number>,
+): Trade | undefined {
+  if (candidate) return candidate.rule.trade;
+  for (const [id] of named) {
+    const rule = JOB_RULES.find((r) => r.fixture === id);
+    if (rule) return rule.trade;
+  }
+  for (const { general, phrases } of COMPILED_TRADES)
+    if (phrases.some((p) => words.index.has(p.parts))) return general.trade;
+  return undefined;
+}
+
+/**
+ * The kind to answer. When the request names fixtures, the kind must be about one of them
+ * (never another fixture's guidance): the best kind that is takes the place of one that is not.
+ * Below the confidence threshold no kind is answered; the trade's general checklist is.
+ */
+export function choose(words: Words): Choice & { ranked: readonly RuleMatch[] } {
+  const named = namedFixtures(words);
+  const ranked = rankRules(words, named);
+  let candidate: RuleMatch | undefined = ranked[0];
+  if (candidate && named.size > 0 && !aboutNamed(candidate, named)) {
+    candidate = ranked.find((m) => aboutNamed(m, named));
+  }
+  const confidence = candidate ? confidenceOf(candidate, ranked, named) : 0;
+  const primary = candidate && confidence >= CONFIDENCE_THRESHOLD ? candidate : undefined;
+  return { primary, candidate, confidence, named, trade: tradeOf(words, candidate, named), ranked };
 }
 
 /**
  * The runner-up worth mentioning: the best other rule that matched at least one phrase that is
  * not just part of a phrase the primary matched ("water heater" inside "tankless water heater").
  */
-export function alsoMentioned(ranked: readonly RuleMatch[]): RuleMatch | undefined {
-  const primary = ranked[0];
+export function alsoMentioned(ranked: readonly RuleMatch[], primary: RuleMatch | undefined): RuleMatch | undefined {
   if (!primary) return undefined;
   const primaryKeys = [...primary.matchedKeys].map((k) => ` ${k} `);
-  for (const candidate of ranked.slice(1)) {
+  for (const candidate of ranked) {
+    if (candidate === primary || candidate.fixtures.some((f) => primary.fixtures.includes(f))) continue;
     for (const key of candidate.matchedKeys) {
       if (!primaryKeys.some((pk) => pk.includes(` ${key} `))) return candidate;
     }

@@ -1,10 +1,11 @@
 // Words: normalising, shorthand and typos, singular forms, and finding phrases fast.
 //
 // The request is read as a list of tokens. Shorthand the trades write ("wtr htr", "50g",
-// "2nd flr", "disposer") is mapped to the words the rules use, and a misspelt word one edit
-// away from exactly one rule word ("furnance", "toliet") is read as that word. Rule phrases go
-// through the same steps, so both sides always meet in the same form.
+// "2nd flr", "w/", "ckt", "disposer") is mapped to the words the rules use, and a misspelt word
+// is read as the nearest rule word ("furnance", "toliet"; see the typos section). Rule phrases
+// go through the same steps (without the correction), so both sides meet in the same form.
 
+import { distance as levenshtein } from "fastest-levenshtein";
 import { KNOWLEDGE, VOCABULARY } from "./rules";
 
 /** Separates the title's tokens from the details' tokens; no phrase contains it. */
@@ -33,6 +34,9 @@ function rawTokens(text: string): string[] {
     .normalize("NFKC")
     .toLowerCase()
     .replace(/[\u2019']/g, "")
+    // "w/o" and "w/" are how the trades write without and with ("faucet w/ sprayer").
+    .replace(/\bw\/o\b/g, " without ")
+    .replace(/\bw\//g, " with ")
     .replace(/\ba\s*[/.]\s*c\b\.?/g, "ac")
     .replace(/(\d),(?=\d{3}(?!\d))/g, "$1");
   return cleaned.match(RAW_TOKEN) ?? [];
@@ -59,6 +63,15 @@ export function phraseTokens(text: string): string[] {
 
 // ------------------------------------------------------------------ typos
 
+/**
+ * Spelling correction against the rules' own vocabulary. A word of 5+ letters that no table
+ * uses anywhere is compared with the words of the phrases that select jobs, fixtures and
+ * modifiers: the nearest one within the allowed distance wins (1 edit up to 8 letters, 2 from
+ * 9; a swap of two neighbouring letters counts as one edit, as in "toliet"). Ties go to the
+ * word that comes first in the knowledge, so the same typo always maps to the same word.
+ * Distances come from `fastest-levenshtein`; candidates share the first letter (or are a swap
+ * of the first two), which keeps the search small and avoids far-fetched corrections.
+ */
 const TYPO_MIN = 5;
 
 /** Every word the knowledge uses anywhere: such a word is never "corrected". */
@@ -74,56 +87,65 @@ for (const word of VOCABULARY.keep) {
   KNOWN.add(stem(word));
 }
 
-/** Words a typo may be corrected to: the words of the phrases that select jobs and modifiers. */
-const TARGETS_BY_DELETE = new Map<string, string[]>();
-
-function deletions(word: string): string[] {
-  const out = [word];
-  for (let i = 0; i < word.length; i++) out.push(word.slice(0, i) + word.slice(i + 1));
-  return out;
-}
-
+/** Correction targets by first letter, in knowledge order (the tie-break order). */
+const TARGETS = new Map<string, string[]>();
 function addTarget(word: string): void {
-  if (word.length < TYPO_MIN || !/^\p{L}+$/u.test(word)) return;
-  for (const d of deletions(word)) {
-    const list = TARGETS_BY_DELETE.get(d);
-    if (!list) TARGETS_BY_DELETE.set(d, [word]);
-    else if (!list.includes(word)) list.push(word);
-  }
+  if (word.length < TYPO_MIN - 1 || !/^\p{L}+$/u.test(word)) return;
+  const list = TARGETS.get(word[0]);
+  if (!list) TARGETS.set(word[0], [word]);
+  else if (!list.includes(word)) list.push(word);
 }
-
-/** True when a and b are one insertion, deletion, substitution or swap of neighbours apart. */
-function oneEditApart(a: string, b: string): boolean {
-  if (a === b) return false;
-  if (Math.abs(a.length - b.length) > 1) return false;
-  let i = 0;
-  while (i < a.length && i < b.length && a[i] === b[i]) i++;
-  if (a.length === b.length) {
-    if (a.slice(i + 1) === b.slice(i + 1)) return true; // substitution
-    return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2); // swap
-  }
-  return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
-}
-
 for (const phrase of [
-  ...KNOWLEDGE.rules.flatMap((r) => r.keywords),
+  ...KNOWLEDGE.rules.flatMap((r) => [...r.keywords, ...r.symptoms]),
+  ...KNOWLEDGE.fixtures.flatMap((f) => f.words),
   ...KNOWLEDGE.modifiers.flatMap((m) => m.phrases),
   ...KNOWLEDGE.subjects.flatMap((s) => s.words),
 ]) {
   for (const word of phraseTokens(phrase)) addTarget(word);
 }
 
-function correct(word: string): string {
-  if (word.length < TYPO_MIN || KNOWN.has(word) || !/^\p{L}+$/u.test(word)) return word;
-  let found: string | undefined;
-  for (const d of deletions(word)) {
-    for (const target of TARGETS_BY_DELETE.get(d) ?? []) {
-      if (target === found || !oneEditApart(word, target)) continue;
-      if (found !== undefined) return word; // two rule words are one edit away: do not guess
-      found = target;
+/** True when b is a with two neighbouring letters swapped. */
+function isSwap(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  return i < a.length - 1 && a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+}
+
+function editDistance(a: string, b: string): number {
+  return isSwap(a, b) ? 1 : levenshtein(a, b);
+}
+
+/** Corrections already worked out (pure, so caching cannot change an answer); bounded. */
+const CORRECTED = new Map<string, string>();
+const CORRECTED_MAX = 20_000;
+
+function nearest(word: string): string {
+  const allowed = word.length >= 9 ? 2 : 1;
+  let best = word;
+  let bestDistance = allowed + 1;
+  const candidates = [...(TARGETS.get(word[0]) ?? []), ...(TARGETS.get(word[1]) ?? [])];
+  for (const target of candidates) {
+    if (Math.abs(target.length - word.length) > allowed) continue;
+    if (target[0] !== word[0] && !(target[0] === word[1] && target[1] === word[0])) continue;
+    const d = editDistance(word, target);
+    if (d < bestDistance) {
+      best = target;
+      bestDistance = d;
     }
   }
-  return found ?? word;
+  return best;
+}
+
+export function correct(word: string): string {
+  if (word.length < TYPO_MIN || KNOWN.has(word) || !/^\p{L}+$/u.test(word)) return word;
+  let found = CORRECTED.get(word);
+  if (found === undefined) {
+    found = nearest(word);
+    if (CORRECTED.size >= CORRECTED_MAX) CORRECTED.clear();
+    CORRECTED.set(word, found);
+  }
+  return found;
 }
 
 /** Tokens of the user's text: shorthand expanded, singular, typos of rule words corrected. */
@@ -166,6 +188,11 @@ export class WordIndex {
       if (at) at.push(i);
       else this.positions.set(words[i], [i]);
     }
+  }
+
+  /** Each distinct word of the request once, in order of first occurrence. */
+  distinct(): IterableIterator<string> {
+    return this.positions.keys();
   }
 
   /** Start positions of every occurrence of the phrase, in order. */

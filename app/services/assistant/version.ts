@@ -6,7 +6,7 @@
 import { KNOWLEDGE } from "./rules";
 
 /** Bump when the engine's logic (not the rule data) changes what it says. */
-export const ENGINE_REVISION = 2;
+export const ENGINE_REVISION = 3;
 
 /** cyrb53: a small, well-distributed, pure 53-bit string hash (not cryptographic). */
 export function cyrb53(str: string, seed = 0): number {

@@ -1,6 +1,39 @@
-// electrical job kinds.
+// Electrical job kinds: devices, circuits, panels and services. First checks follow the makers'
+// guides (Leviton, Eaton, Square D, Siemens) and the electrical code's articles by name (GFCI and
+// AFCI protection, branch circuits, services, generators, pools and spas).
 
+import { kinds, type TradeDefaults } from "./kind";
 import type { JobRule } from "./types";
+
+const DEFAULTS: TradeDefaults = {
+  tags: ["wiring"],
+  crewNote: "one licensed electrician",
+  disposal: "Minimal: old devices in the van's scrap bin.",
+  permit: "Not usually for replacing a device like for like; required for new circuits, panels and services.",
+  options: {
+    good: "Repair or replace the failed device like for like.",
+    better: "Replace the device and tighten or pigtail every connection on the circuit.",
+    best: "Bring the circuit up to current protection (GFCI/AFCI, tamper-resistant) with a longer labour warranty.",
+  },
+  vanParts: [
+    "GFCI, AFCI and standard breakers for the common panel makes",
+    "GFCI and tamper-resistant receptacles, switches, dimmers",
+    "Wire connectors, pigtails, 14/2 and 12/2 NM cable, boxes",
+    "Multimeter, plug-in tester, non-contact tester, thermal camera",
+  ],
+  confirm: ["The panel's make and where it is.", "Which outlets, lights or rooms are affected."],
+  safety: [
+    "Breaker off, locked out and verified dead with a tester before touching conductors.",
+    "Test the tester on a known live circuit before and after (live-dead-live).",
+  ],
+  followUp: ["Call after a week to confirm nothing has tripped again."],
+  consumables: {
+    item: "Wire connectors, staples, tape and fasteners",
+    qty: 1,
+    unit: "lot",
+    draft: "Electrical supplies",
+  },
+};
 
 export const ELECTRICAL_RULES: readonly JobRule[] = [
   {
@@ -22,6 +55,17 @@ export const ELECTRICAL_RULES: readonly JobRule[] = [
       "meter base",
       "panel replacement",
       "breaker box",
+    ],
+    symptoms: ["fuse blows"],
+    fixture: "panel",
+    firstChecks: [
+      "Read the panel label: make, rating, main breaker, space; look for Federal Pacific Stab-Lok or Zinsco.",
+      "Check for heat: scorched bus, melted insulation, double-tapped breakers.",
+      "Do a load calculation before sizing the new service.",
+    ],
+    likelyCauses: ["A panel at capacity or of a brand with a record of failures", "Overheated bus or lugs"],
+    code: [
+      "Working space: 30 in wide, 36 in deep in front of the panel; the grounding electrode system brought up to current rules.",
     ],
     materials: [
       {
@@ -102,6 +146,17 @@ export const ELECTRICAL_RULES: readonly JobRule[] = [
       "nema 14-50",
       "ev charging",
     ],
+    symptoms: [],
+    fixture: "ev-charger",
+    firstChecks: [
+      "Check panel capacity with a load calculation and the space for a 2-pole breaker.",
+      "Measure the run from the panel to the parking spot.",
+      "Read the charger's install manual for its circuit size.",
+    ],
+    likelyCauses: [],
+    code: [
+      "An EV charger is a continuous load: circuit at 125 % of its rating; GFCI protection where the rules ask for it on receptacle-type chargers.",
+    ],
     materials: [
       {
         item: "Level 2 charger, hardwired, 48 A (or a NEMA 14-50 receptacle for a plug-in charger)",
@@ -174,18 +229,18 @@ export const ELECTRICAL_RULES: readonly JobRule[] = [
     name: "Outlet, switch or GFCI install / repair",
     trade: "electrical",
     tags: ["wiring"],
-    keywords: [
-      "outlet installation",
-      "outlet",
-      "receptacle",
-      "gfci",
-      "light switch",
-      "dimmer",
-      "dead outlet",
-      "usb outlet",
-      "afci",
-      "switch replacement",
-      "tripping gfci",
+    keywords: ["outlet installation", "outlet", "receptacle", "light switch", "usb outlet", "switch replacement"],
+    symptoms: ["not working", "dead", "sparks", "loose"],
+    fixture: "outlet",
+    alsoFixtures: ["gfci", "switch"],
+    firstChecks: [
+      "Test with a plug-in tester and a non-contact tester; look for a tripped GFCI upstream before opening boxes.",
+      "Check for backstabbed wires and loose screws at the device and the one before it.",
+      "Check the box fill and the wire gauge against the breaker.",
+    ],
+    likelyCauses: ["A tripped GFCI upstream", "A loose backstab or splice", "A worn receptacle"],
+    code: [
+      "GFCI protection in kitchens, baths, garages, outdoors, basements and laundry; tamper-resistant receptacles in dwellings.",
     ],
     materials: [
       {
@@ -249,7 +304,6 @@ export const ELECTRICAL_RULES: readonly JobRule[] = [
     trade: "electrical",
     tags: ["wiring"],
     keywords: [
-      "ceiling fan",
       "light fixture",
       "recessed lighting",
       "recessed light",
@@ -258,8 +312,18 @@ export const ELECTRICAL_RULES: readonly JobRule[] = [
       "chandelier",
       "lighting install",
       "under cabinet lighting",
-      "outdoor lighting",
-      "fan install",
+    ],
+    symptoms: ["flickering"],
+    fixture: "light",
+    alsoFixtures: ["ceiling-fan"],
+    firstChecks: [
+      "Check the box is rated for the weight (fan-rated box for a ceiling fan).",
+      "Check the switch loop: is there a neutral at the switch for a smart switch or dimmer?",
+      "Check the ceiling height and the access above (attic or finished floor).",
+    ],
+    likelyCauses: [],
+    code: [
+      "A ceiling fan hangs from a box listed for fan support; insulation contact (IC) rated cans where insulation touches them.",
     ],
     materials: [
       {
@@ -326,9 +390,18 @@ export const ELECTRICAL_RULES: readonly JobRule[] = [
       "generator",
       "generac",
       "transfer switch",
-      "interlock kit",
       "whole house generator",
-      "portable generator hookup",
+    ],
+    symptoms: [],
+    fixture: "generator",
+    firstChecks: [
+      "Size the load to back up and the generator.",
+      "Choose the transfer method: an automatic transfer switch, or an interlock kit with an inlet for a portable.",
+      "Check placement clearances from windows, doors and vents.",
+    ],
+    likelyCauses: [],
+    code: [
+      "Never backfeed without a transfer switch or listed interlock; keep the generator's exhaust away from openings (maker's clearances).",
     ],
     materials: [
       { item: "Standby generator, 14-26 kW air-cooled, sized to the load", qty: 1, unit: "each" },
@@ -395,11 +468,18 @@ export const ELECTRICAL_RULES: readonly JobRule[] = [
       "rewire",
       "rewiring",
       "knob and tube",
-      "aluminum wiring",
       "old wiring",
       "ungrounded outlets",
       "two prong outlets",
     ],
+    symptoms: [],
+    fixture: "wiring",
+    firstChecks: [
+      "Identify the wiring (knob and tube, cloth NM, aluminium branch) and test for ground.",
+      "Map the circuits and check insulation in the attic over knob and tube.",
+    ],
+    likelyCauses: ["Wiring past its life", "Aluminium branch circuits at devices"],
+    code: ["AFCI protection where the rules ask for it on new branch circuits; box fill and support as for new work."],
     materials: [
       {
         item: "NM-B cable 14/2, 12/2 and 12/3 (roughly 250 ft per 1,000 sq ft per gauge)",
@@ -461,10 +541,19 @@ export const ELECTRICAL_RULES: readonly JobRule[] = [
       "smoke alarm",
       "carbon monoxide detector",
       "co detector",
-      "co alarm",
-      "carbon monoxide alarm",
       "detector chirping",
       "interconnected smoke",
+    ],
+    symptoms: ["chirping", "beeping"],
+    fixture: "smoke-detector",
+    firstChecks: [
+      "Read the date on the back: alarms are replaced 10 years after manufacture.",
+      "A chirp is a low battery (or end of life) on that alarm: replace the battery or the unit.",
+      "Check whether they are hardwired and interconnected.",
+    ],
+    likelyCauses: ["A low battery", "An alarm at its 10 year end of life", "Dust in the sensing chamber"],
+    code: [
+      "Smoke alarms in each bedroom, outside each sleeping area and on every level; interconnected where hardwired; CO alarms outside sleeping areas where there is fuel-burning equipment or an attached garage.",
     ],
     materials: [
       {
@@ -535,6 +624,16 @@ export const ELECTRICAL_RULES: readonly JobRule[] = [
       "sub panel",
       "circuit for",
     ],
+    symptoms: [],
+    fixture: "circuit",
+    alsoFixtures: ["hot-tub"],
+    firstChecks: [
+      "Check panel space and capacity.",
+      "Measure the run and check the route.",
+      "Check the appliance's nameplate for its circuit size.",
+    ],
+    likelyCauses: [],
+    code: ["Size the breaker and wire to the load; GFCI where the location requires it (garage, outdoors, basement)."],
     materials: [
       {
         item: "Breaker for the new circuit, matching the panel brand (GFCI where the load needs it)",
@@ -595,4 +694,359 @@ export const ELECTRICAL_RULES: readonly JobRule[] = [
     ],
     followUp: ["Label the breaker and test the load running with the customer."],
   },
+  ...kinds("electrical", DEFAULTS, [
+    {
+      id: "gfci-tripping",
+      name: "GFCI keeps tripping",
+      fixture: "gfci",
+      keywords: ["gfci tripping", "gfci keeps tripping", "gfci trips", "tripping gfci", "gfci wont reset", "gfci"],
+      symptoms: ["keeps tripping", "trips", "tripping", "wont reset", "won't reset", "popping", "when it rains"],
+      firstChecks: [
+        "Unplug everything downstream and reset: if it holds, plug loads back one at a time to find the appliance with a ground fault.",
+        "Check outdoor and garage outlets and boxes downstream for moisture (rain, missing in-use covers).",
+        "Check the load side for a ground fault or a neutral shared with another circuit; megger the downstream wiring if needed.",
+        "Replace the GFCI if it trips with nothing connected on the load side.",
+      ],
+      likelyCauses: [
+        "Moisture in an outdoor or garage box downstream",
+        "An appliance with a ground fault (freezers, pumps, heaters)",
+        "A neutral shared or crossed downstream",
+        "A worn GFCI",
+      ],
+      parts: [
+        ["GFCI receptacle, 20 A, tamper- and weather-resistant where outdoors", 1, "each"],
+        ["In-use (bubble) weatherproof cover", 0, "each"],
+      ],
+      labour: [1, 2],
+      code: [
+        "GFCI protection for receptacles in kitchens, baths, garages, outdoors, basements and laundry areas.",
+        "Outdoor receptacles in wet locations have in-use covers.",
+      ],
+    },
+    {
+      id: "dead-outlets",
+      name: "Dead outlets with no breaker tripped",
+      fixture: "outlet",
+      keywords: [
+        "dead outlets",
+        "outlets dead",
+        "outlets not working",
+        "dead outlet",
+        "outlet not working",
+        "no power to outlets",
+      ],
+      symptoms: ["dead", "not working", "no breaker tripped", "no power"],
+      firstChecks: [
+        "Look for a tripped GFCI upstream (kitchen, bath, garage, outside) before opening any box.",
+        "Find the last working outlet and the first dead one: the fault is at one of them.",
+        "Check for a loose backstab connection or a burnt splice upstream; move the wires to the screws or pigtail them.",
+        "Check the breaker with a meter: a breaker can fail without tripping.",
+      ],
+      likelyCauses: [
+        "A tripped GFCI upstream",
+        "A loose backstab or splice at the last working outlet",
+        "A failed breaker",
+      ],
+      parts: [
+        ["Receptacles, tamper-resistant, 15 or 20 A", 2, "each"],
+        ["Wire connectors and pigtails", 1, "lot"],
+      ],
+      labour: [1, 2.5],
+      code: ["Connections under screws or listed connectors; tamper-resistant receptacles in dwellings."],
+    },
+    {
+      id: "outlet-sparking",
+      name: "Outlet sparking, loose or hot",
+      fixture: "outlet",
+      keywords: [
+        "outlet sparks",
+        "receptacle sparks",
+        "sparking outlet",
+        "outlet hot",
+        "outlet warm",
+        "loose outlet",
+        "melted outlet",
+        "burnt outlet",
+      ],
+      symptoms: ["sparks", "warm", "hot", "smells burning", "burning", "loose", "melted"],
+      firstChecks: [
+        "Turn the circuit off; pull the receptacle and look for loose, burnt or backstabbed wires.",
+        "Check the receptacle's grip on a plug: worn contacts arc and heat.",
+        "Check the wire gauge against the breaker and for aluminium branch wiring.",
+        "Scan the other outlets on the circuit with a thermal camera.",
+      ],
+      likelyCauses: [
+        "A loose connection",
+        "Worn receptacle contacts",
+        "A backstab connection",
+        "Aluminium wiring on a copper-only device",
+      ],
+      parts: [
+        ["Receptacle, tamper-resistant, 15 or 20 A (spec grade)", 1, "each"],
+        ["AlumiConn connectors, if the branch is aluminium", 0, "each"],
+      ],
+      labour: [0.5, 1.5],
+      code: ["Devices rated for the wire: CO/ALR or listed connectors on aluminium."],
+    },
+    {
+      id: "breaker-tripping",
+      name: "Breaker keeps tripping (overload or fault)",
+      fixture: "breaker",
+      keywords: ["breaker tripping", "breaker trips", "breaker keeps tripping", "circuit breaker tripping"],
+      symptoms: ["trips", "tripping", "keeps tripping", "microwave", "toaster", "space heater"],
+      firstChecks: [
+        "Ask what runs when it trips: many loads at once is an overload; a trip with nothing on is a short or ground fault.",
+        "Clamp the circuit's current with the usual loads running.",
+        "Check the breaker's terminal and the bus for heat; a worn breaker trips below its rating.",
+        "Suggest a dedicated circuit for the microwave, the toaster oven or the space heater.",
+      ],
+      likelyCauses: [
+        "An overload (two heating appliances on one circuit)",
+        "A short or ground fault",
+        "A worn breaker",
+      ],
+      parts: [
+        ["Breaker, same make and type as the panel", 0, "each"],
+        ["Dedicated 20 A circuit for the heavy appliance", 0, "each"],
+      ],
+      labour: [1, 2],
+      code: [
+        "Kitchen countertop receptacles on at least two 20 A circuits; a microwave on its own circuit where the maker asks.",
+      ],
+    },
+    {
+      id: "flickering-lights",
+      name: "Lights flickering or dimming",
+      fixture: "light",
+      keywords: ["lights flicker", "flickering lights", "lights dim", "lights dimming", "lights flickering"],
+      symptoms: ["flicker", "flickers", "flickering", "dim", "dimming", "when ac kicks on"],
+      firstChecks: [
+        "One fixture: check the bulb, the LED's compatibility with the dimmer, and the connections at the fixture.",
+        "Several rooms: measure voltage at a receptacle leg to leg and leg to neutral under load; a swing means a loose neutral.",
+        "Check the service neutral at the panel and the meter base; call the utility if the problem is on their side.",
+        "A dip when the AC or a large motor starts is normal if small; a large dip needs the utility to check the transformer and the service drop.",
+      ],
+      likelyCauses: [
+        "A loose or failing neutral (service or branch)",
+        "A loose connection at the fixture",
+        "LEDs on an incompatible dimmer",
+        "A utility transformer problem",
+      ],
+      parts: [
+        ["Voltage test under load at a receptacle and at the panel", 1, "each"],
+        ["Wire connectors and lugs retorqued", 1, "lot"],
+      ],
+      labour: [1, 2.5],
+      code: ["Torque lugs to the marked values; a lost service neutral is an emergency (call the utility)."],
+    },
+    {
+      id: "afci-tripping",
+      name: "AFCI breaker nuisance tripping",
+      fixture: "breaker",
+      keywords: ["afci", "afci tripping", "afci breaker", "arc fault", "arc fault breaker", "afci nuisance"],
+      symptoms: ["nuisance tripping", "trips", "tripping"],
+      firstChecks: [
+        "Read the AFCI's trip indicator (many makes show arc, ground fault or overload).",
+        "Check for a shared neutral with another circuit, or a neutral landed on the wrong breaker.",
+        "Unplug loads: old vacuums, treadmills and some LED drivers trip AFCIs.",
+        "Check for a damaged cable (a nail through it) or loose backstabs downstream.",
+      ],
+      likelyCauses: ["A shared or crossed neutral", "A damaged cable or loose connection", "A load with brush motors"],
+      parts: [
+        ["Insulation resistance (megger) test of the circuit", 1, "each"],
+        ["AFCI breaker, same make as the panel", 0, "each"],
+      ],
+      labour: [1, 2],
+      code: ["Arc fault protection on bedroom and living-area circuits where the rules ask for it."],
+    },
+    {
+      id: "ceiling-fan-install",
+      name: "Ceiling fan install (replacing a light)",
+      fixture: "ceiling-fan",
+      alsoFixtures: ["light"],
+      keywords: [
+        "ceiling fan",
+        "install ceiling fan",
+        "hang ceiling fan",
+        "ceiling fan install",
+        "replace light with fan",
+      ],
+      firstChecks: [
+        "Check the box: a fan needs a fan-rated box or a brace between the joists.",
+        "Check the switch: one switch for fan and light, or a second conductor for separate control.",
+        "Check the ceiling height (7 ft minimum to the blades) and slope.",
+      ],
+      likelyCauses: [],
+      parts: [
+        ["Fan-rated ceiling box or brace", 1, "each"],
+        ["Fan downrod, if the ceiling is high or sloped", 0, "each"],
+        ["Fan and light wall control", 0, "each"],
+      ],
+      labour: [1.5, 2.5],
+      code: ["A ceiling fan hangs from a box listed for fan support (the fan-rated box rule)."],
+    },
+    {
+      id: "whole-house-surge",
+      name: "Whole-house surge protector",
+      fixture: "surge-protector",
+      keywords: ["surge protector", "whole house surge", "surge protection", "surge"],
+      firstChecks: [
+        "Check the panel for a 2-pole space and the make's listed surge device.",
+        "Check the grounding and bonding: a surge device is only as good as the ground.",
+      ],
+      likelyCauses: [],
+      parts: [
+        ["Type 2 whole-house surge protective device", 1, "each"],
+        ["2-pole breaker for it", 1, "each"],
+      ],
+      labour: [1, 1.5],
+      code: [
+        "A surge protective device on a new or replaced service where the rules ask for it; short, straight leads.",
+      ],
+    },
+    {
+      id: "dimmer-switch",
+      name: "Dimmer or smart switch install",
+      fixture: "switch",
+      keywords: ["dimmer", "dimmer switch", "smart switch", "light switch", "switch replacement", "led buzz"],
+      symptoms: ["buzz", "buzzes", "flickers when dimmed"],
+      firstChecks: [
+        "Check the lamps are dimmable LED and the dimmer is listed for LED (or the fixture's driver).",
+        "Check for a neutral in the box for a smart switch.",
+        "Check the total wattage against the dimmer's LED rating.",
+      ],
+      likelyCauses: ["An incandescent dimmer on LED lamps", "Non-dimmable LEDs"],
+      parts: [
+        ["LED-rated dimmer (or smart switch)", 1, "each"],
+        ["Wall plate", 1, "each"],
+      ],
+      labour: [0.5, 1],
+      code: ["Dimmers rated for the load type; a neutral at switch boxes on new work."],
+    },
+    {
+      id: "generator-interlock",
+      name: "Generator interlock kit and inlet (portable generator)",
+      fixture: "generator",
+      keywords: ["interlock kit", "generator interlock", "generator inlet", "portable generator hookup", "genny"],
+      firstChecks: [
+        "Check the panel's make: the interlock kit is listed for that panel.",
+        "Size the inlet and cord to the generator (30 A L14-30 or 50 A CS6365).",
+        "Plan where the generator sits: away from windows, doors and vents.",
+      ],
+      likelyCauses: [],
+      parts: [
+        ["Interlock kit listed for the panel", 1, "kit"],
+        ["Power inlet box, 30 or 50 A", 1, "each"],
+        ["2-pole backfeed breaker with hold-down", 1, "each"],
+        ["Generator cord", 0, "each"],
+      ],
+      labour: [3, 5],
+      permit: "Usually required.",
+      code: ["A listed interlock or transfer switch so the generator can never backfeed the utility."],
+    },
+    {
+      id: "doorbell",
+      name: "Doorbell repair or video doorbell install",
+      fixture: "doorbell",
+      keywords: ["doorbell", "door bell", "ring doorbell", "video doorbell", "doorbell chime"],
+      firstChecks: [
+        "Measure the doorbell transformer's voltage (16 V for most bells; video doorbells often need 16-24 V, 30 VA).",
+        "Check the button and the chime's terminals; a stuck button burns out the transformer.",
+        "Check the chime type (mechanical or digital) for a video doorbell.",
+      ],
+      likelyCauses: ["A failed transformer", "A broken button", "A broken wire"],
+      parts: [
+        ["Doorbell transformer, 16-24 V 30 VA", 1, "each"],
+        ["Doorbell button or the video doorbell's power kit", 1, "each"],
+      ],
+      labour: [1, 1.5],
+      code: ["Class 2 low-voltage wiring kept separate from line voltage."],
+    },
+    {
+      id: "outdoor-lighting",
+      name: "Outdoor lights not working (photocell, timer)",
+      fixture: "light",
+      keywords: [
+        "outdoor lights",
+        "outdoor lighting",
+        "outside lights",
+        "landscape lighting",
+        "photocell",
+        "dusk to dawn",
+      ],
+      symptoms: ["dont come on", "not working", "stay on", "timer"],
+      firstChecks: [
+        "Check the timer or the photocell: dirt, a bad sensor, or a mechanical timer out of time after an outage.",
+        "Check the GFCI feeding outdoor circuits and the fixtures for water.",
+        "On low-voltage landscape lights, check the transformer's output and the cable splices.",
+      ],
+      likelyCauses: ["A failed photocell or timer", "A tripped GFCI", "Water in a fixture"],
+      parts: [
+        ["Photocell or digital timer switch", 1, "each"],
+        ["Weatherproof fixture gaskets", 0, "set"],
+      ],
+      labour: [1, 2],
+      code: ["Outdoor fixtures listed for wet locations; GFCI protection on outdoor receptacles."],
+    },
+    {
+      id: "bath-exhaust-fan",
+      name: "Bathroom exhaust fan install or replacement",
+      fixture: "exhaust-fan",
+      keywords: ["bathroom fan", "exhaust fan", "bath fan", "vent fan"],
+      symptoms: ["noisy", "not working", "mold"],
+      firstChecks: [
+        "Check where the fan vents: it must go outside, never into the attic.",
+        "Size the fan (1 CFM per sq ft, 50 CFM minimum for a bath).",
+        "Check the duct's size and length and the damper at the roof or wall cap.",
+      ],
+      likelyCauses: ["A worn motor", "A fan venting into the attic", "A crushed duct"],
+      parts: [
+        ["Exhaust fan, 80-110 CFM, quiet (under 1.5 sone)", 1, "each"],
+        ["Insulated duct, 4 in, and roof or wall cap", 1, "set"],
+      ],
+      labour: [1.5, 3],
+      code: ["Bath exhaust ducts end outside the building, not in the attic."],
+    },
+    {
+      id: "hot-tub-bonding",
+      name: "Hot tub or pool bonding and disconnect",
+      fixture: "hot-tub",
+      keywords: ["hot tub disconnect", "spa disconnect", "pool bonding", "equipotential bonding", "spa panel"],
+      firstChecks: [
+        "Check the tub's nameplate for the circuit size.",
+        "Place the disconnect within sight and at least 5 ft from the tub.",
+        "Check the bonding grid for pools and the GFCI protection.",
+      ],
+      likelyCauses: [],
+      parts: [
+        ["GFCI spa disconnect, 50 or 60 A", 1, "each"],
+        ["Copper conductors, conduit and fittings", 1, "lot"],
+        ["Bonding conductor, 8 AWG solid copper", 1, "lot"],
+      ],
+      labour: [4, 8],
+      permit: "Required.",
+      code: [
+        "A spa disconnect within sight and at least 5 ft away; GFCI protection; equipotential bonding of pool metal parts.",
+      ],
+    },
+    {
+      id: "aluminum-wiring",
+      name: "Aluminium branch wiring remediation",
+      fixture: "wiring",
+      keywords: ["aluminum wiring", "aluminium wiring", "alumiconn", "copalum", "pigtail aluminum"],
+      firstChecks: [
+        "Confirm the wiring is aluminium at the devices (marked AL, silver-coloured).",
+        "Count the devices, fixtures and splices to pigtail.",
+        "Scan with a thermal camera for hot connections first.",
+      ],
+      likelyCauses: ["Oxidation and loosening at aluminium connections"],
+      parts: [
+        ["AlumiConn connectors", 40, "each"],
+        ["Copper pigtails, 12 or 14 AWG", 1, "lot"],
+      ],
+      labour: [6, 12],
+      crew: 2,
+      code: ["Aluminium is joined with listed connectors (AlumiConn or COPALUM), never standard twist-ons."],
+    },
+  ]),
 ];

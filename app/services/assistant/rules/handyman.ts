@@ -1,6 +1,33 @@
-// handyman job kinds.
+// Handyman job kinds: walls, doors, trim, fixtures fastened to the house, decks. First checks follow
+// the makers' install guides (grab bar and anchor makers, hinge and slide makers) and the
+// residential code's sections by name (guards, accessible design, egress).
 
+import { kinds, type TradeDefaults } from "./kind";
 import type { JobRule } from "./types";
+
+const DEFAULTS: TradeDefaults = {
+  tags: ["structure"],
+  crewNote: "one handyman",
+  disposal: "Minimal: debris bagged and removed.",
+  permit: "Not usually required for repairs and small installs.",
+  options: {
+    good: "Repair or install with standard-grade materials.",
+    better: "Mid-grade materials and the small repairs around it done on the same visit.",
+    best: "Premium materials and finish, with a longer labour warranty.",
+  },
+  vanParts: [
+    "Stud finder, level, drill and bits (masonry and tile), impact driver",
+    "Structural screws, anchors rated for the load, shims",
+    "Caulk, wood filler, paint touch-up kit, drop cloths",
+  ],
+  confirm: ["Photos of the area and the wall or floor type.", "Who supplies the materials."],
+  safety: [
+    "Check for wires and pipes with a scanner before drilling into walls.",
+    "Eye protection when drilling or cutting; dust control in occupied rooms.",
+  ],
+  followUp: ["Call after a week to confirm the customer is happy with the work."],
+  consumables: { item: "Fasteners, anchors, caulk and touch-up", qty: 1, unit: "lot", draft: "Handyman supplies" },
+};
 
 export const HANDYMAN_RULES: readonly JobRule[] = [
   {
@@ -19,6 +46,11 @@ export const HANDYMAN_RULES: readonly JobRule[] = [
       "water damaged ceiling",
       "ceiling crack",
     ],
+    symptoms: [],
+    fixture: "drywall",
+    firstChecks: ["Check for wiring and pipes behind before cutting.", "Check for moisture if it is water damage."],
+    likelyCauses: [],
+    code: ["Fire-rated assemblies are patched with the same rated board."],
     materials: [
       { item: "Drywall, 1/2 in (5/8 in Type X for garage ceilings under living space)", qty: 1, unit: "sheet" },
       { item: "Setting compound (20 or 45 minute) and all-purpose joint compound", qty: 1, unit: "each" },
@@ -86,7 +118,6 @@ export const HANDYMAN_RULES: readonly JobRule[] = [
       "window glass",
       "storm door",
       "sliding door",
-      "weatherstripping",
       "deadbolt",
       "door lock",
       "window balance",
@@ -94,9 +125,18 @@ export const HANDYMAN_RULES: readonly JobRule[] = [
       "back door",
       "patio door",
       "door hinge",
-      "door",
       "window",
     ],
+    symptoms: ["sticks", "wont latch", "drafty"],
+    fixture: "door",
+    alsoFixtures: ["window"],
+    firstChecks: [
+      "Check the hinges: tighten the screws, use a long screw into the framing at the top hinge.",
+      "Check the gap around the slab and where it rubs.",
+      "Check the strike plate's alignment with the latch.",
+    ],
+    likelyCauses: ["Loose hinge screws", "A strike out of line", "Seasonal swelling"],
+    code: ["Doors in fire-rated walls keep their self-closers and labels."],
     materials: [
       { item: "Hinges 3-1/2 in with 3 in screws into the framing", qty: 3, unit: "each" },
       { item: "Lockset or deadbolt, strike plate", qty: 1, unit: "each" },
@@ -167,6 +207,11 @@ export const HANDYMAN_RULES: readonly JobRule[] = [
       "paint a room",
       "cabinet painting",
     ],
+    symptoms: [],
+    fixture: "wall",
+    firstChecks: ["Check the surfaces for damage and test for lead paint in pre-1978 homes."],
+    likelyCauses: [],
+    code: ["Lead-safe work practices on pre-1978 homes."],
     materials: [
       { item: "Paint, about 350-400 sq ft per gallon per coat", qty: 2, unit: "gal", perUnit: true },
       { item: "Primer (spot-prime patches and stains)", qty: 1, unit: "gal" },
@@ -233,6 +278,11 @@ export const HANDYMAN_RULES: readonly JobRule[] = [
       "porch repair",
       "deck stain",
     ],
+    symptoms: ["rotten", "soft"],
+    fixture: "deck",
+    firstChecks: ["Probe the joists, beam and ledger for rot.", "Check the ledger's flashing and fasteners."],
+    likelyCauses: ["Rot at joists under the boards", "A poorly flashed ledger"],
+    code: ["Guards where the deck is over 30 in above grade; ledger lag or through-bolted, not nailed."],
     materials: [
       { item: "Decking boards, 5/4 x 6 pressure-treated or composite", qty: 10, qtyMax: 40, unit: "each" },
       { item: "Joists 2x8 or 2x10, ground-contact pressure-treated", qty: 0, qtyMax: 6, unit: "each" },
@@ -283,6 +333,14 @@ export const HANDYMAN_RULES: readonly JobRule[] = [
     trade: "handyman",
     tags: ["structure"],
     keywords: ["tv mount", "mount tv", "tv mounting", "hang tv", "television mount", "mount a tv", "tv", "television"],
+    symptoms: [],
+    fixture: "tv",
+    firstChecks: [
+      "Find the studs and check the wall type.",
+      "Check the TV's VESA pattern and weight against the mount.",
+    ],
+    likelyCauses: [],
+    code: ["Lag into studs (or listed masonry anchors); no power cord inside the wall, use a recessed power kit."],
     materials: [
       {
         item: "Wall mount rated for the TV's size and weight (fixed, tilting or full-motion)",
@@ -335,7 +393,20 @@ export const HANDYMAN_RULES: readonly JobRule[] = [
     name: "Gutter cleaning or repair",
     trade: "handyman",
     tags: ["structure"],
-    keywords: ["gutter cleaning", "gutters", "gutter repair", "downspout", "clogged gutter", "gutter guards"],
+    keywords: ["gutter cleaning", "gutters", "gutter repair", "downspout", "clogged gutter"],
+    symptoms: ["overflowing"],
+    fixture: "gutter",
+    firstChecks: [
+      "Check the downspouts: flush each one and clear the elbows.",
+      "Check the pitch toward the downspouts (about 1/4 in per 10 ft) and the hangers.",
+      "Check the seams and end caps for leaks.",
+    ],
+    likelyCauses: [
+      "Clogged downspouts and elbows",
+      "Sagging hangers, wrong pitch",
+      "Too few downspouts for the roof area",
+    ],
+    code: ["Ladder standoff and tie-off; never lean a ladder on the gutter itself."],
     materials: [
       { item: "Gutter sealant and rivets for leaking seams", qty: 1, unit: "lot", draft: "Gutter sealant and rivets" },
       { item: "Hidden hangers to re-secure sagging runs", qty: 4, qtyMax: 12, unit: "each", draft: "Gutter hangers" },
@@ -376,6 +447,12 @@ export const HANDYMAN_RULES: readonly JobRule[] = [
     trade: "handyman",
     tags: ["structure", "fixture"],
     keywords: ["recaulk", "re caulk", "caulking", "caulk", "regrout", "grout", "tub surround caulk", "shower caulk"],
+    symptoms: [],
+    fixture: "tub",
+    alsoFixtures: ["shower"],
+    firstChecks: ["Remove the old caulk completely and treat the mould.", "Dry the joint fully before recaulking."],
+    likelyCauses: [],
+    code: ["Use 100 % silicone in wet areas and let it cure 24 h before use."],
     materials: [
       {
         item: "100 % silicone or siliconised kitchen-and-bath caulk (mould-resistant)",
@@ -421,4 +498,186 @@ export const HANDYMAN_RULES: readonly JobRule[] = [
     ],
     followUp: ["Tell the customer to keep the shower dry for 24 hours while the silicone cures."],
   },
+  ...kinds("handyman", DEFAULTS, [
+    {
+      id: "grab-bars",
+      name: "Grab bar install",
+      fixture: "grab-bar",
+      alsoFixtures: ["shower", "tub", "toilet"],
+      keywords: ["grab bar", "grab bars", "safety bar", "shower grab bar", "install grab bars"],
+      firstChecks: [
+        "Find the studs behind the tile; plan each bar so at least one end lands on a stud or on blocking.",
+        "Where no stud lands, use an anchor listed for grab bars in that wall (a WingIt or Moen SecureMount type), never plastic anchors.",
+        "Drill tile with a diamond or carbide tile bit, slowly, and seal each hole with silicone.",
+        "Pull-test each bar: it must hold 250 lb.",
+      ],
+      likelyCauses: [],
+      parts: [
+        ["Grab bar, stainless, 1-1/4 in, 18-36 in", 1, "each"],
+        ["Grab bar anchors listed for hollow walls, where no stud lands", 0, "set"],
+        ["Stainless screws and silicone", 1, "set"],
+      ],
+      labour: [1, 2],
+      code: [
+        "Grab bars withstand 250 lb applied in any direction (the accessible design rule); 33-36 in above the floor beside a toilet.",
+      ],
+      quantity: { nouns: ["bar"], label: "grab bar", labelPlural: "grab bars", included: 1, hoursEach: 0.5, max: 8 },
+    },
+    {
+      id: "fence-gate",
+      name: "Fence gate repair (sagging, latch)",
+      fixture: "gate",
+      keywords: ["fence gate", "gate sagging", "sagging gate", "gate latch", "gate wont latch", "gate dragging"],
+      symptoms: ["sagging", "dragging", "wont latch"],
+      firstChecks: [
+        "Check the hinge post for rot or lean; a leaning post must be reset or replaced first.",
+        "Check the hinges' screws; use longer structural screws or through-bolts.",
+        "Add an anti-sag kit (cable and turnbuckle) from the top hinge corner to the bottom latch corner.",
+      ],
+      likelyCauses: ["A leaning or rotted hinge post", "Loose hinge screws", "A gate frame racked out of square"],
+      parts: [
+        ["Anti-sag gate kit (cable and turnbuckle)", 1, "kit"],
+        ["Heavy-duty strap hinges and screws", 1, "set"],
+        ["Gate latch", 0, "each"],
+      ],
+      labour: [1, 2.5],
+      code: ["Pool gates self-close and self-latch (the pool barrier rule)."],
+    },
+    {
+      id: "weatherstripping",
+      name: "Door weatherstripping and sweep",
+      fixture: "door",
+      keywords: [
+        "weatherstripping",
+        "weather stripping",
+        "weatherstrip",
+        "door sweep",
+        "draft under door",
+        "drafty door",
+      ],
+      symptoms: ["draft", "drafty", "light under door"],
+      firstChecks: [
+        "Check the door closes evenly on the stop: adjust the strike and the hinges first.",
+        "Check the weatherstrip kerf type (compression or magnetic) to match the new strip.",
+        "Check the threshold's height and the door sweep.",
+      ],
+      likelyCauses: ["Worn weatherstrip", "A missing door sweep", "A door out of adjustment"],
+      parts: [
+        ["Kerf-in weatherstrip kit", 1, "kit"],
+        ["Door sweep", 1, "each"],
+        ["Adjustable threshold, if worn", 0, "each"],
+      ],
+      labour: [1, 1.5],
+      code: ["Keep the door's fire or egress features when replacing seals."],
+    },
+    {
+      id: "shelving",
+      name: "Shelves install (floating or bracket)",
+      fixture: "shelf",
+      keywords: ["shelves", "floating shelves", "hang shelves", "install shelves", "shelving", "shelf"],
+      firstChecks: [
+        "Find the studs and the wall type; floating shelves need a bracket lagged into studs.",
+        "Check the load the shelves will carry (books, dishes).",
+        "Mark a level line and check for wires and pipes behind.",
+      ],
+      likelyCauses: [],
+      parts: [
+        ["Floating shelf brackets or shelf standards", 1, "set"],
+        ["Structural screws or anchors rated for the load", 1, "set"],
+      ],
+      labour: [1, 2.5],
+      code: ["Fasten to studs or rated anchors; keep 12 in from a cooktop's edge and clear of outlets."],
+    },
+    {
+      id: "baseboard-trim",
+      name: "Baseboard and trim repair or install",
+      fixture: "trim",
+      keywords: ["baseboard", "baseboards", "trim", "crown molding", "door casing", "quarter round"],
+      firstChecks: [
+        "Measure the runs and count the inside and outside corners.",
+        "Check the walls and floors for level and water damage.",
+      ],
+      likelyCauses: [],
+      parts: [
+        ["Baseboard or trim", 40, "ft"],
+        ["Finish nails, caulk and wood filler", 1, "set"],
+      ],
+      labour: [2, 5],
+      code: ["Test for lead paint before sanding trim in pre-1978 houses."],
+    },
+    {
+      id: "cabinet-repair",
+      name: "Cabinet door or drawer repair",
+      fixture: "cabinet",
+      keywords: ["cabinet door", "cabinet hinge", "cabinet drawer", "drawer slide", "cabinet repair"],
+      symptoms: ["sagging", "wont close", "falling off"],
+      firstChecks: [
+        "Check the hinge type (concealed European or face-frame) and the screw holes.",
+        "Check the drawer slides and the drawer box joints.",
+      ],
+      likelyCauses: ["Stripped hinge screw holes", "Worn drawer slides"],
+      parts: [
+        ["Concealed hinges, soft-close", 2, "each"],
+        ["Drawer slides, full extension", 0, "pair"],
+      ],
+      labour: [0.5, 1.5],
+      code: ["None beyond good practice."],
+    },
+    {
+      id: "window-screen",
+      name: "Window screen repair",
+      fixture: "window",
+      keywords: ["window screen", "screen repair", "rescreen", "torn screen", "screen door"],
+      firstChecks: ["Measure each frame; check the frame for bends.", "Choose the mesh (fibreglass, pet-resistant)."],
+      likelyCauses: [],
+      parts: [
+        ["Screen mesh and spline", 1, "roll"],
+        ["Screen frame kit, if bent", 0, "each"],
+      ],
+      labour: [0.5, 1.5],
+      code: ["Keep egress windows openable."],
+    },
+    {
+      id: "bath-accessories",
+      name: "Towel bar and bath accessories install",
+      fixture: "bath-accessory",
+      keywords: ["towel bar", "towel ring", "toilet paper holder", "robe hook", "bath accessories", "mirror"],
+      firstChecks: ["Find the studs or blocking; plan anchors for hollow walls.", "Drill tile slowly with a tile bit."],
+      likelyCauses: [],
+      parts: [
+        ["Towel bar or accessory set", 1, "set"],
+        ["Hollow-wall anchors", 1, "set"],
+      ],
+      labour: [0.5, 1.5],
+      code: ["A towel bar is not a grab bar: do not mount one where someone will pull on it."],
+    },
+    {
+      id: "blinds-install",
+      name: "Blinds and curtain rods install",
+      fixture: "window",
+      keywords: ["blinds", "install blinds", "curtain rod", "shades", "curtains"],
+      firstChecks: ["Measure inside or outside mount.", "Check the header for solid fastening."],
+      likelyCauses: [],
+      parts: [
+        ["Blinds or shades, per window", 1, "each"],
+        ["Mounting brackets and screws", 1, "set"],
+      ],
+      labour: [0.5, 2],
+      code: ["Cordless or cord-safety devices in homes with children."],
+    },
+    {
+      id: "furniture-assembly",
+      name: "Furniture assembly",
+      fixture: "furniture",
+      keywords: ["furniture assembly", "assemble furniture", "ikea", "assemble"],
+      firstChecks: ["Count the parts against the list before starting.", "Anchor tall furniture to the wall."],
+      likelyCauses: [],
+      parts: [
+        ["Replacement hardware, if parts are missing", 0, "set"],
+        ["Anti-tip wall strap", 1, "each"],
+      ],
+      labour: [1, 3],
+      code: ["Tall dressers and bookcases anchored to the wall (the anti-tip rule)."],
+    },
+  ]),
 ];

@@ -794,6 +794,7 @@ export const JOB_MODIFIERS: readonly JobModifier[] = [
     label: "burning smell",
     phrases: [
       "burning smell",
+      "smells burning",
       "smells like burning",
       "burning odor",
       "burning odour",
@@ -864,8 +865,23 @@ export const JOB_MODIFIERS: readonly JobModifier[] = [
       {
         when: { tags: ["water-heater"] },
         items: [{ item: "Diagnostic service call", qty: 1, unit: "each", draft: "Diagnostic service call" }],
+      },
+      {
+        when: { tags: ["water-heater"], unlessWords: ["gas", "electric", "propane"] },
         code: [
           "Before selling a heater: gas supply, pilot and thermocouple or igniter (gas), elements and thermostats (electric), and the breaker or the gas valve setting.",
+        ],
+      },
+      {
+        when: { tags: ["water-heater"], words: ["gas", "propane"], unlessWords: ["electric"] },
+        code: [
+          "Before selling a gas heater: gas supply, pilot and thermocouple or igniter, and the gas valve setting.",
+        ],
+      },
+      {
+        when: { tags: ["water-heater"], words: ["electric"], unlessWords: ["gas", "propane"] },
+        code: [
+          "Before selling an electric heater: the breaker, the high-limit reset, both elements and both thermostats.",
         ],
       },
     ],

@@ -3,7 +3,17 @@
 // reads words, scales hours and fills in sentences. Only plain data: no functions, so the
 // JSON of the tables is the whole of the knowledge and its hash is the engine version.
 
-export type Trade = "plumbing" | "drains" | "electrical" | "hvac" | "appliances" | "handyman";
+export type Trade =
+  | "plumbing"
+  | "drains"
+  | "water-heating"
+  | "electrical"
+  | "hvac"
+  | "appliances"
+  | "handyman"
+  | "roofing"
+  | "garage-doors"
+  | "irrigation";
 
 /**
  * What a job kind is made of, so a modifier can say "for fuel-fired appliances" instead of
@@ -22,7 +32,9 @@ export type JobTag =
   | "outdoor-unit" // condenser, heat pump, generator
   | "refrigerant" // refrigerant circuit
   | "appliance"
-  | "structure"; // walls, doors, decks, gutters
+  | "structure" // walls, doors, decks, gutters
+  | "roof"
+  | "irrigation";
 
 /** A material line for the quote. `perUnit` lines are multiplied by the counted quantity. */
 export interface MaterialLine {
@@ -72,6 +84,21 @@ export interface JobRule {
   readonly tags: readonly JobTag[];
   /** Phrases matched against title + details (case-insensitive, whole words). The first one names the job. */
   readonly keywords: readonly string[];
+  /**
+   * What the customer says is wrong ("keeps running", "not draining"). A symptom counts toward
+   * this kind only when the request names this kind's fixture, or names no fixture at all: "not
+   * cooling" is an AC's symptom or a refrigerator's depending on what is named.
+   */
+  readonly symptoms: readonly string[];
+  /** The fixture or equipment this kind is about (an id of `FIXTURES`), and others it also covers. */
+  readonly fixture: string;
+  readonly alsoFixtures?: readonly string[];
+  /** What a senior technician checks first, in order. */
+  readonly firstChecks: readonly string[];
+  /** What usually causes it, most likely first. */
+  readonly likelyCauses: readonly string[];
+  /** Code and safety notes of the trade for this kind, cited in trade words. */
+  readonly code: readonly string[];
   readonly materials: readonly MaterialLine[];
   /** Person-hours to quote. */
   readonly labourHours: HoursRange;
@@ -189,6 +216,22 @@ export interface AgeRule {
   readonly atLeast: number;
   readonly ofHouse: boolean;
   readonly effect: Omit<ModifierEffect, "when">;
+}
+
+/** A fixture or piece of equipment a request can name ("toilet", "water heater", "garage door"). */
+export interface Fixture {
+  readonly id: string;
+  readonly words: readonly string[];
+}
+
+/** What a trade's general checklist says when the kind of job is not certain. */
+export interface TradeGeneral {
+  readonly trade: Trade;
+  /** Words that name the trade without naming a kind ("electrical", "plumbing problem"). */
+  readonly words: readonly string[];
+  readonly firstChecks: readonly string[];
+  readonly quoteChecklist: readonly string[];
+  readonly safety: readonly string[];
 }
 
 /** Shorthand and misspellings the trades write, mapped to the words the rules use. */

@@ -64,7 +64,7 @@ export const GENERIC_JOB = {
     "When the problem started and what has been tried already.",
   ],
   safety: [
-    "Isolate the energy source before work: breaker off and verified dead, water or gas shut off and pressure relieved.",
+    "Isolate the energy source before work: power off and verified dead, water or gas shut off and pressure relieved.",
     "Wear eye protection and gloves; use a ladder rated for the load and set at a 4:1 angle.",
     "Protect the customer's floors and furnishings; keep the work area clear of children and pets.",
   ],
@@ -74,7 +74,7 @@ export const GENERIC_JOB = {
     "Offer a maintenance visit if the equipment needs periodic service.",
   ],
   helpfulInfo: [
-    "What the equipment or fixture is (water heater, panel, furnace, faucet, door ...) and its make, model and age.",
+    "What the equipment or fixture is, and its make, model and age.",
     "What is wrong: the symptom, when it started, and whether it is getting worse.",
     "Where it is: room, floor, attic, crawlspace, basement, outside; and how to get to it.",
     "Quantities: how many fixtures, outlets, rooms or square feet.",
@@ -105,10 +105,16 @@ export const WORDING = {
     safety: "Safety",
     after: "After the job",
     also: "Also mentioned",
+    firstChecks: "First checks on site",
+    causes: "Likely causes",
     lineItems: "Line-item checklist",
     helpful: "Information that would help",
   },
-  recognised: "{trade} job recognised: {name} (from {matched}).",
+  recognised: "{trade} job recognised: {name} (from {matched}); {sure} ({percent} %).",
+  /** At or above this confidence the kind is "sure"; between the threshold and it, "fairly sure". */
+  sureAt: 0.75,
+  sure: "sure of the kind",
+  fairlySure: "fairly sure of the kind",
   readSummary: "Read from the request: {findings}.",
   ageOfHouse: "{n} year old house",
   ageOfEquipment: "{n} years old",
@@ -152,6 +158,7 @@ export const WORDING = {
   factorCapped: "Adjustments combined to x{factor}; capped at x{max}.",
   factorCombined: "Adjustments combined: x{factor}.",
   noChange: "No location, condition, size, access or urgency words found that change the base.",
+  noChangeRead: "What was read ({labels}) does not change the base hours for this job.",
   estimate: "Estimate: {duration} on site{days}.",
   workdays: "about {count} workdays of {day} hours",
   durationNote: "Note: {note}.",
@@ -170,7 +177,7 @@ export const WORDING = {
   nextVan: "Load the van: {parts}.",
   nextLeave:
     "Before leaving: test the work with the customer, take after photos, clean up and collect payment or the signed completion.",
-  alsoLine: "{name} ({trade}, from {matched}): {advice}",
+  alsoLine: "{name} ({trade}, from {matched}): first checks: {checks}; {advice}",
   alsoAdvice: {
     quote: "price it as a separate line or a separate quote, and ask the customer which comes first.",
     schedule: "add {duration} if it is done on the same visit, or book it separately.",
@@ -186,7 +193,14 @@ export const WORDING = {
   fallback: {
     openingEmpty: "No job title or details were given, so this is general guidance.",
     opening: "No specific job kind was recognised in the title or details, so this is general guidance.",
-    hint: 'Name the equipment, the problem and where it is (for example "replace 50 gallon gas water heater in garage" or "add 3 GFCI outlets in kitchen") to get trade-specific line items.',
+    openingTrade: "{understood} This is the general {trade} checklist.",
+    understood:
+      "Understood: {trade} work{fixtures}; not sure enough of the kind of job ({percent} %) to give one kind's checklist.",
+    understoodFixtures: " on {fixtures}",
+    tradeQuoteTitle: "Quote checklist: {trade} job, kind not certain",
+    tradeScheduleTitle: "Schedule: {trade} job, kind not certain",
+    tradeGeneralTitle: "Next steps: {trade} job, kind not certain",
+    hint: "Name the equipment, the problem and where it is (what it is, what is wrong with it, which room or floor) to get the line items of that kind of job.",
     baseWhat: "a general service call (diagnosis and a simple repair)",
     quoteTitle: "Quote checklist: job type not recognised",
     scheduleTitle: "Schedule: job type not recognised",
