@@ -39,19 +39,14 @@ export interface KindSpec {
   readonly ignoreModifiers?: readonly string[];
 }
 
-export interface TradeDefaults {
-  readonly tags: readonly JobTag[];
-  readonly crewNote: string;
-  readonly disposal: string;
-  readonly permit: string;
-  readonly options: GoodBetterBest;
-  readonly vanParts: readonly string[];
-  readonly confirm: readonly string[];
-  readonly safety: readonly string[];
-  readonly followUp: readonly string[];
+/** What a trade's kinds share (the fields of a kind they fill), plus its shop supplies line. */
+export type TradeDefaults = Pick<
+  JobRule,
+  "tags" | "crewNote" | "disposal" | "permit" | "options" | "vanParts" | "confirm" | "safety" | "followUp"
+> & {
   /** The shop supplies every job of the trade uses, quoted as one line on every kind. */
   readonly consumables: MaterialLine;
-}
+};
 
 function range([min, max]: readonly [number, number]): HoursRange {
   return { min, max };
