@@ -23,6 +23,25 @@ async function pdfOf(res: Response) {
   return { text: text.replace(/\s+/g, " "), pages: doc.numPages, size: [Math.round(width), Math.round(height)] };
 }
 
+/** The PDF's own objects (pdfkit writes its dictionaries uncompressed), by object number. */
+function pdfObjects(bytes: Uint8Array): Map<number, string> {
+  const raw = Buffer.from(bytes).toString("latin1");
+  const objects = new Map<number, string>();
+  for (const m of raw.matchAll(/(\d+) 0 obj\s*([\s\S]*?)endobj/g)) {
+    const body = m[2]!;
+    const stream = body.indexOf("stream");
+    objects.set(Number(m[1]), stream >= 0 ? body.slice(0, stream) : body);
+  }
+  return objects;
+}
+
+/** The object a dictionary's `/Key n 0 R` points at. */
+function follow(objects: Map<number, string>, dict: string, key: string): string {
+  const ref = new RegExp(`/${key} (\\d+) 0 R`).exec(dict);
+  assert.ok(ref, `${key} is in ${dict.slice(0, 200)}`);
+  return objects.get(Number(ref[1]))!;
+}
+
 const LETTER = [612, 792];
 const A4 = [595, 842];
 
@@ -61,6 +80,52 @@ describe("documents as PDF", () => {
     }
     assert.ok(text.includes("$2,033.63"), `the total ($1,450.00 + $89.00 + $375.00 + $119.63 tax): ${text}`);
     assert.deepEqual(size, LETTER);
+  });
+
+  test("names in any script read back exactly from quote and invoice PDFs; their fonts are embedded subsets and the PDFs are tagged", async () => {
+    const t = await createTenantWithUsers("Summit Plumbing & Drain");
+    const customer = await createCustomer(t.id, { name: "Łukasz Dvořák 王小明", company: "Nguyễn Thị Mai" });
+    const items = [{ description: "Visit for Nguyễn Thị Mai (王小明)", unitPriceCents: 12_500 }];
+    const quote = await createQuote(t.id, { customerId: customer.id, number: "Q-0901", items });
+    const invoice = await createInvoice(t.id, { customerId: customer.id, number: "INV-0901", status: "sent", items });
+    const office = await clientFor(t.users.office);
+    for (const url of [`/quotes/${quote.id}.pdf`, `/invoices/${invoice.id}.pdf`]) {
+      const res = await office.get(url);
+      const bytes = new Uint8Array(await res.clone().arrayBuffer());
+      const { text } = await pdfOf(res);
+      for (const name of ["Łukasz Dvořák 王小明", "Nguyễn Thị Mai", "Visit for Nguyễn Thị Mai (王小明)"])
+        assert.ok(text.includes(name), `${url} reads back ${JSON.stringify(name)}:\n${text}`);
+
+      const objects = pdfObjects(bytes);
+      // Fonts: every one a Type 0 font over an embedded TrueType subset; no unembedded standard font.
+      const fonts = [...objects.values()].filter((o) => /\/Type \/Font\b/.test(o));
+      assert.ok(fonts.length >= 2, `fonts: ${fonts.length}`);
+      for (const f of fonts) {
+        assert.match(f, /\/Subtype \/(Type0|CIDFontType2)\b/, f);
+        assert.match(f, /\/BaseFont \/[A-Z]{6}\+NotoSans(SC)?-/, f);
+      }
+      const descriptors = [...objects.values()].filter((o) => /\/Type \/FontDescriptor\b/.test(o));
+      assert.ok(descriptors.length >= 2);
+      for (const d of descriptors) assert.match(d, /\/FontFile2 \d+ 0 R/, d);
+      assert.ok(
+        fonts.some((f) => /NotoSansSC-/.test(f)),
+        "the CJK fallback is embedded for 王小明",
+      );
+      // Tagged: the catalog marks the content, has a structure tree and a language.
+      const catalog = [...objects.values()].find((o) => /\/Type \/Catalog\b/.test(o))!;
+      assert.match(follow(objects, catalog, "MarkInfo"), /\/Marked true/);
+      const tree = follow(objects, catalog, "StructTreeRoot");
+      assert.match(tree, /\/Type \/StructTreeRoot/);
+      assert.match(catalog, /\/Lang \(en\)/);
+      const roles = new Set([...objects.values()].flatMap((o) => /\/S \/(\w+)/.exec(o)?.[1] ?? []));
+      for (const role of ["Document", "H1", "P", "Table", "TR", "TH", "TD"])
+        assert.ok(roles.has(role), `a ${role} element`);
+      // The reader of another library agrees: PDF.js reads the marked structure of the page.
+      const doc = await getDocumentProxy(bytes.slice());
+      assert.equal((await doc.getMarkInfo())?.Marked, true);
+      const structure = JSON.stringify(await (await doc.getPage(1)).getStructTree());
+      assert.match(structure, /"role":"Table"/);
+    }
   });
 
   test("an invoice PDF holds its payments and the balance; a receipt the payment and the balance after it; A4 outside North America", async () => {

@@ -611,6 +611,9 @@ test("calendar feed: RFC 5545 that a second library parses, exactly the technici
   assert.equal(res.headers.get("cache-control"), "no-store");
   const body = await res.text();
   assert.match(body, /^BEGIN:VCALENDAR\r\n/);
+  // Every line ends with CRLF, the last one too (RFC 5545 3.1), and no line feed stands alone.
+  assert.ok(body.endsWith("END:VCALENDAR\r\n"), JSON.stringify(body.slice(-20)));
+  assert.doesNotMatch(body, /[^\r]\n/);
   const events = parseFeed(body);
   assert.deepEqual(
     events.map((e) => e.uid).sort(),

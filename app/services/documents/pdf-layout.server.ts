@@ -1,10 +1,14 @@
 import PDFDocument from "pdfkit";
 import { formatMoney } from "~/utils/format";
+import { fontRuns, registerFonts, type FontStyle } from "./pdf-fonts.server";
 
-// Quotes, invoices and receipts as PDF documents customers keep, laid
-// out with pdfkit. The text is real text in the standard Helvetica fonts (searchable and
-// copyable; a text extractor reads it back in the tests). This module only lays out a
-// PdfDocument: what goes into one is decided in documents-pdf.server.ts.
+// Quotes, invoices and receipts as PDF documents customers keep, laid out with pdfkit. The text
+// is real text in embedded Unicode fonts (Noto Sans, Noto Sans SC for what it lacks:
+// pdf-fonts.server.ts), searchable and copyable in any script; a text extractor reads it back in
+// the tests. The PDF is tagged: headings, paragraphs and the line items as a table in reading
+// order, rules, shading and page numbers as artifacts, so a screen reader reads it
+// (docs/decisions/235-pdf-fonts-and-tags.md). This module only lays out a PdfDocument: what goes
+// into one is decided in documents-pdf.server.ts.
 
 export type Paper = "A4" | "LETTER";
 
@@ -46,6 +50,12 @@ const MUTED = "#4b5563";
 const RULE = "#d1d5db";
 const ACCENT = "#1d4ed8";
 const MARGIN = 50;
+/**
+ * Text is shaped without the "ccmp" feature: Noto Sans's would draw a letter such as "ị" as
+ * "i" plus a separate dot glyph that maps to no character, so the PDF's text would read
+ * "Thi" where the page shows "Thị". Text is NFC-normalised first, so precomposed letters are used.
+ */
+const NO_DECOMPOSITION = { ccmp: false } as unknown as PDFKit.Mixins.OpenTypeFeatures[];
 
 /** Countries that print on US Letter; everyone else uses A4 (ISO 216). */
 const LETTER_COUNTRIES = new Set(["US", "CA", "MX", "PH", "CL", "CO", "VE", "GT", "DO", "CR", "PA", "SV", "BZ", "PR"]);
@@ -68,8 +78,12 @@ export function renderPdf(doc: PdfDocument): Promise<Buffer> {
     },
     lang: "en",
     pdfVersion: "1.7",
-    tagged: false,
+    tagged: true,
+    displayTitle: true,
+    autoFirstPage: false,
   });
+  registerFonts(pdf);
+  pdf.addPage();
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((resolve, reject) => {
     pdf.on("data", (c: Buffer) => chunks.push(c));
@@ -81,43 +95,126 @@ export function renderPdf(doc: PdfDocument): Promise<Buffer> {
   const right = pdf.page.width - MARGIN;
   const width = right - left;
 
+  // --- Text in the embedded fonts, and the structure it belongs to ------------------------
+  let style: FontStyle = "regular";
+  let size = 9;
+  const font = (s: FontStyle, points: number) => {
+    style = s;
+    size = points;
+    pdf.fontSize(points);
+  };
+  /**
+   * Writes `text` in the current style, each run in the font that has its characters. A text
+   * of several runs that fits its line is placed by its measured width (right or centre
+   * alignment included); a longer one flows left-aligned, run after run.
+   */
+  const write = (raw: string, x?: number, y?: number, given: PDFKit.Mixins.TextOptions = {}) => {
+    const text = raw.normalize("NFC");
+    const opts = { ...given, features: NO_DECOMPOSITION };
+    const runs = fontRuns(text, style);
+    if (runs.length === 1) {
+      pdf.font(runs[0]!.font).fontSize(size);
+      if (x === undefined) pdf.text(text, opts);
+      else pdf.text(text, x, y, opts);
+      return;
+    }
+    const measured = runs.reduce((w, r) => w + pdf.font(r.font).fontSize(size).widthOfString(r.text), 0);
+    const boxWidth = opts.width ?? right - (x ?? pdf.x);
+    const startX = x ?? pdf.x;
+    const oneLine = measured <= boxWidth;
+    const at =
+      oneLine && opts.align === "right"
+        ? startX + boxWidth - measured
+        : oneLine && opts.align === "center"
+          ? startX + (boxWidth - measured) / 2
+          : startX;
+    const base = { ...opts, align: "left" as const, width: oneLine ? measured + 1 : boxWidth };
+    runs.forEach((r, i) => {
+      pdf.font(r.font).fontSize(size);
+      const o = { ...base, continued: i < runs.length - 1 };
+      if (i === 0) pdf.text(r.text, at, y ?? pdf.y, o);
+      else pdf.text(r.text, o);
+    });
+    pdf.x = startX;
+  };
+  /** The height `text` takes in the current style (in the fallback font when it needs one). */
+  const heightOf = (text: string, opts: PDFKit.Mixins.TextOptions) => {
+    const runs = fontRuns(text, style);
+    const f = runs.find((r) => r.font.startsWith("CJK"))?.font ?? runs[0]?.font ?? "Sans";
+    return pdf.font(f).fontSize(size).heightOfString(text, opts);
+  };
+  const root = pdf.struct("Document");
+  pdf.addStructure(root);
+  /** Content drawn by `draw` as a structure element of `type` under `parent`. */
+  const tag = (parent: PDFKit.PDFStructureElement, type: string, draw: () => void, options = {}) =>
+    parent.add(pdf.struct(type, options, draw));
+  /** Rules, shading and page furniture: not content a reader reads out. */
+  const artifact = (draw: () => void, type?: "Pagination" | "Layout") => {
+    pdf.markContent("Artifact", type ? { type } : undefined);
+    draw();
+    pdf.endMarkedContent();
+  };
+
   // Header: the business on the left, the document's name and number on the right.
-  pdf
-    .fillColor(INK)
-    .font("Helvetica-Bold")
-    .fontSize(18)
-    .text(doc.business.name, left, MARGIN, { width: width * 0.6 });
-  pdf.font("Helvetica").fontSize(9).fillColor(MUTED);
-  for (const l of doc.business.lines) pdf.text(l, { width: width * 0.6 });
+  const header = pdf.struct("Sect");
+  root.add(header);
+  tag(header, "H1", () => {
+    pdf.fillColor(INK);
+    font("bold", 18);
+    write(doc.business.name, left, MARGIN, { width: width * 0.6 });
+  });
+  font("regular", 9);
+  pdf.fillColor(MUTED);
+  for (const l of doc.business.lines) tag(header, "P", () => write(l, undefined, undefined, { width: width * 0.6 }));
   const afterBusiness = pdf.y;
-  pdf
-    .fillColor(ACCENT)
-    .font("Helvetica-Bold")
-    .fontSize(22)
-    .text(doc.heading.toUpperCase(), left, MARGIN, { width, align: "right" });
-  pdf.fillColor(INK).font("Helvetica-Bold").fontSize(11).text(doc.number, { width, align: "right" });
-  pdf.font("Helvetica").fontSize(9);
+  tag(header, "H2", () => {
+    pdf.fillColor(ACCENT);
+    font("bold", 22);
+    write(doc.heading.toUpperCase(), left, MARGIN, { width, align: "right" });
+    pdf.fillColor(INK);
+    font("bold", 11);
+    write(doc.number, undefined, undefined, { width, align: "right" });
+  });
+  font("regular", 9);
   // Facts as two right-aligned columns (pdfkit's `continued` text does not align right).
   let factY = pdf.y + 2;
   for (const [label, value] of doc.facts) {
-    pdf.fillColor(MUTED).text(label, right - 230, factY, { width: 120, align: "right" });
-    pdf.fillColor(INK).text(value, right - 104, factY, { width: 104, align: "right" });
+    tag(header, "P", () => {
+      pdf.fillColor(MUTED);
+      write(label, right - 230, factY, { width: 120, align: "right" });
+      pdf.fillColor(INK);
+      write(value, right - 104, factY, { width: 104, align: "right" });
+    });
     factY += 13;
   }
   let y = Math.max(afterBusiness, factY) + 18;
 
   // Who it is for.
-  pdf.moveTo(left, y).lineTo(right, y).strokeColor(RULE).lineWidth(0.75).stroke();
+  const rule = (at: number, color = RULE, lineWidth = 0.75) =>
+    artifact(() => pdf.moveTo(left, at).lineTo(right, at).strokeColor(color).lineWidth(lineWidth).stroke());
+  rule(y);
   y += 10;
-  pdf
-    .fillColor(MUTED)
-    .font("Helvetica-Bold")
-    .fontSize(8)
-    .text(doc.customer.heading.toUpperCase(), left, y, { characterSpacing: 0.5 });
-  pdf.fillColor(INK).font("Helvetica-Bold").fontSize(11).text(doc.customer.name);
-  pdf.font("Helvetica").fontSize(9).fillColor(INK);
-  for (const l of doc.customer.lines) pdf.text(l);
-  if (doc.title) pdf.moveDown(0.6).font("Helvetica-Bold").fontSize(12).text(doc.title, { width });
+  const customer = pdf.struct("Sect");
+  root.add(customer);
+  tag(customer, "H3", () => {
+    pdf.fillColor(MUTED);
+    font("bold", 8);
+    write(doc.customer.heading.toUpperCase(), left, y, { characterSpacing: 0.5 });
+  });
+  tag(customer, "P", () => {
+    pdf.fillColor(INK);
+    font("bold", 11);
+    write(doc.customer.name, left);
+  });
+  font("regular", 9);
+  pdf.fillColor(INK);
+  for (const l of doc.customer.lines) tag(customer, "P", () => write(l, left));
+  if (doc.title)
+    tag(customer, "H3", () => {
+      pdf.moveDown(0.6);
+      font("bold", 12);
+      write(doc.title!, left, pdf.y, { width });
+    });
   y = pdf.y + 14;
 
   // Line items, with the header repeated on each new page.
@@ -136,53 +233,71 @@ export function renderPdf(doc: PdfDocument): Promise<Buffer> {
     amount: width * 0.16,
   };
   const bottom = () => pdf.page.height - MARGIN - 30;
-  const tableHeader = () => {
-    pdf.rect(left, y, width, 18).fill("#f3f4f6");
-    pdf.fillColor(MUTED).font("Helvetica-Bold").fontSize(8);
-    pdf.text("DESCRIPTION", cols.description + 4, y + 5, { width: colWidth.description });
-    pdf.text("QTY", cols.quantity, y + 5, { width: colWidth.quantity, align: "right" });
-    pdf.text("UNIT PRICE", cols.price, y + 5, { width: colWidth.price, align: "right" });
-    pdf.text("TAX", cols.tax, y + 5, { width: colWidth.tax, align: "right" });
-    pdf.text("AMOUNT", cols.amount, y + 5, { width: colWidth.amount - 4, align: "right" });
+  // Created only when there are lines: pdfkit finishes the file once every element it made has ended.
+  let table: PDFKit.PDFStructureElement | null = null;
+  const tableHeader = (first: boolean) => {
+    artifact(() => pdf.rect(left, y, width, 18).fill("#f3f4f6"));
+    pdf.fillColor(MUTED);
+    font("bold", 8);
+    const cells: Array<[string, number, number, "left" | "right"]> = [
+      ["DESCRIPTION", cols.description + 4, colWidth.description, "left"],
+      ["QTY", cols.quantity, colWidth.quantity, "right"],
+      ["UNIT PRICE", cols.price, colWidth.price, "right"],
+      ["TAX", cols.tax, colWidth.tax, "right"],
+      ["AMOUNT", cols.amount, colWidth.amount - 4, "right"],
+    ];
+    // The header row is part of the table once; its repeats on later pages are page furniture.
+    if (first) {
+      const row = pdf.struct("TR");
+      table!.add(row);
+      for (const [label, x, w, align] of cells)
+        tag(row, "TH", () => write(label, x, y + 5, { width: w, align }), { scope: "Column" });
+      row.end();
+    } else artifact(() => cells.forEach(([label, x, w, align]) => write(label, x, y + 5, { width: w, align })));
     y += 24;
   };
   if (doc.lines.length) {
-    tableHeader();
+    table = pdf.struct("Table");
+    root.add(table);
+    tableHeader(true);
     for (const line of doc.lines) {
-      pdf.font("Helvetica").fontSize(9.5);
-      const descHeight = pdf.heightOfString(line.description, { width: colWidth.description - 4 });
-      const noteHeight = line.note
-        ? pdf.fontSize(8).heightOfString(line.note, { width: colWidth.description - 4 }) + 2
-        : 0;
+      font("regular", 9.5);
+      const descHeight = heightOf(line.description, { width: colWidth.description - 4 });
+      font("regular", 8);
+      const noteHeight = line.note ? heightOf(line.note, { width: colWidth.description - 4 }) + 2 : 0;
       const rowHeight = Math.max(descHeight + noteHeight, 12) + 8;
       if (y + rowHeight > bottom()) {
         pdf.addPage();
         y = MARGIN;
-        tableHeader();
+        tableHeader(false);
       }
-      pdf
-        .fillColor(INK)
-        .font("Helvetica")
-        .fontSize(9.5)
-        .text(line.description, cols.description + 4, y, { width: colWidth.description - 4 });
-      if (line.note)
-        pdf
-          .fillColor(MUTED)
-          .fontSize(8)
-          .text(line.note, cols.description + 4, y + descHeight + 2, { width: colWidth.description - 4 });
-      pdf.fillColor(INK).fontSize(9.5);
-      pdf.text(line.quantity, cols.quantity, y, { width: colWidth.quantity, align: "right" });
-      pdf.text(money(line.unitPriceCents), cols.price, y, { width: colWidth.price, align: "right" });
-      pdf.text(Number(line.taxRate) ? `${line.taxRate}%` : "–", cols.tax, y, { width: colWidth.tax, align: "right" });
-      pdf.text(money(line.amountCents), cols.amount, y, { width: colWidth.amount - 4, align: "right" });
+      const row = pdf.struct("TR");
+      table.add(row);
+      tag(row, "TD", () => {
+        pdf.fillColor(INK);
+        font("regular", 9.5);
+        write(line.description, cols.description + 4, y, { width: colWidth.description - 4 });
+        if (line.note) {
+          pdf.fillColor(MUTED);
+          font("regular", 8);
+          write(line.note, cols.description + 4, y + descHeight + 2, { width: colWidth.description - 4 });
+        }
+      });
+      pdf.fillColor(INK);
+      font("regular", 9.5);
+      tag(row, "TD", () => write(line.quantity, cols.quantity, y, { width: colWidth.quantity, align: "right" }));
+      tag(row, "TD", () => write(money(line.unitPriceCents), cols.price, y, { width: colWidth.price, align: "right" }));
+      tag(row, "TD", () =>
+        write(Number(line.taxRate) ? `${line.taxRate}%` : "–", cols.tax, y, { width: colWidth.tax, align: "right" }),
+      );
+      tag(row, "TD", () =>
+        write(money(line.amountCents), cols.amount, y, { width: colWidth.amount - 4, align: "right" }),
+      );
+      row.end();
       y += rowHeight;
-      pdf
-        .moveTo(left, y - 4)
-        .lineTo(right, y - 4)
-        .strokeColor("#e5e7eb")
-        .lineWidth(0.5)
-        .stroke();
+      rule(y - 4, "#e5e7eb", 0.5);
     }
+    table.end();
   }
 
   // Totals, right-aligned.
@@ -192,15 +307,19 @@ export function renderPdf(doc: PdfDocument): Promise<Buffer> {
     y = MARGIN;
   }
   y += 6;
+  const totals = pdf.struct("Sect");
+  root.add(totals);
   for (const t of doc.totals) {
-    pdf
-      .fillColor(t.strong ? INK : MUTED)
-      .font(t.strong ? "Helvetica-Bold" : "Helvetica")
-      .fontSize(t.strong ? 12 : 9.5);
-    pdf.text(t.label, cols.price - 40, y, { width: colWidth.price + colWidth.tax + 40, align: "right" });
-    pdf.fillColor(INK).text(money(t.cents), cols.amount, y, { width: colWidth.amount - 4, align: "right" });
+    tag(totals, "P", () => {
+      pdf.fillColor(t.strong ? INK : MUTED);
+      font(t.strong ? "bold" : "regular", t.strong ? 12 : 9.5);
+      write(t.label, cols.price - 40, y, { width: colWidth.price + colWidth.tax + 40, align: "right" });
+      pdf.fillColor(INK);
+      write(money(t.cents), cols.amount, y, { width: colWidth.amount - 4, align: "right" });
+    });
     y += t.strong ? 20 : 15;
   }
+  totals.end();
 
   // Payments received (invoices and receipts).
   if (doc.payments?.length) {
@@ -209,20 +328,32 @@ export function renderPdf(doc: PdfDocument): Promise<Buffer> {
       pdf.addPage();
       y = MARGIN;
     }
-    pdf.fillColor(INK).font("Helvetica-Bold").fontSize(10.5).text("Payments", left, y);
+    const payments = pdf.struct("Sect");
+    root.add(payments);
+    tag(payments, "H3", () => {
+      pdf.fillColor(INK);
+      font("bold", 10.5);
+      write("Payments", left, y);
+    });
     y = pdf.y + 4;
     for (const p of doc.payments) {
       if (y + 16 > bottom()) {
         pdf.addPage();
         y = MARGIN;
       }
-      pdf.font("Helvetica").fontSize(9.5).fillColor(INK);
-      pdf.text(p.date, left, y, { width: width * 0.25 });
-      pdf.text(p.method, left + width * 0.25, y, { width: width * 0.2 });
-      pdf.fillColor(MUTED).text(p.reference, left + width * 0.45, y, { width: width * 0.35 });
-      pdf.fillColor(INK).text(money(p.amountCents), cols.amount, y, { width: colWidth.amount - 4, align: "right" });
+      tag(payments, "P", () => {
+        font("regular", 9.5);
+        pdf.fillColor(INK);
+        write(p.date, left, y, { width: width * 0.25 });
+        write(p.method, left + width * 0.25, y, { width: width * 0.2 });
+        pdf.fillColor(MUTED);
+        write(p.reference, left + width * 0.45, y, { width: width * 0.35 });
+        pdf.fillColor(INK);
+        write(money(p.amountCents), cols.amount, y, { width: colWidth.amount - 4, align: "right" });
+      });
       y += 16;
     }
+    payments.end();
   }
 
   // Approval record, notes, terms.
@@ -230,32 +361,58 @@ export function renderPdf(doc: PdfDocument): Promise<Buffer> {
   pdf.y = y + 10;
   for (const p of doc.paragraphs) {
     if (pdf.y + 40 > bottom()) pdf.addPage();
-    pdf.fillColor(INK).font("Helvetica-Bold").fontSize(10).text(p.heading, left, pdf.y, { width });
-    pdf.font("Helvetica").fontSize(9.5).fillColor(INK).text(p.text, { width });
+    const section = pdf.struct("Sect");
+    root.add(section);
+    tag(section, "H3", () => {
+      pdf.fillColor(INK);
+      font("bold", 10);
+      write(p.heading, left, pdf.y, { width });
+    });
+    tag(section, "P", () => {
+      font("regular", 9.5);
+      pdf.fillColor(INK);
+      write(p.text, left, pdf.y, { width });
+    });
+    section.end();
     pdf.moveDown(0.8);
   }
 
   if (doc.signature) {
     const sig = doc.signature;
     if (pdf.y + 130 > bottom()) pdf.addPage();
-    pdf.fillColor(INK).font("Helvetica-Bold").fontSize(10).text("Customer signature", left, pdf.y, { width });
+    const section = pdf.struct("Sect");
+    root.add(section);
+    tag(section, "H3", () => {
+      pdf.fillColor(INK);
+      font("bold", 10);
+      write("Customer signature", left, pdf.y, { width });
+    });
     const top = pdf.y + 4;
     if (sig.image) {
-      pdf.image(sig.image, left, top, { fit: [220, 80] });
+      tag(section, "Figure", () => pdf.image(sig.image!, left, top, { fit: [220, 80] }), {
+        alt: `Signature of ${sig.name}`,
+      });
       pdf.y = top + 84;
     } else {
-      pdf.font("Helvetica-Oblique").fontSize(16).fillColor(INK).text(sig.name, left, top, { width });
+      tag(section, "P", () => {
+        font("italic", 16);
+        pdf.fillColor(INK);
+        write(sig.name, left, top, { width });
+      });
     }
-    pdf
-      .moveTo(left, pdf.y)
-      .lineTo(left + 220, pdf.y)
-      .strokeColor(RULE)
-      .stroke();
-    pdf
-      .font("Helvetica")
-      .fontSize(9)
-      .fillColor(MUTED)
-      .text(sig.caption, left, pdf.y + 4, { width });
+    artifact(() =>
+      pdf
+        .moveTo(left, pdf.y)
+        .lineTo(left + 220, pdf.y)
+        .strokeColor(RULE)
+        .stroke(),
+    );
+    tag(section, "P", () => {
+      font("regular", 9);
+      pdf.fillColor(MUTED);
+      write(sig.caption, left, pdf.y + 4, { width });
+    });
+    section.end();
     pdf.moveDown(0.8);
   }
 
@@ -266,15 +423,19 @@ export function renderPdf(doc: PdfDocument): Promise<Buffer> {
     // Below the bottom margin: without this pdfkit would start a new page for the footer.
     pdf.page.margins.bottom = 0;
     const footY = pdf.page.height - MARGIN + 10;
-    pdf.font("Helvetica").fontSize(8).fillColor(MUTED);
-    pdf.text(doc.footer, left, footY, { width: width * 0.8, lineBreak: false, height: 10 });
-    pdf.text(`Page ${i - range.start + 1} of ${range.count}`, left, footY, {
-      width,
-      align: "right",
-      lineBreak: false,
-      height: 10,
-    });
+    font("regular", 8);
+    pdf.fillColor(MUTED);
+    artifact(() => {
+      write(doc.footer, left, footY, { width: width * 0.8, lineBreak: false, height: 10 });
+      write(`Page ${i - range.start + 1} of ${range.count}`, left, footY, {
+        width,
+        align: "right",
+        lineBreak: false,
+        height: 10,
+      });
+    }, "Pagination");
   }
+  root.end();
   pdf.end();
   return done;
 }

@@ -269,7 +269,10 @@ export async function feedCalendar(token: string): Promise<string | null> {
         status: j.status === "cancelled" ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
       });
     }
-    const body = calendar.toString();
+    // Every content line ends with CRLF (RFC 5545 3.1), the last one too; ical-generator
+    // leaves the last line's off.
+    const text = calendar.toString();
+    const body = text.endsWith("\r\n") ? text : `${text}\r\n`;
     remember(ids.rowId, fingerprint, body);
     return body;
   });

@@ -1,0 +1,79 @@
+// The fonts every PDF embeds (docs/decisions/235-pdf-fonts-and-tags.md): Noto Sans (Latin,
+// Greek, Cyrillic, Vietnamese) in regular, bold and italic, and Noto Sans SC (Chinese, Japanese
+// kana, CJK punctuation) for what Noto Sans lacks. Both are TrueType
+// files shipped by npm packages; PDFKit embeds only the glyphs a document uses (a subset).
+import fs from "node:fs";
+import path from "node:path";
+import { createRequire } from "node:module";
+import * as fontkit from "fontkit";
+
+export type FontStyle = "regular" | "bold" | "italic";
+type FontName = "Sans" | "Sans-Bold" | "Sans-Italic" | "CJK" | "CJK-Bold";
+
+const FILES: Record<FontName, [pkg: string, file: string]> = {
+  Sans: ["@expo-google-fonts/noto-sans", "400Regular/NotoSans_400Regular.ttf"],
+  "Sans-Bold": ["@expo-google-fonts/noto-sans", "700Bold/NotoSans_700Bold.ttf"],
+  "Sans-Italic": ["@expo-google-fonts/noto-sans", "400Regular_Italic/NotoSans_400Regular_Italic.ttf"],
+  CJK: ["@expo-google-fonts/noto-sans-sc", "400Regular/NotoSansSC_400Regular.ttf"],
+  "CJK-Bold": ["@expo-google-fonts/noto-sans-sc", "700Bold/NotoSansSC_700Bold.ttf"],
+};
+const PRIMARY: Record<FontStyle, FontName> = { regular: "Sans", bold: "Sans-Bold", italic: "Sans-Italic" };
+const FALLBACK: Record<FontStyle, FontName> = { regular: "CJK", bold: "CJK-Bold", italic: "CJK" };
+
+const require = createRequire(import.meta.url);
+const bytes = new Map<FontName, Buffer>();
+const faces = new Map<FontName, fontkit.Font>();
+
+/** The font file's bytes, read once per process. */
+function fontBytes(name: FontName): Buffer {
+  let b = bytes.get(name);
+  if (!b) {
+    const [pkg, file] = FILES[name];
+    b = fs.readFileSync(path.join(path.dirname(require.resolve(`${pkg}/package.json`)), file));
+    bytes.set(name, b);
+  }
+  return b;
+}
+
+function face(name: FontName): fontkit.Font {
+  let f = faces.get(name);
+  if (!f) {
+    f = fontkit.create(fontBytes(name)) as fontkit.Font;
+    faces.set(name, f);
+  }
+  return f;
+}
+
+/**
+ * Every font a document may use (only the used ones are embedded). PDFKit takes the parsed font
+ * object as well as its bytes: parsed once per process, not per document (reading Noto Sans's
+ * layout tables again for each PDF cost more than the rest of the document).
+ */
+export function registerFonts(pdf: PDFKit.PDFDocument): void {
+  for (const name of Object.keys(FILES) as FontName[])
+    pdf.registerFont(name, face(name) as unknown as PDFKit.Mixins.PDFFontSource);
+}
+
+export type Run = { font: FontName; text: string };
+
+/**
+ * `text` cut into runs of one font each: Noto Sans where it has the character, else Noto Sans
+ * SC where that has it, else Noto Sans (which prints its "missing" box, never another character).
+ */
+export function fontRuns(text: string, style: FontStyle): Run[] {
+  const primary = face(PRIMARY[style]);
+  const runs: Run[] = [];
+  let fallback: fontkit.Font | null = null;
+  for (const ch of text) {
+    const cp = ch.codePointAt(0)!;
+    let font = PRIMARY[style];
+    if (!primary.hasGlyphForCodePoint(cp)) {
+      fallback ??= face(FALLBACK[style]);
+      if (fallback.hasGlyphForCodePoint(cp)) font = FALLBACK[style];
+    }
+    const last = runs[runs.length - 1];
+    if (last && last.font === font) last.text += ch;
+    else runs.push({ font, text: ch });
+  }
+  return runs;
+}
