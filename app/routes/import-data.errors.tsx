@@ -1,39 +1,10 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { messagePage } from "~/http/message-page.server";
+import { importCsvDownload } from "~/http/import-csv.server";
 import { errorsCsv } from "~/services/import/runs.server";
-import { isAppError } from "~/utils/app-error";
-import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 
 // GET /import-data/errors?preview=<id>: every error of a preview as CSV (row, column, message).
-export async function loader({ request }: LoaderFunctionArgs) {
-  let user;
-  try {
-    user = await requireUserWithPermission(request, "import_csv");
-  } catch (error) {
-    if (error instanceof Response && error.status === 403) {
-      return messagePage(403, "You don't have access to imports", "Your role does not include importing data.");
-    }
-    throw error;
-  }
-  const id = new URL(request.url).searchParams.get("preview") ?? "";
-  try {
-    const { run, csv } = await errorsCsv(actorOf(user), id);
-    return new Response(`\uFEFF${csv}`, {
-      headers: {
-        "Content-Type": "text/csv; charset=utf-8",
-        "Content-Disposition": `attachment; filename="${run.type}-errors.csv"`,
-        "Cache-Control": "private, no-store",
-      },
-    });
-  } catch (error) {
-    if (isAppError(error) && error.status === 404) {
-      return messagePage(
-        404,
-        "This preview does not exist",
-        "It may belong to another account, or the link is wrong.",
-        { href: "/import-data", label: "Back to Import data" },
-      );
-    }
-    throw error;
-  }
-}
+export const loader = ({ request }: LoaderFunctionArgs) =>
+  importCsvDownload(request, errorsCsv, {
+    file: (run) => `${run.type}-errors.csv`,
+    missing: ["This preview does not exist", "It may belong to another account, or the link is wrong."],
+  });

@@ -19,7 +19,6 @@ const POST_ROUTES = [
   "/api/portal/booking-request",
   "/import-data/preview",
   "/import-data/commit",
-  "/import-data/valid-rows",
   "/import-data/undo",
   "/settings/accounting",
   "/settings/calendar",

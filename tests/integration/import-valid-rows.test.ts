@@ -14,7 +14,7 @@ async function signedIn() {
   return { t, c: await clientFor(t.users.office) };
 }
 
-const validRows = (c: Client, previewId: string) => c.post("/import-data/valid-rows", { previewId });
+const validRows = (c: Client, previewId: string) => c.post("/import-data/commit", { previewId, intent: "valid-rows" });
 
 test("customers: the valid rows become a new preview that commits; the rows with errors download whole with their errors", async () => {
   const { t, c } = await signedIn();

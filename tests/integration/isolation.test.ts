@@ -618,8 +618,8 @@ test("every route that takes an id answers another tenant's id exactly as a miss
       status: 404,
     },
     {
-      route: "POST /import-data/valid-rows (previewId)",
-      ask: (id) => owner.post("/import-data/valid-rows", { previewId: id }),
+      route: "POST /import-data/commit (previewId, intent valid-rows)",
+      ask: (id) => owner.post("/import-data/commit", { previewId: id, intent: "valid-rows" }),
       theirs: [t.pending],
       status: 404,
     },

@@ -109,7 +109,7 @@ export function Preview({ type, data }: { type: ImportType; data: PreviewData })
             ) : null}
             <PreviewForm
               runId={run.id}
-              action="commit"
+              intent="commit"
               label={`Import ${plural(records, info.one, info.noun)}`}
               primary
             />
@@ -136,7 +136,7 @@ export function Preview({ type, data }: { type: ImportType; data: PreviewData })
                   {isDocs ? " (whole " + info.noun + " only)" : ""}; the others are left out, to download and fix later.
                   <PreviewForm
                     runId={run.id}
-                    action="valid-rows"
+                    intent="valid-rows"
                     label={`Preview the ${plural(run.importableCount, "valid row", "valid rows")}`}
                   />
                 </li>
@@ -172,26 +172,27 @@ function Stat({
 }
 
 /**
- * A post of the preview's id with one button: /import-data/commit (import it) or
- * /import-data/valid-rows (a new preview of its valid rows). Refusals are a page of their own.
+ * A post of the preview's id to /import-data/commit with one button: import it, or (valid-rows)
+ * make a new preview of its valid rows. Refusals are a page of their own.
  */
 function PreviewForm({
   runId,
-  action,
+  intent,
   label,
   primary,
 }: {
   runId: string;
-  action: "commit" | "valid-rows";
+  intent: "commit" | "valid-rows";
   label: string;
   primary?: boolean;
 }) {
-  const [form, fields] = useConformForm(commitPreviewSchema, { id: `import-${action}-${runId}`, serverOnly: true });
+  const [form, fields] = useConformForm(commitPreviewSchema, { id: `import-${intent}-${runId}`, serverOnly: true });
   return (
-    <Form method="post" action={`/import-data/${action}`} {...getFormProps(form)}>
+    <Form method="post" action="/import-data/commit" {...getFormProps(form)}>
       <CsrfInput />
       <FormError errors={form.errors} />
       <input type="hidden" name={fields.previewId.name} value={runId} />
+      <input type="hidden" name={fields.intent.name} value={intent} />
       <button type="submit" className={primary ? "btn btn-primary btn-lg" : "btn btn-secondary"}>
         {label}
       </button>

@@ -186,16 +186,21 @@ export async function getPreviewPage(
   });
 }
 
+/** Every entry of a run's chunks of one kind, in order; null when it has none. */
+async function allChunks<T>(tenantId: string, runId: string, kind: Chunk[0], t: Tx): Promise<T[] | null> {
+  const chunks = await rows<{ data: string }>(
+    `SELECT data FROM import_run_data WHERE tenant_id = $1 AND run_id = $2 AND kind = $3 ORDER BY seq`,
+    [tenantId, runId, kind],
+    t,
+  );
+  return chunks.length ? chunks.flatMap((c) => JSON.parse(c.data) as T[]) : null;
+}
+
 /** Every error of a preview as CSV (row, column, message), for download. */
 export async function errorsCsv(actor: Actor, id: string): Promise<{ run: ImportRun; csv: string }> {
   return inTenant(actor.tenantId, async (t) => {
     const run = await findRun(actor.tenantId, id, t);
-    const chunks = await rows<{ data: string }>(
-      `SELECT data FROM import_run_data WHERE tenant_id = $1 AND run_id = $2 AND kind = 'errors' ORDER BY seq`,
-      [actor.tenantId, id],
-      t,
-    );
-    const all = chunks.flatMap((c) => JSON.parse(c.data) as StoredError[]);
+    const all = (await allChunks<StoredError>(actor.tenantId, id, "errors", t)) ?? [];
     return {
       run,
       csv: toCsv(
@@ -214,13 +219,8 @@ export async function errorsCsv(actor: Actor, id: string): Promise<{ run: Import
 export async function leftOutCsv(actor: Actor, id: string): Promise<{ run: ImportRun; csv: string }> {
   return inTenant(actor.tenantId, async (t) => {
     const run = await findRun(actor.tenantId, id, t);
-    const chunks = await rows<{ data: string }>(
-      `SELECT data FROM import_run_data WHERE tenant_id = $1 AND run_id = $2 AND kind = 'left_out' ORDER BY seq`,
-      [actor.tenantId, id],
-      t,
-    );
-    if (chunks.length === 0) throw notFound("This preview leaves no row out (or it was replaced or imported).");
-    const all = chunks.flatMap((c) => JSON.parse(c.data) as StoredRow[]);
+    const all = await allChunks<StoredRow>(actor.tenantId, id, "left_out", t);
+    if (!all) throw notFound("This preview leaves no row out (or it was replaced or imported).");
     return {
       run,
       csv: toCsv(

@@ -16,8 +16,12 @@ export const importUploadSchema = z.object({
 // The id fields are not checked here: an empty or unknown id is the service's 404 ("This
 // import does not exist."), as it always was.
 
-/** POST /import-data/commit: the preview to import. */
-export const commitPreviewSchema = z.object({ previewId: z.string().optional() });
+/** POST /import-data/commit: the preview to import, or (`intent: valid-rows`) whose valid rows to
+ * make a new preview of (docs/decisions/250). */
+export const commitPreviewSchema = z.object({
+  previewId: z.string().optional(),
+  intent: z.enum(["commit", "valid-rows"]).optional(),
+});
 
 /** POST /import-data/undo: the import to undo. */
 export const undoImportSchema = z.object({ runId: z.string().optional() });
