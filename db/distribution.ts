@@ -20,12 +20,14 @@ export const REFERENCE_TABLES: readonly string[] = ["login_emails"];
  * On the coordinator only. billing_events: the providers' event log, stored by (provider,
  * event id) before the tenant is known. rate_limits: per-IP and per-account counters.
  * maintenance_runs: the cleanup's runs. schema_migrations: the migrator's own list.
+ * schema_functions: which function files are applied (db/functions.ts).
  */
 export const LOCAL_TABLES: readonly string[] = [
   "billing_events",
   "rate_limits",
   "maintenance_runs",
   "schema_migrations",
+  "schema_functions",
 ];
 
 /** Functions run on the worker that holds the tenant, by their tenant argument. */

@@ -18,6 +18,10 @@ export const JOB_STATUSES = [
 ] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
+/** A visit's statuses: a job's, less `unscheduled` (a job with no visit is unscheduled). */
+export type VisitStatus = Exclude<JobStatus, "unscheduled">;
+export const VISIT_STATUSES = JOB_STATUSES.filter((s): s is VisitStatus => s !== "unscheduled");
+
 /** `expired` is also derived on read: a sent quote past its valid_until. */
 export const QUOTE_STATUSES = ["draft", "sent", "approved", "declined", "expired"] as const;
 export type QuoteStatus = (typeof QUOTE_STATUSES)[number];

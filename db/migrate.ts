@@ -2,47 +2,15 @@ import { Umzug } from "umzug";
 import type { Sequelize } from "sequelize";
 import { DISTRIBUTION_ROOT, LOCAL_TABLES, REFERENCE_TABLES } from "./distribution";
 import { MIGRATIONS } from "./migrations";
+import { applyFunctions } from "./functions";
+import { sqlStatements } from "./sql-statements";
+
+export { sqlStatements };
 
 export type Migration = (params: { context: Sequelize; name: string }) => Promise<void>;
 export type MigrationModule = { up: Migration; down: Migration };
 
 const LOCK_KEY = 7_316_204; // pg_advisory_lock key: one migrator at a time across servers
-
-/**
- * The SQL text split into its statements, at the semicolons outside quotes, dollar quotes and
- * comments (the migrations' own text: no psql meta-commands).
- */
-export function sqlStatements(text: string): string[] {
-  const out: string[] = [];
-  let start = 0;
-  let i = 0;
-  while (i < text.length) {
-    const c = text[i]!;
-    if (c === "'" || c === '"') {
-      const end = text.indexOf(c, i + 1);
-      i = end < 0 ? text.length : end + 1; // a doubled quote is two quoted runs back to back
-    } else if (c === "-" && text[i + 1] === "-") {
-      const end = text.indexOf("\n", i);
-      i = end < 0 ? text.length : end + 1;
-    } else if (c === "/" && text[i + 1] === "*") {
-      const end = text.indexOf("*/", i + 2);
-      i = end < 0 ? text.length : end + 2;
-    } else if (
-      c === "$" &&
-      /^\$[A-Za-z_]\w*\$|^\$\$/.test(text.slice(i, i + 64)) &&
-      !/[\w$]/.test(text[i - 1] ?? " ")
-    ) {
-      const tag = /^\$(?:[A-Za-z_]\w*)?\$/.exec(text.slice(i))![0];
-      const end = text.indexOf(tag, i + tag.length);
-      i = end < 0 ? text.length : end + tag.length;
-    } else if (c === ";") {
-      if (text.slice(start, i).trim()) out.push(text.slice(start, i).trim());
-      start = ++i;
-    } else i++;
-  }
-  if (text.slice(start).trim()) out.push(text.slice(start).trim());
-  return out;
-}
 
 /**
  * On a Citus coordinator, the migrations' `sql.query(text)` runs each statement of the text as
@@ -140,12 +108,17 @@ export function migrator(sequelize: Sequelize, logger: Console | undefined = und
   });
 }
 
-/** Applies every pending migration, holding an advisory lock so concurrent starts do not race. */
+/**
+ * Applies every pending migration, then every function file that changed (db/functions.ts),
+ * holding an advisory lock so concurrent starts do not race.
+ */
 export async function migrateUp(sequelize: Sequelize) {
   const q = sequelize.getQueryInterface().sequelize;
   // A session-level lock needs one connection for the whole run: take it on a dedicated transaction.
   return q.transaction(async (t) => {
     await q.query(`SELECT pg_advisory_xact_lock(${LOCK_KEY})`, { transaction: t });
-    return migrator(sequelize).up();
+    const applied = await migrator(sequelize).up();
+    await applyFunctions(sequelize);
+    return applied;
   });
 }

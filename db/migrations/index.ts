@@ -35,6 +35,7 @@ import * as m0097 from "./0097-citus-query-shapes";
 import * as m0098 from "./0098-citus-field-signature";
 import * as m0105 from "./0105-refresh-statistics";
 import * as m0115 from "./0115-import-valid-rows";
+import * as m0130 from "./0130-visits";
 
 /**
  * Every migration, in order. Listed by hand (not globbed) so the compiled server bundle
@@ -78,4 +79,5 @@ export const MIGRATIONS: Array<[string, MigrationModule]> = [
   ["0098-citus-field-signature", m0098],
   ["0105-refresh-statistics", m0105],
   ["0115-import-valid-rows", m0115],
+  ["0130-visits", m0130],
 ];

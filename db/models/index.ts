@@ -11,6 +11,7 @@ import { PriceBookItem } from "./price-book";
 import { Tenant } from "./tenant";
 import { TenantSetting } from "./tenant-setting";
 import { User } from "./user";
+import { Visit, VisitAssignee, VisitSeries } from "./visit";
 
 export * from "./billing-event";
 export * from "./calendar-feed";
@@ -25,6 +26,7 @@ export * from "./price-book";
 export * from "./tenant";
 export * from "./tenant-setting";
 export * from "./user";
+export * from "./visit";
 
 /** Every model, registered as classes (a folder path does not survive the bundle). */
 export const MODELS = [
@@ -53,4 +55,7 @@ export const MODELS = [
   QuoteChangeRequest,
   JobPhoto,
   BillingEvent,
+  VisitSeries,
+  Visit,
+  VisitAssignee,
 ];

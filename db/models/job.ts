@@ -34,6 +34,8 @@ export class TimeEntry extends Model {
   @TenantKey declare tenantId: string;
   @Id declare id: string;
   @Uuid declare jobId: string;
+  /** The visit it was worked on (NULL for entries from before visits). */
+  @Uuid declare visitId: string | null;
   @Uuid declare userId: string | null;
   @Timestamp declare startedAt: Date;
   @Timestamp declare endedAt: Date;

@@ -8,6 +8,7 @@ import { dayHours, lanes, markOverlaps, spanOn } from "~/services/schedule/layou
 import { minutesBetween } from "~/services/schedule/schemas";
 import { outsideWindow } from "~/services/schedule/windows";
 import { humanize } from "~/utils/format";
+import { VISIT_STATUSES } from "../../../db/enums";
 import { EmptyState } from "../layout";
 
 // The dispatch board. Without JavaScript every card links to its schedule form
@@ -535,7 +536,7 @@ function JobCard({
 }
 
 function Legend() {
-  const items = ["scheduled", "en_route", "in_progress", "on_hold", "completed", "cancelled"];
+  const items = VISIT_STATUSES;
   return (
     <ul className="board-legend" aria-label="Legend">
       {items.map((s) => (

@@ -37,6 +37,13 @@ export function writtenTables(type: ImportType): BulkTable[] {
 /** Rows that are part of an imported record (deleted with it by ON DELETE CASCADE). */
 const PARTS = new Set(["quote_items", "invoice_items"]);
 
+/**
+ * Rows the database makes together with an imported record, in the same transaction (a job's
+ * one visit, docs/decisions/276-visits.md): the same `created_at` says so, and they go with it
+ * by cascade. One made later (a visit the office added) refers to it from outside.
+ */
+const MADE_WITH = new Set(["visits"]);
+
 /** How a referring row is named in the message. */
 const REFERRERS: Record<string, string> = {
   jobs: "a job",
@@ -49,6 +56,7 @@ const REFERRERS: Record<string, string> = {
   time_entries: "a time entry",
   job_photos: "a job photo",
   job_events: "a job's status history",
+  visits: "a visit",
   record_history: "a record's history",
   sessions: "a sign-in session",
   import_runs: "another import",
@@ -114,7 +122,11 @@ async function blockingReason(tenantId: string, run: RunForUndo, t: Tx): Promise
   )) {
     if (PARTS.has(ref.tbl)) continue;
     // Rows the same run created (the payments of imported invoices) are not "outside".
-    const sameRun = ref.has_run ? `AND r.import_run_id IS DISTINCT FROM $2` : "";
+    const sameRun = ref.has_run
+      ? `AND r.import_run_id IS DISTINCT FROM $2`
+      : MADE_WITH.has(ref.tbl)
+        ? `AND r.created_at IS DISTINCT FROM x.created_at`
+        : "";
     checks.push(`SELECT 'ref:${ref.tbl}:${ref.target}' AS why WHERE EXISTS (
       SELECT 1 FROM ${ref.tbl} r JOIN ${ref.target} x ON x.tenant_id = $1 AND x.id = r.${ref.col} AND x.import_run_id = $2
        WHERE r.tenant_id = $1 ${sameRun})`);
