@@ -54,12 +54,16 @@ export function getCurrentUser(request: Request): Promise<CurrentUser | null> {
  * RETURNED (the old helper checked the raw string and returned the URL parser's normalised path,
  * so `/.//evil.example` came out as `//evil.example`): no control character or backslash anywhere
  * (a browser drops tabs and CR/LF inside a URL and reads `\` as `/`), and the path a browser
- * would request for it must itself not start with `//`. The value is returned unchanged.
+ * would request for it must itself not start with `//`. The value is returned as written, except
+ * that characters outside ASCII are percent-encoded (UTF-8), as a browser would send them: a
+ * `Location` header carries ASCII only (Node refuses `/。x` and would send `/café` as a raw
+ * byte). Encoding adds no `/`, `\` or `.`, so it cannot move the target off the site; the checks
+ * run on the encoded value.
  */
 export function safeRedirectTo(to: FormDataEntryValue | string | null | undefined, fallback = "/"): string {
   // eslint-disable-next-line no-control-regex -- refusing control characters is the point
   if (typeof to !== "string" || /[\u0000-\u0020\u007f\\]/.test(to)) return fallback;
-  const out = safeRedirect(to, fallback);
+  const out = safeRedirect(percentEncodeNonAscii(to), fallback);
   if (out === fallback) return fallback;
   try {
     const url = new URL(out, "http://x.invalid");
@@ -75,6 +79,12 @@ export function safeRedirectTo(to: FormDataEntryValue | string | null | undefine
   }
   return out;
 }
+
+/** Every run of characters outside printable ASCII as the %XX of its UTF-8 bytes (a lone surrogate becomes U+FFFD). */
+const percentEncodeNonAscii = (value: string) =>
+  value.replace(/[^\u0021-\u007e]+/g, (run) =>
+    [...Buffer.from(run, "utf8")].map((b) => `%${b.toString(16).toUpperCase().padStart(2, "0")}`).join(""),
+  );
 
 function loginRedirect(request: Request) {
   const url = new URL(request.url);

@@ -10,7 +10,7 @@ import { calendarFeedFormSchema } from "~/services/schedule/schemas";
 import { actorOf, requireUser } from "~/http/auth.server";
 
 // POST /settings/calendar/feeds (`_csrf`, `userId`): a new calendar feed link for a member
-// (their own, or anyone's for an owner or admin), replacing the one they had.
+// (their own, or for an owner or admin that of a member at or below their role), replacing the one they had.
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request);

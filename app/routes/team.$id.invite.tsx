@@ -6,7 +6,7 @@ import { CsrfInput, FormError } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
 import { DateTime } from "~/components/records";
 import { formAction, type FormReply } from "~/http/conform.server";
-import { createInvite, INVITE_DAYS } from "~/services/team/invites.server";
+import { assertMayInvite, createInvite, INVITE_DAYS } from "~/services/team/invites.server";
 import { inviteFormSchema } from "~/services/team/schemas";
 import { getMember } from "~/services/team/team.server";
 import { actorOf, requireUserWithPermission } from "~/http/auth.server";
@@ -21,7 +21,9 @@ export const meta: MetaFunction = () => [{ title: "Invite link · Fieldwork" }];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUserWithPermission(request, "manage_team");
-  return json({ member: await getMember(user.tenantId, params.id!), inviteDays: INVITE_DAYS });
+  const member = await getMember(user.tenantId, params.id!);
+  assertMayInvite(user.role, member.role);
+  return json({ member, inviteDays: INVITE_DAYS });
 }
 
 type Created = { ok: true; url: string; expiresAt: string; memberName: string };

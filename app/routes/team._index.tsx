@@ -174,12 +174,14 @@ export default function TeamPage() {
                         ) : (
                           <span className="badge badge-warning">Needs an invite</span>
                         )}
-                        <Form method="post" action={`/team/${m.id}/invite`}>
-                          <CsrfInput />
-                          <button type="submit" className="btn btn-primary btn-sm">
-                            {m.invite_expires_at ? "New invite link" : "Create invite link"}
-                          </button>
-                        </Form>
+                        {locked ? null : (
+                          <Form method="post" action={`/team/${m.id}/invite`}>
+                            <CsrfInput />
+                            <button type="submit" className="btn btn-primary btn-sm">
+                              {m.invite_expires_at ? "New invite link" : "Create invite link"}
+                            </button>
+                          </Form>
+                        )}
                       </div>
                     )}
                   </td>

@@ -6,6 +6,13 @@ export { ROLES, type Role };
 /** True when `actor` may give someone `role`: never a role above one's own (ROLES is ordered, owner first). */
 export const mayGrant = (actor: Role, role: Role) => ROLES.indexOf(role) >= ROLES.indexOf(actor);
 
+/**
+ * True when `actor` may act on a member who holds `memberRole` (change their role, invite them,
+ * show their invite page): the same bound as granting, so only an owner acts on an owner and
+ * nobody reaches a member above their own role.
+ */
+export const mayManageMember = (actor: Role, memberRole: Role) => mayGrant(actor, memberRole);
+
 export const PERMISSIONS = [
   "use_ai_assistant",
   "import_csv",

@@ -3,7 +3,7 @@ import { test } from "node:test";
 import { one, rows } from "../../db/index";
 import { Client, clientFor } from "../helpers/client";
 import { createTenantWithUsers, createUser, DEFAULT_PASSWORD } from "../helpers/fixtures";
-import { followedHost, REDIRECT_PROBES } from "../helpers/redirects";
+import { followedHost, NON_ASCII_REDIRECT_PROBES, printableAscii, REDIRECT_PROBES } from "../helpers/redirects";
 
 const uniqueEmail = (p: string) => `${p}-${Date.now()}-${Math.random().toString(36).slice(2, 7)}@example.test`;
 
@@ -128,6 +128,36 @@ test("a signed-out visit redirects to login, and signing in returns there; anoth
     redirectTo: "//evil.example",
   });
   assert.equal(evil2.headers.get("location"), "/");
+});
+
+test("redirectTo outside ASCII (encoded, mixed scripts) signs in and lands on this site: never a 500, never a raw byte in Location", async () => {
+  const t = await createTenantWithUsers();
+  const signedIn = await clientFor(t.users.office);
+  for (const probe of NON_ASCII_REDIRECT_PROBES) {
+    const c = new Client();
+    const posted = await c.post("/login", {
+      email: t.users.office.email,
+      password: DEFAULT_PASSWORD,
+      redirectTo: probe,
+    });
+    assert.equal(posted.status, 303, `POST ${JSON.stringify(probe)}`);
+    const location = posted.headers.get("location")!;
+    // fetch decodes header bytes as Latin-1: a raw UTF-8 byte would show here as a character above U+007E.
+    assert.ok(printableAscii(location), `POST ${JSON.stringify(probe)} -> ${JSON.stringify(location)}`);
+    assert.equal(followedHost(location), "app.example", `POST ${JSON.stringify(probe)} -> ${location}`);
+    assert.equal((await c.get("/customers")).status, 200, `signed in after ${JSON.stringify(probe)}`);
+    const opened = await signedIn.get(`/login?${new URLSearchParams({ redirectTo: probe })}`);
+    assert.equal(opened.status, 302, `GET ${JSON.stringify(probe)}`);
+    const again = opened.headers.get("location")!;
+    assert.ok(printableAscii(again), `GET ${JSON.stringify(probe)} -> ${JSON.stringify(again)}`);
+    assert.equal(followedHost(again), "app.example", `GET ${JSON.stringify(probe)} -> ${again}`);
+  }
+  const res = await new Client().post("/login", {
+    email: t.users.office.email,
+    password: DEFAULT_PASSWORD,
+    redirectTo: "/。x",
+  });
+  assert.equal(res.headers.get("location"), "/%E3%80%82x");
 });
 
 test("open redirect (issue 24): every probe variant of redirectTo, posted to /login or opened signed in, stays on this site", async () => {

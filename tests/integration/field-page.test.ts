@@ -88,7 +88,7 @@ test("the /field forms change status, add notes and run the job's one clock thro
   assert.deepEqual(event, { user_id: t.users.technician.id, from_status: "scheduled" });
 });
 
-test("refused /field forms: field errors (422), a wrong transition (409), another's job (403), no CSRF (403); nothing changes", async () => {
+test("refused /field forms: field errors (422), a wrong transition (409), another's job (404, as an unknown one), no CSRF (403); nothing changes", async () => {
   const { t, mine, theirs, tech } = await setup();
   const _csrf = await csrfOf(tech);
   const empty = await tech.post("/field", { _csrf, intent: "note", jobId: mine.id, body: "   " });
@@ -107,7 +107,7 @@ test("refused /field forms: field errors (422), a wrong transition (409), anothe
   assert.match(await stop.text(), /No clock is running on this job\./);
 
   const notMine = await tech.post("/field", { _csrf, intent: "note", jobId: theirs.id, body: "sneaky" });
-  assert.equal(notMine.status, 403);
+  assert.equal(notMine.status, 404);
   const noCsrf = await tech.post("/field", { intent: "note", jobId: mine.id, body: "no token" }, { csrf: false });
   assert.equal(noCsrf.status, 403);
   const crossSite = await tech.post(

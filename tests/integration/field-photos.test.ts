@@ -27,6 +27,9 @@ const stored = (tenantId: string, id: string) =>
     `SELECT job_id, taken_by, content_type, byte_size, bytes, taken_at FROM job_photos WHERE tenant_id = $1 AND id = $2`,
     [tenantId, id],
   );
+/** A recent time, whole seconds, as the device would send it: an hour ago. */
+const anHourAgo = () => new Date(Math.floor(Date.now() / 1000) * 1000 - 3600_000).toISOString();
+
 const count = async (tenantId: string) =>
   (await one<{ n: number }>(`SELECT count(*)::int AS n FROM job_photos WHERE tenant_id = $1`, [tenantId]))!.n;
 
@@ -34,7 +37,7 @@ test("the first PUT stores the photo (201); a retry of the same photo answers 20
   const { t, job, tech } = await field();
   const id = randomUUID();
   const photo = jpegLike(500 * 1024);
-  const takenAt = "2026-06-16T09:12:00.000Z";
+  const takenAt = anHourAgo();
   const first = await putPhoto(tech, job.id, id, photo, { takenAt });
   assert.equal(first.status, 201);
   const body = await envelope(first);
@@ -127,15 +130,16 @@ test("a photo over 5 MiB is 413 in the contract's format and nothing is stored (
   assert.equal(await count(t.id), 1, "only the 5 MiB photo");
 });
 
-test("another technician's job is refused (403), an unknown job is 404; nothing is stored", async () => {
+test("another technician's job answers exactly as an unknown job (404, same body); nothing is stored", async () => {
   const { t, job } = await field();
   const other = await createUser(t.id, { role: "technician" });
   const res = await putPhoto(await clientFor(other), job.id, randomUUID(), jpegLike(2000));
-  assert.equal(res.status, 403);
-  assert.equal((await envelope(res)).error!.code, "FORBIDDEN");
   const unknown = await putPhoto(await clientFor(other), randomUUID(), randomUUID(), jpegLike(2000));
+  assert.equal(res.status, 404);
   assert.equal(unknown.status, 404);
-  assert.equal((await envelope(unknown)).error!.code, "NOT_FOUND");
+  const [mine, missing] = [(await envelope(res)).error, (await envelope(unknown)).error];
+  assert.deepEqual(mine, missing, "the same code and message: the answer does not tell that the job exists");
+  assert.equal(missing!.code, "NOT_FOUND");
   // The office may add a photo to any job of the tenant (as with the sync mutations).
   assert.equal((await putPhoto(await clientFor(t.users.office), job.id, randomUUID(), jpegLike(2000))).status, 201);
   assert.equal(await count(t.id), 1);
@@ -203,10 +207,7 @@ test("the job page shows the photos with time and who took them; the full image 
   const { t, job, tech } = await field();
   const png = testPng(64, 48, [20, 120, 220]);
   const id = randomUUID();
-  assert.equal(
-    (await putPhoto(tech, job.id, id, png, { type: "image/png", takenAt: "2026-06-16T09:12:00Z" })).status,
-    201,
-  );
+  assert.equal((await putPhoto(tech, job.id, id, png, { type: "image/png", takenAt: anHourAgo() })).status, 201);
   const office = await clientFor(t.users.office);
   const page = await office.get(`/jobs/${job.id}`);
   assert.equal(page.status, 200);
@@ -257,6 +258,48 @@ test("without JavaScript: POST /field/photos stores the photo (303 back to the c
   const noToken = await tech.post("/field/photos", form(jpegLike(1000)), { csrf: false });
   assert.equal(noToken.status, 403);
   const other = await clientFor(await createUser(t.id, { role: "technician" }));
-  assert.equal((await other.post("/field/photos", form(jpegLike(1000)))).status, 403);
+  const notTheirs = await other.post("/field/photos", form(jpegLike(1000)));
+  const unknownJob = await other.post("/field/photos", form(jpegLike(1000), "image/jpeg", randomUUID()));
+  assert.equal(notTheirs.status, 404);
+  assert.equal(unknownJob.status, 404);
+  assert.equal(textOf(await notTheirs.text()), textOf(await unknownJob.text()), "the same page as an unknown job");
   assert.equal(await count(t.id), 1, "only the first photo");
+});
+
+test("takenAt: more than a day ahead or more than 30 days before the job existed is 422 and stores nothing; a little ahead is now", async () => {
+  const { t, job, tech } = await field();
+  const day = 86_400_000;
+  const refused = [
+    "9999-12-31T23:59:59Z",
+    new Date(Date.now() + day + 10 * 60_000).toISOString(),
+    "1970-01-01T00:00:00Z",
+    new Date(Date.now() - 31 * day).toISOString(),
+  ];
+  for (const takenAt of refused) {
+    const res = await putPhoto(tech, job.id, randomUUID(), jpegLike(1000), { takenAt });
+    assert.equal(res.status, 422, takenAt);
+    const body = await envelope(res);
+    assert.equal(body.error!.code, "VALIDATION_FAILED", takenAt);
+    assert.ok(body.error!.fields?.takenAt?.length, `the takenAt field is named (${takenAt})`);
+  }
+  assert.equal(await count(t.id), 0, "nothing stored");
+  // Within the margin: a gallery photo from 29 days before the job, and a device clock an hour ahead.
+  const old = randomUUID();
+  const oldAt = new Date(Date.now() - 29 * day).toISOString();
+  assert.equal((await putPhoto(tech, job.id, old, jpegLike(1000), { takenAt: oldAt })).status, 201);
+  assert.equal((await stored(t.id, old))[0].taken_at.toISOString(), oldAt);
+  const ahead = randomUUID();
+  const before = Date.now();
+  const aheadAt = new Date(Date.now() + 3600_000).toISOString();
+  assert.equal((await putPhoto(tech, job.id, ahead, jpegLike(1000), { takenAt: aheadAt })).status, 201);
+  const storedAt = (await stored(t.id, ahead))[0].taken_at.getTime();
+  assert.ok(storedAt >= before && storedAt <= Date.now(), "an hour ahead is stored as the server's now");
+  // A job scheduled (or imported) for a date before it was entered: the margin counts from that date.
+  const past = await createJob(t.id, {
+    customerId: (await createCustomer(t.id)).id,
+    assigneeId: t.users.technician.id,
+    scheduledStart: new Date(Date.now() - 60 * day),
+  });
+  const pastAt = new Date(Date.now() - 80 * day).toISOString();
+  assert.equal((await putPhoto(tech, past.id, randomUUID(), jpegLike(1000), { takenAt: pastAt })).status, 201);
 });

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { describe, test } from "node:test";
 import { db, one, rows } from "../../db/index";
+import { ARGS_SCHEMAS } from "../../app/services/field/mutation-schemas";
 import { Client, clientFor, envelope } from "../helpers/client";
 import {
   createCustomer,
@@ -175,7 +176,7 @@ test("a gap is skipped and changes nothing; a bad transition, unknown job, anoth
   assert.equal(byId[5].error.code, "CONFLICT");
   assert.match(byId[5].error.message, /in progress cannot become on the way/);
   assert.equal(byId[6].error.code, "NOT_FOUND");
-  assert.equal(byId[7].error.code, "FORBIDDEN");
+  assert.deepEqual(byId[7].error, byId[6].error, "another technician's job answers like a missing one");
   assert.equal(byId[8].error.code, "NOT_FOUND");
   assert.equal(byId[8].error.message, byId[6].error.message, "another tenant's job answers like a missing one");
   assert.equal(byId[9].error.code, "VALIDATION_FAILED");
@@ -434,4 +435,65 @@ describe("refused requests answer the envelope and store nothing", () => {
     assert.equal(await lastMutationId(a.id, clientId), 2);
     assert.equal(await lastMutationId(b.id, clientId), 1);
   });
+});
+
+test("every mutation type: a job of the tenant assigned to someone else answers exactly as an unknown job id, and changes nothing", async () => {
+  const { t, tech } = await field();
+  const customer = await createCustomer(t.id);
+  const other = await createUser(t.id, { role: "technician" });
+  const othersJob = await createJob(t.id, {
+    customerId: customer.id,
+    assigneeId: other.id,
+    status: "in_progress",
+    checklist: ["Shut off the gas"],
+  });
+  const item = await one<{ id: string }>(`SELECT id FROM job_checklist_items WHERE tenant_id = $1 AND job_id = $2`, [
+    t.id,
+    othersJob.id,
+  ]);
+  const png =
+    "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+  // Valid arguments for each type, so only the job decides the answer.
+  const argsOf: Record<keyof typeof ARGS_SCHEMAS, Record<string, unknown>> = {
+    "job.status": { status: "on_hold" },
+    "job.note": { body: "Is this job here?" },
+    "job.time_entry": { startedAt: at(50), endedAt: at(20) },
+    "job.clock": { action: "stop" },
+    "job.checklist": { itemId: item!.id, done: true },
+    "job.signature": { name: "Pat Customer", image: png },
+  };
+  const types = Object.keys(ARGS_SCHEMAS) as (keyof typeof ARGS_SCHEMAS)[];
+  assert.deepEqual(Object.keys(argsOf).sort(), [...types].sort(), "every mutation type is probed");
+  const before = await effects(t.id, othersJob.id);
+  const clientId = randomUUID();
+  let id = 0;
+  const mutations = types.flatMap((type) =>
+    [othersJob.id, randomUUID()].map((jobId) => ({
+      id: ++id,
+      type,
+      occurredAt: at(5),
+      args: { jobId, ...argsOf[type] },
+    })),
+  );
+  const body = await envelope(await push(tech, clientId, mutations));
+  assert.equal(body.data.results.length, mutations.length);
+  for (const [i, type] of types.entries()) {
+    const [notMine, unknown] = body.data.results.slice(i * 2, i * 2 + 2);
+    assert.equal(unknown.status, "rejected", type);
+    assert.equal(unknown.error.code, "NOT_FOUND", type);
+    assert.deepEqual({ ...notMine, id: 0 }, { ...unknown, id: 0 }, `${type}: the same answer as an unknown job`);
+  }
+  assert.deepEqual(await effects(t.id, othersJob.id), before, "the other technician's job is unchanged");
+  const touched = await one<{ n: number }>(
+    `SELECT (SELECT count(*) FROM job_checklist_items WHERE tenant_id = $1 AND job_id = $2 AND done_at IS NOT NULL)
+          + (SELECT count(*) FROM job_signatures WHERE tenant_id = $1 AND job_id = $2)
+          + (SELECT count(*) FROM job_clocks WHERE tenant_id = $1 AND job_id = $2) AS n`,
+    [t.id, othersJob.id],
+  );
+  assert.equal(Number(touched!.n), 0);
+  // The no-JavaScript field form answers alike too.
+  const form = (jobId: string) => tech.post("/field", { intent: "note", jobId, body: "Is this job here?" });
+  const [a, b] = [await form(othersJob.id), await form(randomUUID())];
+  assert.equal(a.status, b.status);
+  assert.equal(a.status, 404);
 });

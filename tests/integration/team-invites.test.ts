@@ -231,3 +231,131 @@ test("team: add a member without a password, and only owners and admins reach th
     403,
   );
 });
+
+/** Every invite row of a member, to prove a refusal changed none of them. */
+const invitesOf = (tenantId: string, userId: string) =>
+  rows(
+    `SELECT id, token_hash, created_by, expires_at, used_at, revoked_at FROM invites WHERE tenant_id = $1 AND user_id = $2 ORDER BY id`,
+    [tenantId, userId],
+  );
+
+test("role matrix of invites: each role may show, create and re-create an invite only for members at or below its own role", async () => {
+  const t = await createTenantWithUsers();
+  const roles = ["owner", "admin", "office", "technician"] as const;
+  const pending = Object.fromEntries(
+    await Promise.all(
+      roles.map(async (r) => [r, await createUser(t.id, { role: r, password: null, name: `Pending ${r}` })] as const),
+    ),
+  ) as unknown as Record<(typeof roles)[number], { id: string; email: string }>;
+  const owner = await clientFor(t.users.owner);
+  // Each pending member already holds an owner's invite: a refusal must leave it working.
+  const held = Object.fromEntries(
+    await Promise.all(roles.map(async (r) => [r, await inviteUrl(owner, pending[r].id)] as const)),
+  ) as Record<(typeof roles)[number], string>;
+  // Who may act on whom: owner on all, admin on all but owners, office and technician on nobody.
+  const expected: Record<(typeof roles)[number], (typeof roles)[number][]> = {
+    owner: ["owner", "admin", "office", "technician"],
+    admin: ["admin", "office", "technician"],
+    office: [],
+    technician: [],
+  };
+  for (const actor of roles) {
+    const client = await clientFor(t.users[actor]);
+    for (const target of roles) {
+      const allowed = expected[actor].includes(target);
+      const label = `${actor} -> pending ${target}`;
+      const before = await invitesOf(t.id, pending[target].id);
+      const show = await client.get(`/team/${pending[target].id}/invite`);
+      assert.equal(show.status, allowed ? 200 : 403, `show: ${label}`);
+      if (!allowed) {
+        // Create, then re-create (a second post): both refused, and no invite row changes.
+        for (const attempt of ["create", "re-create"]) {
+          const res = await client.post(`/team/${pending[target].id}/invite`, {});
+          assert.equal(res.status, 403, `${attempt}: ${label}`);
+          assert.doesNotMatch(await res.text(), /id="invite-url"/, `${attempt}: ${label} shows no link`);
+        }
+        assert.deepEqual(await invitesOf(t.id, pending[target].id), before, `nothing changed: ${label}`);
+      } else if (actor !== "owner") {
+        // An allowed non-owner's invite replaces the held one: make a fresh owner's invite after it.
+        await inviteUrl(client, pending[target].id);
+        await inviteUrl(client, pending[target].id);
+        held[target] = await inviteUrl(owner, pending[target].id);
+      }
+    }
+  }
+  // The owner's invite for the pending owner still works after every refusal: its holder becomes
+  // that owner and reaches the owner's page.
+  const browser = new Client();
+  assert.equal((await browser.post(pathOf(held.owner), { password: "the real owner's password" })).status, 303);
+  assert.equal((await browser.get("/settings/billing")).status, 200);
+});
+
+test("an admin cannot take over a pending owner: the invite link is never shown, and the team page offers none", async () => {
+  const t = await createTenantWithUsers();
+  const pendingOwner = await createUser(t.id, { role: "owner", password: null, name: "Olga Pending" });
+  const admin = await clientFor(t.users.admin);
+  const res = await admin.post(`/team/${pendingOwner.id}/invite`, {});
+  assert.equal(res.status, 403);
+  assert.match(textOf(await res.text()), /Only an owner can invite an owner/);
+  assert.equal((await invitesOf(t.id, pendingOwner.id)).length, 0);
+  const messages = await rows(`SELECT 1 FROM messages WHERE tenant_id = $1 AND to_address = $2`, [
+    t.id,
+    pendingOwner.email,
+  ]);
+  assert.equal(messages.length, 0, "no invite e-mail was written");
+  const team = await (await admin.get("/team")).text();
+  assert.doesNotMatch(team, new RegExp(`action="/team/${pendingOwner.id}/invite"`));
+  const ownerTeam = await (await clientFor(t.users.owner)).get("/team");
+  assert.match(await ownerTeam.text(), new RegExp(`action="/team/${pendingOwner.id}/invite"`));
+});
+
+test("an admin's invite for a pending member stops working when an owner makes that member an owner", async () => {
+  const t = await createTenantWithUsers();
+  const member = await createUser(t.id, { role: "admin", password: null, name: "Ada Pending" });
+  const admin = await clientFor(t.users.admin);
+  const owner = await clientFor(t.users.owner);
+  const adminsLink = await inviteUrl(admin, member.id);
+  assert.equal((await owner.post("/team", { intent: "role", userId: member.id, role: "owner" })).status, 303);
+  // The admin's link would now sign its holder in as an owner: it no longer works.
+  const holder = new Client();
+  assert.equal((await holder.get(pathOf(adminsLink))).status, 410);
+  assert.equal((await holder.post(pathOf(adminsLink), { password: "an admin's chosen password" })).status, 410);
+  assert.equal((await holder.get("/settings/billing")).status, 302, "not signed in");
+  // Nor can the admin make a new one; the owner can, and it works.
+  assert.equal((await admin.post(`/team/${member.id}/invite`, {})).status, 403);
+  const ownersLink = await inviteUrl(owner, member.id);
+  const browser = new Client();
+  assert.equal((await browser.post(pathOf(ownersLink), { password: "the new owner's password" })).status, 303);
+  assert.equal((await browser.get("/settings/billing")).status, 200);
+  // An owner's invite survives a role change an owner makes (owner -> admin -> owner keeps it working).
+  const other = await createUser(t.id, { role: "office", password: null });
+  const link = await inviteUrl(owner, other.id);
+  assert.equal((await owner.post("/team", { intent: "role", userId: other.id, role: "owner" })).status, 303);
+  assert.equal((await new Client().get(pathOf(link))).status, 200);
+});
+
+test("calendar links follow the same rule: an admin can neither make, see nor revoke an owner's; an owner can", async () => {
+  const t = await createTenantWithUsers();
+  const owner = await clientFor(t.users.owner);
+  const admin = await clientFor(t.users.admin);
+  assert.equal(
+    (await owner.post("/settings/calendar/feeds", { userId: t.users.owner.id })).status,
+    303,
+    "the owner makes their own link",
+  );
+  const live = async () =>
+    rows<{ id: string; revoked_at: Date | null }>(
+      `SELECT id, revoked_at FROM calendar_feeds WHERE tenant_id = $1 AND user_id = $2 ORDER BY created_at`,
+      [t.id, t.users.owner.id],
+    );
+  const before = await live();
+  assert.equal(before.length, 1);
+  assert.equal((await admin.post("/settings/calendar/feeds", { userId: t.users.owner.id })).status, 403);
+  assert.equal((await admin.post(`/settings/calendar/feeds/${before[0].id}/revoke`, {})).status, 404);
+  assert.deepEqual(await live(), before, "the owner's link is untouched");
+  const page = await (await admin.get("/settings/calendar")).text();
+  assert.doesNotMatch(page, new RegExp(before[0].id), "the admin's page shows no owner link");
+  // The admin still manages a technician's link, and the owner an admin's.
+  assert.equal((await admin.post("/settings/calendar/feeds", { userId: t.users.technician.id })).status, 303);
+  assert.equal((await owner.post("/settings/calendar/feeds", { userId: t.users.admin.id })).status, 303);
+});

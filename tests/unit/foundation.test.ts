@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { parseEnv } from "../../app/utils/env.server";
 import { safeRedirectTo } from "../../app/http/auth.server";
-import { followedHost, REDIRECT_PROBES } from "../helpers/redirects";
+import { followedHost, NON_ASCII_REDIRECT_PROBES, printableAscii, REDIRECT_PROBES } from "../helpers/redirects";
 import { can, PERMISSIONS, ROLES } from "../../app/utils/permissions";
 
 test("configuration: a bad variable is named in the message", () => {
@@ -59,6 +59,17 @@ test("redirectTo: every probe variant lands on a same-site path; the value retur
   // The variants of the report come back as the fallback, not as a normalised `//evil.example`.
   for (const probe of ["/.//evil.example", "/..//evil.example", "/\t/evil.example"])
     assert.equal(safeRedirectTo(probe), "/");
+  // Outside ASCII: percent-encoded as UTF-8 (printable ASCII only, fit for a Location header), on this site.
+  for (const probe of NON_ASCII_REDIRECT_PROBES) {
+    const out = safeRedirectTo(probe);
+    assert.ok(printableAscii(out), `${JSON.stringify(probe)} -> ${out}`);
+    assert.equal(followedHost(out), "app.example", JSON.stringify(probe));
+    assert.ok(out.startsWith("/") && !out.startsWith("//"), JSON.stringify(probe));
+  }
+  assert.equal(safeRedirectTo("/。x"), "/%E3%80%82x");
+  assert.equal(safeRedirectTo("/café"), "/caf%C3%A9");
+  assert.equal(safeRedirectTo("/jobs?q=Привет#é"), "/jobs?q=%D0%9F%D1%80%D0%B8%D0%B2%D0%B5%D1%82#%C3%A9");
+  assert.equal(safeRedirectTo("／／evil.example"), "/", "a full-width solidus is no path: the fallback");
   // A harmless encoded path is kept as it was written (it stays on the site).
   assert.equal(safeRedirectTo("/%2F%2Fevil.example"), "/%2F%2Fevil.example");
   assert.equal(safeRedirectTo("/jobs?status=open#today"), "/jobs?status=open#today");

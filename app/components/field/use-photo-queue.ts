@@ -57,7 +57,7 @@ async function upload(p: QueuedPhoto): Promise<Outcome> {
       after: Number.isFinite(after) && after > 0 ? after * 1000 : null,
     };
   }
-  // 403 (not your job), 404 (the job is gone), 409, 415, 422: sending it again changes nothing.
+  // 403, 404 (the job is gone or not yours), 409, 415, 422 (e.g. an impossible time): sending it again changes nothing.
   return { kind: "refused", status: res.status, message };
 }
 

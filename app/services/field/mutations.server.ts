@@ -1,5 +1,5 @@
 import { one } from "../../../db/index";
-import { AppError, conflict, forbidden, notFound } from "~/utils/app-error";
+import { AppError, conflict, notFound } from "~/utils/app-error";
 import type { Actor } from "~/services/accounts/actor";
 import { isUuid } from "~/utils/crypto.server";
 import { notify } from "~/services/events/events.server";
@@ -131,15 +131,13 @@ export function prepare(m: FieldMutation): Prepared {
 /** Why a mutation did not apply, in the words the client shows; undefined when it applied. */
 export function errorOf(p: Prepared, r: DbOutcome): MutationError | undefined {
   if (p.error) return p.error;
+  // A job of the tenant that is not the technician's ("forbidden") answers as an unknown id does,
+  // so the answer never tells which jobs exist.
   const e =
-    r.outcome === "not_found"
-      ? notFound(
-          r.reason === "item"
-            ? "This checklist item is not on this job (the office may have changed the list)."
-            : "This job does not exist.",
-        )
-      : r.outcome === "forbidden"
-        ? forbidden("This job is not assigned to you.")
+    r.outcome === "not_found" && r.reason === "item"
+      ? notFound("This checklist item is not on this job (the office may have changed the list).")
+      : r.outcome === "not_found" || r.outcome === "forbidden"
+        ? notFound("This job does not exist.")
         : r.outcome === "conflict"
           ? conflict(conflictMessage(p, r))
           : null;

@@ -13,6 +13,15 @@ export const PHOTO_MAX_SIDE = 1600;
 /** ...and encodes it as JPEG at this quality. */
 export const PHOTO_JPEG_QUALITY = 0.8;
 
+/**
+ * When a photo may say it was taken (docs/decisions/229-photo-taken-at.md): at most a day after
+ * the server's now (a device clock a little ahead is brought back to now), and not more than
+ * 30 days before the job existed (its creation, or its scheduled start when that is earlier):
+ * a gallery photo from a survey before the job was booked fits, the year 1970 or 9999 does not.
+ */
+export const PHOTO_TAKEN_AHEAD_MS = 24 * 3600_000;
+export const PHOTO_TAKEN_BEFORE_JOB_DAYS = 30;
+
 export const isPhotoContentType = (t: string): t is PhotoContentType =>
   (PHOTO_CONTENT_TYPES as readonly string[]).includes(t);
 

@@ -7,27 +7,37 @@
 import { createHash } from "node:crypto";
 import { inTenant, type Tx } from "../../../db/index";
 import { Job, User } from "../../../db/models";
-import { AppError, conflict, forbidden, notFound, validationFailed } from "~/utils/app-error";
+import { AppError, conflict, notFound, validationFailed } from "~/utils/app-error";
 import type { Actor } from "~/services/accounts/actor";
 import { isUuid } from "~/utils/crypto.server";
 import { recordScope } from "~/utils/permissions";
 import { notify } from "~/services/events/events.server";
 import { actsOnAnyJob } from "~/services/field/mutations.server";
-import { isPhotoContentType, PHOTO_MAX_BYTES, sniffPhotoType, type PhotoMeta } from "./photo-rules";
+import {
+  isPhotoContentType,
+  PHOTO_MAX_BYTES,
+  PHOTO_TAKEN_AHEAD_MS,
+  PHOTO_TAKEN_BEFORE_JOB_DAYS,
+  sniffPhotoType,
+  type PhotoMeta,
+} from "./photo-rules";
 import { photoStore } from "./photo-store.server";
 
 const NO_JOB = "This job does not exist.";
 
-/** The job, if the actor may add photos to it; else the AppError the upload answers. */
+/**
+ * The job, if the actor may add photos to it; else the AppError the upload answers. A job of
+ * the tenant that is not the technician's answers exactly as an unknown id does, so the
+ * answer never tells which jobs exist.
+ */
 async function jobForUpload(actor: Actor, jobId: string, t: Tx) {
   if (!isUuid(jobId)) throw notFound(NO_JOB);
   const job = await Job.findOne({
     where: { tenantId: actor.tenantId, id: jobId },
-    attributes: ["id", "assigneeId"],
+    attributes: ["id", "assigneeId", "createdAt", "scheduledStart"],
     transaction: t,
   });
-  if (!job) throw notFound(NO_JOB);
-  if (!actsOnAnyJob(actor) && job.assigneeId !== actor.userId) throw forbidden("This job is not assigned to you.");
+  if (!job || (!actsOnAnyJob(actor) && job.assigneeId !== actor.userId)) throw notFound(NO_JOB);
   return job;
 }
 
@@ -64,11 +74,22 @@ export async function putPhoto(actor: Actor, input: PhotoUploadInput): Promise<{
       `The body is not a ${declared.slice("image/".length).toUpperCase()} image.`,
     );
   }
-  // A device clock ahead of the server does not put the photo in the future.
-  const takenAt = new Date(Math.min(Date.parse(input.takenAt), Date.now())).toISOString();
+  // A device clock a little ahead of the server does not put the photo in the future; a time
+  // further ahead is no clock drift but a wrong value (docs/decisions/229).
+  const taken = Date.parse(input.takenAt);
+  if (!(taken <= Date.now() + PHOTO_TAKEN_AHEAD_MS))
+    throw validationFailed({ takenAt: ["The time the photo was taken is more than a day in the future."] });
+  const takenAt = new Date(Math.min(taken, Date.now())).toISOString();
   const sha256 = createHash("sha256").update(input.bytes).digest("hex");
   return inTenant(actor.tenantId, async (t) => {
-    await jobForUpload(actor, input.jobId, t);
+    const job = await jobForUpload(actor, input.jobId, t);
+    const existed = Math.min(job.createdAt.getTime(), job.scheduledStart?.getTime() ?? Infinity);
+    if (taken < existed - PHOTO_TAKEN_BEFORE_JOB_DAYS * 86_400_000)
+      throw validationFailed({
+        takenAt: [
+          `The time the photo was taken is more than ${PHOTO_TAKEN_BEFORE_JOB_DAYS} days before the job existed.`,
+        ],
+      });
     const { created, stored } = await photoStore().put(
       {
         tenantId: actor.tenantId,

@@ -6,13 +6,14 @@ import { forbidden, notFound } from "~/utils/app-error";
 import type { Actor } from "~/services/accounts/actor";
 import { isUuid } from "~/utils/crypto.server";
 import { env } from "~/utils/env.server";
-import { can } from "~/utils/permissions";
+import { can, mayManageMember, type Role } from "~/utils/permissions";
 import { signIdToken, verifyIdToken } from "~/utils/signed-ids.server";
 
 // Calendar feeds (docs/decisions/133): a member subscribes to their jobs
 // in Google Calendar, Outlook or Apple Calendar with `APP_URL/calendar/<token>.ics`. The token
 // is signed over (tenant, feed id) like a portal token; the row says whose jobs and whether it
-// still works. A member makes and revokes their own; an owner or admin (manage_team) anyone's.
+// still works. A member makes and revokes their own; an owner or admin (manage_team) those of
+// members at or below their own role (an admin never reaches an owner's link).
 
 /** The feed covers jobs starting from 30 days back to 90 days ahead. */
 export const FEED_DAYS_BACK = 30;
@@ -26,8 +27,8 @@ export const feedUrl = (tenantId: string, feedId: string) =>
 export type FeedView = { id: string; url: string; createdAt: string; createdByName: string | null };
 export type MemberFeed = { userId: string; name: string; role: string; feed: FeedView | null };
 
-function mayManageFeedOf(actor: Actor, userId: string) {
-  return actor.userId === userId || can(actor.role, "manage_team");
+function mayManageFeedOf(actor: Actor, member: { id: string; role: Role }) {
+  return actor.userId === member.id || (can(actor.role, "manage_team") && mayManageMember(actor.role, member.role));
 }
 
 /**
@@ -75,8 +76,9 @@ export async function feedsFor(actor: Actor): Promise<{ own: MemberFeed; team: M
       };
     };
     const own = members.find((m) => m.id === actor.userId);
+    const reachable = members.filter((m) => mayManageFeedOf(actor, m));
     const team = all
-      ? [...members.filter((m) => m.role === "technician"), ...members.filter((m) => m.role !== "technician")]
+      ? [...reachable.filter((m) => m.role === "technician"), ...reachable.filter((m) => m.role !== "technician")]
       : null;
     return {
       own: own ? view(own) : { userId: actor.userId, name: "", role: actor.role, feed: null },
@@ -95,16 +97,17 @@ export async function createFeed(
   userId: string,
 ): Promise<{ userId: string; name: string; url: string; replaced: boolean }> {
   if (!isUuid(userId)) throw notFound("Team member not found.");
-  if (!mayManageFeedOf(actor, userId))
+  if (actor.userId !== userId && !can(actor.role, "manage_team"))
     throw forbidden("Only an owner or admin can make a calendar link for someone else.");
   return inTenant(actor.tenantId, async (t) => {
     const member = await User.findOne({
       where: { tenantId: actor.tenantId, id: userId },
-      attributes: ["id", "name"],
+      attributes: ["id", "name", "role"],
       lock: t.LOCK.UPDATE,
       transaction: t,
     });
     if (!member) throw notFound("Team member not found.");
+    if (!mayManageFeedOf(actor, member)) throw forbidden("Only an owner can make a calendar link for an owner.");
     const [replaced] = await CalendarFeed.update(
       { revokedAt: new Date(), revokedBy: actor.userId },
       { where: { tenantId: actor.tenantId, userId, revokedAt: null }, transaction: t },
@@ -126,14 +129,16 @@ export async function revokeFeed(actor: Actor, feedId: string): Promise<{ userId
       lock: t.LOCK.UPDATE,
       transaction: t,
     });
-    if (!feed || !mayManageFeedOf(actor, feed.userId)) throw notFound("Calendar link not found.");
+    const member =
+      feed &&
+      (await User.findOne({
+        where: { tenantId: actor.tenantId, id: feed.userId },
+        attributes: ["id", "name", "role"],
+        transaction: t,
+      }));
+    if (!feed || !member || !mayManageFeedOf(actor, member)) throw notFound("Calendar link not found.");
     if (!feed.revokedAt) await feed.update({ revokedAt: new Date(), revokedBy: actor.userId }, { transaction: t });
-    const member = await User.findOne({
-      where: { tenantId: actor.tenantId, id: feed.userId },
-      attributes: ["name"],
-      transaction: t,
-    });
-    return { userId: feed.userId, name: member?.name ?? "" };
+    return { userId: feed.userId, name: member.name };
   });
 }
 

@@ -1,11 +1,12 @@
 import { queueInviteEmail } from "~/services/messages/compose.server";
 import { inTenant, one, rows } from "../../../db/index";
 import { assertPasswordNotCommon } from "~/services/accounts/accounts.server";
-import { AppError, conflict, notFound } from "~/utils/app-error";
+import { AppError, conflict, forbidden, notFound } from "~/utils/app-error";
 import type { Actor } from "~/services/accounts/actor";
 import { isUuid, randomToken, sha256 } from "~/utils/crypto.server";
 import { env } from "~/utils/env.server";
 import { hashPassword } from "~/services/accounts/passwords.server";
+import { mayManageMember, type Role } from "~/utils/permissions";
 
 /**
  * One-time invite links for members who have no password yet (imported or added on /team).
@@ -34,18 +35,22 @@ export const inviteUrl = (token: string) => `${env().APP_URL}/invite/${token}`;
  * Creates an invite for a member of the actor's tenant who has no password yet; an earlier
  * unused invite of theirs stops working. Members with a password are refused: an invite sets
  * a password, so it would let whoever holds it take over an account that already signs in.
+ * An invite signs its holder in as the member, so it follows the role rule of /team: only an
+ * owner invites an owner, and nobody invites a member above their own role. A refusal changes
+ * nothing (the member's current invite keeps working).
  */
 export async function createInvite(actor: Actor, userId: string) {
   if (!isUuid(userId)) throw notFound("Team member not found.");
   const secret = randomToken(32);
   const token = `${uuidBytes(actor.tenantId).toString("base64url")}.${secret}`;
   return inTenant(actor.tenantId, async (t) => {
-    const member = await one<{ name: string; email: string; has_password: boolean }>(
-      `SELECT name, email, password_hash IS NOT NULL AS has_password FROM users WHERE tenant_id = $1 AND id = $2 FOR UPDATE`,
+    const member = await one<{ name: string; email: string; role: Role; has_password: boolean }>(
+      `SELECT name, email, role, password_hash IS NOT NULL AS has_password FROM users WHERE tenant_id = $1 AND id = $2 FOR UPDATE`,
       [actor.tenantId, userId],
       t,
     );
     if (!member) throw notFound("Team member not found.");
+    assertMayInvite(actor.role, member.role);
     if (member.has_password)
       throw conflict(`${member.name} already signs in with a password, so there is nothing to invite them to.`);
     await rows(
@@ -75,6 +80,16 @@ export async function createInvite(actor: Actor, userId: string) {
       emailedTo: emailed ? member.email : null,
     };
   });
+}
+
+/** Refuses an invite (making one or showing its page) for a member above the actor's role. */
+export function assertMayInvite(actorRole: Role, memberRole: Role) {
+  if (!mayManageMember(actorRole, memberRole))
+    throw forbidden(
+      memberRole === "owner"
+        ? "Only an owner can invite an owner."
+        : "You cannot invite a member whose role is above your own.",
+    );
 }
 
 export type InviteState = "valid" | "used" | "expired" | "replaced" | "invalid";

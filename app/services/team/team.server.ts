@@ -86,6 +86,16 @@ export async function changeRole(actor: Actor, userId: string, role: Role) {
       [actor.tenantId, userId, role],
       t,
     );
+    // An open invite signs its holder in as the member: one made by someone who may not act on
+    // the new role (an admin's invite for a member now made owner) stops working.
+    await rows(
+      `UPDATE invites i SET revoked_at = now()
+        WHERE i.tenant_id = $1 AND i.user_id = $2 AND i.used_at IS NULL AND i.revoked_at IS NULL
+          AND NOT EXISTS (SELECT 1 FROM users c WHERE c.tenant_id = i.tenant_id AND c.id = i.created_by
+                             AND array_position($4::text[], c.role) <= array_position($4::text[], $3::text))`,
+      [actor.tenantId, userId, role, ROLES],
+      t,
+    );
     return { name: member.name, role, changed: true };
   });
 }
