@@ -2,18 +2,9 @@ import type { EntryContext, HandleDataRequestFunction } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { renderToString } from "react-dom/server";
 import { NonceProvider } from "~/components/nonce";
-import { startCleanupSchedule } from "~/services/maintenance/cleanup.server";
-import { startMessageWorker } from "~/services/messages/worker.server";
-import { startReminderSchedule } from "~/services/messages/reminders.server";
 import { requestIdOf } from "~/http/envelope.server";
 import { newNonce, withAppHeaders } from "~/http/security-headers.server";
 import { log } from "~/utils/log.server";
-
-// Each app server ticks the cleanup; the database makes it run once per interval (decision 102).
-startCleanupSchedule();
-// Each app server delivers the e-mail outbox when SMTP_URL is set (decision 141).
-startMessageWorker();
-startReminderSchedule();
 
 /**
  * Every page gets a fresh CSP nonce (its scripts carry it), the security headers and the

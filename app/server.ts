@@ -10,15 +10,22 @@
  * The build runs only inside the serving process that scripts/serve-hooks.mjs prepared (the
  * peer address, the early cross-site refusal): without it the server stops at once with a
  * message, so a client's header can never stand in for the peer address (docs/decisions/266).
- * It registers with that process what the early checks need: each URL's route rules.
+ * It registers with that process what the early checks need (each URL's route rules) and the
+ * background work the process starts once it listens (startBackground): importing the build
+ * starts nothing by itself.
  */
 import * as build from "@remix-run/dev/server-build";
 import { withBoundary } from "~/http/page.server";
 import { routeRulesFinder } from "~/http/route-rules";
 import { configureDb } from "../db/index";
 import { ConfigError, databaseOptions, env } from "~/utils/env.server";
+import { startCleanupSchedule } from "~/services/maintenance/cleanup.server";
+import { startMessageWorker } from "~/services/messages/worker.server";
+import { startReminderSchedule } from "~/services/messages/reminders.server";
 
-type ServeHooks = { register(app: { rulesFor: ReturnType<typeof routeRulesFinder> }): void };
+type ServeHooks = {
+  register(app: { rulesFor: ReturnType<typeof routeRulesFinder>; startBackground: () => void }): void;
+};
 const hooks = (globalThis as { [key: symbol]: ServeHooks | undefined })[Symbol.for("fieldwork.serve-hooks")];
 if (!hooks) {
   console.error(
@@ -42,4 +49,13 @@ try {
 
 export * from "@remix-run/dev/server-build";
 export const routes = withBoundary(build.routes);
-hooks.register({ rulesFor: routeRulesFinder(build.routes) });
+/** The background work of each app server, after the database is configured (above). */
+function startBackground() {
+  // Each app server ticks the cleanup; the database makes it run once per interval (decision 102).
+  startCleanupSchedule();
+  // Each app server delivers the e-mail outbox when SMTP_URL is set (decision 141).
+  startMessageWorker();
+  startReminderSchedule();
+}
+
+hooks.register({ rulesFor: routeRulesFinder(build.routes), startBackground });

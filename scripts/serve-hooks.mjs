@@ -22,13 +22,17 @@ import http from "node:http";
 
 /**
  * Where the app's build (app/server.ts) registers what the early checks need to know of its
- * routes: each URL's route rules (the `handle` of the route it reaches). The build stops the
- * process when this is missing, so the server never runs without these checks.
+ * routes (each URL's route rules: the `handle` of the route it reaches) and its background work
+ * (the e-mail worker, reminders, cleanup), which this process starts once, when its HTTP server
+ * listens. The build stops the process when this is missing, so the server never runs without
+ * these checks. Under `npm run dev` a new build registers again: its rules replace the old.
  */
-const app = { rulesFor: () => ({}) };
+const app = { rulesFor: () => ({}), startBackground: () => {} };
+let backgroundStarted = false;
 globalThis[Symbol.for("fieldwork.serve-hooks")] = {
   register(registered) {
     app.rulesFor = registered.rulesFor;
+    app.startBackground = registered.startBackground;
   },
 };
 
@@ -131,6 +135,11 @@ http.createServer = function (...args) {
     }
     return emit.apply(this, [event, req, res]);
   };
+  server.once("listening", () => {
+    if (backgroundStarted) return;
+    backgroundStarted = true;
+    app.startBackground();
+  });
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   server.requestTimeout = 120_000;

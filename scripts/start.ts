@@ -5,6 +5,11 @@
  * `remix-serve build/index.js`, which serves the app as the unprivileged app role (row-level
  * security). A stop signal is passed on to remix-serve; when it has ended, the embedded
  * database is stopped. docs/decisions/111.
+ *
+ * `npm run dev` (`tsx scripts/start.ts --dev`) prepares the database the same way, then runs
+ * `remix dev` (the classic compiler, watching app/), which builds a development bundle and
+ * runs the same remix-serve with the same preload in development mode: remix-serve loads each
+ * new build, and the pages reload themselves (LiveReload, app/root.tsx).
  */
 import { spawn } from "node:child_process";
 import path from "node:path";
@@ -17,6 +22,7 @@ import { APP_ROLE } from "../db/migrations/0009-row-level-security";
 const ROOT = path.resolve(import.meta.dirname, "..");
 export const REMIX_SERVE = path.join(ROOT, "node_modules", "@remix-run/serve/dist/cli.js");
 export const SERVE_HOOKS = path.join(ROOT, "scripts/serve-hooks.mjs");
+const REMIX_DEV = path.join(ROOT, "node_modules", "@remix-run/dev/dist/cli.js");
 
 /**
  * The environment remix-serve runs with: the database as the app role, the checked
@@ -71,11 +77,27 @@ async function main() {
   await migrateUp(db({ poolMax: Math.max(2, config.DB_POOL_MAX) }));
   await closeDb();
 
-  const serve = spawn(process.execPath, [REMIX_SERVE, "build/index.js"], {
-    cwd: ROOT,
-    env: serveEnv(config, databaseUrl),
-    stdio: "inherit",
-  });
+  const dev = process.argv.includes("--dev");
+  const env = serveEnv(config, databaseUrl);
+  const serve = dev
+    ? // remix dev runs the command with its own variables (REMIX_DEV_ORIGIN); the preload is
+      // given to the serving process alone, not to the compiler.
+      spawn(
+        process.execPath,
+        [
+          REMIX_DEV,
+          "dev",
+          "--manual",
+          "-c",
+          `${process.execPath} --import ${SERVE_HOOKS} ${REMIX_SERVE} build/index.js`,
+        ],
+        {
+          cwd: ROOT,
+          env: { ...env, NODE_ENV: "development", NODE_OPTIONS: process.env.NODE_OPTIONS ?? "" },
+          stdio: "inherit",
+        },
+      )
+    : spawn(process.execPath, [REMIX_SERVE, "build/index.js"], { cwd: ROOT, env, stdio: "inherit" });
   const forward = (signal: NodeJS.Signals) => () => {
     if (serve.exitCode === null && !serve.signalCode) serve.kill(signal);
   };

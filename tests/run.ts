@@ -4,7 +4,8 @@
  * test file with node's test runner and ends with "N passed, N failed".
  *
  *   npm test                      every test
- *   npm test -- tests/unit        only files under a path (or matching a substring)
+ *   npm test -- tests/unit        only files under a path (or matching a substring); a run of
+ *                                 unit tests alone needs no build, database or server
  *   SKIP_BUILD=1 npm test         reuse build/ (when only tests changed)
  */
 import { spawn } from "node:child_process";
@@ -97,6 +98,63 @@ async function database(): Promise<{ url: string; stop: () => Promise<void> }> {
   };
 }
 
+/**
+ * What integration and browser tests need: the production build (remade only when the sources
+ * changed, scripts/build.mjs), a migrated throw-away database and the built server. Returns
+ * what stops them.
+ */
+async function startServices(fileCount: number): Promise<{ stop: () => Promise<void>; chromium: boolean }> {
+  // The production build, remade only when the sources changed (scripts/build.mjs).
+  if (!process.env.SKIP_BUILD && buildIfStale()) console.log("Built the app.");
+  const chromium = findChromium();
+  if (!chromium) {
+    // On CI the browser tests are part of the promise: a missing Chromium fails the run
+    // instead of turning them into skips that pass.
+    if (process.env.CI === "true") {
+      console.log(
+        "\nChromium was not found (set CHROMIUM_PATH or install `chromium`), and on CI (CI=true) the browser tests must run.",
+      );
+      console.log("0 passed, 1 failed");
+      process.exit(1);
+    }
+    console.log(
+      "\n*** Chromium was not found (set CHROMIUM_PATH or install `chromium`): the browser tests will be SKIPPED. ***\n",
+    );
+  }
+
+  const dbHandle = await database();
+  process.env.DATABASE_URL = dbHandle.url;
+  configureDb({ url: dbHandle.url });
+  // The test files' own database use: db/ reads no environment (tests/helpers/db-options.mjs).
+  process.env.NODE_OPTIONS = [process.env.NODE_OPTIONS, `--import=${path.join(ROOT, "tests/helpers/db-options.mjs")}`]
+    .filter(Boolean)
+    .join(" ");
+  process.env.SESSION_SECRET ??= "test-session-secret-0123456789abcdef";
+  process.env.PORTAL_TOKEN_SECRET ??= "test-portal-secret-0123456789abcdef";
+  await migrateUp(db());
+  await closeDb();
+  const server = await startServer();
+  process.env.BASE_URL = server.url;
+  process.env.APP_URL = server.url;
+  process.env.TEST_SERVER_PID = String(server.child.pid);
+  console.log(`Database ready, server on ${server.url}; running ${fileCount} test files.\n`);
+  let finished = false;
+  server.child.once("exit", (code, signal) => {
+    if (finished) return;
+    console.error(
+      `\n*** The shared test server exited during the run (code ${code}, signal ${signal}). Its last output:\n${server.logs.join("").slice(-4000)}\n`,
+    );
+  });
+  return {
+    chromium: !!chromium,
+    stop: async () => {
+      finished = true;
+      await server.stop();
+      await dbHandle.stop();
+    },
+  };
+}
+
 async function main() {
   const files = testFiles();
   if (!files.length) {
@@ -138,53 +196,23 @@ async function main() {
       `Type check, lint, format, layers and cycles passed (${((Date.now() - started) / 1000).toFixed(1)} s).`,
     );
   }
-  // The production build, remade only when the sources changed (scripts/build.mjs).
-  if (!process.env.SKIP_BUILD && buildIfStale()) console.log("Built the app.");
-  const chromium = findChromium();
-  if (!chromium) {
-    // On CI the browser tests are part of the promise: a missing Chromium fails the run
-    // instead of turning them into skips that pass.
-    if (process.env.CI === "true") {
-      console.log(
-        "\nChromium was not found (set CHROMIUM_PATH or install `chromium`), and on CI (CI=true) the browser tests must run.",
-      );
-      console.log("0 passed, 1 failed");
-      process.exit(1);
-    }
-    console.log(
-      "\n*** Chromium was not found (set CHROMIUM_PATH or install `chromium`): the browser tests will be SKIPPED. ***\n",
-    );
-  }
-
-  const dbHandle = await database();
-  process.env.DATABASE_URL = dbHandle.url;
-  configureDb({ url: dbHandle.url });
-  // The test files' own database use: db/ reads no environment (tests/helpers/db-options.mjs).
-  process.env.NODE_OPTIONS = [process.env.NODE_OPTIONS, `--import=${path.join(ROOT, "tests/helpers/db-options.mjs")}`]
-    .filter(Boolean)
-    .join(" ");
-  process.env.SESSION_SECRET ??= "test-session-secret-0123456789abcdef";
-  process.env.PORTAL_TOKEN_SECRET ??= "test-portal-secret-0123456789abcdef";
-  await migrateUp(db());
-  await closeDb();
-  const server = await startServer();
-  process.env.BASE_URL = server.url;
-  process.env.APP_URL = server.url;
-  process.env.TEST_SERVER_PID = String(server.child.pid);
-  console.log(`Database ready, server on ${server.url}; running ${files.length} test files.\n`);
-  let finished = false;
-  server.child.once("exit", (code, signal) => {
-    if (finished) return;
-    console.error(
-      `\n*** The shared test server exited during the run (code ${code}, signal ${signal}). Its last output:\n${server.logs.join("").slice(-4000)}\n`,
-    );
-  });
+  // Unit tests are pure: a run of them alone starts no build, database, server or browser.
+  const unitOnly = files.every((f) => path.relative(ROOT, f).startsWith(path.join("tests", "unit") + path.sep));
+  const services = unitOnly ? { stop: async () => {}, chromium: true } : await startServices(files.length);
+  if (unitOnly) console.log(`Unit tests only: no build, database or server; running ${files.length} test files.\n`);
 
   let passed = 0;
   let failed = 0;
   let skipped = 0;
   const failures: string[] = [];
-  const stream = run({ files, concurrency: Number(process.env.TEST_CONCURRENCY ?? 2), timeout: 10 * 60_000 });
+  // Each test is bounded by itself (a long one says its own `timeout`); a file only by a guard
+  // against a hang, far above any file's time on a loaded machine, so a busy machine that
+  // makes a long file slow does not fail a run whose tests all pass.
+  const stream = run({
+    files,
+    concurrency: Number(process.env.TEST_CONCURRENCY ?? 2),
+    timeout: Number(process.env.TEST_FILE_TIMEOUT_MS ?? 60 * 60_000),
+  });
   stream.on("test:pass", (t) => {
     if (t.details?.type === "suite" || (t.nesting === 0 && files.includes(t.name))) return;
     if (t.skip || t.todo) skipped++;
@@ -208,15 +236,13 @@ async function main() {
     stream.on("close", () => resolve());
   });
 
-  finished = true;
-  await server.stop();
-  await dbHandle.stop();
+  await services.stop();
   if (failures.length) {
     console.log("\nFailed:");
     for (const f of failures) console.log(`  - ${f}`);
   }
   console.log(
-    `\nTook ${((Date.now() - started) / 1000).toFixed(1)} s.${chromium ? "" : " Browser tests were skipped: no Chromium."}`,
+    `\nTook ${((Date.now() - started) / 1000).toFixed(1)} s.${services.chromium ? "" : " Browser tests were skipped: no Chromium."}`,
   );
   console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
   process.exit(failed > 0 || passed === 0 ? 1 : 0);

@@ -3,9 +3,11 @@ import { AppError } from "~/utils/app-error";
 import { injectFault } from "~/utils/faults.server";
 import { fail, toAppError } from "./envelope.server";
 
-type Args = LoaderFunctionArgs | ActionFunctionArgs;
+export type ApiArgs = LoaderFunctionArgs | ActionFunctionArgs;
+type Args = ApiArgs;
 type Handler = (args: Args) => Promise<Response> | Response;
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+export type ApiMethods = Partial<Record<Method, Handler>>;
 
 /**
  * A JSON resource route: one handler per method; both `loader` and `action` dispatch here,
@@ -31,4 +33,17 @@ export function apiRoute(handlers: Partial<Record<Method, Handler>>) {
     }
   };
   return { loader: dispatch, action: dispatch };
+}
+
+const built = new WeakMap<ApiMethods, ReturnType<typeof apiRoute>>();
+
+/**
+ * A JSON route's `loader` and `action` exports: `(args) => serveApi(METHODS, args)`. The route
+ * module is also loaded in the browser (for its `handle`), where this module is empty, so a
+ * route builds nothing of it at import: the dispatcher is made at the first request.
+ */
+export function serveApi(methods: ApiMethods, args: ApiArgs): Promise<Response> {
+  let route = built.get(methods);
+  if (!route) built.set(methods, (route = apiRoute(methods)));
+  return route.action(args);
 }

@@ -42,8 +42,10 @@ const CSP_AFTER_NONCE =
  * Headers on every response. Scripts run only with this request's nonce (no inline
  * script without it); styles come from our stylesheet, plus style attributes for widths.
  */
-export function securityHeaders(nonce: string, production: boolean): Record<string, string> {
-  const csp = CSP_BEFORE_NONCE + nonce + CSP_AFTER_NONCE;
+export function securityHeaders(nonce: string, production: boolean, devSocket?: string): Record<string, string> {
+  let csp = CSP_BEFORE_NONCE + nonce + CSP_AFTER_NONCE;
+  // `npm run dev`: the page's live-reload script opens a WebSocket to the dev server.
+  if (devSocket) csp = csp.replace("connect-src 'self'", `connect-src 'self' ${devSocket}`);
   const headers: Record<string, string> = {
     "Content-Security-Policy": csp,
     "X-Content-Type-Options": "nosniff",
@@ -66,7 +68,12 @@ export function withAppHeaders(request: Request, response: Response, nonce: stri
   const set = (h: Headers) => {
     h.set("X-Request-Id", requestIdOf(request));
     // A route's own header wins (the portal's Referrer-Policy: no-referrer).
-    for (const [name, value] of Object.entries(securityHeaders(nonce, env().NODE_ENV === "production")))
+    const config = env();
+    const devSocket =
+      config.NODE_ENV === "development" && config.REMIX_DEV_ORIGIN
+        ? config.REMIX_DEV_ORIGIN.replace(/^http/, "ws")
+        : undefined;
+    for (const [name, value] of Object.entries(securityHeaders(nonce, config.NODE_ENV === "production", devSocket)))
       if (!h.has(name)) h.set(name, value);
     if (!h.has("Cache-Control") && hasSessionCookie(request)) h.set("Cache-Control", PRIVATE_NO_STORE);
   };

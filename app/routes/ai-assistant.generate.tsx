@@ -1,5 +1,5 @@
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { apiRoute } from "~/http/api.server";
+import { redirect } from "@remix-run/node";
+import { serveApi, type ApiArgs, type ApiMethods } from "~/http/api.server";
 import { LIMITS, readForm } from "~/http/body.server";
 import { assertCsrf } from "~/http/csrf.server";
 import { ok } from "~/http/envelope.server";
@@ -18,8 +18,8 @@ export const handle: RouteRules = { reply: "json" };
  * page, which shows the answer kept in the session flash. Session lookup is the only query
  * on the JSON path: the engine is pure and in memory.
  */
-const handlers = {
-  POST: async ({ request }: ActionFunctionArgs) => {
+const METHODS: ApiMethods = {
+  POST: async ({ request }) => {
     const user = await requireApiUser(request, "use_ai_assistant");
     const form = await readForm(request, LIMITS.form);
     await assertCsrf(request, form);
@@ -35,5 +35,5 @@ const handlers = {
 
 // The browser build loads this module for its `handle` (a fetcher posts here), with the
 // server-only imports empty: nothing of the server may run at the module's top level.
-export const loader = (args: LoaderFunctionArgs) => apiRoute(handlers).loader(args);
-export const action = (args: ActionFunctionArgs) => apiRoute(handlers).action(args);
+export const loader = (args: ApiArgs) => serveApi(METHODS, args);
+export const action = loader;

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { apiRoute } from "~/http/api.server";
+import { serveApi, type ApiMethods } from "~/http/api.server";
 import { LIMITS, readBodyLimited } from "~/http/body.server";
 import { fail, ok } from "~/http/envelope.server";
 import { billingConfig, isBillingProvider, pricePlansVariable, secretVariable } from "~/utils/billing-config";
@@ -14,7 +14,7 @@ export const handle: RouteRules = { csrf: "signature", reply: "json" };
 
 // POST /api/billing/<provider>/webhook (operator notes in docs/billing.md).
 // No login: the provider's signature is the only authentication.
-const route = apiRoute({
+const METHODS: ApiMethods = {
   POST: async ({ request, params }) => {
     const provider = params.provider;
     if (!isBillingProvider(provider)) throw unknownProvider();
@@ -38,14 +38,14 @@ const route = apiRoute({
     });
     return ok(request, result);
   },
-});
+};
 
 const unknownProvider = () => new AppError("NOT_FOUND", "There is no such billing provider.");
 
 // An unknown provider is an unknown /api path: 404 for every method, not 405.
 function dispatch(args: LoaderFunctionArgs | ActionFunctionArgs) {
   if (!isBillingProvider(args.params.provider)) return fail(args.request, unknownProvider());
-  return route.action(args);
+  return serveApi(METHODS, args);
 }
 
 export const loader = dispatch;

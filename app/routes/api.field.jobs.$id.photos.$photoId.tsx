@@ -1,4 +1,4 @@
-import { apiRoute } from "~/http/api.server";
+import { serveApi, type ApiArgs, type ApiMethods } from "~/http/api.server";
 import { checkContentLength, readBodyLimited } from "~/http/body.server";
 import { assertSameOrigin } from "~/http/csrf.server";
 import { ok, zodFields } from "~/http/envelope.server";
@@ -26,7 +26,7 @@ const tooLarge = () =>
 // the first time, 200 for the same photo again, 409 for another photo under the same id.
 // A cross-site page cannot send a PUT without a preflight this server never answers, and the
 // Origin check refuses one that tries.
-export const { loader, action } = apiRoute({
+const METHODS: ApiMethods = {
   async PUT({ request, params }) {
     const user = await requireApiUser(request, "use_offline_workflow");
     assertSameOrigin(request);
@@ -58,4 +58,7 @@ export const { loader, action } = apiRoute({
     const { sha256: _digest, ...shown } = photo;
     return ok(request, { ...shown, status: created ? "created" : "duplicate" }, { status: created ? 201 : 200 });
   },
-});
+};
+
+export const loader = (args: ApiArgs) => serveApi(METHODS, args);
+export const action = loader;

@@ -1,4 +1,4 @@
-import { apiRoute } from "~/http/api.server";
+import { serveApi, type ApiArgs, type ApiMethods } from "~/http/api.server";
 import { LIMITS, readJson } from "~/http/body.server";
 import { assertSameOrigin } from "~/http/csrf.server";
 import { ok, zodFields } from "~/http/envelope.server";
@@ -13,7 +13,7 @@ import type { RouteRules } from "~/http/route-rules";
 export const handle: RouteRules = { reply: "json" };
 
 // POST /api/offline-sync: the push of queued field actions (docs/offline-sync.md).
-export const { loader, action } = apiRoute({
+const METHODS: ApiMethods = {
   async POST({ request }) {
     const user = await requireApiUser(request, "use_offline_workflow");
     // JSON only: a cross-site form cannot send it, and the body is never read otherwise.
@@ -34,4 +34,7 @@ export const { loader, action } = apiRoute({
     if (!push.success) throw validationFailed(zodFields(push.error));
     return ok(request, await pushMutations(actorOf(user), push.data));
   },
-});
+};
+
+export const loader = (args: ApiArgs) => serveApi(METHODS, args);
+export const action = loader;

@@ -1,4 +1,4 @@
-import { apiRoute } from "~/http/api.server";
+import { serveApi, type ApiArgs, type ApiMethods } from "~/http/api.server";
 import { ok } from "~/http/envelope.server";
 import type { RouteRules } from "~/http/route-rules";
 import { assertDatabaseAnswers } from "~/services/maintenance/health.server";
@@ -7,9 +7,12 @@ import { assertDatabaseAnswers } from "~/services/maintenance/health.server";
 export const handle: RouteRules = { reply: "json" };
 
 // Ready once the database answers; 503 otherwise.
-export const { loader, action } = apiRoute({
+const METHODS: ApiMethods = {
   GET: async ({ request }) => {
     await assertDatabaseAnswers();
     return ok(request, { status: "ok" });
   },
-});
+};
+
+export const loader = (args: ApiArgs) => serveApi(METHODS, args);
+export const action = loader;

@@ -34,6 +34,8 @@ const schema = z.object({
     .regex(/^postgres(ql)?:\/\//, "must be a postgres:// connection string")
     .optional(),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  /** Set by `remix dev` (`npm run dev`): the dev server the pages' live reload connects to. */
+  REMIX_DEV_ORIGIN: z.string().url().optional(),
   HOST: z.string().default("0.0.0.0"),
   DATA_DIR: z.string().default(".data"),
   APP_URL: z.string().url("must be an absolute URL such as http://localhost:3000").optional(),
