@@ -74,7 +74,7 @@ async function main() {
   configureDb({ url: pg.url });
   try {
     await migrateUp(db());
-    const { listCustomers } = await import("../app/services/records/customers.server");
+    const { listCustomers } = await import("../app/services/customers/customers.server");
     const { listJobs } = await import("../app/services/records/jobs.server");
     const { listQuotes, listInvoices } = await import("../app/services/records/quotes-invoices.server");
     const { listRequests } = await import("../app/services/booking-requests/requests.server");

@@ -1,13 +1,17 @@
 import { getFormProps } from "@conform-to/react";
 import { Form, useActionData, useNavigation } from "@remix-run/react";
 import type { FormReply } from "~/http/conform.server";
-import { customerSchema } from "~/services/import/cells";
+import { CUSTOMER_FIELDS, type CustomerField } from "~/services/customers/fields";
+import { customerSchema } from "~/services/customers/schema";
 import { CsrfInput, Field, fieldOf, FormError, useConformForm } from "./forms";
 import { FormActions, TextAreaField } from "./record-forms";
 
+/** Each field's label and whether it is required, by form name (the field list's CSV name). */
+const FIELDS = new Map<string, { label: string; required?: boolean }>(CUSTOMER_FIELDS.map((f) => [f.csv, f]));
+
 /**
- * New and edit customer: the customer import's columns as fields, validated by the import's
- * own customer schema in the browser and on the server.
+ * New and edit customer: the customer field list's fields, laid out here, validated by the
+ * customer schema (the import's) in the browser and on the server.
  */
 export function CustomerForm({
   id,
@@ -23,7 +27,11 @@ export function CustomerForm({
   const reply = useActionData<FormReply>();
   const busy = useNavigation().state === "submitting";
   const [form, fields] = useConformForm(customerSchema, { id, lastResult: reply?.result, defaultValue });
-  const f = (name: string) => fieldOf(fields[name]);
+  const f = (name: CustomerField["csv"]) => ({
+    label: FIELDS.get(name)!.label,
+    required: FIELDS.get(name)!.required,
+    ...fieldOf(fields[name]),
+  });
   return (
     <Form method="post" {...getFormProps(form)} className="stack record-form">
       <CsrfInput />
@@ -31,32 +39,27 @@ export function CustomerForm({
       <fieldset>
         <legend>Contact</legend>
         <div className="form-grid">
-          <Field label="Name" required autoComplete="off" {...f("name")} />
-          <Field label="Company" autoComplete="off" {...f("company")} />
-          <Field label="Email" type="email" autoComplete="off" {...f("email")} />
-          <Field label="Phone" type="tel" autoComplete="off" {...f("phone")} />
+          <Field autoComplete="off" {...f("name")} />
+          <Field autoComplete="off" {...f("company")} />
+          <Field type="email" autoComplete="off" {...f("email")} />
+          <Field type="tel" autoComplete="off" {...f("phone")} />
         </div>
       </fieldset>
       <fieldset>
         <legend>Address</legend>
         <div className="form-grid">
-          <Field label="Street address" autoComplete="off" {...f("address_line1")} />
-          <Field label="Apartment, suite, unit" autoComplete="off" {...f("address_line2")} />
-          <Field label="City" autoComplete="off" {...f("city")} />
-          <Field label="State or region" autoComplete="off" {...f("region")} />
-          <Field label="Postal code" autoComplete="off" {...f("postal_code")} />
-          <Field label="Country" autoComplete="off" {...f("country")} />
+          <Field autoComplete="off" {...f("address_line1")} />
+          <Field autoComplete="off" {...f("address_line2")} />
+          <Field autoComplete="off" {...f("city")} />
+          <Field autoComplete="off" {...f("region")} />
+          <Field autoComplete="off" {...f("postal_code")} />
+          <Field autoComplete="off" {...f("country")} />
         </div>
       </fieldset>
       <fieldset>
         <legend>More</legend>
-        <TextAreaField
-          label="Notes"
-          hint="Gate codes, pets, preferred times: anything the team should know."
-          {...f("notes")}
-        />
+        <TextAreaField hint="Gate codes, pets, preferred times: anything the team should know." {...f("notes")} />
         <Field
-          label="External id"
           hint="The customer's id in another system, if you keep one. Unique among your customers."
           autoComplete="off"
           {...f("external_id")}

@@ -1,7 +1,7 @@
 import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { Form } from "@remix-run/react";
 import { CsrfInput, Field, FormError, fieldOf, useConformForm } from "~/components/forms";
-import { propertySchema, type PropertyView } from "~/services/records/property-schema";
+import { propertySchema, type PropertyView } from "~/services/customers/property-schema";
 
 const LINES: [keyof Omit<PropertyView, "id" | "jobs">, string, string?][] = [
   ["label", "Label", "Home, Rental, Main office…"],

@@ -5,8 +5,8 @@ import { CustomerForm } from "~/components/customer-form";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { PageHeader } from "~/components/layout";
 import { formAction } from "~/http/conform.server";
-import { customerSchema } from "~/services/import/cells";
-import { customerForEdit, updateCustomer } from "~/services/records/customer-commands.server";
+import { customerSchema } from "~/services/customers/schema";
+import { customerForEdit, updateCustomer } from "~/services/customers/commands.server";
 import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 
 // GET/POST /customers/<id>/edit: 303 back to the customer's page.

@@ -7,7 +7,7 @@ import { CreatePortalLinkForm } from "~/components/portal-links";
 import { formAction, type FormReply } from "~/http/conform.server";
 import { createPortalLink } from "~/services/portal/links.server";
 import { portalLinkFormSchema } from "~/services/portal/schemas";
-import { customerName } from "~/services/records/customers.server";
+import { customerName } from "~/services/customers/customers.server";
 import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 import { recordPageOf } from "~/utils/return-to";
 

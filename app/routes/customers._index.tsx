@@ -5,7 +5,8 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ListPage, type ListColumn } from "~/components/list-page";
 import { optionsOf } from "~/components/records";
 import { listPageData } from "~/http/list-page.server";
-import { customerListSchema, listCustomers } from "~/services/records/customers.server";
+import { customerListSchema, listCustomers } from "~/services/customers/customers.server";
+import { CUSTOMER_LIST_COLUMNS } from "~/services/customers/schema";
 import { CUSTOMER_FILTERS, FILTER_LABELS } from "~/services/records/statuses";
 import { requireAllRecords } from "~/http/records-access.server";
 import type { RouteRules } from "~/http/route-rules";
@@ -24,13 +25,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 type Row = ReturnType<typeof useLoaderData<typeof loader>>["page"]["items"][number];
 
-const columns: Array<ListColumn<Row>> = [
-  { header: "Name", cell: (c) => <Link to={`/customers/${c.id}`}>{c.name}</Link> },
-  { header: "Company", cell: (c) => c.company },
-  { header: "Email", cell: (c) => c.email },
-  { header: "Phone", cell: (c) => c.phone },
-  { header: "City", cell: (c) => c.city },
-];
+// The field list's list columns, the name linking to the customer.
+const columns: Array<ListColumn<Row>> = CUSTOMER_LIST_COLUMNS.map(({ column, label }) => ({
+  header: label,
+  cell: (c: Row) => (column === "name" ? <Link to={`/customers/${c.id}`}>{c.name}</Link> : c[column as keyof Row]),
+}));
 
 export default function CustomersPage() {
   const { page, params, any, canImport, canCreate } = useLoaderData<typeof loader>();

@@ -4,8 +4,8 @@ import { CustomerForm } from "~/components/customer-form";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { PageHeader } from "~/components/layout";
 import { formAction } from "~/http/conform.server";
-import { customerSchema } from "~/services/import/cells";
-import { createCustomer } from "~/services/records/customer-commands.server";
+import { customerSchema } from "~/services/customers/schema";
+import { createCustomer } from "~/services/customers/commands.server";
 import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 
 // GET/POST /customers/new: 303 to the new customer's page.

@@ -9,7 +9,7 @@ import { formAction } from "~/http/conform.server";
 import { invoiceFormWithIntents } from "~/http/line-items.server";
 import { emptyLine } from "~/services/documents/line-items";
 import { createInvoice, invoiceCustomer, invoiceFormContext } from "~/services/invoices/invoices.server";
-import { customerListSchema, listCustomers } from "~/services/records/customers.server";
+import { customerListSchema, listCustomers } from "~/services/customers/customers.server";
 import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 
 // GET/POST /invoices/new, the quote builder's shape: ?customerId= prefills

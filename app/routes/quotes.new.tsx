@@ -9,7 +9,7 @@ import { formAction } from "~/http/conform.server";
 import { quoteFormWithIntents } from "~/http/line-items.server";
 import { emptyLine } from "~/services/documents/line-items";
 import { builderContext, createQuote, quotePrefill } from "~/services/quotes/quotes.server";
-import { customerListSchema, listCustomers } from "~/services/records/customers.server";
+import { customerListSchema, listCustomers } from "~/services/customers/customers.server";
 import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 
 // GET/POST /quotes/new. Prefill: ?customerId=, ?requestId=, and repeated

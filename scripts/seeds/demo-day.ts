@@ -14,13 +14,13 @@ import { dayIn, convertQuote, createQuote, quoteShare, sendQuote } from "../../a
 import { quoteFormSchema } from "../../app/services/quotes/quote-form";
 import { priceBookItemSchema } from "../../app/services/documents/price-book-form";
 import { savePriceBookItem } from "../../app/services/documents/price-book.server";
-import { customerSchema } from "../../app/services/import/cells";
+import { customerSchema } from "../../app/services/customers/schema";
 import { createInvoiceFromJob, invoiceShare, sendInvoice } from "../../app/services/invoices/invoices.server";
 import { checklistItemIds } from "../../app/services/jobs/checklist.server";
 import { decideQuote, recordSandboxPayment } from "../../app/services/portal/actions.server";
 import { withPortal } from "../../app/services/portal/access.server";
 import { paymentSchema, quoteDecisionSchema } from "../../app/services/portal/schemas";
-import { createCustomer } from "../../app/services/records/customer-commands.server";
+import { createCustomer } from "../../app/services/customers/commands.server";
 import { moveJob } from "../../app/services/schedule/move.server";
 import { applyFieldAction } from "../../app/services/field/mutations.server";
 import type { Actor } from "../../app/http/auth.server";

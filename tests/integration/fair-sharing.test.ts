@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { before, test } from "node:test";
 import { inTenant, one, rows, withStatementTimeout } from "../../db/index";
 import { toAppError } from "../../app/http/envelope.server";
-import { customerListQuery } from "../../app/services/records/customers.server";
+import { customerListQuery } from "../../app/services/customers/customers.server";
 import { keysetStatement } from "../../app/services/records/keyset.server";
 import { WORK_CLASSES, withWork } from "../../app/services/limits/work.server";
 import { Client, clientFor } from "../helpers/client";

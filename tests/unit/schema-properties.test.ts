@@ -25,7 +25,7 @@ import { normaliseEvent } from "../../app/services/billing/events.server";
 import { IMPORT_COLUMNS, type ImportType } from "../../app/services/import/columns";
 import { mapUploadSchema } from "../../app/services/import/mapping/schema";
 import { commitPreviewSchema, importUploadSchema, undoImportSchema } from "../../app/services/import/schemas";
-import { propertySchema } from "../../app/services/records/property-schema";
+import { propertySchema } from "../../app/services/customers/property-schema";
 import {
   customerSchema,
   invoiceSchema,
@@ -62,11 +62,12 @@ import {
   quoteDecisionSchema,
 } from "../../app/services/portal/schemas";
 import { TIME_WINDOWS } from "../../app/services/portal/types";
-import { CUSTOMER_SPEC, rowSchema } from "../../app/services/import/cells";
+import { rowSchema } from "../../app/services/import/cells";
+import { CUSTOMER_SPEC } from "../../app/services/customers/schema";
 import { lineItemSchema, lineItemsSchema } from "../../app/services/documents/line-items";
 import { priceBookItemSchema } from "../../app/services/documents/price-book-form";
 import { quoteFormSchema } from "../../app/services/quotes/quote-form";
-import { customerListSchema } from "../../app/services/records/customers.server";
+import { customerListSchema } from "../../app/services/customers/customers.server";
 import { invoiceFormSchema, officePaymentSchema, voidInvoiceFormSchema } from "../../app/services/invoices/schemas";
 import { jobActionSchema, jobFormSchema } from "../../app/services/jobs/schemas";
 import { convertRequestSchema } from "../../app/services/booking-requests/convert.server";
@@ -128,8 +129,8 @@ export const SCHEMAS_TESTED: readonly Entry[] = [
   one("app/services/assistant/schema.ts", "assistantInputSchema", assistantInputSchema),
   // engine.ts re-exports the same schema (the routes and tests import it from the engine).
   one("app/services/assistant/engine.ts", "assistantInputSchema", assistantInputSchema),
-  one("app/services/import/cells.ts", "customerSchema", customerSchema, columns("customers")),
-  // validate.server.ts re-exports the customer row schema from cells.ts.
+  one("app/services/customers/schema.ts", "customerSchema", customerSchema, columns("customers")),
+  // validate.server.ts re-exports the customer row schema from the customer field list.
   one("app/services/import/validate.server.ts", "customerSchema", customerSchema, columns("customers")),
   one("app/services/invoices/schemas.ts", "officePaymentSchema", officePaymentSchema),
   one("app/services/invoices/schemas.ts", "invoiceFormSchema", invoiceFormSchema, [
@@ -202,7 +203,7 @@ export const SCHEMAS_TESTED: readonly Entry[] = [
   one("app/services/import/schemas.ts", "importUploadSchema", importUploadSchema, ["type"]),
   one("app/services/import/schemas.ts", "commitPreviewSchema", commitPreviewSchema, ["previewId"]),
   one("app/services/import/schemas.ts", "undoImportSchema", undoImportSchema, ["runId"]),
-  one("app/services/records/property-schema.ts", "propertySchema", propertySchema),
+  one("app/services/customers/property-schema.ts", "propertySchema", propertySchema),
   one("app/services/integrations/preferences.ts", "checkbox", checkbox),
   one("app/services/integrations/preferences.ts", "accountingFormSchema", accountingFormSchema),
   one("app/services/integrations/preferences.ts", "calendarFormSchema", calendarFormSchema),
@@ -215,7 +216,7 @@ export const SCHEMAS_TESTED: readonly Entry[] = [
   one("app/services/portal/schemas.ts", "paymentSchema", paymentSchema),
   one("app/services/portal/schemas.ts", "bookingRequestSchema", bookingRequestSchema(TODAY, LAST_DATE)),
   one("app/services/records/list-params.ts", "listSchemaBase", listSchemaBase),
-  one("app/services/records/customers.server.ts", "customerListSchema", customerListSchema),
+  one("app/services/customers/customers.server.ts", "customerListSchema", customerListSchema),
   one("app/services/records/quotes-invoices.server.ts", "quoteListSchema", quoteListSchema),
   one("app/services/records/quotes-invoices.server.ts", "invoiceListSchema", invoiceListSchema),
   one("app/services/records/jobs.server.ts", "jobListSchema", jobListSchema),

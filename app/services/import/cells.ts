@@ -1,10 +1,9 @@
-// The cell checks and the row-schema builder of the CSV import (moved from validate.server.ts),
-// in a module the browser can load: the customer form (/customers/new, /customers/<id>/edit)
-// validates with the very schema the import uses for a customer row, on both sides, and the
+// The cell checks and the row-schema builder of the CSV import, in a module the browser can
+// load: the records' field lists (app/services/customers/fields.ts) name a check per column, so
+// a form validates with the very schema the import uses for the row, on both sides, and the
 // line-item editor reuses the money, quantity and tax-rate checks. Pure: no database.
 import { z } from "zod";
 import { unescapeFormula } from "./csv-write";
-import type { CustomerRow } from "./row-types";
 
 // --- Cell checks ---------------------------------------------------------------------------
 
@@ -250,37 +249,6 @@ export function rowSchema<S extends Spec, R>(
   });
   return Object.assign(schema, { check });
 }
-
-/** The customer import's columns, which are also the customer form's field names. */
-export const CUSTOMER_SPEC = {
-  name: required(maxLen(200)),
-  company: optional(maxLen(200)),
-  email: optional(email),
-  phone: optional(phone),
-  address_line1: optional(maxLen(200)),
-  address_line2: optional(maxLen(200)),
-  city: optional(maxLen(100)),
-  region: optional(maxLen(100)),
-  postal_code: optional(maxLen(20)),
-  country: optional(maxLen(100)),
-  notes: optional(maxLen(5000), true),
-  external_id: optional(maxLen(100)),
-};
-
-export const customerSchema = rowSchema(CUSTOMER_SPEC, (r): CustomerRow => ({
-  name: r.name,
-  company: r.company,
-  email: r.email,
-  phone: r.phone,
-  addressLine1: r.address_line1,
-  addressLine2: r.address_line2,
-  city: r.city,
-  region: r.region,
-  postalCode: r.postal_code,
-  country: r.country,
-  notes: r.notes,
-  externalId: r.external_id,
-}));
 
 /** A zod string field checked by one of the cell checks above (the forms that share the import's rules). */
 export const checked = <T>(check: Check<T>) =>

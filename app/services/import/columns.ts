@@ -3,6 +3,8 @@
 
 import { IMPORT_TYPES, type ImportType } from "../../../db/enums";
 import { can, type Role } from "~/utils/permissions";
+import { CUSTOMER_FIELDS } from "~/services/customers/fields";
+import { importColumnsOf } from "./field-list";
 
 export { IMPORT_TYPES, type ImportType };
 
@@ -86,40 +88,7 @@ const item: ImportColumn[] = [
 ];
 
 export const IMPORT_COLUMNS: Record<ImportType, readonly ImportColumn[]> = {
-  customers: [
-    { name: "name", required: true, format: "Text, up to 200 characters", example: "Zoë Kowalski" },
-    { name: "company", required: false, format: "Text, up to 200 characters", example: "Brennan, Hart & Co." },
-    {
-      name: "email",
-      required: false,
-      format: "Email address, unique among your customers",
-      example: "zoe.kowalski@example.com",
-    },
-    {
-      name: "phone",
-      required: false,
-      format: "Phone number: digits, spaces, + ( ) - . and an optional extension (x12)",
-      example: "+1 512 555 0142",
-    },
-    { name: "address_line1", required: false, format: "Text, up to 200 characters", example: "1208 Barton Springs Rd" },
-    { name: "address_line2", required: false, format: "Text, up to 200 characters", example: "Unit 4" },
-    { name: "city", required: false, format: "Text, up to 100 characters", example: "Austin" },
-    { name: "region", required: false, format: "State, province or region, up to 100 characters", example: "TX" },
-    { name: "postal_code", required: false, format: "Text, up to 20 characters", example: "78704" },
-    { name: "country", required: false, format: "Country name or code, up to 100 characters", example: "US" },
-    {
-      name: "notes",
-      required: false,
-      format: "Text, up to 5,000 characters, line breaks allowed",
-      example: "Gate code 4412",
-    },
-    {
-      name: "external_id",
-      required: false,
-      format: "Your own ID for the customer, up to 100 characters, unique",
-      example: "CUST-1001",
-    },
-  ],
+  customers: importColumnsOf(CUSTOMER_FIELDS),
   jobs: [
     { name: "title", required: true, format: "Text, up to 200 characters", example: "Replace water heater" },
     ...customerRef,

@@ -6,6 +6,8 @@ import { randomUUID } from "node:crypto";
 import { rows, type Tx } from "../../../db/index";
 import { addLoginEmailsOfImportRun } from "../../../db/login-emails";
 import { conflict } from "~/utils/app-error";
+import { CUSTOMER_FIELDS } from "~/services/customers/fields";
+import { storedColumnsOf, type StoredColumn } from "./field-list";
 import type { ImportType } from "./columns";
 import type { PropertyDraft } from "./mapping/apply.server";
 import type {
@@ -19,7 +21,7 @@ import type {
 } from "./row-types";
 
 /** A stored record column: name in the SQL, PostgreSQL type, and how to read it. */
-type Column<R> = readonly [name: string, type: string, get: (r: R) => unknown];
+type Column<R> = StoredColumn<R>;
 
 /** Integer thousandths as a decimal string: 2500 -> "2.500" (numeric columns, no float). */
 function thousandths(n: number): string {
@@ -65,20 +67,9 @@ const DOCUMENT: Column<QuoteDocument | InvoiceDocument>[] = [
   ["items", "jsonb", (d) => d.items.map((i) => toArray(ITEM_COLUMNS, i))],
 ];
 
-const RECORD_COLUMNS = {
+export const RECORD_COLUMNS = {
   customers: [
-    ["name", "text", (v) => v.name],
-    ["company", "text", (v) => v.company],
-    ["email", "text", (v) => v.email],
-    ["phone", "text", (v) => v.phone],
-    ["address_line1", "text", (v) => v.addressLine1],
-    ["address_line2", "text", (v) => v.addressLine2],
-    ["city", "text", (v) => v.city],
-    ["region", "text", (v) => v.region],
-    ["postal_code", "text", (v) => v.postalCode],
-    ["country", "text", (v) => v.country],
-    ["notes", "text", (v) => v.notes],
-    ["external_id", "text", (v) => v.externalId],
+    ...storedColumnsOf<CustomerRow>(CUSTOMER_FIELDS),
     // The id is chosen at the preview, so the service properties can name their customer.
     ["id", "uuid", () => randomUUID()],
     ["properties", "jsonb", (v) => (v.properties ?? []).map((p) => toArray(PROPERTY_COLUMNS, p))],
@@ -181,10 +172,8 @@ const itemsSql = (kind: "quote" | "invoice") => `
 export const COMMIT_SQL: Record<ImportType, { main: string; parts: string[] }> = {
   customers: {
     main: `
-      INSERT INTO customers (tenant_id, id, name, company, email, phone, address_line1, address_line2, city, region,
-        postal_code, country, notes, external_id, import_run_id)
-      SELECT $1, r.id, r.name, r.company, r.email, r.phone, r.address_line1, r.address_line2, r.city, r.region,
-        r.postal_code, r.country, r.notes, r.external_id, $2
+      INSERT INTO customers (tenant_id, id, ${CUSTOMER_FIELDS.map((f) => f.column).join(", ")}, import_run_id)
+      SELECT $1, r.id, ${CUSTOMER_FIELDS.map((f) => `r.${f.column}`).join(", ")}, $2
       ${source(RECORD_COLUMNS.customers)}`,
     // Service properties: one row per element of the record's list.
     parts: [

@@ -3,11 +3,10 @@
 // and docs/decisions/077). The cell checks live in cells.ts.
 import type { z } from "zod";
 import { INVOICE_STATUSES } from "../../../db/enums";
+import { customerSchema, CUSTOMER_SPEC } from "~/services/customers/schema";
 import type { ImportType } from "./columns";
 import {
   currency,
-  customerSchema,
-  CUSTOMER_SPEC,
   email,
   isoDate,
   isoDateTime,
@@ -118,7 +117,7 @@ export const SPECS = {
   },
 };
 
-/** The customer row: one schema for the import and the customer form (./cells.ts). */
+/** The customer row: one schema for the import and the customer form (app/services/customers/fields.ts). */
 export { customerSchema };
 
 export const jobSchema = rowSchema(

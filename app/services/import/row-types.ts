@@ -2,8 +2,8 @@
 // schemas (row-schemas.ts) make of a record, what validateRows answers and what the database
 // layer stores. Types and the import's own status lists only.
 import type { InvoiceStatus, JobStatus, QuoteStatus, Role } from "../../../db/enums";
+import type { CustomerRow } from "~/services/customers/fields";
 import type { ImportType } from "./columns";
-import type { PropertyDraft } from "./mapping/apply.server";
 import type { RowError } from "./parse.server";
 
 // The states a file may give (subsets of db/enums.ts: an import never starts a job on the road,
@@ -25,22 +25,8 @@ export type ImportJobStatus = (typeof IMPORT_JOB_STATUSES)[number];
 export type ImportQuoteStatus = (typeof IMPORT_QUOTE_STATUSES)[number];
 export type TeamRole = (typeof TEAM_ROLES)[number];
 
-export interface CustomerRow {
-  name: string;
-  company: string | null;
-  email: string | null;
-  phone: string | null;
-  addressLine1: string | null;
-  addressLine2: string | null;
-  city: string | null;
-  region: string | null;
-  postalCode: string | null;
-  country: string | null;
-  notes: string | null;
-  externalId: string | null;
-  /** Service properties, from a file mapped from another product's export (section 14). */
-  properties?: PropertyDraft[];
-}
+/** A customer row: the customer field list's row (app/services/customers/fields.ts). */
+export type { CustomerRow };
 
 /** At least one of customerEmail / customerExternalId is set. When both are, both must name
  * the same customer (the database layer checks that while resolving). */

@@ -3,7 +3,7 @@ import { inTenant, one, rows } from "../../../db/index";
 import { notFound } from "~/utils/app-error";
 import type { Actor } from "~/services/accounts/actor";
 import { isUuid } from "~/utils/crypto.server";
-import { keysetPage, type KeysetQuery, type PageCursor } from "./keyset.server";
+import { keysetPage, type KeysetQuery, type PageCursor } from "~/services/records/keyset.server";
 import {
   containsPattern,
   CUSTOMER_SEARCH,
@@ -12,23 +12,27 @@ import {
   prefixPattern,
   quoteStatus,
   SHORT_SEARCH_CHARS,
-} from "./sql.server";
-import { listSchemaBase } from "./list-params";
-import { CUSTOMER_FILTERS } from "./statuses";
+} from "~/services/records/sql.server";
+import { listSchemaBase } from "~/services/records/list-params";
+import { CUSTOMER_FILTERS } from "~/services/records/statuses";
+import { CUSTOMER_FIELDS, type CustomerField } from "./fields";
+import { CUSTOMER_LIST_COLUMNS } from "./schema";
 
 export const customerListSchema = listSchemaBase.extend({
   filter: z.enum(CUSTOMER_FILTERS).catch("all"),
 });
 export type CustomerListParams = z.infer<typeof customerListSchema> & PageCursor;
 
-export type CustomerListItem = {
-  id: string;
-  name: string;
-  company: string | null;
-  email: string | null;
-  phone: string | null;
-  city: string | null;
+/** A field's value as a read gives it, by the field's column name (text columns: string or null). */
+type ColumnValues<F extends CustomerField> = {
+  [E in F as E["column"]]: E extends { required: true } ? string : string | null;
 };
+/** A list row: the id and the list's columns (CUSTOMER_LIST_COLUMNS). */
+export type CustomerListItem = { id: string } & ColumnValues<Extract<CustomerField, { list?: true }>>;
+/** The customers list's SELECT: the id, then each list column of the field list. */
+const LIST_SELECT = ["c.id", ...CUSTOMER_LIST_COLUMNS.map((c) => `c.${c.column}`)].join(", ");
+/** Every column of the field list, for the record page. */
+const RECORD_SELECT = CUSTOMER_FIELDS.map((f) => `c.${f.column}`).join(", ");
 
 /** The query of a customers page: by name, searched by name, email, phone or company. */
 export function customerListQuery(tenantId: string, p: CustomerListParams): KeysetQuery {
@@ -51,7 +55,7 @@ export function customerListQuery(tenantId: string, p: CustomerListParams): Keys
     );
   }
   return {
-    select: "c.id, c.name, c.company, c.email, c.phone, c.city",
+    select: LIST_SELECT,
     from: "customers c",
     where,
     bind,
@@ -72,28 +76,17 @@ const RELATED = 10;
 export async function getCustomer(actor: Actor, id: string) {
   if (!isUuid(id)) throw notFound("Customer not found.");
   return inTenant(actor.tenantId, async (t) => {
-    const customer = await one<{
-      id: string;
-      name: string;
-      company: string | null;
-      email: string | null;
-      phone: string | null;
-      address_line1: string | null;
-      address_line2: string | null;
-      city: string | null;
-      region: string | null;
-      postal_code: string | null;
-      country: string | null;
-      notes: string | null;
-      external_id: string | null;
-      created_at: string;
-      jobs_count: number;
-      quotes_count: number;
-      invoices_count: number;
-      unpaid: Array<{ currency: string; cents: number }> | null;
-    }>(
-      `SELECT c.id, c.name, c.company, c.email, c.phone, c.address_line1, c.address_line2, c.city, c.region, c.postal_code,
-              c.country, c.notes, c.external_id, c.created_at,
+    const customer = await one<
+      ColumnValues<CustomerField> & {
+        id: string;
+        created_at: string;
+        jobs_count: number;
+        quotes_count: number;
+        invoices_count: number;
+        unpaid: Array<{ currency: string; cents: number }> | null;
+      }
+    >(
+      `SELECT c.id, ${RECORD_SELECT}, c.created_at,
               (SELECT count(*) FROM jobs WHERE tenant_id = $1 AND customer_id = c.id)::int AS jobs_count,
               (SELECT count(*) FROM quotes WHERE tenant_id = $1 AND customer_id = c.id)::int AS quotes_count,
               (SELECT count(*) FROM invoices WHERE tenant_id = $1 AND customer_id = c.id)::int AS invoices_count,

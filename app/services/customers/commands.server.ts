@@ -1,31 +1,20 @@
-// Customers by hand: the commands behind /customers/new and
-// /customers/<id>/edit, given the row the import's customer schema made (one set of rules).
+// Customers by hand: the commands behind /customers/new and /customers/<id>/edit, given the row
+// the customer schema made (the import's rules too). The columns come from the field list.
 import { UniqueConstraintError } from "sequelize";
 import { inTenant, type Tx } from "../../../db/index";
 import { Customer } from "../../../db/models";
 import { recordHistory } from "~/services/history/history.server";
-import type { CustomerRow } from "~/services/import/row-types";
+import { nounOf } from "~/services/import/field-list";
+import { CUSTOMER_FIELDS, type CustomerRow } from "./fields";
 import { notFound, validationFailed } from "~/utils/app-error";
 import type { Actor } from "~/services/accounts/actor";
 import { isUuid } from "~/utils/crypto.server";
 
-/** The form's field names for a customer's columns (the import's column names). */
-// (A service property list an import may carry is not a column of its own.)
-const FORM_NAMES: Record<Exclude<keyof CustomerRow, "properties">, string> = {
-  name: "name",
-  company: "company",
-  email: "email",
-  phone: "phone",
-  addressLine1: "address_line1",
-  addressLine2: "address_line2",
-  city: "city",
-  region: "region",
-  postalCode: "postal_code",
-  country: "country",
-  notes: "notes",
-  externalId: "external_id",
-};
-const COLUMNS = Object.keys(FORM_NAMES) as Array<keyof typeof FORM_NAMES>;
+/** The customer's own columns by code name (a service property list an import may carry is not one of them). */
+const COLUMNS = CUSTOMER_FIELDS.map((f) => f.key);
+type ColumnKey = (typeof COLUMNS)[number];
+/** The word the history uses for each column. */
+const NOUNS = Object.fromEntries(CUSTOMER_FIELDS.map((f) => [f.key, nounOf(f)])) as Record<ColumnKey, string>;
 
 /** A duplicate email or external id, said beside its field (422) rather than as a crash. */
 function duplicateField(error: unknown): never {
@@ -43,7 +32,8 @@ function duplicateField(error: unknown): never {
   throw error;
 }
 
-const valuesOf = (row: CustomerRow) => Object.fromEntries(COLUMNS.map((c) => [c, row[c] ?? null])) as Partial<Customer>;
+const valuesOf = (row: CustomerRow) =>
+  Object.fromEntries(COLUMNS.map((c) => [c, row[c] ?? null])) as Partial<Record<ColumnKey, unknown>>;
 
 export async function createCustomer(
   actor: Actor,
@@ -83,26 +73,24 @@ export async function customerForEdit(
 ): Promise<{ id: string; values: Record<string, string> }> {
   return inTenant(actor.tenantId, async (t) => {
     const c = await findCustomer(t, actor, id);
-    return { id: c.id, values: Object.fromEntries(COLUMNS.map((k) => [FORM_NAMES[k], (c[k] as string | null) ?? ""])) };
+    return {
+      id: c.id,
+      values: Object.fromEntries(
+        CUSTOMER_FIELDS.map((f) => [f.csv, (c.get(f.key) as string | number | null | undefined)?.toString() ?? ""]),
+      ),
+    };
   });
 }
-
-const LABELS: Record<string, string> = {
-  addressLine1: "address",
-  addressLine2: "address",
-  postalCode: "postal code",
-  externalId: "external id",
-};
 
 export async function updateCustomer(actor: Actor, id: string, row: CustomerRow): Promise<void> {
   await inTenant(actor.tenantId, async (t) => {
     const customer = await findCustomer(t, actor, id, true);
     const values = valuesOf(row);
-    const changed = COLUMNS.filter((c) => (customer[c] ?? null) !== (values[c] ?? null));
+    const changed = COLUMNS.filter((c) => (customer.get(c) ?? null) !== (values[c] ?? null));
     if (!changed.length) return;
     customer.set(values);
     await customer.save({ transaction: t }).catch(duplicateField);
-    const what = [...new Set(changed.map((c) => LABELS[c] ?? c))].join(", ");
+    const what = [...new Set(changed.map((c) => NOUNS[c]))].join(", ");
     await recordHistory(t, actor, {
       recordType: "customer",
       recordId: id,
