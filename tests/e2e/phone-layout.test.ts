@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
-import { JS_MODES, screenshot, signIn, SKIP_BROWSER, withBrowser } from "../helpers/browser";
+import { JS_MODES, screenshot, signIn, SKIP_BROWSER, withBrowser, phoneContext, PHONE } from "../helpers/browser";
 import { BASE_URL } from "../helpers/client";
 import { one } from "../../db/index";
 import {
@@ -17,8 +17,6 @@ import { portalSetup } from "../helpers/portal";
 // Issue 26, point 7: the office on a 390 px phone. The menu is a disclosure (no JavaScript
 // needed), the page's own content is in the first screen, a quote's line items show every
 // column, and list tables scroll sideways with their first column held in place.
-
-const PHONE = { width: 390, height: 844 };
 
 async function seed() {
   const t = await createTenantWithUsers("Northside Plumbing & Drain");
@@ -66,13 +64,7 @@ describe("browser: office pages on a phone", { skip: SKIP_BROWSER }, () => {
     test(`390 px: menu button, content first, every line-item column, lists that scroll (${mode.label})`, async () => {
       const { t, quote } = await seed();
       const tag = mode.javaScript ? "js" : "nojs";
-      const context = await browser.newContext({
-        javaScriptEnabled: mode.javaScript,
-        baseURL: BASE_URL,
-        viewport: PHONE,
-        isMobile: true,
-        hasTouch: true,
-      });
+      const context = await phoneContext(browser, { javaScript: mode.javaScript });
       try {
         const page = await context.newPage();
         await signIn(page, t.users.owner.email, DEFAULT_PASSWORD);

@@ -13,12 +13,12 @@ import {
   signIn,
   SKIP_BROWSER,
   withBrowser,
+  phoneContext,
+  PHONE,
 } from "../helpers/browser";
 import { createTenantWithUsers } from "../helpers/fixtures";
 import { portalSetup } from "../helpers/portal";
 import { BETTER_WITH_WARRANTY, quoteWithOptions, recordedChoice } from "../helpers/quote-options";
-
-const PHONE = { width: 390, height: 844 };
 
 describe("browser: options and optional items in the portal, on a phone", { skip: SKIP_BROWSER }, () => {
   let browser: Browser;
@@ -30,13 +30,7 @@ describe("browser: options and optional items in the portal, on a phone", { skip
       const tenant = await createTenantWithUsers("Northside Heating & Air");
       const s = await portalSetup({ tenant, customerName: "Jamie Rivera" });
       const q = await quoteWithOptions(tenant.id, s.customer.id);
-      const context = await browser.newContext({
-        javaScriptEnabled: mode.javaScript,
-        baseURL: BASE_URL,
-        viewport: PHONE,
-        isMobile: true,
-        hasTouch: true,
-      });
+      const context = await phoneContext(browser, { javaScript: mode.javaScript });
       const page = await context.newPage();
       await page.goto(s.url);
       const card = page.locator(`#quote-${q.id}`);

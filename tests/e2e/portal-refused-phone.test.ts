@@ -8,13 +8,18 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { Browser, Locator, Page } from "playwright-core";
 import { one, rows } from "../../db/index";
-import { BASE_URL } from "../helpers/client";
-import { consoleErrors, inWindow, JS_MODES, screenshot, SKIP_BROWSER, withBrowser } from "../helpers/browser";
+import {
+  consoleErrors,
+  inWindow,
+  JS_MODES,
+  screenshot,
+  SKIP_BROWSER,
+  withBrowser,
+  phoneContext,
+} from "../helpers/browser";
 import { createInvoice, createQuote, createTenantWithUsers } from "../helpers/fixtures";
 import { portalSetup } from "../helpers/portal";
 import { quoteWithOptions } from "../helpers/quote-options";
-
-const PHONE = { width: 390, height: 844 };
 
 /** Waits for the message, then checks that it is in the window and that the page stayed the portal's. */
 async function refusedInView(page: Page, message: Locator, javaScript: boolean, anchor: string, name: string) {
@@ -43,13 +48,7 @@ describe("browser: a refused portal form keeps the customer at the form, on a ph
         customerId: s.customer.id,
         items: [{ description: "Furnace tune-up", unitPriceCents: 18_900 }],
       });
-      const context = await browser.newContext({
-        javaScriptEnabled: mode.javaScript,
-        baseURL: BASE_URL,
-        viewport: PHONE,
-        isMobile: true,
-        hasTouch: true,
-      });
+      const context = await phoneContext(browser, { javaScript: mode.javaScript });
       const page = await context.newPage();
       const errors = consoleErrors(page);
       await page.goto(s.url);

@@ -3,11 +3,17 @@ import { describe, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { one } from "../../db/index";
 import { BASE_URL } from "../helpers/client";
-import { expectNoSeriousAxeViolations, JS_MODES, screenshot, SKIP_BROWSER, withBrowser } from "../helpers/browser";
+import {
+  expectNoSeriousAxeViolations,
+  JS_MODES,
+  screenshot,
+  SKIP_BROWSER,
+  withBrowser,
+  phoneContext,
+} from "../helpers/browser";
 import { createInvoice, createQuote, createTenantWithUsers } from "../helpers/fixtures";
 import { portalSetup } from "../helpers/portal";
 
-const PHONE = { width: 390, height: 844 };
 const inAWeek = () => new Date(Date.now() + 7 * 86400_000).toISOString().slice(0, 10);
 
 /** Clicks a submit button and waits for what the customer then sees (a new page, or the card's message with JavaScript). */
@@ -33,13 +39,7 @@ describe("browser: the customer portal on a phone", { skip: SKIP_BROWSER }, () =
           { description: "Replacement filter (MERV 13)", quantity: "2", unitPriceCents: 2_450, taxRate: "8.25" },
         ],
       });
-      const context = await browser.newContext({
-        javaScriptEnabled: mode.javaScript,
-        baseURL: BASE_URL,
-        viewport: PHONE,
-        isMobile: true,
-        hasTouch: true,
-      });
+      const context = await phoneContext(browser, { javaScript: mode.javaScript });
       const page = await context.newPage();
 
       await page.goto(s.url);

@@ -65,6 +65,20 @@ export async function newContext(
   });
 }
 
+/** The phone the browser tests use: 390 px wide, touch, mobile viewport. */
+export const PHONE = { width: 390, height: 844 };
+
+/** A browser context on that phone, with JavaScript on or off, resolving URLs against the test server. */
+export function phoneContext(browser: Browser, opts: { javaScript: boolean }): Promise<BrowserContext> {
+  return browser.newContext({
+    javaScriptEnabled: opts.javaScript,
+    baseURL: BASE_URL,
+    viewport: PHONE,
+    isMobile: true,
+    hasTouch: true,
+  });
+}
+
 export const ARTIFACTS = path.resolve(import.meta.dirname, "../.artifacts");
 
 /**
