@@ -35,7 +35,7 @@ export const DISTRIBUTED_FUNCTIONS: ReadonlyArray<{ signature: string; argument:
   { signature: "field_push(uuid, uuid, uuid, boolean, jsonb, jsonb)", argument: "p_tenant" },
   {
     signature:
-      "field_apply_mutation(uuid, uuid, uuid, bigint, text, uuid, boolean, text, text[], text, timestamptz, timestamptz, timestamptz)",
+      "field_apply_mutation(uuid, uuid, uuid, bigint, text, uuid, boolean, text, text[], text, timestamptz, timestamptz, timestamptz, uuid)",
     argument: "p_tenant",
   },
   // Fair sharing's leases (migration 0013, docs/decisions/193): on the worker holding the tenant,

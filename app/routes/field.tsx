@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { EmptyState, PageHeader } from "~/components/layout";
 import { JobCard, type CardActions, type CardFailure } from "~/components/field/job-card";
 import { dayKey, describeAction, groupDay, nextDays, project, type ShownJob } from "~/components/field/project";
@@ -42,27 +42,28 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 /** One form's action, applied at once; the flash message that says what happened. */
 async function applyForm(actor: Actor, input: FieldFormInput): Promise<string> {
-  const { jobId } = input;
+  // The card's visit, when it names one (a job without visits names none).
+  const ids = input.visitId ? { jobId: input.jobId, visitId: input.visitId } : { jobId: input.jobId };
   switch (input.intent) {
     case "status":
-      await applyFieldAction(actor, { type: "job.status", args: { jobId, status: input.status } });
+      await applyFieldAction(actor, { type: "job.status", args: { ...ids, status: input.status } });
       return `Job marked ${STATUS_LABELS[input.status].toLowerCase()}.`;
     case "note":
-      await applyFieldAction(actor, { type: "job.note", args: { jobId, body: input.body } });
+      await applyFieldAction(actor, { type: "job.note", args: { ...ids, body: input.body } });
       return "Note saved.";
     case "clock":
-      await applyFieldAction(actor, { type: "job.clock", args: { jobId, action: input.action } });
+      await applyFieldAction(actor, { type: "job.clock", args: { ...ids, action: input.action } });
       return input.action === "start" ? "Clock started." : "Clock stopped; the time is logged.";
     case "checklist":
-      await applyFieldAction(actor, { type: "job.checklist", args: { jobId, itemId: input.itemId, done: input.done } });
+      await applyFieldAction(actor, { type: "job.checklist", args: { ...ids, itemId: input.itemId, done: input.done } });
       return input.done ? "Checklist item ticked." : "Checklist item unticked.";
     case "complete": {
       // Completed first: a refusal (the checklist) stores nothing. The typed name is the
       // signature of a phone without JavaScript; it is stored on the completed job.
-      await applyFieldAction(actor, { type: "job.status", args: { jobId, status: "completed" } });
+      await applyFieldAction(actor, { type: "job.status", args: { ...ids, status: "completed" } });
       const name = input.signerName?.trim();
       if (!name) return "Job marked completed.";
-      await applyFieldAction(actor, { type: "job.signature", args: { jobId, name } });
+      await applyFieldAction(actor, { type: "job.signature", args: { ...ids, name } });
       return `Job marked completed, signed by ${name}.`;
     }
   }
@@ -104,13 +105,22 @@ export default function FieldPage() {
   const now = useNow();
 
   const { ready, enqueue } = sync;
+  // Each card's visit: a queued action names it, so it lands on the visit the card showed.
+  const visitOf = useRef(new Map<string, string>());
+  visitOf.current = new Map(
+    [...sync.jobs.open, ...sync.jobs.doneToday].flatMap((j) => (j.visitId ? [[j.id, j.visitId] as const] : [])),
+  );
   const actions = useMemo<CardActions | undefined>(() => {
     if (!ready) return undefined;
+    const ids = (jobId: string) => {
+      const visitId = visitOf.current.get(jobId);
+      return visitId ? { jobId, visitId } : { jobId };
+    };
     return {
-      status: (jobId, status) => void enqueue("job.status", { jobId, status }),
-      note: (jobId, body) => void enqueue("job.note", { jobId, body }),
-      clock: (jobId, action) => void enqueue("job.clock", { jobId, action }),
-      checklist: (jobId, itemId, done) => void enqueue("job.checklist", { jobId, itemId, done }),
+      status: (jobId, status) => void enqueue("job.status", { ...ids(jobId), status }),
+      note: (jobId, body) => void enqueue("job.note", { ...ids(jobId), body }),
+      clock: (jobId, action) => void enqueue("job.clock", { ...ids(jobId), action }),
+      checklist: (jobId, itemId, done) => void enqueue("job.checklist", { ...ids(jobId), itemId, done }),
       complete: (jobId, signature) =>
         void (async () => {
           // In this order in the outbox: the signature lands on the job before it is completed.
@@ -118,10 +128,10 @@ export default function FieldPage() {
             await enqueue(
               "job.signature",
               signature.image
-                ? { jobId, name: signature.name, image: signature.image }
-                : { jobId, name: signature.name },
+                ? { ...ids(jobId), name: signature.name, image: signature.image }
+                : { ...ids(jobId), name: signature.name },
             );
-          await enqueue("job.status", { jobId, status: "completed" });
+          await enqueue("job.status", { ...ids(jobId), status: "completed" });
         })(),
     };
   }, [ready, enqueue]);

@@ -37,7 +37,8 @@ AS $procedure$
           PERFORM set_config('synchronous_commit', 'off', true); -- (field_apply_mutation sets the tenant)
           r := field_apply_mutation(p_tenant, p_user, p_client, v_id, m ->> 'type', (m ->> 'jobId')::uuid, p_any_job, m ->> 'status',
                  CASE WHEN jsonb_typeof(m -> 'allowedFrom') = 'array' THEN ARRAY(SELECT jsonb_array_elements_text(m -> 'allowedFrom')) END,
-                 m ->> 'body', (m ->> 'startedAt')::timestamptz, (m ->> 'endedAt')::timestamptz, (m ->> 'occurredAt')::timestamptz);
+                 m ->> 'body', (m ->> 'startedAt')::timestamptz, (m ->> 'endedAt')::timestamptz, (m ->> 'occurredAt')::timestamptz,
+                 (m ->> 'visitId')::uuid);
           COMMIT;
           v_last := coalesce((r ->> 'lastMutationId')::bigint, v_last);
         END IF;

@@ -55,12 +55,13 @@ export class JobEvent extends Model {
   declare createdAt: Date;
 }
 
-/** A job's one running clock (migration 0084): stopped, it becomes a time entry. */
+/** A technician's running clock on a job's visit (migrations 0084, 0150): stopped, it becomes their time entry. */
 @Table({ tableName: "job_clocks", underscored: true, updatedAt: false })
 export class JobClock extends Model {
   @TenantKey declare tenantId: string;
   @Column({ type: DataType.UUID, primaryKey: true, allowNull: false }) declare jobId: string;
-  @Uuid declare userId: string;
+  @Column({ type: DataType.UUID, primaryKey: true, allowNull: false }) declare userId: string;
+  @Uuid declare visitId: string | null;
   @Timestamp declare startedAt: Date;
   @Timestamp declare onSiteAt: Date | null;
   declare createdAt: Date;

@@ -52,6 +52,7 @@ function When({ job, timeZone, showDay }: { job: ShownJob; timeZone: string; sho
 function ActionForm({
   intent,
   jobId,
+  visitId,
   onSubmit,
   children,
   className,
@@ -59,6 +60,8 @@ function ActionForm({
 }: {
   intent: string;
   jobId: string;
+  /** The visit the card stands for: the form acts on it. */
+  visitId?: string | null;
   onSubmit?: (form: HTMLFormElement, submitter: HTMLElement | null) => void;
   children: React.ReactNode;
   className?: string;
@@ -79,6 +82,7 @@ function ActionForm({
       <CsrfInput />
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="jobId" value={jobId} />
+      {visitId ? <input type="hidden" name="visitId" value={visitId} /> : null}
       {children}
     </form>
   );
@@ -127,6 +131,7 @@ function Checklist({ job, actions, done }: { job: ShownJob; actions?: CardAction
             <ActionForm
               intent="checklist"
               jobId={job.id}
+ visitId={job.visitId}
               onSubmit={actions && (() => actions.checklist(job.id, item.id, !item.done))}
             >
               <input type="hidden" name="itemId" value={item.id} />
@@ -168,6 +173,7 @@ function CompleteForm({ job, actions, failure }: { job: ShownJob; actions?: Card
       <ActionForm
         intent="complete"
         jobId={job.id}
+ visitId={job.visitId}
         aria-label={`Complete “${job.title}”`}
         onSubmit={
           actions &&
@@ -263,6 +269,11 @@ export function JobCard({
           </>
         ) : null}
       </p>
+      {job.crew.length > 1 ? (
+        <p className="job-crew small">
+          <span className="badge badge-muted">Crew</span> {job.crew.map((m) => m.name).join(", ")}
+        </p>
+      ) : null}
       {job.address ? (
         <p className="job-address">
           <a href={mapsLink(job.address)} target="_blank" rel="noopener noreferrer">
@@ -306,6 +317,7 @@ export function JobCard({
                 key={to}
                 intent="status"
                 jobId={job.id}
+ visitId={job.visitId}
                 onSubmit={actions && (() => actions.status(job.id, to))}
               >
                 <input type="hidden" name="status" value={to} />
@@ -318,7 +330,8 @@ export function JobCard({
               </ActionForm>
             ))}
           {clockAction ? (
-            <ActionForm intent="clock" jobId={job.id} onSubmit={actions && (() => actions.clock(job.id, clockAction))}>
+            <ActionForm intent="clock" jobId={job.id}
+ visitId={job.visitId} onSubmit={actions && (() => actions.clock(job.id, clockAction))}>
               <input type="hidden" name="action" value={clockAction} />
               <button type="submit" className="btn btn-ghost">
                 {clockAction === "stop" ? "Stop clock" : "Start clock"}
@@ -351,6 +364,7 @@ export function JobCard({
       <ActionForm
         intent="note"
         jobId={job.id}
+ visitId={job.visitId}
         className="job-note-form"
         onSubmit={
           actions &&

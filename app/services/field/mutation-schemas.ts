@@ -28,6 +28,9 @@ const dateTime = z
   .datetime({ offset: true, message: "Use an ISO 8601 date-time with a time zone, e.g. 2026-06-16T09:30:00Z." });
 // A job id that is not a UUID names no job: rejected as unknown, like any other missing job.
 const jobId = z.string({ required_error: "Required." }).min(1, "Required.").max(100);
+// The visit of the job the mutation acts on; without it, the caller's visit under way, else the
+// one nearest the mutation's time. One that is not a UUID names no visit: rejected as unknown.
+const visitId = z.string({ invalid_type_error: "Must be a visit's id." }).min(1, "Required.").max(100).optional();
 
 /** The envelope of one mutation; its `args` are checked per type when it is processed. */
 export const mutationSchema = z.object({
@@ -82,27 +85,32 @@ export const fieldFormSchema = z.discriminatedUnion("intent", [
   z.object({
     intent: z.literal("status"),
     jobId: z.string({ required_error: "Required." }),
+    visitId: z.string().optional(),
     status: z.enum(FIELD_STATUSES),
   }),
   z.object({
     intent: z.literal("note"),
     jobId: z.string({ required_error: "Required." }),
+    visitId: z.string().optional(),
     body: z.string({ required_error: "Write a note." }),
   }),
   z.object({
     intent: z.literal("clock"),
     jobId: z.string({ required_error: "Required." }),
+    visitId: z.string().optional(),
     action: z.enum(CLOCK_ACTIONS),
   }),
   z.object({
     intent: z.literal("checklist"),
     jobId: z.string({ required_error: "Required." }),
+    visitId: z.string().optional(),
     itemId: z.string({ required_error: "Required." }),
     done: checked,
   }),
   z.object({
     intent: z.literal("complete"),
     jobId: z.string({ required_error: "Required." }),
+    visitId: z.string().optional(),
     signerName: z.string().max(SIGNER_NAME_MAX, `At most ${SIGNER_NAME_MAX} characters.`).optional(),
   }),
 ]);
@@ -111,12 +119,14 @@ export type FieldFormInput = z.infer<typeof fieldFormSchema>;
 export const ARGS_SCHEMAS = {
   "job.status": z.object({
     jobId,
+    visitId,
     status: z.enum(FIELD_STATUSES, { errorMap: () => ({ message: `One of ${FIELD_STATUSES.join(", ")}.` }) }),
   }),
-  "job.note": z.object({ jobId, body: text(NOTE_MAX).pipe(z.string().min(1, "Write a note.")) }),
+  "job.note": z.object({ jobId, visitId, body: text(NOTE_MAX).pipe(z.string().min(1, "Write a note.")) }),
   "job.time_entry": z
     .object({
       jobId,
+      visitId,
       startedAt: dateTime,
       endedAt: dateTime,
       note: text(NOTE_MAX).optional(),
@@ -131,12 +141,14 @@ export const ARGS_SCHEMAS = {
     }),
   "job.clock": z.object({
     jobId,
+    visitId,
     action: z.enum(CLOCK_ACTIONS, { errorMap: () => ({ message: `One of ${CLOCK_ACTIONS.join(", ")}.` }) }),
   }),
   "job.checklist": z.object({
     jobId,
+    visitId,
     itemId: z.string({ required_error: "Required." }).uuid("Must be a checklist item's id."),
     done: z.boolean({ required_error: "Required.", invalid_type_error: "Must be true or false." }),
   }),
-  "job.signature": z.object({ jobId, name: signerName, image: signatureImage.optional() }),
+  "job.signature": z.object({ jobId, visitId, name: signerName, image: signatureImage.optional() }),
 } satisfies Record<MutationType, z.ZodTypeAny>;

@@ -30,6 +30,8 @@ export type DbOutcome = {
   outcome: Outcome;
   lastMutationId?: number;
   jobStatus?: JobStatus | null;
+  /** The visit the mutation acted on (none for a job without visits). */
+  visitId?: string | null;
   /** Why a conflict or not_found (migration 0084): a checklist, the clock, a closed job, an unknown item. */
   reason?: "checklist_incomplete" | "clock_running" | "clock_not_started" | "clock_stopped" | "closed" | "item" | null;
   /** The checklist items not ticked, when completing needs them all. */
@@ -40,6 +42,8 @@ export type DbOutcome = {
 export type Prepared = {
   type: MutationType | null;
   jobId: string | null;
+  /** The visit named, if any (a name that is not a UUID becomes NO_VISIT: unknown). */
+  visitId: string | null;
   status: FieldStatus | null;
   allowedFrom: JobStatus[] | null;
   body: string | null;
@@ -76,13 +80,17 @@ function jsonArgs(type: MutationType, args: Record<string, unknown>): string {
     const { name, image } = args as { name: string; image?: string };
     return JSON.stringify({ name, image: image ? image.slice(SIGNATURE_DATA_URL_PREFIX.length) : null });
   }
-  const { jobId: _job, ...rest } = args;
+  const { jobId: _job, visitId: _visit, ...rest } = args;
   return JSON.stringify(rest);
 }
+
+/** Stands for a visit id that is not a UUID: no visit has it, so the database answers not_found. */
+const NO_VISIT = "00000000-0000-0000-0000-000000000000";
 
 const refused = (error: MutationError): Prepared => ({
   type: null,
   jobId: null,
+  visitId: null,
   status: null,
   allowedFrom: null,
   body: null,
@@ -109,6 +117,7 @@ export function prepare(m: FieldMutation): Prepared {
   }
   const a = parsed.data as {
     jobId: string;
+    visitId?: string;
     status?: FieldStatus;
     body?: string;
     note?: string;
@@ -119,6 +128,7 @@ export function prepare(m: FieldMutation): Prepared {
     type: m.type,
     // A job id that is not a UUID names no job: the database answers not_found.
     jobId: isUuid(a.jobId) ? a.jobId : null,
+    visitId: a.visitId === undefined ? null : isUuid(a.visitId) ? a.visitId : NO_VISIT,
     status: a.status ?? null,
     allowedFrom: a.status ? ALLOWED_FROM[a.status] : null,
     body: JSON_ARGS.has(m.type) ? jsonArgs(m.type, parsed.data) : (a.body ?? (a.note || null)),
@@ -131,13 +141,13 @@ export function prepare(m: FieldMutation): Prepared {
 /** Why a mutation did not apply, in the words the client shows; undefined when it applied. */
 export function errorOf(p: Prepared, r: DbOutcome): MutationError | undefined {
   if (p.error) return p.error;
-  // A job of the tenant that is not the technician's ("forbidden") answers as an unknown id does,
-  // so the answer never tells which jobs exist.
+  // A job or visit of the tenant that is not the technician's ("forbidden") answers as an unknown
+  // id does, so the answer never tells which jobs and visits exist.
   const e =
     r.outcome === "not_found" && r.reason === "item"
       ? notFound("This checklist item is not on this job (the office may have changed the list).")
       : r.outcome === "not_found" || r.outcome === "forbidden"
-        ? notFound("This job does not exist.")
+        ? notFound(p.visitId ? "This visit does not exist." : "This job does not exist.")
         : r.outcome === "conflict"
           ? conflict(conflictMessage(p, r))
           : null;
@@ -177,7 +187,7 @@ export async function applyFieldAction(
   const p = prepare({ ...m, occurredAt: m.occurredAt ?? new Date().toISOString() });
   if (p.error) throw new AppError("VALIDATION_FAILED", p.error.message, { fields: p.error.fields });
   const row = await one<{ result: DbOutcome }>(
-    `SELECT field_apply_mutation($1, $2, NULL, NULL, $3, $4, $5, $6, $7, $8, $9, $10, $11) AS result`,
+    `SELECT field_apply_mutation($1, $2, NULL, NULL, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) AS result`,
     [
       actor.tenantId,
       actor.userId,
@@ -190,6 +200,7 @@ export async function applyFieldAction(
       p.startedAt,
       p.endedAt,
       p.occurredAt,
+      p.visitId,
     ],
   );
   const error = errorOf(p, row!.result);

@@ -13,6 +13,7 @@ import { isUuid } from "~/utils/crypto.server";
 import { recordScope } from "~/utils/permissions";
 import { notify } from "~/services/events/events.server";
 import { actsOnAnyJob } from "~/services/field/mutations.server";
+import { isJobAssigned } from "~/services/jobs/assigned.server";
 import {
   isPhotoContentType,
   PHOTO_MAX_BYTES,
@@ -37,7 +38,8 @@ async function jobForUpload(actor: Actor, jobId: string, t: Tx) {
     attributes: ["id", "assigneeId", "createdAt", "scheduledStart"],
     transaction: t,
   });
-  if (!job || (!actsOnAnyJob(actor) && job.assigneeId !== actor.userId)) throw notFound(NO_JOB);
+  if (!job || (!actsOnAnyJob(actor) && !(await isJobAssigned(actor.tenantId, job.id, actor.userId, t))))
+    throw notFound(NO_JOB);
   return job;
 }
 
@@ -122,7 +124,11 @@ async function visibleJob(actor: Actor, jobId: string, t: Tx) {
     attributes: ["id", "assigneeId"],
     transaction: t,
   });
-  if (!job || scope === "none" || (scope === "own_jobs" && job.assigneeId !== actor.userId))
+  if (
+    !job ||
+    scope === "none" ||
+    (scope === "own_jobs" && !(await isJobAssigned(actor.tenantId, job.id, actor.userId, t)))
+  )
     throw notFound("Job not found.");
   return job;
 }

@@ -78,9 +78,19 @@ export type ResultStatus = "applied" | "duplicate" | "rejected" | "skipped";
 export type MutationError = { code: string; message: string; fields?: Record<string, string[]> };
 export type MutationResult = { id: number; status: ResultStatus; error?: MutationError };
 
+/** A member of a visit's crew. */
+export type CrewMember = { id: string; name: string };
+
 /** One of the caller's open assigned jobs, as a push answers it and the field page shows it. */
 export type FieldJob = {
   id: string;
+  /**
+   * The caller's visit of the job this card stands for (the one under way, else the next open
+   * one); its status, time and crew are the card's. Null for a job without visits.
+   */
+  visitId: string | null;
+  /** The visit's crew (the caller among them); empty for a job without visits. */
+  crew: CrewMember[];
   title: string;
   status: JobStatus;
   nextStatuses: FieldStatus[];
@@ -93,7 +103,7 @@ export type FieldJob = {
   timeEntries: number;
   loggedMinutes: number;
   recentNotes: Array<{ id: string; body: string; occurredAt: string; authorName: string | null }>;
-  /** The job's running clock (a server record): since when, and since when on site. */
+  /** The caller's own running clock on the job (a server record): since when, and since when on site. */
   clock: FieldClock | null;
   checklist: ChecklistItem[];
   /** The business's rule: completing needs every checklist item ticked. */
@@ -115,4 +125,20 @@ export function telLink(phone: string): string {
   return `tel:${phone.replace(/[^\d+]/g, "")}`;
 }
 
-export type PushResponse = { clientId: string; lastMutationId: number; results: MutationResult[]; jobs: FieldJob[] };
+/** One of the caller's visits from yesterday to 14 days ahead, as a push answers it. */
+export type FieldVisit = {
+  id: string;
+  jobId: string;
+  start: string;
+  end: string | null;
+  status: Exclude<JobStatus, "unscheduled">;
+  crew: CrewMember[];
+};
+
+export type PushResponse = {
+  clientId: string;
+  lastMutationId: number;
+  results: MutationResult[];
+  jobs: FieldJob[];
+  visits: FieldVisit[];
+};

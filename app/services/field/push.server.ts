@@ -4,7 +4,7 @@ import { AppError, forbidden, isAppError } from "~/utils/app-error";
 import type { Actor } from "~/services/accounts/actor";
 import { log } from "~/utils/log.server";
 import { notify } from "~/services/events/events.server";
-import { openAssignedJobs } from "./jobs.server";
+import { openAssignedJobs, syncVisits } from "./jobs.server";
 import { actsOnAnyJob, announces, errorOf, prepare, type DbOutcome } from "./mutations.server";
 import type { MutationResult, PushResponse } from "./protocol";
 import type { PushRequest } from "./mutation-schemas";
@@ -65,5 +65,6 @@ export async function pushMutations(actor: Actor, push: PushRequest): Promise<Pu
       return { id, status: r.outcome };
     return { id, status: "rejected", error: errorOf(prepared[i], r) };
   });
-  return { clientId, lastMutationId: Number(answer.lastMutationId), results, jobs: await openAssignedJobs(actor) };
+  const [jobs, visits] = await Promise.all([openAssignedJobs(actor), syncVisits(actor)]);
+  return { clientId, lastMutationId: Number(answer.lastMutationId), results, jobs, visits };
 }

@@ -77,17 +77,23 @@ export async function checklistItemIds(tenantId: string, jobId: string): Promise
 export const checklistFromItems = (descriptions: string[]) => checklistLines(descriptions.join("\n"));
 
 /**
- * Stops a job's running clock into a time entry (the office cancelled the job): the same rule as
- * the field's stop (migration 0084), at most 24 hours.
+ * Stops every running clock of a job (each crew member's) into its owner's time entry (the office
+ * cancelled the job): the same rule as the field's stop (migration 0084), at most 24 hours.
  */
 export async function stopClock(tenantId: string, jobId: string, at: Date, t: Tx): Promise<void> {
-  const clock = await JobClock.findOne({ where: { tenantId, jobId }, transaction: t, lock: t.LOCK.UPDATE });
-  if (!clock) return;
-  const started = clock.startedAt.getTime();
-  const end = new Date(Math.min(Math.max(at.getTime(), started), started + 24 * 3600_000));
-  await TimeEntry.create(
-    { tenantId, jobId, userId: clock.userId, startedAt: clock.startedAt, endedAt: end },
-    { transaction: t },
-  );
-  await clock.destroy({ transaction: t });
+  const clocks = await JobClock.findAll({
+    where: { tenantId, jobId },
+    order: [["userId", "ASC"]],
+    transaction: t,
+    lock: t.LOCK.UPDATE,
+  });
+  for (const clock of clocks) {
+    const started = clock.startedAt.getTime();
+    const end = new Date(Math.min(Math.max(at.getTime(), started), started + 24 * 3600_000));
+    await TimeEntry.create(
+      { tenantId, jobId, userId: clock.userId, startedAt: clock.startedAt, endedAt: end, visitId: clock.visitId },
+      { transaction: t },
+    );
+    await clock.destroy({ transaction: t });
+  }
 }

@@ -4,6 +4,7 @@ import { notFound } from "~/utils/app-error";
 import type { Actor } from "~/services/accounts/actor";
 import { isUuid } from "~/utils/crypto.server";
 import { recordScope } from "~/utils/permissions";
+import { jobAssignedSql } from "~/services/jobs/assigned";
 import { keysetPage, type PageCursor } from "./keyset.server";
 import { listSchemaBase } from "./list-params";
 import { containsPattern } from "./sql.server";
@@ -53,7 +54,7 @@ export async function listJobs(actor: Actor, p: JobListParams) {
     bind.push(value);
     where.push(cond(`$${bind.length}`));
   };
-  if (recordScope(actor.role) !== "all") add((n) => `j.assignee_id = ${n}`, actor.userId);
+  if (recordScope(actor.role) !== "all") add((n) => jobAssignedSql("j", n), actor.userId);
   else if (p.assignee === "unassigned") where.push("j.assignee_id IS NULL");
   else if (p.assignee) add((n) => `j.assignee_id = ${n}`, p.assignee);
   if (p.customer) add((n) => `j.customer_id = ${n}`, p.customer);
@@ -71,7 +72,9 @@ export async function listJobs(actor: Actor, p: JobListParams) {
         from: `jobs j
                JOIN customers c ON c.tenant_id = j.tenant_id AND c.id = j.customer_id
                LEFT JOIN users u ON u.tenant_id = j.tenant_id AND u.id = j.assignee_id
-               LEFT JOIN job_clocks k ON k.tenant_id = j.tenant_id AND k.job_id = j.id`,
+               LEFT JOIN LATERAL (
+                 SELECT k.started_at, k.on_site_at FROM job_clocks k WHERE k.tenant_id = j.tenant_id AND k.job_id = j.id
+                  ORDER BY k.started_at LIMIT 1) k ON true`,
         where,
         bind,
         key: finished
@@ -143,7 +146,7 @@ export async function getJob(actor: Actor, id: string) {
          JOIN customers c ON c.tenant_id = j.tenant_id AND c.id = j.customer_id
          LEFT JOIN users u ON u.tenant_id = j.tenant_id AND u.id = j.assignee_id
          LEFT JOIN customer_properties p ON p.tenant_id = j.tenant_id AND p.id = j.property_id
-        WHERE j.tenant_id = $1 AND j.id = $2 ${ownOnly ? "AND j.assignee_id = $3" : ""}`,
+        WHERE j.tenant_id = $1 AND j.id = $2 ${ownOnly ? `AND ${jobAssignedSql("j", "$3")}` : ""}`,
       ownOnly ? [actor.tenantId, id, actor.userId] : [actor.tenantId, id],
       t,
     );

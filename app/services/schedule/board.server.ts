@@ -83,7 +83,9 @@ const JOB_COLUMNS = `j.id, j.title, j.status, c.name AS customer_name, j.assigne
 const JOB_FROM = `jobs j JOIN customers c ON c.tenant_id = j.tenant_id AND c.id = j.customer_id
   LEFT JOIN booking_requests rj ON rj.tenant_id = j.tenant_id AND rj.job_id = j.id
   LEFT JOIN booking_requests rq ON rq.tenant_id = j.tenant_id AND rq.quote_id = j.quote_id AND rj.id IS NULL
-  LEFT JOIN job_clocks k ON k.tenant_id = j.tenant_id AND k.job_id = j.id`;
+  LEFT JOIN LATERAL (
+    SELECT k.started_at, k.on_site_at FROM job_clocks k WHERE k.tenant_id = j.tenant_id AND k.job_id = j.id
+     ORDER BY k.started_at LIMIT 1) k ON true`;
 
 /**
  * GET /schedule: one row per technician with the day's or week's jobs by

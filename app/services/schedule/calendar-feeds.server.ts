@@ -142,11 +142,25 @@ export async function revokeFeed(actor: Actor, feedId: string): Promise<{ userId
   });
 }
 
-/** The window's jobs of one member joined to their customers (`$1` tenant, `$2` member). */
+/**
+ * The window's visits of one member (in the crew; `$1` tenant, `$2` member) joined to their jobs
+ * and customers. `first_visit`: the job's earliest-made visit, whose event keeps the job's UID
+ * (the UID the job's one time had before visits), so subscribed calendars keep their events.
+ */
 const FEED_JOBS = `
-  FROM jobs j JOIN customers c ON c.tenant_id = j.tenant_id AND c.id = j.customer_id
- WHERE j.tenant_id = $1 AND j.assignee_id = $2
-   AND j.scheduled_start >= now() - interval '${FEED_DAYS_BACK} days' AND j.scheduled_start < now() + interval '${FEED_DAYS_AHEAD} days'`;
+  FROM visit_assignees a
+  JOIN visits v ON v.tenant_id = a.tenant_id AND v.id = a.visit_id
+  JOIN jobs j ON j.tenant_id = v.tenant_id AND j.id = v.job_id
+  JOIN customers c ON c.tenant_id = j.tenant_id AND c.id = j.customer_id
+  CROSS JOIN LATERAL (
+    SELECT f.id = v.id AS first_visit FROM visits f WHERE f.tenant_id = v.tenant_id AND f.job_id = v.job_id
+     ORDER BY f.created_at, f.id LIMIT 1) fv
+  CROSS JOIN LATERAL (
+    SELECT string_agg(u.name, ', ' ORDER BY m.created_at, u.id) AS crew, count(*)::int AS crew_size
+      FROM visit_assignees m JOIN users u ON u.tenant_id = m.tenant_id AND u.id = m.user_id
+     WHERE m.tenant_id = v.tenant_id AND m.visit_id = v.id) cr
+ WHERE a.tenant_id = $1 AND a.user_id = $2
+   AND v.starts_at >= now() - interval '${FEED_DAYS_BACK} days' AND v.starts_at < now() + interval '${FEED_DAYS_AHEAD} days'`;
 const FEED_ADDRESS =
   "coalesce(j.address, nullif(concat_ws(', ', c.address_line1, c.address_line2, c.city, c.region, c.postal_code), ''))";
 
@@ -185,6 +199,10 @@ function recall(feedId: string, fingerprint: string): string | null {
 
 type FeedJob = {
   id: string;
+  visit_id: string;
+  first_visit: boolean;
+  crew: string | null;
+  crew_size: number;
   title: string;
   description: string | null;
   status: string;
@@ -200,9 +218,9 @@ type FeedJob = {
 
 /**
  * The iCalendar file of a feed token, or null when the token is forged, of another purpose,
- * or names a revoked or unknown feed (all "not found" alike). One VEVENT per job of the
- * member's that starts in the window, cancelled ones included as STATUS:CANCELLED so a
- * calendar that had them removes them; times in UTC; SEQUENCE counts the job's moves.
+ * or names a revoked or unknown feed (all "not found" alike). One VEVENT per visit whose crew
+ * has the member and that starts in the window, cancelled ones included as STATUS:CANCELLED so
+ * a calendar that had them removes them; times in UTC; SEQUENCE counts the visit's moves.
  */
 export async function feedCalendar(token: string): Promise<string | null> {
   const ids = verifyIdToken("calendar", token);
@@ -223,8 +241,8 @@ export async function feedCalendar(token: string): Promise<string | null> {
     // instead of the window's rows): a renamed customer, a moved or cancelled job, a job entering
     // or leaving the window each change it. Set-based, so raw SQL.
     const [{ digest }] = await rows<{ digest: string | null }>(
-      `SELECT md5(string_agg(json_build_array(j.id, j.title, j.description, j.status, j.scheduled_start, j.scheduled_end, j.schedule_sequence,
-                                       j.updated_at, j.created_at, ${FEED_ADDRESS}, c.name, c.phone)::text, E'\\n' ORDER BY j.scheduled_start, j.id)) AS digest
+      `SELECT md5(string_agg(json_build_array(j.id, v.id, fv.first_visit, cr.crew, j.title, j.description, j.status, v.status, v.starts_at, v.ends_at,
+                                       v.sequence, v.updated_at, j.updated_at, v.created_at, ${FEED_ADDRESS}, c.name, c.phone)::text, E'\\n' ORDER BY v.starts_at, v.id)) AS digest
        ${FEED_JOBS}`,
       [ids.tenantId, feed.userId],
       t,
@@ -234,10 +252,13 @@ export async function feedCalendar(token: string): Promise<string | null> {
     if (known !== null) return known;
     // A window of one member's jobs joined to their customers: one set-based read.
     const jobs = await rows<FeedJob>(
-      `SELECT j.id, j.title, j.description, j.status, j.scheduled_start, j.scheduled_end, j.schedule_sequence, j.updated_at, j.created_at,
+      `SELECT j.id, v.id AS visit_id, fv.first_visit, cr.crew, cr.crew_size, j.title, j.description,
+              CASE WHEN j.status = 'cancelled' THEN 'cancelled' ELSE v.status END AS status,
+              v.starts_at AS scheduled_start, v.ends_at AS scheduled_end, v.sequence AS schedule_sequence,
+              greatest(v.updated_at, j.updated_at) AS updated_at, v.created_at,
               ${FEED_ADDRESS} AS address, c.name AS customer_name, c.phone AS customer_phone
        ${FEED_JOBS}
-        ORDER BY j.scheduled_start, j.id`,
+        ORDER BY v.starts_at, v.id`,
       [ids.tenantId, feed.userId],
       t,
     );
@@ -253,7 +274,8 @@ export async function feedCalendar(token: string): Promise<string | null> {
       const end = j.scheduled_end ? new Date(j.scheduled_end) : new Date(start.getTime() + DEFAULT_MINUTES * 60_000);
       const link = `${app}/jobs/${j.id}`;
       calendar.createEvent({
-        id: `${j.id}@fieldwork`,
+        // One event per visit: the job's first visit keeps the job's UID, the others their own.
+        id: `${j.first_visit ? j.id : j.visit_id}@fieldwork`,
         start,
         end,
         stamp: new Date(j.updated_at),
@@ -265,6 +287,7 @@ export async function feedCalendar(token: string): Promise<string | null> {
         description: [
           `Customer: ${j.customer_name}`,
           `Phone: ${j.customer_phone ?? "not on file"}`,
+          j.crew_size > 1 ? `Crew: ${j.crew}` : "",
           `Job: ${link}`,
           j.description ? `\n${j.description}` : "",
         ]
