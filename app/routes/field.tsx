@@ -55,7 +55,10 @@ async function applyForm(actor: Actor, input: FieldFormInput): Promise<string> {
       await applyFieldAction(actor, { type: "job.clock", args: { ...ids, action: input.action } });
       return input.action === "start" ? "Clock started." : "Clock stopped; the time is logged.";
     case "checklist":
-      await applyFieldAction(actor, { type: "job.checklist", args: { ...ids, itemId: input.itemId, done: input.done } });
+      await applyFieldAction(actor, {
+        type: "job.checklist",
+        args: { ...ids, itemId: input.itemId, done: input.done },
+      });
       return input.done ? "Checklist item ticked." : "Checklist item unticked.";
     case "complete": {
       // Completed first: a refusal (the checklist) stores nothing. The typed name is the

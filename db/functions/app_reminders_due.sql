@@ -32,12 +32,19 @@ AS $function$
            AND c.auto_reminders AND c.email IS NOT NULL
            AND q.sent_at <= now() - make_interval(days => t.reminder_quote_days)
         UNION ALL
-        SELECT j.tenant_id, 'job', j.id, 'visit', 'visit:' || j.id || ':' || (j.scheduled_start AT TIME ZONE t.time_zone)::date
-          FROM jobs j JOIN tenants t ON t.id = j.tenant_id
+        -- One reminder per visit starting tomorrow (docs/decisions/321-visit-reminders.md): the key
+        -- names the visit and its day; a job's reminder sent under the key of before visits
+        -- ('visit:<job>:<day>') counts for that day's visit of the job.
+        SELECT v.tenant_id, 'job', v.job_id, 'visit', 'visit:' || v.job_id || ':' || v.id || ':' || (v.starts_at AT TIME ZONE t.time_zone)::date
+          FROM visits v JOIN tenants t ON t.id = v.tenant_id
+          JOIN jobs j ON j.tenant_id = v.tenant_id AND j.id = v.job_id
           JOIN customers c ON c.tenant_id = j.tenant_id AND c.id = j.customer_id
-         WHERE t.reminder_visit AND j.status = 'scheduled' AND j.scheduled_start IS NOT NULL
+         WHERE t.reminder_visit AND v.status = 'scheduled' AND j.status NOT IN ('cancelled', 'completed')
+           AND v.starts_at > now() AND v.starts_at < now() + interval '50 hours'
            AND c.auto_reminders AND c.email IS NOT NULL
-           AND (j.scheduled_start AT TIME ZONE t.time_zone)::date = (now() AT TIME ZONE t.time_zone)::date + 1
+           AND (v.starts_at AT TIME ZONE t.time_zone)::date = (now() AT TIME ZONE t.time_zone)::date + 1
+           AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.tenant_id = v.tenant_id
+                              AND m.dedupe_key = 'visit:' || v.job_id || ':' || (v.starts_at AT TIME ZONE t.time_zone)::date)
       )
       SELECT d.tenant_id, d.record_type, d.record_id, d.reminder, d.dedupe_key FROM due d
        WHERE NOT EXISTS (SELECT 1 FROM messages m WHERE m.tenant_id = d.tenant_id AND m.dedupe_key = d.dedupe_key)

@@ -14,6 +14,8 @@ import {
 import { portalRequest, portalSetup, randomLoopback } from "../helpers/portal";
 import { textOf } from "../helpers/html";
 import { formatDate } from "../../app/utils/format";
+import { zonedToday, zonedToUtc } from "../../app/services/jobs/local-time";
+import { addDays } from "../../app/services/schedule/days";
 import { startServer, type RunningServer } from "../helpers/server";
 import { eventually, LoopbackSmtp } from "../helpers/smtp";
 
@@ -554,4 +556,88 @@ test("reminders: a quote without an answer is followed up, and a visit tomorrow 
     1,
     "one visit reminder, and none for the later visit",
   );
+});
+
+test("visit reminders: one per visit starting tomorrow, once across two servers' ticks, naming the time window with the zone, the address and the crew's first names", async () => {
+  const zone = "America/Chicago";
+  const tenant = await createTenantWithUsers("Crew Electric");
+  await rows(`UPDATE tenants SET reminder_visit = true, time_zone = $2 WHERE id = $1`, [tenant.id, zone]);
+  const customer = await createCustomer(tenant.id, { name: "Wanda Window", email: "wanda.window@example.com" });
+  await rows(
+    `UPDATE customers SET address_line1 = '48 Oak Lane', city = 'Springfield', region = 'IL', postal_code = '62704'
+      WHERE tenant_id = $1 AND id = $2`,
+    [tenant.id, customer.id],
+  );
+  const ann = await createUser(tenant.id, { role: "technician", name: "Annika Berg" });
+  const ben = await createUser(tenant.id, { role: "technician", name: "Ben Okafor" });
+  const tomorrow = addDays(zonedToday(zone), 1);
+  const at = (day: string, time: string) => zonedToUtc(`${day}T${time}`, zone);
+  // A job with two visits tomorrow (a crew in the morning, Ben alone in the afternoon), one in
+  // three days and one cancelled tomorrow: two reminders.
+  const job = await createJob(tenant.id, {
+    customerId: customer.id,
+    title: "Rewire the workshop",
+    assigneeId: ann.id,
+    scheduledStart: at(tomorrow, "09:00"),
+  });
+  const morning = (await one<{ id: string }>(`SELECT id FROM visits WHERE tenant_id = $1 AND job_id = $2`, [
+    tenant.id,
+    job.id,
+  ]))!;
+  await rows(`UPDATE visits SET ends_at = $3 WHERE tenant_id = $1 AND id = $2`, [
+    tenant.id,
+    morning.id,
+    at(tomorrow, "11:30"),
+  ]);
+  await rows(`INSERT INTO visit_assignees (tenant_id, visit_id, user_id) VALUES ($1, $2, $3)`, [
+    tenant.id,
+    morning.id,
+    ben.id,
+  ]);
+  const more = async (start: Date, end: Date, status = "scheduled") => {
+    const v = (await one<{ id: string }>(
+      `INSERT INTO visits (tenant_id, job_id, starts_at, ends_at, status) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+      [tenant.id, job.id, start, end, status],
+    ))!;
+    await rows(`INSERT INTO visit_assignees (tenant_id, visit_id, user_id) VALUES ($1, $2, $3)`, [
+      tenant.id,
+      v.id,
+      ben.id,
+    ]);
+    return v;
+  };
+  await more(at(tomorrow, "14:00"), at(tomorrow, "15:00"));
+  await more(at(addDays(tomorrow, 2), "09:00"), at(addDays(tomorrow, 2), "10:00"));
+  await more(at(tomorrow, "16:00"), at(tomorrow, "17:00"), "cancelled");
+
+  const mine = () => smtp.matching((m) => m.to.includes("wanda.window@example.com"));
+  await eventually("two visit reminders", () => (mine().length >= 2 ? mine() : undefined));
+  // Both servers keep ticking every 300 ms: still exactly one per visit.
+  await new Promise((r) => setTimeout(r, 2_000));
+  const got = mine();
+  assert.equal(got.length, 2, got.map((m) => m.subject).join(" | "));
+  const keys = await rows<{ dedupe_key: string }>(
+    `SELECT dedupe_key FROM messages WHERE tenant_id = $1 AND kind = 'reminder' ORDER BY dedupe_key`,
+    [tenant.id],
+  );
+  assert.equal(keys.length, 2);
+  assert.equal(new Set(keys.map((k) => k.dedupe_key)).size, 2);
+  const crewMail = got.find((m) => /Annika and Ben/.test(m.text))!;
+  assert.ok(crewMail, got.map((m) => m.text).join("\n---\n"));
+  const day = new Intl.DateTimeFormat("en-US", {
+    weekday: "long",
+    month: "long",
+    day: "numeric",
+    timeZone: zone,
+  }).format(at(tomorrow, "09:00"));
+  const zoneName = new Intl.DateTimeFormat("en-US", { timeZone: zone, timeZoneName: "short" })
+    .formatToParts(at(tomorrow, "09:00"))
+    .find((p) => p.type === "timeZoneName")!.value;
+  assert.match(crewMail.text, new RegExp(`${day}, 9:00\\s?AM – 11:30\\s?AM ${zoneName}`));
+  assert.match(crewMail.text, /48 Oak Lane, Springfield, IL, 62704/);
+  assert.match(crewMail.text, /Your technicians are Annika and Ben/);
+  assert.match(crewMail.text, /Rewire the workshop/);
+  const benMail = got.find((m) => m !== crewMail)!;
+  assert.match(benMail.text, new RegExp(`${day}, 2:00\\s?PM – 3:00\\s?PM ${zoneName}`));
+  assert.match(benMail.text, /Your technician is Ben\./);
 });

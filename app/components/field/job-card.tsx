@@ -131,7 +131,7 @@ function Checklist({ job, actions, done }: { job: ShownJob; actions?: CardAction
             <ActionForm
               intent="checklist"
               jobId={job.id}
- visitId={job.visitId}
+              visitId={job.visitId}
               onSubmit={actions && (() => actions.checklist(job.id, item.id, !item.done))}
             >
               <input type="hidden" name="itemId" value={item.id} />
@@ -173,7 +173,7 @@ function CompleteForm({ job, actions, failure }: { job: ShownJob; actions?: Card
       <ActionForm
         intent="complete"
         jobId={job.id}
- visitId={job.visitId}
+        visitId={job.visitId}
         aria-label={`Complete “${job.title}”`}
         onSubmit={
           actions &&
@@ -317,7 +317,7 @@ export function JobCard({
                 key={to}
                 intent="status"
                 jobId={job.id}
- visitId={job.visitId}
+                visitId={job.visitId}
                 onSubmit={actions && (() => actions.status(job.id, to))}
               >
                 <input type="hidden" name="status" value={to} />
@@ -330,8 +330,12 @@ export function JobCard({
               </ActionForm>
             ))}
           {clockAction ? (
-            <ActionForm intent="clock" jobId={job.id}
- visitId={job.visitId} onSubmit={actions && (() => actions.clock(job.id, clockAction))}>
+            <ActionForm
+              intent="clock"
+              jobId={job.id}
+              visitId={job.visitId}
+              onSubmit={actions && (() => actions.clock(job.id, clockAction))}
+            >
               <input type="hidden" name="action" value={clockAction} />
               <button type="submit" className="btn btn-ghost">
                 {clockAction === "stop" ? "Stop clock" : "Start clock"}
@@ -364,7 +368,7 @@ export function JobCard({
       <ActionForm
         intent="note"
         jobId={job.id}
- visitId={job.visitId}
+        visitId={job.visitId}
         className="job-note-form"
         onSubmit={
           actions &&

@@ -4,7 +4,7 @@
 // (app_reminders_due, migration 0051) and writes each in its tenant's transaction with that
 // key, so a reminder is written once whatever the number of servers or ticks (the key's
 // unique index settles a race: the second insert writes nothing).
-import { inTenant, one, rows } from "../../../db/index";
+import { inTenant, one, rows, type Tx } from "../../../db/index";
 import type { RecordType } from "../../../db/enums";
 import { env, type Env } from "~/utils/env.server";
 import { recordHistory } from "~/services/history/history.server";
@@ -18,6 +18,7 @@ import { mailMode } from "./config.server";
 import { LINK_PLACEHOLDER, portalLinkRef } from "./links.server";
 import { queueMessage } from "./outbox.server";
 import { renderEmail, type Business } from "./templates.server";
+import { firstNames, visitWindow } from "./visit-window";
 
 // record_type is one of invoice, quote, job (the due query's three kinds).
 type Due = {
@@ -45,19 +46,46 @@ type Row = {
   link_id: string | null;
 };
 
+/**
+ * A visit of the job, still scheduled, with where it is (the job's address, else its property's,
+ * else the customer's) and its crew's names in the order they were assigned.
+ */
+async function visitOf(tenantId: string, jobId: string, visitId: string | undefined, t: Tx) {
+  if (!visitId || !isUuid(visitId)) return null;
+  return one<{ starts_at: Date; ends_at: Date | null; address: string | null; crew: string[] | null }>(
+    `SELECT v.starts_at, v.ends_at,
+            coalesce(j.address,
+                     nullif(concat_ws(', ', p.address_line1, p.address_line2, p.city, p.region, p.postal_code), ''),
+                     nullif(concat_ws(', ', c.address_line1, c.address_line2, c.city, c.region, c.postal_code), '')) AS address,
+            (SELECT array_agg(u.name ORDER BY a.created_at, u.id) FROM visit_assignees a
+               JOIN users u ON u.tenant_id = a.tenant_id AND u.id = a.user_id
+              WHERE a.tenant_id = v.tenant_id AND a.visit_id = v.id) AS crew
+       FROM visits v JOIN jobs j ON j.tenant_id = v.tenant_id AND j.id = v.job_id
+       JOIN customers c ON c.tenant_id = j.tenant_id AND c.id = j.customer_id
+       LEFT JOIN customer_properties p ON p.tenant_id = j.tenant_id AND p.id = j.property_id
+      WHERE v.tenant_id = $1 AND v.job_id = $2 AND v.id = $3 AND v.status = 'scheduled'`,
+    [tenantId, jobId, visitId],
+    t,
+  );
+}
+
 /** Writes one due reminder; true when it was written (false: already written, or opted out meanwhile). */
 async function queueReminder(d: Due): Promise<boolean> {
   return inTenant(d.tenant_id, async (t) => {
     const columns = {
       invoice: `customer_id, number, total_cents, amount_paid_cents, currency, due_date::text AS due_date FROM invoices`,
       quote: `customer_id, number, title, total_cents, currency FROM quotes`,
-      job: `customer_id, title, scheduled_start, address FROM jobs`,
+      job: `customer_id, title FROM jobs`,
     }[d.record_type];
     const doc = await one<Record<string, string | number | null>>(
       `SELECT ${columns} WHERE tenant_id = $1 AND id = $2`,
       [d.tenant_id, d.record_id],
       t,
     );
+    // A visit reminder's key names its visit ("visit:<job>:<visit>:<day>", app_reminders_due).
+    const visit =
+      d.reminder === "visit" ? await visitOf(d.tenant_id, d.record_id, d.dedupe_key.split(":")[2], t) : null;
+    if (d.reminder === "visit" && !visit) return false;
     if (!doc) return false;
     // The customer row is read again here: one who opted out since the query is not written to.
     // The link in a statement of its own: Citus refuses FOR SHARE with a subquery in the list
@@ -127,13 +155,22 @@ async function queueReminder(d: Due): Promise<boolean> {
         ["Total", formatMoney(Number(doc.total_cents), String(doc.currency).trim())],
       ];
     } else {
-      const when = formatDateTime(new Date(String(doc.scheduled_start)), ctx.time_zone);
-      subject = `Reminder: your visit ${when}`;
+      const v = visit!;
+      const when = visitWindow(v.starts_at, v.ends_at, ctx.time_zone);
+      const crew = firstNames(v.crew ?? []);
+      subject = `Reminder: your visit ${formatDateTime(v.starts_at, ctx.time_zone)}`;
       paragraphs = [
         `This is a reminder of our visit tomorrow: ${doc.title}.`,
-        ...(doc.address ? [`Address: ${doc.address}`] : []),
+        `We will be there ${when}${v.address ? ` at ${v.address}` : ""}.`,
+        ...(crew ? [`${(v.crew ?? []).length > 1 ? "Your technicians are" : "Your technician is"} ${crew}.`] : []),
       ];
-      facts = [["When", when]];
+      facts = [
+        ["When", when],
+        ...(v.address ? ([["Address", v.address]] as Array<[string, string]>) : []),
+        ...(crew
+          ? ([[(v.crew ?? []).length > 1 ? "Technicians" : "Technician", crew]] as Array<[string, string]>)
+          : []),
+      ];
     }
     const { html, text } = renderEmail({
       business,

@@ -242,7 +242,7 @@ export async function feedCalendar(token: string): Promise<string | null> {
     // or leaving the window each change it. Set-based, so raw SQL.
     const [{ digest }] = await rows<{ digest: string | null }>(
       `SELECT md5(string_agg(json_build_array(j.id, v.id, fv.first_visit, cr.crew, j.title, j.description, j.status, v.status, v.starts_at, v.ends_at,
-                                       v.sequence, v.updated_at, j.updated_at, v.created_at, ${FEED_ADDRESS}, c.name, c.phone)::text, E'\\n' ORDER BY v.starts_at, v.id)) AS digest
+                                       v.sequence, j.schedule_sequence, v.updated_at, j.updated_at, v.created_at, ${FEED_ADDRESS}, c.name, c.phone)::text, E'\\n' ORDER BY v.starts_at, v.id)) AS digest
        ${FEED_JOBS}`,
       [ids.tenantId, feed.userId],
       t,
@@ -254,7 +254,9 @@ export async function feedCalendar(token: string): Promise<string | null> {
     const jobs = await rows<FeedJob>(
       `SELECT j.id, v.id AS visit_id, fv.first_visit, cr.crew, cr.crew_size, j.title, j.description,
               CASE WHEN j.status = 'cancelled' THEN 'cancelled' ELSE v.status END AS status,
-              v.starts_at AS scheduled_start, v.ends_at AS scheduled_end, v.sequence AS schedule_sequence,
+              v.starts_at AS scheduled_start, v.ends_at AS scheduled_end,
+              -- The job's UID keeps counting from the SEQUENCE it had (moves and new technicians of the job).
+              CASE WHEN fv.first_visit THEN greatest(v.sequence, j.schedule_sequence) ELSE v.sequence END AS schedule_sequence,
               greatest(v.updated_at, j.updated_at) AS updated_at, v.created_at,
               ${FEED_ADDRESS} AS address, c.name AS customer_name, c.phone AS customer_phone
        ${FEED_JOBS}
