@@ -2,7 +2,15 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { one, rows } from "../../db/index";
 import { revokePortalLink } from "../../app/services/portal/links.server";
-import { createCustomer, createInvoice, createQuote, tenantCounts, twoTenants } from "../helpers/fixtures";
+import {
+  createCustomer,
+  createInvoice,
+  createJob,
+  createQuote,
+  createUser,
+  tenantCounts,
+  twoTenants,
+} from "../helpers/fixtures";
 import { clientFor } from "../helpers/client";
 import { startServer, type RunningServer } from "../helpers/server";
 import {
@@ -804,4 +812,59 @@ test("booking request (issues 15, 24): the honeypot filled is 400 and stores not
   const person = await post({ service: "Furnace tune-up", name__confirm: "" });
   assert.equal(person.status, 303);
   assert.equal((await tenantCounts(s.tenant.id, ["booking_requests"])).booking_requests, 1);
+});
+
+test("the hub shows the customer's upcoming visits: date, time window with the zone, crew first names; not past, cancelled or another customer's", async () => {
+  const s = await portalSetup({ customerName: "Vera Visit" });
+  const zone = "America/Chicago";
+  await rows(`UPDATE tenants SET time_zone = $2 WHERE id = $1`, [s.tenant.id, zone]);
+  const other = await createCustomer(s.tenant.id, { name: "Someone Else" });
+  const ann = await createUser(s.tenant.id, { role: "technician", name: "Annika Berg" });
+  const ben = await createUser(s.tenant.id, { role: "technician", name: "Ben Okafor" });
+  const start = new Date(Date.now() + 3 * 86_400_000);
+  start.setUTCHours(15, 0, 0, 0);
+  const job = await createJob(s.tenant.id, {
+    customerId: s.customer.id,
+    title: "Furnace maintenance",
+    assigneeId: ann.id,
+    scheduledStart: start,
+  });
+  const visit = (await one<{ id: string }>(`SELECT id FROM visits WHERE tenant_id = $1 AND job_id = $2`, [
+    s.tenant.id,
+    job.id,
+  ]))!;
+  await rows(`INSERT INTO visit_assignees (tenant_id, visit_id, user_id) VALUES ($1, $2, $3)`, [
+    s.tenant.id,
+    visit.id,
+    ben.id,
+  ]);
+  const add = async (title: string, customerId: string, at: Date, status = "scheduled") =>
+    createJob(s.tenant.id, { customerId, title, scheduledStart: at, status });
+  await add("Last week's repair", s.customer.id, new Date(Date.now() - 7 * 86_400_000), "completed");
+  await add("Called-off visit", s.customer.id, new Date(Date.now() + 86_400_000), "cancelled");
+  await add("Their own visit", other.id, new Date(Date.now() + 86_400_000));
+
+  const res = await portalRequest("GET", s.url);
+  assert.equal(res.status, 200);
+  const text = pageText(res.text);
+  assert.match(text, /Upcoming visits/);
+  const day = new Intl.DateTimeFormat("en-US", {
+    weekday: "long",
+    month: "long",
+    day: "numeric",
+    timeZone: zone,
+  }).format(start);
+  const fmt = (d: Date, zoneName: boolean) =>
+    new Intl.DateTimeFormat("en-US", {
+      hour: "numeric",
+      minute: "2-digit",
+      timeZone: zone,
+      ...(zoneName ? { timeZoneName: "short" as const } : {}),
+    }).format(d);
+  const window = `${day}, ${fmt(start, false)} – ${fmt(new Date(start.getTime() + 2 * 3600_000), true)}`;
+  assert.ok(text.replace(/\s+/g, " ").includes(window.replace(/\s+/g, " ")), `${window} in ${text}`);
+  assert.match(text, /Furnace maintenance/);
+  assert.match(text, /Technicians: Annika and Ben/);
+  assert.doesNotMatch(text, /Berg|Okafor/, "first names only");
+  assert.doesNotMatch(text, /Last week's repair|Called-off visit|Their own visit/);
 });

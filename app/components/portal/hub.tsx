@@ -7,6 +7,7 @@ import { allErrors, PageFailure } from "./form-state";
 import { InvoiceCard, isOpenInvoice } from "./invoice-card";
 import { CardError } from "./parts";
 import { QuoteCard } from "./quote-card";
+import { firstNames, visitWindow } from "~/utils/visit-window";
 
 /** The portal's frame: the business's name on top, the customer's page below. */
 export function PortalFrame({
@@ -140,6 +141,27 @@ export function PortalHub({ hub, failure = null }: { hub: PortalHubData; failure
             </span>
           </a>
         </div>
+
+        {hub.visits.length ? (
+          <section id="visits" className="portal-section" aria-labelledby="visits-title">
+            <h2 id="visits-title">Upcoming visits</h2>
+            <ul className="portal-visits">
+              {hub.visits.map((v) => (
+                <li key={v.id} className="portal-card portal-visit">
+                  <p className="portal-visit-when">{visitWindow(v.start, v.end, hub.business.timeZone)}</p>
+                  <p className="portal-visit-what">{v.jobTitle}</p>
+                  {v.crew.length ? (
+                    <p className="portal-visit-crew">
+                      {v.crew.length === 1 ? "Technician: " : "Technicians: "}
+                      {firstNames(v.crew)}
+                    </p>
+                  ) : null}
+                  {v.status !== "scheduled" ? <p className="portal-visit-status">Under way</p> : null}
+                </li>
+              ))}
+            </ul>
+          </section>
+        ) : null}
 
         <section id="quotes" className="portal-section" aria-labelledby="quotes-title">
           <h2 id="quotes-title">Quotes</h2>

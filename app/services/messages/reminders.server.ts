@@ -18,7 +18,7 @@ import { mailMode } from "./config.server";
 import { LINK_PLACEHOLDER, portalLinkRef } from "./links.server";
 import { queueMessage } from "./outbox.server";
 import { renderEmail, type Business } from "./templates.server";
-import { firstNames, visitWindow } from "./visit-window";
+import { firstNames, visitWindow } from "~/utils/visit-window";
 
 // record_type is one of invoice, quote, job (the due query's three kinds).
 type Due = {

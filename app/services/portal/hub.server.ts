@@ -10,6 +10,7 @@ import {
   type PortalPayment,
   type PortalQuote,
   type PortalQuoteLine,
+  type PortalVisit,
 } from "./types";
 
 /** The last day a visit can be requested for: today + 365 days. */
@@ -58,6 +59,13 @@ export async function loadHub(portal: Portal, t: Tx): Promise<PortalHubData> {
       paymentKey: randomToken(18),
     })),
     bookingRequests: (hub?.requests ?? []).map((r) => ({ ...r, createdAt: iso(r.createdAt)! })),
+    // First names only: the customer learns who comes, not the team's full names.
+    visits: (hub?.visits ?? []).map((v) => ({
+      ...v,
+      start: iso(v.start)!,
+      end: iso(v.end),
+      crew: (v.crew ?? []).map((n) => n.trim().split(/\s+/)[0]).filter(Boolean),
+    })),
     bookingKey: randomToken(18),
   };
 }
@@ -106,7 +114,17 @@ SELECT
   (SELECT coalesce(json_agg(x.doc ORDER BY x.created_at DESC), '[]') FROM (
      SELECT json_build_object('service', service, 'preferredDate', preferred_date::text, 'timeWindow', time_window,
               'status', status, 'createdAt', created_at) AS doc, created_at
-       FROM booking_requests WHERE tenant_id = $1 AND customer_id = $2 ORDER BY created_at DESC LIMIT 5) x) AS requests`;
+       FROM booking_requests WHERE tenant_id = $1 AND customer_id = $2 ORDER BY created_at DESC LIMIT 5) x) AS requests,
+  (SELECT coalesce(json_agg(x.doc ORDER BY x.starts_at, x.id), '[]') FROM (
+     SELECT json_build_object('id', v.id, 'jobTitle', j.title, 'start', v.starts_at, 'end', v.ends_at, 'status', v.status,
+              'crew', (SELECT json_agg(u.name ORDER BY a.created_at, u.id) FROM visit_assignees a
+                         JOIN users u ON u.tenant_id = a.tenant_id AND u.id = a.user_id
+                        WHERE a.tenant_id = $1 AND a.visit_id = v.id)) AS doc, v.starts_at, v.id
+       FROM jobs j JOIN visits v ON v.tenant_id = j.tenant_id AND v.job_id = j.id
+      WHERE j.tenant_id = $1 AND j.customer_id = $2 AND j.status NOT IN ('cancelled', 'completed')
+        AND v.status IN ('scheduled', 'en_route', 'in_progress', 'on_hold')
+        AND coalesce(v.ends_at, v.starts_at + interval '1 hour') >= now()
+      ORDER BY v.starts_at, v.id LIMIT 20) x) AS visits`;
 
 type Json<T, Dates extends keyof T> = Omit<T, Dates> & { [K in Dates]: string | null };
 type HubRow = {
@@ -125,4 +143,5 @@ type HubRow = {
     }
   >;
   requests: Array<Json<PortalBookingRequest, "createdAt">>;
+  visits: Array<Omit<PortalVisit, "crew"> & { crew: string[] | null }> | null;
 };

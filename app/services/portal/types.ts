@@ -91,6 +91,16 @@ export type PortalBookingRequest = {
   createdAt: string;
 };
 
+/** One of the customer's upcoming visits: its job, time window and the crew's first names. */
+export type PortalVisit = {
+  id: string;
+  jobTitle: string;
+  start: string;
+  end: string | null;
+  status: "scheduled" | "en_route" | "in_progress" | "on_hold";
+  crew: string[];
+};
+
 export type PortalHubData = {
   token: string;
   business: { name: string; timeZone: string };
@@ -102,6 +112,8 @@ export type PortalHubData = {
   quotes: PortalQuote[];
   invoices: PortalInvoice[];
   bookingRequests: PortalBookingRequest[];
+  /** The customer's visits not yet over, soonest first. */
+  visits: PortalVisit[];
   bookingKey: string;
 };
 

@@ -1,11 +1,13 @@
-import { dateTimeFormat } from "~/utils/format";
+import { dateTimeFormat } from "./format";
 
 /**
  * A visit's date and time window in the business's zone, with the zone named:
  * "Tuesday, June 16, 9:00 AM – 11:00 AM CDT"; a visit over several days names both days:
  * "Monday, June 15, 8:00 AM – Wednesday, June 17, 5:00 PM CDT"; one without an end its start.
  */
-export function visitWindow(start: Date, end: Date | null, timeZone: string): string {
+export function visitWindow(startAt: Date | string, endAt: Date | string | null, timeZone: string): string {
+  const start = new Date(startAt);
+  const end = endAt ? new Date(endAt) : null;
   const day = dateTimeFormat({ weekday: "long", month: "long", day: "numeric", timeZone });
   const time = dateTimeFormat({ hour: "numeric", minute: "2-digit", timeZone });
   const zoned = dateTimeFormat({ hour: "numeric", minute: "2-digit", timeZone, timeZoneName: "short" });
