@@ -30,7 +30,14 @@ function monthlyExamples(start: string): Record<(typeof MONTHLY_BY)[number], str
   if (!m) return null;
   const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
   const day = d.getUTCDate();
-  const suffix = day % 10 === 1 && day !== 11 ? "st" : day % 10 === 2 && day !== 12 ? "nd" : day % 10 === 3 && day !== 13 ? "rd" : "th";
+  const suffix =
+    day % 10 === 1 && day !== 11
+      ? "st"
+      : day % 10 === 2 && day !== 12
+        ? "nd"
+        : day % 10 === 3 && day !== 13
+          ? "rd"
+          : "th";
   return {
     day_of_month: `On day ${day} (the ${day}${suffix})`,
     weekday_of_month: `On the ${ORDINALS[Math.ceil(day / 7) - 1]} ${DAY_NAMES[d.getUTCDay()]}`,
@@ -105,12 +112,7 @@ export function RepeatFields({
         <div className="weekday-list">
           {WEEKDAYS.map((day) => (
             <label key={day} className="checkbox weekday">
-              <input
-                type="checkbox"
-                name={f.weekdays.name}
-                value={day}
-                defaultChecked={weekdays.includes(day)}
-              />
+              <input type="checkbox" name={f.weekdays.name} value={day} defaultChecked={weekdays.includes(day)} />
               {day[0]!.toUpperCase() + day.slice(1)}
             </label>
           ))}
@@ -132,12 +134,7 @@ export function RepeatFields({
       <div className="form-row">
         <div className="field grow">
           <label htmlFor={f.endsAfter.id}>Ends after (visits)</label>
-          <input
-            {...getInputProps(f.endsAfter, { type: "number" })}
-            min={1}
-            max={1000}
-            inputMode="numeric"
-          />
+          <input {...getInputProps(f.endsAfter, { type: "number" })} min={1} max={1000} inputMode="numeric" />
           <FieldErrors id={f.endsAfter.errorId} errors={f.endsAfter.errors} />
         </div>
         <div className="field grow">

@@ -5,10 +5,12 @@
 -- The one current definition: db/functions.ts applies it when this file changes.
 CREATE OR REPLACE FUNCTION public.app_visit_series_due(p_now timestamptz, p_limit integer)
  RETURNS TABLE(tenant_id uuid, due integer)
- LANGUAGE sql
+ LANGUAGE plpgsql
  STABLE SECURITY DEFINER
  SET search_path TO 'public'
 AS $function$
+BEGIN
+  RETURN QUERY
   SELECT s.tenant_id, count(*)::int AS due
     FROM visit_series s
    WHERE s.open_ended
@@ -17,7 +19,8 @@ AS $function$
      AND s.made_until < (p_now AT TIME ZONE s.time_zone) + interval '12 months'
    GROUP BY s.tenant_id
    ORDER BY s.tenant_id
-   LIMIT p_limit
+   LIMIT p_limit;
+END
 $function$;
 REVOKE ALL ON FUNCTION app_visit_series_due(timestamptz, int) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION app_visit_series_due(timestamptz, int) TO fieldservice_app;
