@@ -234,7 +234,7 @@ export default function ReportsPage() {
       <Section
         name="jobs-completed"
         period={period}
-        description="Completed jobs per week (weeks start on Monday), by the technician assigned."
+        description="Completed visits per week (weeks start on Monday), by technician: a crew's visit counts for each member; a job closed without visits counts once."
         chart={
           r.technicians.length ? (
             <LineChart
@@ -249,7 +249,7 @@ export default function ReportsPage() {
               format={count}
             />
           ) : (
-            <p className="muted empty-chart">No jobs were completed in this period.</p>
+            <p className="muted empty-chart">No visits were completed in this period.</p>
           )
         }
       >

@@ -37,6 +37,7 @@ import * as m0105 from "./0105-refresh-statistics";
 import * as m0115 from "./0115-import-valid-rows";
 import * as m0130 from "./0130-visits";
 import * as m0150 from "./0150-crew-clocks";
+import * as m0151 from "./0151-visit-report-indexes";
 
 /**
  * Every migration, in order. Listed by hand (not globbed) so the compiled server bundle
@@ -82,4 +83,5 @@ export const MIGRATIONS: Array<[string, MigrationModule]> = [
   ["0115-import-valid-rows", m0115],
   ["0130-visits", m0130],
   ["0150-crew-clocks", m0150],
+  ["0151-visit-report-indexes", m0151],
 ];

@@ -319,3 +319,55 @@ describe("reports", () => {
     assert.match(signedOut.headers.get("location") ?? "", /^\/login\?redirectTo=%2Freports/);
   });
 });
+
+test("visits completed per technician: a crew visit counts for each member, each visit of a job counts, a job closed without visits counts once", async () => {
+  const t = await createTenantWithUsers("Crew counts reports");
+  const owner = await clientFor(t.users.owner);
+  const customer = await createCustomer(t.id);
+  const ann = await createUser(t.id, { role: "technician", name: "Ann Crew" });
+  const ben = await createUser(t.id, { role: "technician", name: "Ben Crew" });
+  const m1 = await monthAgo(t.id, 1, 10);
+  const doneAt = await localInstant(t.id, `${m1.date} 16:00`);
+  // A two-visit job: the first visit by Ann and Ben together, the second by Ann alone.
+  const job = await createJob(t.id, { customerId: customer.id, assigneeId: ann.id, scheduledStart: doneAt });
+  const first = (await one<{ id: string }>(`SELECT id FROM visits WHERE tenant_id = $1 AND job_id = $2`, [
+    t.id,
+    job.id,
+  ]))!;
+  await rows(`INSERT INTO visit_assignees (tenant_id, visit_id, user_id) VALUES ($1, $2, $3)`, [
+    t.id,
+    first.id,
+    ben.id,
+  ]);
+  const second = (await one<{ id: string }>(
+    `INSERT INTO visits (tenant_id, job_id, starts_at, ends_at) VALUES ($1, $2, $3, $3) RETURNING id`,
+    [t.id, job.id, new Date(doneAt.getTime() + 3600_000)],
+  ))!;
+  await rows(`INSERT INTO visit_assignees (tenant_id, visit_id, user_id) VALUES ($1, $2, $3)`, [
+    t.id,
+    second.id,
+    ann.id,
+  ]);
+  await rows(`UPDATE visits SET status = 'completed', completed_at = $3 WHERE tenant_id = $1 AND job_id = $2`, [
+    t.id,
+    job.id,
+    new Date(doneAt.getTime() + 2 * 3600_000),
+  ]);
+  // A job closed by the office without ever being scheduled: once, for its technician.
+  const closed = await createJob(t.id, { customerId: customer.id, assigneeId: ben.id, scheduledStart: null });
+  await rows(`UPDATE jobs SET status = 'completed', completed_at = $3 WHERE tenant_id = $1 AND id = $2`, [
+    t.id,
+    closed.id,
+    doneAt,
+  ]);
+
+  const table = await csv(owner, "jobs-completed");
+  const header = table[0];
+  assert.deepEqual(header.slice(1), ["Ann Crew", "Ben Crew", "total"]);
+  const week = table.slice(1).find((r) => r.slice(1, -1).some((v) => v !== "0"))!;
+  assert.equal(week[header.indexOf("Ann Crew")], "2", "Ann: the crew visit and her own");
+  assert.equal(week[header.indexOf("Ben Crew")], "2", "Ben: the crew visit and the job closed without visits");
+  assert.equal(week.at(-1), "4");
+  const page = pageText(await (await owner.get("/reports")).text());
+  assert.match(page, /Visits completed per week by technician/);
+});

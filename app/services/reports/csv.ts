@@ -18,7 +18,7 @@ export const isReportName = (v: string): v is ReportName => (REPORT_NAMES as rea
 export const REPORT_TITLES: Record<ReportName, string> = {
   "invoiced-collected": "Invoiced and collected per month",
   "quote-conversion": "Quotes sent and approved per month",
-  "jobs-completed": "Jobs completed per week by technician",
+  "jobs-completed": "Visits completed per week by technician",
   "outstanding-by-age": "Outstanding invoices by age",
   "top-customers": "Top 10 customers by collected revenue",
 };

@@ -85,15 +85,29 @@ async function quotesByMonth(t: Tx, tenantId: string, tz: string, range: PeriodR
   );
 }
 
-/** Jobs completed per ISO week (Monday) and technician; unassigned jobs count under no one. */
+/**
+ * Visits completed per ISO week (Monday) and technician: a crew visit counts once for each
+ * member, a visit without a crew under no one; a job completed without any visit (closed by
+ * the office, imported done) counts once for its technician.
+ */
 async function jobsByWeek(t: Tx, tenantId: string, tz: string, range: PeriodRange) {
   return rows<{ week: string; assignee_id: string | null; name: string | null; completed: number }>(
-    `SELECT to_char(date_trunc('week', j.completed_at AT TIME ZONE $2), 'YYYY-MM-DD') AS week,
-            j.assignee_id, u.name, count(*)::int AS completed
-       FROM jobs j
-       LEFT JOIN users u ON u.tenant_id = j.tenant_id AND u.id = j.assignee_id
-      WHERE j.tenant_id = $1 AND j.status = 'completed'
-        AND j.completed_at >= ${localStart("$3")} AND j.completed_at < ${localStart("$4")}
+    `SELECT to_char(date_trunc('week', d.completed_at AT TIME ZONE $2), 'YYYY-MM-DD') AS week,
+            d.user_id AS assignee_id, u.name, count(*)::int AS completed
+       FROM (
+         SELECT v.completed_at, a.user_id
+           FROM visits v
+           LEFT JOIN visit_assignees a ON a.tenant_id = v.tenant_id AND a.visit_id = v.id
+          WHERE v.tenant_id = $1 AND v.status = 'completed'
+            AND v.completed_at >= ${localStart("$3")} AND v.completed_at < ${localStart("$4")}
+         UNION ALL
+         SELECT j.completed_at, j.assignee_id
+           FROM jobs j
+          WHERE j.tenant_id = $1 AND j.status = 'completed'
+            AND j.completed_at >= ${localStart("$3")} AND j.completed_at < ${localStart("$4")}
+            AND NOT EXISTS (SELECT 1 FROM visits v WHERE v.tenant_id = j.tenant_id AND v.job_id = j.id)
+       ) d
+       LEFT JOIN users u ON u.tenant_id = $1 AND u.id = d.user_id
       GROUP BY 1, 2, 3`,
     [tenantId, tz, range.start, range.end],
     t,
