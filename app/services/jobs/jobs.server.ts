@@ -10,6 +10,7 @@ import { recordHistory } from "~/services/history/history.server";
 import { utcToZoned, zonedToUtc } from "./local-time";
 import { checklistText, setChecklist, stopClock } from "./checklist.server";
 import { checklistLines, type JobFormInput } from "./schemas";
+import { oneLineAddress } from "~/utils/address";
 
 // Jobs made and changed by hand in the office: the commands the job form,
 // the cancel/reopen buttons, a booking request's "Create job", the schedule page and
@@ -342,7 +343,7 @@ export async function customerPropertyChoices(
     transaction: t,
   });
   return list.map((p) => {
-    const address = [p.addressLine1, p.addressLine2, p.city, p.region, p.postalCode].filter(Boolean).join(", ");
+    const address = oneLineAddress(p);
     return { id: p.id, label: [p.label, address].filter(Boolean).join(" · ") || "Unnamed property" };
   });
 }
