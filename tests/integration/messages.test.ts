@@ -634,7 +634,7 @@ test("visit reminders: one per visit starting tomorrow, once across two servers'
     .formatToParts(at(tomorrow, "09:00"))
     .find((p) => p.type === "timeZoneName")!.value;
   assert.match(crewMail.text, new RegExp(`${day}, 9:00\\s?AM – 11:30\\s?AM ${zoneName}`));
-  assert.match(crewMail.text, /48 Oak Lane, Springfield, IL, 62704/);
+  assert.match(crewMail.text, /48 Oak Lane, Springfield, IL 62704/);
   assert.match(crewMail.text, /Your technicians are Annika and Ben/);
   assert.match(crewMail.text, /Rewire the workshop/);
   const benMail = got.find((m) => m !== crewMail)!;

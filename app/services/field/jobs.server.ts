@@ -1,6 +1,7 @@
 import { inTenant, rows } from "../../../db/index";
 import type { Actor } from "~/services/accounts/actor";
 import { NEXT_STATUSES, type CrewMember, type FieldJob, type FieldVisit, type JobStatus } from "./protocol";
+import { addressSql } from "~/services/records/sql.server";
 
 /** At most this many jobs in one answer: a day's work many times over. */
 export const FIELD_JOBS_LIMIT = 200;
@@ -66,7 +67,7 @@ const selectFieldJobs = (source: string) => `
          (SELECT json_agg(json_build_object('id', u.id, 'name', u.name) ORDER BY a.created_at, u.id)
             FROM visit_assignees a JOIN users u ON u.tenant_id = a.tenant_id AND u.id = a.user_id
            WHERE a.tenant_id = j.tenant_id AND a.visit_id = src.visit_id) AS crew,
-         coalesce(j.address, nullif(concat_ws(', ', c.address_line1, c.address_line2, c.city, c.region, c.postal_code), '')) AS address,
+         coalesce(j.address, ${addressSql("c")}) AS address,
          c.name AS customer_name, c.phone AS customer_phone,
          te.time_entries, te.logged_minutes,
          (SELECT json_agg(n ORDER BY n."occurredAt" DESC) FROM (

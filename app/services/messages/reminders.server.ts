@@ -19,6 +19,7 @@ import { LINK_PLACEHOLDER, portalLinkRef } from "./links.server";
 import { queueMessage } from "./outbox.server";
 import { renderEmail, type Business } from "./templates.server";
 import { firstNames, visitWindow } from "~/utils/visit-window";
+import { addressSql } from "~/services/records/sql.server";
 
 // record_type is one of invoice, quote, job (the due query's three kinds).
 type Due = {
@@ -54,9 +55,7 @@ async function visitOf(tenantId: string, jobId: string, visitId: string | undefi
   if (!visitId || !isUuid(visitId)) return null;
   return one<{ starts_at: Date; ends_at: Date | null; address: string | null; crew: string[] | null }>(
     `SELECT v.starts_at, v.ends_at,
-            coalesce(j.address,
-                     nullif(concat_ws(', ', p.address_line1, p.address_line2, p.city, p.region, p.postal_code), ''),
-                     nullif(concat_ws(', ', c.address_line1, c.address_line2, c.city, c.region, c.postal_code), '')) AS address,
+            coalesce(j.address, ${addressSql("p")}, ${addressSql("c")}) AS address,
             (SELECT array_agg(u.name ORDER BY a.created_at, u.id) FROM visit_assignees a
                JOIN users u ON u.tenant_id = a.tenant_id AND u.id = a.user_id
               WHERE a.tenant_id = v.tenant_id AND a.visit_id = v.id) AS crew
