@@ -26,6 +26,8 @@ export const B3 = {
   clients: Number(process.env.B3_CLIENTS ?? 50),
   batches: Number(process.env.B3_BATCHES ?? 20),
   batchSize: 25,
+  /** B3_VISITS=1: each job's visit has a crew of two and every mutation names its visitId. */
+  visits: process.env.B3_VISITS === "1",
 };
 
 type Figure = { name: string; value: number; unit: string; goal: string; met: boolean | null };
@@ -36,27 +38,28 @@ type Mutation = { id: number; type: string; occurredAt: string; args: Record<str
  * every 7th the clock stopped and started in turn (a break), every 5th a time entry, every 3rd a
  * checklist tick or untick, and notes (bodies name c and n).
  */
-function mutation(c: number, n: number, jobId: string, items: string[]): Mutation {
+function mutation(c: number, n: number, jobId: string, items: string[], visitId?: string): Mutation {
+  const ids = visitId ? { jobId, visitId } : { jobId };
   const occurredAt = new Date(Date.now() - 3600_000 + n * 1000).toISOString();
-  if (n === 1) return { id: n, type: "job.status", occurredAt, args: { jobId, status: "en_route" } };
-  if (n === 2) return { id: n, type: "job.status", occurredAt, args: { jobId, status: "in_progress" } };
+  if (n === 1) return { id: n, type: "job.status", occurredAt, args: { ...ids, status: "en_route" } };
+  if (n === 2) return { id: n, type: "job.status", occurredAt, args: { ...ids, status: "in_progress" } };
   if (n % 7 === 0)
-    return { id: n, type: "job.clock", occurredAt, args: { jobId, action: (n / 7) % 2 === 1 ? "stop" : "start" } };
+    return { id: n, type: "job.clock", occurredAt, args: { ...ids, action: (n / 7) % 2 === 1 ? "stop" : "start" } };
   if (n % 5 === 0)
     return {
       id: n,
       type: "job.time_entry",
       occurredAt,
-      args: { jobId, startedAt: occurredAt, endedAt: occurredAt, note: `bench c${c} m${n}` },
+      args: { ...ids, startedAt: occurredAt, endedAt: occurredAt, note: `bench c${c} m${n}` },
     };
   if (n % 3 === 0)
     return {
       id: n,
       type: "job.checklist",
       occurredAt,
-      args: { jobId, itemId: items[(n / 3) % items.length], done: (n / 3) % 2 === 1 },
+      args: { ...ids, itemId: items[(n / 3) % items.length], done: (n / 3) % 2 === 1 },
     };
-  return { id: n, type: "job.note", occurredAt, args: { jobId, body: `bench c${c} m${n}` } };
+  return { id: n, type: "job.note", occurredAt, args: { ...ids, body: `bench c${c} m${n}` } };
 }
 
 // Four items: with every 5th mutation a time entry, a fifth item would never be ticked.
@@ -78,6 +81,8 @@ export async function benchOfflineSync(
   const { clients, batches, batchSize } = B3;
   const tenant = await createTenant(`Bench sync ${randomUUID().slice(0, 8)}`);
   const customer = await createCustomer(tenant.id);
+  // With visits: one more technician on every visit's crew (who sends nothing).
+  const partner = B3.visits ? await createUser(tenant.id, { role: "technician" }) : null;
   const devices = [];
   for (let c = 0; c < clients; c++) {
     const user = await createUser(tenant.id, { role: "technician" });
@@ -92,10 +97,21 @@ export async function benchOfflineSync(
         [tenant.id, job.id],
       )
     ).map((i) => i.id);
+    const visitId = B3.visits
+      ? (
+          await rows<{ id: string }>(`SELECT id FROM visits WHERE tenant_id = $1 AND job_id = $2`, [tenant.id, job.id])
+        )[0].id
+      : undefined;
+    if (partner)
+      await rows(`INSERT INTO visit_assignees (tenant_id, visit_id, user_id) VALUES ($1, $2, $3)`, [
+        tenant.id,
+        visitId,
+        partner.id,
+      ]);
     const client = new Client(baseUrl);
     const login = await client.post("/login", { email: user.email, password: DEFAULT_PASSWORD });
     if (login.status !== 303) throw new Error(`bench sign-in failed: ${login.status}`);
-    devices.push({ c, clientId: randomUUID(), job, items, client });
+    devices.push({ c, clientId: randomUUID(), job, items, client, visitId });
   }
 
   const counts = { applied: 0, duplicate: 0, skipped: 0, rejected: 0, requests: 0 };
@@ -108,7 +124,7 @@ export async function benchOfflineSync(
   await Promise.all(
     devices.map(async (d) => {
       const batch = (b: number) =>
-        Array.from({ length: batchSize }, (_, i) => mutation(d.c, b * batchSize + i + 1, d.job.id, d.items));
+        Array.from({ length: batchSize }, (_, i) => mutation(d.c, b * batchSize + i + 1, d.job.id, d.items, d.visitId));
       for (let b = 0; b < batches; b++) {
         // The gap: client 0 sends its next batch before this one, once.
         if (d.c === 0 && b === 5) count(await post(d.client, d.clientId, batch(b + 1)));
@@ -178,7 +194,7 @@ export async function benchOfflineSync(
   return {
     figures: [
       {
-        name: "B3 sync mutations applied per second",
+        name: `B3 sync mutations applied per second${B3.visits ? " (visit mutations, crews of two)" : ""}`,
         value: Math.round(rate),
         unit: "mutations/s",
         goal: ">= 2000",

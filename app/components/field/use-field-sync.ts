@@ -250,7 +250,9 @@ export function useFieldSync(initial: Initial, describe: (m: Queued, jobs: Field
     // Signing out: the kept copy of this day leaves the device (queued actions stay, in this user's outbox).
     const signOut = (e: SubmitEvent) => {
       const form = e.target as HTMLFormElement | null;
-      if (form?.action && new URL(form.action).pathname === "/logout")
+      // The attribute, not form.action: a field named "action" (the clock's form) shadows the property.
+      const target = form?.getAttribute("action");
+      if (target && new URL(target, window.location.href).pathname === "/logout")
         void window.caches?.delete(FIELD_CACHE).catch(() => {});
     };
     document.addEventListener("submit", signOut, true);
