@@ -277,7 +277,7 @@ describe("files for the accountant", () => {
     );
 
     const a2 = invoices.find((x) => x.trns.DOCNUM === "A-0002")!;
-    assert.equal(a2.trns.NAME, `'=HYPERLINK("http://evil.example","Click")`);
+    assert.equal(a2.trns.NAME, `'=HYPERLINK("http-//evil.example","Click")`, "escaped, and no colon");
     assert.deepEqual(
       a2.spl.map((s) => [s.ACCNT, s.AMOUNT, s.INVITEM]),
       [
