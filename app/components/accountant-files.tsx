@@ -121,7 +121,12 @@ function AccountantSettingsCard({ data, busy }: { data: AccountantFilesData; bus
         <h3 id="accountant-settings-title">Accounts and tax codes</h3>
         <LastSaved updatedAt={data.savedAt} by={data.savedByName} timeZone={data.timeZone} />
       </div>
-      <Form method="post" action="/settings/accounting?form=accountant-files" {...getFormProps(form)} key={form.id}>
+      <Form
+        method="post"
+        action="/settings/accounting?form=accountant-files#accountant-files"
+        {...getFormProps(form)}
+        key={form.id}
+      >
         <CsrfInput />
         <input type="hidden" name="intent" value={ACCOUNTANT_FORM_INTENT} />
         <FormError errors={form.errors} />
