@@ -20,6 +20,8 @@ import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 import { humanize } from "~/utils/format";
 import { recordScope } from "~/utils/permissions";
 import { useLiveUpdates } from "~/components/live-updates";
+import { JobVisits } from "~/components/visits";
+import { crewChoices, jobVisits } from "~/services/visits/visits.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.job.title ?? "Job"} · Fieldwork` }];
 
@@ -32,7 +34,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const ownOnly = recordScope(user.role) !== "all";
   // The quote and the booking request it came from (pages a technician does not open).
   const origins = ownOnly ? null : await jobOrigins(actorOf(user), found.job.id);
-  return json({ ...found, history, invoice, photos, ownOnly, canManage, origins });
+  const visits = await jobVisits(actorOf(user), found.job.id, user.timeZone);
+  const crewMembers = canManage ? await crewChoices(actorOf(user)) : null;
+  return json({ ...found, history, invoice, photos, ownOnly, canManage, origins, visits, crewMembers });
 }
 
 /** Cancel a job, or put a cancelled one back to unscheduled (the office; 409 from any other state). */
@@ -68,6 +72,8 @@ export default function JobPage() {
     checklist,
     signature,
     origins,
+    visits,
+    crewMembers,
   } = useLoaderData<typeof loader>();
   const failure = useActionData<FormReply>()?.result;
   const busy = useNavigation().state === "submitting";
@@ -239,6 +245,14 @@ export default function JobPage() {
           </dl>
         </section>
       </div>
+
+      <JobVisits
+        jobId={job.id}
+        visits={visits}
+        members={crewMembers}
+        canAdd={canManage && !cancelled && job.status !== "completed"}
+        canEdit={canManage}
+      />
 
       {checklist.length || signature ? (
         <div className="grid grid-2">
