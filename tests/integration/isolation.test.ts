@@ -102,6 +102,11 @@ async function theirRecords(b: TestTenant) {
     [b.id],
   ))!;
   const invite = await createInvite({ tenantId: b.id, userId: b.users.owner.id, role: "owner" }, member.id);
+  // The job's one visit (made from its time by the database).
+  const visit = (await one<{ id: string }>(`SELECT id FROM visits WHERE tenant_id = $1 AND job_id = $2`, [
+    b.id,
+    job.id,
+  ]))!;
   const photo = (await one<{ id: string }>(
     `INSERT INTO job_photos (tenant_id, id, job_id, taken_by, taken_at, content_type, byte_size, sha256, bytes)
      VALUES ($1, gen_random_uuid(), $2, $3, now(), 'image/jpeg', 4, repeat('0', 64), '\\xffd8ffe0'::bytea) RETURNING id`,
@@ -134,6 +139,7 @@ async function theirRecords(b: TestTenant) {
     uploadId,
     feed: feed!,
     photo,
+    visit,
     inviteSecret: new URL(invite.url).pathname.split("/").pop()!.split(".")[1],
   };
 }
@@ -164,6 +170,10 @@ test("every route that takes an id answers another tenant's id exactly as a miss
     title: "Our tap washer",
     assigneeId: a.users.technician.id,
   });
+  const visitOf = async (jobId: string) =>
+    (await one<{ id: string }>(`SELECT id FROM visits WHERE tenant_id = $1 AND job_id = $2`, [a.id, jobId]))!;
+  const ourJobVisit = await visitOf(ourJob.id);
+  const ourTechVisit = await visitOf(ourTechJob.id);
   const ourPhotoId = randomUUID();
   const photoBytes = jpegLike(2048);
   const takenAt = new Date(Date.now() - 3600_000).toISOString();
@@ -398,6 +408,78 @@ test("every route that takes an id answers another tenant's id exactly as a miss
           assigneeId: id,
           scheduledStart: "2030-06-04T09:00",
           scheduledEnd: "2030-06-04T11:00",
+        }),
+      theirs: [b.users.technician.id, t.member.id],
+      status: 422,
+    },
+    // Visits (CONTRACT section 20): a job's new visit, a visit's time and crew.
+    { route: "GET /jobs/<id>/visits", ask: (id) => office.get(`/jobs/${id}/visits`), theirs: [t.job.id], status: 404 },
+    {
+      route: "POST /jobs/<id>/visits",
+      ask: (id) => office.post(`/jobs/${id}/visits`, { start: "2030-06-04T09:00", end: "2030-06-06T17:00" }),
+      theirs: [t.job.id],
+      status: 404,
+    },
+    {
+      route: "POST /jobs/<id>/visits (assigneeIds)",
+      ask: (id) =>
+        office.post(`/jobs/${ourJob.id}/visits`, {
+          start: "2030-06-04T09:00",
+          end: "2030-06-04T11:00",
+          assigneeIds: id,
+        }),
+      theirs: [b.users.technician.id, t.member.id],
+      status: 422,
+    },
+    {
+      route: "GET /visits/<id>/schedule",
+      ask: (id) => owner.get(`/visits/${id}/schedule`),
+      theirs: [t.visit.id],
+      status: 404,
+    },
+    {
+      route: "GET /visits/<id>/schedule (technician)",
+      ask: (id) => tech.get(`/visits/${id}/schedule`),
+      theirs: [t.visit.id, ourTechVisit.id],
+      status: 403,
+    },
+    {
+      route: "POST /visits/<id>/schedule",
+      ask: (id) =>
+        office.post(`/visits/${id}/schedule`, {
+          assigneeIds: a.users.technician.id,
+          start: "2030-06-04T09:00",
+          end: "2030-06-04T11:00",
+        }),
+      theirs: [t.visit.id],
+      status: 404,
+    },
+    {
+      route: "POST /visits/<id>/schedule (all empty)",
+      ask: (id) => office.post(`/visits/${id}/schedule`, {}),
+      theirs: [t.visit.id],
+      status: 404,
+    },
+    {
+      route: "POST /visits/<id>/schedule (the board's fetcher)",
+      ask: async (id) => {
+        const res = await office.post(`/visits/${id}/schedule?_data=routes%2Fvisits.%24id_.schedule`, {
+          via: "board",
+          start: "2030-06-04T09:00",
+          end: "2030-06-04T11:00",
+        });
+        return { status: res.status, headers: { "content-type": "text/plain" }, text: await res.text() };
+      },
+      theirs: [t.visit.id],
+      status: 404,
+    },
+    {
+      route: "POST /visits/<id>/schedule (assigneeIds)",
+      ask: (id) =>
+        office.post(`/visits/${ourJobVisit.id}/schedule`, {
+          assigneeIds: id,
+          start: "2030-06-04T09:00",
+          end: "2030-06-04T11:00",
         }),
       theirs: [b.users.technician.id, t.member.id],
       status: 422,
