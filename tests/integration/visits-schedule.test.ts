@@ -312,3 +312,69 @@ test("POST /visits/<id>/schedule: the card's form moves a crew visit and replace
   );
   assert.deepEqual(row, { assignee_id: s.dana.id, status: "scheduled" });
 });
+
+test("role matrix of the visit routes: owner, admin and office add and move visits; a technician is refused (403) alike for a visit they are on and one they are not, before any lookup", async () => {
+  const s = await setup();
+  const job = await createJob(s.t.id, { customerId: s.customer.id, title: "Rough-in", scheduledStart: null });
+  const office = await clientFor(s.t.users.office);
+  await postPairs(office, `/jobs/${job.id}/visits`, [
+    ["start", `${s.day(1)}T09:00`],
+    ["end", `${s.day(1)}T12:00`],
+    ...crewOf([s.dana.id]),
+  ]);
+  const [visit] = await visitsOf(s.t.id, job.id);
+  let hour = 8;
+  for (const role of ["owner", "admin", "office"] as const) {
+    const c = await clientFor(s.t.users[role]);
+    assert.equal((await c.get(`/jobs/${job.id}/visits`)).status, 200, role);
+    assert.equal((await c.get(`/visits/${visit.id}/schedule`)).status, 200, role);
+    hour += 1;
+    const at = `${String(hour).padStart(2, "0")}:00`;
+    const add = await postPairs(c, `/jobs/${job.id}/visits`, [
+      ["start", `${s.day(3)}T${at}`],
+      ["end", `${s.day(3)}T${String(hour + 1).padStart(2, "0")}:00`],
+    ]);
+    assert.equal(add.status, 303, role);
+    const move = await postPairs(c, `/visits/${visit.id}/schedule`, [
+      ["start", `${s.day(2)}T${at}`],
+      ["end", `${s.day(2)}T${String(hour + 1).padStart(2, "0")}:00`],
+      ...crewOf([s.dana.id]),
+    ]);
+    assert.equal(move.status, 303, role);
+  }
+  const before = await visitsOf(s.t.id, job.id);
+  const answers = [];
+  for (const who of [s.dana, s.eli]) {
+    const tech = await clientFor(who);
+    for (const ask of [
+      () => tech.get(`/jobs/${job.id}/visits`),
+      () => tech.get(`/visits/${visit.id}/schedule`),
+      () =>
+        postPairs(tech, `/jobs/${job.id}/visits`, [
+          ["start", `${s.day(4)}T09:00`],
+          ["end", `${s.day(4)}T10:00`],
+        ]),
+      () =>
+        postPairs(tech, `/visits/${visit.id}/schedule`, [
+          ["start", `${s.day(4)}T09:00`],
+          ["end", `${s.day(4)}T10:00`],
+        ]),
+      () => postPairs(tech, `/visits/${visit.id}/schedule`, []),
+    ]) {
+      const res = await ask();
+      answers.push(`${res.status} ${textOf(await res.text()).replace(/Technician \w+|Dana Diaz|Eli Moreau/g, "")}`);
+    }
+  }
+  assert.ok(answers.every((a) => a.startsWith("403 ")));
+  assert.deepEqual(answers.slice(0, 5), answers.slice(5), "on the crew or not: the same answer");
+  assert.deepEqual(await visitsOf(s.t.id, job.id), before);
+  // The job page: a technician sees only the visits they are on.
+  await postPairs(office, `/jobs/${job.id}/visits`, [
+    ["start", `${s.day(5)}T09:00`],
+    ["end", `${s.day(5)}T10:00`],
+    ...crewOf([s.dana.id, s.eli.id]),
+  ]);
+  const danaPage = await (await (await clientFor(s.dana)).get(`/jobs/${job.id}`)).text();
+  assert.equal((danaPage.match(/data-visit-id=/g) ?? []).length, 2, "Dana's two visits");
+  assert.doesNotMatch(danaPage, /Add a visit/);
+});
