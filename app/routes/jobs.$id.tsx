@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -22,6 +22,9 @@ import { recordScope } from "~/utils/permissions";
 import { useLiveUpdates } from "~/components/live-updates";
 import { JobVisits } from "~/components/visits";
 import { crewChoices, jobVisits } from "~/services/visits/visits.server";
+import visitStyles from "~/styles/visits.css";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: visitStyles }];
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.job.title ?? "Job"} · Fieldwork` }];
 

@@ -1,5 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -10,11 +10,14 @@ import { setFlash } from "~/services/accounts/sessions.server";
 import { addVisitSchema } from "~/services/visits/schemas";
 import { addVisit, addVisitChoices } from "~/services/visits/visits.server";
 import { actorOf, requireUserWithPermission } from "~/http/auth.server";
+import visitStyles from "~/styles/visits.css";
 
 // GET/POST /jobs/<id>/visits: a new visit of a job (`start`, `end`, the crew as repeated
 // `assigneeIds`, an optional `note`). The job page posts here (with JavaScript through a
 // fetcher, staying on the job page); without JavaScript a refused form comes back on this page
 // with the errors beside the fields. Success: 303 to the job.
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: visitStyles }];
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `Add a visit to ${data?.job.title ?? "job"} · Fieldwork` },

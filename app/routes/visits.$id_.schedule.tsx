@@ -1,6 +1,6 @@
 import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -17,10 +17,13 @@ import { visitScheduleSchema } from "~/services/visits/schemas";
 import { scheduleVisit, visitScheduleChoices } from "~/services/visits/visits.server";
 import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 import { listPageOf, recordPageOf } from "~/utils/return-to";
+import visitStyles from "~/styles/visits.css";
 
 // GET/POST /visits/<id>/schedule: a visit's time and crew, the one action
 // behind the board's drag and drop (a fetcher, `via=board`, answered with JSON) and the card's
 // no-JavaScript form (this page, 303 back to the board). All fields empty = unschedule.
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: visitStyles }];
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `Schedule a visit of ${data?.visit.title ?? "a job"} · Fieldwork` },

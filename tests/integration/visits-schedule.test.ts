@@ -258,7 +258,7 @@ test("POST /visits/<id>/schedule: the card's form moves a crew visit and replace
   const history = textOf(await (await office.get(`/jobs/${job.id}`)).text());
   assert.match(
     history,
-    /Visit moved to .*9:00 AM–12:00 PM, with (Finn Walsh and Eli Moreau|Eli Moreau and Finn Walsh) by /,
+    /Moved to .*9:00 AM–12:00 PM, with (Finn Walsh and Eli Moreau|Eli Moreau and Finn Walsh) by /,
   );
 
   // The board's fetcher gets JSON; bad fields are 422 and change nothing.

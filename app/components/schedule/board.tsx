@@ -67,6 +67,15 @@ export function cardTime(start: string, end: string): string {
   return `${weekdayName(start.slice(0, 10))} ${clock(start)} – ${weekdayName(end.slice(0, 10))} ${clock(end)}`;
 }
 
+/** A multi-day visit on one of its days: "From 8:00 AM", "All day", "Until 5:00 PM", and "Day 2 of 3". */
+function dayPart(start: string, end: string, date: string): { label: string; day: string } {
+  const first = start.slice(0, 10);
+  // An end at midnight finishes the day before.
+  const last = end.slice(11) === "00:00" ? addDays(end.slice(0, 10), -1) : end.slice(0, 10);
+  const label = date === first ? `From ${clock(start)}` : date === last ? `Until ${clock(end)}` : "All day";
+  return { label, day: `Day ${daysBetween(first, date) + 1} of ${daysBetween(first, last) + 1}` };
+}
+
 /** Whether a card covers the day `date` (it starts on it, or started before and runs into it). */
 const coversDay = (j: { start: string | null; end: string | null }, date: string) =>
   !!j.start && (j.start.slice(0, 10) === date || (j.start.slice(0, 10) < date && j.end! > `${date}T00:00`));
@@ -665,6 +674,7 @@ function JobCard({
   ];
   const titleId = `card-${job.id}-${job.rowId ?? "none"}-${date ?? "list"}-title`;
   const time = job.start ? cardTime(job.start, job.end!) : "No time yet";
+  const part = multiDay && date ? dayPart(job.start!, job.end!, date) : null;
   const moveTo = job.visitId ? `/visits/${job.visitId}/schedule` : `/jobs/${job.jobId}/schedule`;
   return (
     <article
@@ -674,12 +684,21 @@ function JobCard({
       data-start={job.start ?? ""}
       data-end={job.end ?? ""}
       data-visit-id={job.visitId ?? undefined}
+      data-minutes={job.minutes ?? undefined}
       aria-labelledby={titleId}
       title={`${job.start ? `${time} · ` : ""}${job.title} · ${job.customerName}${job.address ? ` · ${job.address}` : ""}${crew ? ` · crew with ${job.others!.join(", ")}` : ""}`}
       {...drag}
     >
       <div className="job-top">
-        <span className="job-time">{time}</span>
+        {part ? (
+          <span className="job-time">
+            {part.label}
+            <span className="visually-hidden">, {time}</span>
+          </span>
+        ) : (
+          <span className="job-time">{time}</span>
+        )}
+        {part ? <span className="job-day">{part.day}</span> : null}
         {job.status !== "unscheduled" ? <span className="job-status">{humanize(job.status)}</span> : null}
       </div>
       <Link id={titleId} to={`/jobs/${job.jobId}`} className="job-title" draggable={false}>

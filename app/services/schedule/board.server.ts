@@ -69,7 +69,7 @@ export const UNSCHEDULED_LIMIT = 100;
  * every line always included and the first option) whose description names labour
  * ("Labour, plumbing (person-hours)", "Installation labor"), at most a week.
  */
-const LABOUR_MINUTES = `(SELECT least(round(sum(qi.quantity) * 60), ${MAX_JOB_MINUTES})::int
+const LABOUR_MINUTES = `(SELECT nullif(least(coalesce(round(sum(qi.quantity) * 60), 0), ${MAX_JOB_MINUTES}), 0)::int
     FROM quote_items qi
    WHERE j.quote_id IS NOT NULL AND qi.tenant_id = j.tenant_id AND qi.quote_id = j.quote_id
      AND qi.description ~* '(^|[^a-z])labou?r([^a-z]|$)'

@@ -273,7 +273,7 @@ export async function scheduleVisit(
         recordType: "job",
         recordId: visit.job_id,
         action: "scheduled",
-        summary: `Visit moved to ${when}, ${who}`,
+        summary: `Moved to ${when}, ${who}`,
         details: { visitId: visit.id, start: start.toISOString(), end: end.toISOString(), crew: crew.map((c) => c.id) },
       });
       await notify(t, actor.tenantId, { type: "job.scheduled", id: visit.job_id });
