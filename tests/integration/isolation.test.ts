@@ -440,8 +440,9 @@ test("every route that takes an id answers another tenant's id exactly as a miss
     },
     {
       route: "POST /jobs/<id>/schedule (assigneeId)",
+      // A job with one visit (ourJob has two: its own time is then moved visit by visit, 409).
       ask: (id) =>
-        office.post(`/jobs/${ourJob.id}/schedule`, {
+        office.post(`/jobs/${ourTechJob.id}/schedule`, {
           assigneeId: id,
           scheduledStart: "2030-06-04T09:00",
           scheduledEnd: "2030-06-04T11:00",
