@@ -151,7 +151,7 @@ describe("a new job, quote, invoice or team column is written once, in its field
     it(`${type}: the import's checks, column table, sample and stored records have it`, async () => {
       const r = ROW_SCHEMAS[type].safeParse({ ...minimal[type], [extra.csv]: ` ${extra.example} ` });
       assert.ok(r.success);
-      assert.equal((r.data as Record<string, unknown>)[extra.key], extra.example);
+      assert.equal((r.data as unknown as Record<string, unknown>)[extra.key], extra.example);
       const long = ROW_SCHEMAS[type].safeParse({ ...minimal[type], [extra.csv]: "x".repeat(41) });
       assert.ok(!long.success && long.error.issues.some((i) => i.path[0] === extra.csv));
       assert.deepEqual(
