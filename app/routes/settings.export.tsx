@@ -54,12 +54,10 @@ function megabytes(bytes: number | null): string {
   return bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
-/** "1,204 customers, 3 team members, ..." from the manifest's counts (the main records first). */
-function countsText(counts: Record<string, number> | null): string {
+/** "customers: 1,204, team members: 3, ..." from the manifest's counts, in the ZIP's order. */
+function countsText(counts: [string, number][] | null): string {
   if (!counts) return "";
-  return Object.entries(counts)
-    .map(([what, n]) => `${n.toLocaleString("en-US")} ${what}`)
-    .join(", ");
+  return counts.map(([what, n]) => `${what}: ${n.toLocaleString("en-US")}`).join(", ");
 }
 
 export default function ExportSettings() {

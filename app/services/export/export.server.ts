@@ -34,7 +34,8 @@ export interface ExportRow {
   step: string | null;
   stepsDone: number;
   stepsTotal: number;
-  counts: Record<string, number> | null;
+  /** The manifest's counts, in the order of the ZIP's files. */
+  counts: [what: string, count: number][] | null;
   byteSize: number | null;
   createdAt: string;
   finishedAt: string | null;
@@ -297,7 +298,7 @@ export async function runExport(tenantId: string, id: string): Promise<void> {
                 byte_size = $4, file_name = $5, finished_at = now(), updated_at = now(),
                 expires_at = now() + make_interval(hours => $6)
           WHERE tenant_id = $1 AND id = $2`,
-        [tenantId, id, JSON.stringify(counts), size, path.basename(file), EXPORT_KEEP_HOURS],
+        [tenantId, id, JSON.stringify(Object.entries(counts)), size, path.basename(file), EXPORT_KEEP_HOURS],
         t,
       ),
     );
