@@ -13,6 +13,8 @@ export const up: Migration = async ({ context: sql }) => {
     CREATE TABLE account_exports (
       tenant_id uuid NOT NULL REFERENCES tenants (id) ON DELETE CASCADE,
       id uuid NOT NULL DEFAULT gen_random_uuid(),
+      -- Who asked (no foreign key: the history keeps the export after the member leaves, and
+      -- names them by requested_by_name).
       requested_by uuid,
       requested_by_name text NOT NULL CHECK (length(requested_by_name) BETWEEN 1 AND 200),
       state text NOT NULL DEFAULT 'running' CHECK (state IN ('running', 'ready', 'failed', 'expired')),
@@ -28,8 +30,7 @@ export const up: Migration = async ({ context: sql }) => {
       updated_at timestamptz NOT NULL DEFAULT now(),
       finished_at timestamptz,
       expires_at timestamptz,
-      PRIMARY KEY (tenant_id, id),
-      FOREIGN KEY (tenant_id, requested_by) REFERENCES users (tenant_id, id) ON DELETE SET NULL (requested_by)
+      PRIMARY KEY (tenant_id, id)
     );
     CREATE UNIQUE INDEX account_exports_one_running ON account_exports (tenant_id) WHERE state = 'running';
     CREATE INDEX account_exports_history ON account_exports (tenant_id, created_at DESC, id);
