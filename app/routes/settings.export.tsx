@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Form, useLoaderData, useNavigation } from "@remix-run/react";
 import { CsrfInput } from "~/components/forms";
@@ -8,6 +8,9 @@ import { readStaffForm } from "~/http/conform.server";
 import type { RouteRules } from "~/http/route-rules";
 import { EXPORT_KEEP_HOURS, listExports, startExport, type ExportRow } from "~/services/export/export.server";
 import { formatDateTime } from "~/utils/format";
+import exportStyles from "~/styles/export.css";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: exportStyles }];
 
 // /settings/export (owner, admin): "Export everything" builds one ZIP of the whole business in
 // the background (docs/decisions/360-account-export.md); the page shows its progress (it reloads
@@ -26,7 +29,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUserWithPermission(request, "export_account");
   const exports = await listExports(actorOf(user));
-  return json({ exports, timeZone: user.timeZone });
+  return json({ exports, timeZone: user.timeZone, keepHours: EXPORT_KEEP_HOURS });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -61,7 +64,7 @@ function countsText(counts: [string, number][] | null): string {
 }
 
 export default function ExportSettings() {
-  const { exports, timeZone } = useLoaderData<typeof loader>();
+  const { exports, timeZone, keepHours } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const running = exports.find((e) => e.state === "running");
   const latestReady = exports.find((e) => e.state === "ready");
@@ -78,7 +81,7 @@ export default function ExportSettings() {
           Customers, team, jobs, quotes and invoices are written in the columns of the CSV import, so the files import
           back into Fieldwork (in that order) or into another product. Properties, visits, payments, time entries, the
           price book, checklists, job notes, booking requests and the history of every record come as further CSV files.
-          The file is kept for {EXPORT_KEEP_HOURS} hours.
+          The file is kept for {keepHours} hours.
         </p>
         {running ? (
           <div className="progress-panel stack" role="status" aria-live="polite">
@@ -122,40 +125,25 @@ export default function ExportSettings() {
             <p>Each export is listed here: who asked for it, when, and what it holds.</p>
           </EmptyState>
         ) : (
-          <div className="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Started</th>
-                  <th scope="col">By</th>
-                  <th scope="col">State</th>
-                  <th scope="col">Holds</th>
-                  <th scope="col">File</th>
-                </tr>
-              </thead>
-              <tbody>
-                {exports.map((e) => (
-                  <tr key={e.id}>
-                    <td>{formatDateTime(e.createdAt, timeZone)}</td>
-                    <td>{e.requestedByName}</td>
-                    <td>
-                      <span className={`badge ${STATE_TONE[e.state]}`}>{STATE_LABEL[e.state]}</span>
-                    </td>
-                    <td className="export-counts">{countsText(e.counts)}</td>
-                    <td>
-                      {e.state === "ready" ? (
-                        <a href={`/settings/export/${e.id}.zip`} download>
-                          Download ({megabytes(e.byteSize)})
-                        </a>
-                      ) : e.state === "expired" ? (
-                        "Deleted after 24 hours"
-                      ) : null}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <ul className="export-history">
+            {exports.map((e) => (
+              <li key={e.id}>
+                <div className="export-head">
+                  <strong>{formatDateTime(e.createdAt, timeZone)}</strong>
+                  <span>by {e.requestedByName}</span>
+                  <span className={`badge ${STATE_TONE[e.state]}`}>{STATE_LABEL[e.state]}</span>
+                  {e.state === "ready" ? (
+                    <a href={`/settings/export/${e.id}.zip`} download>
+                      Download ({megabytes(e.byteSize)})
+                    </a>
+                  ) : e.state === "expired" ? (
+                    <span className="muted">Deleted after {keepHours} hours</span>
+                  ) : null}
+                </div>
+                {e.counts ? <div className="export-counts">{countsText(e.counts)}</div> : null}
+              </li>
+            ))}
+          </ul>
         )}
       </section>
     </div>
