@@ -44,14 +44,14 @@ export async function benchAccountExport(server: RunningServer, databaseUrl: str
       redirect: "manual",
     });
     if (res.status !== 303) throw new Error(`POST /settings/export answered ${res.status}`);
-    let row: { state: string; byte_size: string | null; counts: unknown } | undefined;
+    type Row = { state: string; byte_size: string | null; counts: unknown };
+    let row: Row | undefined;
     for (;;) {
-      ({
-        rows: [row],
-      } = await db.query(
+      const result = await db.query<Row>(
         `SELECT state, byte_size, counts FROM account_exports WHERE tenant_id = $1 ORDER BY created_at DESC LIMIT 1`,
         [big.tenantId],
-      ));
+      );
+      row = result.rows[0];
       if (row && row.state !== "running") break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
