@@ -107,6 +107,12 @@ async function theirRecords(b: TestTenant) {
      VALUES ($1, gen_random_uuid(), $2, $3, now(), 'image/jpeg', 4, repeat('0', 64), '\\xffd8ffe0'::bytea) RETURNING id`,
     [b.id, job.id, b.users.technician.id],
   ))!;
+  // A visit of their job, on their technician's crew.
+  const visit = (await one<{ id: string }>(
+    `WITH v AS (INSERT INTO visits (tenant_id, job_id, starts_at, ends_at) VALUES ($1, $2, now() + interval '3 days', now() + interval '3 days 1 hour') RETURNING tenant_id, id)
+     INSERT INTO visit_assignees (tenant_id, visit_id, user_id) SELECT tenant_id, id, $3 FROM v RETURNING visit_id AS id`,
+    [b.id, job.id, b.users.technician.id],
+  ))!;
   const cb = await clientFor(b.users.owner);
   const run = idIn(
     await commit(cb, await preview(cb, "customers", `name,email\nIvy Imported,ivy-${b.id.slice(0, 8)}@example.test\n`)),
@@ -134,6 +140,7 @@ async function theirRecords(b: TestTenant) {
     uploadId,
     feed: feed!,
     photo,
+    visit,
     inviteSecret: new URL(invite.url).pathname.split("/").pop()!.split(".")[1],
   };
 }
@@ -164,6 +171,14 @@ test("every route that takes an id answers another tenant's id exactly as a miss
     title: "Our tap washer",
     assigneeId: a.users.technician.id,
   });
+  const visitOf = async (jobId: string) =>
+    (await one<{ id: string }>(`SELECT id FROM visits WHERE tenant_id = $1 AND job_id = $2`, [a.id, jobId]))!;
+  const ourJobVisit = await visitOf(ourJob.id);
+  const ourTechVisit = await visitOf(ourTechJob.id);
+  const ourVisit = await one<{ id: string }>(
+    `INSERT INTO visits (tenant_id, job_id, starts_at, ends_at) VALUES ($1, $2, now() + interval '3 days', now() + interval '3 days 1 hour') RETURNING id`,
+    [a.id, ourJob.id],
+  );
   const ourPhotoId = randomUUID();
   const photoBytes = jpegLike(2048);
   const takenAt = new Date(Date.now() - 3600_000).toISOString();
@@ -359,6 +374,38 @@ test("every route that takes an id answers another tenant's id exactly as a miss
       theirs: [t.member.id],
       status: 404,
     },
+    // A visit's edit page and its form (docs/decisions/316-visit-edit.md).
+    { route: "GET /visits/<id>/edit", ask: (id) => owner.get(`/visits/${id}/edit`), theirs: [t.visit.id], status: 404 },
+    {
+      route: "GET /visits/<id>/edit (technician)",
+      ask: (id) => tech.get(`/visits/${id}/edit`),
+      theirs: [t.visit.id],
+      status: 404,
+    },
+    {
+      route: "POST /visits/<id>/edit",
+      ask: (id) => office.post(`/visits/${id}/edit`, { intent: "cancel" }),
+      theirs: [t.visit.id],
+      status: 404,
+    },
+    {
+      route: "POST /visits/<id>/edit (technician)",
+      ask: (id) => tech.post(`/visits/${id}/edit`, { intent: "cancel" }),
+      theirs: [t.visit.id],
+      status: 404,
+    },
+    {
+      route: "POST /visits/<id>/edit (assigneeIds)",
+      ask: (id) =>
+        office.post(`/visits/${ourVisit!.id}/edit`, {
+          intent: "save",
+          start: "2030-06-04T09:00",
+          end: "2030-06-04T11:00",
+          assigneeIds: id,
+        }),
+      theirs: [b.users.technician.id, t.member.id],
+      status: 422,
+    },
     // The schedule (CONTRACT section 13): the move form and its action, calendar feed links.
     {
       route: "GET /jobs/<id>/schedule",
@@ -393,11 +440,84 @@ test("every route that takes an id answers another tenant's id exactly as a miss
     },
     {
       route: "POST /jobs/<id>/schedule (assigneeId)",
+      // A job with one visit (ourJob has two: its own time is then moved visit by visit, 409).
       ask: (id) =>
-        office.post(`/jobs/${ourJob.id}/schedule`, {
+        office.post(`/jobs/${ourTechJob.id}/schedule`, {
           assigneeId: id,
           scheduledStart: "2030-06-04T09:00",
           scheduledEnd: "2030-06-04T11:00",
+        }),
+      theirs: [b.users.technician.id, t.member.id],
+      status: 422,
+    },
+    // Visits (CONTRACT section 20): a job's new visit, a visit's time and crew.
+    { route: "GET /jobs/<id>/visits", ask: (id) => office.get(`/jobs/${id}/visits`), theirs: [t.job.id], status: 404 },
+    {
+      route: "POST /jobs/<id>/visits",
+      ask: (id) => office.post(`/jobs/${id}/visits`, { start: "2030-06-04T09:00", end: "2030-06-06T17:00" }),
+      theirs: [t.job.id],
+      status: 404,
+    },
+    {
+      route: "POST /jobs/<id>/visits (assigneeIds)",
+      ask: (id) =>
+        office.post(`/jobs/${ourJob.id}/visits`, {
+          start: "2030-06-04T09:00",
+          end: "2030-06-04T11:00",
+          assigneeIds: id,
+        }),
+      theirs: [b.users.technician.id, t.member.id],
+      status: 422,
+    },
+    {
+      route: "GET /visits/<id>/schedule",
+      ask: (id) => owner.get(`/visits/${id}/schedule`),
+      theirs: [t.visit.id],
+      status: 404,
+    },
+    {
+      route: "GET /visits/<id>/schedule (technician)",
+      ask: (id) => tech.get(`/visits/${id}/schedule`),
+      theirs: [t.visit.id, ourTechVisit.id],
+      status: 403,
+    },
+    {
+      route: "POST /visits/<id>/schedule",
+      ask: (id) =>
+        office.post(`/visits/${id}/schedule`, {
+          assigneeIds: a.users.technician.id,
+          start: "2030-06-04T09:00",
+          end: "2030-06-04T11:00",
+        }),
+      theirs: [t.visit.id],
+      status: 404,
+    },
+    {
+      route: "POST /visits/<id>/schedule (all empty)",
+      ask: (id) => office.post(`/visits/${id}/schedule`, {}),
+      theirs: [t.visit.id],
+      status: 404,
+    },
+    {
+      route: "POST /visits/<id>/schedule (the board's fetcher)",
+      ask: async (id) => {
+        const res = await office.post(`/visits/${id}/schedule?_data=routes%2Fvisits.%24id_.schedule`, {
+          via: "board",
+          start: "2030-06-04T09:00",
+          end: "2030-06-04T11:00",
+        });
+        return { status: res.status, headers: { "content-type": "text/plain" }, text: await res.text() };
+      },
+      theirs: [t.visit.id],
+      status: 404,
+    },
+    {
+      route: "POST /visits/<id>/schedule (assigneeIds)",
+      ask: (id) =>
+        office.post(`/visits/${ourJobVisit.id}/schedule`, {
+          assigneeIds: id,
+          start: "2030-06-04T09:00",
+          end: "2030-06-04T11:00",
         }),
       theirs: [b.users.technician.id, t.member.id],
       status: 422,
