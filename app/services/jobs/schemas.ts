@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { withCrossChecks } from "~/utils/cross-checks";
 import { isLocalDateTime } from "./local-time";
 
 // The job form, one schema for the server and the browser (conform).
@@ -19,8 +20,8 @@ export function checklistLines(text: string | undefined | null): string[] {
     .map((l) => l.slice(0, CHECKLIST_LABEL_MAX));
 }
 
-export const jobFormSchema = z
-  .object({
+export const jobFormSchema = withCrossChecks(
+  z.object({
     customerId: z.string({ required_error: "Choose a customer." }).uuid("Choose a customer."),
     title: z
       .string({ required_error: "Enter a title, e.g. “Replace water heater”." })
@@ -39,8 +40,8 @@ export const jobFormSchema = z
       .string()
       .max(CHECKLIST_MAX_ITEMS * (CHECKLIST_LABEL_MAX + 2), "The checklist is too long.")
       .optional(),
-  })
-  .superRefine((v, ctx) => {
+  }),
+  (v, ctx) => {
     const raw = (v.checklist ?? "")
       .split(/\r?\n/)
       .map((l) => l.trim())
@@ -59,7 +60,8 @@ export const jobFormSchema = z
     if (v.scheduledStart && v.scheduledEnd && v.scheduledEnd < v.scheduledStart) {
       ctx.addIssue({ code: "custom", path: ["scheduledEnd"], message: "The end is before the start." });
     }
-  });
+  },
+);
 export type JobFormInput = z.infer<typeof jobFormSchema>;
 
 /** The job page's office buttons: cancel the job, or put a cancelled one back. */
