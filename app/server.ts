@@ -22,6 +22,7 @@ import { ConfigError, databaseOptions, env } from "~/utils/env.server";
 import { startCleanupSchedule } from "~/services/maintenance/cleanup.server";
 import { startMessageWorker } from "~/services/messages/worker.server";
 import { startReminderSchedule } from "~/services/messages/reminders.server";
+import { startVisitHorizon } from "~/services/visits/series.server";
 
 type ServeHooks = {
   register(app: { rulesFor: ReturnType<typeof routeRulesFinder>; startBackground: () => void }): void;
@@ -56,6 +57,9 @@ function startBackground() {
   // Each app server delivers the e-mail outbox when SMTP_URL is set (decision 141).
   startMessageWorker();
   startReminderSchedule();
+  // Each app server ticks; the database makes the visit horizon run once a day
+  // (docs/decisions/315-recurring-visits.md).
+  startVisitHorizon();
 }
 
 hooks.register({ rulesFor: routeRulesFinder(build.routes), startBackground });

@@ -4,8 +4,9 @@ import { buildIfStale } from "../scripts/build.mjs";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import http from "node:http";
 import autocannon from "autocannon";
-import { startEmbedded, type EmbeddedDb } from "../db/embedded";
+import { freePort, startEmbedded, type EmbeddedDb } from "../db/embedded";
 import { closeDb, configureDb, db, rows } from "../db/index";
 import { migrateUp } from "../db/migrate";
 import { startServer, ROOT, type RunningServer } from "../tests/helpers/server";
@@ -17,6 +18,8 @@ export type Figure = {
   goal: string;
   met: boolean | null;
   floor?: { name: string; value: number; unit: string };
+  /** A page figure (ms or req/s) as on a machine whose bare node:http floor is 20,000 req/s. */
+  normalised?: number;
 };
 
 export const BENCH_SECRETS = {
@@ -131,13 +134,91 @@ export function printTable(figures: Figure[]) {
   const rows = figures.map((f) => [
     f.name,
     `${f.value} ${f.unit}`,
+    f.normalised === undefined ? "" : `${f.normalised} ${f.unit}`,
     f.goal,
     f.met === null ? "-" : f.met ? "yes" : "NO",
   ]);
-  const head = ["figure", "value", "goal", "met"];
+  const head = ["figure", "value", `at a ${NORMAL_FLOOR.toLocaleString("en-US")} req/s floor`, "goal", "met"];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (r: string[]) => `| ${r.map((c, i) => c.padEnd(widths[i])).join(" | ")} |`;
   console.log(line(head));
   console.log(`|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`);
   for (const r of rows) console.log(line(r));
+}
+
+/**
+ * The bare floor the page figures are normalised to: a machine whose plain node:http server
+ * answers this many requests a second. Machines here differ by 2x and more, so a page figure is
+ * reported both as measured and as it would be on such a machine (ms x floor / 20,000; req/s
+ * x 20,000 / floor), and its goal is judged on the normalised one.
+ */
+export const NORMAL_FLOOR = 20_000;
+
+/** A plain node:http server answering `body` as a JSON 404: the floor of what any server can do here. */
+export async function bareServer(body: string): Promise<{ url: string; close: () => void }> {
+  const port = await freePort();
+  const server = http.createServer((_req, res) => {
+    res.writeHead(404, {
+      "content-type": "application/json; charset=utf-8",
+      "content-length": Buffer.byteLength(body),
+    });
+    res.end(body);
+  });
+  await new Promise<void>((r) => server.listen(port, "127.0.0.1", r));
+  return { url: `http://127.0.0.1:${port}`, close: () => server.close() };
+}
+
+/** The bare node:http floor of this machine now (req/s at 20 connections, after a 2 s warm-up). */
+export async function measureFloor(body = `{"error":{"code":"NOT_FOUND","message":"Nothing here."}}`): Promise<number> {
+  const bare = await bareServer(body);
+  try {
+    await load({ url: bare.url, duration: 2 });
+    return Math.round((await load({ url: bare.url })).rps);
+  } finally {
+    bare.close();
+  }
+}
+
+/** A latency (ms) or throughput (req/s) as on a machine with the normal floor. */
+export function normalised(value: number, unit: string, floorRps: number): number | undefined {
+  if (!floorRps) return undefined;
+  if (unit === "ms") return round((value * floorRps) / NORMAL_FLOOR);
+  if (unit === "req/s" || unit === "quotes/s") return round((value * NORMAL_FLOOR) / floorRps);
+  return undefined;
+}
+
+/**
+ * CPU seconds (user + system) a process has used so far, or null off Linux. Per request it says
+ * what a route costs the server even when other work shares the machine and moves req/s and
+ * p99 around (docs/decisions/114).
+ */
+export function processCpu(pid: number | undefined): number | null {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * What one person feels: the median of `n` sequential requests on an otherwise idle server
+ * (after one unmeasured request), in ms.
+ */
+export async function p50Alone(
+  url: string,
+  init: { method?: string; body?: string; headers?: Record<string, string> } = {},
+  n = 50,
+): Promise<number> {
+  const once = async () => {
+    const t = performance.now();
+    const res = await fetch(url, { ...init, redirect: "manual" });
+    await res.arrayBuffer();
+    return performance.now() - t;
+  };
+  await once();
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) times.push(await once());
+  times.sort((a, b) => a - b);
+  return round((times[Math.floor((n - 1) / 2)] + times[Math.ceil((n - 1) / 2)]) / 2);
 }

@@ -8,7 +8,16 @@
  * `BENCH_ONLY=JOBBER npm run bench` runs issue 19's figures alone (bench/jobber-import.ts, writes jobber.json).
  * `BENCH_ONLY=PHOTOS npm run bench` runs the job photo uploads alone (bench/photos.ts, writes photos.json).
  */
-import { benchDatabase, buildApp, printTable, productionServer, writeResults, type Figure } from "./lib";
+import {
+  benchDatabase,
+  buildApp,
+  figure,
+  measureFloor,
+  printTable,
+  productionServer,
+  writeResults,
+  type Figure,
+} from "./lib";
 import { benchHttp } from "./http";
 import { benchStart } from "./start";
 import { benchBilling, BENCH_STRIPE } from "./billing";
@@ -28,6 +37,10 @@ async function main() {
   buildApp();
   const figures: Figure[] = [];
   const only = process.env.BENCH_ONLY;
+  // Every part, alone or in the whole run, is measured beside this machine's bare floor of now.
+  const floorRps = await measureFloor();
+  console.log(`Bare node:http floor: ${floorRps} req/s`);
+  figures.push(figure("bare node:http floor (this run)", floorRps, "req/s", "measured", null));
   if (!only) {
     console.log("B1 import (its own database and server)…");
     figures.push(...(await runImportBench()).figures);
@@ -96,7 +109,7 @@ async function main() {
       console.log(
         "P2 the business day (a tenant of 50,000 customers, 100,000 jobs, 100,000 invoices, 150,000 payments)…",
       );
-      figures.push(...(await benchPartTwo(server.url, database.url)));
+      figures.push(...(await benchPartTwo(server, database.url, floorRps)));
     }
   } finally {
     await server.stop();

@@ -8,7 +8,22 @@
  * every connection plan those checks again.
  */
 import { rows } from "./index";
-import type { BULK_WRITTEN_TABLES } from "./migrations/0105-refresh-statistics";
+
+/**
+ * The tables a CSV import writes to in bulk, whose planner statistics the app refreshes after
+ * an import commits and before an undo; db/functions/app_refresh_statistics.sql refuses any other.
+ */
+export const BULK_WRITTEN_TABLES = [
+  "customers",
+  "customer_properties",
+  "users",
+  "jobs",
+  "quotes",
+  "quote_items",
+  "invoices",
+  "invoice_items",
+  "payments",
+] as const;
 
 export type BulkTable = (typeof BULK_WRITTEN_TABLES)[number];
 

@@ -6,6 +6,7 @@ import { jobFormSchema } from "~/services/jobs/schemas";
 import { ROLE_LABELS, type Role } from "~/utils/permissions";
 import { SelectField, TextareaField, TextField } from "./conform-fields";
 import { CsrfInput, FormError } from "./forms";
+import { RepeatFields } from "./repeat-fields";
 
 type PropertyChoice = { id: string; label: string };
 
@@ -46,6 +47,7 @@ export function JobForm({
   timeZone,
   submitLabel,
   cancelTo,
+  series,
 }: {
   lastResult?: SubmissionResult<string[]> | null;
   defaultValue: Record<string, string>;
@@ -53,6 +55,8 @@ export function JobForm({
   timeZone: string;
   submitLabel: string;
   cancelTo: string;
+  /** The job's series, described, when it repeats (its visits are changed one by one). */
+  series?: string | null;
 }) {
   const busy = useNavigation().state === "submitting";
   const [form, fields] = useForm({
@@ -119,6 +123,7 @@ export function JobForm({
         placeholder="Unassigned"
         options={choices.members.map((m) => ({ value: m.id, label: `${m.name} (${ROLE_LABELS[m.role]})` }))}
       />
+      <RepeatFields fields={fields} start={String(fields.scheduledStart.value ?? "")} series={series} />
       <div className="form-actions">
         <button type="submit" className="btn btn-primary" disabled={busy}>
           {submitLabel}

@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -10,6 +10,9 @@ import { setFlash } from "~/services/accounts/sessions.server";
 import { createJob, jobFormChoices } from "~/services/jobs/jobs.server";
 import { jobFormSchema } from "~/services/jobs/schemas";
 import { actorOf, requireUserWithPermission } from "~/http/auth.server";
+import visitStyles from "~/styles/visits.css";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: visitStyles }];
 
 export const meta: MetaFunction = () => [{ title: "New job · Fieldwork" }];
 

@@ -76,6 +76,12 @@ const schema = z.object({
     .min(0)
     .default(60 * 60_000),
   CLEANUP_BATCH: z.coerce.number().int().min(1).max(100_000).default(1000),
+  /** How often this server tries to claim the day's visit horizon run (0 turns it off on this server). */
+  VISIT_HORIZON_TICK_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(15 * 60_000),
   /** How often reminders are written (0 turns them off on this server). */
   REMINDERS_INTERVAL_MS: z.coerce.number().int().min(0).default(60_000),
   /** `off` keeps the e-mail worker from running on this server. */

@@ -1,6 +1,6 @@
 -- ANALYZE of the tables a CSV import writes in bulk, run as their owner (the app role owns
 -- nothing); any other name is an error (docs/decisions/234-statistics-after-bulk-writes.md).
--- The list is BULK_WRITTEN_TABLES of db/migrations/0105-refresh-statistics.ts
+-- The list is BULK_WRITTEN_TABLES of db/statistics.ts
 -- (tests/integration/sql-functions.test.ts checks they agree).
 -- The one current definition: db/functions.ts applies it when this file changes.
 CREATE OR REPLACE FUNCTION app_refresh_statistics(p_tables text[]) RETURNS void

@@ -121,7 +121,9 @@ describe("browser: accessibility of the forms, and the page list", { skip: SKIP_
     await page.keyboard.press("Tab");
     await page.keyboard.type(DEFAULT_PASSWORD);
     await Promise.all([page.waitForURL((u) => u.pathname === "/"), page.keyboard.press("Enter")]);
-    await page.getByRole("heading", { level: 1 }).waitFor();
+    // The URL changes before the new page is drawn (a client-side navigation): wait for the
+    // dashboard itself, whose absence fails the test when the wait runs out.
+    await page.locator("main", { hasText: /Open jobs/i }).waitFor();
     assert.match(await page.locator("main").innerText(), /Open jobs/i, "signed in and on the dashboard");
     await context.close();
   });

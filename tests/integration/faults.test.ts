@@ -502,9 +502,11 @@ describe("the database unavailable", () => {
             // Once in a full CI run the server itself refused a connection here: say whether it
             // was still running and what it logged last, so the next failure names its cause.
             const s = server!;
-            (error as Error).message +=
-              `\nserver exit code ${s.child.exitCode}, signal ${s.child.signalCode}; its last log lines:\n${s.logs.join("").split("\n").slice(-40).join("\n")}`;
-            throw error;
+            // (A new error: the reporter prints the stack, written when the first was made.)
+            throw new Error(
+              `${(error as Error).message}\nserver exit code ${s.child.exitCode}, signal ${s.child.signalCode}; its last log lines:\n${s.logs.join("").split("\n").slice(-40).join("\n")}`,
+              { cause: error },
+            );
           }
         }
       }

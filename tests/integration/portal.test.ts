@@ -630,8 +630,13 @@ test("forged, tampered, expired and revoked tokens: 404 and 410 pages with the p
   for (const id of [q.id, q2.id, q3.id]) assert.equal(await quoteStatus(s.tenant.id, id), "sent");
 });
 
-test("the 31st bad token from one IP within 10 minutes answers 429, even for a good link; other IPs are not affected", async () => {
+test("the 31st bad token from one IP within 10 minutes answers 429; a valid link from that IP still opens; other IPs are not affected", async () => {
   const s = await portalSetup();
+  const expiredLink = await portalSetup({ tenant: s.tenant });
+  await rows(`UPDATE portal_links SET expires_at = now() - interval '1 minute' WHERE tenant_id = $1 AND id = $2`, [
+    s.tenant.id,
+    expiredLink.linkId,
+  ]);
   const ip = randomLoopback();
   for (let i = 1; i <= 30; i++) {
     const res = await portalRequest("GET", `/portal/bad-token-${i}`, { ip });
@@ -643,14 +648,31 @@ test("the 31st bad token from one IP within 10 minutes answers 429, even for a g
   assertHtml(over, "429");
   assert.ok(Number(over.headers["retry-after"]) > 0, "Retry-After is set");
   assert.match(pageText(over.text), /Too many attempts/);
+  // Bad tokens stay limited on every portal route, forged or a real link that expired.
+  const [payload, signature] = s.token.split(".");
+  const tampered = `${payload}.${signature.slice(0, -1)}${signature.endsWith("A") ? "B" : "A"}`;
+  assert.equal((await portalRequest("GET", `/portal/${tampered}`, { ip })).status, 429, "a tampered token");
+  assert.equal((await portalRequest("GET", `/portal/${expiredLink.token}`, { ip })).status, 429, "an expired link");
+  const badPost = await portalRequest("POST", "/api/portal/booking-request", {
+    ip,
+    form: { token: tampered, service: "x" },
+  });
+  assert.equal(badPost.status, 429);
+  assert.equal((await tenantCounts(s.tenant.id, ["booking_requests"])).booking_requests, 0);
+
+  // A valid token from the same (shared office) address opens the portal and its forms work.
   const good = await portalRequest("GET", s.url, { ip });
-  assert.equal(good.status, 429, "a blocked IP cannot tell a good token from a bad one");
+  assert.equal(good.status, 200, "a valid link opens from an address over the bad-token limit");
+  assert.doesNotMatch(pageText(good.text), /Too many/);
   const post = await portalRequest("POST", "/api/portal/booking-request", {
     ip,
-    form: { token: s.token, service: "x" },
+    form: { token: s.token, service: "Boiler check", idempotencyKey: key() },
   });
-  assert.equal(post.status, 429);
-  assert.equal((await tenantCounts(s.tenant.id, ["booking_requests"])).booking_requests, 0);
+  assert.equal(post.status, 303);
+  assert.equal((await tenantCounts(s.tenant.id, ["booking_requests"])).booking_requests, 1);
+  // ...and the limit still holds for the next bad one.
+  assert.equal((await portalRequest("GET", "/portal/bad-token-32", { ip })).status, 429);
+
   const elsewhere = await portalRequest("GET", s.url, { ip: randomLoopback() });
   assert.equal(elsewhere.status, 200);
   const counter = await one<{ points: number }>(`SELECT points FROM rate_limits WHERE key = $1`, [

@@ -7,7 +7,7 @@ import { test } from "node:test";
 import { db, rows } from "../../db/index";
 import { applyFunctions, functionFiles } from "../../db/functions";
 import { MIGRATIONS } from "../../db/migrations/index";
-import { BULK_WRITTEN_TABLES } from "../../db/migrations/0105-refresh-statistics";
+import { BULK_WRITTEN_TABLES } from "../../db/statistics";
 
 // SQL functions as files (docs/decisions/275): each function's one definition is
 // db/functions/<name>.sql, applied by the migrate step when its content changes.

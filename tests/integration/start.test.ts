@@ -8,6 +8,7 @@ import { spawn } from "node:child_process";
 import { freePort } from "../../db/embedded";
 import { ROOT, startServer, testServerEnv } from "../helpers/server";
 import { DEFAULT_PASSWORD } from "../../scripts/seeds/factories";
+import { LoopbackSmtp } from "../helpers/smtp";
 
 test("with no DATABASE_URL the server starts an embedded PostgreSQL whose data survives a restart", async () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "fieldservice-start-"));
@@ -44,6 +45,55 @@ test("with no DATABASE_URL the server starts an embedded PostgreSQL whose data s
       await server.stop();
     }
   } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test("a first start on a fresh database runs its background workers (e-mail, reminders, cleanup) without an error", async () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "fieldservice-workers-"));
+  fs.chmodSync(dataDir, 0o755);
+  const smtp = await new LoopbackSmtp().start();
+  const env = {
+    DATABASE_URL: undefined,
+    DATA_DIR: dataDir,
+    SESSION_SECRET: undefined,
+    PORTAL_TOKEN_SECRET: undefined,
+    SMTP_URL: smtp.url,
+    MAIL_FROM: "Fieldwork <no-reply@example.test>",
+    MAIL_WORKER: "on",
+    MAIL_POLL_MS: "50",
+    REMINDERS_INTERVAL_MS: "100",
+    CLEANUP_INTERVAL_MS: "400",
+    LOG_LEVEL: "error",
+    // As `npm start` runs: without the test runner's preload, which configures the database of
+    // every process it starts before the app itself does.
+    NODE_OPTIONS: (process.env.NODE_OPTIONS ?? "")
+      .split(" ")
+      .filter((o) => !o.includes("db-options"))
+      .join(" "),
+  };
+  try {
+    const server = await startServer(env);
+    try {
+      const c = new Client(server.url);
+      const res = await c.post("/signup", {
+        businessName: "Early Workers",
+        name: "Pat",
+        email: `workers-${Date.now()}@example.test`,
+        password: "a-long-password-1",
+      });
+      assert.equal(res.status, 303, server.logs.join(""));
+      // Many polls of each worker: the e-mail worker every 50 ms, reminders every 100 ms, the
+      // cleanup's ticks every 200 ms.
+      await new Promise((r) => setTimeout(r, 1_500));
+      assert.equal((await fetch(`${server.url}/healthz`)).status, 200);
+    } finally {
+      await server.stop();
+    }
+    const logs = server.logs.join("");
+    assert.doesNotMatch(logs, /configureDb|a batch failed|reminders failed|cleanup failed/, logs);
+  } finally {
+    await smtp.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 });

@@ -1,4 +1,5 @@
 import { UniqueConstraintError } from "sequelize";
+import { oneAtATime } from "~/services/limits/one-at-a-time.server";
 import { inTenant, type Tx } from "../../../db/index";
 import { Customer, Invoice, Payment } from "../../../db/models/index";
 import { conflict, notFound, validationFailed, type AppError } from "~/utils/app-error";
@@ -191,6 +192,11 @@ export async function recordOfficePayment(
   input: OfficePaymentInput,
 ): Promise<PaymentOutcome> {
   assertManagesRecords(actor);
+  // Payments on one invoice wait their turn here, not holding a pooled connection on its row lock.
+  return oneAtATime(actor.tenantId, `invoice:${invoiceId}`, () => officePayment(actor, invoiceId, input));
+}
+
+function officePayment(actor: Actor, invoiceId: string, input: OfficePaymentInput): Promise<PaymentOutcome> {
   return inTenant(actor.tenantId, async (t) => {
     const today = zonedToday(await tenantTimeZone(actor.tenantId, t));
     if (input.receivedOn > today)

@@ -10,6 +10,8 @@ import { recordHistory } from "~/services/history/history.server";
 import { utcToZoned, zonedToUtc } from "./local-time";
 import { checklistText, setChecklist, stopClock } from "./checklist.server";
 import { checklistLines, type JobFormInput } from "./schemas";
+import { repeats } from "~/services/visits/repeat";
+import { assertMayRepeat, createSeries, jobSeries } from "~/services/visits/series.server";
 
 // Jobs made and changed by hand in the office: the commands the job form,
 // the cancel/reopen buttons, a booking request's "Create job", the schedule page and
@@ -167,10 +169,15 @@ export async function createJob(actor: Actor, input: JobFormInput, t?: Tx, summa
     status: "unscheduled",
   });
   const schedule = await scheduleFromLocal(actor.tenantId, input, t);
-  await applySchedule(actor, job, schedule, t);
+  // A recurring job's visits come from its series (the job's row then follows them).
+  const recurring = repeats(input);
+  await applySchedule(actor, job, recurring ? { ...schedule, start: null, end: null } : schedule, t);
   await setChecklist(actor.tenantId, job.id, checklistLines(input.checklist), t);
   await recordHistory(t, actor, { recordType: "job", recordId: job.id, action: "created", summary });
-  if (schedule.start || schedule.assigneeId) {
+  if (recurring) {
+    await createSeries(actor, job, input, await tenantTimeZone(actor.tenantId, t), t);
+    await job.reload({ transaction: t });
+  } else if (schedule.start || schedule.assigneeId) {
     await recordHistory(t, actor, {
       recordType: "job",
       recordId: job.id,
@@ -198,12 +205,22 @@ export async function updateJob(actor: Actor, jobId: string, input: JobFormInput
     });
     const changedDetails = job.changed() || [];
     const schedule = await scheduleFromLocal(actor.tenantId, input, t);
-    const { changed } = await applySchedule(actor, job, schedule, t);
+    // A recurring job's visits are changed from each visit's page; its row follows them.
+    const series = await jobSeries(actor.tenantId, job.id, t);
+    const recurring = !series && repeats(input);
+    if (recurring) await assertMayRepeat(actor.tenantId, job.id, t);
+    const { changed } = series
+      ? { changed: false }
+      : await applySchedule(actor, job, recurring ? { ...schedule, start: null, end: null } : schedule, t);
+    if (recurring) {
+      await createSeries(actor, job, input, await tenantTimeZone(actor.tenantId, t), t);
+      await job.reload({ transaction: t });
+    }
     if (await setChecklist(actor.tenantId, job.id, checklistLines(input.checklist), t))
       changedDetails.push("checklist");
     if (changedDetails.length)
       await recordHistory(t, actor, { recordType: "job", recordId: job.id, action: "updated", summary: "Edited" });
-    if (changed)
+    if (changed && !recurring)
       await recordHistory(t, actor, {
         recordType: "job",
         recordId: job.id,
@@ -271,6 +288,8 @@ export async function jobFormValues(actor: Actor, jobId: string) {
         propertyId: job.propertyId ?? "",
         checklist: await checklistText(actor.tenantId, job.id, t),
       },
+      /** The job's series, described ("every week on Monday"), if it repeats. */
+      series: (await jobSeries(actor.tenantId, job.id, t))?.description ?? null,
     };
   });
 }

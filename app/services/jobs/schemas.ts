@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { checkRepeat, repeatFields } from "~/services/visits/repeat";
 import { withCrossChecks } from "~/utils/cross-checks";
 import { isLocalDateTime } from "./local-time";
 
@@ -40,8 +41,11 @@ export const jobFormSchema = withCrossChecks(
       .string()
       .max(CHECKLIST_MAX_ITEMS * (CHECKLIST_LABEL_MAX + 2), "The checklist is too long.")
       .optional(),
+    // A recurring job (the repeat section): the start above is its first visit.
+    ...repeatFields,
   }),
   (v, ctx) => {
+    checkRepeat(v, (path, message) => ctx.addIssue({ code: "custom", path: [path], message }));
     const raw = (v.checklist ?? "")
       .split(/\r?\n/)
       .map((l) => l.trim())

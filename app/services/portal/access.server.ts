@@ -1,5 +1,5 @@
 import { inTenant, one, type Tx } from "../../../db/index";
-import { blockedFor, countFailure, rateLimited, RULES } from "~/services/limits/rate-limit.server";
+import { countFailure, rateLimited, RULES } from "~/services/limits/rate-limit.server";
 import { AppError } from "~/utils/app-error";
 import { verifyPortalToken } from "./links.server";
 
@@ -33,8 +33,10 @@ const tooMany = (seconds: number) =>
  * Opens the portal a token names and runs `fn` in ONE transaction of its tenant, so a write
  * and its state checks see the link as it is (a write takes `lock`: a share lock on the link
  * row, so a revoke waits for it). Forged, tampered, expired and revoked tokens answer 404 /
- * 410 and count against the caller's IP; over 30 in 10 minutes every portal request from that
- * IP answers 429 (otherwise a good token would still tell itself apart from a bad one).
+ * 410 and count against the caller's IP; over 30 in 10 minutes they answer 429. Only failures
+ * are counted and limited: the signature is checked first (an HMAC compared in constant time,
+ * no database), so a valid link still opens from an office whose shared address went over the
+ * limit, and a guessed token cannot pass for a valid one (docs/decisions/022).
  */
 export async function withPortal<T>(
   token: string,
@@ -42,9 +44,6 @@ export async function withPortal<T>(
   fn: (portal: Portal, t: Tx) => Promise<T>,
   opts: { lock?: boolean } = {},
 ): Promise<T> {
-  const limiter = RULES.portalBadToken();
-  const wait = await blockedFor(limiter, ip);
-  if (wait > 0) throw tooMany(wait);
   let badLink: AppError | null = null;
   try {
     const claims = verifyPortalToken(token);
@@ -84,7 +83,8 @@ export async function withPortal<T>(
     });
   } catch (error) {
     if (error === badLink) {
-      const over = await countFailure(limiter, ip);
+      // Past the limit the count goes on, and the answer is 429 until the window ends.
+      const over = await countFailure(RULES.portalBadToken(), ip);
       if (over > 0) throw tooMany(over);
     }
     throw error;

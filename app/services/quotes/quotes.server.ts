@@ -1,6 +1,7 @@
 // Quotes by hand (docs/decisions/122): the commands behind the
 // quote builder, Send and Convert. Each takes the acting member and runs in one tenant
 // transaction; the route, the seed, the tests and the assistant's "start a quote" call them.
+import { oneAtATime } from "~/services/limits/one-at-a-time.server";
 import { Op } from "sequelize";
 import { inTenant, one, type Tx } from "../../../db/index";
 import {
@@ -447,7 +448,12 @@ const jobLine = (l: QuoteItem) => {
  * description), linked both ways. The quote row is locked first: a second convert, at once
  * or later, waits and lands on the same job. 409 for a quote that is not approved.
  */
-export async function convertQuote(actor: Actor, id: string): Promise<{ jobId: string; created: boolean }> {
+export function convertQuote(actor: Actor, id: string): Promise<{ jobId: string; created: boolean }> {
+  // Converts of one quote wait their turn here, not holding a pooled connection on its row lock.
+  return oneAtATime(actor.tenantId, `quote:${id}`, () => convertOnce(actor, id));
+}
+
+async function convertOnce(actor: Actor, id: string): Promise<{ jobId: string; created: boolean }> {
   return inTenant(actor.tenantId, async (t) => {
     const quote = await findQuote(t, actor, id, true);
     if (quote.jobId) return { jobId: quote.jobId, created: false };
