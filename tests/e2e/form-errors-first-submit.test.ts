@@ -52,8 +52,8 @@ const CASES: Case[] = [
     name: "job",
     path: (id) => `/jobs/new?customerId=${id}`,
     fill: async (page) => {
-      await page.getByLabel("Start").fill("2030-06-16T11:00");
-      await page.getByLabel("End").fill("2030-06-16T09:00");
+      await page.getByLabel("Start", { exact: true }).fill("2030-06-16T11:00");
+      await page.getByLabel("End", { exact: true }).fill("2030-06-16T09:00");
     },
     button: "Create job",
     invalid: ["scheduledEnd", "title"],
