@@ -38,6 +38,7 @@ import * as m0115 from "./0115-import-valid-rows";
 import * as m0130 from "./0130-visits";
 import * as m0150 from "./0150-crew-clocks";
 import * as m0151 from "./0151-visit-report-indexes";
+import * as m0170 from "./0170-list-unsubscribe";
 import * as m0190 from "./0190-account-exports";
 
 /**
@@ -85,5 +86,6 @@ export const MIGRATIONS: Array<[string, MigrationModule]> = [
   ["0130-visits", m0130],
   ["0150-crew-clocks", m0150],
   ["0151-visit-report-indexes", m0151],
+  ["0170-list-unsubscribe", m0170],
   ["0190-account-exports", m0190],
 ];

@@ -18,6 +18,7 @@ type JobRow = {
   description: string | null;
   customer_name: string;
   customer_phone: string | null;
+  customer_notes: string | null;
   time_entries: number;
   logged_minutes: number;
   recent_notes: Array<{ id: string; body: string; occurredAt: string; authorName: string | null }> | null;
@@ -58,8 +59,9 @@ const DONE_SOURCE = `
      AND v.completed_at >= (date_trunc('day', now() AT TIME ZONE $3) AT TIME ZONE $3)
    ORDER BY v.job_id, v.completed_at DESC, v.id`;
 
-// The job with what a technician needs on site: customer, address, time logged, last notes, the
-// visit's crew and the caller's own clock.
+// The job with what a technician needs on site: customer (and the office's notes on them: a gate
+// code, a dog), address (the job's own, else its service property's, else the customer's), time
+// logged, last notes, the visit's crew and the caller's own clock.
 const selectFieldJobs = (source: string) => `
   WITH src AS (${source})
   SELECT j.id, src.visit_id, src.status, src.starts_at AS scheduled_start, src.ends_at AS scheduled_end,
@@ -67,8 +69,8 @@ const selectFieldJobs = (source: string) => `
          (SELECT json_agg(json_build_object('id', u.id, 'name', u.name) ORDER BY a.created_at, u.id)
             FROM visit_assignees a JOIN users u ON u.tenant_id = a.tenant_id AND u.id = a.user_id
            WHERE a.tenant_id = j.tenant_id AND a.visit_id = src.visit_id) AS crew,
-         coalesce(j.address, ${addressSql("c")}) AS address,
-         c.name AS customer_name, c.phone AS customer_phone,
+         coalesce(j.address, ${addressSql("p")}, ${addressSql("c")}) AS address,
+         c.name AS customer_name, c.phone AS customer_phone, nullif(btrim(c.notes), '') AS customer_notes,
          te.time_entries, te.logged_minutes,
          (SELECT json_agg(n ORDER BY n."occurredAt" DESC) FROM (
             SELECT jn.id, jn.body, jn.occurred_at AS "occurredAt",
@@ -84,6 +86,7 @@ const selectFieldJobs = (source: string) => `
     FROM src JOIN jobs j ON j.tenant_id = $1 AND j.id = src.job_id
     JOIN customers c ON c.tenant_id = j.tenant_id AND c.id = j.customer_id
     JOIN tenants tn ON tn.id = j.tenant_id
+    LEFT JOIN customer_properties p ON p.tenant_id = j.tenant_id AND p.id = j.property_id
     LEFT JOIN job_clocks k ON k.tenant_id = j.tenant_id AND k.job_id = j.id AND k.user_id = $2
     LEFT JOIN job_signatures s ON s.tenant_id = j.tenant_id AND s.job_id = j.id
     CROSS JOIN LATERAL (
@@ -102,7 +105,7 @@ function toFieldJob(r: JobRow): FieldJob {
     scheduledEnd: iso(r.scheduled_end),
     address: r.address,
     description: r.description,
-    customer: { name: r.customer_name, phone: r.customer_phone },
+    customer: { name: r.customer_name, phone: r.customer_phone, notes: r.customer_notes },
     timeEntries: r.time_entries,
     loggedMinutes: r.logged_minutes,
     recentNotes: (r.recent_notes ?? []).map((n) => ({ ...n, occurredAt: new Date(n.occurredAt).toISOString() })),
