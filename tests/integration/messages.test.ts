@@ -579,27 +579,27 @@ test("visit reminders: one per visit starting tomorrow, once across two servers'
     customerId: customer.id,
     title: "Rewire the workshop",
     assigneeId: ann.id,
-    scheduledStart: at(tomorrow, "09:00"),
+    // Made a week out (not due), crewed, then moved to tomorrow in one statement: the servers'
+    // ticks never see it half made.
+    scheduledStart: at(addDays(tomorrow, 7), "09:00"),
   });
   const morning = (await one<{ id: string }>(`SELECT id FROM visits WHERE tenant_id = $1 AND job_id = $2`, [
     tenant.id,
     job.id,
   ]))!;
-  await rows(`UPDATE visits SET ends_at = $3 WHERE tenant_id = $1 AND id = $2`, [
-    tenant.id,
-    morning.id,
-    at(tomorrow, "11:30"),
-  ]);
+  const moves: Array<[string, Date, Date]> = [[morning.id, at(tomorrow, "09:00"), at(tomorrow, "11:30")]];
   await rows(`INSERT INTO visit_assignees (tenant_id, visit_id, user_id) VALUES ($1, $2, $3)`, [
     tenant.id,
     morning.id,
     ben.id,
   ]);
   const more = async (start: Date, end: Date, status = "scheduled") => {
+    const later = new Date(start.getTime() + 7 * 86_400_000);
     const v = (await one<{ id: string }>(
       `INSERT INTO visits (tenant_id, job_id, starts_at, ends_at, status) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
-      [tenant.id, job.id, start, end, status],
+      [tenant.id, job.id, later, new Date(end.getTime() + 7 * 86_400_000), status],
     ))!;
+    moves.push([v.id, start, end]);
     await rows(`INSERT INTO visit_assignees (tenant_id, visit_id, user_id) VALUES ($1, $2, $3)`, [
       tenant.id,
       v.id,
@@ -610,6 +610,11 @@ test("visit reminders: one per visit starting tomorrow, once across two servers'
   await more(at(tomorrow, "14:00"), at(tomorrow, "15:00"));
   await more(at(addDays(tomorrow, 2), "09:00"), at(addDays(tomorrow, 2), "10:00"));
   await more(at(tomorrow, "16:00"), at(tomorrow, "17:00"), "cancelled");
+  await rows(
+    `UPDATE visits v SET starts_at = m.s, ends_at = m.e FROM unnest($2::uuid[], $3::timestamptz[], $4::timestamptz[]) AS m(id, s, e)
+      WHERE v.tenant_id = $1 AND v.id = m.id`,
+    [tenant.id, moves.map((m) => m[0]), moves.map((m) => m[1]), moves.map((m) => m[2])],
+  );
 
   const mine = () => smtp.matching((m) => m.to.includes("wanda.window@example.com"));
   await eventually("two visit reminders", () => (mine().length >= 2 ? mine() : undefined));
