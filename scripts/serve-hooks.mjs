@@ -145,16 +145,9 @@ async function admit(req, res, rules) {
   }
   if (!admission) return false;
   if (admission.kind === "admit") {
-    // Released before the answer's last bytes go out (a client that reads its answer finds the
-    // share free again), or when the connection closes first.
-    let released = null;
-    const release = () => (released ??= admission.release().catch(() => {}));
-    const end = res.end;
-    res.end = function (...args) {
-      release().then(() => end.apply(this, args));
-      return this;
-    };
-    res.once("close", release);
+    // The app's boundary releases the lease when the loader or action ends; this covers a
+    // request that never reached it (released twice is harmless).
+    res.once("close", () => void admission.release().catch(() => {}));
     return false;
   }
   res.writeHead(admission.status, { ...admission.headers, "content-length": Buffer.byteLength(admission.body) });

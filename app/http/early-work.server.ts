@@ -22,12 +22,12 @@ export type Admission =
   | { kind: "admit"; release: () => Promise<void> }
   | null;
 
-/** The work class a held lease header names, when this process set it. */
-export function heldWork(request: Request): WorkKind | null {
+/** The lease a request holds (its class, tenant and id), when this process set the header. */
+export function heldWork(request: Request): { kind: WorkKind; tenantId: string; lease: string } | null {
   const value = request.headers.get(LEASE_HEADER);
   if (!value) return null;
-  const [nonce, kind] = value.split(":");
-  return nonce === NONCE ? (kind as WorkKind) : null;
+  const [nonce, kind, tenantId, lease] = value.split(":");
+  return nonce === NONCE && tenantId && lease ? { kind: kind as WorkKind, tenantId, lease } : null;
 }
 
 function refusal(rules: RouteRules, kind: WorkKind, query: URLSearchParams): Admission {
@@ -101,6 +101,6 @@ export async function admitWork(req: NodeRequest, rules: RouteRules): Promise<Ad
     workFigures().refusedEarly++;
     return refusal(rules, kind, query);
   }
-  req.headers[LEASE_HEADER] = `${NONCE}:${kind}`;
+  req.headers[LEASE_HEADER] = `${NONCE}:${kind}:${user.tenantId}:${lease}`;
   return { kind: "admit", release: () => releaseWork(user.tenantId, lease) };
 }

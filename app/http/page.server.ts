@@ -97,7 +97,8 @@ export function withBoundary(routes: ServerBuild["routes"]): ServerBuild["routes
             // user's share (docs/decisions/193); signed out, the route sends to sign-in itself.
             const kind = workKindOf(rules.work, args.request, isAction);
             // Usually the serving process took the share already, before Remix ran (decision 331).
-            if (kind && heldWork(args.request) === kind) return withHeldWork(kind, async () => fn(args));
+            const held = kind ? heldWork(args.request) : null;
+            if (held && held.kind === kind) return withHeldWork(held, async () => fn(args));
             const user = kind ? await getCurrentUser(args.request) : null;
             if (kind && user) return withWork({ tenantId: user.tenantId, userId: user.id }, kind, async () => fn(args));
             return fn(args);

@@ -94,10 +94,17 @@ export async function withWork<T>(
   }
 }
 
-/** Runs `fn` under a lease the serving process already took for this request (it releases it). */
-export function withHeldWork<T>(kind: WorkKind, fn: () => Promise<T>): Promise<T> {
+/** Runs `fn` under a lease the serving process already took for this request, and releases it. */
+export async function withHeldWork<T>(
+  held: { kind: WorkKind; tenantId: string; lease: string },
+  fn: () => Promise<T>,
+): Promise<T> {
   workFigures().admittedEarly++;
-  return withStatementTimeout(WORK_CLASSES[kind].statementTimeoutMs, fn);
+  try {
+    return await withStatementTimeout(WORK_CLASSES[held.kind].statementTimeoutMs, fn);
+  } finally {
+    await releaseWork(held.tenantId, held.lease);
+  }
 }
 
 type WorkFigures = { refusedEarly: number; admittedEarly: number; lateRefusals: number };
