@@ -1,6 +1,7 @@
 import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { Form, useLocation } from "@remix-run/react";
 import { CsrfInput, Field, FormError, fieldOf, useConformForm } from "~/components/forms";
+import { addressLines } from "~/utils/address";
 import { propertySchema, type PropertyView } from "~/services/customers/property-schema";
 
 const LINES: [keyof Omit<PropertyView, "id" | "jobs">, string, string?][] = [
@@ -15,10 +16,7 @@ const LINES: [keyof Omit<PropertyView, "id" | "jobs">, string, string?][] = [
 
 export const propertyAddress = (
   p: Pick<PropertyView, "addressLine1" | "addressLine2" | "city" | "region" | "postalCode" | "country">,
-) =>
-  [p.addressLine1, p.addressLine2, [p.city, p.region, p.postalCode].filter(Boolean).join(" "), p.country].filter(
-    Boolean,
-  );
+) => addressLines(p);
 
 /** One property's form: add (no property) or change. A plain post: works with JavaScript off. */
 function PropertyForm({

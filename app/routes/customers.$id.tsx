@@ -16,6 +16,7 @@ import { getCustomer } from "~/services/customers/customers.server";
 import { balanceDue } from "~/services/records/statuses";
 import { actorOf } from "~/http/auth.server";
 import { formatDate, formatMoneyTotals } from "~/utils/format";
+import { addressLines } from "~/utils/address";
 import { requireAllRecords } from "~/http/records-access.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -62,12 +63,14 @@ export default function CustomerPage() {
     autoReminders,
   } = useLoaderData<typeof loader>();
   const reply = useActionData<FormReply>();
-  const address = [
-    c.address_line1,
-    c.address_line2,
-    [c.city, c.region, c.postal_code].filter(Boolean).join(" "),
-    c.country,
-  ].filter(Boolean);
+  const address = addressLines({
+    addressLine1: c.address_line1,
+    addressLine2: c.address_line2,
+    city: c.city,
+    region: c.region,
+    postalCode: c.postal_code,
+    country: c.country,
+  });
   const more = (count: number, shown: number, to: string, what: string) =>
     count > shown ? (
       <Link to={to} className="small">

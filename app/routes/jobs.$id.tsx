@@ -11,7 +11,7 @@ import { formAction, type FormReply } from "~/http/conform.server";
 import { recordPageData } from "~/http/record-page.server";
 import { setFlash } from "~/services/accounts/sessions.server";
 import { jobPhotos } from "~/services/field/photos.server";
-import { jobInvoice } from "~/services/invoices/invoices.server";
+import { jobInvoice, unpricedLabour } from "~/services/invoices/invoices.server";
 import { cancelJob, reopenJob } from "~/services/jobs/jobs.server";
 import { jobOrigins } from "~/services/jobs/origins.server";
 import { jobActionSchema } from "~/services/jobs/schemas";
@@ -28,11 +28,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const found = await getJob(actorOf(user), params.id!);
   const { history, canManage } = await recordPageData(request, user, { type: "job", id: found.job.id });
   const invoice = canManage ? await jobInvoice(actorOf(user), found.job.id) : null;
+  // Before invoicing: time whose member has no hourly rate would be invoiced at no charge.
+  const unpriced = canManage && !invoice ? await unpricedLabour(actorOf(user), found.job.id) : [];
   const photos = await jobPhotos(actorOf(user), found.job.id);
   const ownOnly = recordScope(user.role) !== "all";
   // The quote and the booking request it came from (pages a technician does not open).
   const origins = ownOnly ? null : await jobOrigins(actorOf(user), found.job.id);
-  return json({ ...found, history, invoice, photos, ownOnly, canManage, origins });
+  return json({ ...found, history, invoice, photos, ownOnly, canManage, origins, unpriced });
 }
 
 /** Cancel a job, or put a cancelled one back to unscheduled (the office; 409 from any other state). */
@@ -68,6 +70,7 @@ export default function JobPage() {
     checklist,
     signature,
     origins,
+    unpriced,
   } = useLoaderData<typeof loader>();
   const failure = useActionData<FormReply>()?.result;
   const busy = useNavigation().state === "submitting";
@@ -143,6 +146,15 @@ export default function JobPage() {
                 : undefined
             }
           />
+          {unpriced.length && job.status !== "cancelled" ? (
+            <div className="alert alert-warning" role="note" id="unpriced-labour">
+              <p>
+                <strong>No hourly rate:</strong> {unpriced.map((u) => `${u.name} (${hours(u.minutes)})`).join("; ")}.
+                Their time would go on the invoice at no charge. Give the line a price on the draft invoice before you
+                send it.
+              </p>
+            </div>
+          ) : null}
           {clock ? (
             <p className="card clock-banner" role="status">
               <ClockSince startedAt={clock.started_at} onSiteAt={clock.on_site_at} who={clock.who} />

@@ -37,6 +37,23 @@ export function formatDateTime(value: string | Date | null | undefined, timeZone
   return dateTimeFormat({ dateStyle: "medium", timeStyle: "short", timeZone }).format(new Date(value));
 }
 
+/**
+ * A date-time with its zone named, for what leaves the app (PDFs, e-mails): the reader may be
+ * elsewhere, so "Jun 16, 2026, 9:30 AM MDT" rather than a bare "9:30 AM".
+ */
+export function formatDateTimeZoned(value: string | Date | null | undefined, timeZone = "UTC"): string {
+  if (!value) return "";
+  return dateTimeFormat({
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    hour: "numeric",
+    minute: "2-digit",
+    timeZoneName: "short",
+    timeZone,
+  }).format(new Date(value));
+}
+
 /** A calendar date (YYYY-MM-DD, no time zone), e.g. "Jun 16, 2026". */
 export function formatDate(value: string | null | undefined): string {
   if (!value) return "";

@@ -30,7 +30,7 @@ test("the customer page lists the service properties; office adds and changes on
   );
   assert.equal(property!.label, "Lake house");
   page = pageText(await (await office.get(`/customers/${customer.id}`)).text());
-  assert.match(page, /Lake house 41 Shoreline Dr Marble Falls TX 78654 0 jobs/);
+  assert.match(page, /Lake house 41 Shoreline Dr Marble Falls, TX 78654 0 jobs/);
   assert.match(page, /Service property added: Lake house, 41 Shoreline Dr, Marble Falls by/);
 
   // A postal code too long: 422, the message beside it, what was typed kept, nothing changed.

@@ -3,8 +3,11 @@ import { describe, test } from "node:test";
 import { extractText, getDocumentProxy } from "unpdf";
 import { one, rows } from "../../db/index";
 import { BASE_URL, clientFor } from "../helpers/client";
-import { createCustomer, createInvoice, createQuote, createTenantWithUsers } from "../helpers/fixtures";
+import { createCustomer, createInvoice, createJob, createQuote, createTenantWithUsers } from "../helpers/fixtures";
+import { textOf } from "../helpers/html";
 import { portalSetup } from "../helpers/portal";
+import { quoteWithOptions } from "../helpers/quote-options";
+import { signPortalToken } from "../../app/services/portal/links.server";
 
 // CONTRACT section 16, issue 20: quotes, invoices and receipts as PDFs, for staff and from the
 // portal. Each PDF is read back with a different library (unpdf, PDF.js) than the one that
@@ -290,4 +293,107 @@ test("the portal keeps history: a paid invoice stays under Past with its PDF and
   );
   const receipt = await pdfOf(await fetch(new URL(receiptHref, BASE_URL)));
   assert.ok(receipt.text.includes("Check #77") && receipt.text.includes("$100.00"), receipt.text);
+});
+
+describe("documents say what the customer bought, owes and when (issue 32, point 2)", () => {
+  test("a quote PDF after the customer's choice lists no option or optional item left out, nor its amount", async () => {
+    const t = await createTenantWithUsers("Choice Plumbing");
+    const customer = await createCustomer(t.id, { name: "Cy Chooser" });
+    const q = await quoteWithOptions(t.id, customer.id, { number: "Q-CH-1" });
+    // Chosen: Better and the warranty; left out: Good, Best, the haul-away, the descaling kit.
+    await rows(`UPDATE quote_items SET selected = (id = ANY($3::uuid[])) WHERE tenant_id = $1 AND quote_id = $2`, [
+      t.id,
+      q.id,
+      [q.ids.call, q.ids.better, q.ids.warranty],
+    ]);
+    await rows(
+      `UPDATE quotes SET status = 'approved', approved_at = now(), approved_name = 'Cy Chooser', subtotal_cents = 143900, tax_cents = 9900, total_cents = 153800 WHERE tenant_id = $1 AND id = $2`,
+      [t.id, q.id],
+    );
+    const { text } = await pdfOf(await (await clientFor(t.users.office)).get(`/quotes/${q.id}.pdf`));
+    for (const s of ["New 50 gal standard water heater", "Extended 5-year warranty", "Service call", "$1,538.00"])
+      assert.ok(text.includes(s), `the PDF lists ${JSON.stringify(s)}:\n${text}`);
+    for (const s of [
+      "Haul away the old unit",
+      "$60.00",
+      "Tankless",
+      "$2,400.00",
+      "Repair the burner assembly",
+      "$200.00",
+    ])
+      assert.ok(!text.includes(s), `the PDF leaves out ${JSON.stringify(s)}:\n${text}`);
+    assert.doesNotMatch(text, /not chosen/);
+  });
+
+  test("labour of a technician without a rate: the job page warns before invoicing, and the documents say no charge rather than × $0.00", async () => {
+    const t = await createTenantWithUsers("Rate Less Heating");
+    const customer = await createCustomer(t.id, { name: "Ray Rateless" });
+    const job = await createJob(t.id, { customerId: customer.id, title: "Boiler repair", status: "completed" });
+    await rows(`UPDATE users SET name = 'Tess Tech', hourly_rate_cents = NULL WHERE tenant_id = $1 AND id = $2`, [
+      t.id,
+      t.users.technician.id,
+    ]);
+    await rows(
+      `INSERT INTO time_entries (tenant_id, job_id, user_id, started_at, ended_at) VALUES ($1, $2, $3, '2026-06-16T16:00:00Z', '2026-06-16T19:45:00Z')`,
+      [t.id, job.id, t.users.technician.id],
+    );
+    const office = await clientFor(t.users.office);
+    const page = textOf(await (await office.get(`/jobs/${job.id}`)).text());
+    assert.match(page, /No hourly rate: Tess Tech \(3 h 45 min\)\. Their time would go on the invoice at no charge/);
+    const made = await office.post(`/jobs/${job.id}/invoice`, {});
+    assert.equal(made.status, 303);
+    const invoiceId = made.headers.get("location")!.split("/").pop()!;
+    assert.doesNotMatch(
+      textOf(await (await office.get(`/jobs/${job.id}`)).text()),
+      /No hourly rate/,
+      "gone once invoiced",
+    );
+    const { text } = await pdfOf(await office.get(`/invoices/${invoiceId}.pdf`));
+    assert.match(text, /Labour: Tess Tech.*3\.75 No charge – \$0\.00/);
+    // The customer's portal page of the invoice, once sent.
+    assert.equal((await office.post(`/invoices/${invoiceId}/send`, {})).status, 303);
+    const link = await one<{ id: string }>(`SELECT id FROM portal_links WHERE tenant_id = $1 AND customer_id = $2`, [
+      t.id,
+      customer.id,
+    ]);
+    const hub = textOf(await (await fetch(new URL(`/portal/${signPortalToken(t.id, link!.id)}`, BASE_URL))).text());
+    assert.match(hub, /3\.75 · no charge/);
+    assert.doesNotMatch(hub, /× \$0\.00/);
+  });
+
+  test("an overdue invoice's PDF says Overdue as its page does; addresses read Denver, CO 80212; times name their zone", async () => {
+    const t = await createTenantWithUsers("Mile High Plumbing");
+    await rows(`UPDATE tenants SET time_zone = 'America/Denver' WHERE id = $1`, [t.id]);
+    const customer = await createCustomer(t.id, {
+      name: "Dee Denver",
+      address_line1: "3300 Tejon St",
+      city: "Denver",
+      region: "CO",
+      postal_code: "80212",
+    });
+    const dueDate = new Date(Date.now() - 10 * 86_400_000).toISOString().slice(0, 10);
+    const invoice = await createInvoice(t.id, {
+      customerId: customer.id,
+      number: "INV-LATE",
+      status: "partial",
+      dueDate,
+      amountPaidCents: 10_000,
+    });
+    await rows(
+      `INSERT INTO payments (tenant_id, invoice_id, amount_cents, currency, method, reference, recorded_at)
+       VALUES ($1, $2, 10000, 'USD', 'check', 'Check #9', '2026-01-15T17:30:00Z')`,
+      [t.id, invoice.id],
+    );
+    const office = await clientFor(t.users.office);
+    assert.match(textOf(await (await office.get(`/invoices/${invoice.id}`)).text()), /Overdue/);
+    const { text } = await pdfOf(await office.get(`/invoices/${invoice.id}.pdf`));
+    assert.match(text, /Status Overdue/);
+    assert.doesNotMatch(text, /Status Partial/);
+    assert.ok(text.includes("Denver, CO 80212"), text);
+    assert.doesNotMatch(text, /CO, 80212/);
+    // 17:30 UTC on Jan 15 is 10:30 AM in Denver (MST).
+    assert.match(text, /Jan 15, 2026, 10:30\s?AM MST/);
+    const job = await createJob(t.id, { customerId: customer.id });
+    assert.match(textOf(await (await office.get(`/jobs/${job.id}`)).text()), /3300 Tejon St, Denver, CO 80212/);
+  });
 });

@@ -107,6 +107,12 @@ async function theirRecords(b: TestTenant) {
      VALUES ($1, gen_random_uuid(), $2, $3, now(), 'image/jpeg', 4, repeat('0', 64), '\\xffd8ffe0'::bytea) RETURNING id`,
     [b.id, job.id, b.users.technician.id],
   ))!;
+  // A visit of their job, on their technician's crew.
+  const visit = (await one<{ id: string }>(
+    `WITH v AS (INSERT INTO visits (tenant_id, job_id, starts_at, ends_at) VALUES ($1, $2, now() + interval '3 days', now() + interval '3 days 1 hour') RETURNING tenant_id, id)
+     INSERT INTO visit_assignees (tenant_id, visit_id, user_id) SELECT tenant_id, id, $3 FROM v RETURNING visit_id AS id`,
+    [b.id, job.id, b.users.technician.id],
+  ))!;
   const cb = await clientFor(b.users.owner);
   const run = idIn(
     await commit(cb, await preview(cb, "customers", `name,email\nIvy Imported,ivy-${b.id.slice(0, 8)}@example.test\n`)),
@@ -134,6 +140,7 @@ async function theirRecords(b: TestTenant) {
     uploadId,
     feed: feed!,
     photo,
+    visit,
     inviteSecret: new URL(invite.url).pathname.split("/").pop()!.split(".")[1],
   };
 }
@@ -164,6 +171,10 @@ test("every route that takes an id answers another tenant's id exactly as a miss
     title: "Our tap washer",
     assigneeId: a.users.technician.id,
   });
+  const ourVisit = await one<{ id: string }>(
+    `INSERT INTO visits (tenant_id, job_id, starts_at, ends_at) VALUES ($1, $2, now() + interval '3 days', now() + interval '3 days 1 hour') RETURNING id`,
+    [a.id, ourJob.id],
+  );
   const ourPhotoId = randomUUID();
   const photoBytes = jpegLike(2048);
   const takenAt = new Date(Date.now() - 3600_000).toISOString();
@@ -358,6 +369,38 @@ test("every route that takes an id answers another tenant's id exactly as a miss
       ask: (id) => owner.post(`/team/${id}/invite`, {}),
       theirs: [t.member.id],
       status: 404,
+    },
+    // A visit's edit page and its form (docs/decisions/316-visit-edit.md).
+    { route: "GET /visits/<id>/edit", ask: (id) => owner.get(`/visits/${id}/edit`), theirs: [t.visit.id], status: 404 },
+    {
+      route: "GET /visits/<id>/edit (technician)",
+      ask: (id) => tech.get(`/visits/${id}/edit`),
+      theirs: [t.visit.id],
+      status: 404,
+    },
+    {
+      route: "POST /visits/<id>/edit",
+      ask: (id) => office.post(`/visits/${id}/edit`, { intent: "cancel" }),
+      theirs: [t.visit.id],
+      status: 404,
+    },
+    {
+      route: "POST /visits/<id>/edit (technician)",
+      ask: (id) => tech.post(`/visits/${id}/edit`, { intent: "cancel" }),
+      theirs: [t.visit.id],
+      status: 404,
+    },
+    {
+      route: "POST /visits/<id>/edit (assigneeIds)",
+      ask: (id) =>
+        office.post(`/visits/${ourVisit!.id}/edit`, {
+          intent: "save",
+          start: "2030-06-04T09:00",
+          end: "2030-06-04T11:00",
+          assigneeIds: id,
+        }),
+      theirs: [b.users.technician.id, t.member.id],
+      status: 422,
     },
     // The schedule (CONTRACT section 13): the move form and its action, calendar feed links.
     {

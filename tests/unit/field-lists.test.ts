@@ -13,6 +13,10 @@ import { describe, it } from "node:test";
 import { createElement } from "react";
 import { renderToString } from "react-dom/server";
 import { CUSTOMER_FIELDS } from "../../app/services/customers/fields";
+import { JOB_FIELDS } from "../../app/services/jobs/fields";
+import { QUOTE_FIELDS } from "../../app/services/quotes/fields";
+import { INVOICE_FIELDS } from "../../app/services/invoices/fields";
+import { TEAM_FIELDS } from "../../app/services/team/fields";
 import { field, type AnyField } from "../../app/services/import/field-list";
 import { maxLen, optional } from "../../app/services/import/cells";
 
@@ -31,6 +35,29 @@ const MADE_UP = field({
   list: true,
 });
 (CUSTOMER_FIELDS as unknown as AnyField[]).push(MADE_UP);
+
+// The same for a job, a quote and an invoice (a document-level column: one value per document)
+// and a team member.
+const madeUp = (key: string, column: string, example: string) =>
+  field({
+    key,
+    column,
+    csv: column,
+    check: optional(maxLen(40)),
+    label: key,
+    format: "Text, up to 40 characters",
+    example,
+  });
+const OTHER_LISTS = {
+  jobs: [JOB_FIELDS, madeUp("permitNumber", "permit_number", "P-77")],
+  quotes: [QUOTE_FIELDS, madeUp("poNumber", "po_number", "PO-1")],
+  invoices: [INVOICE_FIELDS, madeUp("poNumber", "po_number", "PO-2")],
+  team: [TEAM_FIELDS, madeUp("badge", "badge", "B-9")],
+} as const;
+const REAL_OTHER = Object.fromEntries(
+  Object.entries(OTHER_LISTS).map(([type, [list]]) => [type, list.map((f) => f.csv)]),
+) as Record<keyof typeof OTHER_LISTS, string[]>;
+for (const [list, extra] of Object.values(OTHER_LISTS)) (list as unknown as AnyField[]).push(extra);
 
 // Loaded only now, so each derives from the list with the made-up column.
 const { customerSchema } = await import("../../app/services/customers/schema");
@@ -106,6 +133,63 @@ describe("a new customer column is written once, in the field list", () => {
       "every column of the field list has its place on the customer form",
     );
     assert.ok(!placed.has("gate_code"));
+  });
+});
+
+describe("a new job, quote, invoice or team column is written once, in its field list", () => {
+  const minimal = {
+    jobs: { title: "Fix", customer_email: "a@x.co" },
+    quotes: { number: "Q-1", customer_email: "a@x.co", item_description: "Work", item_unit_price: "10" },
+    invoices: { number: "I-1", customer_email: "a@x.co", item_description: "Work", item_unit_price: "10" },
+    team: { name: "Tom", email: "tom@x.co", role: "technician" },
+  } as const;
+
+  for (const [type, [, extra]] of Object.entries(OTHER_LISTS) as [
+    keyof typeof OTHER_LISTS,
+    (typeof OTHER_LISTS)[keyof typeof OTHER_LISTS],
+  ][]) {
+    it(`${type}: the import's checks, column table, sample and stored records have it`, async () => {
+      const r = ROW_SCHEMAS[type].safeParse({ ...minimal[type], [extra.csv]: ` ${extra.example} ` });
+      assert.ok(r.success);
+      assert.equal((r.data as unknown as Record<string, unknown>)[extra.key], extra.example);
+      const long = ROW_SCHEMAS[type].safeParse({ ...minimal[type], [extra.csv]: "x".repeat(41) });
+      assert.ok(!long.success && long.error.issues.some((i) => i.path[0] === extra.csv));
+      assert.deepEqual(
+        IMPORT_COLUMNS[type].map((c) => c.name),
+        [...REAL_OTHER[type], extra.csv],
+      );
+      const header = sampleCsv(type)
+        .split("\r\n")[0]
+        .replace(/^\uFEFF/, "");
+      assert.deepEqual(header.split(","), [...REAL_OTHER[type], extra.csv]);
+      assert.ok(mappingTargets(type).some((t) => t.name === extra.csv));
+      const csv = `${Object.keys(minimal[type]).join(",")},${extra.csv}\n${Object.values(minimal[type]).join(",")},${extra.example}\n`;
+      const analysed = await analyseCsv(type, csv, IMPORT_LIMITS);
+      assert.ok(analysed.ok);
+      assert.deepEqual(analysed.warnings, []);
+      assert.deepEqual(analysed.errors, []);
+      const at = (RECORD_COLUMNS[type] as readonly (readonly [string, string, unknown])[]).findIndex(
+        ([name]) => name === extra.column,
+      );
+      assert.ok(at >= 0, "the stored preview record has the column");
+      const [slice] = [...recordSlices(analysed, 100)];
+      assert.equal(slice[0][at], extra.example);
+    });
+  }
+
+  it("the rows of one quote or invoice must agree on a new document-level column", async () => {
+    for (const type of ["quotes", "invoices"] as const) {
+      const [, extra] = OTHER_LISTS[type];
+      const m = minimal[type];
+      const head = `${Object.keys(m).join(",")},${extra.csv}`;
+      const row = (v: string) => `${Object.values(m).join(",")},${v}`;
+      const analysed = await analyseCsv(type, `${head}\n${row("A")}\n${row("B")}\n`, IMPORT_LIMITS);
+      assert.ok(analysed.ok);
+      assert.deepEqual(
+        analysed.errors.map((e) => [e.row, e.column]),
+        [[3, extra.csv]],
+      );
+    }
   });
 });
 

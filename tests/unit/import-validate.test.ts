@@ -161,8 +161,27 @@ describe("normalised values", () => {
     assert.deepEqual(one("jobs", { ...base, scheduled_end: "2026-07-06T10:00:00Z" }).errors, [
       "scheduled_end: Needs a scheduled_start",
     ]);
+    // Every status an account export writes is imported; one on the calendar needs its time.
     assert.deepEqual(one("jobs", { ...base, status: "en_route" }).errors, [
-      "status: Must be one of: unscheduled, scheduled, completed, cancelled",
+      "scheduled_start: Required when status is en_route",
+    ]);
+    for (const status of ["en_route", "in_progress", "on_hold"]) {
+      const r = one("jobs", { ...base, status, scheduled_start: "2026-07-06T08:00:00Z" });
+      assert.deepEqual(r.errors, []);
+      assert.equal(r.row.values?.status, status);
+    }
+    assert.deepEqual(one("jobs", { ...base, status: "done" }).errors, [
+      "status: Must be one of: unscheduled, scheduled, en_route, in_progress, on_hold, completed, cancelled",
+    ]);
+  });
+
+  it("quotes: every status an export writes; converted is imported as approved", () => {
+    const base = { number: "Q-1", customer_email: "a@x.co", item_description: "Work", item_unit_price: "10" };
+    for (const status of ["draft", "sent", "approved", "declined", "expired"])
+      assert.equal(one("quotes", { ...base, status }).row.values?.status, status);
+    assert.equal(one("quotes", { ...base, status: "Converted" }).row.values?.status, "approved");
+    assert.deepEqual(one("quotes", { ...base, status: "won" }).errors, [
+      "status: Must be one of: draft, sent, approved, declined, expired, converted",
     ]);
   });
 

@@ -15,7 +15,10 @@ export function LineItems({ items, currency }: { items: PortalLineItem[]; curren
           <div>
             <span className="portal-item-desc">{item.description}</span>
             <span className="portal-item-qty">
-              {quantity(item.quantity)} × {formatMoney(item.unitPriceCents, currency)}
+              {/* A line at no price (labour of a member without a rate) says so, not "× $0.00". */}
+              {Number(item.unitPriceCents) === 0
+                ? `${quantity(item.quantity)} · no charge`
+                : `${quantity(item.quantity)} × ${formatMoney(item.unitPriceCents, currency)}`}
               {Number(item.taxRate) > 0 ? ` · tax ${Number(item.taxRate)}%` : ""}
             </span>
           </div>

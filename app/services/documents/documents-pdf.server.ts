@@ -2,7 +2,9 @@ import { inTenant, one, rows, type Tx } from "../../../db/index";
 import { notFound } from "~/utils/app-error";
 import type { Actor } from "~/services/accounts/actor";
 import { isUuid } from "~/utils/crypto.server";
-import { formatDate, formatDateTime, formatMoney, humanize } from "~/utils/format";
+import { cityLine } from "~/utils/address";
+import { formatDate, formatDateTimeZoned as formatDateTime, formatMoney, humanize } from "~/utils/format";
+import { invoiceOverdue, quoteStatus } from "~/services/records/sql.server";
 import { paperFor, renderPdf, type PdfDocument, type PdfLine } from "./pdf-layout.server";
 
 // What a quote, an invoice or a payment receipt PDF holds, for staff
@@ -27,11 +29,10 @@ async function businessOf(t: Tx, tenantId: string): Promise<Business> {
   );
   const f = { ...r!.tenant, ...(r!.company ?? {}) };
   const pick = (...keys: string[]) => keys.map((k) => text(f[k])).find(Boolean) ?? null;
-  const cityLine = [pick("city"), pick("region"), pick("postal_code", "postalCode")].filter(Boolean).join(", ");
   const lines = [
     pick("address_line1", "addressLine1", "address"),
     pick("address_line2", "addressLine2"),
-    cityLine || null,
+    cityLine(pick("city"), pick("region"), pick("postal_code", "postalCode")) || null,
     pick("phone"),
     pick("email"),
   ].filter((l): l is string => !!l);
@@ -45,12 +46,11 @@ async function customerOf(t: Tx, tenantId: string, customerId: string): Promise<
     [tenantId, customerId],
     t,
   );
-  const cityLine = [c!.city, c!.region, c!.postal_code].filter(Boolean).join(", ");
   const lines = [
     c!.company,
     c!.address_line1,
     c!.address_line2,
-    cityLine || null,
+    cityLine(c!.city, c!.region, c!.postal_code) || null,
     c!.country,
     c!.email,
     c!.phone,
@@ -126,7 +126,7 @@ export async function quotePdfIn(t: Tx, scope: Scope, id: string): Promise<{ num
     declined_at: Date | null;
     time_zone: string;
   }>(
-    `SELECT q.id, q.customer_id, q.number, q.title, q.status, q.issue_date::text, q.valid_until::text, q.currency, q.notes,
+    `SELECT q.id, q.customer_id, q.number, q.title, ${quoteStatus("q")} AS status, q.issue_date::text, q.valid_until::text, q.currency, q.notes,
             q.subtotal_cents, q.tax_cents, q.total_cents, q.approved_at, q.approved_name, q.declined_at, tn.time_zone
        FROM quotes q JOIN tenants tn ON tn.id = q.tenant_id
       WHERE q.tenant_id = $1 AND q.id = $2 ${customerFilter(scope, "q", 3)}`,
@@ -139,8 +139,9 @@ export async function quotePdfIn(t: Tx, scope: Scope, id: string): Promise<{ num
     await customerOf(t, scope.tenantId, q.customer_id),
     await itemsOf(t, "quote_items", "quote_id", scope.tenantId, q.id),
   ];
-  // Options and optional items: each line says its group, and once the customer's
-  // choice is recorded, whether it was chosen; the totals are the choice's (docs/decisions/155).
+  // Options and optional items: each line says its group. Once the customer's choice is
+  // recorded, the lines not chosen (another option, an optional item left unticked) are left
+  // out: the document lists what was bought, and its totals are the choice's (docs/decisions/155).
   const flags = await rows<{ option_name: string | null; optional: boolean; selected: boolean | null }>(
     `SELECT option_name, optional, selected FROM quote_items WHERE tenant_id = $1 AND quote_id = $2 ORDER BY position`,
     [scope.tenantId, q.id],
@@ -152,7 +153,7 @@ export async function quotePdfIn(t: Tx, scope: Scope, id: string): Promise<{ num
     const notes = [
       f.option_name ? `option ${f.option_name}` : null,
       f.optional ? "optional" : null,
-      f.selected === true && (f.option_name || f.optional) ? "chosen" : f.selected === false ? "not chosen" : null,
+      f.selected === true && (f.option_name || f.optional) ? "chosen" : null,
     ].filter(Boolean);
     return notes.length ? ` (${notes.join(", ")})` : "";
   };
@@ -188,7 +189,9 @@ export async function quotePdfIn(t: Tx, scope: Scope, id: string): Promise<{ num
     title: q.title,
     facts,
     currency: q.currency,
-    lines: items.map((item, i) => ({ ...pdfLine(item), description: `${item.description}${lineNote(i)}` })),
+    lines: items
+      .map((item, i) => ({ ...pdfLine(item), description: `${item.description}${lineNote(i)}` }))
+      .filter((_, i) => flags[i]?.selected !== false),
     totals: [
       { label: "Subtotal", cents: Number(q.subtotal_cents) },
       { label: "Tax", cents: Number(q.tax_cents) },
@@ -215,6 +218,7 @@ type InvoiceRow = {
   amount_paid_cents: number;
   time_zone: string;
   job_id: string | null;
+  overdue: boolean;
 };
 type PaymentRow = { id: string; amount_cents: number; method: string; reference: string; recorded_at: Date };
 
@@ -222,7 +226,8 @@ async function invoiceOf(t: Tx, scope: Scope, id: string) {
   if (!isUuid(id)) throw notFound("Invoice not found.");
   const invoice = await one<InvoiceRow>(
     `SELECT i.id, i.customer_id, i.number, i.status, i.issue_date::text, i.due_date::text, i.currency, i.notes,
-            i.subtotal_cents, i.tax_cents, i.total_cents, i.amount_paid_cents, tn.time_zone, i.job_id
+            i.subtotal_cents, i.tax_cents, i.total_cents, i.amount_paid_cents, tn.time_zone, i.job_id,
+            ${invoiceOverdue("i")} AS overdue
        FROM invoices i JOIN tenants tn ON tn.id = i.tenant_id
       WHERE i.tenant_id = $1 AND i.id = $2 ${customerFilter(scope, "i", 3)}`,
     [scope.tenantId, id, ...customerBind(scope)],
@@ -275,7 +280,8 @@ export async function invoicePdfIn(t: Tx, scope: Scope, id: string): Promise<{ n
   const facts: Array<[string, string]> = [];
   if (i.issue_date) facts.push(["Date", formatDate(i.issue_date)]);
   if (i.due_date) facts.push(["Due", formatDate(i.due_date)]);
-  facts.push(["Status", humanize(i.status)]);
+  // As the invoice's page says: an unpaid invoice past its due date is overdue.
+  facts.push(["Status", i.overdue ? "Overdue" : humanize(i.status)]);
   const balance = Number(i.total_cents) - Number(i.amount_paid_cents);
   const totals: PdfDocument["totals"] = [
     { label: "Subtotal", cents: Number(i.subtotal_cents) },
@@ -291,6 +297,11 @@ export async function invoicePdfIn(t: Tx, scope: Scope, id: string): Promise<{ n
   const paragraphs: PdfDocument["paragraphs"] = [];
   if (i.status === "void")
     paragraphs.push({ heading: "Void", text: "This invoice was cancelled. Nothing is owed on it." });
+  if (i.overdue)
+    paragraphs.push({
+      heading: "Overdue",
+      text: `This invoice was due on ${formatDate(i.due_date)}. ${formatMoney(balance, i.currency.trim())} is still owed.`,
+    });
   if (i.notes) paragraphs.push({ heading: "Notes", text: i.notes });
   const doc: PdfDocument = {
     heading: "Invoice",

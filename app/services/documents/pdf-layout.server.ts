@@ -286,7 +286,9 @@ export function renderPdf(doc: PdfDocument): Promise<Buffer> {
       pdf.fillColor(INK);
       font("regular", 9.5);
       tag(row, "TD", () => write(line.quantity, cols.quantity, y, { width: colWidth.quantity, align: "right" }));
-      tag(row, "TD", () => write(money(line.unitPriceCents), cols.price, y, { width: colWidth.price, align: "right" }));
+      // A line at no price (labour of a member without a rate, a free check) says so rather than "$0.00" a unit.
+      const unitPrice = line.unitPriceCents === 0 ? "No charge" : money(line.unitPriceCents);
+      tag(row, "TD", () => write(unitPrice, cols.price, y, { width: colWidth.price, align: "right" }));
       tag(row, "TD", () =>
         write(Number(line.taxRate) ? `${line.taxRate}%` : "–", cols.tax, y, { width: colWidth.tax, align: "right" }),
       );
@@ -344,10 +346,11 @@ export function renderPdf(doc: PdfDocument): Promise<Buffer> {
       tag(payments, "P", () => {
         font("regular", 9.5);
         pdf.fillColor(INK);
-        write(p.date, left, y, { width: width * 0.25 });
-        write(p.method, left + width * 0.25, y, { width: width * 0.2 });
+        // The date names its zone ("Jan 15, 2026, 10:30 AM MST"): the widest column.
+        write(p.date, left, y, { width: width * 0.31 });
+        write(p.method, left + width * 0.32, y, { width: width * 0.18 });
         pdf.fillColor(MUTED);
-        write(p.reference, left + width * 0.45, y, { width: width * 0.35 });
+        write(p.reference, left + width * 0.5, y, { width: width * 0.32 });
         pdf.fillColor(INK);
         write(money(p.amountCents), cols.amount, y, { width: colWidth.amount - 4, align: "right" });
       });

@@ -1,6 +1,7 @@
 import { inTenant, rows } from "../../../db/index";
 import type { Actor } from "~/services/accounts/actor";
 import { NEXT_STATUSES, type FieldJob, type JobStatus } from "./protocol";
+import { addressSql } from "~/services/records/sql.server";
 
 /** At most this many jobs in one answer: a day's work many times over. */
 export const FIELD_JOBS_LIMIT = 200;
@@ -33,7 +34,7 @@ const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 // The job with what a technician needs on site: customer, address, time logged, last notes.
 const SELECT_FIELD_JOB = `
   SELECT j.id, j.title, j.status, j.scheduled_start, j.scheduled_end, j.description, j.updated_at,
-         coalesce(j.address, nullif(concat_ws(', ', c.address_line1, c.address_line2, c.city, c.region, c.postal_code), '')) AS address,
+         coalesce(j.address, ${addressSql("c")}) AS address,
          c.name AS customer_name, c.phone AS customer_phone,
          te.time_entries, te.logged_minutes,
          (SELECT json_agg(n ORDER BY n."occurredAt" DESC) FROM (

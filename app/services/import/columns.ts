@@ -4,6 +4,10 @@
 import { IMPORT_TYPES, type ImportType } from "../../../db/enums";
 import { can, type Role } from "~/utils/permissions";
 import { CUSTOMER_FIELDS } from "~/services/customers/fields";
+import { JOB_FIELDS } from "~/services/jobs/fields";
+import { QUOTE_FIELDS } from "~/services/quotes/fields";
+import { INVOICE_FIELDS } from "~/services/invoices/fields";
+import { TEAM_FIELDS } from "~/services/team/fields";
 import { importColumnsOf } from "./field-list";
 
 export { IMPORT_TYPES, type ImportType };
@@ -42,163 +46,13 @@ export interface ImportColumn {
   example: string;
 }
 
-const CUSTOMER_REF = ["customer_email", "customer_external_id"] as const;
-
-const customerRef: ImportColumn[] = [
-  {
-    name: "customer_email",
-    required: false,
-    oneOf: CUSTOMER_REF,
-    format: "Email of an existing customer. Required unless customer_external_id is given.",
-    example: "zoe.kowalski@example.com",
-  },
-  {
-    name: "customer_external_id",
-    required: false,
-    oneOf: CUSTOMER_REF,
-    format: "external_id of an existing customer. Required unless customer_email is given.",
-    example: "CUST-1001",
-  },
-];
-
-const money = "Amount of 0 or more with up to 2 decimals, no currency symbol or thousands separator";
-const date = "Date, YYYY-MM-DD";
-const dateTime = "Date and time, ISO 8601 with a UTC offset (Z or +hh:mm)";
-const currency = "3-letter ISO 4217 code. Default USD. The same on every row of a document.";
-const item: ImportColumn[] = [
-  {
-    name: "item_description",
-    required: true,
-    format: "Line item text, up to 1,000 characters",
-    example: "Installation labour",
-  },
-  {
-    name: "item_quantity",
-    required: false,
-    format: "Number above 0 with up to 3 decimals. Default 1.",
-    example: "2.5",
-  },
-  { name: "item_unit_price", required: true, format: money, example: "95.00" },
-  {
-    name: "tax_rate",
-    required: false,
-    format: "Tax percent for this line, 0 to 100 with up to 3 decimals. Default 0.",
-    example: "8.25",
-  },
-];
-
+/** Each type's columns, from its record's field list (docs/decisions/290-field-lists.md). */
 export const IMPORT_COLUMNS: Record<ImportType, readonly ImportColumn[]> = {
   customers: importColumnsOf(CUSTOMER_FIELDS),
-  jobs: [
-    { name: "title", required: true, format: "Text, up to 200 characters", example: "Replace water heater" },
-    ...customerRef,
-    {
-      name: "description",
-      required: false,
-      format: "Text, up to 5,000 characters, line breaks allowed",
-      example: "50 gal gas unit in garage",
-    },
-    {
-      name: "status",
-      required: false,
-      format:
-        "unscheduled, scheduled, completed or cancelled. Default: scheduled when scheduled_start is given, else unscheduled.",
-      example: "scheduled",
-    },
-    {
-      name: "scheduled_start",
-      required: false,
-      format: `${dateTime}. Required when status is scheduled.`,
-      example: "2026-07-06T08:00:00-05:00",
-    },
-    {
-      name: "scheduled_end",
-      required: false,
-      format: `${dateTime}, not before scheduled_start`,
-      example: "2026-07-06T11:00:00-05:00",
-    },
-    {
-      name: "assignee_email",
-      required: false,
-      format: "Email of an existing team member",
-      example: "tomas@duartehome.example",
-    },
-    {
-      name: "address",
-      required: false,
-      format: "Job site address, up to 500 characters",
-      example: "1208 Barton Springs Rd, Austin, TX 78704",
-    },
-    {
-      name: "external_id",
-      required: false,
-      format: "Your own ID for the job, up to 100 characters, unique",
-      example: "JOB-5001",
-    },
-  ],
-  quotes: [
-    {
-      name: "number",
-      required: true,
-      format: "Quote number, up to 50 characters. Rows with the same number form one quote.",
-      example: "Q-1001",
-    },
-    ...customerRef,
-    { name: "title", required: false, format: "Text, up to 200 characters", example: "Water heater replacement" },
-    { name: "status", required: false, format: "draft, sent, approved or declined. Default draft.", example: "sent" },
-    { name: "issue_date", required: false, format: date, example: "2026-06-20" },
-    { name: "valid_until", required: false, format: `${date}, not before issue_date`, example: "2026-07-20" },
-    { name: "currency", required: false, format: currency, example: "USD" },
-    ...item,
-    {
-      name: "notes",
-      required: false,
-      format: "Text, up to 5,000 characters, line breaks allowed",
-      example: "Price includes permit",
-    },
-  ],
-  invoices: [
-    {
-      name: "number",
-      required: true,
-      format: "Invoice number, up to 50 characters. Rows with the same number form one invoice.",
-      example: "INV-2001",
-    },
-    ...customerRef,
-    {
-      name: "status",
-      required: false,
-      format: "draft, sent, partial, paid or void. Default draft.",
-      example: "partial",
-    },
-    { name: "issue_date", required: false, format: date, example: "2026-06-22" },
-    { name: "due_date", required: false, format: `${date}, not before issue_date`, example: "2026-07-22" },
-    { name: "currency", required: false, format: currency, example: "USD" },
-    ...item.map((c) => (c.name === "item_quantity" ? { ...c, example: "1" } : c)),
-    {
-      name: "amount_paid",
-      required: false,
-      format: `${money}. paid: the total (or empty); partial: above 0 and below the total; draft or sent: empty or 0; void: up to the total.`,
-      example: "50.00",
-    },
-  ],
-  team: [
-    { name: "name", required: true, format: "Text, up to 200 characters", example: "Tomás Ibáñez" },
-    {
-      name: "email",
-      required: true,
-      format: "Email address, unique in your team",
-      example: "tomas@duartehome.example",
-    },
-    { name: "role", required: true, format: "admin, office or technician", example: "technician" },
-    {
-      name: "phone",
-      required: false,
-      format: "Phone number: digits, spaces, + ( ) - . and an optional extension (x12)",
-      example: "+1 512 555 0111",
-    },
-    { name: "hourly_rate", required: false, format: money, example: "68.50" },
-  ],
+  jobs: importColumnsOf(JOB_FIELDS),
+  quotes: importColumnsOf(QUOTE_FIELDS),
+  invoices: importColumnsOf(INVOICE_FIELDS),
+  team: importColumnsOf(TEAM_FIELDS),
 };
 
 export function columnNames(type: ImportType): string[] {

@@ -2,7 +2,10 @@
 // which must agree on its document-level columns; its line and document totals (rounded half
 // up per line, totals are sums of the lines) and, for invoices, the amount paid against the
 // status. Pure.
+import { QUOTE_FIELDS } from "~/services/quotes/fields";
+import { INVOICE_FIELDS } from "~/services/invoices/fields";
 import { SPACE_RUNS } from "./cells";
+import { documentFieldsOf, type FieldList } from "./field-list";
 import type { RowError } from "./parse.server";
 import { keyValue, reject, type AnyRow } from "./keys";
 import type { InvoiceDocument, InvoiceLineRow, LineFields, LineItem, QuoteDocument, QuoteLineRow } from "./row-types";
@@ -11,27 +14,16 @@ import type { InvoiceDocument, InvoiceLineRow, LineFields, LineItem, QuoteDocume
 // They must agree on these columns, compared after normalisation and defaults ("usd" = "USD",
 // empty status = "draft"), but empty and a value differ (amount_paid "" vs "0" too: repeat
 // the value on every row). Line columns (item_*, tax_rate) may differ.
-const DOC_COLUMNS = {
-  quotes: [
-    ["customer_email", "customerEmail"],
-    ["customer_external_id", "customerExternalId"],
-    ["title", "title"],
-    ["status", "status"],
-    ["issue_date", "issueDate"],
-    ["valid_until", "validUntil"],
-    ["currency", "currency"],
-    ["notes", "notes"],
-  ],
-  invoices: [
-    ["customer_email", "customerEmail"],
-    ["customer_external_id", "customerExternalId"],
-    ["status", "status"],
-    ["issue_date", "issueDate"],
-    ["due_date", "dueDate"],
-    ["currency", "currency"],
-    ["amount_paid", "amountPaidCents"],
-  ],
-} as const;
+const agreeing = (fields: FieldList) =>
+  documentFieldsOf(fields)
+    .filter((f) => f.key !== "number")
+    .map((f) => [f.csv, f.key] as const);
+const DOC_COLUMNS = { quotes: agreeing(QUOTE_FIELDS), invoices: agreeing(INVOICE_FIELDS) };
+/** The document-level fields a document takes from its first row (the rest are computed). */
+const DOC_FIELDS = {
+  quotes: documentFieldsOf(QUOTE_FIELDS).map((f) => f.key),
+  invoices: documentFieldsOf(INVOICE_FIELDS).map((f) => f.key),
+};
 
 export function formatCents(cents: number): string {
   return `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, "0")}`;
@@ -117,7 +109,10 @@ export function buildDocuments(
       ok = false;
     }
     const totalCents = Number(subtotal + tax);
+    const fields: Record<string, unknown> = {};
+    for (const key of DOC_FIELDS[type]) fields[key] = ref.values[key];
     const base = {
+      ...fields,
       number,
       rowNumbers: g.rowNumbers,
       ok,

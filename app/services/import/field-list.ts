@@ -29,6 +29,15 @@ export interface RecordField<K extends string = string, C extends string = strin
   type?: string;
   /** Shown as a column of the back-office list, in the list's order. */
   list?: boolean;
+  /** Columns of which at least one must be given, in the header and in each row (the
+   * customer a job or document belongs to: its email or its external id). */
+  oneOf?: readonly string[];
+  /** A line item's column (quotes and invoices: one row per line), not the document's. */
+  item?: boolean;
+  /** The SQL that reads the cell's text in the account export's query of the record (alias `r`
+   * the record, `c` its customer, `u` its technician, `i` a line item). Default: `r.<column>`,
+   * written by its type as the import reads it back (see exportSql). */
+  export?: string;
 }
 
 // A field list's entries, each with its own literal key and csv name (see `field`).
@@ -57,17 +66,28 @@ export function rowOf<L extends FieldList>(fields: L, values: Record<string, unk
 }
 
 /** The record's row schema (import rows and the record's form): the fields' checks, then the
- * cross-column rules, then the row by code names. */
-export function rowSchemaOf<L extends FieldList, R extends RowOf<L> = RowOf<L>>(
+ * cross-column rules, then the row by code names (`finish` fills the defaults that depend on
+ * another column, on the new row). */
+export function rowSchemaOf<L extends FieldList, R = RowOf<L>>(
   fields: L,
   cross?: (v: Record<string, unknown>, issue: Issue) => void,
+  finish?: (row: R) => R,
 ) {
-  return rowSchema(specOf(fields) as Spec, (v) => rowOf(fields, v) as R, cross);
+  const toRow = finish
+    ? (v: Record<string, unknown>) => finish(rowOf(fields, v) as R)
+    : (v: Record<string, unknown>) => rowOf(fields, v) as R;
+  return rowSchema(specOf(fields) as Spec, toRow, cross);
 }
 
 /** The import page's columns (name, required, format, example). */
 export function importColumnsOf(fields: FieldList): ImportColumn[] {
-  return fields.map((f) => ({ name: f.csv, required: !!f.required, format: f.format, example: f.example }));
+  return fields.map((f) => ({
+    name: f.csv,
+    required: !!f.required,
+    ...(f.oneOf ? { oneOf: f.oneOf } : {}),
+    format: f.format,
+    example: f.example,
+  }));
 }
 
 /** A stored preview record's columns: SQL name, PostgreSQL type, and how to read it from a row. */
@@ -85,8 +105,26 @@ export function listColumnsOf(fields: FieldList): { column: string; label: strin
   return fields.filter((f) => f.list).map((f) => ({ column: f.column, label: f.label }));
 }
 
-/** A later export's columns, in the import's order: the CSV header, the database column it
- * comes from and that value's type (how to write it so the import reads it back). */
-export function exportColumnsOf(fields: FieldList): { csv: string; column: string; type: string }[] {
-  return fields.map((f) => ({ csv: f.csv, column: f.column, type: f.type ?? "text" }));
+/** Integer cents as the import's money text: 1250 -> "12.50" (SQL). */
+export const centsSql = (sql: string) => `to_char((${sql}) / 100.0, 'FM99999999990.00')`;
+
+/** How the export writes a value of a stored type so the import reads it back: date-times as
+ * UTC ISO 8601, dates as YYYY-MM-DD, numbers in plain decimal notation (SQL). */
+export function exportSql(sql: string, type: string): string {
+  if (type === "timestamptz") return `to_char((${sql}) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+  if (type === "date") return `to_char(${sql}, 'YYYY-MM-DD')`;
+  if (type === "text") return sql;
+  return `(${sql})::text`;
 }
+
+/** The account export's columns, in the import's order: the CSV header, the database column it
+ * comes from, that value's type and the SQL giving its cell's text (so an export imports back). */
+export function exportColumnsOf(fields: FieldList): { csv: string; column: string; type: string; sql: string }[] {
+  return fields.map((f) => {
+    const type = f.type ?? "text";
+    return { csv: f.csv, column: f.column, type, sql: f.export ?? exportSql(`r.${f.column}`, type) };
+  });
+}
+
+/** The document-level fields of a quote or invoice list (one value per document). */
+export const documentFieldsOf = <L extends FieldList>(fields: L): L[number][] => fields.filter((f) => !f.item);

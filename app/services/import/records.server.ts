@@ -7,7 +7,11 @@ import { rows, type Tx } from "../../../db/index";
 import { addLoginEmailsOfImportRun } from "../../../db/login-emails";
 import { conflict } from "~/utils/app-error";
 import { CUSTOMER_FIELDS } from "~/services/customers/fields";
-import { storedColumnsOf, type StoredColumn } from "./field-list";
+import { JOB_FIELDS } from "~/services/jobs/fields";
+import { QUOTE_FIELDS } from "~/services/quotes/fields";
+import { INVOICE_FIELDS } from "~/services/invoices/fields";
+import { TEAM_FIELDS } from "~/services/team/fields";
+import { documentFieldsOf, storedColumnsOf, type StoredColumn } from "./field-list";
 import type { ImportType } from "./columns";
 import type { PropertyDraft } from "./mapping/apply.server";
 import type {
@@ -50,23 +54,16 @@ const PROPERTY_COLUMNS: Column<PropertyDraft>[] = [
 
 const toArray = <R>(columns: readonly Column<R>[], r: R) => columns.map((c) => c[2](r));
 
-const CUSTOMER_REF = [
-  ["customer_email", "text", (r: { customerEmail: string | null }) => r.customerEmail],
-  ["customer_external_id", "text", (r: { customerExternalId: string | null }) => r.customerExternalId],
-] as const;
-
-const DOCUMENT: Column<QuoteDocument | InvoiceDocument>[] = [
-  ["number", "text", (d) => d.number],
-  ...CUSTOMER_REF,
-  ["status", "text", (d) => d.status],
-  ["issue_date", "date", (d) => d.issueDate],
-  ["currency", "text", (d) => d.currency],
+/** A quote's or invoice's computed columns, after its document-level fields. */
+const DOCUMENT_TOTALS: Column<QuoteDocument | InvoiceDocument>[] = [
   ["subtotal_cents", "bigint", (d) => d.subtotalCents],
   ["tax_cents", "bigint", (d) => d.taxCents],
   ["total_cents", "bigint", (d) => d.totalCents],
   ["items", "jsonb", (d) => d.items.map((i) => toArray(ITEM_COLUMNS, i))],
 ];
 
+/** Each type's stored record: its field list's columns (a document's: its document-level
+ * ones), then what the preview computes. */
 export const RECORD_COLUMNS = {
   customers: [
     ...storedColumnsOf<CustomerRow>(CUSTOMER_FIELDS),
@@ -74,35 +71,10 @@ export const RECORD_COLUMNS = {
     ["id", "uuid", () => randomUUID()],
     ["properties", "jsonb", (v) => (v.properties ?? []).map((p) => toArray(PROPERTY_COLUMNS, p))],
   ] as Column<CustomerRow>[],
-  team: [
-    ["name", "text", (v) => v.name],
-    ["email", "text", (v) => v.email],
-    ["role", "text", (v) => v.role],
-    ["phone", "text", (v) => v.phone],
-    ["hourly_rate_cents", "bigint", (v) => v.hourlyRateCents],
-  ] as Column<TeamMemberRow>[],
-  jobs: [
-    ["title", "text", (v) => v.title],
-    ...CUSTOMER_REF,
-    ["description", "text", (v) => v.description],
-    ["status", "text", (v) => v.status],
-    ["scheduled_start", "timestamptz", (v) => v.scheduledStart],
-    ["scheduled_end", "timestamptz", (v) => v.scheduledEnd],
-    ["assignee_email", "text", (v) => v.assigneeEmail],
-    ["address", "text", (v) => v.address],
-    ["external_id", "text", (v) => v.externalId],
-  ] as Column<JobRow>[],
-  quotes: [
-    ...DOCUMENT,
-    ["title", "text", (d) => (d as QuoteDocument).title],
-    ["valid_until", "date", (d) => (d as QuoteDocument).validUntil],
-    ["notes", "text", (d) => (d as QuoteDocument).notes],
-  ] as Column<QuoteDocument | InvoiceDocument>[],
-  invoices: [
-    ...DOCUMENT,
-    ["due_date", "date", (d) => (d as InvoiceDocument).dueDate],
-    ["amount_paid_cents", "bigint", (d) => (d as InvoiceDocument).amountPaidCents],
-  ] as Column<QuoteDocument | InvoiceDocument>[],
+  team: storedColumnsOf<TeamMemberRow>(TEAM_FIELDS),
+  jobs: storedColumnsOf<JobRow>(JOB_FIELDS),
+  quotes: [...storedColumnsOf<QuoteDocument | InvoiceDocument>(documentFieldsOf(QUOTE_FIELDS)), ...DOCUMENT_TOTALS],
+  invoices: [...storedColumnsOf<QuoteDocument | InvoiceDocument>(documentFieldsOf(INVOICE_FIELDS)), ...DOCUMENT_TOTALS],
 };
 
 /** The records of a valid preview, in file order and in slices of `size`, each record an

@@ -1,28 +1,19 @@
 // The shapes of validated import rows and documents: what the row
 // schemas (row-schemas.ts) make of a record, what validateRows answers and what the database
 // layer stores. Types and the import's own status lists only.
-import type { InvoiceStatus, JobStatus, QuoteStatus, Role } from "../../../db/enums";
+import type { InvoiceStatus, JobStatus, QuoteStatus } from "../../../db/enums";
 import type { CustomerRow } from "~/services/customers/fields";
 import type { ImportType } from "./columns";
 import type { RowError } from "./parse.server";
 
-// The states a file may give (subsets of db/enums.ts: an import never starts a job on the road,
-// nor stores a derived `expired`, nor makes a second owner).
-export const IMPORT_JOB_STATUSES = [
-  "unscheduled",
-  "scheduled",
-  "completed",
-  "cancelled",
-] as const satisfies readonly JobStatus[];
-export const IMPORT_QUOTE_STATUSES = [
-  "draft",
-  "sent",
-  "approved",
-  "declined",
-] as const satisfies readonly QuoteStatus[];
-export const TEAM_ROLES = ["admin", "office", "technician"] as const satisfies readonly Role[];
-export type ImportJobStatus = (typeof IMPORT_JOB_STATUSES)[number];
-export type ImportQuoteStatus = (typeof IMPORT_QUOTE_STATUSES)[number];
+// The states and roles a file may give live with their field lists: every job and quote status
+// an export writes (a quote's `converted` is imported as approved); no second owner.
+export { IMPORT_JOB_STATUSES } from "~/services/jobs/fields";
+export { IMPORT_QUOTE_STATUSES } from "~/services/quotes/fields";
+import { TEAM_ROLES } from "~/services/team/fields";
+export { TEAM_ROLES };
+export type ImportJobStatus = JobStatus;
+export type ImportQuoteStatus = QuoteStatus;
 export type TeamRole = (typeof TEAM_ROLES)[number];
 
 /** A customer row: the customer field list's row (app/services/customers/fields.ts). */

@@ -595,6 +595,27 @@ export async function createInvoiceFromVisit(
   });
 }
 
+/**
+ * Time on a job that "Create invoice" could not price: each member (or former member) with
+ * time entries and no hourly rate, with their minutes. The job page warns before invoicing,
+ * since their labour lines would come out at no charge.
+ */
+export async function unpricedLabour(actor: Actor, jobId: string): Promise<Array<{ name: string; minutes: number }>> {
+  if (!isUuid(jobId)) return [];
+  return inTenant(actor.tenantId, (t) =>
+    rows<{ name: string; minutes: number }>(
+      `SELECT coalesce(u.name, 'A former member') AS name,
+              sum(round(extract(epoch FROM te.ended_at - te.started_at) / 60))::int AS minutes
+         FROM time_entries te LEFT JOIN users u ON u.tenant_id = te.tenant_id AND u.id = te.user_id
+        WHERE te.tenant_id = $1 AND te.job_id = $2 AND te.ended_at > te.started_at
+          AND coalesce(u.hourly_rate_cents, 0) = 0
+        GROUP BY 1 ORDER BY 1`,
+      [actor.tenantId, jobId],
+      t,
+    ),
+  );
+}
+
 /** The job's invoice (the one "Create invoice" made), if any. */
 export async function jobInvoice(actor: Actor, jobId: string) {
   if (!isUuid(jobId)) return null;

@@ -10,6 +10,7 @@ import { recordHistory } from "~/services/history/history.server";
 import { utcToZoned, zonedToUtc } from "./local-time";
 import { checklistText, setChecklist, stopClock } from "./checklist.server";
 import { checklistLines, type JobFormInput } from "./schemas";
+import { oneLineAddress } from "~/utils/address";
 import { repeats } from "~/services/visits/repeat";
 import { assertMayRepeat, createSeries, jobSeries } from "~/services/visits/series.server";
 
@@ -361,7 +362,7 @@ export async function customerPropertyChoices(
     transaction: t,
   });
   return list.map((p) => {
-    const address = [p.addressLine1, p.addressLine2, p.city, p.region, p.postalCode].filter(Boolean).join(", ");
+    const address = oneLineAddress(p);
     return { id: p.id, label: [p.label, address].filter(Boolean).join(" · ") || "Unnamed property" };
   });
 }

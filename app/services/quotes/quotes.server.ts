@@ -24,6 +24,7 @@ import { conflict, notFound, validationFailed } from "~/utils/app-error";
 import type { Actor } from "~/services/accounts/actor";
 import { isUuid } from "~/utils/crypto.server";
 import { formatDate, formatMoney } from "~/utils/format";
+import { oneLineAddress } from "~/utils/address";
 import {
   centsToInput,
   countedLines,
@@ -484,16 +485,7 @@ async function convertOnce(actor: Actor, id: string): Promise<{ jobId: string; c
       transaction: t,
     });
     const chosen = await chosenQuoteItems(t, actor.tenantId, id);
-    const address = customer
-      ? [
-          customer.addressLine1,
-          customer.addressLine2,
-          [customer.city, customer.region, customer.postalCode].filter(Boolean).join(" "),
-          customer.country,
-        ]
-          .filter(Boolean)
-          .join(", ")
-      : "";
+    const address = customer ? oneLineAddress(customer, true) : "";
     const job = await Job.create(
       {
         tenantId: actor.tenantId,

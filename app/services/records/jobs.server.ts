@@ -6,7 +6,7 @@ import { isUuid } from "~/utils/crypto.server";
 import { recordScope } from "~/utils/permissions";
 import { keysetPage, type PageCursor } from "./keyset.server";
 import { listSchemaBase } from "./list-params";
-import { containsPattern } from "./sql.server";
+import { addressSql, containsPattern } from "./sql.server";
 import { CLOSED_JOB_STATUSES, JOB_FILTERS } from "./statuses";
 
 export const jobListSchema = listSchemaBase.extend({
@@ -134,11 +134,11 @@ export async function getJob(actor: Actor, id: string) {
       `SELECT j.id, j.title, j.description, j.status, j.scheduled_start, j.scheduled_end, j.address, j.external_id,
               j.completed_at, j.created_at, j.updated_at, j.customer_id, c.name AS customer_name, c.phone AS customer_phone,
               c.email AS customer_email,
-              nullif(concat_ws(', ', c.address_line1, c.address_line2, c.city, c.region, c.postal_code), '') AS customer_address,
+              ${addressSql("c")} AS customer_address,
               j.assignee_id, u.name AS assignee_name,
               -- The service property the job names (section 14), if any.
               p.label AS property_label,
-              nullif(concat_ws(', ', p.address_line1, p.address_line2, p.city, p.region, p.postal_code), '') AS property_address
+              ${addressSql("p")} AS property_address
          FROM jobs j
          JOIN customers c ON c.tenant_id = j.tenant_id AND c.id = j.customer_id
          LEFT JOIN users u ON u.tenant_id = j.tenant_id AND u.id = j.assignee_id

@@ -10,6 +10,15 @@ export const quoteStatus = (q: string) =>
 /** An invoice is overdue when it is still owed and its due date has passed. */
 export const invoiceOverdue = (i: string) => `(${i}.status IN ('sent', 'partial') AND ${i}.due_date < ${TENANT_TODAY})`;
 
+/**
+ * An address row (alias `a`, the customers / customer_properties columns) on one line as people
+ * write it: "12 Main St, Unit 4, Denver, CO 80212" (no comma between region and postal code,
+ * blanks skipped); NULL when there is none. The same rule as app/utils/address.ts.
+ */
+export const addressSql = (a: string) =>
+  `nullif(concat_ws(', ', nullif(${a}.address_line1, ''), nullif(${a}.address_line2, ''), nullif(${a}.city, ''),
+     nullif(concat_ws(' ', nullif(${a}.region, ''), nullif(${a}.postal_code, '')), '')), '')`;
+
 /** A LIKE pattern matching `text` anywhere, lower-cased, with LIKE's own characters escaped. */
 export const containsPattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 

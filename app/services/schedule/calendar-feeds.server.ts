@@ -8,6 +8,7 @@ import { isUuid } from "~/utils/crypto.server";
 import { env } from "~/utils/env.server";
 import { can, mayManageMember, type Role } from "~/utils/permissions";
 import { signIdToken, verifyIdToken } from "~/utils/signed-ids.server";
+import { addressSql } from "~/services/records/sql.server";
 
 // Calendar feeds (docs/decisions/133): a member subscribes to their jobs
 // in Google Calendar, Outlook or Apple Calendar with `APP_URL/calendar/<token>.ics`. The token
@@ -147,8 +148,7 @@ const FEED_JOBS = `
   FROM jobs j JOIN customers c ON c.tenant_id = j.tenant_id AND c.id = j.customer_id
  WHERE j.tenant_id = $1 AND j.assignee_id = $2
    AND j.scheduled_start >= now() - interval '${FEED_DAYS_BACK} days' AND j.scheduled_start < now() + interval '${FEED_DAYS_AHEAD} days'`;
-const FEED_ADDRESS =
-  "coalesce(j.address, nullif(concat_ws(', ', c.address_line1, c.address_line2, c.city, c.region, c.postal_code), ''))";
+const FEED_ADDRESS = `coalesce(j.address, ${addressSql("c")})`;
 
 /**
  * Rendered feeds kept in memory, keyed by feed id, each with the fingerprint of everything it was
