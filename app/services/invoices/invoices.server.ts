@@ -542,7 +542,13 @@ export async function createInvoiceFromJob(
       ],
       transaction: t,
     });
-    lines.push(...(await labourLines(t, tenant, entries.filter((e) => !e.visitId || !billed.has(e.visitId)))));
+    lines.push(
+      ...(await labourLines(
+        t,
+        tenant,
+        entries.filter((e) => !e.visitId || !billed.has(e.visitId)),
+      )),
+    );
     const made = await draftInvoice(t, actor, tenant, { job, lines, quote, visitId: null, what: "job" });
     // A deposit paid with the quote's approval becomes this invoice's first payment (decision 156).
     if (quote) await applyQuoteDeposit(t, actor, made.id);
