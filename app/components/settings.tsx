@@ -15,8 +15,11 @@ export function useSettingsForm(
   schema: z.ZodTypeAny,
   data: SettingsPageData & { form: Record<string, string> },
   area: string,
+  /** A page with a second form tells its answers apart: replies this returns false for are not this form's. */
+  isOwnReply: (reply: FormReply) => boolean = () => true,
 ) {
-  const reply = useActionData<FormReply>();
+  const answer = useActionData<FormReply>();
+  const reply = answer && isOwnReply(answer) ? answer : undefined;
   // A new id after each save resets the form to what was stored.
   const [form] = useConformForm(schema, {
     id: `${area}-settings-${data.updatedAt ?? "defaults"}`,

@@ -7,7 +7,7 @@ import {
   type SettingsKey,
   type StoredSettings,
 } from "~/services/integrations/settings.server";
-import { actorOf, requireUserWithPermission } from "~/http/auth.server";
+import { actorOf, requireUserWithPermission, type CurrentUser } from "~/http/auth.server";
 import { can, type Permission } from "~/utils/permissions";
 import { formAction } from "./conform.server";
 
@@ -47,12 +47,21 @@ export async function settingsPageLoader<K extends SettingsKey, F>(
   toForm: (value: StoredSettings<K>["value"]) => F,
 ) {
   const user = await requireUserWithPermission(request, permission);
+  return json(await settingsPageData(user, key, toForm));
+}
+
+/** The data of settingsPageLoader, for a page that adds its own beside it. */
+export async function settingsPageData<K extends SettingsKey, F>(
+  user: CurrentUser,
+  key: K,
+  toForm: (value: StoredSettings<K>["value"]) => F,
+) {
   const settings = await readSettings(user.tenantId, key);
-  return json({
+  return {
     form: toForm(settings.value),
     updatedAt: settings.updatedAt,
     updatedByName: settings.updatedByName,
     canManage: can(user.role, "manage_integrations"),
     timeZone: user.timeZone,
-  });
+  };
 }

@@ -11,7 +11,18 @@ import {
   StatusBadge,
   useSettingsForm,
 } from "~/components/settings";
-import { settingsFormAction, settingsPageLoader } from "~/http/settings-form.server";
+import { json, redirect } from "@remix-run/node";
+import { AccountantFilesSection, isAccountantReply } from "~/components/accountant-files";
+import { actorOf, requireUserWithPermission } from "~/http/auth.server";
+import { formAction } from "~/http/conform.server";
+import { settingsFormAction, settingsPageData } from "~/http/settings-form.server";
+import { setFlash } from "~/services/accounts/sessions.server";
+import { accountantFilesPage, saveAccountantSettings } from "~/services/integrations/accountant-files.server";
+import {
+  ACCOUNTANT_FORM_INTENT,
+  accountantSettingsSchema,
+  accountantSettingsToForm,
+} from "~/services/integrations/accountant-settings";
 import {
   ACCOUNTING_OBJECT_LABELS,
   ACCOUNTING_PROVIDERS,
@@ -24,10 +35,40 @@ import settingsStyles from "~/styles/settings.css";
 export const meta: MetaFunction = () => [{ title: "Accounting integrations · Fieldwork" }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: settingsStyles }];
 
-export const loader = ({ request }: LoaderFunctionArgs) =>
-  settingsPageLoader(request, "view_accounting_integrations", "accounting", accountingPrefsToForm);
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUserWithPermission(request, "view_accounting_integrations");
+  const page = await settingsPageData(user, "accounting", accountingPrefsToForm);
+  const files = await accountantFilesPage(actorOf(user));
+  return json({
+    ...page,
+    files: {
+      form: accountantSettingsToForm(files.settings, files.rates),
+      rates: files.rates,
+      range: files.range,
+      savedAt: files.savedAt,
+      savedByName: files.savedByName,
+      canManage: page.canManage,
+      timeZone: page.timeZone,
+    },
+  });
+}
 
+// Two forms post here: the sync preferences, and (`?form=accountant-files`) the accounts and
+// tax codes of the files for the accountant.
 export async function action({ request }: ActionFunctionArgs) {
+  if (new URL(request.url).searchParams.get("form") === ACCOUNTANT_FORM_INTENT) {
+    const user = await requireUserWithPermission(request, "manage_integrations");
+    return formAction(
+      request,
+      accountantSettingsSchema,
+      async (value) => {
+        await saveAccountantSettings(actorOf(user), value);
+        await setFlash(user, { message: "Accounts and tax codes saved.", tone: "success" });
+        return redirect("/settings/accounting#accountant-files", { status: 303 });
+      },
+      { formMessage: "Nothing was saved: fix the fields marked below." },
+    );
+  }
   return settingsFormAction(request, "accounting", {
     redirectTo: "/settings/accounting",
     saved: "Accounting preferences saved.",
@@ -44,7 +85,7 @@ const PUSH_INVOICE_OPTIONS = [
 export default function AccountingSettings() {
   const data = useLoaderData<typeof loader>();
   const busy = useNavigation().state === "submitting";
-  const form = useSettingsForm(SETTINGS_FORMS.accounting, data, "accounting");
+  const form = useSettingsForm(SETTINGS_FORMS.accounting, data, "accounting", (r) => !isAccountantReply(r));
   return (
     <>
       <PageHeader
@@ -86,6 +127,8 @@ export default function AccountingSettings() {
           errors={form.errorsFor("push_payments")}
         />
       </PrefsCard>
+
+      <AccountantFilesSection data={data.files} busy={busy} />
 
       <h2 className="section-title">Supported accounting systems</h2>
       <p className="muted">
