@@ -2,7 +2,6 @@ import { getFormProps } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
-import { z } from "zod";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { CsrfInput, Field, fieldOf, FormError, useConformForm } from "~/components/forms";
 import { EmptyState, PageHeader } from "~/components/layout";
@@ -10,7 +9,7 @@ import { Money, StatusBadge } from "~/components/records";
 import { FormActions } from "~/components/record-forms";
 import { formAction, readStaffForm, type FormReply } from "~/http/conform.server";
 import { actorOf, requireUserWithPermission } from "~/http/auth.server";
-import { jobBillingSchema, jobItemSchema } from "~/services/jobs/items-form";
+import { jobBillingSchema, jobItemIdSchema, jobItemSchema } from "~/services/jobs/items-form";
 import { addJobItem, jobBilling, removeJobItem, setItemPerVisit, setJobBilling } from "~/services/jobs/items.server";
 import { validationFailed } from "~/utils/app-error";
 import { formatDateTime } from "~/utils/format";
@@ -28,8 +27,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return json(await jobBilling(actorOf(user), params.id!));
 }
 
-const itemIdSchema = z.object({ id: z.string().min(1), perVisit: z.string().optional() });
-
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUserWithPermission(request, "manage_records");
   const actor = actorOf(user);
@@ -43,7 +40,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     });
   if (intent === "remove" || intent === "per-visit") {
     const form = await readStaffForm(request);
-    const parsed = itemIdSchema.safeParse(Object.fromEntries(form));
+    const parsed = jobItemIdSchema.safeParse(Object.fromEntries(form));
     if (!parsed.success) throw validationFailed({ id: ["Name the line item."] });
     if (intent === "remove") await removeJobItem(actor, jobId, parsed.data.id);
     else await setItemPerVisit(actor, jobId, parsed.data.id, parsed.data.perVisit === "on");

@@ -30,3 +30,6 @@ export type JobItemValue = z.output<typeof jobItemSchema>;
 export const jobBillingSchema = z.object({
   billing: z.enum(JOB_BILLING, { errorMap: () => ({ message: "Choose how the job is billed" }) }),
 });
+
+/** A line item named by a form (remove, billed per visit or once). */
+export const jobItemIdSchema = z.object({ id: z.string().min(1), perVisit: z.string().optional() });
