@@ -376,8 +376,15 @@ export async function updateQuote(actor: Actor, id: string, v: QuoteFormValue): 
 
 const LINK_DAYS = 30;
 
-/** The customer's live portal link (the one that lasts longest), or a new one of 30 days. */
-export async function livePortalLink(t: Tx, actor: Actor, customerId: string): Promise<string> {
+/**
+ * The customer's live portal link (the one that lasts longest, with a day left at least), or a
+ * new one of 30 days. `userId` null: made by the app itself (an automatic reminder).
+ */
+export async function livePortalLink(
+  t: Tx,
+  actor: { tenantId: string; userId: string | null },
+  customerId: string,
+): Promise<string> {
   const live = await PortalLink.findOne({
     where: {
       tenantId: actor.tenantId,
