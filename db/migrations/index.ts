@@ -38,6 +38,7 @@ import * as m0115 from "./0115-import-valid-rows";
 import * as m0130 from "./0130-visits";
 import * as m0170 from "./0170-list-unsubscribe";
 import * as m0190 from "./0190-account-exports";
+import * as m0200 from "./0200-job-items-billing";
 
 /**
  * Every migration, in order. Listed by hand (not globbed) so the compiled server bundle
@@ -84,4 +85,5 @@ export const MIGRATIONS: Array<[string, MigrationModule]> = [
   ["0130-visits", m0130],
   ["0170-list-unsubscribe", m0170],
   ["0190-account-exports", m0190],
+  ["0200-job-items-billing", m0200],
 ];
