@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -20,6 +20,11 @@ import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 import { humanize } from "~/utils/format";
 import { recordScope } from "~/utils/permissions";
 import { useLiveUpdates } from "~/components/live-updates";
+import { JobVisits } from "~/components/visits";
+import { crewChoices, jobVisits } from "~/services/visits/visits.server";
+import visitStyles from "~/styles/visits.css";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: visitStyles }];
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.job.title ?? "Job"} · Fieldwork` }];
 
@@ -34,7 +39,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const ownOnly = recordScope(user.role) !== "all";
   // The quote and the booking request it came from (pages a technician does not open).
   const origins = ownOnly ? null : await jobOrigins(actorOf(user), found.job.id);
-  return json({ ...found, history, invoice, photos, ownOnly, canManage, origins, unpriced });
+  const visits = await jobVisits(actorOf(user), found.job.id, user.timeZone);
+  const crewMembers = canManage ? await crewChoices(actorOf(user)) : null;
+  return json({ ...found, history, invoice, photos, ownOnly, canManage, origins, unpriced, visits, crewMembers });
 }
 
 /** Cancel a job, or put a cancelled one back to unscheduled (the office; 409 from any other state). */
@@ -71,6 +78,8 @@ export default function JobPage() {
     signature,
     origins,
     unpriced,
+    visits,
+    crewMembers,
   } = useLoaderData<typeof loader>();
   const failure = useActionData<FormReply>()?.result;
   const busy = useNavigation().state === "submitting";
@@ -251,6 +260,14 @@ export default function JobPage() {
           </dl>
         </section>
       </div>
+
+      <JobVisits
+        jobId={job.id}
+        visits={visits}
+        members={crewMembers}
+        canAdd={canManage && !cancelled && job.status !== "completed"}
+        canEdit={canManage}
+      />
 
       {checklist.length || signature ? (
         <div className="grid grid-2">

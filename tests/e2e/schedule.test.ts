@@ -116,7 +116,9 @@ describe("browser: the dispatch board", { skip: SKIP_BROWSER }, () => {
       await screenshot(page, "schedule-week-desktop");
 
       await card(page, s.heater.id).getByRole("link", { name: /Move/ }).click();
-      await page.getByLabel("Technician", { exact: true }).selectOption({ label: "Eli Moreau" });
+      // The visit's form: its crew as checkboxes.
+      await page.getByLabel("Dana Diaz", { exact: true }).uncheck();
+      await page.getByLabel("Eli Moreau", { exact: true }).check();
       await page.getByLabel("Start", { exact: true }).fill(`${s.wednesday}T13:30`);
       await page.getByLabel("End", { exact: true }).fill(`${s.wednesday}T15:30`);
       await page.getByRole("button", { name: "Save schedule" }).click();

@@ -107,6 +107,11 @@ async function theirRecords(b: TestTenant) {
      VALUES ($1, gen_random_uuid(), $2, $3, now(), 'image/jpeg', 4, repeat('0', 64), '\\xffd8ffe0'::bytea) RETURNING id`,
     [b.id, job.id, b.users.technician.id],
   ))!;
+  const accountExport = (await one<{ id: string }>(
+    `INSERT INTO account_exports (tenant_id, requested_by, requested_by_name, state, steps_total, steps_done, finished_at, expires_at)
+     VALUES ($1, $2, 'Their owner', 'ready', 1, 1, now(), now() + interval '1 day') RETURNING id`,
+    [b.id, b.users.owner.id],
+  ))!;
   // A visit of their job, on their technician's crew.
   const visit = (await one<{ id: string }>(
     `WITH v AS (INSERT INTO visits (tenant_id, job_id, starts_at, ends_at) VALUES ($1, $2, now() + interval '3 days', now() + interval '3 days 1 hour') RETURNING tenant_id, id)
@@ -137,6 +142,7 @@ async function theirRecords(b: TestTenant) {
     run,
     pending,
     priceBookItem,
+    accountExport,
     uploadId,
     feed: feed!,
     photo,
@@ -171,6 +177,10 @@ test("every route that takes an id answers another tenant's id exactly as a miss
     title: "Our tap washer",
     assigneeId: a.users.technician.id,
   });
+  const visitOf = async (jobId: string) =>
+    (await one<{ id: string }>(`SELECT id FROM visits WHERE tenant_id = $1 AND job_id = $2`, [a.id, jobId]))!;
+  const ourJobVisit = await visitOf(ourJob.id);
+  const ourTechVisit = await visitOf(ourTechJob.id);
   const ourVisit = await one<{ id: string }>(
     `INSERT INTO visits (tenant_id, job_id, starts_at, ends_at) VALUES ($1, $2, now() + interval '3 days', now() + interval '3 days 1 hour') RETURNING id`,
     [a.id, ourJob.id],
@@ -436,11 +446,84 @@ test("every route that takes an id answers another tenant's id exactly as a miss
     },
     {
       route: "POST /jobs/<id>/schedule (assigneeId)",
+      // A job with one visit (ourJob has two: its own time is then moved visit by visit, 409).
       ask: (id) =>
-        office.post(`/jobs/${ourJob.id}/schedule`, {
+        office.post(`/jobs/${ourTechJob.id}/schedule`, {
           assigneeId: id,
           scheduledStart: "2030-06-04T09:00",
           scheduledEnd: "2030-06-04T11:00",
+        }),
+      theirs: [b.users.technician.id, t.member.id],
+      status: 422,
+    },
+    // Visits (CONTRACT section 20): a job's new visit, a visit's time and crew.
+    { route: "GET /jobs/<id>/visits", ask: (id) => office.get(`/jobs/${id}/visits`), theirs: [t.job.id], status: 404 },
+    {
+      route: "POST /jobs/<id>/visits",
+      ask: (id) => office.post(`/jobs/${id}/visits`, { start: "2030-06-04T09:00", end: "2030-06-06T17:00" }),
+      theirs: [t.job.id],
+      status: 404,
+    },
+    {
+      route: "POST /jobs/<id>/visits (assigneeIds)",
+      ask: (id) =>
+        office.post(`/jobs/${ourJob.id}/visits`, {
+          start: "2030-06-04T09:00",
+          end: "2030-06-04T11:00",
+          assigneeIds: id,
+        }),
+      theirs: [b.users.technician.id, t.member.id],
+      status: 422,
+    },
+    {
+      route: "GET /visits/<id>/schedule",
+      ask: (id) => owner.get(`/visits/${id}/schedule`),
+      theirs: [t.visit.id],
+      status: 404,
+    },
+    {
+      route: "GET /visits/<id>/schedule (technician)",
+      ask: (id) => tech.get(`/visits/${id}/schedule`),
+      theirs: [t.visit.id, ourTechVisit.id],
+      status: 403,
+    },
+    {
+      route: "POST /visits/<id>/schedule",
+      ask: (id) =>
+        office.post(`/visits/${id}/schedule`, {
+          assigneeIds: a.users.technician.id,
+          start: "2030-06-04T09:00",
+          end: "2030-06-04T11:00",
+        }),
+      theirs: [t.visit.id],
+      status: 404,
+    },
+    {
+      route: "POST /visits/<id>/schedule (all empty)",
+      ask: (id) => office.post(`/visits/${id}/schedule`, {}),
+      theirs: [t.visit.id],
+      status: 404,
+    },
+    {
+      route: "POST /visits/<id>/schedule (the board's fetcher)",
+      ask: async (id) => {
+        const res = await office.post(`/visits/${id}/schedule?_data=routes%2Fvisits.%24id_.schedule`, {
+          via: "board",
+          start: "2030-06-04T09:00",
+          end: "2030-06-04T11:00",
+        });
+        return { status: res.status, headers: { "content-type": "text/plain" }, text: await res.text() };
+      },
+      theirs: [t.visit.id],
+      status: 404,
+    },
+    {
+      route: "POST /visits/<id>/schedule (assigneeIds)",
+      ask: (id) =>
+        office.post(`/visits/${ourJobVisit.id}/schedule`, {
+          assigneeIds: id,
+          start: "2030-06-04T09:00",
+          end: "2030-06-04T11:00",
         }),
       theirs: [b.users.technician.id, t.member.id],
       status: 422,
@@ -640,6 +723,12 @@ test("every route that takes an id answers another tenant's id exactly as a miss
       route: "POST /settings/price-book (id)",
       ask: (id) => office.post("/settings/price-book", { id, name: "Mallory", unitPrice: "1" }),
       theirs: [t.priceBookItem.id],
+      status: 404,
+    },
+    {
+      route: "GET /settings/export/<id>.zip",
+      ask: (id) => owner.get(`/settings/export/${id}.zip`),
+      theirs: [t.accountExport.id],
       status: 404,
     },
     {

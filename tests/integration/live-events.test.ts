@@ -41,6 +41,8 @@ async function openEvents(base: string, cookie: string) {
       const timedOut = new Promise<never>((_, reject) =>
         deadline.addEventListener("abort", () => reject(new Error(`no "${name}" event within ${ms} ms`))),
       );
+      // Handled even when the event is already queued and the race never runs.
+      timedOut.catch(() => {});
       for (;;) {
         const found = queue.findIndex((e) => e.event === name);
         if (found !== -1) return queue.splice(found, 1)[0];
@@ -192,6 +194,102 @@ test("a photo from the field (PUT /api/field/jobs/<id>/photos/<photoId>) is anno
     // The retry stores nothing and announces nothing.
     assert.equal((await putPhoto(tech, job.id, id, photo)).status, 200);
     await assert.rejects(stream.next("change", 1_000));
+  } finally {
+    stream.close();
+  }
+});
+
+/** Announces a change as the services do, from a committed transaction of the tenant. */
+async function announce(tenantId: string, type: string, id: string) {
+  const { notify } = await import("../../app/services/events/events.server");
+  const { inTenant } = await import("../../db/index");
+  await inTenant(tenantId, (t) => notify(t, tenantId, { type: type as "quote.approved", id }));
+}
+
+test("a technician's stream carries only events of pages they can open: their own jobs, never requests, quotes, payments, imports or others' jobs", async () => {
+  const { createCustomer, createJob, createUser } = await import("../helpers/fixtures");
+  const s = await portalSetup({ businessName: "Scoped Drains" });
+  const tech = s.tenant.users.technician;
+  const otherTech = await createUser(s.tenant.id, { role: "technician", name: "Other Tech" });
+  const customer = await createCustomer(s.tenant.id);
+  const mine = await createJob(s.tenant.id, { customerId: customer.id, title: "Mine", assigneeId: tech.id });
+  const theirs = await createJob(s.tenant.id, { customerId: customer.id, title: "Theirs", assigneeId: otherTech.id });
+  const office = await clientFor(s.tenant.users.office);
+  // The technician's stream on one server, the office's on the other; the changes go through both.
+  const techStream = await openEvents(second.url, cookieOf(await clientFor(tech)));
+  const officeStream = await openEvents(BASE_URL, cookieOf(office));
+  try {
+    await techStream.next("ready", 10_000);
+    await officeStream.next("ready", 10_000);
+    // Pages a technician cannot open: a booking request (through the portal), another
+    // technician's job moved on the schedule, a quote decision, a payment, an import.
+    await bookingThrough(BASE_URL, s.token, "Blocked drain");
+    const moved = await office.post(`/jobs/${theirs.id}/schedule`, {
+      assigneeId: otherTech.id,
+      scheduledStart: "2031-05-06T09:00",
+      scheduledEnd: "2031-05-06T10:00",
+    });
+    assert.equal(moved.status, 303);
+    await announce(s.tenant.id, "job.photo_added", theirs.id);
+    await announce(s.tenant.id, "quote.approved", crypto.randomUUID());
+    await announce(s.tenant.id, "payment.recorded", crypto.randomUUID());
+    await announce(s.tenant.id, "import.committed", crypto.randomUUID());
+    await announce(s.tenant.id, "job.status_changed", "not-a-job-id");
+    // Then their own job: the first change on the technician's stream must be this one.
+    const own = await office.post(`/jobs/${mine.id}/schedule`, {
+      assigneeId: tech.id,
+      scheduledStart: "2031-05-07T09:00",
+      scheduledEnd: "2031-05-07T10:00",
+    });
+    assert.equal(own.status, 303);
+    const change = JSON.parse((await techStream.next("change", 5_000)).data);
+    assert.deepEqual({ type: change.type, id: change.id, n: change.n }, { type: "job.scheduled", id: mine.id, n: 1 });
+    assert.deepEqual(
+      techStream.seen().filter((e) => e.event === "change"),
+      [],
+      "nothing else reached the technician's stream",
+    );
+    // The office hears of all eight, in order.
+    const types: string[] = [];
+    for (let i = 0; i < 8; i++) types.push(JSON.parse((await officeStream.next("change", 5_000)).data).type);
+    assert.deepEqual(types, [
+      "booking_request.received",
+      "job.scheduled",
+      "job.photo_added",
+      "quote.approved",
+      "payment.recorded",
+      "import.committed",
+      "job.status_changed",
+      "job.scheduled",
+    ]);
+  } finally {
+    techStream.close();
+    officeStream.close();
+  }
+});
+
+test("a stream follows its member as they are now: a role taken away stops the events it gave; signed out, the stream ends", async () => {
+  const { createCustomer, createJob } = await import("../helpers/fixtures");
+  const s = await portalSetup({ businessName: "Changing Roles" });
+  const member = s.tenant.users.office;
+  const customer = await createCustomer(s.tenant.id);
+  const job = await createJob(s.tenant.id, { customerId: customer.id, title: "Theirs now", assigneeId: member.id });
+  const client = await clientFor(member);
+  const stream = await openEvents(BASE_URL, cookieOf(client));
+  try {
+    await stream.next("ready", 10_000);
+    await bookingThrough(second.url, s.token, "Before the change");
+    assert.equal(JSON.parse((await stream.next("change", 5_000)).data).type, "booking_request.received");
+    // The office member becomes a technician while the stream is open.
+    await one(`UPDATE users SET role = 'technician' WHERE tenant_id = $1 AND id = $2`, [s.tenant.id, member.id]);
+    await bookingThrough(second.url, s.token, "After the change");
+    await announce(s.tenant.id, "job.status_changed", job.id);
+    const change = JSON.parse((await stream.next("change", 5_000)).data);
+    assert.deepEqual({ type: change.type, id: change.id }, { type: "job.status_changed", id: job.id });
+    // Signed out elsewhere (the session row is gone): the next event ends the stream, unsent.
+    await one(`DELETE FROM sessions WHERE tenant_id = $1 AND user_id = $2`, [s.tenant.id, member.id]);
+    await announce(s.tenant.id, "job.status_changed", job.id);
+    await assert.rejects(stream.next("change", 5_000), /the event stream ended/);
   } finally {
     stream.close();
   }

@@ -99,8 +99,8 @@ test("week view without JavaScript: the Tuesday 09:00-11:00 job sits in its tech
   assert.match(tuesday, new RegExp(`data-job-id="${job.id}" data-start="${s.tuesday}T09:00"`));
   assert.match(textOf(tuesday), /9:00–11:00 AM Scheduled Replace water heater Rosa Marquez 48 Oak Lane/);
   for (const d of [s.monday, s.wednesday]) assert.doesNotMatch(cellOf(html, s.dana.id, d), /Replace water heater/);
-  // Every card links to its form (the way to move a job without JavaScript or a mouse).
-  const move = decode(html.match(new RegExp(`href="(/jobs/${job.id}/schedule\\?returnTo=[^"]+)"`))![1]);
+  // Every card links to its visit's form (the way to move a job without JavaScript or a mouse).
+  const move = decode(html.match(new RegExp(`href="(/visits/[0-9a-f-]{36}/schedule\\?returnTo=[^"]+)"`))![1]);
   const form = await office.get(move);
   assert.equal(form.status, 200);
   const formHtml = await form.text();

@@ -1,9 +1,19 @@
 import { Link, useFetcher } from "@remix-run/react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useRootData } from "~/components/root-data";
-import type { Board, BoardJob, BoardRow } from "~/services/schedule/board.server";
+import type { Board, BoardJob, BoardMember } from "~/services/schedule/board.server";
 import { ClockSince } from "~/components/job-field";
-import { atMinute, clock, clockRange, minuteOfDay, shortDate, snap, weekdayName } from "~/services/schedule/days";
+import {
+  addDays,
+  atMinute,
+  clock,
+  clockRange,
+  minuteOfDay,
+  shortDate,
+  snap,
+  SNAP_MINUTES,
+  weekdayName,
+} from "~/services/schedule/days";
 import { dayHours, lanes, markOverlaps, spanOn } from "~/services/schedule/layout";
 import { minutesBetween } from "~/services/schedule/schemas";
 import { outsideWindow } from "~/services/schedule/windows";
@@ -11,76 +21,213 @@ import { humanize } from "~/utils/format";
 import { VISIT_STATUSES } from "../../../db/enums";
 import { EmptyState } from "../layout";
 
-// The dispatch board. Without JavaScript every card links to its schedule form
-// (/jobs/<id>/schedule); with JavaScript a card can be dragged to a technician and a time:
-// the move shows at once, a fetcher posts the same form, and a refused move puts the card
-// back with the server's message. Keyboard users move a job through the card's form.
+// The dispatch board: visits by technician and time. A crew visit shows in each member's row,
+// marked with the others' names. Without JavaScript every card links to its schedule form
+// (/visits/<id>/schedule; a job with no visit yet: /jobs/<id>/schedule); with JavaScript a card
+// can be dragged to a technician and a time (dragging a crew visit from X's row to Y's puts Y in
+// X's place on the crew), and on the day view its right edge resized: the change shows at once,
+// a fetcher posts the same form, and a refused change puts the card back with the server's
+// message. Keyboard users move a visit through the card's form.
 
-/** A move on its way to the server: the job drawn where it was dropped meanwhile. */
-type Move = { key: number; jobId: string; assigneeId: string | null; start: string | null; end: string | null };
+/** A change on its way to the server: the card drawn where it was dropped meanwhile. */
+type Move = {
+  key: number;
+  /** The card's id: the visit's, or the job's for a job with no visit yet. */
+  cardId: string;
+  visitId: string | null;
+  jobId: string;
+  crew: string[];
+  start: string | null;
+  end: string | null;
+};
 type MoveReply =
   { ok: true; message: string } | { ok?: false; result?: { error?: Record<string, string[] | null> | null } };
-type Notice = { tone: "success" | "error"; text: string; jobId: string };
+type Notice = { tone: "success" | "error"; text: string; cardId: string };
 type Drop = { assigneeId: string | null; date: string; minute: number | null };
+/** The card being dragged, and the row and day it was picked up from. */
+type Dragged = { card: PlacedJob; rowId: string | null; date: string | null };
 
 const DEFAULT_MINUTES = 60;
 const DEFAULT_START = 9 * 60;
 const LANE_PX = 74;
 
-type JsonBoard = Board;
+type PlacedJob = BoardJob & {
+  pending?: boolean;
+  /** The row this copy of the card sits in (a crew visit has one copy per member). */
+  rowId?: string | null;
+  /** The other crew members' names, for a crew visit. */
+  others?: string[];
+  overlaps: boolean;
+};
+type PlacedRow = { id: string | null; name: string; role: string | null; jobs: PlacedJob[] };
 
-export function ScheduleBoard({ board, returnTo }: { board: JsonBoard; returnTo: string }) {
+/** The card's time: "9:00–11:00 AM", or across days "Mon 8:00 AM – Wed 5:00 PM". */
+export function cardTime(start: string, end: string): string {
+  if (start.slice(0, 10) === end.slice(0, 10)) return clockRange(start, end);
+  return `${weekdayName(start.slice(0, 10))} ${clock(start)} – ${weekdayName(end.slice(0, 10))} ${clock(end)}`;
+}
+
+/** A multi-day visit on one of its days: "From 8:00 AM", "All day", "Until 5:00 PM", and "Day 2 of 3". */
+function dayPart(start: string, end: string, date: string): { label: string; day: string } {
+  const first = start.slice(0, 10);
+  // An end at midnight finishes the day before.
+  const last = end.slice(11) === "00:00" ? addDays(end.slice(0, 10), -1) : end.slice(0, 10);
+  const label = date === first ? `From ${clock(start)}` : date === last ? `Until ${clock(end)}` : "All day";
+  return { label, day: `Day ${daysBetween(first, date) + 1} of ${daysBetween(first, last) + 1}` };
+}
+
+/** Whether a card covers the day `date` (it starts on it, or started before and runs into it). */
+const coversDay = (j: { start: string | null; end: string | null }, date: string) =>
+  !!j.start && (j.start.slice(0, 10) === date || (j.start.slice(0, 10) < date && j.end! > `${date}T00:00`));
+
+/** Whole days from one date to another. */
+const daysBetween = (a: string, b: string) => Math.round((Date.parse(b) - Date.parse(a)) / 86_400_000);
+
+/** The crew after a card of row `from` is dropped on row `to`: `to` takes `from`'s place. */
+export function crewAfterDrop(crew: string[], from: string | null, to: string | null): string[] {
+  if (from === to) return crew;
+  if (from === null) return to ? [to, ...crew.filter((id) => id !== to)] : crew;
+  const out: string[] = [];
+  for (const id of crew) {
+    if (id === from) {
+      if (to && !crew.includes(to)) out.push(to);
+    } else out.push(id);
+  }
+  return out;
+}
+
+export function ScheduleBoard({ board, returnTo }: { board: Board; returnTo: string }) {
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
   const [moves, setMoves] = useState<Move[]>([]);
   const [notice, setNotice] = useState<Notice | null>(null);
   const [hover, setHover] = useState<Drop | null>(null);
-  const dragged = useRef<BoardJob | null>(null);
+  const [resizing, setResizing] = useState<{ cardId: string; end: string } | null>(null);
+  const dragged = useRef<Dragged | null>(null);
   const nextKey = useRef(1);
   const canDrag = hydrated && board.canMove;
 
-  // The server's jobs with the moves still on their way laid over them.
-  const { rows, unscheduled } = useMemo(() => place(board, moves), [board, moves]);
+  // The server's visits with the changes still on their way laid over them.
+  const { rows, unscheduled } = useMemo(() => place(board, moves, resizing), [board, moves, resizing]);
 
-  const drop = useCallback((target: Drop | "unscheduled") => {
-    const job = dragged.current;
-    dragged.current = null;
-    setHover(null);
-    if (!job) return;
-    const duration = job.start && job.end ? Math.max(15, minutesBetween(job.start, job.end)) : DEFAULT_MINUTES;
-    let move: Omit<Move, "key">;
-    if (target === "unscheduled") {
-      if (!job.start) return;
-      move = { jobId: job.id, assigneeId: null, start: null, end: null };
-    } else {
-      const minute = target.minute ?? (job.start ? minuteOfDay(job.start) : DEFAULT_START);
-      const start = atMinute(target.date, minute);
-      if (start === job.start && target.assigneeId === job.assigneeId) return;
-      move = { jobId: job.id, assigneeId: target.assigneeId, start, end: atMinute(target.date, minute + duration) };
-    }
+  const queue = useCallback((move: Omit<Move, "key">) => {
     setNotice(null);
-    setMoves((m) => [...m.filter((x) => x.jobId !== move.jobId), { ...move, key: nextKey.current++ }]);
+    setMoves((m) => [...m.filter((x) => x.cardId !== move.cardId), { ...move, key: nextKey.current++ }]);
   }, []);
+
+  const drop = useCallback(
+    (target: Drop | "unscheduled") => {
+      const from = dragged.current;
+      dragged.current = null;
+      setHover(null);
+      if (!from) return;
+      const { card } = from;
+      const duration =
+        card.start && card.end
+          ? Math.max(SNAP_MINUTES, minutesBetween(card.start, card.end))
+          : (card.minutes ?? DEFAULT_MINUTES);
+      const base = { cardId: card.id, visitId: card.visitId, jobId: card.jobId };
+      if (target === "unscheduled") {
+        if (!card.start || !card.visitId) return;
+        queue({ ...base, crew: [], start: null, end: null });
+        return;
+      }
+      let start: string;
+      if (target.minute !== null) start = atMinute(target.date, target.minute);
+      else if (card.start && from.date)
+        start = `${addDays(card.start.slice(0, 10), daysBetween(from.date, target.date))}${card.start.slice(10)}`;
+      else start = atMinute(target.date, DEFAULT_START);
+      const crew = card.visitId
+        ? crewAfterDrop(card.crew, from.rowId ?? null, target.assigneeId)
+        : target.assigneeId
+          ? [target.assigneeId]
+          : [];
+      const sameCrew = crew.length === card.crew.length && crew.every((id, i) => id === card.crew[i]);
+      if (start === card.start && sameCrew) return;
+      const end = atMinute(start.slice(0, 10), minuteOfDay(start) + duration);
+      queue({ ...base, crew, start, end });
+    },
+    [queue],
+  );
 
   const settled = useCallback((move: Move, reply: MoveReply) => {
     setMoves((m) => m.filter((x) => x.key !== move.key));
-    if (reply.ok) setNotice({ tone: "success", text: reply.message, jobId: move.jobId });
+    if (reply.ok) setNotice({ tone: "success", text: reply.message, cardId: move.cardId });
     else {
       const messages = Object.values(reply.result?.error ?? {}).flatMap((m) => m ?? []);
       setNotice({
         tone: "error",
-        text: messages.join(" ") || "The move could not be saved. Please try again.",
-        jobId: move.jobId,
+        text: messages.join(" ") || "The change could not be saved. Please try again.",
+        cardId: move.cardId,
       });
     }
   }, []);
 
-  const dragProps = (job: PlacedJob) =>
+  // Resizing a card on the day view: its right edge follows the pointer on the 15-minute grid.
+  const resizeHandle = (job: PlacedJob) => {
+    if (!canDrag || job.pending || !job.visitId || !job.start || !job.end) return null;
+    if (job.status === "completed" || job.status === "cancelled") return null;
+    const onPointerDown = (e: React.PointerEvent<HTMLSpanElement>) => {
+      e.preventDefault();
+      e.stopPropagation();
+      const handle = e.currentTarget;
+      const track = handle.closest(".track") as HTMLElement | null;
+      if (!track) return;
+      handle.setPointerCapture(e.pointerId);
+      const date = track.dataset.date!;
+      const from = Number(track.dataset.from);
+      const to = Number(track.dataset.to);
+      const startMinute = job.start!.slice(0, 10) < date ? 0 : minuteOfDay(job.start!);
+      const endAt = (clientX: number) => {
+        const rect = track.getBoundingClientRect();
+        const minute = snap(from + ((clientX - rect.left) / rect.width) * (to - from));
+        return atMinute(date, Math.min(to, Math.max(startMinute + SNAP_MINUTES, minute)));
+      };
+      let last = job.end!;
+      const move = (ev: PointerEvent) => {
+        last = endAt(ev.clientX);
+        setResizing({ cardId: job.id, end: last });
+      };
+      const up = () => {
+        handle.removeEventListener("pointermove", move);
+        handle.removeEventListener("pointerup", up);
+        handle.removeEventListener("pointercancel", up);
+        setResizing(null);
+        if (last !== job.end)
+          queue({
+            cardId: job.id,
+            visitId: job.visitId,
+            jobId: job.jobId,
+            crew: job.crew,
+            start: job.start,
+            end: last,
+          });
+      };
+      handle.addEventListener("pointermove", move);
+      handle.addEventListener("pointerup", up);
+      handle.addEventListener("pointercancel", up);
+    };
+    return (
+      <span
+        className="job-resize"
+        role="presentation"
+        title="Drag to change the end time"
+        onPointerDown={onPointerDown}
+        onDragStart={(e) => e.preventDefault()}
+      />
+    );
+  };
+
+  const dragProps = (job: PlacedJob, date: string | null) =>
     canDrag && !job.pending
       ? {
           draggable: true,
           onDragStart: (e: React.DragEvent) => {
-            dragged.current = job;
+            if ((e.target as HTMLElement).classList?.contains("job-resize")) {
+              e.preventDefault();
+              return;
+            }
+            dragged.current = { card: job, rowId: job.rowId ?? null, date };
             e.dataTransfer.effectAllowed = "move";
             e.dataTransfer.setData("text/plain", job.id);
           },
@@ -91,15 +238,17 @@ export function ScheduleBoard({ board, returnTo }: { board: JsonBoard; returnTo:
         }
       : {};
 
-  const card = (job: PlacedJob, style?: React.CSSProperties) => (
+  const card = (job: PlacedJob, date: string | null, style?: React.CSSProperties, resizable = false) => (
     <JobCard
-      key={job.id}
+      key={`${job.id}-${job.rowId ?? ""}`}
       job={job}
+      date={date}
       style={style}
       returnTo={returnTo}
       canMove={board.canMove}
-      refused={notice?.tone === "error" && notice.jobId === job.id}
-      {...dragProps(job)}
+      refused={notice?.tone === "error" && notice.cardId === job.id}
+      resize={resizable ? resizeHandle(job) : null}
+      {...dragProps(job, date)}
     />
   );
 
@@ -169,7 +318,7 @@ export function ScheduleBoard({ board, returnTo }: { board: JsonBoard; returnTo:
           {unscheduled.length ? (
             <ul className="unscheduled-list">
               {unscheduled.map((j) => (
-                <li key={j.id}>{card(j)}</li>
+                <li key={j.id}>{card(j, null)}</li>
               ))}
             </ul>
           ) : (
@@ -206,12 +355,12 @@ export function ScheduleBoard({ board, returnTo }: { board: JsonBoard; returnTo:
 
 function unscheduledZone(
   drop: (t: "unscheduled") => void,
-  dragged: React.MutableRefObject<BoardJob | null>,
+  dragged: React.MutableRefObject<Dragged | null>,
   setHover: (h: null) => void,
 ) {
   return {
     onDragOver: (e: React.DragEvent) => {
-      if (!dragged.current?.start) return;
+      if (!dragged.current?.card.start || !dragged.current.card.visitId) return;
       e.preventDefault();
       setHover(null);
     },
@@ -222,39 +371,57 @@ function unscheduledZone(
   };
 }
 
-type PlacedJob = BoardJob & { pending?: boolean };
-type PlacedRow = Omit<BoardRow, "jobs"> & { jobs: PlacedJob[] };
-
-/** The board's rows and unscheduled list with the moves on their way applied. */
-function place(board: JsonBoard, moves: Move[]): { rows: PlacedRow[]; unscheduled: PlacedJob[] } {
-  const moved = new Map(moves.map((m) => [m.jobId, m]));
-  const all = new Map<string, PlacedJob>();
-  for (const j of [...board.rows.flatMap((r) => r.jobs), ...board.unscheduled]) all.set(j.id, j);
-  const shown = [...all.values()].map((j): PlacedJob => {
+/**
+ * The board's rows and unscheduled list, with the changes on their way applied: each visit in
+ * the row of each crew member (a visit with no crew in "Unassigned"), overlaps marked per row.
+ */
+function place(
+  board: Board,
+  moves: Move[],
+  resizing: { cardId: string; end: string } | null,
+): { rows: PlacedRow[]; unscheduled: PlacedJob[] } {
+  const moved = new Map(moves.map((m) => [m.cardId, m]));
+  const shown: PlacedJob[] = [...board.visits, ...board.unscheduled].map((j) => {
     const m = moved.get(j.id);
-    return m
+    const placed: PlacedJob = m
       ? {
           ...j,
-          assigneeId: m.assigneeId,
+          crew: m.crew,
           start: m.start,
           end: m.end,
           outsideWindow: outsideWindow(m.start, j.preferred),
           pending: true,
+          overlaps: false,
         }
-      : j;
+      : { ...j, overlaps: false };
+    if (resizing?.cardId === j.id) placed.end = resizing.end;
+    return placed;
   });
+  const names = new Map(board.members.map((m) => [m.id, m.name]));
   const first = board.days[0];
   const after = board.days[board.days.length - 1] + "T24:00";
-  const rows = board.rows.map((r) => ({
-    ...r,
+  const inWindow = shown.filter((j) => j.start && j.start < after && j.end! > `${first}T00:00`);
+  const rowOf = (id: string | null, name: string, role: string | null): PlacedRow => ({
+    id,
+    name,
+    role,
     jobs: markOverlaps(
-      shown
-        .filter((j) => j.start && j.assigneeId === r.id && j.start < after && j.end! > `${first}T00:00`)
-        .map((j) => ({ ...j })),
+      inWindow
+        .filter((j) => (id === null ? j.crew.length === 0 : j.crew.includes(id)))
+        .map((j) => ({
+          ...j,
+          rowId: id,
+          others: id === null ? [] : j.crew.filter((c) => c !== id).map((c) => names.get(c) ?? "a former member"),
+        })),
     ),
-  }));
-  // Unassigned jobs have no row of technician to overlap in.
-  for (const r of rows) if (!r.id) for (const j of r.jobs) j.overlaps = false;
+  });
+  const rows = board.members.filter((m: BoardMember) => !m.nameOnly).map((m) => rowOf(m.id, m.name, m.role));
+  if (!board.ownOnly && inWindow.some((j) => j.crew.length === 0)) {
+    const unassigned = rowOf(null, "Unassigned", null);
+    // Unassigned visits have no technician to overlap.
+    for (const j of unassigned.jobs) j.overlaps = false;
+    rows.push(unassigned);
+  }
   const unscheduled = shown.filter((j) => !j.start);
   return { rows, unscheduled };
 }
@@ -269,10 +436,18 @@ function PendingMove({ move, onSettled }: { move: Move; onSettled: (m: Move, rep
     const form = new FormData();
     form.set("_csrf", csrf);
     form.set("via", "board");
-    form.set("assigneeId", move.assigneeId ?? "");
-    form.set("scheduledStart", move.start ?? "");
-    form.set("scheduledEnd", move.end ?? "");
-    fetcher.submit(form, { method: "post", action: `/jobs/${move.jobId}/schedule` });
+    if (move.visitId) {
+      for (const id of move.crew) form.append("assigneeIds", id);
+      form.set("start", move.start ?? "");
+      form.set("end", move.end ?? "");
+      fetcher.submit(form, { method: "post", action: `/visits/${move.visitId}/schedule` });
+    } else {
+      // A job with no visit yet: its own schedule action makes its first visit.
+      form.set("assigneeId", move.crew[0] ?? "");
+      form.set("scheduledStart", move.start ?? "");
+      form.set("scheduledEnd", move.end ?? "");
+      fetcher.submit(form, { method: "post", action: `/jobs/${move.jobId}/schedule` });
+    }
   }, [csrf, fetcher, move]);
   useEffect(() => {
     if (sent.current && fetcher.state === "idle" && fetcher.data) onSettled(move, fetcher.data);
@@ -280,7 +455,12 @@ function PendingMove({ move, onSettled }: { move: Move; onSettled: (m: Move, rep
   return null;
 }
 
-type CardFn = (job: PlacedJob, style?: React.CSSProperties) => React.ReactNode;
+type CardFn = (
+  job: PlacedJob,
+  date: string | null,
+  style?: React.CSSProperties,
+  resizable?: boolean,
+) => React.ReactNode;
 type ZoneFn = (target: Drop, measure?: (e: React.DragEvent) => number) => Record<string, unknown>;
 
 function WeekGrid({
@@ -290,7 +470,7 @@ function WeekGrid({
   dropZone,
   isHover,
 }: {
-  board: JsonBoard;
+  board: Board;
   rows: PlacedRow[];
   card: CardFn;
   dropZone: ZoneFn;
@@ -299,7 +479,7 @@ function WeekGrid({
   return (
     <div className="board-scroll">
       <table className="week-grid">
-        <caption className="visually-hidden">Jobs by technician and day</caption>
+        <caption className="visually-hidden">Visits by technician and day</caption>
         <thead>
           <tr>
             <th scope="col" className="tech-col">
@@ -321,9 +501,7 @@ function WeekGrid({
                 <TechName row={r} />
               </th>
               {board.days.map((d) => {
-                const jobs = r.jobs.filter(
-                  (j) => j.start!.slice(0, 10) === d || (j.start!.slice(0, 10) < d && d === board.days[0]),
-                );
+                const jobs = r.jobs.filter((j) => coversDay(j, d));
                 return (
                   <td
                     key={d}
@@ -334,7 +512,7 @@ function WeekGrid({
                     {jobs.length ? (
                       <ul className="cell-jobs">
                         {jobs.map((j) => (
-                          <li key={j.id}>{card(j)}</li>
+                          <li key={j.id}>{card(j, d)}</li>
                         ))}
                       </ul>
                     ) : null}
@@ -356,7 +534,7 @@ function DayGrid({
   dropZone,
   hover,
 }: {
-  board: JsonBoard;
+  board: Board;
   rows: PlacedRow[];
   card: CardFn;
   dropZone: ZoneFn;
@@ -414,15 +592,20 @@ function DayGrid({
                     {clock(atMinute(date, dropping))}
                   </span>
                 ) : null}
-                {dayJobs.length === 0 ? <span className="track-empty">No jobs</span> : null}
+                {dayJobs.length === 0 ? <span className="track-empty">No visits</span> : null}
                 {dayJobs.map((j) => {
                   const [a, b] = spanOn(j, date);
                   const left = Math.max(a, from);
-                  return card(j, {
-                    left: pct(left),
-                    width: `calc(${((Math.min(b, to) - left) / span) * 100}% - 3px)`,
-                    top: 6 + (lane.get(j.id) ?? 0) * LANE_PX,
-                  });
+                  return card(
+                    j,
+                    date,
+                    {
+                      left: pct(left),
+                      width: `calc(${((Math.min(b, to) - left) / span) * 100}% - 3px)`,
+                      top: 6 + (lane.get(j.id) ?? 0) * LANE_PX,
+                    },
+                    true,
+                  );
                 })}
               </div>
             </div>
@@ -448,7 +631,7 @@ function TechName({ row }: { row: PlacedRow }) {
       </span>
       <span className="tech-text">
         <span className="tech-name">{row.name}</span>
-        <span className="tech-meta">{count === 1 ? "1 job" : `${count} jobs`}</span>
+        <span className="tech-meta">{count === 1 ? "1 visit" : `${count} visits`}</span>
       </span>
     </span>
   );
@@ -456,21 +639,27 @@ function TechName({ row }: { row: PlacedRow }) {
 
 function JobCard({
   job,
+  date,
   style,
   returnTo,
   canMove,
   refused,
+  resize,
   ...drag
 }: {
   job: PlacedJob;
+  date: string | null;
   style?: React.CSSProperties;
   returnTo: string;
   canMove: boolean;
   refused: boolean;
+  resize: React.ReactNode;
   draggable?: boolean;
   onDragStart?: (e: React.DragEvent) => void;
   onDragEnd?: () => void;
 }) {
+  const crew = (job.others?.length ?? 0) > 0;
+  const multiDay = !!job.start && !!job.end && job.start.slice(0, 10) !== job.end.slice(0, 10);
   const classes = [
     "job-card",
     `status-${job.status}`,
@@ -478,27 +667,50 @@ function JobCard({
     job.outsideWindow ? "is-outside" : "",
     job.pending ? "is-pending" : "",
     refused ? "is-refused" : "",
+    crew ? "is-crew" : "",
+    multiDay ? "is-multi-day" : "",
+    multiDay && date && job.start!.slice(0, 10) < date ? "continues-before" : "",
+    multiDay && date && job.end!.slice(0, 10) > date ? "continues-after" : "",
   ];
-  const titleId = `job-${job.id}-title`;
+  const titleId = `card-${job.id}-${job.rowId ?? "none"}-${date ?? "list"}-title`;
+  const time = job.start ? cardTime(job.start, job.end!) : "No time yet";
+  const part = multiDay && date ? dayPart(job.start!, job.end!, date) : null;
+  const moveTo = job.visitId ? `/visits/${job.visitId}/schedule` : `/jobs/${job.jobId}/schedule`;
   return (
     <article
       className={classes.filter(Boolean).join(" ")}
       style={style}
-      data-job-id={job.id}
+      data-job-id={job.jobId}
       data-start={job.start ?? ""}
+      data-end={job.end ?? ""}
+      data-visit-id={job.visitId ?? undefined}
+      data-minutes={job.minutes ?? undefined}
       aria-labelledby={titleId}
-      title={`${job.start ? `${clock(job.start)}–${clock(job.end!)} · ` : ""}${job.title} · ${job.customerName}${job.address ? ` · ${job.address}` : ""}`}
+      title={`${job.start ? `${time} · ` : ""}${job.title} · ${job.customerName}${job.address ? ` · ${job.address}` : ""}${crew ? ` · crew with ${job.others!.join(", ")}` : ""}`}
       {...drag}
     >
       <div className="job-top">
-        <span className="job-time">{job.start ? clockRange(job.start, job.end!) : "No time yet"}</span>
+        {part ? (
+          <span className="job-time">
+            {part.label}
+            <span className="visually-hidden">, {time}</span>
+          </span>
+        ) : (
+          <span className="job-time">{time}</span>
+        )}
+        {part ? <span className="job-day">{part.day}</span> : null}
         {job.status !== "unscheduled" ? <span className="job-status">{humanize(job.status)}</span> : null}
       </div>
-      <Link id={titleId} to={`/jobs/${job.id}`} className="job-title" draggable={false}>
+      <Link id={titleId} to={`/jobs/${job.jobId}`} className="job-title" draggable={false}>
         {job.title}
       </Link>
       <div className="job-customer">{job.customerName}</div>
       {job.address ? <div className="job-address">{job.address}</div> : null}
+      {crew ? (
+        <div className="job-crew">
+          <span className="flag flag-crew">Crew</span> with {job.others!.join(", ")}
+        </div>
+      ) : null}
       {job.clock ? (
         <div className="job-clock small">
           <ClockSince startedAt={job.clock.startedAt} onSiteAt={job.clock.onSiteAt} />
@@ -507,7 +719,7 @@ function JobCard({
       {job.outsideWindow ? <p className="visually-hidden">{job.outsideWindow}</p> : null}
       <div className="job-foot">
         {job.overlaps ? (
-          <span className="flag flag-overlap" title="Overlaps another job of this technician">
+          <span className="flag flag-overlap" title="Overlaps another visit of this technician">
             Overlap
           </span>
         ) : null}
@@ -517,11 +729,7 @@ function JobCard({
           </span>
         ) : null}
         {canMove && job.status !== "completed" && job.status !== "cancelled" ? (
-          <Link
-            className="job-move"
-            to={`/jobs/${job.id}/schedule?returnTo=${encodeURIComponent(returnTo)}`}
-            draggable={false}
-          >
+          <Link className="job-move" to={`${moveTo}?returnTo=${encodeURIComponent(returnTo)}`} draggable={false}>
             Move<span className="visually-hidden"> {job.title}</span>
           </Link>
         ) : null}
@@ -531,6 +739,7 @@ function JobCard({
           Saving…
         </span>
       ) : null}
+      {resize}
     </article>
   );
 }
@@ -546,7 +755,10 @@ function Legend() {
         </li>
       ))}
       <li>
-        <span className="flag flag-overlap">Overlap</span> two jobs of one technician at once
+        <span className="flag flag-overlap">Overlap</span> two visits of one technician at once
+      </li>
+      <li>
+        <span className="flag flag-crew">Crew</span> a visit with several technicians
       </li>
       <li>
         <span className="flag flag-window">Outside window</span> not in the time the customer asked for

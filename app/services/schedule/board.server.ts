@@ -4,36 +4,44 @@ import type { Actor } from "~/services/accounts/actor";
 import { can, recordScope } from "~/utils/permissions";
 import { utcToZoned, zonedToday, zonedToUtc } from "~/services/jobs/local-time";
 import { addDays, isLocalDate, weekStart } from "./days";
-import { markOverlaps } from "./layout";
 import { outsideWindow, type PreferredWindow } from "./windows";
-import { BOARD_VIEWS, type BoardView } from "./schemas";
+import { BOARD_VIEWS, MAX_JOB_MINUTES, type BoardView } from "./schemas";
 
 export const boardParamsSchema = z.object({
   view: z.enum(BOARD_VIEWS).catch("day"),
   date: z.string().refine(isLocalDate).optional().catch(undefined),
 });
 
+/**
+ * A card of the board: a visit (placed in the row of each member of its crew), or on the
+ * unscheduled list a job that has no visit yet.
+ */
 export type BoardJob = {
+  /** The visit's id, or the job's for a job on the unscheduled list: the card's key. */
   id: string;
+  visitId: string | null;
+  jobId: string;
   title: string;
   status: string;
   customerName: string;
   address: string | null;
-  assigneeId: string | null;
+  /** The crew's user ids (first-named first); empty = unassigned. */
+  crew: string[];
   /** Wall clock in the tenant's zone, "YYYY-MM-DDTHH:MM"; null for an unscheduled job. */
   start: string | null;
   end: string | null;
-  /** Another job of the same technician runs at the same time. */
-  overlaps: boolean;
   /** What the customer asked for in the booking request the job came from (directly or through its quote). */
   preferred: PreferredWindow | null;
   /** Why the time is outside what the customer asked for in their booking request, if it is. */
   outsideWindow: string | null;
   /** The job's running clock: "On site since 9:12 AM" on the card. */
   clock: { startedAt: string; onSiteAt: string | null } | null;
+  /** An unscheduled job's booking length when dropped on the board (its quote's labour hours), in minutes. */
+  minutes: number | null;
 };
 
-export type BoardRow = { id: string | null; name: string; role: string | null; jobs: BoardJob[] };
+/** A row of the board; `nameOnly`: a technician's crewmate, named on their cards but given no row. */
+export type BoardMember = { id: string; name: string; role: string; nameOnly?: boolean };
 
 export type Board = {
   view: BoardView;
@@ -43,7 +51,10 @@ export type Board = {
   prev: string;
   next: string;
   timeZone: string;
-  rows: BoardRow[];
+  /** One row each, in order (technicians first); a visit's crew names come from here too. */
+  members: BoardMember[];
+  /** The window's visits, each once (the page places a crew visit in each member's row). */
+  visits: BoardJob[];
   unscheduled: BoardJob[];
   unscheduledTotal: number;
   /** Whether this member may move jobs (manage_records): the board is read-only otherwise. */
@@ -53,43 +64,61 @@ export type Board = {
 
 /** At most this many unscheduled jobs are listed beside the board (the oldest waiting first). */
 export const UNSCHEDULED_LIMIT = 100;
-/** A job without an end is drawn one hour long. */
+/**
+ * A job's labour on its quote, in minutes: the quantities of the lines the customer chose (else
+ * every line always included and the first option) whose description names labour
+ * ("Labour, plumbing (person-hours)", "Installation labor"), at most a week.
+ */
+const LABOUR_MINUTES = `(SELECT nullif(least(coalesce(round(sum(qi.quantity) * 60), 0), ${MAX_JOB_MINUTES}), 0)::int
+    FROM quote_items qi
+   WHERE j.quote_id IS NOT NULL AND qi.tenant_id = j.tenant_id AND qi.quote_id = j.quote_id
+     AND qi.description ~* '(^|[^a-z])labou?r([^a-z]|$)'
+     AND CASE WHEN EXISTS (SELECT 1 FROM quote_items s WHERE s.tenant_id = qi.tenant_id AND s.quote_id = qi.quote_id AND s.selected IS NOT NULL)
+              THEN coalesce(qi.selected, false)
+              ELSE NOT qi.optional AND (qi.option_name IS NULL OR qi.option_name = (
+                     SELECT f.option_name FROM quote_items f
+                      WHERE f.tenant_id = qi.tenant_id AND f.quote_id = qi.quote_id AND f.option_name IS NOT NULL
+                      ORDER BY f.position LIMIT 1)) END)`;
+/** A visit without an end is drawn one hour long. */
 const DEFAULT_MINUTES = 60;
 
-type JobRow = {
+type CardRow = {
   id: string;
+  visit_id: string | null;
+  job_id: string;
   title: string;
   status: string;
   customer_name: string;
   address: string | null;
-  assignee_id: string | null;
-  scheduled_start: Date | null;
-  scheduled_end: Date | null;
+  crew: string[];
+  starts_at: Date | null;
+  ends_at: Date | null;
   preferred_date: string | null;
   time_window: PreferredWindow["timeWindow"] | null;
   clock_started_at: Date | null;
   clock_on_site_at: Date | null;
+  labour_minutes: number | null;
 };
 
-// The board's reads are set-based (a window of jobs joined to their customers, and the team),
-// so they are SQL; the address falls back to the customer's, as on the field app.
+// The board's reads are set-based (a window of visits joined to their jobs and customers, and
+// the team), so they are SQL; the address falls back to the customer's, as on the field app.
 // The preferred window is the booking request's that made the job (booking_requests.job_id) or
 // made the quote the job came from (booking_requests.quote_id = jobs.quote_id); each link is
 // unique per tenant, so the joins add no rows.
-const JOB_COLUMNS = `j.id, j.title, j.status, c.name AS customer_name, j.assignee_id, j.scheduled_start, j.scheduled_end,
+const JOB_COLUMNS = `j.title, c.name AS customer_name,
   coalesce(j.address, nullif(concat_ws(', ', c.address_line1, c.city, c.region), '')) AS address,
   coalesce(rj.preferred_date, rq.preferred_date)::text AS preferred_date, coalesce(rj.time_window, rq.time_window) AS time_window,
-  k.started_at AS clock_started_at, k.on_site_at AS clock_on_site_at`;
-const JOB_FROM = `jobs j JOIN customers c ON c.tenant_id = j.tenant_id AND c.id = j.customer_id
+  (SELECT k.started_at FROM job_clocks k WHERE k.tenant_id = j.tenant_id AND k.job_id = j.id ORDER BY k.started_at LIMIT 1) AS clock_started_at,
+  (SELECT k.on_site_at FROM job_clocks k WHERE k.tenant_id = j.tenant_id AND k.job_id = j.id ORDER BY k.started_at LIMIT 1) AS clock_on_site_at`;
+const JOB_FROM = `JOIN customers c ON c.tenant_id = j.tenant_id AND c.id = j.customer_id
   LEFT JOIN booking_requests rj ON rj.tenant_id = j.tenant_id AND rj.job_id = j.id
-  LEFT JOIN booking_requests rq ON rq.tenant_id = j.tenant_id AND rq.quote_id = j.quote_id AND rj.id IS NULL
-  LEFT JOIN job_clocks k ON k.tenant_id = j.tenant_id AND k.job_id = j.id`;
+  LEFT JOIN booking_requests rq ON rq.tenant_id = j.tenant_id AND rq.quote_id = j.quote_id AND rj.id IS NULL`;
 
 /**
- * GET /schedule: one row per technician with the day's or week's jobs by
- * time in the tenant's zone, and the unscheduled jobs beside it. A technician sees only their
- * own row and their own unscheduled jobs; office and above see everyone (and any other member
- * who has jobs in the window, and the scheduled jobs nobody is assigned to).
+ * GET /schedule: one row per technician with the day's or week's visits by
+ * time in the tenant's zone, and the jobs with no visit yet beside it. A technician sees only
+ * their own row, their own visits and their own unscheduled jobs; office and above see everyone
+ * (and any other member on a crew in the window, and the visits nobody is assigned to).
  */
 export async function scheduleBoard(
   actor: Actor,
@@ -108,43 +137,56 @@ export async function scheduleBoard(
 
   return inTenant(actor.tenantId, async (t) => {
     const bind: unknown[] = [actor.tenantId, from, to];
-    const own = ownOnly ? `AND j.assignee_id = $${bind.push(actor.userId)}` : "";
-    // Jobs that start in the window, or started up to a week before and still run into it.
-    const scheduled = await rows<JobRow>(
-      `SELECT ${JOB_COLUMNS}
-         FROM ${JOB_FROM}
-        WHERE j.tenant_id = $1 AND j.scheduled_start < $3 AND j.scheduled_start >= $2::timestamptz - interval '7 days'
-          AND coalesce(j.scheduled_end, j.scheduled_start + interval '${DEFAULT_MINUTES} minutes') > $2 ${own}
-        ORDER BY j.scheduled_start, j.id`,
+    const own = ownOnly
+      ? `AND EXISTS (SELECT 1 FROM visit_assignees m WHERE m.tenant_id = v.tenant_id AND m.visit_id = v.id AND m.user_id = $${bind.push(actor.userId)})`
+      : "";
+    // Visits that start in the window, or started up to a week (the longest visit) before and
+    // still run into it: a range of the visits_start index.
+    const scheduled = await rows<CardRow>(
+      `SELECT v.id, v.id AS visit_id, v.job_id, v.status, v.starts_at, v.ends_at, ${JOB_COLUMNS},
+              ARRAY(SELECT a.user_id FROM visit_assignees a WHERE a.tenant_id = v.tenant_id AND a.visit_id = v.id
+                     ORDER BY a.created_at, a.user_id) AS crew,
+              NULL::int AS labour_minutes
+         FROM visits v JOIN jobs j ON j.tenant_id = v.tenant_id AND j.id = v.job_id
+         ${JOB_FROM}
+        WHERE v.tenant_id = $1 AND v.starts_at < $3 AND v.starts_at >= $2::timestamptz - interval '${MAX_JOB_MINUTES} minutes'
+          AND coalesce(v.ends_at, v.starts_at + interval '${DEFAULT_MINUTES} minutes') > $2 ${own}
+        ORDER BY v.starts_at, v.id`,
       bind,
       t,
     );
     const waitingBind: unknown[] = [actor.tenantId];
     const waitingOwn = ownOnly ? `AND j.assignee_id = $${waitingBind.push(actor.userId)}` : "";
-    // coalesce(...) = 'infinity' is the jobs_schedule_order index's key for "not scheduled".
-    const waiting = await rows<JobRow & { total: number }>(
-      `SELECT ${JOB_COLUMNS}, count(*) OVER ()::int AS total
-         FROM ${JOB_FROM}
+    // coalesce(...) = 'infinity' is the jobs_schedule_order index's key for "not scheduled":
+    // a job's row has no start exactly when it has no visit. Its booking length is its quote's
+    // labour hours (docs/decisions/310-visits-on-the-board.md).
+    const waiting = await rows<CardRow & { total: number }>(
+      `SELECT j.id, NULL::uuid AS visit_id, j.id AS job_id, j.status, NULL::timestamptz AS starts_at, NULL::timestamptz AS ends_at,
+              ${JOB_COLUMNS}, CASE WHEN j.assignee_id IS NULL THEN '{}'::uuid[] ELSE ARRAY[j.assignee_id] END AS crew,
+              ${LABOUR_MINUTES} AS labour_minutes,
+              count(*) OVER ()::int AS total
+         FROM jobs j ${JOB_FROM}
         WHERE j.tenant_id = $1 AND coalesce(j.scheduled_start, 'infinity'::timestamptz) = 'infinity'
           AND j.status NOT IN ('completed', 'cancelled') ${waitingOwn}
         ORDER BY j.created_at, j.id LIMIT ${UNSCHEDULED_LIMIT}`,
       waitingBind,
       t,
     );
-    const members = await rows<{ id: string; name: string; role: string }>(
+    const onCrews = [...new Set(scheduled.flatMap((v) => v.crew))];
+    // Technicians get a row each; anyone else on a crew in the window too. A technician's own
+    // board names their crewmates (the card says who else is on it) but shows only their row.
+    const members = await rows<BoardMember & { own: boolean }>(
       ownOnly
-        ? `SELECT id, name, role FROM users WHERE tenant_id = $1 AND id = $2`
-        : `SELECT id, name, role FROM users WHERE tenant_id = $1 AND (role = 'technician' OR id = ANY($2::uuid[])) ORDER BY (role <> 'technician'), name, id`,
-      ownOnly
-        ? [actor.tenantId, actor.userId]
-        : [actor.tenantId, [...new Set(scheduled.map((j) => j.assignee_id).filter(Boolean))]],
+        ? `SELECT id, name, role, id = $2 AS own FROM users WHERE tenant_id = $1 AND (id = $2 OR id = ANY($3::uuid[])) ORDER BY name, id`
+        : `SELECT id, name, role, true AS own FROM users WHERE tenant_id = $1 AND (role = 'technician' OR id = ANY($2::uuid[])) ORDER BY (role <> 'technician'), name, id`,
+      ownOnly ? [actor.tenantId, actor.userId, onCrews] : [actor.tenantId, onCrews],
       t,
     );
 
-    const toJob = (r: JobRow): BoardJob => {
-      const start = r.scheduled_start ? utcToZoned(r.scheduled_start, timeZone) : null;
-      const endAt = r.scheduled_start
-        ? (r.scheduled_end ?? new Date(new Date(r.scheduled_start).getTime() + DEFAULT_MINUTES * 60_000))
+    const toCard = (r: CardRow): BoardJob => {
+      const start = r.starts_at ? utcToZoned(r.starts_at, timeZone) : null;
+      const endAt = r.starts_at
+        ? (r.ends_at ?? new Date(new Date(r.starts_at).getTime() + DEFAULT_MINUTES * 60_000))
         : null;
       const asked = r.preferred_date || (r.time_window && r.time_window !== "any");
       const preferred: PreferredWindow | null = asked
@@ -152,14 +194,15 @@ export async function scheduleBoard(
         : null;
       return {
         id: r.id,
+        visitId: r.visit_id,
+        jobId: r.job_id,
         title: r.title,
         status: r.status,
         customerName: r.customer_name,
         address: r.address,
-        assigneeId: r.assignee_id,
+        crew: r.crew,
         start,
         end: endAt ? utcToZoned(endAt, timeZone) : null,
-        overlaps: false,
         preferred,
         outsideWindow: outsideWindow(start, preferred),
         clock: r.clock_started_at
@@ -168,23 +211,9 @@ export async function scheduleBoard(
               onSiteAt: r.clock_on_site_at ? new Date(r.clock_on_site_at).toISOString() : null,
             }
           : null,
+        minutes: r.labour_minutes,
       };
     };
-    const byMember = new Map<string | null, BoardJob[]>(members.map((m) => [m.id, []]));
-    for (const r of scheduled) {
-      const job = toJob(r);
-      if (!byMember.has(job.assigneeId)) byMember.set(job.assigneeId, []);
-      byMember.get(job.assigneeId)!.push(job);
-    }
-    const boardRows: BoardRow[] = members.map((m) => ({
-      id: m.id,
-      name: m.name,
-      role: m.role,
-      jobs: byMember.get(m.id)!,
-    }));
-    const unassigned = byMember.get(null);
-    if (unassigned?.length) boardRows.push({ id: null, name: "Unassigned", role: null, jobs: unassigned });
-    for (const row of boardRows) if (row.id) markOverlaps(row.jobs);
 
     return {
       view,
@@ -194,8 +223,12 @@ export async function scheduleBoard(
       prev: addDays(first, -length),
       next: addDays(first, length),
       timeZone,
-      rows: boardRows,
-      unscheduled: waiting.map(toJob),
+      // A technician's board: their row first; crewmates only lend their names.
+      members: members
+        .sort((a, b) => Number(b.own) - Number(a.own))
+        .map((m) => ({ id: m.id, name: m.name, role: m.role, ...(ownOnly && !m.own ? { nameOnly: true } : {}) })),
+      visits: scheduled.map(toCard),
+      unscheduled: waiting.map(toCard),
       unscheduledTotal: waiting[0]?.total ?? 0,
       canMove: can(actor.role, "manage_records"),
       ownOnly,

@@ -50,9 +50,15 @@ export function dayHours(jobs: Array<{ start: string | null; end: string | null 
   let from = 6 * 60;
   let to = 20 * 60;
   for (const j of jobs) {
+    // A visit of several days widens the day only by the ends that fall on it (with an hour
+    // beside them): its middle days are covered edge to edge anyway.
     const [a, b] = spanOn(j, date);
-    from = Math.min(from, Math.floor(a / 60) * 60);
-    to = Math.max(to, Math.ceil(b / 60) * 60);
+    const starts = j.start!.slice(0, 10) === date;
+    const ends = j.end!.slice(0, 10) === date;
+    if (starts) from = Math.min(from, Math.floor(a / 60) * 60);
+    if (ends) to = Math.max(to, Math.ceil(b / 60) * 60);
+    if (starts && !ends) to = Math.max(to, Math.min(1440, Math.floor(a / 60) * 60 + 60));
+    if (ends && !starts) from = Math.min(from, Math.max(0, Math.ceil(b / 60) * 60 - 60));
   }
   return [from, Math.min(to, 1440)];
 }

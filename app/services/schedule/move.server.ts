@@ -1,4 +1,4 @@
-import { inTenant } from "../../../db/index";
+import { inTenant, one } from "../../../db/index";
 import { Customer, Job, User } from "../../../db/models/index";
 import { conflict, notFound } from "~/utils/app-error";
 import { isUuid } from "~/utils/crypto.server";
@@ -31,6 +31,16 @@ export async function moveJob(actor: Actor, jobId: string, input: LocalSchedule)
     const job = await lockJob(actor, jobId, t);
     if (job.status === "completed") throw conflict(`“${job.title}” is completed; it can no longer be moved.`);
     if (job.status === "cancelled") throw conflict(`“${job.title}” is cancelled. Reopen it before scheduling it.`);
+    // The job's own time stands for its one visit; a job with several is moved visit by visit.
+    const visits = await one<{ n: number }>(
+      `SELECT count(*)::int AS n FROM visits WHERE tenant_id = $1 AND job_id = $2`,
+      [actor.tenantId, job.id],
+      t,
+    );
+    if (visits!.n > 1)
+      throw conflict(
+        `“${job.title}” has ${visits!.n} visits: move each visit on the schedule or from the job's page instead.`,
+      );
     const wasScheduled = !!job.scheduledStart;
     const underWay = job.status === "en_route" || job.status === "in_progress" || job.status === "on_hold";
     const schedule = await scheduleFromLocal(actor.tenantId, input, t);
