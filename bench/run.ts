@@ -7,6 +7,7 @@
  * `BENCH_ONLY=MAIL npm run bench` runs the e-mail delivery figure alone (bench/email.ts, writes mail.json).
  * `BENCH_ONLY=JOBBER npm run bench` runs issue 19's figures alone (bench/jobber-import.ts, writes jobber.json).
  * `BENCH_ONLY=PHOTOS npm run bench` runs the job photo uploads alone (bench/photos.ts, writes photos.json).
+ * `BENCH_ONLY=EXPORT npm run bench` runs the big tenant's account export alone (bench/account-export.ts, writes export.json).
  */
 import {
   benchDatabase,
@@ -29,6 +30,7 @@ import { benchPartTwo } from "./part-two";
 import { benchEmail } from "./email";
 import { benchJobberImport } from "./jobber-import";
 import { benchPhotos } from "./photos";
+import { benchAccountExport } from "./account-export";
 import { closeDb } from "../db/index";
 
 async function main() {
@@ -110,6 +112,10 @@ async function main() {
         "P2 the business day (a tenant of 50,000 customers, 100,000 jobs, 100,000 invoices, 150,000 payments)…",
       );
       figures.push(...(await benchPartTwo(server, database.url, floorRps)));
+    }
+    if (only === "EXPORT") {
+      console.log("The big tenant's account export (one ZIP of 50,000 customers, 100,000 jobs and invoices)…");
+      figures.push(...(await benchAccountExport(server, database.url)));
     }
   } finally {
     await server.stop();

@@ -41,6 +41,7 @@ export const NAV: NavSection[] = [
       { to: "/settings/calendar", label: "Calendar", permission: "view_calendar_integrations" },
       { to: "/settings/calendar", label: "Calendar feed", permission: "use_offline_workflow", roles: ["technician"] },
       { to: "/settings/llm", label: "Language model", permission: "view_llm_settings" },
+      { to: "/settings/export", label: "Export your data", permission: "export_account" },
       { to: "/settings/billing", label: "Billing", permission: "manage_team", roles: ["owner"] },
     ],
   },

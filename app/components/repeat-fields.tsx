@@ -21,6 +21,9 @@ const MONTHLY_LABELS: Record<(typeof MONTHLY_BY)[number], string> = {
   weekday_of_month: "On the same weekday of the month (e.g. the 2nd Tuesday)",
 };
 
+/** What "every N" counts, by repeat. */
+const UNITS = { none: "days, weeks…", daily: "days", weekly: "weeks", monthly: "months", yearly: "years" };
+
 const ORDINALS = ["1st", "2nd", "3rd", "4th", "5th"];
 const DAY_NAMES = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
 
@@ -92,18 +95,14 @@ export function RepeatFields({
           <FieldErrors id={f.repeat.errorId} errors={f.repeat.errors} />
         </div>
         <div className="field repeat-interval">
-          <label htmlFor={f.interval.id}>Every</label>
+          <label htmlFor={f.interval.id}>Every ({UNITS[repeat as keyof typeof UNITS] ?? UNITS.none})</label>
           <input
             {...getInputProps(f.interval, { type: "number" })}
             min={1}
             max={99}
             inputMode="numeric"
             placeholder="1"
-            aria-describedby={`${f.interval.id}-hint`}
           />
-          <p id={`${f.interval.id}-hint`} className="field-hint">
-            days, weeks, months or years
-          </p>
           <FieldErrors id={f.interval.errorId} errors={f.interval.errors} />
         </div>
       </div>

@@ -29,6 +29,8 @@ export const PERMISSIONS = [
   "access_api",
   // Part two: create and change customers, quotes, jobs, invoices, payments and requests.
   "manage_records",
+  // The whole account as one file (/settings/export): the business's owner and admins.
+  "export_account",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

@@ -36,6 +36,7 @@ import * as m0098 from "./0098-citus-field-signature";
 import * as m0105 from "./0105-refresh-statistics";
 import * as m0115 from "./0115-import-valid-rows";
 import * as m0130 from "./0130-visits";
+import * as m0190 from "./0190-account-exports";
 
 /**
  * Every migration, in order. Listed by hand (not globbed) so the compiled server bundle
@@ -80,4 +81,5 @@ export const MIGRATIONS: Array<[string, MigrationModule]> = [
   ["0105-refresh-statistics", m0105],
   ["0115-import-valid-rows", m0115],
   ["0130-visits", m0130],
+  ["0190-account-exports", m0190],
 ];

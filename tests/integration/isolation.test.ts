@@ -107,6 +107,11 @@ async function theirRecords(b: TestTenant) {
      VALUES ($1, gen_random_uuid(), $2, $3, now(), 'image/jpeg', 4, repeat('0', 64), '\\xffd8ffe0'::bytea) RETURNING id`,
     [b.id, job.id, b.users.technician.id],
   ))!;
+  const accountExport = (await one<{ id: string }>(
+    `INSERT INTO account_exports (tenant_id, requested_by, requested_by_name, state, steps_total, steps_done, finished_at, expires_at)
+     VALUES ($1, $2, 'Their owner', 'ready', 1, 1, now(), now() + interval '1 day') RETURNING id`,
+    [b.id, b.users.owner.id],
+  ))!;
   // A visit of their job, on their technician's crew.
   const visit = (await one<{ id: string }>(
     `WITH v AS (INSERT INTO visits (tenant_id, job_id, starts_at, ends_at) VALUES ($1, $2, now() + interval '3 days', now() + interval '3 days 1 hour') RETURNING tenant_id, id)
@@ -137,6 +142,7 @@ async function theirRecords(b: TestTenant) {
     run,
     pending,
     priceBookItem,
+    accountExport,
     uploadId,
     feed: feed!,
     photo,
@@ -717,6 +723,12 @@ test("every route that takes an id answers another tenant's id exactly as a miss
       route: "POST /settings/price-book (id)",
       ask: (id) => office.post("/settings/price-book", { id, name: "Mallory", unitPrice: "1" }),
       theirs: [t.priceBookItem.id],
+      status: 404,
+    },
+    {
+      route: "GET /settings/export/<id>.zip",
+      ask: (id) => owner.get(`/settings/export/${id}.zip`),
+      theirs: [t.accountExport.id],
       status: 404,
     },
     {

@@ -75,8 +75,18 @@ test("“Furnace maintenance” yearly on the 2nd Tuesday of October, 5 visits a
     [tenant.id, id],
   );
   assert.deepEqual(series, { open_ended: false, rule: "FREQ=YEARLY;INTERVAL=1;BYMONTH=10;BYDAY=+2TU;COUNT=5" });
-  // The job page lists every visit (its history says how it repeats).
-  const page = textOf(await (await office.get(`/jobs/${id}`)).text());
+  // The job page lists every visit, each at 09:00 (its history says how it repeats).
+  const html = await (await office.get(`/jobs/${id}`)).text();
+  const items = [...html.matchAll(/<div class="visit-when">([^<]*)<\/div>/g)].map((m) => m[1]);
+  assert.equal(items.length, 5, "five visits listed");
+  const shown = items.map(
+    (w) => `${new Date(`${w.split(",").slice(1, 3).join(",")} UTC`).toISOString().slice(0, 10)} ${w}`,
+  );
+  for (const [i, day] of ["2027-10-12", "2028-10-10", "2029-10-09", "2030-10-08", "2031-10-14"].entries()) {
+    assert.ok(shown[i]!.startsWith(day), `${shown[i]} is on ${day}`);
+    assert.match(shown[i]!, /9:00/);
+  }
+  const page = textOf(html);
   assert.match(page, /Repeats every October on the 2nd Tuesday for 5 times: 5 visits made/);
 });
 

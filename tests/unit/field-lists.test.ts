@@ -69,6 +69,7 @@ const { sampleCsv } = await import("../../app/services/import/samples");
 const { COMMIT_SQL, RECORD_COLUMNS, recordSlices } = await import("../../app/services/import/records.server");
 const { missingRequired, mappingTargets } = await import("../../app/services/import/mapping/targets");
 const { ColumnsTable } = await import("../../app/components/import/columns-table");
+const { exportFiles } = await import("../../app/services/export/files");
 
 /** The form's field names placed on the customer form (`f("name")`). */
 function formPlaces(): Set<string> {
@@ -191,6 +192,26 @@ describe("a new job, quote, invoice or team column is written once, in its field
       );
     }
   });
+});
+
+describe("the account export writes every column of a record's field list", () => {
+  const files = new Map(exportFiles().map((f) => [f.name, f]));
+  const cases = [
+    ["customers", MADE_UP.csv, MADE_UP.column, REAL],
+    ...Object.entries(OTHER_LISTS).map(
+      ([type, [, extra]]) => [type, extra.csv, extra.column, REAL_OTHER[type as keyof typeof OTHER_LISTS]] as const,
+    ),
+  ] as const;
+  for (const [type, csv, column, real] of cases) {
+    it(`${type}.csv has the made-up column, read from the record, after the real ones`, () => {
+      const file = files.get(`${type}.csv`);
+      assert.ok(file, `the export has ${type}.csv`);
+      assert.equal(file.importType, type);
+      assert.deepEqual(file.headers, [...real, csv], "the import's columns, the new one last");
+      const select = file.sql.replace(/\s+/g, " ");
+      assert.match(select, new RegExp(`\\br\\.${column} AS c${real.length}\\b`), "its cell is the record's column");
+    });
+  }
 });
 
 describe("the field list's shape", () => {

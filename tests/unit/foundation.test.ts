@@ -93,6 +93,7 @@ test("permission matrix matches the contract", () => {
     manage_team: "xx--",
     access_api: "xx--",
     manage_records: "xxx-",
+    export_account: "xx--",
   };
   assert.deepEqual(Object.keys(expected).sort(), [...PERMISSIONS].sort());
   for (const [permission, row] of Object.entries(expected)) {

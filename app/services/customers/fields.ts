@@ -129,6 +129,8 @@ export const CUSTOMER_FIELDS = [
     label: "External id",
     format: "Your own ID for the customer, up to 100 characters, unique",
     example: "CUST-1001",
+    // The account export names every customer: one without an external id by its Fieldwork id.
+    export: "coalesce(r.external_id, r.id::text)",
   }),
 ] as const;
 

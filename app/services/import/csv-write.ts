@@ -22,6 +22,11 @@ function cell(value: CsvCell): string {
   return NEEDS_QUOTES.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
+/** One row of cells as an RFC 4180 line, escaped, ending with CRLF (for files written row by row). */
+export function csvLine(row: readonly CsvCell[]): string {
+  return row.map(cell).join(",") + "\r\n";
+}
+
 /** Header row then data rows, CRLF line ends (RFC 4180), ending with a CRLF. */
 export function toCsv(headers: readonly string[], rows: readonly (readonly CsvCell[])[]): string {
   const lines = [headers.map(cell).join(",")];

@@ -28,7 +28,7 @@ export const customerRefFields = [
     oneOf: CUSTOMER_REF,
     format: "external_id of an existing customer. Required unless customer_email is given.",
     example: "CUST-1001",
-    export: "c.external_id",
+    export: "coalesce(c.external_id, c.id::text)",
   }),
 ] as const;
 

@@ -90,6 +90,9 @@ export const JOB_FIELDS = [
     label: "External id",
     format: "Your own ID for the job, up to 100 characters, unique",
     example: "JOB-5001",
+    // The account export names every job (its visits, notes and photos name it): one without
+    // an external id by its Fieldwork id.
+    export: "coalesce(r.external_id, r.id::text)",
   }),
 ] as const;
 
