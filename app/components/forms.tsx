@@ -19,9 +19,10 @@ export function useConformForm<S extends z.ZodTypeAny>(
     /** Browser-side validation off: for forms whose schema needs server state. */
     serverOnly?: boolean;
     /**
-     * When a field is first checked (default on blur). Forms with intent buttons beside their
-     * fields (the line-item editor's Add line) check on submit: a message appearing on blur
-     * moves the button away from under the pointer before the click lands.
+     * When a field is first checked: on submit (then again as it is typed). Not on blur: the
+     * message appearing as the last field loses focus moves the submit button away from under
+     * the pointer before the click lands, so the first click only showed that field's error
+     * (docs/decisions/350-every-error-on-the-first-submit.md).
      */
     shouldValidate?: "onBlur" | "onSubmit";
   },
@@ -30,7 +31,7 @@ export function useConformForm<S extends z.ZodTypeAny>(
     id: opts.id,
     lastResult: opts.lastResult ?? undefined,
     defaultValue: opts.defaultValue as never,
-    shouldValidate: opts.shouldValidate ?? "onBlur",
+    shouldValidate: opts.shouldValidate ?? "onSubmit",
     shouldRevalidate: "onInput",
     onValidate: opts.serverOnly ? undefined : ({ formData }) => parseWithZod(formData, { schema }),
   });

@@ -63,7 +63,7 @@ export function JobForm({
     id: "job-form",
     lastResult,
     defaultValue,
-    shouldValidate: "onBlur",
+    shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: jobFormSchema }),
   });

@@ -37,7 +37,7 @@ export function PaymentForm({
       idempotencyKey,
       reference: "",
     },
-    shouldValidate: "onBlur",
+    shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: officePaymentSchema }),
   });

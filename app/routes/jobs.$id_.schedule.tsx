@@ -84,7 +84,7 @@ export default function ScheduleJobPage() {
     id: "schedule-form",
     lastResult: reply && "result" in reply ? reply.result : undefined,
     defaultValue: values,
-    shouldValidate: "onBlur",
+    shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: scheduleFormSchema }),
   });

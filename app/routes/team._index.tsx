@@ -53,7 +53,7 @@ function AddMemberForm({ lastResult, grantable }: { lastResult: FormReply["resul
     id: "add-member",
     lastResult,
     defaultValue: { role: "technician" },
-    shouldValidate: "onBlur",
+    shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: addMemberSchema }),
   });

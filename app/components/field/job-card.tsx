@@ -289,6 +289,11 @@ export function JobCard({
           ) : null}
         </div>
       ) : null}
+      {job.customer.notes ? (
+        <p className="job-customer-notes">
+          <strong>About {job.customer.name}:</strong> {job.customer.notes}
+        </p>
+      ) : null}
       {job.description ? <p className="job-description muted small">{job.description}</p> : null}
 
       <FormError

@@ -143,7 +143,7 @@ export function useFieldSync(initial: Initial, describe: (m: Queued, jobs: Field
             landed,
           ).map(
             ({
-              pendingNotes: _n,
+              pendingNotes,
               pendingEntries,
               pendingMinutes,
               pendingStatus: _s,
@@ -153,6 +153,14 @@ export function useFieldSync(initial: Initial, describe: (m: Queued, jobs: Field
               ...j
             }): FieldJob => ({
               ...j,
+              // The notes sent with the batch stay on the card, newest first (the server's answer
+              // lists open jobs only, so it has none of this job's).
+              recentNotes: [
+                ...pendingNotes
+                  .map((n) => ({ id: `sent-${n.id}`, body: n.body, occurredAt: n.occurredAt, authorName: null }))
+                  .reverse(),
+                ...j.recentNotes,
+              ],
               status: "completed",
               nextStatuses: [],
               clock: null,

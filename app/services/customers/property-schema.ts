@@ -1,5 +1,6 @@
 // A customer's service property form, shared by the server and the browser.
 import { z } from "zod";
+import { withCrossChecks } from "~/utils/cross-checks";
 
 const text = (max: number) =>
   z
@@ -9,8 +10,8 @@ const text = (max: number) =>
     .optional()
     .transform((v) => (v ? v : null));
 
-export const propertySchema = z
-  .object({
+export const propertySchema = withCrossChecks(
+  z.object({
     intent: z.enum(["property.add", "property.save"]),
     propertyId: z.string().optional(),
     label: text(100),
@@ -20,8 +21,8 @@ export const propertySchema = z
     region: text(100),
     postalCode: text(20),
     country: text(100),
-  })
-  .superRefine((v, ctx) => {
+  }),
+  (v, ctx) => {
     if (!v.addressLine1 && !v.label)
       ctx.addIssue({
         code: z.ZodIssueCode.custom,
@@ -30,7 +31,8 @@ export const propertySchema = z
       });
     if (v.intent === "property.save" && !v.propertyId)
       ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["propertyId"], message: "Which property?" });
-  });
+  },
+);
 
 export type PropertyInput = z.output<typeof propertySchema>;
 

@@ -16,6 +16,7 @@ type JobRow = {
   description: string | null;
   customer_name: string;
   customer_phone: string | null;
+  customer_notes: string | null;
   time_entries: number;
   logged_minutes: number;
   recent_notes: Array<{ id: string; body: string; occurredAt: string; authorName: string | null }> | null;
@@ -31,11 +32,13 @@ type JobRow = {
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
-// The job with what a technician needs on site: customer, address, time logged, last notes.
+// The job with what a technician needs on site: customer (and the office's notes on them: a gate
+// code, a dog), address (the job's own, else its service property's, else the customer's), time
+// logged, last notes.
 const SELECT_FIELD_JOB = `
   SELECT j.id, j.title, j.status, j.scheduled_start, j.scheduled_end, j.description, j.updated_at,
-         coalesce(j.address, ${addressSql("c")}) AS address,
-         c.name AS customer_name, c.phone AS customer_phone,
+         coalesce(j.address, ${addressSql("p")}, ${addressSql("c")}) AS address,
+         c.name AS customer_name, c.phone AS customer_phone, nullif(btrim(c.notes), '') AS customer_notes,
          te.time_entries, te.logged_minutes,
          (SELECT json_agg(n ORDER BY n."occurredAt" DESC) FROM (
             SELECT jn.id, jn.body, jn.occurred_at AS "occurredAt",
@@ -50,6 +53,7 @@ const SELECT_FIELD_JOB = `
          s.signer_name, s.signed_at, s.image IS NOT NULL AS signature_drawn
     FROM jobs j JOIN customers c ON c.tenant_id = j.tenant_id AND c.id = j.customer_id
     JOIN tenants tn ON tn.id = j.tenant_id
+    LEFT JOIN customer_properties p ON p.tenant_id = j.tenant_id AND p.id = j.property_id
     LEFT JOIN job_clocks k ON k.tenant_id = j.tenant_id AND k.job_id = j.id
     LEFT JOIN job_signatures s ON s.tenant_id = j.tenant_id AND s.job_id = j.id
     CROSS JOIN LATERAL (
@@ -66,7 +70,7 @@ function toFieldJob(r: JobRow): FieldJob {
     scheduledEnd: iso(r.scheduled_end),
     address: r.address,
     description: r.description,
-    customer: { name: r.customer_name, phone: r.customer_phone },
+    customer: { name: r.customer_name, phone: r.customer_phone, notes: r.customer_notes },
     timeEntries: r.time_entries,
     loggedMinutes: r.logged_minutes,
     recentNotes: (r.recent_notes ?? []).map((n) => ({ ...n, occurredAt: new Date(n.occurredAt).toISOString() })),

@@ -88,7 +88,8 @@ export type FieldJob = {
   scheduledEnd: string | null;
   address: string | null;
   description: string | null;
-  customer: { name: string; phone: string | null };
+  /** `notes`: what the office keeps on the customer (a gate code, a dog), shown on the card. */
+  customer: { name: string; phone: string | null; notes: string | null };
   /** Time entries on the job (by anyone) and their total, rounded to the minute. */
   timeEntries: number;
   loggedMinutes: number;

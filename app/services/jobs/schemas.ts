@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { checkRepeat, repeatFields } from "~/services/visits/repeat";
+import { withCrossChecks } from "~/utils/cross-checks";
 import { isLocalDateTime } from "./local-time";
 
 // The job form, one schema for the server and the browser (conform).
@@ -20,8 +21,8 @@ export function checklistLines(text: string | undefined | null): string[] {
     .map((l) => l.slice(0, CHECKLIST_LABEL_MAX));
 }
 
-export const jobFormSchema = z
-  .object({
+export const jobFormSchema = withCrossChecks(
+  z.object({
     customerId: z.string({ required_error: "Choose a customer." }).uuid("Choose a customer."),
     title: z
       .string({ required_error: "Enter a title, e.g. “Replace water heater”." })
@@ -42,8 +43,8 @@ export const jobFormSchema = z
       .optional(),
     // A recurring job (the repeat section): the start above is its first visit.
     ...repeatFields,
-  })
-  .superRefine((v, ctx) => {
+  }),
+  (v, ctx) => {
     checkRepeat(v, (path, message) => ctx.addIssue({ code: "custom", path: [path], message }));
     const raw = (v.checklist ?? "")
       .split(/\r?\n/)
@@ -63,7 +64,8 @@ export const jobFormSchema = z
     if (v.scheduledStart && v.scheduledEnd && v.scheduledEnd < v.scheduledStart) {
       ctx.addIssue({ code: "custom", path: ["scheduledEnd"], message: "The end is before the start." });
     }
-  });
+  },
+);
 export type JobFormInput = z.infer<typeof jobFormSchema>;
 
 /** The job page's office buttons: cancel the job, or put a cancelled one back. */

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { isLocalDateTime } from "~/services/jobs/local-time";
+import { withCrossChecks } from "~/utils/cross-checks";
 
 // The schedule action's form, one schema for the server and the browser:
 // the no-JavaScript form of /jobs/<id>/schedule and the board's drag and drop post it alike.
@@ -10,8 +11,8 @@ const localDateTime = z.string().refine(isLocalDateTime, "Enter a date and time,
 /** The longest a job may be booked in one go: a week (a longer job is several visits). */
 export const MAX_JOB_MINUTES = 7 * 24 * 60;
 
-export const scheduleFormSchema = z
-  .object({
+export const scheduleFormSchema = withCrossChecks(
+  z.object({
     assigneeId: z.string().uuid("Choose a member of your team.").optional(),
     scheduledStart: localDateTime.optional(),
     scheduledEnd: localDateTime.optional(),
@@ -19,8 +20,8 @@ export const scheduleFormSchema = z
     returnTo: z.string().max(500).optional(),
     /** "board": the board's fetcher, answered with JSON instead of a redirect. */
     via: z.enum(["board"]).optional(),
-  })
-  .superRefine((v, ctx) => {
+  }),
+  (v, ctx) => {
     if (v.scheduledEnd && !v.scheduledStart)
       ctx.addIssue({ code: "custom", path: ["scheduledStart"], message: "Enter a start, or clear the end." });
     if (v.scheduledStart && !v.scheduledEnd)
@@ -37,7 +38,8 @@ export const scheduleFormSchema = z
         });
       }
     }
-  });
+  },
+);
 export type ScheduleFormInput = z.infer<typeof scheduleFormSchema>;
 
 /** Minutes between two wall-clock times (as if the day had no clock change: what a person counts). */
