@@ -95,8 +95,12 @@ export async function applyFunctions(sequelize: Sequelize, files = functionFiles
       const now = await overloads(query, file.name);
       const oldOids = new Set(old.map((o) => o.oid));
       if (now.some((o) => !oldOids.has(o.oid))) {
-        // New arguments: the file's definition is the new overload; the old ones go.
-        for (const o of old) await query(`DROP ${o.kind === "p" ? "PROCEDURE" : "FUNCTION"} ${o.signature}`);
+        // New arguments: the file's definition is the new overload; the old ones go. (A file
+        // that drops and recreates its function under the same arguments, to change its result
+        // columns, left no old one to drop.)
+        const kept = new Set(now.filter((o) => !oldOids.has(o.oid)).map((o) => o.signature));
+        for (const o of old.filter((x) => !kept.has(x.signature)))
+          await query(`DROP ${o.kind === "p" ? "PROCEDURE" : "FUNCTION"} ${o.signature}`);
       }
       if (citus) {
         for (const d of DISTRIBUTED_FUNCTIONS.filter((f) => f.signature.startsWith(`${file.name}(`)))

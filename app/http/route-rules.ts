@@ -8,7 +8,8 @@ import type { WorkKind } from "~/services/limits/work.server";
  *
  * - `csrf`: how a state-changing request proves it comes from the app's own pages. Unset, it
  *   carries the CSRF token and a same-site Origin; `"portal-token"` (the customer portal's
- *   signed token) and `"signature"` (a signed webhook) authenticate without either.
+ *   signed token) and `"signature"` (a signed webhook, or a signed URL such as the reminders'
+ *   one-click unsubscribe) authenticate without either.
  * - `reply: "json"`: every answer is the JSON envelope, errors and refusals included; unset,
  *   the route answers pages (errors become the layout's error page).
  * - `work`: the class of expensive work the route does (services/limits/work.server.ts says

@@ -36,7 +36,9 @@ import * as m0098 from "./0098-citus-field-signature";
 import * as m0105 from "./0105-refresh-statistics";
 import * as m0115 from "./0115-import-valid-rows";
 import * as m0130 from "./0130-visits";
+import * as m0170 from "./0170-list-unsubscribe";
 import * as m0190 from "./0190-account-exports";
+import * as m0200 from "./0200-job-items-billing";
 
 /**
  * Every migration, in order. Listed by hand (not globbed) so the compiled server bundle
@@ -81,5 +83,7 @@ export const MIGRATIONS: Array<[string, MigrationModule]> = [
   ["0105-refresh-statistics", m0105],
   ["0115-import-valid-rows", m0115],
   ["0130-visits", m0130],
+  ["0170-list-unsubscribe", m0170],
   ["0190-account-exports", m0190],
+  ["0200-job-items-billing", m0200],
 ];

@@ -11,6 +11,8 @@ export type Received = {
   from: string;
   replyTo: string;
   headers: ParsedMail["headers"];
+  /** Every header as it was written ("List-Unsubscribe-Post: List-Unsubscribe=One-Click"). */
+  headerLines: string[];
 };
 
 /**
@@ -51,6 +53,7 @@ export class LoopbackSmtp {
               from: mail.from?.text ?? "",
               replyTo: mail.replyTo?.text ?? "",
               headers: mail.headers,
+              headerLines: mail.headerLines.map((h) => h.line),
             });
             callback(null, `Queued as ${this.received.length}`);
           } catch (error) {

@@ -103,6 +103,7 @@ test("sending a quote (a plain form post, as without JavaScript) delivers one e-
   assert.ok(mail.html.includes(link), "the HTML holds the same link");
   assert.ok(mail.html.includes("#0f766e") && !mail.html.includes("#1d4ed8"), "in the business's colour");
   assert.match(mail.text, new RegExp(number));
+  assert.ok(!mail.headerLines.some((l) => /^List-Unsubscribe/i.test(l)), "a quote the office sends has no unsubscribe");
 
   const hub = await fetch(link.replace(/^https?:\/\/[^/]+/, a.url));
   assert.equal(hub.status, 200);
@@ -554,4 +555,72 @@ test("reminders: a quote without an answer is followed up, and a visit tomorrow 
     1,
     "one visit reminder, and none for the later visit",
   );
+});
+
+test("a reminder carries List-Unsubscribe and List-Unsubscribe-Post (RFC 8058): a cookie-less POST to its URL turns reminders off; an overdue reminder makes the portal link the customer pays with", async () => {
+  const tenant = await createTenantWithUsers("One Click Plumbing");
+  await rows(`UPDATE tenants SET reminder_invoice_after_days = 1 WHERE id = $1`, [tenant.id]);
+  const una = await createCustomer(tenant.id, { name: "Una Linkless", email: "una.linkless@example.com" });
+  const dueDate = new Date(Date.now() - 5 * 86_400_000).toISOString().slice(0, 10);
+  const invoice = await createInvoice(tenant.id, { customerId: una.id, status: "sent", dueDate });
+  const number = (await one<{ number: string }>(`SELECT number FROM invoices WHERE tenant_id = $1 AND id = $2`, [
+    tenant.id,
+    invoice.id,
+  ]))!.number;
+  // Una has no portal link (the invoice was written straight to the database, never sent).
+
+  const mail = await eventually(
+    "Una's reminder",
+    () => smtp.matching((m) => m.to.includes("una.linkless@example.com"))[0],
+  );
+  // The headers, read back by mailparser: the raw lines and the parsed List-* header.
+  const unsubscribeLine = mail.headerLines.find((l) => /^List-Unsubscribe:/i.test(l));
+  assert.ok(unsubscribeLine, mail.headerLines.join("\n"));
+  const url = /<(https?:\/\/[^>]+)>/.exec(unsubscribeLine)?.[1];
+  assert.ok(url && /\/unsubscribe\/[A-Za-z0-9_.-]+$/.test(url), unsubscribeLine);
+  assert.ok(
+    mail.headerLines.includes("List-Unsubscribe-Post: List-Unsubscribe=One-Click"),
+    mail.headerLines.join("\n"),
+  );
+  const list = mail.headers.get("list") as { unsubscribe?: { url?: string }; "unsubscribe-post"?: { name?: string } };
+  assert.equal(list.unsubscribe?.url, url);
+  assert.equal(list["unsubscribe-post"]?.name, "List-Unsubscribe=One-Click");
+  assert.ok(mail.text.includes(url), "the footer's link is the same URL");
+
+  // The overdue reminder made a live portal link, and the link in it opens the invoice to pay.
+  const link = await one<{ n: number; created_by: string | null; days: number }>(
+    `SELECT count(*) OVER ()::int AS n, created_by, round(extract(epoch FROM expires_at - now()) / 86400)::int AS days
+       FROM portal_links WHERE tenant_id = $1 AND customer_id = $2`,
+    [tenant.id, una.id],
+  );
+  assert.deepEqual(link, { n: 1, created_by: null, days: 30 });
+  const portal = /https?:\/\/[^\s"<>]+\/portal\/[A-Za-z0-9_.-]+/.exec(mail.text)?.[0];
+  assert.ok(portal, `the reminder links the portal:\n${mail.text}`);
+  const hub = textOf(await (await fetch(portal.replace(/^https?:\/\/[^/]+/, a.url))).text());
+  assert.match(hub, new RegExp(number));
+  assert.match(hub, /Pay/);
+
+  // One-click: a POST as a mailbox provider sends it, no cookie, no CSRF token, from another site.
+  const path = new URL(url).pathname;
+  const clicked = await fetch(new URL(path, a.url), {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: "https://mail.example.net" },
+    body: "List-Unsubscribe=One-Click",
+    redirect: "manual",
+  });
+  assert.equal(clicked.status, 200, await clicked.clone().text());
+  assert.equal(
+    (await one<{ on: boolean }>(`SELECT auto_reminders AS on FROM customers WHERE tenant_id = $1 AND id = $2`, [
+      tenant.id,
+      una.id,
+    ]))!.on,
+    false,
+  );
+  // A forged token changes nothing.
+  const forged = await fetch(new URL(`${path.slice(0, -4)}AAAA`, a.url), {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    body: "List-Unsubscribe=One-Click",
+  });
+  assert.equal(forged.status, 404);
 });

@@ -103,3 +103,25 @@ test("changing a function's file and migrating applies it; an unchanged one is l
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("a file that drops and recreates its function to change its result columns is applied, and leaves one definition", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fieldwork-functions-"));
+  const file = path.join(dir, "fieldwork_probe_table.sql");
+  const apply = () => applyFunctions(db(), functionFiles(dir));
+  const body = (columns: string, values: string) =>
+    `DROP FUNCTION IF EXISTS fieldwork_probe_table(int);
+CREATE OR REPLACE FUNCTION fieldwork_probe_table(p int) RETURNS TABLE(${columns}) LANGUAGE plpgsql AS $$ BEGIN RETURN QUERY SELECT ${values}; END $$;`;
+  try {
+    fs.writeFileSync(file, body("a int", "p"));
+    assert.deepEqual(await apply(), ["fieldwork_probe_table"]);
+    fs.writeFileSync(file, body("a int, b int", "p, p * 2"));
+    assert.deepEqual(await apply(), ["fieldwork_probe_table"]);
+    assert.deepEqual(await rows(`SELECT * FROM fieldwork_probe_table(4)`), [{ a: 4, b: 8 }]);
+    const left = await rows(`SELECT 1 FROM pg_proc WHERE proname = 'fieldwork_probe_table'`);
+    assert.equal(left.length, 1);
+  } finally {
+    await rows(`DROP FUNCTION IF EXISTS fieldwork_probe_table(int)`);
+    await rows(`DELETE FROM schema_functions WHERE name = 'fieldwork_probe_table'`);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -26,6 +26,11 @@ export type NewMessage = {
   /** For "once" messages (reminders): a second row with the same key is not written. */
   dedupeKey?: string;
   createdBy?: string | null;
+  /**
+   * For automatic reminders: the signed one-click unsubscribe URL the `List-Unsubscribe` and
+   * `List-Unsubscribe-Post` headers name (RFC 8058, docs/decisions/341).
+   */
+  listUnsubscribe?: string | null;
 };
 
 export type Queued = { id: string; status: MessageStatus } | null;
@@ -48,8 +53,8 @@ export async function queueMessage(t: Tx, m: NewMessage, mode: MailMode = mailMo
   // does not abort the caller's transaction as a failed model insert would).
   const row = await one<{ id: string }>(
     `INSERT INTO messages (tenant_id, id, kind, status, to_address, to_name, reply_to, from_name, subject, text_body, html_body,
-                           message_id, record_type, record_id, dedupe_key, created_by, link_ref)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+                           message_id, record_type, record_id, dedupe_key, created_by, link_ref, list_unsubscribe)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
      ON CONFLICT DO NOTHING RETURNING id`,
     [
       m.tenantId,
@@ -69,6 +74,7 @@ export async function queueMessage(t: Tx, m: NewMessage, mode: MailMode = mailMo
       m.dedupeKey ?? null,
       m.createdBy ?? null,
       m.linkRef ?? null,
+      m.listUnsubscribe ?? null,
     ],
     t,
   );

@@ -12,6 +12,7 @@ import { notFound } from "~/utils/app-error";
 import type { Actor } from "~/services/accounts/actor";
 import { isUuid } from "~/utils/crypto.server";
 import { signIdToken } from "~/utils/signed-ids.server";
+import { livePortalLink } from "~/services/quotes/quotes.server";
 import { formatDate, formatDateTime, formatMoney } from "~/utils/format";
 import { log } from "~/utils/log.server";
 import { mailMode } from "./config.server";
@@ -69,12 +70,18 @@ async function queueReminder(d: Due): Promise<boolean> {
       t,
     );
     if (!customer?.email || !customer.auto_reminders) return false;
-    const link = await one<{ id: string }>(
-      `SELECT p.id FROM portal_links p WHERE p.tenant_id = $1 AND p.customer_id = $2 AND p.revoked_at IS NULL AND p.expires_at > now()
-        ORDER BY p.expires_at DESC LIMIT 1`,
-      [d.tenant_id, customer.customer_id],
-      t,
-    );
+    // A reminder that asks the customer to pay or approve carries a portal link that works:
+    // theirs when it has a day left, else a new one made here, in the reminder's transaction
+    // (docs/decisions/341). A visit reminder links the customer's page only when they have one.
+    const link =
+      d.record_type === "invoice" || d.record_type === "quote"
+        ? { id: await livePortalLink(t, { tenantId: d.tenant_id, userId: null }, customer.customer_id) }
+        : await one<{ id: string }>(
+            `SELECT p.id FROM portal_links p WHERE p.tenant_id = $1 AND p.customer_id = $2 AND p.revoked_at IS NULL AND p.expires_at > now()
+              ORDER BY p.expires_at DESC LIMIT 1`,
+            [d.tenant_id, customer.customer_id],
+            t,
+          );
     const ctx = { ...customer, email: customer.email, link_id: link?.id ?? null };
     const business: Business = {
       name: ctx.b_name,
@@ -135,6 +142,7 @@ async function queueReminder(d: Due): Promise<boolean> {
       ];
       facts = [["When", when]];
     }
+    const unsubscribe = unsubscribeUrl(d.tenant_id, ctx.customer_id);
     const { html, text } = renderEmail({
       business,
       preview: subject,
@@ -143,7 +151,7 @@ async function queueReminder(d: Due): Promise<boolean> {
       facts,
       action,
       footer: "You receive automatic reminders from us.",
-      unsubscribeUrl: unsubscribeUrl(d.tenant_id, ctx.customer_id),
+      unsubscribeUrl: unsubscribe,
     });
     const queued = await queueMessage(t, {
       tenantId: d.tenant_id,
@@ -156,6 +164,7 @@ async function queueReminder(d: Due): Promise<boolean> {
       record: { type: d.record_type, id: d.record_id },
       dedupeKey: d.dedupe_key,
       linkRef: ctx.link_id ? portalLinkRef(ctx.link_id) : null,
+      listUnsubscribe: unsubscribe,
     });
     return queued !== null;
   });

@@ -36,6 +36,7 @@ type Claimed = {
   html_body: string;
   message_id: string;
   link_ref: string | null;
+  list_unsubscribe: string | null;
 };
 
 const HOUR = 3_600_000;
@@ -164,7 +165,17 @@ export class MessageWorker {
         text,
         html,
         messageId: m.message_id,
-        headers: { "Auto-Submitted": "auto-generated" },
+        headers: {
+          "Auto-Submitted": "auto-generated",
+          // A reminder: one-click unsubscribe (RFC 8058), which large mailbox providers require
+          // of bulk senders; their POST to the URL turns the customer's reminders off.
+          ...(m.list_unsubscribe
+            ? {
+                "List-Unsubscribe": `<${m.list_unsubscribe}>`,
+                "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+              }
+            : {}),
+        },
       });
       response = String(info.response ?? "accepted");
     } catch (error) {
