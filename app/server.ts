@@ -17,6 +17,7 @@
 import * as build from "@remix-run/dev/server-build";
 import { withBoundary } from "~/http/page.server";
 import { routeRulesFinder } from "~/http/route-rules";
+import { admitWork } from "~/http/early-work.server";
 import { configureDb } from "../db/index";
 import { ConfigError, databaseOptions, env } from "~/utils/env.server";
 import { startCleanupSchedule } from "~/services/maintenance/cleanup.server";
@@ -25,7 +26,11 @@ import { startReminderSchedule } from "~/services/messages/reminders.server";
 import { startVisitHorizon } from "~/services/visits/series.server";
 
 type ServeHooks = {
-  register(app: { rulesFor: ReturnType<typeof routeRulesFinder>; startBackground: () => void }): void;
+  register(app: {
+    rulesFor: ReturnType<typeof routeRulesFinder>;
+    startBackground: () => void;
+    admitWork: typeof admitWork;
+  }): void;
 };
 const hooks = (globalThis as { [key: symbol]: ServeHooks | undefined })[Symbol.for("fieldwork.serve-hooks")];
 if (!hooks) {
@@ -62,4 +67,4 @@ function startBackground() {
   startVisitHorizon();
 }
 
-hooks.register({ rulesFor: routeRulesFinder(build.routes), startBackground });
+hooks.register({ rulesFor: routeRulesFinder(build.routes), startBackground, admitWork });

@@ -1,7 +1,7 @@
 /**
  * Part two's tenant (BENCHMARKS.md "Part two"): 50,000 customers, 100,000 jobs, 100,000
  * invoices, 150,000 payments, 20,000 quotes, 30 technicians with 600 jobs in the bench week
- * (this week, Monday to Sunday, in the tenant's zone), one technician with 500 jobs in their
+ * (this week, Monday to Sunday, in the tenant's zone; one visit each, 100 of them with a crew of two), one technician with 500 jobs in their
  * calendar feed's range, and one invoice of 50 lines. Seeded with one set-based INSERT ...
  * SELECT generate_series per table (seconds, not minutes): ids are md5-derived from the row
  * number so each table can name the rows of another without a lookup.
@@ -20,6 +20,8 @@ export const BIG = {
   quotes: 20_000,
   technicians: 30,
   weekJobsPerTechnician: 20,
+  /** Week visits with a crew of two. */
+  weekCrews: 100,
   feedJobs: 500,
   pdfLines: 50,
 } as const;
@@ -115,6 +117,15 @@ async function seed(
             CASE WHEN g % 3 = 0 THEN g || ' Site Rd' END
        FROM generate_series(0, ${WEEK_JOBS - 1}) g`,
     [tid, week],
+  );
+  // Each week job is one visit (made by the database from its time); 100 of them get a crew of
+  // two: the next technician joins (so those visits show in two rows of the board).
+  await rows(
+    `INSERT INTO visit_assignees (tenant_id, visit_id, user_id, created_at)
+     SELECT $1, v.id, ${id("t", "1 + (g + 1) % 30")}, now() + interval '1 second'
+       FROM generate_series(0, ${WEEK_JOBS - 1}, ${WEEK_JOBS / BIG.weekCrews}) g
+       JOIN visits v ON v.tenant_id = $1 AND v.job_id = ${id("w", "g")}`,
+    [tid],
   );
   // Technician 1's next 80 days after the bench week: 480 more, so their feed holds 500.
   await rows(

@@ -7,6 +7,7 @@
  * `BENCH_ONLY=MAIL npm run bench` runs the e-mail delivery figure alone (bench/email.ts, writes mail.json).
  * `BENCH_ONLY=JOBBER npm run bench` runs issue 19's figures alone (bench/jobber-import.ts, writes jobber.json).
  * `BENCH_ONLY=PHOTOS npm run bench` runs the job photo uploads alone (bench/photos.ts, writes photos.json).
+ * `BENCH_ONLY=ACCT npm run bench` runs a year of files for the accountant alone (bench/accountant-files.ts, writes acct.json).
  * `BENCH_ONLY=EXPORT npm run bench` runs the big tenant's account export alone (bench/account-export.ts, writes export.json).
  */
 import {
@@ -30,6 +31,7 @@ import { benchPartTwo } from "./part-two";
 import { benchEmail } from "./email";
 import { benchJobberImport } from "./jobber-import";
 import { benchPhotos } from "./photos";
+import { benchAccountantFiles } from "./accountant-files";
 import { benchAccountExport } from "./account-export";
 import { closeDb } from "../db/index";
 
@@ -106,6 +108,10 @@ async function main() {
     if (!only || only === "PHOTOS") {
       console.log("Photos (issue 21: 200 photos of 500 KB by 20 devices at once)…");
       figures.push(...(await benchPhotos(server.url)));
+    }
+    if (!only || only === "ACCT") {
+      console.log("A year of files for the accountant (issue 36: QuickBooks Online, Xero, QuickBooks Desktop)…");
+      figures.push(...(await benchAccountantFiles(server.url, database.url)));
     }
     if (!only || only === "P2") {
       console.log(

@@ -27,12 +27,13 @@ import http from "node:http";
  * listens. The build stops the process when this is missing, so the server never runs without
  * these checks. Under `npm run dev` a new build registers again: its rules replace the old.
  */
-const app = { rulesFor: () => ({}), startBackground: () => {} };
+const app = { rulesFor: () => ({}), startBackground: () => {}, admitWork: async () => null };
 let backgroundStarted = false;
 globalThis[Symbol.for("fieldwork.serve-hooks")] = {
   register(registered) {
     app.rulesFor = registered.rulesFor;
     app.startBackground = registered.startBackground;
+    app.admitWork = registered.admitWork;
   },
 };
 
@@ -104,10 +105,14 @@ function drain(req) {
   req.resume();
 }
 
+const LEASE_HEADER = "x-fieldwork-work-lease";
+
 function onRequest(req, res) {
   req.headers["x-client-ip"] = (req.socket.remoteAddress ?? "unknown").replace(/^::ffff:/, "");
+  // Set only by the share check below (the app's boundary trusts it).
+  delete req.headers[LEASE_HEADER];
+  const rules = app.rulesFor(pathOf(req));
   if (checkOrigin(req) === "cross") {
-    const rules = app.rulesFor(pathOf(req));
     if (rules.csrf) {
       // The route authenticates by a token or a signature, not by origin (a portal page sends
       // Referrer-Policy: no-referrer, which makes browsers post `Origin: null`).
@@ -120,6 +125,34 @@ function onRequest(req, res) {
     }
   }
   res.once("finish", () => drain(req));
+  return rules;
+}
+
+/**
+ * A request whose route declares expensive work takes its tenant's share here, before express
+ * and Remix see it: over the share it is answered 429 at once (the app builds the answer), so
+ * a flood of refusals costs a session lookup and one statement each, not a page render. The
+ * lease is released when the answer ends. Returns true when the request was answered here.
+ */
+async function admit(req, res, rules) {
+  let admission;
+  try {
+    admission = await app.admitWork(req, rules);
+  } catch (error) {
+    // The boundary takes the share itself (and maps an outage to its page).
+    console.error("share check failed:", error);
+    return false;
+  }
+  if (!admission) return false;
+  if (admission.kind === "admit") {
+    // The app's boundary releases the lease when the loader or action ends; this covers a
+    // request that never reached it (released twice is harmless).
+    res.once("close", () => void admission.release().catch(() => {}));
+    return false;
+  }
+  res.writeHead(admission.status, { ...admission.headers, "content-length": Buffer.byteLength(admission.body) });
+  res.end(admission.body);
+  return true;
 }
 
 const servers = new Set();
@@ -130,8 +163,15 @@ http.createServer = function (...args) {
   const emit = server.emit;
   server.emit = function (event, req, res) {
     if (event === "request") {
-      onRequest(req, res);
+      const rules = onRequest(req, res);
       if (res.stopped) return true;
+      if (rules && rules.work) {
+        // The body waits unread (paused) while the share is checked.
+        void admit(req, res, rules).then((answered) => {
+          if (!answered) emit.apply(this, [event, req, res]);
+        });
+        return true;
+      }
     }
     return emit.apply(this, [event, req, res]);
   };

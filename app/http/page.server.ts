@@ -2,7 +2,8 @@ import { json, type ServerBuild } from "@remix-run/node";
 import { AppError, isAppError } from "~/utils/app-error";
 import { getCurrentUser } from "~/http/auth.server";
 import { passThroughHeaders } from "~/utils/route-headers";
-import { withWork, workKindOf } from "~/services/limits/work.server";
+import { withHeldWork, withWork, workKindOf } from "~/services/limits/work.server";
+import { heldWork } from "./early-work.server";
 import { assertSameOrigin } from "./csrf.server";
 import { fail, isDbUnavailable, isStatementTimeout, toAppError } from "./envelope.server";
 import { withAppHeaders } from "./security-headers.server";
@@ -95,6 +96,9 @@ export function withBoundary(routes: ServerBuild["routes"]): ServerBuild["routes
             // Expensive work (a search, a report, an import) runs within the tenant's and the
             // user's share (docs/decisions/193); signed out, the route sends to sign-in itself.
             const kind = workKindOf(rules.work, args.request, isAction);
+            // Usually the serving process took the share already, before Remix ran (decision 331).
+            const held = kind ? heldWork(args.request) : null;
+            if (held && held.kind === kind) return withHeldWork(held, async () => fn(args));
             const user = kind ? await getCurrentUser(args.request) : null;
             if (kind && user) return withWork({ tenantId: user.tenantId, userId: user.id }, kind, async () => fn(args));
             return fn(args);

@@ -7,6 +7,7 @@ import { EmptyState, PageHeader } from "~/components/layout";
 import { ClockSince } from "~/components/job-field";
 import { DateTime, StatusBadge } from "~/components/records";
 import { dashboardCounts, dashboardLists } from "~/services/dashboard/dashboard.server";
+import { visitsToInvoice } from "~/services/jobs/items.server";
 import { requireUser } from "~/http/auth.server";
 import { monthLabel } from "~/services/reports/periods";
 import chartStyles from "~/styles/reports.css";
@@ -23,13 +24,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // (/field, "My day": their assigned jobs with the actions of the field app).
   if (!can(user.role, "view_dashboard"))
     throw redirect(recordScope(user.role) === "own_jobs" ? "/field" : "/ai-assistant");
-  const [counts, lists] = await Promise.all([dashboardCounts(user.tenantId), dashboardLists(user.tenantId)]);
-  return json({ name: user.name, counts, lists, canImport: can(user.role, "import_csv") });
+  const [counts, lists, visitsToBill] = await Promise.all([
+    dashboardCounts(user.tenantId),
+    dashboardLists(user.tenantId),
+    visitsToInvoice(user.tenantId),
+  ]);
+  return json({ name: user.name, counts, lists, visitsToBill, canImport: can(user.role, "import_csv") });
 }
 
 export default function Dashboard() {
   useLiveUpdates();
-  const { name, counts, lists, canImport } = useLoaderData<typeof loader>();
+  const { name, counts, lists, visitsToBill, canImport } = useLoaderData<typeof loader>();
   const stats = [
     { label: "Customers", value: counts.customers, to: "/customers", note: "Everyone you work for" },
     {
@@ -234,6 +239,23 @@ export default function Dashboard() {
           )}
         </section>
       </div>
+      {visitsToBill.length ? (
+        <section className="card section-gap" aria-labelledby="visits-to-invoice-title">
+          <div className="card-header">
+            <h2 id="visits-to-invoice-title">Visits to invoice</h2>
+          </div>
+          <ul className="plain-list">
+            {visitsToBill.map((v) => (
+              <li key={v.id}>
+                <Link to={`/jobs/${v.job_id}/items`}>{v.title}</Link>
+                <div className="muted small">
+                  Completed visit of <DateTime value={v.starts_at} /> · {v.customer}
+                </div>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       {lists.changeRequests.length ? (
         <section className="card section-gap" aria-labelledby="changes-title">
           <div className="card-header">

@@ -102,6 +102,11 @@ export default function JobPage() {
               Invoice {invoice.number}
             </Link>
           ) : null}
+          {canManage ? (
+            <Link to={`/jobs/${job.id}/items`} className="btn btn-secondary">
+              Items and billing
+            </Link>
+          ) : null}
           {canManage && !invoice && job.status === "completed" ? (
             <Form method="post" action={`/jobs/${job.id}/invoice`} className="inline-form">
               <CsrfInput />

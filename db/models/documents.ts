@@ -79,8 +79,10 @@ export class Invoice extends Document {
   @DateOnly declare dueDate: string | null;
   @Cents declare amountPaidCents: number;
   @Timestamp declare paidAt: Date | null;
-  /** The job this invoice was made from (one invoice per job, migration 0025). */
+  /** The job this invoice was made from (one invoice per job besides its visits' invoices, migration 0200). */
   @Uuid declare jobId: string | null;
+  /** The visit this invoice bills (a job billed per visit), at most one per visit. */
+  @Uuid declare visitId: string | null;
   @Timestamp declare voidedAt: Date | null;
   @Uuid declare voidedBy: string | null;
 }

@@ -3,6 +3,7 @@ import { Id, RequiredText, TenantKey, Text, Timestamp, Uuid } from "./columns";
 import type { JobStatus } from "../enums";
 
 export type { JobStatus };
+export type JobBilling = "on_completion" | "per_visit";
 
 @Table({ tableName: "jobs", underscored: true })
 export class Job extends Model {
@@ -25,6 +26,8 @@ export class Job extends Model {
   @Column({ type: DataType.INTEGER, allowNull: false, defaultValue: 0 }) declare scheduleSequence: number;
   /** The quote this job was converted from. */
   @Uuid declare quoteId: string | null;
+  /** `on_completion` (one invoice for the job) or `per_visit` (an invoice per completed visit), migration 0200. */
+  @Column({ type: DataType.STRING, allowNull: false, defaultValue: "on_completion" }) declare billing: JobBilling;
   declare createdAt: Date;
   declare updatedAt: Date;
 }

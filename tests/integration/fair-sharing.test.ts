@@ -5,7 +5,7 @@ import { toAppError } from "../../app/http/envelope.server";
 import { customerListQuery } from "../../app/services/customers/customers.server";
 import { keysetStatement } from "../../app/services/records/keyset.server";
 import { WORK_CLASSES, withWork } from "../../app/services/limits/work.server";
-import { Client, clientFor } from "../helpers/client";
+import { BASE_URL, Client, clientFor } from "../helpers/client";
 import { createTenantWithUsers, type TestTenant } from "../helpers/fixtures";
 import { upload } from "../helpers/import";
 
@@ -279,4 +279,73 @@ test("the customer search at 50,000 rows reads a bounded number of rows for any 
   const res = await statusOf(await clientFor(A.users.office), "/customers?q=Ad");
   assert.equal(res.status, 200);
   assert.match(res.text, /Ada [0-9a-f]{8}/);
+});
+
+type Figures = {
+  pool: {
+    size: number;
+    tenantShare: number;
+    ran: Record<string, number>;
+    mostHeldByOneTenant: number;
+    completed: number;
+  };
+  shares: { refusedEarly: number; admittedEarly: number; lateRefusals: number };
+};
+/** The serving process's counters of its CPU pool and of the work shares (the health check, outside production). */
+async function figures(): Promise<Figures> {
+  const res = await fetch(`${BASE_URL}/healthz?figures=1`);
+  assert.equal(res.status, 200);
+  return (await res.json()).data as Figures;
+}
+
+test("A's flood of previews, reports and searches: the previews' parse and checks ran in the CPU pool within A's share of its threads, and every refusal was answered before the page machinery", async () => {
+  const aClients = await Promise.all([clientFor(A.users.owner), clientFor(A.users.admin), clientFor(A.users.office)]);
+  const bClient = await clientFor(B.users.office);
+  const csv = [
+    "name,email,company",
+    ...Array.from({ length: 4_000 }, (_, i) => `Flood ${i},f${i}@example.net,Co ${i % 50}`),
+  ].join("\r\n");
+  const before = await figures();
+  assert.ok(before.pool.size >= 1 && before.pool.tenantShare >= 1 && before.pool.tenantShare <= before.pool.size);
+  let refused = 0;
+  let previews = 0;
+  for (let round = 0; round < 3 && (refused === 0 || previews === 0); round++) {
+    const previewsOf = Array.from({ length: 6 }, async (_, i) => {
+      const res = await upload(aClients[i % 3], "customers", csv);
+      await res.arrayBuffer().catch(() => {});
+      return res.status;
+    });
+    const reports = Array.from({ length: 6 }, async (_, i) => (await statusOf(aClients[i % 2], "/reports")).status);
+    const searches = Array.from(
+      { length: 18 },
+      async (_, i) => (await statusOf(aClients[i % 3], `/customers?q=${["ada", "bru", "c49"][i % 3]}`)).status,
+    );
+    const bRequests = (async () => {
+      const out = [];
+      for (let i = 0; i < 6; i++) out.push((await statusOf(bClient, i % 2 ? "/customers" : "/import-data")).status);
+      return out;
+    })();
+    const [p, r, q, b] = await Promise.all([
+      Promise.all(previewsOf),
+      Promise.all(reports),
+      Promise.all(searches),
+      bRequests,
+    ]);
+    for (const status of b) assert.equal(status, 200, "B is served");
+    for (const status of p) assert.ok(status === 303 || status === 429, `preview: ${status}`);
+    for (const status of [...r, ...q]) assert.ok(status === 200 || status === 429, `A: ${status}`);
+    previews += p.filter((s) => s === 303).length;
+    refused += [...p, ...r, ...q].filter((s) => s === 429).length;
+  }
+  assert.ok(previews > 0, "A's previews were stored");
+  assert.ok(refused > 0, "A was refused beyond its share");
+  const after = await figures();
+  assert.ok(
+    after.pool.ran["import-analyse"] - before.pool.ran["import-analyse"] >= previews,
+    "every stored preview was parsed and checked in the pool",
+  );
+  assert.ok(after.pool.mostHeldByOneTenant <= after.pool.tenantShare, "no tenant held more than its share of threads");
+  assert.ok(after.shares.refusedEarly - before.shares.refusedEarly >= refused, "the refusals were answered early");
+  assert.equal(after.shares.lateRefusals, before.shares.lateRefusals, "no refusal reached the page machinery");
+  assert.equal(await leasesOf(A.id), 0, "every lease was released");
 });

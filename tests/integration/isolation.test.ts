@@ -649,6 +649,25 @@ test("every route that takes an id answers another tenant's id exactly as a miss
       status: 404,
     },
     {
+      route: "POST /visits/<id>/invoice",
+      ask: (id) => office.post(`/visits/${id}/invoice`, {}),
+      theirs: [t.visit.id],
+      status: 404,
+    },
+    { route: "GET /jobs/<id>/items", ask: (id) => owner.get(`/jobs/${id}/items`), theirs: [t.job.id], status: 404 },
+    {
+      route: "POST /jobs/<id>/items",
+      ask: (id) => office.post(`/jobs/${id}/items`, { description: "Taken over", unitPrice: "1.00" }),
+      theirs: [t.job.id],
+      status: 404,
+    },
+    {
+      route: "POST /jobs/<id>/items?intent=billing",
+      ask: (id) => office.post(`/jobs/${id}/items?intent=billing`, { billing: "per_visit" }),
+      theirs: [t.job.id],
+      status: 404,
+    },
+    {
       route: "POST /invoices/new (customerId)",
       status: 422,
       ask: (id) =>

@@ -4,7 +4,7 @@ import { one, rows } from "../../db/index";
 import { zonedToday, zonedToUtc } from "../../app/services/jobs/local-time";
 import { addDays, weekStart } from "../../app/services/schedule/days";
 import { clientFor, type Client } from "../helpers/client";
-import { createCustomer, createJob, createTenantWithUsers, createUser } from "../helpers/fixtures";
+import { createCustomer, createJob, createQuote, createTenantWithUsers, createUser } from "../helpers/fixtures";
 import { decode, textOf } from "../helpers/html";
 
 // Several visits, multi-day visits and crews on the job page and the board (CONTRACT section
@@ -374,4 +374,34 @@ test("role matrix of the visit routes: owner, admin and office add and move visi
   const danaPage = await (await (await clientFor(s.dana)).get(`/jobs/${job.id}`)).text();
   assert.equal((danaPage.match(/data-visit-id=/g) ?? []).length, 2, "Dana's two visits");
   assert.doesNotMatch(danaPage, /Add a visit/);
+});
+
+test("a job waiting on the board carries its quote's labour hours as its booking length (the counted labour lines only); without a quote it has none", async () => {
+  const s = await setup();
+  const quote = await createQuote(s.t.id, {
+    customerId: s.customer.id,
+    items: [
+      { description: "Heat pump, 3 ton", unitPriceCents: 520_000 },
+      { description: "Labour, HVAC (person-hours)", quantity: "6.5", unitPriceCents: 11_000 },
+      { description: "Installation labor, second day", quantity: "2", unitPriceCents: 11_000 },
+      { description: "Extra labour if the old unit is bolted down", quantity: "3", unitPriceCents: 11_000 },
+      { description: "Laboratory test fee", quantity: "4", unitPriceCents: 1_000 },
+    ],
+  });
+  await rows(`UPDATE quote_items SET optional = true WHERE tenant_id = $1 AND quote_id = $2 AND position = 4`, [
+    s.t.id,
+    quote.id,
+  ]);
+  const quoted = await createJob(s.t.id, {
+    customerId: s.customer.id,
+    title: "Heat pump install",
+    scheduledStart: null,
+  });
+  await rows(`UPDATE jobs SET quote_id = $3 WHERE tenant_id = $1 AND id = $2`, [s.t.id, quoted.id, quote.id]);
+  const plain = await createJob(s.t.id, { customerId: s.customer.id, title: "Thermostat swap", scheduledStart: null });
+  const html = await (await (await clientFor(s.t.users.office)).get(`/schedule?view=week&date=${s.monday}`)).text();
+  const card = (jobId: string) => html.match(new RegExp(`<article [^>]*data-job-id="${jobId}"[^>]*>`))![0];
+  // 6.5 + 2 hours: the optional line and the "laboratory" fee are not labour that counts.
+  assert.match(card(quoted.id), /data-minutes="510"/);
+  assert.doesNotMatch(card(plain.id), /data-minutes/);
 });

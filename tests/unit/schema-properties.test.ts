@@ -70,6 +70,10 @@ import { quoteFormSchema } from "../../app/services/quotes/quote-form";
 import { customerListSchema } from "../../app/services/customers/customers.server";
 import { invoiceFormSchema, officePaymentSchema, voidInvoiceFormSchema } from "../../app/services/invoices/schemas";
 import { jobActionSchema, jobFormSchema } from "../../app/services/jobs/schemas";
+import { jobBillingSchema, jobItemIdSchema, jobItemSchema } from "../../app/services/jobs/items-form";
+import { visitEditSchema } from "../../app/services/visits/edit-schema";
+import { repeatFields } from "../../app/services/visits/repeat";
+import { accountantSettingsSchema } from "../../app/services/integrations/accountant-settings";
 import { convertRequestSchema } from "../../app/services/booking-requests/convert.server";
 import { boardParamsSchema } from "../../app/services/schedule/board.server";
 import {
@@ -143,6 +147,18 @@ export const SCHEMAS_TESTED: readonly Entry[] = [
   ]),
   one("app/services/jobs/schemas.ts", "jobFormSchema", jobFormSchema),
   one("app/services/jobs/schemas.ts", "jobActionSchema", jobActionSchema),
+  one("app/services/jobs/items-form.ts", "jobItemSchema", jobItemSchema, [
+    "description",
+    "quantity",
+    "unitPrice",
+    "taxRate",
+    "perVisit",
+  ]),
+  one("app/services/jobs/items-form.ts", "jobBillingSchema", jobBillingSchema, ["billing"]),
+  one("app/services/jobs/items-form.ts", "jobItemIdSchema", jobItemIdSchema, ["id", "perVisit"]),
+  one("app/services/visits/edit-schema.ts", "visitEditSchema", visitEditSchema),
+  { module: "app/services/visits/repeat.ts", name: "repeatFields", schemas: repeatFields },
+  one("app/services/integrations/accountant-settings.ts", "accountantSettingsSchema", accountantSettingsSchema),
   one("app/services/booking-requests/convert.server.ts", "convertRequestSchema", convertRequestSchema, ["to"]),
   one("app/services/schedule/board.server.ts", "boardParamsSchema", boardParamsSchema),
   one("app/services/schedule/schemas.ts", "scheduleFormSchema", scheduleFormSchema),

@@ -8,7 +8,9 @@ import { isUuid } from "~/utils/crypto.server";
 import { notFound, validationFailed } from "~/utils/app-error";
 import type { Actor } from "~/services/accounts/actor";
 import type { ImportType } from "./columns";
-import { analyseUpload, analyseWithMapping, type AnalysedUpload } from "./mapping/analyse.server";
+import { analyseWithMapping, peekCsv, type AnalysedUpload } from "./mapping/analyse.server";
+import { runCpu } from "~/services/work/pool.server";
+import { IMPORT_LIMITS } from "./columns";
 import type { MappingContext } from "./mapping/apply.server";
 import { PRESETS } from "./mapping/known-headers";
 import { headerKey, matchHeaders, type MatchHow } from "./mapping/match";
@@ -45,12 +47,48 @@ export async function analyseImportUpload<T extends ImportType>(
   type: T,
   input: CsvInput,
 ): Promise<AnalysedUpload<T>> {
-  return analyseUpload(
+  // The bytes are read here (a file over the limit stops at the limit: the parser says so);
+  // the parse and the checks run in the CPU pool (decision 331).
+  const data = await readUpTo(input, IMPORT_LIMITS.maxBytes + 1);
+  const peek = peekHead(data);
+  const known = peek?.headers.length ? await remembered(actor.tenantId, type, headerKey(peek.headers)) : null;
+  const result = await runCpu<AnalysedUpload<T>>(actor.tenantId, {
+    kind: "import-analyse",
     type,
-    input,
-    (key) => remembered(actor.tenantId, type, key),
-    await mappingContext(actor.tenantId),
-  );
+    data,
+    known,
+    context: await mappingContext(actor.tenantId),
+  });
+  // A kept file comes back from the thread as plain bytes.
+  if ("needsMapping" in result && result.needsMapping && !Buffer.isBuffer(result.data)) {
+    const bytes = result.data as Uint8Array;
+    result.data = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+  return result;
+}
+
+/** The input's bytes, at most `limit` of them (a longer input is cut there). */
+async function readUpTo(input: CsvInput, limit: number): Promise<Uint8Array> {
+  if (typeof input === "string") return Buffer.from(input, "utf8").subarray(0, limit);
+  if (input instanceof Uint8Array) return input.subarray(0, limit);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of input) {
+    chunks.push(chunk.byteLength > limit - size ? chunk.subarray(0, limit - size) : chunk);
+    size += chunk.byteLength;
+    if (size >= limit) break;
+  }
+  return Buffer.concat(chunks);
+}
+
+/** The headers of a file's head, as the analysis will peek them (for the remembered mapping). */
+function peekHead(data: Uint8Array) {
+  for (const bytes of [64 * 1024, 4 * 1024 * 1024]) {
+    const complete = data.byteLength <= bytes;
+    const peek = peekCsv(new TextDecoder("utf-8").decode(data.subarray(0, bytes)), complete);
+    if (complete || (peek && peek.sample.length >= 1)) return peek;
+  }
+  return null;
 }
 
 export type NeedsMapping = Extract<AnalysedUpload<ImportType>, { needsMapping: true }>;

@@ -106,8 +106,7 @@ export async function saveAccountantSettings(actor: Actor, value: AccountantSett
   );
 }
 
-type InvoiceLineRow = {
-  invoice_id: string;
+type InvoiceRow = {
   number: string;
   issue_date: string;
   due_date: string;
@@ -121,71 +120,59 @@ type InvoiceLineRow = {
   region: string | null;
   postal_code: string | null;
   country: string | null;
-  description: string | null;
-  quantity: string | null;
-  unit_price_cents: string | number | null;
-  line_total_cents: string | number | null;
-  tax_cents: string | number | null;
-  tax_rate: string | null;
+  /** [description, quantity, unit price, net, tax, rate] per line, in order. */
+  lines: Array<[string, string, number, number, number, string]>;
 };
 
 /**
  * The range's invoices (issued: not draft, not void; by issue date) with their lines and
  * customers, and the payments received in the range on such invoices. One statement each over
- * the tenant's index, in a stable order (date, number, id; lines by position), hence raw SQL.
+ * the tenant's index, in a stable order (date, number, id; lines by position), hence raw SQL;
+ * an invoice's lines come as one JSON array, so a year is one row per invoice.
  */
 export async function loadLedger(t: Tx, tenantId: string, range: DateRange): Promise<Ledger> {
-  const lines = await rows<InvoiceLineRow>(
-    `SELECT i.id AS invoice_id, i.number, i.issue_date::text AS issue_date,
-            coalesce(i.due_date, i.issue_date)::text AS due_date, i.currency, i.total_cents,
+  const found = await rows<InvoiceRow>(
+    `SELECT i.number, i.issue_date::text AS issue_date, coalesce(i.due_date, i.issue_date)::text AS due_date,
+            i.currency, i.total_cents,
             c.name, c.email, c.address_line1, c.address_line2, c.city, c.region, c.postal_code, c.country,
-            li.description, trim_scale(li.quantity)::text AS quantity, li.unit_price_cents,
-            li.line_total_cents, li.tax_cents, trim_scale(li.tax_rate)::text AS tax_rate
+            coalesce((SELECT json_agg(json_build_array(li.description, trim_scale(li.quantity)::text, li.unit_price_cents,
+                                                       li.line_total_cents, li.tax_cents, trim_scale(li.tax_rate)::text)
+                                      ORDER BY li.position, li.id)
+                        FROM invoice_items li
+                       WHERE li.tenant_id = i.tenant_id AND li.invoice_id = i.id), '[]') AS lines
        FROM invoices i
        JOIN customers c ON c.tenant_id = i.tenant_id AND c.id = i.customer_id
-       LEFT JOIN invoice_items li ON li.tenant_id = i.tenant_id AND li.invoice_id = i.id
       WHERE i.tenant_id = $1 AND i.issue_date >= $2::date AND i.issue_date <= $3::date
         AND i.status NOT IN ('draft', 'void')
-      ORDER BY i.issue_date, i.number, i.id, li.position, li.id`,
+      ORDER BY i.issue_date, i.number, i.id`,
     [tenantId, range.from, range.to],
     t,
   );
-  const invoices: Array<LedgerInvoice & { id: string }> = [];
-  let current: (LedgerInvoice & { id: string }) | undefined;
-  for (const r of lines) {
-    if (current?.id !== r.invoice_id) {
-      current = {
-        id: r.invoice_id,
-        number: r.number,
-        issueDate: r.issue_date,
-        dueDate: r.due_date,
-        currency: r.currency,
-        totalCents: Number(r.total_cents),
-        customer: {
-          name: r.name,
-          email: r.email,
-          addressLine1: r.address_line1,
-          addressLine2: r.address_line2,
-          city: r.city,
-          region: r.region,
-          postalCode: r.postal_code,
-          country: r.country,
-        },
-        lines: [],
-      };
-      invoices.push(current);
-    }
-    if (r.description !== null) {
-      current.lines.push({
-        description: r.description,
-        quantity: r.quantity ?? "1",
-        unitPriceCents: Number(r.unit_price_cents),
-        netCents: Number(r.line_total_cents),
-        taxCents: Number(r.tax_cents),
-        rate: r.tax_rate ?? "0",
-      });
-    }
-  }
+  const invoices: LedgerInvoice[] = found.map((r) => ({
+    number: r.number,
+    issueDate: r.issue_date,
+    dueDate: r.due_date,
+    currency: r.currency,
+    totalCents: Number(r.total_cents),
+    customer: {
+      name: r.name,
+      email: r.email,
+      addressLine1: r.address_line1,
+      addressLine2: r.address_line2,
+      city: r.city,
+      region: r.region,
+      postalCode: r.postal_code,
+      country: r.country,
+    },
+    lines: r.lines.map(([description, quantity, unit, net, tax, rate]) => ({
+      description,
+      quantity,
+      unitPriceCents: Number(unit),
+      netCents: Number(net),
+      taxCents: Number(tax),
+      rate,
+    })),
+  }));
   const payments = await rows<{
     date: string;
     amount_cents: string | number;
@@ -206,7 +193,7 @@ export async function loadLedger(t: Tx, tenantId: string, range: DateRange): Pro
     t,
   );
   return {
-    invoices: invoices.map(({ id: _id, ...inv }) => inv),
+    invoices,
     payments: payments.map((p) => ({
       date: p.date,
       amountCents: Number(p.amount_cents),

@@ -9,7 +9,14 @@
  */
 import { zipSync } from "fflate";
 import { escapeFormula } from "~/services/import/csv-write";
-import { taxCodesFor, rateKey, rateLabel, type AccountantSettings, type DateOrder } from "./accountant-settings";
+import {
+  taxCodesFor,
+  rateKey,
+  rateLabel,
+  type AccountantSettings,
+  type DateOrder,
+  type TaxCodes,
+} from "./accountant-settings";
 
 export type LedgerCustomer = {
   name: string;
@@ -83,21 +90,29 @@ export function formatDate(iso: string, order: DateOrder): string {
   return order === "dd/mm/yyyy" ? `${d}/${m}/${y}` : `${m}/${d}/${y}`;
 }
 
-/** A number written by us (an amount, a quantity): never escaped, it is data. */
-type Num = { num: string };
-type Cell = string | Num;
-const num = (s: string): Num => ({ num: s });
-
 const NEEDS_QUOTES = /[",\r\n]/;
 
-/** One CSV cell: text is formula-escaped (OWASP CSV injection) and quoted per RFC 4180. */
-function csvCell(c: Cell): string {
-  const s = typeof c === "string" ? escapeFormula(c) : c.num;
+/** A text cell of a CSV file: formula-escaped (OWASP CSV injection), then quoted per RFC 4180. */
+function text(value: string): string {
+  const s = escapeFormula(value);
   return NEEDS_QUOTES.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-function csv(headers: readonly string[], rows: readonly Cell[][]): string {
-  return [headers, ...rows].map((r) => r.map(csvCell).join(",")).join("\r\n") + "\r\n";
+/** A row of cells already written (text() for text; our own numbers as they are: -5 is data). */
+const row = (cells: readonly string[]) => cells.join(",");
+
+function csv(headers: readonly string[], rows: readonly string[]): string {
+  return [row(headers.map(text)), ...rows].join("\r\n") + "\r\n";
+}
+
+/** Each rate's codes, looked up once per file. */
+function codesOf(s: AccountantSettings) {
+  const cache = new Map<string, TaxCodes>();
+  return (rate: string) => {
+    let c = cache.get(rate);
+    if (!c) cache.set(rate, (c = taxCodesFor(s, rate)));
+    return c;
+  };
 }
 
 // ---------------------------------------------------------------------------
@@ -179,23 +194,31 @@ export const QBO_HEADERS = [
 
 /** QuickBooks Online's invoice import: one row per line, the invoice's columns repeated. */
 export function quickBooksOnlineCsv(ledger: Ledger, s: AccountantSettings): string {
-  const rows: Cell[][] = [];
+  const codes = codesOf(s);
+  const item = text(s.item);
+  const rows: string[] = [];
   for (const inv of ledger.invoices) {
+    const head = row([
+      text(inv.number),
+      text(inv.customer.name),
+      formatDate(inv.issueDate, s.dateOrder),
+      formatDate(inv.dueDate, s.dateOrder),
+      item,
+    ]);
+    const currency = text(inv.currency);
     for (const l of bookedLines(inv)) {
-      rows.push([
-        inv.number,
-        inv.customer.name,
-        formatDate(inv.issueDate, s.dateOrder),
-        formatDate(inv.dueDate, s.dateOrder),
-        s.item,
-        l.description,
-        num(l.quantity),
-        num(money(l.unitCents)),
-        num(money(l.netCents)),
-        taxCodesFor(s, l.rate).qbo,
-        num(money(l.taxCents)),
-        inv.currency,
-      ]);
+      rows.push(
+        row([
+          head,
+          text(l.description),
+          l.quantity,
+          money(l.unitCents),
+          money(l.netCents),
+          text(codes(l.rate).qbo),
+          money(l.taxCents),
+          currency,
+        ]),
+      );
     }
   }
   return csv(QBO_HEADERS, rows);
@@ -238,41 +261,44 @@ export const XERO_HEADERS = [
 ] as const;
 
 function xeroCsv(invoices: readonly LedgerInvoice[], s: AccountantSettings): string {
-  const rows: Cell[][] = [];
+  const codes = codesOf(s);
+  const account = text(s.xeroAccountCode);
+  const rows: string[] = [];
   for (const inv of invoices) {
     const c = inv.customer;
+    const head = row([
+      text(c.name),
+      text(c.email ?? ""),
+      text(c.addressLine1 ?? ""),
+      text(c.addressLine2 ?? ""),
+      "",
+      "",
+      text(c.city ?? ""),
+      text(c.region ?? ""),
+      text(c.postalCode ?? ""),
+      text(c.country ?? ""),
+      text(inv.number),
+      "",
+      formatDate(inv.issueDate, s.dateOrder),
+      formatDate(inv.dueDate, s.dateOrder),
+      money(inv.totalCents),
+      "",
+    ]);
+    const tail = row(["", "", "", "", text(inv.currency), ""]);
     for (const l of bookedLines(inv)) {
-      rows.push([
-        c.name,
-        c.email ?? "",
-        c.addressLine1 ?? "",
-        c.addressLine2 ?? "",
-        "",
-        "",
-        c.city ?? "",
-        c.region ?? "",
-        c.postalCode ?? "",
-        c.country ?? "",
-        inv.number,
-        "",
-        formatDate(inv.issueDate, s.dateOrder),
-        formatDate(inv.dueDate, s.dateOrder),
-        num(money(inv.totalCents)),
-        "",
-        l.description,
-        num(l.quantity),
-        num(money(l.unitCents)),
-        "",
-        s.xeroAccountCode,
-        taxCodesFor(s, l.rate).xero,
-        num(money(l.taxCents)),
-        "",
-        "",
-        "",
-        "",
-        inv.currency,
-        "",
-      ]);
+      rows.push(
+        row([
+          head,
+          text(l.description),
+          l.quantity,
+          money(l.unitCents),
+          "",
+          account,
+          text(codes(l.rate).xero),
+          money(l.taxCents),
+          tail,
+        ]),
+      );
     }
   }
   return csv(XERO_HEADERS, rows);
@@ -370,11 +396,8 @@ function iifText(s: string): string {
 /** A customer's name: a colon would make QuickBooks read "Customer:Job", a job of another customer. */
 const iifName = (s: string) => iifText(s.replace(/:/g, "-"));
 
-type IifRow = Array<string | Num>;
-
-function iifRow(cells: IifRow): string {
-  return cells.map((c) => (typeof c === "string" ? iifText(c) : c.num)).join("\t");
-}
+/** A row of the IIF: fields already written (iifText for text), tab-separated. */
+const iifRow = (cells: readonly string[]) => cells.join("\t");
 
 /**
  * Invoices (TRNS on Accounts Receivable for the total; a SPL per line on the income account and
@@ -384,21 +407,28 @@ function iifRow(cells: IifRow): string {
  */
 export function quickBooksDesktopIif(ledger: Ledger, s: AccountantSettings): string {
   const out: string[] = [IIF_HEADERS.trns.join("\t"), IIF_HEADERS.spl.join("\t"), IIF_HEADERS.end.join("\t")];
+  const codes = codesOf(s);
   const date = (iso: string) => formatDate(iso, "mm/dd/yyyy");
+  const income = iifText(s.incomeAccount);
+  const item = iifText(s.item);
+  const receivable = iifText(IIF_ACCOUNTS.receivable);
+  const salesTax = iifText(IIF_ACCOUNTS.salesTax);
+  const deposits = iifText(IIF_ACCOUNTS.deposits);
   for (const inv of ledger.invoices) {
     const name = iifName(inv.customer.name);
     const d = date(inv.issueDate);
+    const number = iifText(inv.number);
     out.push(
       iifRow([
         "TRNS",
         "",
         "INVOICE",
         d,
-        IIF_ACCOUNTS.receivable,
+        receivable,
         name,
         "",
-        num(money(inv.totalCents)),
-        inv.number,
+        money(inv.totalCents),
+        number,
         "",
         "N",
         "N",
@@ -406,25 +436,22 @@ export function quickBooksDesktopIif(ledger: Ledger, s: AccountantSettings): str
         "",
       ]),
     );
-    const lines = bookedLines(inv);
+    const splHead = iifRow(["SPL", "", "INVOICE", d]);
     const taxByRate = new Map<string, number>();
-    for (const l of lines) {
+    for (const l of bookedLines(inv)) {
       out.push(
         iifRow([
-          "SPL",
-          "",
-          "INVOICE",
-          d,
-          s.incomeAccount,
+          splHead,
+          income,
           name,
           "",
-          num(money(-l.netCents)),
-          inv.number,
-          l.description,
+          money(-l.netCents),
+          number,
+          iifText(l.description),
           "N",
-          num(`-${l.quantity}`),
-          num(money(l.unitCents)),
-          s.item,
+          `-${l.quantity}`,
+          money(l.unitCents),
+          item,
           l.taxCents !== 0 || l.rate !== "0" ? "Y" : "N",
         ]),
       );
@@ -433,20 +460,17 @@ export function quickBooksDesktopIif(ledger: Ledger, s: AccountantSettings): str
     for (const [rate, cents] of taxByRate) {
       out.push(
         iifRow([
-          "SPL",
-          "",
-          "INVOICE",
-          d,
-          IIF_ACCOUNTS.salesTax,
+          splHead,
+          salesTax,
           name,
           "",
-          num(money(-cents)),
-          inv.number,
-          `Sales tax ${rateLabel(rate)}`,
+          money(-cents),
+          number,
+          iifText(`Sales tax ${rateLabel(rate)}`),
           "N",
           "",
           "",
-          taxCodesFor(s, rate).iif,
+          iifText(codes(rate).iif),
           "N",
         ]),
       );
@@ -456,34 +480,35 @@ export function quickBooksDesktopIif(ledger: Ledger, s: AccountantSettings): str
   for (const p of ledger.payments) {
     const name = iifName(p.customerName);
     const d = date(p.date);
-    const memo = `Payment for invoice ${p.invoiceNumber}`;
+    const memo = iifText(`Payment for invoice ${p.invoiceNumber}`);
+    const reference = iifText(p.reference);
     out.push(
       iifRow([
         "TRNS",
         "",
         "PAYMENT",
         d,
-        IIF_ACCOUNTS.deposits,
+        deposits,
         name,
         "",
-        num(money(p.amountCents)),
-        p.reference,
+        money(p.amountCents),
+        reference,
         memo,
         "N",
         "N",
         "",
-        PAYMENT_METHODS[p.method] ?? "Other",
+        iifText(PAYMENT_METHODS[p.method] ?? "Other"),
       ]),
       iifRow([
         "SPL",
         "",
         "PAYMENT",
         d,
-        IIF_ACCOUNTS.receivable,
+        receivable,
         name,
         "",
-        num(money(-p.amountCents)),
-        p.reference,
+        money(-p.amountCents),
+        reference,
         memo,
         "N",
         "",

@@ -1,15 +1,17 @@
 import { Op } from "sequelize";
-import { inTenant, rows, type Tx } from "../../../db/index";
+import { inTenant, one, rows, type Tx } from "../../../db/index";
 import {
   Customer,
   Invoice,
   InvoiceItem,
+  type Job,
   Payment,
   PortalLink,
   Quote,
   type Tenant,
   TimeEntry,
   User,
+  Visit,
 } from "../../../db/models/index";
 import {
   decimalToMilli,
@@ -359,13 +361,136 @@ export async function invoiceShare(actor: Actor, invoiceId: string) {
 /** "1 h 30 min" */
 const duration = (minutes: number) => `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, "0")} min`;
 
+type Line = { description: string; quantityMilli: number; unitPriceCents: number; taxRatePpm: number };
+
+/** The job's line items (job_items, migration 0200), `perVisit` ones or the others. */
+async function jobItemLines(t: Tx, tenantId: string, jobId: string, perVisit: boolean): Promise<Line[]> {
+  const items = await rows<{ description: string; quantity: string; unit_price_cents: string; tax_rate: string }>(
+    `SELECT description, quantity::text, unit_price_cents, tax_rate::text FROM job_items
+      WHERE tenant_id = $1 AND job_id = $2 AND per_visit = $3 ORDER BY position, id`,
+    [tenantId, jobId, perVisit],
+    t,
+  );
+  return items.map((l) => ({
+    description: l.description,
+    quantityMilli: decimalToMilli(l.quantity),
+    unitPriceCents: Number(l.unit_price_cents),
+    taxRatePpm: percentToPpm(l.tax_rate),
+  }));
+}
+
 /**
- * "Create invoice" from a job (docs/decisions/117): a draft invoice whose lines are the job's
- * quote's chosen items (the customer's recorded choice, else the first option and every
- * non-optional line), then each time entry as labour at the technician's hourly rate
- * (users.hourly_rate_cents; a member without a rate gives a line at 0 for the office to price).
- * Exactly once per job: the job row is locked first, so a second call, at once or later,
- * waits and lands on the same invoice; invoices_job_key (migration 0025) backs it in the schema.
+ * Time entries as labour lines at each member's hourly rate (users.hourly_rate_cents; a member
+ * without a rate gives a line at 0 for the office to price): "Labour: Tom Tech, Jun 16, 2026 (1 h 30 min)".
+ */
+async function labourLines(t: Tx, tenant: Tenant, entries: TimeEntry[]): Promise<Line[]> {
+  const userIds = [...new Set(entries.map((e) => e.userId).filter((u): u is string => !!u))];
+  const members = new Map(
+    (userIds.length
+      ? await User.findAll({
+          where: { tenantId: tenant.id, id: userIds },
+          attributes: ["id", "name", "hourlyRateCents"],
+          transaction: t,
+        })
+      : []
+    ).map((u) => [u.id, u]),
+  );
+  const labourTax = percentToPpm(String(tenant.defaultTaxRate));
+  const lines: Line[] = [];
+  for (const e of entries) {
+    const minutes = Math.round((e.endedAt.getTime() - e.startedAt.getTime()) / 60_000);
+    if (minutes <= 0) continue;
+    const member = e.userId ? members.get(e.userId) : undefined;
+    const day = formatDate(dayIn(tenant.timeZone, e.startedAt));
+    lines.push({
+      description:
+        `Labour: ${member?.name ?? "former member"}, ${day} (${duration(minutes)})${e.note ? ` · ${e.note}` : ""}`.slice(
+          0,
+          1000,
+        ),
+      quantityMilli: Math.round((minutes * 1000) / 60),
+      unitPriceCents: Number(member?.hourlyRateCents ?? 0),
+      taxRatePpm: labourTax,
+    });
+  }
+  return lines;
+}
+
+/** A draft invoice of `lines` for the job (or one of its visits), with its history on both records. */
+async function draftInvoice(
+  t: Tx,
+  actor: Actor,
+  tenant: Tenant,
+  o: { job: Job; lines: Line[]; quote: Quote | null; visitId: string | null; what: string },
+): Promise<{ id: string; number: string; created: boolean }> {
+  const labourTax = percentToPpm(String(tenant.defaultTaxRate));
+  const lines = o.lines.length
+    ? o.lines
+    : [{ description: o.job.title.slice(0, 1000), quantityMilli: 1000, unitPriceCents: 0, taxRatePpm: labourTax }];
+  const items: LineItemInput[] = lines.slice(0, 200).map((l) => ({
+    description: l.description,
+    quantity: l.quantityMilli,
+    unitPrice: l.unitPriceCents,
+    taxRate: l.taxRatePpm,
+    optional: false,
+    option: null,
+  }));
+  const totals = invoiceTotals(items);
+  const issueDate = dayIn(tenant.timeZone);
+  const number = await nextDocumentNumber(t, actor.tenantId, "invoice");
+  const invoice = await Invoice.create(
+    {
+      tenantId: actor.tenantId,
+      customerId: o.job.customerId,
+      number,
+      status: "draft",
+      issueDate,
+      dueDate: addDays(issueDate, tenant.paymentTermsDays),
+      currency: o.quote?.currency.trim() ?? tenant.currency.trim(),
+      notes: null,
+      subtotalCents: totals.subtotal,
+      taxCents: totals.tax,
+      totalCents: totals.total,
+      amountPaidCents: 0,
+      jobId: o.job.id,
+      visitId: o.visitId,
+      quoteId: o.quote?.id ?? null,
+    },
+    { transaction: t },
+  );
+  await InvoiceItem.bulkCreate(invoiceItemRows(actor.tenantId, invoice.id, items), {
+    transaction: t,
+    returning: false,
+  });
+  await recordHistory(t, actor, {
+    recordType: "invoice",
+    recordId: invoice.id,
+    action: "created",
+    summary: `Created from ${o.what} “${o.job.title}”`.slice(0, 500),
+    details: { jobId: o.job.id, ...(o.visitId ? { visitId: o.visitId } : {}) },
+  });
+  await recordHistory(t, actor, {
+    recordType: "job",
+    recordId: o.job.id,
+    action: "invoiced",
+    summary: `Invoice ${number} created${o.visitId ? " for a visit" : ""}`,
+    details: { invoiceId: invoice.id, ...(o.visitId ? { visitId: o.visitId } : {}) },
+  });
+  return { id: invoice.id, number, created: true };
+}
+
+const quoteOfJob = (t: Tx, tenantId: string, job: Job) =>
+  job.quoteId
+    ? Quote.findOne({ where: { tenantId, id: job.quoteId }, transaction: t })
+    : Quote.findOne({ where: { tenantId, jobId: job.id }, transaction: t });
+
+/**
+ * "Create invoice" from a job (docs/decisions/117, 371): a draft invoice whose lines are the
+ * job's line items (those not billed per visit; a job without items: its quote's chosen items,
+ * the customer's recorded choice, else the first option and every non-optional line), then each
+ * time entry as labour, except the time of visits that have their own invoice: no labour is
+ * billed twice. Exactly once per job: the job row is locked first, so a second call, at once or
+ * later, waits and lands on the same invoice; invoices_job_key backs it in the schema.
  */
 export async function createInvoiceFromJob(
   actor: Actor,
@@ -375,19 +500,25 @@ export async function createInvoiceFromJob(
   return inTenant(actor.tenantId, async (t) => {
     const job = await lockJob(actor, jobId, t);
     const existing = await Invoice.findOne({
-      where: { tenantId: actor.tenantId, jobId: job.id },
+      where: { tenantId: actor.tenantId, jobId: job.id, visitId: null },
       attributes: ["id", "number"],
       transaction: t,
     });
     if (existing) return { id: existing.id, number: existing.number, created: false };
     if (job.status === "cancelled") throw conflict("This job is cancelled. Reopen it before invoicing it.");
     const tenant = await tenantOf(t, actor.tenantId);
-    const lines: Array<{ description: string; quantityMilli: number; unitPriceCents: number; taxRatePpm: number }> = [];
-
-    const quote = job.quoteId
-      ? await Quote.findOne({ where: { tenantId: actor.tenantId, id: job.quoteId }, transaction: t })
-      : await Quote.findOne({ where: { tenantId: actor.tenantId, jobId: job.id }, transaction: t });
-    if (quote) {
+    const quote = await quoteOfJob(t, actor.tenantId, job);
+    const hasItems = await one<{ n: number }>(
+      `SELECT count(*)::int AS n FROM job_items WHERE tenant_id = $1 AND job_id = $2`,
+      [actor.tenantId, job.id],
+      t,
+    );
+    const lines: Line[] = [];
+    if (hasItems!.n) {
+      lines.push(...(await jobItemLines(t, actor.tenantId, job.id, false)));
+      // A job billed on completion bills its per-visit items once, here.
+      if (job.billing !== "per_visit") lines.push(...(await jobItemLines(t, actor.tenantId, job.id, true)));
+    } else if (quote) {
       for (const l of await chosenQuoteItems(t, actor.tenantId, quote.id)) {
         lines.push({
           description: l.description,
@@ -397,7 +528,12 @@ export async function createInvoiceFromJob(
         });
       }
     }
-
+    const invoicedVisits = await rows<{ visit_id: string }>(
+      `SELECT visit_id FROM invoices WHERE tenant_id = $1 AND job_id = $2 AND visit_id IS NOT NULL AND status <> 'void'`,
+      [actor.tenantId, job.id],
+      t,
+    );
+    const billed = new Set(invoicedVisits.map((r) => r.visit_id));
     const entries = await TimeEntry.findAll({
       where: { tenantId: actor.tenantId, jobId: job.id },
       order: [
@@ -406,97 +542,65 @@ export async function createInvoiceFromJob(
       ],
       transaction: t,
     });
-    const userIds = [...new Set(entries.map((e) => e.userId).filter((u): u is string => !!u))];
-    const members = new Map(
-      (userIds.length
-        ? await User.findAll({
-            where: { tenantId: actor.tenantId, id: userIds },
-            attributes: ["id", "name", "hourlyRateCents"],
-            transaction: t,
-          })
-        : []
-      ).map((u) => [u.id, u]),
+    lines.push(
+      ...(await labourLines(
+        t,
+        tenant,
+        entries.filter((e) => !e.visitId || !billed.has(e.visitId)),
+      )),
     );
-    const labourTax = percentToPpm(String(tenant.defaultTaxRate));
-    for (const e of entries) {
-      const minutes = Math.round((e.endedAt.getTime() - e.startedAt.getTime()) / 60_000);
-      if (minutes <= 0) continue;
-      const member = e.userId ? members.get(e.userId) : undefined;
-      const day = formatDate(dayIn(tenant.timeZone, e.startedAt));
-      lines.push({
-        description:
-          `Labour: ${member?.name ?? "former member"}, ${day} (${duration(minutes)})${e.note ? ` · ${e.note}` : ""}`.slice(
-            0,
-            1000,
-          ),
-        quantityMilli: Math.round((minutes * 1000) / 60),
-        unitPriceCents: Number(member?.hourlyRateCents ?? 0),
-        taxRatePpm: labourTax,
-      });
-    }
-    if (!lines.length)
-      lines.push({
-        description: job.title.slice(0, 1000),
-        quantityMilli: 1000,
-        unitPriceCents: 0,
-        taxRatePpm: labourTax,
-      });
-
-    const items: LineItemInput[] = lines.slice(0, 200).map((l) => ({
-      description: l.description,
-      quantity: l.quantityMilli,
-      unitPrice: l.unitPriceCents,
-      taxRate: l.taxRatePpm,
-      optional: false,
-      option: null,
-    }));
-    const totals = invoiceTotals(items);
-    const issueDate = dayIn(tenant.timeZone);
-    const number = await nextDocumentNumber(t, actor.tenantId, "invoice");
-    const invoice = await Invoice.create(
-      {
-        tenantId: actor.tenantId,
-        customerId: job.customerId,
-        number,
-        status: "draft",
-        issueDate,
-        dueDate: addDays(issueDate, tenant.paymentTermsDays),
-        currency: quote?.currency.trim() ?? tenant.currency.trim(),
-        notes: null,
-        subtotalCents: totals.subtotal,
-        taxCents: totals.tax,
-        totalCents: totals.total,
-        amountPaidCents: 0,
-        jobId: job.id,
-        quoteId: quote?.id ?? null,
-      },
-      { transaction: t },
-    );
-    await InvoiceItem.bulkCreate(invoiceItemRows(actor.tenantId, invoice.id, items), {
-      transaction: t,
-      returning: false,
-    });
-    await recordHistory(t, actor, {
-      recordType: "invoice",
-      recordId: invoice.id,
-      action: "created",
-      summary: `Created from job “${job.title}”`.slice(0, 500),
-      details: { jobId: job.id },
-    });
-    await recordHistory(t, actor, {
-      recordType: "job",
-      recordId: job.id,
-      action: "invoiced",
-      summary: `Invoice ${number} created`,
-      details: { invoiceId: invoice.id },
-    });
+    const made = await draftInvoice(t, actor, tenant, { job, lines, quote, visitId: null, what: "job" });
     // A deposit paid with the quote's approval becomes this invoice's first payment (decision 156).
-    if (quote) await applyQuoteDeposit(t, actor, invoice.id);
-    return { id: invoice.id, number, created: true };
+    if (quote) await applyQuoteDeposit(t, actor, made.id);
+    return made;
   });
 }
 
-/** The job's invoice (the one "Create invoice" made), if any. */
+/**
+ * A completed visit of a job billed per visit: one draft invoice of the job's per-visit items
+ * and the visit's own time as labour (docs/decisions/371). Once per visit: the visit row is
+ * locked first, so a second call, at once or later, lands on the same invoice; invoices_visit_key
+ * backs it in the schema. A visit the caller's tenant does not have is 404; a visit not
+ * completed, or of a job billed on completion, is 409.
+ */
+export async function createInvoiceFromVisit(
+  actor: Actor,
+  visitId: string,
+): Promise<{ id: string; number: string; created: boolean }> {
+  assertManagesRecords(actor);
+  return inTenant(actor.tenantId, async (t) => {
+    const visit =
+      isUuid(visitId) &&
+      (await Visit.findOne({ where: { tenantId: actor.tenantId, id: visitId }, transaction: t, lock: t.LOCK.UPDATE }));
+    if (!visit) throw notFound("Visit not found.");
+    const existing = await Invoice.findOne({
+      where: { tenantId: actor.tenantId, visitId: visit.id },
+      attributes: ["id", "number"],
+      transaction: t,
+    });
+    if (existing) return { id: existing.id, number: existing.number, created: false };
+    const job = await lockJob(actor, visit.jobId, t);
+    if (job.billing !== "per_visit")
+      throw conflict("This job is billed on completion: create its invoice from the job once the work is done.");
+    if (visit.status !== "completed") throw conflict("Only a completed visit can be invoiced.");
+    const tenant = await tenantOf(t, actor.tenantId);
+    const entries = await TimeEntry.findAll({
+      where: { tenantId: actor.tenantId, visitId: visit.id },
+      order: [
+        ["startedAt", "ASC"],
+        ["id", "ASC"],
+      ],
+      transaction: t,
+    });
+    const lines = [
+      ...(await jobItemLines(t, actor.tenantId, job.id, true)),
+      ...(await labourLines(t, tenant, entries)),
+    ];
+    const quote = await quoteOfJob(t, actor.tenantId, job);
+    return draftInvoice(t, actor, tenant, { job, lines, quote, visitId: visit.id, what: "a visit of job" });
+  });
+}
+
 /**
  * Time on a job that "Create invoice" could not price: each member (or former member) with
  * time entries and no hourly rate, with their minutes. The job page warns before invoicing,
@@ -518,11 +622,12 @@ export async function unpricedLabour(actor: Actor, jobId: string): Promise<Array
   );
 }
 
+/** The job's invoice (the one "Create invoice" made), if any. */
 export async function jobInvoice(actor: Actor, jobId: string) {
   if (!isUuid(jobId)) return null;
   return inTenant(actor.tenantId, async (t) => {
     const invoice = await Invoice.findOne({
-      where: { tenantId: actor.tenantId, jobId },
+      where: { tenantId: actor.tenantId, jobId, visitId: null },
       attributes: ["id", "number", "status"],
       transaction: t,
     });

@@ -41,7 +41,7 @@ export const workBusy = (kind: WorkKind) =>
   new AppError("RATE_LIMITED", MESSAGES[kind], { headers: { "Retry-After": String(WORK_CLASSES[kind].retryAfter) } });
 
 /** Takes a lease for one piece of `kind` work, or null when the tenant or user is at its limit. */
-async function claim(tenantId: string, userId: string | null, kind: WorkKind): Promise<string | null> {
+export async function claimWork(tenantId: string, userId: string | null, kind: WorkKind): Promise<string | null> {
   const c = WORK_CLASSES[kind];
   const deadline = Date.now() + c.waitMs;
   let delay = 50;
@@ -61,7 +61,7 @@ async function claim(tenantId: string, userId: string | null, kind: WorkKind): P
   }
 }
 
-async function release(tenantId: string, id: string) {
+export async function releaseWork(tenantId: string, id: string) {
   try {
     await one(`SELECT app_release_work($1, $2)`, [tenantId, id]);
   } catch (error) {
@@ -80,13 +80,40 @@ export async function withWork<T>(
   kind: WorkKind,
   fn: () => Promise<T>,
 ): Promise<T> {
-  const lease = await claim(who.tenantId, who.userId, kind);
-  if (!lease) throw workBusy(kind);
+  const lease = await claimWork(who.tenantId, who.userId, kind);
+  if (!lease) {
+    // Refused in the page machinery: the serving process refuses before it (earlyWork), so
+    // this stays at 0 there (the fairness test reads it).
+    workFigures().lateRefusals++;
+    throw workBusy(kind);
+  }
   try {
     return await withStatementTimeout(WORK_CLASSES[kind].statementTimeoutMs, fn);
   } finally {
-    await release(who.tenantId, lease);
+    await releaseWork(who.tenantId, lease);
   }
+}
+
+/** Runs `fn` under a lease the serving process already took for this request, and releases it. */
+export async function withHeldWork<T>(
+  held: { kind: WorkKind; tenantId: string; lease: string },
+  fn: () => Promise<T>,
+): Promise<T> {
+  workFigures().admittedEarly++;
+  try {
+    return await withStatementTimeout(WORK_CLASSES[held.kind].statementTimeoutMs, fn);
+  } finally {
+    await releaseWork(held.tenantId, held.lease);
+  }
+}
+
+type WorkFigures = { refusedEarly: number; admittedEarly: number; lateRefusals: number };
+declare global {
+  var __workFigures: WorkFigures | undefined;
+}
+/** Counters of the shares: refused before the page machinery, admitted there, refused in it. */
+export function workFigures(): WorkFigures {
+  return (globalThis.__workFigures ??= { refusedEarly: 0, admittedEarly: 0, lateRefusals: 0 });
 }
 
 /**
@@ -95,10 +122,19 @@ export async function withWork<T>(
  * (a plain list page is cheap); an import or a commit is the route's POST.
  */
 export function workKindOf(declared: WorkKind | undefined, request: Request, isAction: boolean): WorkKind | null {
+  return workKindFor(declared, new URL(request.url).searchParams, isAction);
+}
+
+/** workKindOf from a request's query and whether it is an action (a method other than GET and HEAD). */
+export function workKindFor(
+  declared: WorkKind | undefined,
+  query: URLSearchParams,
+  isAction: boolean,
+): WorkKind | null {
   if (!declared) return null;
   if (declared === "search" || declared === "report") {
     if (isAction) return null;
-    return declared === "report" || (new URL(request.url).searchParams.get("q") ?? "").trim() ? declared : null;
+    return declared === "report" || (query.get("q") ?? "").trim() ? declared : null;
   }
   return isAction ? declared : null;
 }

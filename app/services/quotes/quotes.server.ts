@@ -3,7 +3,7 @@
 // transaction; the route, the seed, the tests and the assistant's "start a quote" call them.
 import { oneAtATime } from "~/services/limits/one-at-a-time.server";
 import { Op } from "sequelize";
-import { inTenant, one, type Tx } from "../../../db/index";
+import { inTenant, one, rows, type Tx } from "../../../db/index";
 import {
   BookingRequest,
   Customer,
@@ -445,6 +445,26 @@ export async function chosenQuoteItems(t: Tx, tenantId: string, quoteId: string)
   ).map((l) => l.item);
 }
 
+/** Copies a quote's chosen lines to the job's line items, in order (none is billed per visit until the office says so). */
+async function copyItemsToJob(t: Tx, tenantId: string, jobId: string, chosen: QuoteItem[]): Promise<void> {
+  if (!chosen.length) return;
+  await rows(
+    `INSERT INTO job_items (tenant_id, job_id, position, description, quantity, unit_price_cents, tax_rate)
+     SELECT $1, $2, n, d, q::numeric, p::bigint, r::numeric
+       FROM unnest($3::int[], $4::text[], $5::text[], $6::text[], $7::text[]) AS u(n, d, q, p, r)`,
+    [
+      tenantId,
+      jobId,
+      chosen.map((_, i) => i + 1),
+      chosen.map((l) => l.description.slice(0, 1000)),
+      chosen.map((l) => String(l.quantity)),
+      chosen.map((l) => String(l.unitPriceCents)),
+      chosen.map((l) => String(l.taxRate)),
+    ],
+    t,
+  );
+}
+
 /** A line as it goes into a job's description: "2 × Water heater" (quantity 1 is left out). */
 const jobLine = (l: QuoteItem) => {
   const qty = trimDecimal(l.quantity);
@@ -485,6 +505,8 @@ async function convertOnce(actor: Actor, id: string): Promise<{ jobId: string; c
       },
       { transaction: t },
     );
+    // The chosen items become the job's line items, which its invoices bill (docs/decisions/371).
+    await copyItemsToJob(t, actor.tenantId, job.id, chosen);
     // The chosen items are what the technician ticks off on site (docs/decisions/213).
     await setChecklist(actor.tenantId, job.id, checklistFromItems(chosen.map((i) => i.description)), t);
     quote.set({ jobId: job.id, convertedAt: new Date() });

@@ -112,8 +112,8 @@ export async function addVisit(
     if (job.status === "completed") throw conflict(`“${job.title}” is completed; it takes no more visits.`);
     const zone = await tenantTimeZone(actor.tenantId, t);
     const crew = await crewOf(actor.tenantId, input.assigneeIds, t);
-    const start = zonedToUtc(input.start!, zone);
-    const end = zonedToUtc(input.end!, zone);
+    const start = zonedToUtc(input.start, zone);
+    const end = zonedToUtc(input.end, zone);
     if (end <= start) throw validationFailed({ end: ["The end must be after the start."] });
     const visit = (await one<{ id: string }>(
       `INSERT INTO visits (tenant_id, job_id, starts_at, ends_at, status, note)

@@ -1,0 +1,106 @@
+// The shares of expensive work, taken by the serving process before Remix runs
+// (scripts/serve-hooks.mjs calls `admitWork` for a request whose route declares `work`):
+// a request over its tenant's or user's share is answered 429 here, at the cost of a session
+// lookup and one statement, without the router, the loaders or a page render. An admitted
+// request carries its lease to the boundary in a header only this process sets (a client's
+// own is dropped), and the lease is released when the answer ends. docs/decisions/331.
+import { randomBytes, randomUUID } from "node:crypto";
+import { findSessionUser } from "~/services/accounts/sessions.server";
+import { claimWork, releaseWork, workBusy, workFigures, workKindFor } from "~/services/limits/work.server";
+import type { WorkKind } from "~/services/limits/work.server";
+import { sessionCookie } from "~/utils/cookies.server";
+import type { RouteRules } from "./route-rules";
+
+export const LEASE_HEADER = "x-fieldwork-work-lease";
+/** Proves a lease header was set by this process. */
+const NONCE = randomBytes(16).toString("hex");
+
+type NodeRequest = { method?: string; url?: string; headers: Record<string, string | string[] | undefined> };
+
+export type Admission =
+  | { kind: "refuse"; status: number; headers: Record<string, string>; body: string }
+  | { kind: "admit"; release: () => Promise<void> }
+  | null;
+
+/** The lease a request holds (its class, tenant and id), when this process set the header. */
+export function heldWork(request: Request): { kind: WorkKind; tenantId: string; lease: string } | null {
+  const value = request.headers.get(LEASE_HEADER);
+  if (!value) return null;
+  const [nonce, kind, tenantId, lease] = value.split(":");
+  return nonce === NONCE && tenantId && lease ? { kind: kind as WorkKind, tenantId, lease } : null;
+}
+
+function refusal(rules: RouteRules, kind: WorkKind, query: URLSearchParams): Admission {
+  const error = workBusy(kind);
+  const requestId = randomUUID();
+  const headers: Record<string, string> = {
+    ...error.headers,
+    "cache-control": "no-store",
+    "x-content-type-options": "nosniff",
+    "x-request-id": requestId,
+  };
+  if (rules.reply === "json") {
+    const body = JSON.stringify({
+      success: false,
+      error: { code: error.code, message: error.message, fields: {} },
+      meta: { requestId },
+    });
+    return {
+      kind: "refuse",
+      status: 429,
+      headers: { ...headers, "content-type": "application/json; charset=utf-8" },
+      body,
+    };
+  }
+  if (query.has("_data")) {
+    // A page's data request (client-side navigation): a thrown Response for Remix's client.
+    return {
+      kind: "refuse",
+      status: 429,
+      headers: { ...headers, "content-type": "application/json; charset=utf-8", "x-remix-catch": "yes" },
+      body: JSON.stringify({ message: error.message }),
+    };
+  }
+  const text = error.message.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+  const body =
+    `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
+    `<title>Too many requests · Fieldwork</title></head><body><main><h1>Too many requests</h1><p>${text}</p>` +
+    `<p>Wait a moment, then try again.</p></main></body></html>`;
+  return {
+    kind: "refuse",
+    status: 429,
+    headers: {
+      ...headers,
+      "content-type": "text/html; charset=utf-8",
+      "content-security-policy": "default-src 'none'; frame-ancestors 'none'",
+    },
+    body,
+  };
+}
+
+/**
+ * Takes the request's share when its route declares expensive work: null when there is none to
+ * take (not that kind of request, or signed out: the route sends to sign-in), the refusal to
+ * send, or the admission (the lease header is set on `req`; call `release` when it ends).
+ */
+export async function admitWork(req: NodeRequest, rules: RouteRules): Promise<Admission> {
+  delete req.headers[LEASE_HEADER];
+  if (!rules.work) return null;
+  const url = req.url ?? "/";
+  const q = url.indexOf("?");
+  const query = new URLSearchParams(q < 0 ? "" : url.slice(q + 1));
+  const method = req.method ?? "GET";
+  const kind = workKindFor(rules.work, query, method !== "GET" && method !== "HEAD");
+  if (!kind) return null;
+  const cookie = req.headers.cookie;
+  const token = await sessionCookie().parse(typeof cookie === "string" ? cookie : null);
+  const user = typeof token === "string" ? await findSessionUser(token) : null;
+  if (!user) return null;
+  const lease = await claimWork(user.tenantId, user.id, kind);
+  if (!lease) {
+    workFigures().refusedEarly++;
+    return refusal(rules, kind, query);
+  }
+  req.headers[LEASE_HEADER] = `${NONCE}:${kind}:${user.tenantId}:${lease}`;
+  return { kind: "admit", release: () => releaseWork(user.tenantId, lease) };
+}

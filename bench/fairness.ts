@@ -1,0 +1,99 @@
+/**
+ * Fairness (BENCHMARKS.md part three): tenant B's page median while tenant A floods (6 import
+ * previews of 40,000 rows, 6 reports and 6 searches in flight at once, each re-sent as soon as
+ * it is answered), over B's unloaded median, same run, same server. B's page: `/customers`
+ * (signed in, 30 customers), 50 sequential requests each time. Goal: <= 3.
+ * `npx tsx bench/fairness.ts` (or `BENCH_ONLY=FAIR npm run bench`); writes bench/results/fairness.json.
+ */
+import { closeDb, configureDb, rows } from "../db/index";
+import { createTenantWithUsers } from "../scripts/seeds/factories";
+import { clientFor, type Client } from "../tests/helpers/client";
+import { upload } from "../tests/helpers/import";
+import { benchDatabase, buildApp, figure, printTable, productionServer, round, writeResults, type Figure } from "./lib";
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+async function bPages(b: Client, n = 50): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    const res = await b.get("/customers");
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`B's page answered ${res.status}`);
+    out.push(performance.now() - t);
+  }
+  return out;
+}
+
+export async function benchFairness(baseUrl: string, databaseUrl: string): Promise<Figure[]> {
+  configureDb({ url: databaseUrl });
+  const A = await createTenantWithUsers("Flooding Plumbing");
+  const B = await createTenantWithUsers("Quiet Heating");
+  await rows(
+    `INSERT INTO customers (tenant_id, name, email, company, city)
+     SELECT $1, 'Name ' || substr(md5(i::text), 1, 8), 'c' || i || '@example.com', 'Company ' || (i % 500), 'Springfield'
+       FROM generate_series(1, 50000) i`,
+    [A.id],
+  );
+  await rows(`INSERT INTO customers (tenant_id, name) SELECT $1, 'Quiet ' || i FROM generate_series(1, 30) i`, [B.id]);
+  await rows(`ANALYZE customers`);
+  const opts = { production: true };
+  const a = await Promise.all([A.users.owner, A.users.admin, A.users.office].map((u) => clientFor(u, baseUrl, opts)));
+  const b = await clientFor(B.users.office, baseUrl, opts);
+  await closeDb();
+  const csv = [
+    "name,email,company,phone,city",
+    ...Array.from({ length: 40_000 }, (_, i) => `Flood ${i},f${i}@example.net,Co ${i % 50},+1 555 ${i},Town ${i % 90}`),
+  ].join("\r\n");
+
+  await bPages(b, 10); // warm-up
+  const alone = median(await bPages(b));
+
+  let flooding = true;
+  const counts: Record<string, number> = {};
+  const slot = async (what: string, send: () => Promise<Response>) => {
+    while (flooding) {
+      const res = await send();
+      await res.arrayBuffer().catch(() => {});
+      counts[`${what} ${res.status}`] = (counts[`${what} ${res.status}`] ?? 0) + 1;
+      if (res.status === 429) await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  const slots = [
+    ...Array.from({ length: 6 }, (_, i) => slot("preview", () => upload(a[i % 3], "customers", csv))),
+    ...Array.from({ length: 6 }, (_, i) => slot("report", () => a[i % 2].get("/reports"))),
+    ...Array.from({ length: 6 }, (_, i) =>
+      slot("search", () => a[i % 3].get(`/customers?q=${["nam", "co", "c4"][i % 3]}`)),
+    ),
+  ];
+  await new Promise((r) => setTimeout(r, 2_000)); // the flood is under way
+  const flooded = median(await bPages(b));
+  flooding = false;
+  await Promise.all(slots);
+  console.log("A's answers during the flood:", counts);
+  return [
+    figure("fairness: B's /customers p50, unloaded", round(alone), "ms", "measured", null),
+    figure("fairness: B's /customers p50 while A floods", round(flooded), "ms", "measured", null),
+    figure("fairness: flooded / unloaded", round(flooded / alone), "ratio", "<= 3", flooded / alone <= 3),
+  ];
+}
+
+async function main() {
+  const started = Date.now();
+  buildApp();
+  const database = await benchDatabase();
+  const server = await productionServer({ DATABASE_URL: database.url });
+  try {
+    const figures = await benchFairness(server.url, database.url);
+    printTable(figures);
+    writeResults("fairness.json", figures, { postgres: database.version, started });
+  } finally {
+    await server.stop();
+    await database.stop();
+  }
+}
+
+if (import.meta.filename === process.argv[1]) await main();
