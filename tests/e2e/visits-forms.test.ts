@@ -30,10 +30,10 @@ describe("browser: recurring jobs and the visit edit page", { skip: SKIP_BROWSER
   let browser: Browser;
   withBrowser((b) => (browser = b));
 
-  const withContext = async (make: () => Promise<BrowserContext>, use: (c: BrowserContext) => Promise<void>) => {
+  const withContext = async (make: () => Promise<BrowserContext>, run: (c: BrowserContext) => Promise<void>) => {
     const context = await make();
     try {
-      await use(context);
+      await run(context);
     } finally {
       await context.close();
     }
