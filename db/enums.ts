@@ -18,6 +18,14 @@ export const JOB_STATUSES = [
 ] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
+/** A job or visit under way: on the way, working, or paused. */
+export const UNDER_WAY_STATUSES = ["en_route", "in_progress", "on_hold"] as const satisfies readonly JobStatus[];
+/** A job or visit on the calendar and not done yet (it needs its time). */
+export const OPEN_ON_CALENDAR_STATUSES = ["scheduled", ...UNDER_WAY_STATUSES] as const;
+
+/** A constant list as an SQL IN list: `'a', 'b'` (only for the constant lists of this file). */
+export const sqlList = (values: readonly string[]) => values.map((v) => `'${v}'`).join(", ");
+
 /** A visit's statuses: a job's, less `unscheduled` (a job with no visit is unscheduled). */
 export type VisitStatus = Exclude<JobStatus, "unscheduled">;
 export const VISIT_STATUSES = JOB_STATUSES.filter((s): s is VisitStatus => s !== "unscheduled");

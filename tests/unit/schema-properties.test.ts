@@ -72,6 +72,7 @@ import { invoiceFormSchema, officePaymentSchema, voidInvoiceFormSchema } from ".
 import { jobActionSchema, jobFormSchema } from "../../app/services/jobs/schemas";
 import { jobBillingSchema, jobItemIdSchema, jobItemSchema } from "../../app/services/jobs/items-form";
 import { visitEditSchema } from "../../app/services/visits/edit-schema";
+import { addVisitSchema, visitScheduleSchema } from "../../app/services/visits/schemas";
 import { repeatFields } from "../../app/services/visits/repeat";
 import { accountantSettingsSchema } from "../../app/services/integrations/accountant-settings";
 import { convertRequestSchema } from "../../app/services/booking-requests/convert.server";
@@ -157,6 +158,8 @@ export const SCHEMAS_TESTED: readonly Entry[] = [
   one("app/services/jobs/items-form.ts", "jobBillingSchema", jobBillingSchema, ["billing"]),
   one("app/services/jobs/items-form.ts", "jobItemIdSchema", jobItemIdSchema, ["id", "perVisit"]),
   one("app/services/visits/edit-schema.ts", "visitEditSchema", visitEditSchema),
+  one("app/services/visits/schemas.ts", "addVisitSchema", addVisitSchema),
+  one("app/services/visits/schemas.ts", "visitScheduleSchema", visitScheduleSchema),
   { module: "app/services/visits/repeat.ts", name: "repeatFields", schemas: repeatFields },
   one("app/services/integrations/accountant-settings.ts", "accountantSettingsSchema", accountantSettingsSchema),
   one("app/services/booking-requests/convert.server.ts", "convertRequestSchema", convertRequestSchema, ["to"]),

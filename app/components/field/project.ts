@@ -13,6 +13,7 @@ import {
   type JobStatus,
 } from "~/services/field/protocol";
 import type { Queued } from "./sync-store";
+import { UNDER_WAY_STATUSES } from "../../../db/enums";
 import { dateTimeFormat } from "~/utils/format";
 
 export type ShownJob = FieldJob & {
@@ -104,7 +105,7 @@ export function dayKey(iso: string, timeZone: string): string {
   return dateTimeFormat({ timeZone, year: "numeric", month: "2-digit", day: "2-digit" }, "en-CA").format(new Date(iso));
 }
 
-const ACTIVE: JobStatus[] = ["en_route", "in_progress", "on_hold"];
+const ACTIVE: readonly JobStatus[] = UNDER_WAY_STATUSES;
 
 export function groupDay(jobs: ShownJob[], now: string, timeZone: string): DayGroups {
   const today = dayKey(now, timeZone);

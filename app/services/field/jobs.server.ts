@@ -1,5 +1,6 @@
 import { inTenant, rows } from "../../../db/index";
 import type { Actor } from "~/services/accounts/actor";
+import { sqlList, UNDER_WAY_STATUSES } from "../../../db/enums";
 import { NEXT_STATUSES, type CrewMember, type FieldJob, type FieldVisit, type JobStatus } from "./protocol";
 import { addressSql } from "~/services/records/sql.server";
 
@@ -45,7 +46,7 @@ const OPEN_SOURCE = `
     SELECT DISTINCT ON (v.job_id) v.job_id, v.id AS visit_id, v.status, v.starts_at, v.ends_at, v.completed_at
       FROM visit_assignees a JOIN visits v ON v.tenant_id = a.tenant_id AND v.id = a.visit_id
      WHERE a.tenant_id = $1 AND a.user_id = $2 AND v.status NOT IN ('completed', 'cancelled')
-     ORDER BY v.job_id, (v.status IN ('en_route', 'in_progress', 'on_hold')) DESC, v.starts_at, v.id) mine
+     ORDER BY v.job_id, (v.status IN (${sqlList(UNDER_WAY_STATUSES)})) DESC, v.starts_at, v.id) mine
   UNION ALL
   SELECT j.id, NULL, j.status, j.scheduled_start, j.scheduled_end, j.completed_at FROM jobs j
    WHERE j.tenant_id = $1 AND j.assignee_id = $2 AND j.status NOT IN ('completed', 'cancelled')

@@ -3,6 +3,7 @@
 // Each type's checks come from its record's field list (docs/decisions/290-field-lists.md); here
 // are the rules across columns and the defaults that depend on another column.
 import type { z } from "zod";
+import { OPEN_ON_CALENDAR_STATUSES } from "../../../db/enums";
 import { customerSchema, CUSTOMER_SPEC } from "~/services/customers/schema";
 import { JOB_FIELDS } from "~/services/jobs/fields";
 import { QUOTE_FIELDS } from "~/services/quotes/fields";
@@ -39,7 +40,7 @@ export const SPECS = {
 export { customerSchema };
 
 /** Job statuses that put the job on the calendar: they need its time. */
-const ON_THE_CALENDAR: readonly unknown[] = ["scheduled", "en_route", "in_progress", "on_hold"];
+const ON_THE_CALENDAR: readonly unknown[] = OPEN_ON_CALENDAR_STATUSES;
 
 export const jobSchema = rowSchemaOf<typeof JOB_FIELDS, JobRow>(
   JOB_FIELDS,

@@ -1,4 +1,5 @@
 import { one, type Tx } from "../../../db/index";
+import { OPEN_ON_CALENDAR_STATUSES, sqlList } from "../../../db/enums";
 import { randomToken } from "~/utils/crypto.server";
 import type { Portal } from "./access.server";
 import {
@@ -122,7 +123,7 @@ SELECT
                         WHERE a.tenant_id = $1 AND a.visit_id = v.id)) AS doc, v.starts_at, v.id
        FROM jobs j JOIN visits v ON v.tenant_id = j.tenant_id AND v.job_id = j.id
       WHERE j.tenant_id = $1 AND j.customer_id = $2 AND j.status NOT IN ('cancelled', 'completed')
-        AND v.status IN ('scheduled', 'en_route', 'in_progress', 'on_hold')
+        AND v.status IN (${sqlList(OPEN_ON_CALENDAR_STATUSES)})
         AND coalesce(v.ends_at, v.starts_at + interval '1 hour') >= now()
       ORDER BY v.starts_at, v.id LIMIT 20) x) AS visits`;
 

@@ -8,6 +8,7 @@ import {
   type InvoiceStatus,
   type QuoteStatus,
   type TimeWindow,
+  type OPEN_ON_CALENDAR_STATUSES,
 } from "../../../db/enums";
 
 export { TIME_WINDOWS, type TimeWindow };
@@ -97,7 +98,7 @@ export type PortalVisit = {
   jobTitle: string;
   start: string;
   end: string | null;
-  status: "scheduled" | "en_route" | "in_progress" | "on_hold";
+  status: (typeof OPEN_ON_CALENDAR_STATUSES)[number];
   crew: string[];
 };
 
