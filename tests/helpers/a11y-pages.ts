@@ -283,8 +283,8 @@ export const PAGES: PageCase[] = [
     shows: /New job/,
     shot: true,
     then: async (page) => {
-      await page.getByLabel("Start").fill("2026-06-16T11:00");
-      await page.getByLabel("End").fill("2026-06-16T09:00");
+      await page.getByLabel("Start", { exact: true }).fill("2026-06-16T11:00");
+      await page.getByLabel("End", { exact: true }).fill("2026-06-16T09:00");
       await page.getByRole("button", { name: "Create job" }).click();
       await page.locator("#job-form-title-error").waitFor();
     },
