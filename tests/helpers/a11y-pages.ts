@@ -58,6 +58,17 @@ export async function seed(tag: string) {
     status: "en_route",
     scheduledStart: new Date(Date.now() - 3600_000),
   });
+  const upcoming = await createJob(t.id, {
+    customerId: customer.id,
+    title: "Spring AC check",
+    assigneeId: t.users.technician.id,
+    status: "scheduled",
+    scheduledStart: new Date(Date.now() + 2 * 86_400_000),
+  });
+  const visit = (await one<{ id: string }>(`SELECT id FROM visits WHERE tenant_id = $1 AND job_id = $2`, [
+    t.id,
+    upcoming.id,
+  ]))!;
   const quote = await createQuote(t.id, { customerId: customer.id });
   await createQuote(t.id, {
     customerId: customer.id,
@@ -132,6 +143,7 @@ export async function seed(tag: string) {
     badPreview,
     runId,
     uploadId,
+    visitId: visit.id,
   };
 }
 
@@ -447,6 +459,16 @@ export const PAGES: PageCase[] = [
   { name: "schedule day", who: "owner", path: () => "/schedule?view=day", shows: /Annual furnace tune-up/, shot: true },
   { name: "my schedule", who: "technician", path: () => "/schedule", shows: /My schedule/ },
   { name: "schedule a job", who: "owner", path: (s) => `/jobs/${s.job.id}/schedule`, shows: /Technician and time/ },
+  {
+    name: "job items and billing",
+    who: "owner",
+    path: (s) => `/jobs/${s.job.id}/items`,
+    shows: /How this job is billed/,
+  },
+  { name: "add a visit", who: "owner", path: (s) => `/jobs/${s.job.id}/visits`, shows: /Add a visit/ },
+  { name: "schedule a visit", who: "owner", path: (s) => `/visits/${s.visitId}/schedule`, shows: /Schedule a visit/ },
+  { name: "edit visit", who: "owner", path: (s) => `/visits/${s.visitId}/edit`, shows: /Edit visit/ },
+  { name: "export settings", who: "owner", path: () => "/settings/export", shows: /Export your data/ },
   {
     name: "schedule a job with errors",
     who: "owner",
