@@ -65,7 +65,7 @@ import { TIME_WINDOWS } from "../../app/services/portal/types";
 import { rowSchema } from "../../app/services/import/cells";
 import { CUSTOMER_SPEC } from "../../app/services/customers/schema";
 import { lineItemSchema, lineItemsSchema } from "../../app/services/documents/line-items";
-import { priceBookItemSchema } from "../../app/services/documents/price-book-form";
+import { priceBookItemSchema, priceFields } from "../../app/services/documents/price-book-form";
 import { quoteFormSchema } from "../../app/services/quotes/quote-form";
 import { customerListSchema } from "../../app/services/customers/customers.server";
 import { invoiceFormSchema, officePaymentSchema, voidInvoiceFormSchema } from "../../app/services/invoices/schemas";
@@ -188,6 +188,7 @@ export const SCHEMAS_TESTED: readonly Entry[] = [
     "unitPrice",
     "taxRate",
   ]),
+  { module: "app/services/documents/price-book-form.ts", name: "priceFields", schemas: priceFields },
   one("app/services/quotes/quote-form.ts", "quoteFormSchema", quoteFormSchema, [
     "customerId",
     "title",

@@ -3,13 +3,8 @@ import { z } from "zod";
 import { PRICE_BOOK_KINDS } from "../../../db/models/price-book-kinds";
 import { checked, maxLen, money, taxRate } from "~/services/import/cells";
 
-export const priceBookItemSchema = z.object({
-  id: z.string().uuid().optional(),
-  kind: z.enum(PRICE_BOOK_KINDS).default("service"),
-  name: z.string({ required_error: "Name the service or product" }).trim().min(1).max(200, "At most 200 characters"),
-  description: checked(maxLen(1000))
-    .optional()
-    .transform((v) => v ?? null),
+/** A line's price: a unit price in cents (required, 0 for free) and a tax rate in ppm (empty: none). */
+export const priceFields = {
   unitPrice: checked(money)
     .optional()
     .refine((v) => v !== undefined, "Enter a unit price (0 for free)")
@@ -17,5 +12,15 @@ export const priceBookItemSchema = z.object({
   taxRate: checked(taxRate)
     .optional()
     .transform((v) => v ?? 0),
+};
+
+export const priceBookItemSchema = z.object({
+  id: z.string().uuid().optional(),
+  kind: z.enum(PRICE_BOOK_KINDS).default("service"),
+  name: z.string({ required_error: "Name the service or product" }).trim().min(1).max(200, "At most 200 characters"),
+  description: checked(maxLen(1000))
+    .optional()
+    .transform((v) => v ?? null),
+  ...priceFields,
 });
 export type PriceBookItemValue = z.output<typeof priceBookItemSchema>;

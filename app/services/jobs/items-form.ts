@@ -1,7 +1,8 @@
 // The forms of a job's line items and billing (/jobs/<id>/items): one schema each, for the
 // browser and the action.
 import { z } from "zod";
-import { checked, maxLen, money, quantity, taxRate } from "~/services/import/cells";
+import { checked, maxLen, quantity } from "~/services/import/cells";
+import { priceFields } from "~/services/documents/price-book-form";
 
 export const JOB_BILLING = ["on_completion", "per_visit"] as const;
 
@@ -13,13 +14,7 @@ export const jobItemSchema = z.object({
   quantity: checked(quantity)
     .optional()
     .transform((v) => v ?? 1000),
-  unitPrice: checked(money)
-    .optional()
-    .refine((v) => v !== undefined, "Enter a unit price (0 for free)")
-    .transform((v) => v!),
-  taxRate: checked(taxRate)
-    .optional()
-    .transform((v) => v ?? 0),
+  ...priceFields,
   perVisit: z
     .string()
     .optional()
