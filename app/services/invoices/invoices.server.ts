@@ -1,5 +1,5 @@
 import { Op } from "sequelize";
-import { inTenant, one, rows, type Tx } from "../../../db/index";
+import { inTenant, rows, type Tx } from "../../../db/index";
 import {
   Customer,
   Invoice,
@@ -363,12 +363,18 @@ const duration = (minutes: number) => `${Math.floor(minutes / 60)} h ${String(mi
 
 type Line = { description: string; quantityMilli: number; unitPriceCents: number; taxRatePpm: number };
 
-/** The job's line items (job_items, migration 0200), `perVisit` ones or the others. */
-async function jobItemLines(t: Tx, tenantId: string, jobId: string, perVisit: boolean): Promise<Line[]> {
-  const items = await rows<{ description: string; quantity: string; unit_price_cents: string; tax_rate: string }>(
-    `SELECT description, quantity::text, unit_price_cents, tax_rate::text FROM job_items
-      WHERE tenant_id = $1 AND job_id = $2 AND per_visit = $3 ORDER BY position, id`,
-    [tenantId, jobId, perVisit],
+/** The job's line items (job_items, migration 0200) in the job's order, each with its per-visit flag. */
+async function jobItemLines(t: Tx, tenantId: string, jobId: string): Promise<Array<Line & { perVisit: boolean }>> {
+  const items = await rows<{
+    description: string;
+    quantity: string;
+    unit_price_cents: string;
+    tax_rate: string;
+    per_visit: boolean;
+  }>(
+    `SELECT description, quantity::text, unit_price_cents, tax_rate::text, per_visit FROM job_items
+      WHERE tenant_id = $1 AND job_id = $2 ORDER BY position, id`,
+    [tenantId, jobId],
     t,
   );
   return items.map((l) => ({
@@ -376,6 +382,7 @@ async function jobItemLines(t: Tx, tenantId: string, jobId: string, perVisit: bo
     quantityMilli: decimalToMilli(l.quantity),
     unitPriceCents: Number(l.unit_price_cents),
     taxRatePpm: percentToPpm(l.tax_rate),
+    perVisit: l.per_visit,
   }));
 }
 
@@ -508,16 +515,11 @@ export async function createInvoiceFromJob(
     if (job.status === "cancelled") throw conflict("This job is cancelled. Reopen it before invoicing it.");
     const tenant = await tenantOf(t, actor.tenantId);
     const quote = await quoteOfJob(t, actor.tenantId, job);
-    const hasItems = await one<{ n: number }>(
-      `SELECT count(*)::int AS n FROM job_items WHERE tenant_id = $1 AND job_id = $2`,
-      [actor.tenantId, job.id],
-      t,
-    );
+    const items = await jobItemLines(t, actor.tenantId, job.id);
     const lines: Line[] = [];
-    if (hasItems!.n) {
-      lines.push(...(await jobItemLines(t, actor.tenantId, job.id, false)));
-      // A job billed on completion bills its per-visit items once, here.
-      if (job.billing !== "per_visit") lines.push(...(await jobItemLines(t, actor.tenantId, job.id, true)));
+    if (items.length) {
+      // Billed per visit, the per-visit items went on the visits' invoices; on completion, they are billed once here.
+      lines.push(...items.filter((i) => job.billing !== "per_visit" || !i.perVisit));
     } else if (quote) {
       for (const l of await chosenQuoteItems(t, actor.tenantId, quote.id)) {
         lines.push({
@@ -593,7 +595,7 @@ export async function createInvoiceFromVisit(
       transaction: t,
     });
     const lines = [
-      ...(await jobItemLines(t, actor.tenantId, job.id, true)),
+      ...(await jobItemLines(t, actor.tenantId, job.id)).filter((i) => i.perVisit),
       ...(await labourLines(t, tenant, entries)),
     ];
     const quote = await quoteOfJob(t, actor.tenantId, job);
