@@ -87,3 +87,14 @@ export type MessageKind = (typeof MESSAGE_KINDS)[number];
 /** The image types a job photo may have (checked by its magic bytes, migration 0087). */
 export const PHOTO_CONTENT_TYPES = ["image/jpeg", "image/png", "image/webp"] as const;
 export type PhotoContentType = (typeof PHOTO_CONTENT_TYPES)[number];
+
+/** What a time entry's hours were spent on (a timesheet's lines). Breaks are shown, not paid. */
+export const TIME_ENTRY_KINDS = ["work", "travel", "break"] as const;
+export type TimeEntryKind = (typeof TIME_ENTRY_KINDS)[number];
+/** `pending`: waits for the office (a technician's manual entry, a late entry for an approved week). */
+export const TIME_ENTRY_STATES = ["counted", "pending"] as const;
+export type TimeEntryState = (typeof TIME_ENTRY_STATES)[number];
+export const TIME_ENTRY_ORIGINS = ["field", "office", "technician"] as const;
+export type TimeEntryOrigin = (typeof TIME_ENTRY_ORIGINS)[number];
+export const TIMESHEET_ACTIONS = ["add", "update", "delete", "accept", "discard", "approve", "reopen"] as const;
+export type TimesheetAction = (typeof TIMESHEET_ACTIONS)[number];

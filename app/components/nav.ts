@@ -19,6 +19,8 @@ export const NAV: NavSection[] = [
       { to: "/quotes", label: "Quotes", permission: "view_records", roles: OFFICE },
       { to: "/invoices", label: "Invoices", permission: "view_records", roles: OFFICE },
       { to: "/requests", label: "Booking requests", permission: "view_records", roles: OFFICE },
+      { to: "/timesheets", label: "Timesheets", permission: "manage_timesheets" },
+      { to: "/timesheets", label: "My timesheet", permission: "use_offline_workflow", roles: ["technician"] },
     ],
   },
   {

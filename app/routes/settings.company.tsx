@@ -12,6 +12,7 @@ import { setFlash } from "~/services/accounts/sessions.server";
 import { getCompanySettings, saveCompanySettings } from "~/services/company/company.server";
 import { companySettingsSchema, currencies } from "~/services/company/schemas";
 import { timeZones } from "~/services/company/time-zones";
+import { WEEKDAYS } from "~/services/visits/repeat";
 import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 
 // /settings/company: the business's name, contact details, time zone, currency and the
@@ -190,6 +191,36 @@ export default function CompanySettingsPage() {
             checked={value(fields.checklistRequired, settings.checklistRequired) === "on"}
             errors={fields.checklistRequired.errors}
           />
+        </section>
+        <section className="card stack" aria-labelledby="company-timesheets">
+          <h2 id="company-timesheets">Timesheets and overtime</h2>
+          <p className="muted small">
+            A week&apos;s hours over the weekly threshold are overtime, in time order; with a daily threshold, a
+            day&apos;s hours over it are overtime too, and never counted twice.
+          </p>
+          <div className="form-grid">
+            <SelectField
+              name={fields.weekStartsOn.name}
+              label="Week starts on"
+              options={WEEKDAYS.map((d) => ({ value: d, label: d[0].toUpperCase() + d.slice(1) }))}
+              value={value(fields.weekStartsOn, settings.weekStartsOn)}
+              errors={fields.weekStartsOn.errors}
+            />
+            <Field
+              label="Weekly overtime after (hours)"
+              inputMode="decimal"
+              autoComplete="off"
+              hint="Like 40."
+              {...fieldOf(fields.overtimeWeeklyHours)}
+            />
+            <Field
+              label="Daily overtime after (hours)"
+              inputMode="decimal"
+              autoComplete="off"
+              hint="Like 8; leave it empty for no daily rule."
+              {...fieldOf(fields.overtimeDailyHours)}
+            />
+          </div>
         </section>
         <FormActions submit="Save company settings" cancelTo="/settings/company" busy={busy} />
       </Form>

@@ -31,6 +31,10 @@ export const PERMISSIONS = [
   "manage_records",
   // The whole account as one file (/settings/export): the business's owner and admins.
   "export_account",
+  // Everyone's timesheets: see, correct, approve and reopen weeks (a technician sees their own).
+  "manage_timesheets",
+  // The hours for payroll as a file (/timesheets/export.csv).
+  "export_payroll",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -48,6 +52,7 @@ export const ROLE_PERMISSIONS: Record<Role, ReadonlySet<Permission>> = {
     "manage_portal_links",
     "view_dashboard",
     "manage_records",
+    "manage_timesheets",
   ]),
   // view_records for a technician means their own assigned jobs only (services enforce it).
   technician: new Set<Permission>(["use_ai_assistant", "use_offline_workflow", "view_records"]),

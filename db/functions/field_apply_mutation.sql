@@ -134,8 +134,9 @@ AS $function$
           INSERT INTO job_notes (tenant_id, job_id, author_id, body, occurred_at)
           VALUES (p_tenant, p_job, p_user, p_body, p_occurred);
         ELSIF p_type = 'job.time_entry' THEN
-          INSERT INTO time_entries (tenant_id, job_id, user_id, started_at, ended_at, note, visit_id)
-          VALUES (p_tenant, p_job, p_user, p_started, p_ended, p_body, v_visit);
+          INSERT INTO time_entries (tenant_id, job_id, user_id, started_at, ended_at, note, visit_id, state)
+          VALUES (p_tenant, p_job, p_user, p_started, p_ended, p_body, v_visit,
+                  CASE WHEN timesheet_week_locked(p_tenant, p_user, p_started, p_ended) THEN 'pending' ELSE 'counted' END);
         ELSIF p_type = 'job.clock' THEN
           IF v_args ->> 'action' = 'start' THEN
             IF v_clock.job_id IS NOT NULL THEN
@@ -145,6 +146,16 @@ AS $function$
             ELSE
               INSERT INTO job_clocks (tenant_id, job_id, user_id, started_at, on_site_at, visit_id)
               VALUES (p_tenant, p_job, p_user, p_occurred, CASE WHEN v_from = 'in_progress' THEN p_occurred END, v_visit);
+              -- Restarting one's own stopped clock on the same visit: the pause was a break (a
+              -- timesheet line, never paid or billed).
+              INSERT INTO time_entries (tenant_id, job_id, user_id, started_at, ended_at, visit_id, kind, state)
+              SELECT p_tenant, p_job, p_user, e.ended_at, p_occurred, e.visit_id, 'break',
+                     CASE WHEN timesheet_week_locked(p_tenant, p_user, e.ended_at, p_occurred) THEN 'pending' ELSE 'counted' END
+                FROM time_entries e
+               WHERE e.tenant_id = p_tenant AND e.job_id = p_job AND e.user_id = p_user AND e.kind <> 'break'
+                 AND e.visit_id IS NOT DISTINCT FROM v_visit
+                 AND e.ended_at < p_occurred AND e.ended_at > p_occurred - interval '12 hours'
+               ORDER BY e.ended_at DESC LIMIT 1;
             END IF;
           ELSIF v_clock.job_id IS NULL THEN
             v_outcome := 'conflict'; v_reason := 'clock_stopped';
@@ -187,11 +198,14 @@ AS $function$
              ORDER BY k.user_id FOR UPDATE
           LOOP
             v_end := least(greatest(p_occurred, v_clock.started_at), v_clock.started_at + interval '24 hours');
-            INSERT INTO time_entries (tenant_id, job_id, user_id, started_at, ended_at, note, visit_id)
+            -- The time before "Start work" (on_site_at) was travel: the timesheet shows it apart.
+            INSERT INTO time_entries (tenant_id, job_id, user_id, started_at, ended_at, note, visit_id, on_site_at, state)
             VALUES (p_tenant, p_job, v_clock.user_id, v_clock.started_at, v_end,
                     CASE WHEN v_end < p_occurred AND p_occurred - v_clock.started_at > interval '24 hours'
                          THEN 'The clock ran for more than 24 hours; this entry stops at 24 hours.' END,
-                    coalesce(v_clock.visit_id, v_visit));
+                    coalesce(v_clock.visit_id, v_visit),
+                    CASE WHEN v_clock.on_site_at IS NOT NULL THEN least(v_clock.on_site_at, v_end) ELSE v_end END,
+                    CASE WHEN timesheet_week_locked(p_tenant, v_clock.user_id, v_clock.started_at, v_end) THEN 'pending' ELSE 'counted' END);
             DELETE FROM job_clocks WHERE tenant_id = p_tenant AND job_id = p_job AND user_id = v_clock.user_id;
           END LOOP;
         END IF;

@@ -23,6 +23,10 @@ export class Tenant extends Model {
   @Column({ type: DataType.TEXT, allowNull: false, defaultValue: "#1d4ed8" }) declare brandColor: string;
   /** Completing a job needs every checklist item ticked (migration 0084). */
   @Column({ type: DataType.BOOLEAN, allowNull: false, defaultValue: false }) declare checklistRequired: boolean;
+  // Timesheets (migration 0220): the week's first day (ISO weekday, 1 = Monday) and the overtime rules.
+  @Column({ type: DataType.SMALLINT, allowNull: false, defaultValue: 1 }) declare weekStartsOn: number;
+  @Column({ type: DataType.INTEGER, allowNull: false, defaultValue: 2400 }) declare overtimeWeeklyMinutes: number;
+  @Column(DataType.INTEGER) declare overtimeDailyMinutes: number | null;
   // Billing state, written only by the billing webhook intake (app/services/billing/intake.server.ts).
   @Text declare plan: string | null;
   @Text declare subscriptionStatus: string | null;

@@ -277,6 +277,9 @@ export const SCHEMAS_TESTED: readonly Entry[] = [
     "reminderVisit",
     "brandColor",
     "checklistRequired",
+    "weekStartsOn",
+    "overtimeWeeklyHours",
+    "overtimeDailyHours",
   ]),
 ];
 
@@ -1133,6 +1136,23 @@ describe("back-office lists and forms", () => {
         );
         assert.equal((accepts(companySettingsSchema, form) as Record<string, unknown>).checklistRequired, false);
         refuses(companySettingsSchema, { ...form, checklistRequired: "yes" }, "checklistRequired");
+        // Timesheets: absent is Monday, 40 h a week and no daily rule; hours become whole minutes.
+        assert.deepEqual([v.weekStartsOn, v.overtimeWeeklyHours, v.overtimeDailyHours], [1, 2400, null]);
+        const hours = 1 + (i.terms % 23);
+        const rules = accepts(companySettingsSchema, {
+          ...form,
+          weekStartsOn: "sunday",
+          overtimeWeeklyHours: ` ${hours}.5 `,
+          overtimeDailyHours: String(hours),
+        }) as Record<string, unknown>;
+        assert.deepEqual(
+          [rules.weekStartsOn, rules.overtimeWeeklyHours, rules.overtimeDailyHours],
+          [7, hours * 60 + 30, hours * 60],
+        );
+        refuses(companySettingsSchema, { ...form, weekStartsOn: "someday" }, "weekStartsOn");
+        refuses(companySettingsSchema, { ...form, overtimeWeeklyHours: "0" }, "overtimeWeeklyHours");
+        refuses(companySettingsSchema, { ...form, overtimeDailyHours: "25" }, "overtimeDailyHours");
+        refuses(companySettingsSchema, { ...form, overtimeDailyHours: "8.123" }, "overtimeDailyHours");
         // The brand colour: absent is the default; a hex colour dark enough for white text, lower-cased.
         assert.equal(v.brandColor, "#1d4ed8");
         const hex = `#${i.taxMilli.toString(16).padStart(6, "0").slice(-6)}`;

@@ -5,6 +5,7 @@ import { Tenant } from "../../../db/models";
 import { AppError, notFound } from "~/utils/app-error";
 import type { Actor } from "~/services/accounts/actor";
 import { trimDecimal } from "~/services/documents/line-items";
+import { WEEKDAYS } from "~/services/visits/repeat";
 import type { CompanySettingsValue } from "./schemas";
 
 /** The form's values as strings (what the inputs show). */
@@ -24,7 +25,13 @@ export type CompanySettingsForm = {
   reminderVisit: string;
   brandColor: string;
   checklistRequired: string;
+  weekStartsOn: string;
+  overtimeWeeklyHours: string;
+  overtimeDailyHours: string;
 };
+
+/** Minutes as the hours a form shows ("40", "7.5"). */
+const formHours = (minutes: number) => String(Math.round((minutes / 60) * 100) / 100);
 
 export async function getCompanySettings(actor: Actor): Promise<CompanySettingsForm & { updatedAt: string }> {
   return inTenant(actor.tenantId, async (t) => {
@@ -47,6 +54,9 @@ export async function getCompanySettings(actor: Actor): Promise<CompanySettingsF
       reminderVisit: tenant.reminderVisit ? "on" : "",
       brandColor: tenant.brandColor,
       checklistRequired: tenant.checklistRequired ? "on" : "",
+      weekStartsOn: WEEKDAYS[tenant.weekStartsOn - 1] ?? "monday",
+      overtimeWeeklyHours: formHours(tenant.overtimeWeeklyMinutes),
+      overtimeDailyHours: tenant.overtimeDailyMinutes == null ? "" : formHours(tenant.overtimeDailyMinutes),
       updatedAt: tenant.updatedAt.toISOString(),
     };
   });
@@ -83,6 +93,9 @@ export async function saveCompanySettings(actor: Actor, v: CompanySettingsValue)
         reminderVisit: v.reminderVisit,
         brandColor: v.brandColor,
         checklistRequired: v.checklistRequired,
+        weekStartsOn: v.weekStartsOn,
+        overtimeWeeklyMinutes: v.overtimeWeeklyHours,
+        overtimeDailyMinutes: v.overtimeDailyHours,
       },
       { where: { id: actor.tenantId }, transaction: t },
     );

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { emailSchema } from "~/services/accounts/schemas";
 import { checked, taxRate } from "~/services/import/cells";
 import { ppmToPercent, trimDecimal } from "~/services/documents/line-items";
+import { WEEKDAYS } from "~/services/visits/repeat";
 import { timeZoneField } from "./time-zones";
 
 /** ISO 4217 currency codes the runtime knows (a quote or invoice is written in one of them). */
@@ -51,6 +52,17 @@ const optionalDays = (min: number, max: number) =>
     )
     .transform((v) => (v ? Number(v) : null));
 
+/** Hours as a decimal ("40", "7.5") to whole minutes, within a range of hours. */
+const hoursToMinutes = (min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .refine(
+      (v) => /^\d{1,3}(\.\d{1,2})?$/.test(v) && Number(v) >= min && Number(v) <= max,
+      `Hours from ${min} to ${max}, like 40 or 7.5.`,
+    )
+    .transform((v) => Math.round(Number(v) * 60));
+
 export const companySettingsSchema = z.object({
   businessName: z
     .string({ required_error: "Enter your business name." })
@@ -85,6 +97,20 @@ export const companySettingsSchema = z.object({
     .enum(["on"])
     .optional()
     .transform((v) => v === "on"),
+  // Timesheets (docs/decisions/385): the week's first day and the overtime rules.
+  weekStartsOn: z
+    .enum(WEEKDAYS, { errorMap: () => ({ message: "Choose a day of the week." }) })
+    .optional()
+    .transform((v) => (v ? WEEKDAYS.indexOf(v) + 1 : 1)),
+  overtimeWeeklyHours: hoursToMinutes(1, 168)
+    .optional()
+    .transform((v) => v ?? 2400),
+  overtimeDailyHours: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => v ?? "")
+    .pipe(z.union([z.literal("").transform(() => null), hoursToMinutes(1, 24)])),
   // The e-mails' colour: white text sits on it, so it must be dark enough to read.
   brandColor: z
     .string()
