@@ -81,12 +81,12 @@ export default function QuotePage() {
             </Link>
           ) : null}
           {canManage && related.editable ? (
-            <Form method="post" action={`/quotes/${q.id}/send`} className="inline-form">
-              <CsrfInput />
-              <button type="submit" className={`btn ${q.stored_status === "draft" ? "btn-primary" : "btn-secondary"}`}>
-                {q.stored_status === "draft" ? "Send" : "Send again"}
-              </button>
-            </Form>
+            <Link
+              to={`/quotes/${q.id}/send`}
+              className={`btn ${q.stored_status === "draft" ? "btn-primary" : "btn-secondary"}`}
+            >
+              {q.stored_status === "draft" ? "Send" : "Send again"}
+            </Link>
           ) : null}
           {canManage && q.stored_status === "approved" && !related.job ? (
             <Form method="post" action={`/quotes/${q.id}/convert`} className="inline-form">

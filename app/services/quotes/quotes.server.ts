@@ -17,7 +17,7 @@ import {
 } from "../../../db/models/index";
 import { recordHistory } from "~/services/history/history.server";
 import { checklistFromItems, setChecklist } from "~/services/jobs/checklist.server";
-import { queueQuoteEmail } from "~/services/messages/compose.server";
+import { previewQuoteEmail, queueQuoteEmail } from "~/services/messages/compose.server";
 import { portalUrl, signPortalToken } from "~/services/portal/links.server";
 import { nextDocumentNumber } from "~/services/records/numbering.server";
 import { conflict, notFound, validationFailed } from "~/utils/app-error";
@@ -414,19 +414,46 @@ export async function livePortalLink(
  * outbox in the same transaction (docs/decisions/140): pressing Send again sends it again.
  * Without one, or with e-mail off, the page offers the link and a ready message to send by hand.
  */
-export async function sendQuote(actor: Actor, id: string): Promise<{ emailedTo: string | null }> {
+/**
+ * Send a draft (draft -> sent) or, with `resend`, e-mail a sent quote again. A sent quote without
+ * `resend` (a second click of the first Send, a form posted twice) sends nothing: `sent` false.
+ */
+export async function sendQuote(
+  actor: Actor,
+  id: string,
+  opts: { resend?: boolean } = {},
+): Promise<{ sent: boolean; emailedTo: string | null }> {
   return inTenant(actor.tenantId, async (t) => {
     const quote = await findQuote(t, actor, id, true);
     if (quote.status !== "draft" && quote.status !== "sent")
       throw conflict(`Quote ${quote.number} is ${quote.status}: there is nothing to send.`);
+    if (quote.status === "sent" && !opts.resend) return { sent: false, emailedTo: null };
     const linkId = await livePortalLink(t, actor, quote.customerId);
     if (quote.status === "draft") {
       quote.set({ status: "sent", sentAt: new Date() });
       await quote.save({ transaction: t });
       await recordHistory(t, actor, { recordType: "quote", recordId: id, action: "sent", summary: "Sent" });
+    } else {
+      await recordHistory(t, actor, { recordType: "quote", recordId: id, action: "resent", summary: "Sent again" });
     }
     const emailed = await queueQuoteEmail(t, actor.tenantId, quote, linkId, actor.userId);
-    return { emailedTo: emailed?.queued ? emailed.to : null };
+    return { sent: true, emailedTo: emailed?.queued ? emailed.to : null };
+  });
+}
+
+/** What Send will do, shown before it: the quote's state and the message as the customer will read it. */
+export async function quoteSendPreview(actor: Actor, id: string) {
+  return inTenant(actor.tenantId, async (t) => {
+    const quote = await findQuote(t, actor, id);
+    const message = await previewQuoteEmail(t, actor.tenantId, quote);
+    return {
+      id: quote.id,
+      number: quote.number,
+      status: quote.status,
+      sentAt: quote.sentAt ? quote.sentAt.toISOString() : null,
+      sendable: quote.status === "draft" || quote.status === "sent",
+      message,
+    };
   });
 }
 
