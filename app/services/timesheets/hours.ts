@@ -63,7 +63,10 @@ export function localDate(at: number | Date | string, timeZone: string): string 
 }
 
 /** A span cut into its parts per day of the week (parts outside the week are dropped). */
-export function splitByDay(span: PaidSpan, bounds: readonly number[]): Array<{ day: number; start: number; end: number }> {
+export function splitByDay(
+  span: PaidSpan,
+  bounds: readonly number[],
+): Array<{ day: number; start: number; end: number }> {
   const parts: Array<{ day: number; start: number; end: number }> = [];
   for (let day = 0; day < bounds.length - 1; day++) {
     const start = Math.max(span.start, bounds[day]);
