@@ -9,6 +9,7 @@
  * `BENCH_ONLY=PHOTOS npm run bench` runs the job photo uploads alone (bench/photos.ts, writes photos.json).
  * `BENCH_ONLY=ACCT npm run bench` runs a year of files for the accountant alone (bench/accountant-files.ts, writes acct.json).
  * `BENCH_ONLY=EXPORT npm run bench` runs the big tenant's account export alone (bench/account-export.ts, writes export.json).
+ * `BENCH_ONLY=TIMESHEETS npm run bench` runs the team's timesheet week on the big tenant alone (bench/timesheets.ts, writes timesheets.json).
  */
 import {
   benchDatabase,
@@ -33,6 +34,7 @@ import { benchJobberImport } from "./jobber-import";
 import { benchPhotos } from "./photos";
 import { benchAccountantFiles } from "./accountant-files";
 import { benchAccountExport } from "./account-export";
+import { benchTimesheets } from "./timesheets";
 import { closeDb } from "../db/index";
 
 async function main() {
@@ -118,6 +120,10 @@ async function main() {
         "P2 the business day (a tenant of 50,000 customers, 100,000 jobs, 100,000 invoices, 150,000 payments)…",
       );
       figures.push(...(await benchPartTwo(server, database.url, floorRps)));
+    }
+    if (only === "TIMESHEETS") {
+      console.log("Timesheets (issue 37: the team's week of 30 technicians on the big tenant)…");
+      figures.push(...(await benchTimesheets(server, database.url, floorRps)));
     }
     if (only === "EXPORT") {
       console.log("The big tenant's account export (one ZIP of 50,000 customers, 100,000 jobs and invoices)…");

@@ -90,6 +90,7 @@ describe("browser: accessibility of the forms, and the page list", { skip: SKIP_
       "signup.tsx": "sign up",
       "team.$id.invite.tsx": "team invite",
       "team._index.tsx": "team",
+      "timesheets._index.tsx": "team timesheets",
     };
     assert.deepEqual(
       routes.filter((r) => !coveredBy[r]),

@@ -129,6 +129,15 @@ export async function seed(tag: string) {
     `Client Name,Email Address,Contact\nCora Vance,cora-${tag}@example.test,555-0100\n`,
   );
   const uploadId = new URL(waiting.headers.get("location")!, "http://x").searchParams.get("upload")!;
+  // Timesheet lines this week: travel then work on a job, a break, and a manual entry waiting for the office.
+  await one(
+    `INSERT INTO time_entries (tenant_id, job_id, user_id, started_at, ended_at, on_site_at, kind, state, origin)
+     VALUES ($1, $2, $3, now() - interval '4 hours', now() - interval '2 hours', now() - interval '3 hours 30 minutes', 'work', 'counted', 'field'),
+            ($1, $2, $3, now() - interval '2 hours', now() - interval '1 hour 30 minutes', NULL, 'break', 'counted', 'field'),
+            ($1, NULL, $3, now() - interval '1 hour 30 minutes', now() - interval '1 hour', NULL, 'work', 'pending', 'technician')
+     RETURNING id`,
+    [t.id, job.id, t.users.technician.id],
+  );
   return {
     t,
     customer,
@@ -469,6 +478,15 @@ export const PAGES: PageCase[] = [
   { name: "billing settings", who: "owner", path: () => "/settings/billing", shows: /Billing/ },
   { name: "reports", who: "owner", path: () => "/reports", shows: /Invoiced and collected per month/, shot: true },
   { name: "my day", who: "technician", path: () => "/field", shows: /Annual furnace tune-up/ },
+  { name: "team timesheets", who: "owner", path: () => "/timesheets", shows: /Export for payroll/, shot: true },
+  {
+    name: "a person's timesheet",
+    who: "owner",
+    path: (s) => `/timesheets?userId=${s.t.users.technician.id}`,
+    shows: /Waiting for the office/,
+    shot: true,
+  },
+  { name: "my timesheet", who: "technician", path: () => "/timesheets", shows: /My timesheet/, shot: true },
   { name: "schedule week", who: "owner", path: () => "/schedule?view=week", shows: /Unscheduled/, shot: true },
   { name: "schedule day", who: "owner", path: () => "/schedule?view=day", shows: /Annual furnace tune-up/, shot: true },
   { name: "my schedule", who: "technician", path: () => "/schedule", shows: /My schedule/ },

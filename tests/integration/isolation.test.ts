@@ -118,6 +118,11 @@ async function theirRecords(b: TestTenant) {
      INSERT INTO visit_assignees (tenant_id, visit_id, user_id) SELECT tenant_id, id, $3 FROM v RETURNING visit_id AS id`,
     [b.id, job.id, b.users.technician.id],
   ))!;
+  // A time entry of their technician (a timesheet line).
+  const timeEntry = (await one<{ id: string }>(
+    `INSERT INTO time_entries (tenant_id, job_id, user_id, started_at, ended_at) VALUES ($1, $2, $3, now() - interval '2 hours', now() - interval '1 hour') RETURNING id`,
+    [b.id, job.id, b.users.technician.id],
+  ))!;
   const cb = await clientFor(b.users.owner);
   const run = idIn(
     await commit(cb, await preview(cb, "customers", `name,email\nIvy Imported,ivy-${b.id.slice(0, 8)}@example.test\n`)),
@@ -147,6 +152,7 @@ async function theirRecords(b: TestTenant) {
     feed: feed!,
     photo,
     visit,
+    timeEntry,
     inviteSecret: new URL(invite.url).pathname.split("/").pop()!.split(".")[1],
   };
 }
@@ -754,6 +760,49 @@ test("every route that takes an id answers another tenant's id exactly as a miss
       route: "POST /settings/price-book (id)",
       ask: (id) => office.post("/settings/price-book", { id, name: "Mallory", unitPrice: "1" }),
       theirs: [t.priceBookItem.id],
+      status: 404,
+    },
+    // Timesheets: a person's week, entries, approval.
+    {
+      route: "GET /timesheets?userId=<id>",
+      ask: (id) => office.get(`/timesheets?userId=${id}`),
+      theirs: [b.users.technician.id],
+      status: 404,
+    },
+    {
+      route: "GET /timesheets?userId=<id> (technician)",
+      ask: (id) => tech.get(`/timesheets?userId=${id}`),
+      theirs: [b.users.technician.id],
+      status: 404,
+    },
+    {
+      route: "POST /timesheets/entries (userId)",
+      ask: (id) =>
+        office.post("/timesheets/entries", {
+          userId: id,
+          kind: "work",
+          start: "2026-06-16T08:00",
+          end: "2026-06-16T09:00",
+        }),
+      theirs: [b.users.technician.id],
+      status: 404,
+    },
+    {
+      route: "POST /timesheets/entries/<id>",
+      ask: (id) => office.post(`/timesheets/entries/${id}`, { intent: "delete", reason: "Mallory" }),
+      theirs: [t.timeEntry.id],
+      status: 404,
+    },
+    {
+      route: "POST /timesheets/approve (userId)",
+      ask: (id) => owner.post("/timesheets/approve", { userId: id, week: "2026-06-16" }),
+      theirs: [b.users.technician.id],
+      status: 404,
+    },
+    {
+      route: "POST /timesheets/reopen (userId)",
+      ask: (id) => owner.post("/timesheets/reopen", { userId: id, week: "2026-06-16" }),
+      theirs: [b.users.technician.id],
       status: 404,
     },
     {

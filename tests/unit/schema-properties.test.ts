@@ -73,6 +73,7 @@ import { jobActionSchema, jobFormSchema } from "../../app/services/jobs/schemas"
 import { jobBillingSchema, jobItemIdSchema, jobItemSchema } from "../../app/services/jobs/items-form";
 import { visitEditSchema } from "../../app/services/visits/edit-schema";
 import { addVisitSchema, visitScheduleSchema } from "../../app/services/visits/schemas";
+import { addEntrySchema, changeEntrySchema, weekActionSchema, weekField } from "../../app/services/timesheets/schemas";
 import { repeatFields } from "../../app/services/visits/repeat";
 import { accountantSettingsSchema } from "../../app/services/integrations/accountant-settings";
 import { convertRequestSchema } from "../../app/services/booking-requests/convert.server";
@@ -160,6 +161,25 @@ export const SCHEMAS_TESTED: readonly Entry[] = [
   one("app/services/visits/edit-schema.ts", "visitEditSchema", visitEditSchema),
   one("app/services/visits/schemas.ts", "addVisitSchema", addVisitSchema),
   one("app/services/visits/schemas.ts", "visitScheduleSchema", visitScheduleSchema),
+  one("app/services/timesheets/schemas.ts", "weekField", weekField),
+  one("app/services/timesheets/schemas.ts", "addEntrySchema", addEntrySchema, [
+    "userId",
+    "kind",
+    "start",
+    "end",
+    "visitId",
+    "reason",
+  ]),
+  one("app/services/timesheets/schemas.ts", "changeEntrySchema", changeEntrySchema, [
+    "intent",
+    "userId",
+    "kind",
+    "start",
+    "end",
+    "visitId",
+    "reason",
+  ]),
+  one("app/services/timesheets/schemas.ts", "weekActionSchema", weekActionSchema, ["userId", "week", "reason"]),
   { module: "app/services/visits/repeat.ts", name: "repeatFields", schemas: repeatFields },
   one("app/services/integrations/accountant-settings.ts", "accountantSettingsSchema", accountantSettingsSchema),
   one("app/services/booking-requests/convert.server.ts", "convertRequestSchema", convertRequestSchema, ["to"]),
@@ -1439,6 +1459,54 @@ describe("import forms", () => {
         assert.equal(undoImportSchema.parse({ runId: id }).runId, id);
       }),
       { seed: 8, numRuns: 100 },
+    );
+  });
+});
+
+describe("timesheet forms", () => {
+  it("addEntrySchema / changeEntrySchema / weekActionSchema: a person, a kind, wall-clock times with the end after the start, reasons where required", () => {
+    const pad = (n: number) => String(n).padStart(2, "0");
+    check(
+      385,
+      fc.property(
+        fc.uuid(),
+        fc.constantFrom("work", "travel", "break"),
+        fc.integer({ min: 1, max: 28 }),
+        fc.integer({ min: 0, max: 22 }),
+        fc.integer({ min: 1, max: 23 }),
+        fc.string({ maxLength: 40 }),
+        (userId, kind, day, hour, length, why) => {
+          const start = `2026-06-${pad(day)}T${pad(hour)}:00`;
+          const end = `2026-06-${pad(day)}T${pad(Math.min(23, hour + length))}:30`;
+          const form = { userId: ` ${userId.toUpperCase()} `, kind, start, end, _csrf: "x" };
+          const v = accepts(addEntrySchema, form) as Record<string, unknown>;
+          assert.deepEqual([v.userId, v.kind, v.start, v.end, v.visitId], [userId, kind, start, end, null]);
+          assert.equal(v.reason, null);
+          const withReason = accepts(addEntrySchema, { ...form, reason: why }) as { reason: unknown };
+          assert.equal(withReason.reason, why.trim() || null);
+          refuses(addEntrySchema, { ...form, end: start }, "end");
+          refuses(addEntrySchema, { ...form, start: "2026-02-30T08:00" }, "start");
+          refuses(addEntrySchema, { ...form, kind: "lunch" }, "kind");
+          refuses(addEntrySchema, { ...form, userId: "not-an-id" }, "userId");
+          refuses(addEntrySchema, { ...form, visitId: "x" }, "visitId");
+          // A change needs a reason (accept does not); update re-checks the times.
+          refuses(changeEntrySchema, { intent: "delete" }, "reason");
+          refuses(changeEntrySchema, { intent: "discard", reason: "  " }, "reason");
+          assert.equal((accepts(changeEntrySchema, { intent: "accept" }) as { reason: unknown }).reason, null);
+          refuses(changeEntrySchema, { ...form, intent: "update", reason: "Late", end: start }, "end");
+          const u = accepts(changeEntrySchema, { ...form, intent: "update", reason: " Late " }) as Record<
+            string,
+            unknown
+          >;
+          assert.deepEqual([u.intent, u.reason, u.start], ["update", "Late", start]);
+          refuses(changeEntrySchema, { intent: "approve", reason: "x" }, "intent");
+          const w = accepts(weekActionSchema, { userId, week: `2026-06-${pad(day)}` }) as Record<string, unknown>;
+          assert.deepEqual([w.userId, w.week, w.reason], [userId, `2026-06-${pad(day)}`, null]);
+          refuses(weekActionSchema, { userId, week: "2026-13-01" }, "week");
+          refuses(weekField, "16/06/2026", "");
+        },
+      ),
+      { numRuns: 100 },
     );
   });
 });

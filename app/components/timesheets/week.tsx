@@ -1,4 +1,5 @@
 import { Form, Link } from "@remix-run/react";
+import { TIME_ENTRY_KINDS } from "../../../db/enums";
 import type { SerializeFrom } from "@remix-run/node";
 import { CsrfInput, Field } from "~/components/forms";
 import { SelectField } from "~/components/settings";
@@ -14,7 +15,7 @@ type Week = SerializeFrom<PersonWeek>;
 type Line = Week["days"][number]["lines"][number];
 
 const KIND_LABELS = { work: "Work", travel: "Travel", break: "Break" } as const;
-const KIND_OPTIONS = (["work", "travel", "break"] as const).map((k) => ({ value: k, label: KIND_LABELS[k] }));
+const KIND_OPTIONS = TIME_ENTRY_KINDS.map((k) => ({ value: k, label: KIND_LABELS[k] }));
 
 const dayName = (date: string, style: "long" | "short" = "long") =>
   dateTimeFormat({

@@ -500,10 +500,11 @@ export async function changeEntry(
             reason: "Reopened to count an entry that arrived after approval.",
           });
       }
-      await rows(`UPDATE time_entries SET state = 'counted', updated_at = now() WHERE tenant_id = $1 AND id = $2`, [
-        actor.tenantId,
-        entry.id,
-      ]);
+      await rows(
+        `UPDATE time_entries SET state = 'counted', updated_at = now() WHERE tenant_id = $1 AND id = $2`,
+        [actor.tenantId, entry.id],
+        t,
+      );
       await logChange(t, actor, {
         userId,
         weekStart: week,
