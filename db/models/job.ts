@@ -1,6 +1,6 @@
 import { Column, DataType, Model, Table } from "sequelize-typescript";
 import { Id, RequiredText, TenantKey, Text, Timestamp, Uuid } from "./columns";
-import type { JobStatus } from "../enums";
+import type { JobStatus, TimeEntryKind } from "../enums";
 
 export type { JobStatus };
 export type JobBilling = "on_completion" | "per_visit";
@@ -43,6 +43,8 @@ export class TimeEntry extends Model {
   @Timestamp declare startedAt: Date;
   @Timestamp declare endedAt: Date;
   @Text declare note: string | null;
+  /** `work`, `travel` or `break` (a timesheet's line; a break is never billed). */
+  @Column({ type: DataType.TEXT, allowNull: false, defaultValue: "work" }) declare kind: TimeEntryKind;
   declare createdAt: Date;
 }
 

@@ -92,7 +92,7 @@ const selectFieldJobs = (source: string) => `
     LEFT JOIN job_signatures s ON s.tenant_id = j.tenant_id AND s.job_id = j.id
     CROSS JOIN LATERAL (
       SELECT count(*)::int AS time_entries, round(coalesce(sum(extract(epoch FROM ended_at - started_at)), 0) / 60)::int AS logged_minutes
-        FROM time_entries WHERE tenant_id = j.tenant_id AND job_id = j.id) te`;
+        FROM time_entries WHERE tenant_id = j.tenant_id AND job_id = j.id AND kind <> 'break') te`;
 
 function toFieldJob(r: JobRow): FieldJob {
   return {

@@ -564,7 +564,7 @@ export async function createInvoiceFromJob(
     );
     const billed = new Set(invoicedVisits.map((r) => r.visit_id));
     const entries = await TimeEntry.findAll({
-      where: { tenantId: actor.tenantId, jobId: job.id },
+      where: { tenantId: actor.tenantId, jobId: job.id, kind: { [Op.ne]: "break" } },
       order: [
         ["startedAt", "ASC"],
         ["id", "ASC"],
@@ -614,7 +614,7 @@ export async function createInvoiceFromVisit(
     if (visit.status !== "completed") throw conflict("Only a completed visit can be invoiced.");
     const tenant = await tenantOf(t, actor.tenantId);
     const entries = await TimeEntry.findAll({
-      where: { tenantId: actor.tenantId, visitId: visit.id },
+      where: { tenantId: actor.tenantId, visitId: visit.id, kind: { [Op.ne]: "break" } },
       order: [
         ["startedAt", "ASC"],
         ["id", "ASC"],

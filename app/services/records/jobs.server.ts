@@ -177,7 +177,7 @@ export async function getJob(actor: Actor, id: string) {
       `SELECT te.id, te.started_at, te.ended_at, round(extract(epoch FROM te.ended_at - te.started_at) / 60)::int AS minutes,
               u.name AS who, te.note
          FROM time_entries te LEFT JOIN users u ON u.tenant_id = te.tenant_id AND u.id = te.user_id
-        WHERE te.tenant_id = $1 AND te.job_id = $2 ORDER BY te.started_at DESC LIMIT 200`,
+        WHERE te.tenant_id = $1 AND te.job_id = $2 AND te.kind <> 'break' ORDER BY te.started_at DESC LIMIT 200`,
       bind,
       t,
     );
