@@ -93,7 +93,8 @@ async function state(tenantId: string, jobId: string) {
       [tenantId, jobId],
     ),
     rows<{ started_at: Date; ended_at: Date; user_id: string; note: string | null }>(
-      `SELECT started_at, ended_at, user_id, note FROM time_entries WHERE tenant_id = $1 AND job_id = $2 ORDER BY started_at`,
+      // Breaks (the gap between a stopped and a restarted clock) are timesheet lines, not worked time.
+      `SELECT started_at, ended_at, user_id, note FROM time_entries WHERE tenant_id = $1 AND job_id = $2 AND kind <> 'break' ORDER BY started_at`,
       [tenantId, jobId],
     ),
     rows<{ label: string; done_at: Date | null; done_by: string | null }>(

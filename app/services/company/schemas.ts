@@ -52,16 +52,18 @@ const optionalDays = (min: number, max: number) =>
     )
     .transform((v) => (v ? Number(v) : null));
 
-/** Hours as a decimal ("40", "7.5") to whole minutes, within a range of hours. */
-const hoursToMinutes = (min: number, max: number) =>
+const HOURS = /^\d{1,3}(\.\d{1,2})?$/;
+/** Hours as a decimal ("40", "7.5") within a range; blank is `fallback` (whole minutes, or null for none). */
+const optionalHours = (min: number, max: number, fallback: number | null) =>
   z
     .string()
     .trim()
+    .optional()
     .refine(
-      (v) => /^\d{1,3}(\.\d{1,2})?$/.test(v) && Number(v) >= min && Number(v) <= max,
-      `Hours from ${min} to ${max}, like 40 or 7.5.`,
+      (v) => !v || (HOURS.test(v) && Number(v) >= min && Number(v) <= max),
+      `Hours from ${min} to ${max}, like ${max >= 40 ? 40 : 8} or 7.5.`,
     )
-    .transform((v) => Math.round(Number(v) * 60));
+    .transform((v) => (v ? Math.round(Number(v) * 60) : fallback));
 
 export const companySettingsSchema = z.object({
   businessName: z
@@ -102,15 +104,8 @@ export const companySettingsSchema = z.object({
     .enum(WEEKDAYS, { errorMap: () => ({ message: "Choose a day of the week." }) })
     .optional()
     .transform((v) => (v ? WEEKDAYS.indexOf(v) + 1 : 1)),
-  overtimeWeeklyHours: hoursToMinutes(1, 168)
-    .optional()
-    .transform((v) => v ?? 2400),
-  overtimeDailyHours: z
-    .string()
-    .trim()
-    .optional()
-    .transform((v) => v ?? "")
-    .pipe(z.union([z.literal("").transform(() => null), hoursToMinutes(1, 24)])),
+  overtimeWeeklyHours: optionalHours(1, 168, 2400),
+  overtimeDailyHours: optionalHours(1, 24, null),
   // The e-mails' colour: white text sits on it, so it must be dark enough to read.
   brandColor: z
     .string()
