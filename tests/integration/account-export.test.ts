@@ -4,10 +4,11 @@
 // trip: the export's customers, team, jobs, quotes and invoices imported into a new business
 // through the import's own routes give the same records, compared in the database.
 import assert from "node:assert/strict";
+import zlib from "node:zlib";
 import { setTimeout as sleep } from "node:timers/promises";
 import { before, describe, test } from "node:test";
 import Papa from "papaparse";
-import yauzl from "yauzl";
+import { unzipSync } from "fflate";
 import { rows } from "../../db/index";
 import { clientFor, type Client } from "../helpers/client";
 import {
@@ -21,6 +22,7 @@ import {
   type TestTenant,
 } from "../helpers/fixtures";
 import { importFile, pageText } from "../helpers/import";
+import { poolRan } from "../helpers/pool-figures";
 
 // A 1x1 PNG: a photo and a drawn signature.
 const PNG = Buffer.from(
@@ -28,28 +30,26 @@ const PNG = Buffer.from(
   "base64",
 );
 
-/** Every entry of a ZIP, by name. */
-function unzip(buffer: Buffer): Promise<Map<string, Buffer>> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(buffer, { lazyEntries: true }, (error, zip) => {
-      if (error || !zip) return reject(error);
-      const out = new Map<string, Buffer>();
-      zip.on("entry", (entry: yauzl.Entry) => {
-        zip.openReadStream(entry, (e, stream) => {
-          if (e || !stream) return reject(e);
-          const chunks: Buffer[] = [];
-          stream.on("data", (c: Buffer) => chunks.push(c));
-          stream.on("end", () => {
-            out.set(entry.fileName, Buffer.concat(chunks));
-            zip.readEntry();
-          });
-        });
-      });
-      zip.on("end", () => resolve(out));
-      zip.on("error", reject);
-      zip.readEntry();
-    });
-  });
+/** Every entry of a ZIP, by name; each entry's CRC-32 in the central directory is checked against its data. */
+async function unzip(buffer: Buffer): Promise<Map<string, Buffer>> {
+  const out = new Map(Object.entries(unzipSync(buffer)).map(([name, data]) => [name, Buffer.from(data)]));
+  let checked = 0;
+  const end = buffer.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  assert.ok(end > 0, "the ZIP has its end of central directory");
+  let at = buffer.readUInt32LE(end + 16);
+  for (let i = 0; i < buffer.readUInt16LE(end + 10); i++) {
+    assert.equal(buffer.readUInt32LE(at), 0x02014b50, "a central directory record");
+    const nameLength = buffer.readUInt16LE(at + 28);
+    const name = buffer.subarray(at + 46, at + 46 + nameLength).toString("utf8");
+    const data = out.get(name);
+    assert.ok(data, `${name} is in the ZIP`);
+    assert.equal(buffer.readUInt32LE(at + 16), zlib.crc32(data), `${name}: its CRC-32`);
+    assert.equal(buffer.readUInt32LE(at + 24), data.length, `${name}: its size`);
+    checked++;
+    at += 46 + nameLength + buffer.readUInt16LE(at + 30) + buffer.readUInt16LE(at + 32);
+  }
+  assert.equal(checked, out.size);
+  return out;
 }
 
 const csvOf = (files: Map<string, Buffer>, name: string) => {
@@ -234,13 +234,16 @@ let a: TestTenant;
 let b: TestTenant;
 let seeded: Awaited<ReturnType<typeof seedBusiness>>;
 let exported: { id: string; files: Map<string, Buffer> };
+let slicesRan = 0;
 const TAG = Math.random().toString(36).slice(2, 8);
 
 before(async () => {
   [a, b] = await Promise.all([createTenantWithUsers(`Export A ${TAG}`), createTenantWithUsers(`Export B ${TAG}`)]);
   seeded = await seedBusiness(a, `a${TAG}`);
   await seedBusiness(b, `b${TAG}`);
+  const ranBefore = (await poolRan())["export-slice"] ?? 0;
   exported = await exportEverything(await clientFor(a.users.owner), a.id);
+  slicesRan = ((await poolRan())["export-slice"] ?? 0) - ranBefore;
 });
 
 describe("/settings/export", () => {
@@ -257,6 +260,14 @@ describe("/settings/export", () => {
       a.id,
     ]);
     assert.equal(n, 1);
+  });
+
+  test("the CSV files were written and deflated in the CPU pool: a slice per header, per batch of rows and the manifest", async () => {
+    const csvFiles = [...exported.files.keys()].filter((n) => n.endsWith(".csv"));
+    assert.ok(csvFiles.length >= 15, "the export's CSV files");
+    // Each CSV file's header is one slice and its rows at least one more when it has any; the manifest one.
+    const withRows = csvFiles.filter((n) => exported.files.get(n)!.toString("utf8").split("\r\n").length > 2);
+    assert.ok(slicesRan >= csvFiles.length + withRows.length + 1, `${slicesRan} slices ran in the pool`);
   });
 
   test("the manifest counts exactly the business's rows, and no file holds another business's", async () => {

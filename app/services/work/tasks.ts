@@ -1,8 +1,9 @@
 // The tasks the CPU pool runs (decision 331), shared by the pool and its threads.
 import type { ImportType } from "~/services/import/columns";
 import type { MappingContext } from "~/services/import/mapping/apply.server";
+import type { CsvCell } from "~/services/import/csv-write";
 
-export type CpuTask = {
+export type ImportAnalyseTask = {
   kind: "import-analyse";
   type: ImportType;
   /** The whole file (at most the import's byte limit plus one). */
@@ -11,5 +12,29 @@ export type CpuTask = {
   known: (string | null)[] | null;
   context?: MappingContext;
 };
+
+/**
+ * A slice of one of the account export's files: its lines written as CSV (escaped as the import
+ * reads them) and deflated without ending the stream, so the slices of one file, in order and
+ * closed by a final empty block, are that file's deflate data in the ZIP.
+ */
+export type ExportSliceTask = {
+  kind: "export-slice";
+  /** The file's header line, when this slice starts the file. */
+  header?: string[];
+  /** Rows as the export's queries give them: cells `c0`..`c<width - 1>`. */
+  rows?: Record<string, CsvCell>[];
+  /** Rows already as cells. */
+  lines?: CsvCell[][];
+  width?: number;
+  /** Text written as it is (the manifest). */
+  text?: string;
+  /** The CRC-32 of the file so far (0 at its start). */
+  crc: number;
+};
+
+export type ExportSlice = { data: Uint8Array; crc: number; size: number };
+
+export type CpuTask = ImportAnalyseTask | ExportSliceTask;
 
 export type CpuKind = CpuTask["kind"];
