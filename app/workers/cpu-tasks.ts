@@ -3,6 +3,8 @@
 import zlib from "node:zlib";
 import { analyseUpload } from "~/services/import/mapping/analyse.server";
 import { csvLine } from "~/services/import/csv-write";
+import { renderPdf } from "~/services/documents/pdf-layout.server";
+import { reportCsv } from "~/services/reports/csv";
 import type { CpuTask, ExportSlice, ExportSliceTask } from "~/services/work/tasks";
 
 /** CSV lines of an export slice, deflated and flushed to a byte boundary (the stream is not ended). */
@@ -29,6 +31,15 @@ export default async function run(task: CpuTask): Promise<unknown> {
     }
     case "export-slice":
       return exportSlice(task);
+    case "pdf": {
+      // A Buffer crosses into the thread as a plain Uint8Array.
+      const signature = task.doc.signature;
+      const image = signature?.image ? Buffer.from(signature.image) : null;
+      const pdf = await renderPdf({ ...task.doc, signature: signature ? { ...signature, image } : signature });
+      return new Uint8Array(pdf.buffer, pdf.byteOffset, pdf.byteLength);
+    }
+    case "report-csv":
+      return reportCsv(task.name, task.reports);
     default:
       throw new Error(`unknown CPU task ${(task as { kind: string }).kind}`);
   }

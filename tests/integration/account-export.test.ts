@@ -23,6 +23,9 @@ import {
 } from "../helpers/fixtures";
 import { importFile, pageText } from "../helpers/import";
 import { poolRan } from "../helpers/pool-figures";
+import { portalRequest, randomLoopback } from "../helpers/portal";
+import { quoteWithOptions } from "../helpers/quote-options";
+import { createPortalLink } from "../../app/services/portal/links.server";
 
 // A 1x1 PNG: a photo and a drawn signature.
 const PNG = Buffer.from(
@@ -162,6 +165,24 @@ async function seedBusiness(t: TestTenant, tag: string) {
   for (const status of ["draft", "sent", "approved", "declined", "expired"])
     await createQuote(t.id, { customerId: plain.id, number: `Q-${tag}-${status}`, status, items });
   await createQuote(t.id, { customerId: anonymous.id, number: `Q-${tag}-walkin`, status: "sent" });
+  // Options and optional items: one sent (its total is the first option's, nothing optional),
+  // one approved in the portal with "Better" and the warranty (its total is that choice's).
+  await quoteWithOptions(t.id, plain.id, { number: `Q-${tag}-options` });
+  const chosen = await quoteWithOptions(t.id, plain.id, { number: `Q-${tag}-chosen` });
+  const link = await createPortalLink({ tenantId: t.id, userId: owner.id, role: "owner" }, plain.id, 30);
+  const approval = await portalRequest("POST", "/api/portal/quote", {
+    ip: randomLoopback(),
+    form: {
+      token: new URL(link.url).pathname.split("/").pop(),
+      quoteId: chosen.id,
+      decision: "approve",
+      signatureName: "Jamie Rivera",
+      acceptTerms: "on",
+      option: "Better",
+      optionalItems: chosen.ids.warranty,
+    },
+  });
+  assert.equal(approval.status, 303, approval.text.slice(0, 300));
   const invoices = [];
   for (const status of ["draft", "sent", "partial", "paid", "void"]) {
     const inv = await createInvoice(t.id, { customerId: tricky.id, number: `INV-${tag}-${status}`, status, items });
@@ -341,7 +362,7 @@ describe("/settings/export", () => {
     assert.match(text, /History/);
     assert.ok(text.includes(a.users.owner.name), "who");
     assert.match(text, /Ready/);
-    assert.match(text, /customers: 3, team members: 3, jobs: 7, quotes: 6, invoices: 5, properties: 1/);
+    assert.match(text, /customers: 3, team members: 3, jobs: 7, quotes: 8, invoices: 5, properties: 1/);
   });
 
   test("another business's export, an unknown or a malformed id: 404", async () => {
@@ -395,14 +416,29 @@ describe("the round trip", () => {
     );
     const documents = (kind: "quote" | "invoice") => `
       SELECT d.number, d.status, d.issue_date::text, d.currency, d.subtotal_cents, d.tax_cents, d.total_cents,
-             ${kind === "quote" ? "d.title, d.valid_until::text, d.notes" : "d.due_date::text, d.amount_paid_cents, d.total_cents - d.amount_paid_cents AS balance"},
+             ${kind === "quote" ? "d.title, d.valid_until::text, d.notes, d.chosen_option" : "d.due_date::text, d.amount_paid_cents, d.total_cents - d.amount_paid_cents AS balance"},
              c.name AS customer,
              (SELECT json_agg(json_build_object('description', i.description, 'quantity', i.quantity, 'unit', i.unit_price_cents,
-                     'tax_rate', i.tax_rate, 'line', i.line_total_cents, 'tax', i.tax_cents) ORDER BY i.position)
+                     'tax_rate', i.tax_rate, 'line', i.line_total_cents, 'tax', i.tax_cents
+                     ${kind === "quote" ? ", 'option', i.option_name, 'optional', i.optional, 'chosen', i.selected" : ""}) ORDER BY i.position)
                 FROM ${kind}_items i WHERE i.tenant_id = d.tenant_id AND i.${kind}_id = d.id) AS items
         FROM ${kind}s d JOIN customers c ON c.tenant_id = d.tenant_id AND c.id = d.customer_id
        WHERE d.tenant_id = $1 ORDER BY d.number`;
     await same("quotes", documents("quote"));
+    // The quotes with options keep the totals of their choice: the default (the first option,
+    // nothing optional) and the customer's ("Better" with the warranty).
+    const optionTotals = await rows<{ number: string; total: string; chosen: string | null }>(
+      `SELECT number, total_cents AS total, chosen_option AS chosen FROM quotes
+        WHERE tenant_id = $1 AND (number LIKE '%-options' OR number LIKE '%-chosen') ORDER BY number`,
+      [fresh.id],
+    );
+    assert.deepEqual(
+      optionTotals.map((q) => [q.number.replace(/^Q-\w+-/, ""), Number(q.total), q.chosen]),
+      [
+        ["chosen", 153_800, "Better"],
+        ["options", 28_900, null],
+      ],
+    );
     await same("invoices", documents("invoice"));
     // Money received before the import is one payment per invoice, for the same amounts.
     const paid = `SELECT i.number, sum(p.amount_cents)::bigint AS paid FROM payments p
