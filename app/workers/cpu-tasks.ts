@@ -3,6 +3,7 @@
 import zlib from "node:zlib";
 import { analyseUpload } from "~/services/import/mapping/analyse.server";
 import { csvLine } from "~/services/import/csv-write";
+import { serialisedChunks } from "~/services/import/stored-chunks";
 import { renderPdf } from "~/services/documents/pdf-layout.server";
 import { reportCsv } from "~/services/reports/csv";
 import type { CpuTask, ExportSlice, ExportSliceTask } from "~/services/work/tasks";
@@ -29,6 +30,8 @@ export default async function run(task: CpuTask): Promise<unknown> {
       const data = Buffer.from(task.data.buffer, task.data.byteOffset, task.data.byteLength);
       return analyseUpload(task.type, data, async () => task.known, task.context);
     }
+    case "import-serialise":
+      return serialisedChunks(task.file);
     case "export-slice":
       return exportSlice(task);
     case "pdf": {

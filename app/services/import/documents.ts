@@ -112,12 +112,22 @@ export function buildDocuments(
       const unanswered = items.find((l) => l.selected === null);
       if (unanswered && items.some((l) => l.selected !== null)) {
         const row = g.lines[items.indexOf(unanswered)];
-        reject(row, errors, "item_chosen", `Give yes or no: other lines of quote ${number} record the customer's choice`);
+        reject(
+          row,
+          errors,
+          "item_chosen",
+          `Give yes or no: other lines of quote ${number} record the customer's choice`,
+        );
         ok = false;
       }
       const chosen = ref.values.chosenOption as string | null;
       if (chosen !== null && !items.some((l) => l.option === chosen)) {
-        reject(ref, errors, "chosen_option", `No line of quote ${number} has the option ${show("chosenOption", chosen)}`);
+        reject(
+          ref,
+          errors,
+          "chosen_option",
+          `No line of quote ${number} has the option ${show("chosenOption", chosen)}`,
+        );
         ok = false;
       }
     }

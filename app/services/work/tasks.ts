@@ -2,6 +2,7 @@
 import type { ImportType } from "~/services/import/columns";
 import type { MappingContext } from "~/services/import/mapping/apply.server";
 import type { CsvCell } from "~/services/import/csv-write";
+import type { AnalysedFile } from "~/services/import/stored-chunks";
 import type { PdfDocument } from "~/services/documents/pdf-layout.server";
 import type { Reports } from "~/services/reports/reports.server";
 import type { ReportName } from "~/services/reports/csv";
@@ -38,12 +39,15 @@ export type ExportSliceTask = {
 
 export type ExportSlice = { data: Uint8Array; crc: number; size: number };
 
+/** A checked import file (after the database's checks) made into its stored chunks (JSON). */
+export type ImportSerialiseTask = { kind: "import-serialise"; file: AnalysedFile };
+
 /** A quote, invoice or receipt drawn as a PDF (pdfkit, the embedded fonts); answers its bytes. */
 export type PdfTask = { kind: "pdf"; doc: PdfDocument };
 
 /** One report's figures written as its CSV download; answers the text. */
 export type ReportCsvTask = { kind: "report-csv"; name: ReportName; reports: Reports };
 
-export type CpuTask = ImportAnalyseTask | ExportSliceTask | PdfTask | ReportCsvTask;
+export type CpuTask = ImportAnalyseTask | ImportSerialiseTask | ExportSliceTask | PdfTask | ReportCsvTask;
 
 export type CpuKind = CpuTask["kind"];
