@@ -489,6 +489,8 @@ async function draftInvoice(
       jobId: o.job.id,
       visitId: o.visitId,
       quoteId: o.quote?.id ?? null,
+      // Where the work was: the job's service property, carried to what it bills.
+      propertyId: o.job.propertyId,
     },
     { transaction: t },
   );

@@ -137,9 +137,21 @@ export async function requestBooking(portal: Portal, t: Tx, input: BookingReques
   // Raw SQL on purpose: exactly once comes from ON CONFLICT on the partial unique index
   // (tenant_id, idempotency_key) WHERE idempotency_key IS NOT NULL, which a model's create
   // cannot name; a repeat inserts nothing and returns no row.
+  // A property named must be this customer's; another's (or another tenant's) reads as unknown.
+  const property = input.propertyId
+    ? await one<{ id: string; address: string | null }>(
+        `SELECT id, nullif(concat_ws(', ', nullif(address_line1, ''), nullif(address_line2, ''), nullif(city, ''),
+                       nullif(concat_ws(' ', nullif(region, ''), nullif(postal_code, '')), '')), '') AS address
+           FROM customer_properties WHERE tenant_id = $1 AND customer_id = $2 AND id = $3`,
+        [portal.tenantId, portal.customerId, input.propertyId],
+        t,
+      )
+    : null;
+  if (input.propertyId && !property)
+    throw validationFailed({ propertyId: ["Choose one of your properties from the list."] });
   const row = await one<{ id: string }>(
-    `INSERT INTO booking_requests (tenant_id, customer_id, portal_link_id, service, description, preferred_date, time_window, address, phone, idempotency_key)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+    `INSERT INTO booking_requests (tenant_id, customer_id, portal_link_id, service, description, preferred_date, time_window, address, phone, idempotency_key, property_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
      ON CONFLICT (tenant_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING RETURNING id`,
     [
       portal.tenantId,
@@ -152,6 +164,7 @@ export async function requestBooking(portal: Portal, t: Tx, input: BookingReques
       input.address || null,
       input.phone || null,
       input.idempotencyKey ?? null,
+      property?.id ?? null,
     ],
     t,
   );
@@ -175,6 +188,7 @@ export async function requestBooking(portal: Portal, t: Tx, input: BookingReques
         ...(input.preferredDate ? [["Preferred date", formatDate(input.preferredDate)] as [string, string]] : []),
         ["Time", input.timeWindow],
         ...(input.phone ? [["Phone", input.phone] as [string, string]] : []),
+        ...(property?.address ? [["Property", property.address] as [string, string]] : []),
         ...(input.address ? [["Address", input.address] as [string, string]] : []),
       ],
       record: { type: "booking_request", id: row.id },
