@@ -39,7 +39,7 @@ export async function foldSummaries(tenantId?: string): Promise<number> {
 
 /** Figures in one order, zeros left out, so two sources compare with deepEqual. */
 export function normalise(f: Figures) {
-  const sort = <T>(list: T[]) => list.map((r) => JSON.stringify(r)).sort() as unknown as string[];
+  const sort = <T>(list: T[]) => list.map((r) => JSON.stringify(r)).sort();
   return {
     money: sort(
       f.moneyRows
