@@ -595,6 +595,12 @@ test("every route that takes an id answers another tenant's id exactly as a miss
       status: 404,
     },
     {
+      route: "GET /quotes/<id>/send",
+      ask: (id) => office.get(`/quotes/${id}/send`),
+      theirs: [t.quote.id],
+      status: 404,
+    },
+    {
       route: "POST /quotes/<id>/send",
       ask: (id) => office.post(`/quotes/${id}/send`, {}),
       theirs: [t.quote.id],
@@ -659,6 +665,12 @@ test("every route that takes an id answers another tenant's id exactly as a miss
           "items[0].description": "Mallory",
           "items[0].unitPrice": "1",
         }),
+    },
+    {
+      route: "GET /invoices/<id>/send",
+      ask: (id) => office.get(`/invoices/${id}/send`),
+      theirs: [t.invoice.id],
+      status: 404,
     },
     {
       route: "POST /invoices/<id>/send",
