@@ -149,6 +149,12 @@ export default function InvoicePage() {
             <dd>
               <Link to={`/customers/${i.customer_id}`}>{i.customer_name}</Link>
             </dd>
+            {i.property_label || i.property_address ? (
+              <>
+                <dt>Service property</dt>
+                <dd>{[i.property_label, i.property_address].filter(Boolean).join(" · ")}</dd>
+              </>
+            ) : null}
             <dt>Issued</dt>
             <dd>{formatDate(i.issue_date) || <span className="muted">—</span>}</dd>
             <dt>Due</dt>

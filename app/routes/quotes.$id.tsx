@@ -112,6 +112,12 @@ export default function QuotePage() {
             <dd>
               <Link to={`/customers/${q.customer_id}`}>{q.customer_name}</Link>
             </dd>
+            {q.property_label || q.property_address ? (
+              <>
+                <dt>Service property</dt>
+                <dd>{[q.property_label, q.property_address].filter(Boolean).join(" · ")}</dd>
+              </>
+            ) : null}
             <dt>Issued</dt>
             <dd>{formatDate(q.issue_date) || <span className="muted">—</span>}</dd>
             <dt>Valid until</dt>

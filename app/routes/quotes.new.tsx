@@ -86,6 +86,7 @@ export default function NewQuotePage() {
     title: prefill.values.title ?? "",
     notes: prefill.values.notes ?? "",
     ...(prefill.values.requestId ? { requestId: prefill.values.requestId } : {}),
+    ...(prefill.values.propertyId ? { propertyId: prefill.values.propertyId } : {}),
     items: prefill.values.items?.length ? prefill.values.items : [emptyLine(context.taxRate)],
   };
   return (
@@ -105,6 +106,7 @@ export default function NewQuotePage() {
           action={`/quotes/new?customerId=${prefill.customer!.id}`}
           context={context}
           customer={prefill.customer!}
+          properties={prefill.properties}
           defaultValue={defaultValue}
           submit="Save quote"
           cancelTo={`/customers/${prefill.customer!.id}`}

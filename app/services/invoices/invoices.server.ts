@@ -1,4 +1,5 @@
 import { Op } from "sequelize";
+import { assertManagesVisit } from "~/services/visits/access.server";
 import { inTenant, rows, type Tx } from "../../../db/index";
 import {
   Customer,
@@ -489,6 +490,8 @@ async function draftInvoice(
       jobId: o.job.id,
       visitId: o.visitId,
       quoteId: o.quote?.id ?? null,
+      // Where the work was: the job's service property, carried to what it bills.
+      propertyId: o.job.propertyId,
     },
     { transaction: t },
   );
@@ -596,7 +599,7 @@ export async function createInvoiceFromVisit(
   actor: Actor,
   visitId: string,
 ): Promise<{ id: string; number: string; created: boolean }> {
-  assertManagesRecords(actor);
+  await assertManagesVisit(actor, visitId);
   return inTenant(actor.tenantId, async (t) => {
     const visit =
       isUuid(visitId) &&

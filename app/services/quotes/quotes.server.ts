@@ -17,6 +17,7 @@ import {
 } from "../../../db/models/index";
 import { recordHistory } from "~/services/history/history.server";
 import { checklistFromItems, setChecklist } from "~/services/jobs/checklist.server";
+import { customerPropertyChoices, propertyOf } from "~/services/jobs/jobs.server";
 import { previewQuoteEmail, queueQuoteEmail } from "~/services/messages/compose.server";
 import { portalUrl, signPortalToken } from "~/services/portal/links.server";
 import { nextDocumentNumber } from "~/services/records/numbering.server";
@@ -94,8 +95,17 @@ type FormLine = {
 };
 export type QuotePrefill = {
   customer: { id: string; name: string } | null;
+  /** The customer's service properties, the builder's choices (docs/decisions/391). */
+  properties: Array<{ id: string; label: string }>;
   requestId: string | null;
-  values: { customerId?: string; title?: string; notes?: string; requestId?: string; items?: FormLine[] };
+  values: {
+    customerId?: string;
+    title?: string;
+    notes?: string;
+    requestId?: string;
+    propertyId?: string;
+    items?: FormLine[];
+  };
 };
 
 /**
@@ -124,6 +134,7 @@ export async function quotePrefill(
       customerId = request.customerId;
       values.requestId = request.id;
       values.title = request.service;
+      if (request.propertyId) values.propertyId = request.propertyId;
       const when = request.preferredDate
         ? `Preferred date: ${formatDate(request.preferredDate)}${request.timeWindow !== "any" ? ` (${request.timeWindow})` : ""}`
         : null;
@@ -137,6 +148,7 @@ export async function quotePrefill(
         .join("\n");
     }
     let customer: QuotePrefill["customer"] = null;
+    let properties: QuotePrefill["properties"] = [];
     if (customerId) {
       if (!isUuid(customerId)) throw notFound("Customer not found.");
       const found = await Customer.findOne({
@@ -147,6 +159,7 @@ export async function quotePrefill(
       if (!found) throw notFound("Customer not found.");
       customer = { id: found.id, name: found.name };
       values.customerId = found.id;
+      properties = await customerPropertyChoices(actor.tenantId, found.id, t);
     }
     const names = q.items
       .map((i) => i.trim())
@@ -170,7 +183,7 @@ export async function quotePrefill(
         };
       });
     }
-    return { customer, requestId, values };
+    return { customer, properties, requestId, values };
   });
 }
 
@@ -233,6 +246,7 @@ export async function createQuote(
       });
       requestId = request?.id ?? null;
     }
+    const propertyId = await propertyOf(actor.tenantId, v.customerId, v.propertyId, t);
     const totals = totalsOf(v.items);
     const today = dayIn(tenant.timeZone);
     // Taken last: the counter row stays locked until this transaction ends.
@@ -252,6 +266,7 @@ export async function createQuote(
         taxCents: totals.tax,
         totalCents: totals.total,
         bookingRequestId: requestId,
+        propertyId,
         depositPercent: v.deposit.percent,
         depositCents: v.deposit.cents,
       },
@@ -330,8 +345,10 @@ export async function quoteForEdit(actor: Actor, id: string) {
     });
     return {
       ...(await documentForEdit(t, actor, quote)),
+      properties: await customerPropertyChoices(actor.tenantId, quote.customerId, t),
       values: {
         customerId: quote.customerId,
+        propertyId: quote.propertyId ?? "",
         title: quote.title ?? "",
         validUntil: quote.validUntil ?? "",
         currency: quote.currency.trim(),
@@ -355,8 +372,10 @@ export async function updateQuote(actor: Actor, id: string, v: QuoteFormValue): 
     assertEditable(quote);
     await requireCustomer(t, actor, v.customerId);
     const totals = totalsOf(v.items);
+    const propertyId = await propertyOf(actor.tenantId, v.customerId, v.propertyId, t);
     quote.set({
       customerId: v.customerId,
+      propertyId,
       title: v.title,
       validUntil: v.validUntil ?? quote.validUntil,
       currency: v.currency ?? quote.currency,
@@ -519,7 +538,8 @@ async function convertOnce(actor: Actor, id: string): Promise<{ jobId: string; c
       transaction: t,
     });
     const chosen = await chosenQuoteItems(t, actor.tenantId, id);
-    const address = customer ? oneLineAddress(customer, true) : "";
+    // A named service property is where the work is: the job names it and shows its address.
+    const address = quote.propertyId || !customer ? "" : oneLineAddress(customer, true);
     const job = await Job.create(
       {
         tenantId: actor.tenantId,
@@ -528,6 +548,7 @@ async function convertOnce(actor: Actor, id: string): Promise<{ jobId: string; c
         description: [`From quote ${quote.number}:`, ...chosen.map(jobLine)].join("\n").slice(0, 5000),
         status: "unscheduled",
         address: address || null,
+        propertyId: quote.propertyId,
         quoteId: quote.id,
       },
       { transaction: t },
