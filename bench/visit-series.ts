@@ -9,11 +9,11 @@
  *
  * `npx tsx bench/visit-series.ts`; writes bench/results/visits.json.
  *
- * Last run (2026-11-27, a 2-core machine shared with other work): 329 ms median for the 5-year
- * series and 250 s for the horizon run: both goals missed. Profiled: the rrule expansion costs
- * about 1.5 ms a series and placing an occurrence in its zone (Intl formatToParts) about
- * 0.27 ms; the rest is the database, where the statement triggers make each job's row follow
- * its visits (job_follow_visits once per job for the visits and again for their crew).
+ * Runs (2026-11-27, a 2-core machine shared with about six other sessions): before
+ * docs/decisions/395-visit-speed.md, 329 ms median for the 5-year series and 250 s for the
+ * horizon run (load average 7-22); after it, 421.59 ms and 74.94 s (load average 15.0 at the
+ * start, 27.9 at the end). Both goals are still missed on this machine; see the decision for
+ * where the time goes.
  */
 import { closeDb, configureDb, inTenant, rows } from "../db/index";
 import { createJob } from "../app/services/jobs/jobs.server";
