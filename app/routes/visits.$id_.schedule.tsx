@@ -36,7 +36,7 @@ const backTo = (value: FormDataEntryValue | string | null | undefined, jobId: st
     : recordPageOf(value, `/jobs/${jobId}`);
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await requireUserWithPermission(request, "manage_records");
+  const user = await requireUserWithPermission(request, "view_records");
   const found = await visitScheduleChoices(actorOf(user), params.id!, user.timeZone);
   return json({
     ...found,
@@ -48,7 +48,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 type Reply = { result: SubmissionResult<string[]>; ok?: false } | { ok: true; message: string; visitId: string };
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  const user = await requireUserWithPermission(request, "manage_records");
+  const user = await requireUserWithPermission(request, "view_records");
   let form: FormData;
   try {
     form = await readForm(request, LIMITS.form);

@@ -1,4 +1,5 @@
 import { Op } from "sequelize";
+import { assertManagesVisit } from "~/services/visits/access.server";
 import { inTenant, rows, type Tx } from "../../../db/index";
 import {
   Customer,
@@ -598,7 +599,7 @@ export async function createInvoiceFromVisit(
   actor: Actor,
   visitId: string,
 ): Promise<{ id: string; number: string; created: boolean }> {
-  assertManagesRecords(actor);
+  await assertManagesVisit(actor, visitId);
   return inTenant(actor.tenantId, async (t) => {
     const visit =
       isUuid(visitId) &&
