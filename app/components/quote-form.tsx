@@ -17,7 +17,7 @@ export function QuoteForm({
   cancelTo,
   changeCustomerTo,
   action,
-}: DocumentFormProps<Pick<BuilderContext, "currency" | "taxRate" | "priceBook">>) {
+}: DocumentFormProps<Pick<BuilderContext, "currency" | "taxRate" | "priceBook" | "taxRateId" | "rateBook" | "taxChoices">>) {
   const reply = useActionData<FormReply>();
   const busy = useNavigation().state === "submitting";
   const [form, fields] = useConformForm(quoteFormSchema, {
@@ -62,6 +62,8 @@ export function QuoteForm({
         currency={currency}
         priceBook={context.priceBook}
         defaultTaxRate={context.taxRate}
+        taxes={{ book: context.rateBook, choices: context.taxChoices, defaultId: context.taxRateId }}
+        discount={{ type: fields.discountType, value: fields.discountValue }}
       />
       <TextAreaField label="Notes for the customer" rows={3} {...fieldOf(fields.notes)} />
       <Field

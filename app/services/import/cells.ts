@@ -162,6 +162,14 @@ export const taxRate: Check<number> = (s) => {
   return v * 10; // thousandths of a percent -> parts per million
 };
 
+/** A yes/no cell: true, yes, y, 1, on (a ticked checkbox) or false, no, n, 0, off. */
+export const yesNo: Check<boolean> = (s) => {
+  const v = s.toLowerCase();
+  if (["true", "yes", "y", "1", "on", "x"].includes(v)) return true;
+  if (["false", "no", "n", "0", "off"].includes(v)) return false;
+  return new Invalid("Must be yes or no (true/false)");
+};
+
 export const oneOf =
   <V extends string>(values: readonly V[]): Check<V> =>
   (s) => {
