@@ -203,3 +203,14 @@ test("a rate in use cannot be deleted (409), only archived; the old quote keeps 
   // An office member may not manage taxes.
   assert.equal((await office.get("/settings/taxes")).status, 403);
 });
+
+test("role matrix of /settings/taxes: owner and admin manage taxes; office and technician get 403", async () => {
+  const s = await portalSetup();
+  for (const role of ["owner", "admin", "office", "technician"] as const) {
+    const c = await clientFor(s.tenant.users[role]);
+    const allowed = role === "owner" || role === "admin";
+    assert.equal((await c.get("/settings/taxes")).status, allowed ? 200 : 403, `${role} GET`);
+    const res = await c.post("/settings/taxes", { name: `Rate of ${role}`, rate: "1" });
+    assert.equal(res.status, allowed ? 303 : 403, `${role} POST`);
+  }
+});
