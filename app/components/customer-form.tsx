@@ -33,6 +33,7 @@ export function CustomerForm({
     required: FIELDS.get(name)!.required,
     ...fieldOf(fields[name]),
   });
+  const exempt = f("tax_exempt");
   return (
     <Form method="post" {...getFormProps(form)} className="stack record-form">
       <CsrfInput />
@@ -69,11 +70,11 @@ export function CustomerForm({
       <fieldset>
         <legend>Sales tax</legend>
         <CheckboxField
-          name={fields.tax_exempt.name}
-          label="Tax exempt"
+          name={exempt.name}
+          label={exempt.label}
           hint="Their new quotes and invoices carry no tax and say why."
           checked={["on", "true", "yes"].includes(String(fields.tax_exempt.initialValue ?? ""))}
-          errors={fields.tax_exempt.errors}
+          errors={exempt.errors}
         />
         <Field
           hint="Shown on their documents, like “Church (certificate 12-345)”."
