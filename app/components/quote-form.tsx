@@ -5,6 +5,7 @@ import type { BuilderContext } from "~/services/quotes/quotes.server";
 import { quoteFormSchema } from "~/services/quotes/quote-form";
 import { CsrfInput, Field, fieldOf, FormError, useConformForm } from "./forms";
 import { LineItemsEditor } from "./line-items-editor";
+import { SelectField } from "./conform-fields";
 import { DocumentCustomer, FormActions, formCurrency, TextAreaField, type DocumentFormProps } from "./record-forms";
 
 /** The quote builder (/quotes/new, /quotes/<id>/edit): customer, details, lines, totals. */
@@ -17,7 +18,13 @@ export function QuoteForm({
   cancelTo,
   changeCustomerTo,
   action,
-}: DocumentFormProps<Pick<BuilderContext, "currency" | "taxRate" | "priceBook" | "taxRateId" | "rateBook" | "taxChoices">>) {
+  properties = [],
+}: DocumentFormProps<
+  Pick<BuilderContext, "currency" | "taxRate" | "priceBook" | "taxRateId" | "rateBook" | "taxChoices">
+> & {
+  /** The customer's service properties: where the work is, carried to the job. */
+  properties?: Array<{ id: string; label: string }>;
+}) {
   const reply = useActionData<FormReply>();
   const busy = useNavigation().state === "submitting";
   const [form, fields] = useConformForm(quoteFormSchema, {
@@ -56,6 +63,15 @@ export function QuoteForm({
           {...fieldOf(fields.currency)}
         />
       </div>
+      {properties.length || fields.propertyId.initialValue ? (
+        <SelectField
+          meta={fields.propertyId}
+          label="Service property"
+          placeholder="None: the customer's own address"
+          options={properties.map((p) => ({ value: p.id, label: p.label }))}
+          hint="Where the work happens; the job made from this quote names it too."
+        />
+      ) : null}
       <LineItemsEditor
         form={form}
         items={fields.items}

@@ -1,7 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
-import { CsrfInput } from "~/components/forms";
+import { Link, useLoaderData } from "@remix-run/react";
 import { LineItemsTable } from "~/components/documents";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ShareCard } from "~/components/share-card";
@@ -100,12 +99,12 @@ export default function InvoicePage() {
             </Link>
           ) : null}
           {canManage && (i.status === "draft" || open) ? (
-            <Form method="post" action={`/invoices/${i.id}/send`} className="inline-form">
-              <CsrfInput />
-              <button type="submit" className={`btn ${i.status === "draft" ? "btn-primary" : "btn-secondary"}`}>
-                {i.status === "draft" ? "Send" : "Send again"}
-              </button>
-            </Form>
+            <Link
+              to={`/invoices/${i.id}/send`}
+              className={`btn ${i.status === "draft" ? "btn-primary" : "btn-secondary"}`}
+            >
+              {i.status === "draft" ? "Send" : "Send again"}
+            </Link>
           ) : null}
           <a href={`/invoices/${i.id}.pdf`} className="btn btn-secondary">
             Download PDF
@@ -151,6 +150,12 @@ export default function InvoicePage() {
             <dd>
               <Link to={`/customers/${i.customer_id}`}>{i.customer_name}</Link>
             </dd>
+            {i.property_label || i.property_address ? (
+              <>
+                <dt>Service property</dt>
+                <dd>{[i.property_label, i.property_address].filter(Boolean).join(" · ")}</dd>
+              </>
+            ) : null}
             <dt>Issued</dt>
             <dd>{formatDate(i.issue_date) || <span className="muted">—</span>}</dd>
             <dt>Due</dt>

@@ -24,12 +24,12 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 ];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await requireUserWithPermission(request, "manage_records");
+  const user = await requireUserWithPermission(request, "view_records");
   return json({ ...(await addVisitChoices(actorOf(user), params.id!)), timeZone: user.timeZone });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  const user = await requireUserWithPermission(request, "manage_records");
+  const user = await requireUserWithPermission(request, "view_records");
   return formAction(request, addVisitSchema, async (value) => {
     const added = await addVisit(actorOf(user), params.id!, value);
     await setFlash(user, { message: added.message, tone: "success" });

@@ -82,12 +82,12 @@ export default function QuotePage() {
             </Link>
           ) : null}
           {canManage && related.editable ? (
-            <Form method="post" action={`/quotes/${q.id}/send`} className="inline-form">
-              <CsrfInput />
-              <button type="submit" className={`btn ${q.stored_status === "draft" ? "btn-primary" : "btn-secondary"}`}>
-                {q.stored_status === "draft" ? "Send" : "Send again"}
-              </button>
-            </Form>
+            <Link
+              to={`/quotes/${q.id}/send`}
+              className={`btn ${q.stored_status === "draft" ? "btn-primary" : "btn-secondary"}`}
+            >
+              {q.stored_status === "draft" ? "Send" : "Send again"}
+            </Link>
           ) : null}
           {canManage && q.stored_status === "approved" && !related.job ? (
             <Form method="post" action={`/quotes/${q.id}/convert`} className="inline-form">
@@ -113,6 +113,12 @@ export default function QuotePage() {
             <dd>
               <Link to={`/customers/${q.customer_id}`}>{q.customer_name}</Link>
             </dd>
+            {q.property_label || q.property_address ? (
+              <>
+                <dt>Service property</dt>
+                <dd>{[q.property_label, q.property_address].filter(Boolean).join(" · ")}</dd>
+              </>
+            ) : null}
             <dt>Issued</dt>
             <dd>{formatDate(q.issue_date) || <span className="muted">—</span>}</dd>
             <dt>Valid until</dt>

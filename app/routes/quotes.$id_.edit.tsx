@@ -53,6 +53,7 @@ export default function EditQuotePage() {
           id={`quote-${quote.id}`}
           context={context}
           customer={quote.customer}
+          properties={quote.properties}
           defaultValue={quote.values}
           submit="Save changes"
           cancelTo={`/quotes/${quote.id}`}

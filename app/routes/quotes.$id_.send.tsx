@@ -1,23 +1,38 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { redirect } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json, redirect } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { SendConfirm } from "~/components/send-confirm";
 import { readStaffForm } from "~/http/conform.server";
-import { sendQuote } from "~/services/quotes/quotes.server";
+import { mailMode } from "~/services/messages/config.server";
+import { sendQuote, quoteSendPreview } from "~/services/quotes/quotes.server";
 import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 
-// POST /quotes/<id>/send: draft -> sent, with a live portal link; back to
-// the quote, which shows the link and a ready message. 409 for an answered quote.
+// GET /quotes/<id>/send: the message before it goes (recipient, subject, text), or the
+// question before a resend. POST: a draft is sent; a sent quote is e-mailed again only with
+// `resend` (the resend page's button), else back to that question: a form posted twice sends once.
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `Send quote ${data?.doc.number ?? ""} · Fieldwork` },
+];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requireUserWithPermission(request, "manage_records");
-  return redirect(`/quotes/${params.id}`);
+  const user = await requireUserWithPermission(request, "manage_records");
+  const doc = await quoteSendPreview(actorOf(user), params.id!);
+  return json({ doc, mailOff: mailMode() === "off" });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUserWithPermission(request, "manage_records");
-  await readStaffForm(request);
-  await sendQuote(actorOf(user), params.id!);
+  const form = await readStaffForm(request);
+  const { sent } = await sendQuote(actorOf(user), params.id!, { resend: form.get("resend") === "1" });
+  if (!sent) return redirect(`/quotes/${params.id}/send`, 303);
   return redirect(`/quotes/${params.id}?sent=1#share`, 303);
+}
+
+export default function SendQuotePage() {
+  const { doc, mailOff } = useLoaderData<typeof loader>();
+  return <SendConfirm kind="quote" doc={doc} backTo={`/quotes/${doc.id}`} mailOff={mailOff} />;
 }
 
 export function ErrorBoundary() {

@@ -87,6 +87,7 @@ export default function NewQuotePage() {
     title: prefill.values.title ?? "",
     notes: prefill.values.notes ?? "",
     ...(prefill.values.requestId ? { requestId: prefill.values.requestId } : {}),
+    ...(prefill.values.propertyId ? { propertyId: prefill.values.propertyId } : {}),
     items: prefill.values.items?.length ? prefill.values.items : [emptyLine(context.taxRate, context.taxRateId)],
   };
   return (
@@ -106,6 +107,7 @@ export default function NewQuotePage() {
           action={`/quotes/new?customerId=${prefill.customer!.id}`}
           context={context}
           customer={prefill.customer!}
+          properties={prefill.properties}
           defaultValue={defaultValue}
           submit="Save quote"
           cancelTo={`/customers/${prefill.customer!.id}`}

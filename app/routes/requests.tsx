@@ -130,6 +130,7 @@ export default function RequestsPage() {
                   <td>
                     <strong>{r.service}</strong>
                     {r.description ? <div className="muted small prewrap clamp">{r.description}</div> : null}
+                    {r.property ? <div className="muted small">Property: {r.property}</div> : null}
                     {r.address ? <div className="muted small">{r.address}</div> : null}
                   </td>
                   <td>

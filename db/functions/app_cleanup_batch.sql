@@ -47,6 +47,14 @@ AS $function$
            LIMIT p_batch
         ) old WHERE m.tenant_id = old.tenant_id AND m.id = old.id;
         RETURN n;
+      ELSIF p_kind = 'summaries' THEN
+        -- The summaries' delta rows of up to p_batch tenants with rows to fold, each folded
+        -- into one row per figure, period, person and currency; returns the rows removed.
+        SELECT coalesce(sum(summaries_fold(f.tenant_id)), 0) INTO n FROM (
+          SELECT tenant_id FROM summary_deltas GROUP BY tenant_id
+          HAVING count(*) > count(DISTINCT (figure, period, party_id, currency)) LIMIT p_batch
+        ) f;
+        RETURN n;
       ELSE
         RAISE EXCEPTION 'unknown cleanup kind %', p_kind;
       END IF;

@@ -45,6 +45,8 @@ export class Quote extends Document {
   @Timestamp declare convertedAt: Date | null;
   /** The booking request this quote answers. */
   @Uuid declare bookingRequestId: string | null;
+  /** The customer's service property the work is at, if named (carried on to the job). */
+  @Uuid declare propertyId: string | null;
   /** The option group the customer approved (null: none recorded, or the quote has none). */
   @Text declare chosenOption: string | null;
   /** The deposit asked on approval: a percent of the chosen total or an amount (never both). */
@@ -88,6 +90,8 @@ export class Invoice extends Document {
   @Timestamp declare paidAt: Date | null;
   /** The job this invoice was made from (one invoice per job besides its visits' invoices, migration 0200). */
   @Uuid declare jobId: string | null;
+  /** The service property of the job it bills, if named. */
+  @Uuid declare propertyId: string | null;
   /** The visit this invoice bills (a job billed per visit), at most one per visit. */
   @Uuid declare visitId: string | null;
   @Timestamp declare voidedAt: Date | null;

@@ -34,6 +34,8 @@ export class BookingRequest extends Model {
   /** The quote or job made from this request (each at most once, migration 0025). */
   @Uuid declare quoteId: string | null;
   @Uuid declare jobId: string | null;
+  /** One of the customer's service properties, chosen in the portal's booking form. */
+  @Uuid declare propertyId: string | null;
   declare createdAt: Date;
   declare updatedAt: Date;
 }

@@ -55,6 +55,8 @@ describe("browser: accessibility of the forms, and the page list", { skip: SKIP_
       "invoices.$id.tsx": "invoice",
       "invoices.$id_.payments.tsx": "record payment",
       "invoices.$id_.void.tsx": "void invoice",
+      "invoices.$id_.send.tsx": "send invoice",
+      "quotes.$id_.send.tsx": "send quote again",
       "invoices.new.tsx": "new invoice",
       "invoices.$id_.edit.tsx": "edit invoice",
       "invoices._index.tsx": "invoices",

@@ -179,6 +179,10 @@ describe("browser: the business day by hand, from the phone call to the paid inv
         const quotePath = new URL(office.url()).pathname;
 
         // ---- Send: the portal link and a ready message.
+        await office.getByRole("link", { name: "Send", exact: true }).click();
+        // The message as the customer will read it, before it goes.
+        await office.getByRole("heading", { name: "Send quote Q-0001" }).waitFor();
+        assert.match(await office.locator(".message-preview").innerText(), /Here is your quote Q-0001/);
         await office.getByRole("button", { name: "Send", exact: true }).click();
         await office.getByRole("heading", { name: "Send it to the customer" }).waitFor();
         const quoteLink = await office.getByLabel("Portal link", { exact: true }).inputValue();
@@ -295,6 +299,8 @@ describe("browser: the business day by hand, from the phone call to the paid inv
           new Date(Date.parse(`${terms!.issue_date}T00:00:00Z`) + 21 * 86_400_000).toISOString().slice(0, 10),
           "due: issue date + the company's payment terms",
         );
+        await office.getByRole("link", { name: "Send", exact: true }).click();
+        await office.getByRole("heading", { name: /^Send invoice INV-\d+$/ }).waitFor();
         await office.getByRole("button", { name: "Send", exact: true }).click();
         await office.getByRole("heading", { name: "Send it to the customer" }).waitFor();
         const invoiceLink = await office.getByLabel("Portal link", { exact: true }).inputValue();

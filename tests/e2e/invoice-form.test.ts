@@ -67,6 +67,9 @@ describe("browser: invoice by hand", { skip: SKIP_BROWSER }, () => {
         );
         assert.deepEqual(saved, { total_cents: 29_900, status: "draft" });
 
+        await page.getByRole("link", { name: "Send", exact: true }).click();
+        await page.getByRole("heading", { name: "Send invoice INV-0001" }).waitFor();
+        assert.match(await page.locator(".message-preview").innerText(), /Here is your invoice INV-0001/);
         await page.getByRole("button", { name: "Send", exact: true }).click();
         await page.getByRole("heading", { name: "Send it to the customer" }).waitFor();
         assert.match(await page.locator("#share-url").inputValue(), /\/portal\//);

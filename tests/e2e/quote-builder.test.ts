@@ -105,9 +105,42 @@ describe("browser: customer and quote builder", { skip: SKIP_BROWSER }, () => {
           );
 
           // Send: the link and a ready message.
+          // Send shows the message first (recipient, subject, text); the quote stays a draft until confirmed.
+          await page.getByRole("link", { name: "Send", exact: true }).click();
+          await page.getByRole("heading", { name: /^Send quote Q-\d+$/ }).waitFor();
+          const preview = await page.locator("main").innerText();
+          assert.match(preview, /Subject\s+Quote Q-\d+ from /);
+          assert.match(preview, /Here is your quote Q-\d+/);
+          assert.equal(
+            (await one<{ status: string }>(`SELECT status FROM quotes WHERE tenant_id = $1`, [t.id]))!.status,
+            "draft",
+          );
+          await screenshot(page, `quote-send-confirm-${tag}`);
           await page.getByRole("button", { name: "Send", exact: true }).click();
           await page.getByRole("heading", { name: "Send it to the customer" }).waitFor();
           assert.match(await page.getByLabel("Portal link", { exact: true }).inputValue(), /\/portal\//);
+          // "Send again" asks first; "Don't send" goes back and sends nothing.
+          await page.getByRole("link", { name: "Send again", exact: true }).click();
+          await page.getByRole("heading", { name: /^Send quote Q-\d+ again\?$/ }).waitFor();
+          await page.getByRole("link", { name: "Don't send" }).click();
+          await page.getByRole("heading", { name: /^Quote Q-\d+$/ }).waitFor();
+          assert.equal(
+            (await one<{ n: number }>(
+              `SELECT count(*)::int AS n FROM record_history WHERE tenant_id = $1 AND action = 'resent'`,
+              [t.id],
+            ))!.n,
+            0,
+          );
+          await page.getByRole("link", { name: "Send again", exact: true }).click();
+          await page.getByRole("button", { name: "Send again", exact: true }).click();
+          await page.getByRole("heading", { name: "Send it to the customer" }).waitFor();
+          assert.equal(
+            (await one<{ n: number }>(
+              `SELECT count(*)::int AS n FROM record_history WHERE tenant_id = $1 AND action = 'resent'`,
+              [t.id],
+            ))!.n,
+            1,
+          );
           await page.setViewportSize({ width: 390, height: 844 });
           await screenshot(page, `quote-sent-${tag}-phone`);
         } finally {

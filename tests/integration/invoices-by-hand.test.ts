@@ -457,6 +457,7 @@ test("a technician is refused every new invoice route (403)", async () => {
     ["POST", `/invoices/new?customerId=${customer.id}`],
     ["GET", `/invoices/${inv.id}/edit`],
     ["POST", `/invoices/${inv.id}/edit`],
+    ["GET", `/invoices/${inv.id}/send`],
     ["POST", `/invoices/${inv.id}/send`],
     ["POST", `/jobs/${job.id}/invoice`],
   ]) {

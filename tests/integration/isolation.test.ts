@@ -185,7 +185,6 @@ test("every route that takes an id answers another tenant's id exactly as a miss
   const visitOf = async (jobId: string) =>
     (await one<{ id: string }>(`SELECT id FROM visits WHERE tenant_id = $1 AND job_id = $2`, [a.id, jobId]))!;
   const ourJobVisit = await visitOf(ourJob.id);
-  const ourTechVisit = await visitOf(ourTechJob.id);
   const ourVisit = await one<{ id: string }>(
     `INSERT INTO visits (tenant_id, job_id, starts_at, ends_at) VALUES ($1, $2, now() + interval '3 days', now() + interval '3 days 1 hour') RETURNING id`,
     [a.id, ourJob.id],
@@ -489,8 +488,33 @@ test("every route that takes an id answers another tenant's id exactly as a miss
     {
       route: "GET /visits/<id>/schedule (technician)",
       ask: (id) => tech.get(`/visits/${id}/schedule`),
-      theirs: [t.visit.id, ourTechVisit.id],
-      status: 403,
+      // Another tenant's visit, and one of ours the technician is not on.
+      theirs: [t.visit.id, ourJobVisit.id],
+      status: 404,
+    },
+    {
+      route: "POST /visits/<id>/schedule (technician)",
+      ask: (id) => tech.post(`/visits/${id}/schedule`, { start: "2030-06-04T09:00", end: "2030-06-04T11:00" }),
+      theirs: [t.visit.id, ourJobVisit.id],
+      status: 404,
+    },
+    {
+      route: "POST /visits/<id>/invoice (technician)",
+      ask: (id) => tech.post(`/visits/${id}/invoice`, {}),
+      theirs: [t.visit.id, ourJobVisit.id],
+      status: 404,
+    },
+    {
+      route: "GET /jobs/<id>/visits (technician)",
+      ask: (id) => tech.get(`/jobs/${id}/visits`),
+      theirs: [t.job.id, ourJob.id],
+      status: 404,
+    },
+    {
+      route: "POST /jobs/<id>/visits (technician)",
+      ask: (id) => tech.post(`/jobs/${id}/visits`, { start: "2030-06-04T09:00", end: "2030-06-04T11:00" }),
+      theirs: [t.job.id, ourJob.id],
+      status: 404,
     },
     {
       route: "POST /visits/<id>/schedule",
@@ -576,6 +600,12 @@ test("every route that takes an id answers another tenant's id exactly as a miss
       status: 404,
     },
     {
+      route: "GET /quotes/<id>/send",
+      ask: (id) => office.get(`/quotes/${id}/send`),
+      theirs: [t.quote.id],
+      status: 404,
+    },
+    {
       route: "POST /quotes/<id>/send",
       ask: (id) => office.post(`/quotes/${id}/send`, {}),
       theirs: [t.quote.id],
@@ -640,6 +670,12 @@ test("every route that takes an id answers another tenant's id exactly as a miss
           "items[0].description": "Mallory",
           "items[0].unitPrice": "1",
         }),
+    },
+    {
+      route: "GET /invoices/<id>/send",
+      ask: (id) => office.get(`/invoices/${id}/send`),
+      theirs: [t.invoice.id],
+      status: 404,
     },
     {
       route: "POST /invoices/<id>/send",

@@ -370,6 +370,7 @@ test("a technician is refused every new route (403)", async () => {
     ["POST", "/quotes/new"],
     ["GET", `/quotes/${q.id}/edit`],
     ["POST", `/quotes/${q.id}/edit`],
+    ["GET", `/quotes/${q.id}/send`],
     ["POST", `/quotes/${q.id}/send`],
     ["POST", `/quotes/${q.id}/convert`],
     ["GET", "/settings/price-book"],

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
 import { test } from "node:test";
 import { one, rows } from "../../db/index";
 import { zonedToday, zonedToUtc } from "../../app/services/jobs/local-time";
@@ -148,7 +149,7 @@ test("the job page adds visits (crew as checkboxes, multi-day allowed), lists th
     ["start", `${s.day(5)}T08:00`],
     ["end", `${s.day(5)}T10:00`],
   ]);
-  assert.equal(techAdd.status, 403);
+  assert.equal(techAdd.status, 403, "Eli works on this job: refused, not hidden");
 });
 
 test("the week board: a 3-day visit (Mon 08:00 - Wed 17:00) shows on all three days; a crew visit sits in each member's row, marked with the others' names; overlaps are per technician", async () => {
@@ -310,7 +311,7 @@ test("POST /visits/<id>/schedule: the card's form moves a crew visit and replace
   assert.deepEqual(row, { assignee_id: s.dana.id, status: "scheduled" });
 });
 
-test("role matrix of the visit routes: owner, admin and office add and move visits; a technician is refused (403) alike for a visit they are on and one they are not, before any lookup", async () => {
+test("role matrix of the visit routes: owner, admin and office add and move visits; a technician on the crew is refused (403); one not on it finds no visit (404), exactly as for an unknown id", async () => {
   const s = await setup();
   const job = await createJob(s.t.id, { customerId: s.customer.id, title: "Rough-in", scheduledStart: null });
   const office = await clientFor(s.t.users.office);
@@ -340,30 +341,47 @@ test("role matrix of the visit routes: owner, admin and office add and move visi
     assert.equal(move.status, 303, role);
   }
   const before = await visitsOf(s.t.id, job.id);
-  const answers = [];
-  for (const who of [s.dana, s.eli]) {
-    const tech = await clientFor(who);
-    for (const ask of [
-      () => tech.get(`/jobs/${job.id}/visits`),
-      () => tech.get(`/visits/${visit.id}/schedule`),
-      () =>
-        postPairs(tech, `/jobs/${job.id}/visits`, [
-          ["start", `${s.day(4)}T09:00`],
-          ["end", `${s.day(4)}T10:00`],
-        ]),
-      () =>
-        postPairs(tech, `/visits/${visit.id}/schedule`, [
-          ["start", `${s.day(4)}T09:00`],
-          ["end", `${s.day(4)}T10:00`],
-        ]),
-      () => postPairs(tech, `/visits/${visit.id}/schedule`, []),
-    ]) {
+  // Each route asked about a visit (and its job) by Dana (on the crew), Eli (not on it) and
+  // Eli again about ids that exist nowhere: Eli's two sets of answers are the same 404s.
+  const routes = (tech: Client, visitId: string, jobId: string) => [
+    () => tech.get(`/jobs/${jobId}/visits`),
+    () => tech.get(`/visits/${visitId}/schedule`),
+    () =>
+      postPairs(tech, `/jobs/${jobId}/visits`, [
+        ["start", `${s.day(4)}T09:00`],
+        ["end", `${s.day(4)}T10:00`],
+      ]),
+    () =>
+      postPairs(tech, `/visits/${visitId}/schedule`, [
+        ["start", `${s.day(4)}T09:00`],
+        ["end", `${s.day(4)}T10:00`],
+      ]),
+    () => postPairs(tech, `/visits/${visitId}/schedule`, []),
+    () => postPairs(tech, `/visits/${visitId}/invoice`, []),
+    () => tech.get(`/visits/${visitId}/invoice`),
+  ];
+  const answersOf = async (tech: Client, visitId: string, jobId: string) => {
+    const out: string[] = [];
+    for (const ask of routes(tech, visitId, jobId)) {
       const res = await ask();
-      answers.push(`${res.status} ${textOf(await res.text()).replace(/Technician \w+|Dana Diaz|Eli Moreau/g, "")}`);
+      out.push(`${res.status} ${textOf(await res.text()).replace(/Technician \w+|Dana Diaz|Eli Moreau/g, "")}`);
     }
-  }
-  assert.ok(answers.every((a) => a.startsWith("403 ")));
-  assert.deepEqual(answers.slice(0, 5), answers.slice(5), "on the crew or not: the same answer");
+    return out;
+  };
+  const dana = await clientFor(s.dana);
+  const eli = await clientFor(s.eli);
+  const onCrew = await answersOf(dana, visit.id, job.id);
+  const offCrew = await answersOf(eli, visit.id, job.id);
+  const unknown = await answersOf(eli, randomUUID(), randomUUID());
+  assert.ok(
+    onCrew.every((a) => a.startsWith("403 ")),
+    onCrew.join("\n"),
+  );
+  assert.ok(
+    offCrew.every((a) => a.startsWith("404 ")),
+    offCrew.join("\n"),
+  );
+  assert.deepEqual(offCrew, unknown, "off the crew: exactly as for an unknown id");
   assert.deepEqual(await visitsOf(s.t.id, job.id), before);
   // The job page: a technician sees only the visits they are on.
   await postPairs(office, `/jobs/${job.id}/visits`, [

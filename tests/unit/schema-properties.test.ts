@@ -735,7 +735,7 @@ describe("portal", () => {
     );
   });
 
-  it("bookingRequestSchema: a date in today..a year, a time window (blank = any), a phone of digits; others refused", () => {
+  it("bookingRequestSchema: a date in today..a year, a time window (blank = any), a phone of digits, a property id or none; others refused", () => {
     const schema = bookingRequestSchema(TODAY, LAST_DATE);
     const input = fc.record({
       service: padded(trimmedText(200)),
@@ -743,6 +743,7 @@ describe("portal", () => {
       window: fc.constantFrom("", ...TIME_WINDOWS),
       phone: fc.stringMatching(/^[0-9][0-9 ()+-]{0,38}[0-9]$/),
       address: padded(fc.string({ maxLength: 500 }).filter((s) => s.trim() === s)),
+      property: fc.option(fc.uuid(), { nil: "" }),
     });
     check(
       33,
@@ -753,6 +754,7 @@ describe("portal", () => {
           timeWindow: i.window,
           phone: i.phone,
           address: i.address.raw,
+          propertyId: i.property,
         };
         assert.deepEqual(accepts(schema, form), {
           service: i.service.trimmed,
@@ -760,8 +762,10 @@ describe("portal", () => {
           preferredDate: i.date,
           timeWindow: i.window || "any",
           address: i.address.trimmed,
+          propertyId: i.property,
           phone: i.phone,
         });
+        refuses(schema, { ...form, propertyId: "the cabin" }, "propertyId");
         refuses(schema, { ...form, service: " " }, "service");
         refuses(schema, { ...form, preferredDate: "2026-06-15" }, "preferredDate");
         refuses(schema, { ...form, preferredDate: "2027-06-17" }, "preferredDate");

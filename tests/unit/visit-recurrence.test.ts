@@ -129,3 +129,33 @@ test("the job form takes the repeat fields (one weekday or several) and checks t
   const errors = bad.status === "error" ? bad.error : {};
   assert.ok(errors?.scheduledStart && errors?.endsOn, JSON.stringify(errors));
 });
+
+test("an open-ended rule expanded from any of its occurrences continues the same sequence", async () => {
+  // The horizon worker expands a series from its latest visit made rather than its first.
+  const fc = (await import("fast-check")).default;
+  fc.assert(
+    fc.property(
+      fc.constantFrom("daily", "weekly", "monthly", "yearly" as const),
+      fc.integer({ min: 1, max: 4 }),
+      fc.subarray(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] as const),
+      fc.constantFrom("day_of_month", "weekday_of_month" as const),
+      fc.integer({ min: 0, max: 800 }),
+      fc.integer({ min: 0, max: 40 }),
+      (repeat, interval, weekdays, monthlyBy, dayOffset, pick) => {
+        const firstLocal = new Date(Date.UTC(2026, 0, 1 + dayOffset, 9, 30)).toISOString().slice(0, 16);
+        const rule = ruleFor({ repeat, interval, weekdays, monthlyBy }, firstLocal);
+        const until = "2034-12-31T23:59";
+        const all = occurrences({ rule, firstLocal }, { until, limit: 100_000 });
+        if (all.length < 2) return;
+        const anchor = all[pick % all.length]!;
+        const after = all[Math.min(all.length - 1, (pick % all.length) + 1)]!.slice(0, 10) + "T00:00";
+        const expected = all.filter((o) => o > after && o > anchor);
+        assert.deepEqual(
+          occurrences({ rule, firstLocal: anchor }, { after, until, limit: 100_000 }).filter((o) => o > anchor),
+          expected,
+        );
+      },
+    ),
+    { numRuns: 300 },
+  );
+});

@@ -87,13 +87,24 @@ export function BookingForm({ hub }: { hub: PortalHubData }) {
             errors={f("timeWindow")}
           />
         </div>
+        {hub.properties.length ? (
+          <SelectField
+            id="book-property"
+            name="propertyId"
+            label="Where is the visit?"
+            hint="One of your properties, or another address below."
+            options={[...hub.properties.map((p): [string, string] => [p.id, p.label]), ["", "Another address (below)"]]}
+            defaultValue={v.propertyId ?? hub.properties[0].id}
+            errors={f("propertyId")}
+          />
+        ) : null}
         <Field
           id="book-address"
           name="address"
-          label="Address for the visit"
+          label={hub.properties.length ? "Another address (optional)" : "Address for the visit"}
           autoComplete="street-address"
           maxLength={500}
-          defaultValue={v.address ?? hub.customer.address ?? ""}
+          defaultValue={v.address ?? (hub.properties.length ? "" : (hub.customer.address ?? ""))}
           errors={f("address")}
         />
         <Field

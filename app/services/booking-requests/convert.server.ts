@@ -61,6 +61,7 @@ async function quoteFrom(actor: Actor, r: BookingRequest, t: Tx): Promise<Quote>
       validUntil: addDays(today, QUOTE_VALID_DAYS),
       currency: "USD",
       notes: requestNotes(r) || null,
+      propertyId: r.propertyId,
     },
     { transaction: t },
   );
@@ -111,6 +112,7 @@ export async function convertRequest(
           title: r.service,
           description: requestNotes(r) || undefined,
           address: r.address ?? undefined,
+          propertyId: r.propertyId ?? undefined,
         },
         t,
         `Created from the booking request “${r.service}”`,

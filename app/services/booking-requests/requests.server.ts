@@ -7,7 +7,7 @@ import type { Actor } from "~/services/accounts/actor";
 import { isUuid } from "~/utils/crypto.server";
 import { keysetPage, type PageCursor } from "../records/keyset.server";
 import { listSchemaBase } from "../records/list-params";
-import { containsPattern, CUSTOMER_SEARCH } from "../records/sql.server";
+import { addressSql, containsPattern, CUSTOMER_SEARCH } from "../records/sql.server";
 import { REQUEST_FILTERS, REQUEST_STATUSES, REQUEST_TRANSITIONS, type RequestStatus } from "../records/statuses";
 
 // Booking requests customers sent from the portal, and their triage by the office.
@@ -22,6 +22,8 @@ export type RequestListItem = {
   preferred_date: string | null;
   time_window: string;
   address: string | null;
+  /** The customer's service property named in the portal: its label and address. */
+  property: string | null;
   phone: string | null;
   status: RequestStatus;
   created_at: string;
@@ -51,11 +53,13 @@ export async function listRequests(actor: Actor, p: RequestListParams) {
       {
         select: `r.id, r.service, r.description, r.preferred_date::text, r.time_window, r.address, r.phone, r.status, r.created_at,
                  r.triaged_at, u.name AS triaged_by_name, r.customer_id, c.name AS customer_name,
-                 r.quote_id, q.number AS quote_number, r.job_id`,
+                 r.quote_id, q.number AS quote_number, r.job_id,
+                 nullif(concat_ws(' · ', nullif(p.label, ''), ${addressSql("p")}), '') AS property`,
         from: `booking_requests r
                JOIN customers c ON c.tenant_id = r.tenant_id AND c.id = r.customer_id
                LEFT JOIN users u ON u.tenant_id = r.tenant_id AND u.id = r.triaged_by
-               LEFT JOIN quotes q ON q.tenant_id = r.tenant_id AND q.id = r.quote_id`,
+               LEFT JOIN quotes q ON q.tenant_id = r.tenant_id AND q.id = r.quote_id
+               LEFT JOIN customer_properties p ON p.tenant_id = r.tenant_id AND p.id = r.property_id`,
         where,
         bind,
         key: { expr: "r.created_at", type: "timestamptz", dir: "desc" },

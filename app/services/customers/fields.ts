@@ -6,7 +6,7 @@
 // (db/models/customer.ts), an entry here and its place on the form
 // (app/components/customer-form.tsx). This module holds the list only (the derived values live
 // in their consumers): pure data, safe in the browser.
-import { email, maxLen, optional, phone, required, withDefault, yesNo } from "~/services/import/cells";
+import { email, maxLen, optional, phone, required, withDefault, yesNoOrTicked } from "~/services/import/cells";
 import { field, type RowOf } from "~/services/import/field-list";
 import type { PropertyDraft } from "~/services/import/mapping/apply.server";
 
@@ -136,7 +136,7 @@ export const CUSTOMER_FIELDS = [
     key: "taxExempt",
     column: "tax_exempt",
     csv: "tax_exempt",
-    check: withDefault(yesNo, false),
+    check: withDefault(yesNoOrTicked, false),
     label: "Tax exempt",
     type: "boolean",
     format: "yes or no (default no): the customer's new quotes and invoices carry no tax",

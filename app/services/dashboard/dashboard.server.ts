@@ -1,6 +1,6 @@
 import { inTenant, one, rows } from "../../../db/index";
 import { formatMoneyTotals } from "~/utils/format";
-import { invoiceOverdue, TENANT_TODAY } from "~/services/records/sql.server";
+import { TENANT_TODAY } from "~/services/records/sql.server";
 import { JOB_STATUSES } from "../../../db/enums";
 
 /** The open job states in board order (what "open work by status" draws, zeros included). */
@@ -12,8 +12,10 @@ export const OPEN_JOB_STATUSES = JOB_STATUSES.filter((s) => s !== "completed" &&
  * /quotes?status=sent lists (sent, not past valid_until); each figure that links to a list
  * counts what that list shows: approved quotes not yet converted (/quotes?status=to_schedule),
  * completed jobs with no invoice (/jobs?status=to_invoice, jobs.invoice_id kept by the database),
- * overdue invoices (/invoices?status=overdue). Collected is by payments.received_on (the
- * tenant's calendar day) in the tenant's currency: this month so far, and last month.
+ * overdue invoices (/invoices?status=overdue). The money figures read the summaries the writes
+ * keep (migration 0260): what is owed and overdue from the open invoices' balances, collected
+ * (by the tenant's calendar day the money arrived, in the tenant's currency) this month so far
+ * and last month from the delta rows.
  */
 export async function dashboardCounts(tenantId: string) {
   return inTenant(tenantId, async (t) => {
@@ -33,7 +35,7 @@ export async function dashboardCounts(tenantId: string) {
       collected_last: number;
     }>(
       `WITH m AS (
-         SELECT currency::text AS currency, date_trunc('month', today)::date AS this_month, (date_trunc('month', today) - interval '1 month')::date AS last_month,
+         SELECT currency::text AS currency, today, date_trunc('month', today)::date AS this_month, (date_trunc('month', today) - interval '1 month')::date AS last_month,
                 (date_trunc('month', today) + interval '1 month')::date AS next_month
            FROM (SELECT currency, (now() AT TIME ZONE time_zone)::date AS today FROM tenants WHERE id = $1) t
        )
@@ -43,19 +45,19 @@ export async function dashboardCounts(tenantId: string) {
             WHERE tenant_id = $1 AND status = ANY($2::text[]) GROUP BY status) s) AS open_by_status,
          (SELECT count(*) FROM quotes WHERE tenant_id = $1 AND status = 'sent' AND (valid_until IS NULL OR valid_until >= ${TENANT_TODAY}))::int AS quotes_awaiting,
          (SELECT count(*) FROM booking_requests WHERE tenant_id = $1 AND status = 'new')::int AS new_requests,
-         (SELECT count(*) FROM invoices d WHERE d.tenant_id = $1 AND ${invoiceOverdue("d")})::int AS overdue_invoices,
+         (SELECT count(*) FROM invoice_balances b WHERE b.tenant_id = $1 AND b.due_date < m.today)::int AS overdue_invoices,
          (SELECT count(*) FROM quotes WHERE tenant_id = $1 AND status = 'approved' AND job_id IS NULL)::int AS quotes_to_schedule,
          (SELECT count(*) FROM jobs WHERE tenant_id = $1 AND status = 'completed' AND invoice_id IS NULL)::int AS jobs_to_invoice,
          (SELECT json_agg(json_build_object('currency', currency, 'cents', cents) ORDER BY currency)
-            FROM (SELECT currency, sum(total_cents - amount_paid_cents)::bigint AS cents FROM invoices
-                   WHERE tenant_id = $1 AND status IN ('sent', 'partial') GROUP BY currency) u) AS unpaid,
+            FROM (SELECT currency, sum(cents)::bigint AS cents FROM invoice_balances
+                   WHERE tenant_id = $1 GROUP BY currency) u) AS unpaid,
          m.currency, to_char(m.this_month, 'YYYY-MM') AS this_month, to_char(m.last_month, 'YYYY-MM') AS last_month,
          c.collected_this, c.collected_last
        FROM m, LATERAL (
-         SELECT coalesce(sum(amount_cents) FILTER (WHERE received_on >= m.this_month), 0)::bigint AS collected_this,
-                coalesce(sum(amount_cents) FILTER (WHERE received_on < m.this_month), 0)::bigint AS collected_last
-           FROM payments
-          WHERE tenant_id = $1 AND currency = m.currency AND received_on >= m.last_month AND received_on < m.next_month
+         SELECT coalesce(sum(amount) FILTER (WHERE period = m.this_month), 0)::bigint AS collected_this,
+                coalesce(sum(amount) FILTER (WHERE period = m.last_month), 0)::bigint AS collected_last
+           FROM summary_deltas
+          WHERE tenant_id = $1 AND figure = 'collected' AND currency = m.currency AND period >= m.last_month AND period < m.next_month
        ) c`,
       [tenantId, OPEN_JOB_STATUSES],
       t,

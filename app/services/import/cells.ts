@@ -162,20 +162,22 @@ export const taxRate: Check<number> = (s) => {
   return v * 10; // thousandths of a percent -> parts per million
 };
 
-/** A yes/no cell: true, yes, y, 1, on (a ticked checkbox) or false, no, n, 0, off. */
-export const yesNo: Check<boolean> = (s) => {
-  const v = s.toLowerCase();
-  if (["true", "yes", "y", "1", "on", "x"].includes(v)) return true;
-  if (["false", "no", "n", "0", "off"].includes(v)) return false;
-  return new Invalid("Must be yes or no (true/false)");
-};
-
 export const oneOf =
   <V extends string>(values: readonly V[]): Check<V> =>
   (s) => {
     const v = s.toLowerCase();
     return (values as readonly string[]).includes(v) ? (v as V) : new Invalid(`Must be one of: ${values.join(", ")}`);
   };
+
+/** yes / no (also true / false, y / n, 1 / 0), any case. */
+export const yesNo: Check<boolean> = (s) => {
+  const v = s.toLowerCase();
+  if (v === "yes" || v === "y" || v === "true" || v === "1") return true;
+  if (v === "no" || v === "n" || v === "false" || v === "0") return false;
+  return new Invalid("Must be yes or no");
+};
+/** yes / no, or a form's ticked checkbox ("on"). */
+export const yesNoOrTicked: Check<boolean> = (s) => (s.toLowerCase() === "on" ? true : yesNo(s));
 
 const CURRENCIES: ReadonlySet<string> = new Set(
   typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("currency") : [],

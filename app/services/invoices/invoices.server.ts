@@ -1,4 +1,5 @@
 import { Op } from "sequelize";
+import { assertManagesVisit } from "~/services/visits/access.server";
 import { inTenant, rows, type Tx } from "../../../db/index";
 import {
   Customer,
@@ -30,7 +31,7 @@ import {
   tenantOf,
 } from "~/services/quotes/quotes.server";
 import { recordHistory } from "~/services/history/history.server";
-import { queueInvoiceEmail } from "~/services/messages/compose.server";
+import { previewInvoiceEmail, queueInvoiceEmail } from "~/services/messages/compose.server";
 import { assertManagesRecords, lockJob } from "~/services/jobs/jobs.server";
 import { applyQuoteDeposit, sentStatus } from "./deposits.server";
 import { portalUrl, signPortalToken } from "~/services/portal/links.server";
@@ -276,12 +277,21 @@ export async function updateInvoice(actor: Actor, id: string, v: InvoiceFormValu
  * a new one of 30 days); with an e-mail on file the invoice e-mail is queued. Sending a sent or
  * part-paid invoice again sends the e-mail again; a paid or void one is 409.
  */
-export async function sendInvoice(actor: Actor, id: string): Promise<{ emailedTo: string | null }> {
+/**
+ * Send a draft (draft -> sent) or, with `resend`, e-mail an open invoice again. An open invoice
+ * without `resend` (a second click of the first Send, a form posted twice) sends nothing.
+ */
+export async function sendInvoice(
+  actor: Actor,
+  id: string,
+  opts: { resend?: boolean } = {},
+): Promise<{ sent: boolean; emailedTo: string | null }> {
   assertManagesRecords(actor);
   return inTenant(actor.tenantId, async (t) => {
     const invoice = await findInvoice(t, actor, id, true);
     if (invoice.status === "paid" || invoice.status === "void")
       throw conflict(`Invoice ${invoice.number} is ${invoice.status}: there is nothing to send.`);
+    if (invoice.status !== "draft" && !opts.resend) return { sent: false, emailedTo: null };
     const linkId = await livePortalLink(t, actor, invoice.customerId);
     if (invoice.status === "draft") {
       // A deposit already applied makes it part paid (or paid) as it goes out.
@@ -289,10 +299,28 @@ export async function sendInvoice(actor: Actor, id: string): Promise<{ emailedTo
       invoice.set({ status, sentAt: new Date(), ...(status === "paid" ? { paidAt: new Date() } : {}) });
       await invoice.save({ transaction: t });
       await recordHistory(t, actor, { recordType: "invoice", recordId: id, action: "sent", summary: "Sent" });
+    } else {
+      await recordHistory(t, actor, { recordType: "invoice", recordId: id, action: "resent", summary: "Sent again" });
     }
     // As a quote's Send (docs/decisions/140): with an e-mail on file the message goes to the outbox in this transaction.
     const emailed = await queueInvoiceEmail(t, actor.tenantId, invoice, linkId, actor.userId);
-    return { emailedTo: emailed?.queued ? emailed.to : null };
+    return { sent: true, emailedTo: emailed?.queued ? emailed.to : null };
+  });
+}
+
+/** What Send will do, shown before it: the invoice's state and the message as the customer will read it. */
+export async function invoiceSendPreview(actor: Actor, id: string) {
+  return inTenant(actor.tenantId, async (t) => {
+    const invoice = await findInvoice(t, actor, id);
+    const message = await previewInvoiceEmail(t, actor.tenantId, invoice);
+    return {
+      id: invoice.id,
+      number: invoice.number,
+      status: invoice.status,
+      sentAt: invoice.sentAt ? invoice.sentAt.toISOString() : null,
+      sendable: invoice.status === "draft" || invoice.status === "sent" || invoice.status === "partial",
+      message,
+    };
   });
 }
 
@@ -481,6 +509,8 @@ async function draftInvoice(
       jobId: o.job.id,
       visitId: o.visitId,
       quoteId: o.quote?.id ?? null,
+      // Where the work was: the job's service property, carried to what it bills.
+      propertyId: o.job.propertyId,
     },
     { transaction: t },
   );
@@ -590,7 +620,7 @@ export async function createInvoiceFromVisit(
   actor: Actor,
   visitId: string,
 ): Promise<{ id: string; number: string; created: boolean }> {
-  assertManagesRecords(actor);
+  await assertManagesVisit(actor, visitId);
   return inTenant(actor.tenantId, async (t) => {
     const visit =
       isUuid(visitId) &&

@@ -133,7 +133,7 @@ async function assertCustomer(tenantId: string, customerId: string, t: Tx) {
  * The property a job names must be one of its customer's, in the tenant (the foreign key alone
  * would take another customer's). 422 beside the field otherwise (docs/decisions/221).
  */
-async function propertyOf(
+export async function propertyOf(
   tenantId: string,
   customerId: string,
   propertyId: string | undefined,

@@ -3,13 +3,14 @@ import { inSystem, one } from "../../../db/index";
 import { env, type Env } from "~/utils/env.server";
 import { log } from "~/utils/log.server";
 
-// The cleanup (docs/decisions/102): tables that would otherwise only grow. Each app server
+// The cleanup (docs/decisions/102): tables that would otherwise only grow (the summaries' delta
+// rows are folded, docs/decisions/405). Each app server
 // ticks; a tick runs the cleanup only when it can claim the interval (an advisory lock held
 // while it checks that no run started within the interval), so with any number of servers it
 // runs once per interval. Deletes go in bounded batches, each its own short statement, so no
 // lock is held long and a huge backlog is worked off over several runs.
 
-export const CLEANUP_KINDS = ["sessions", "rate_limits", "previews", "messages"] as const;
+export const CLEANUP_KINDS = ["sessions", "rate_limits", "previews", "messages", "summaries"] as const;
 type Kind = (typeof CLEANUP_KINDS)[number];
 export type CleanupFigures = Record<Kind, number> & { batches: number; ms: number };
 
@@ -44,7 +45,15 @@ export async function runCleanup(opts: CleanupOptions): Promise<CleanupFigures |
   const started = Date.now();
   const batchSize = opts.batchSize ?? 1000;
   const maxBatches = opts.maxBatches ?? 50;
-  const figures = { sessions: 0, rate_limits: 0, previews: 0, messages: 0, batches: 0, ms: 0 } as CleanupFigures;
+  const figures = {
+    sessions: 0,
+    rate_limits: 0,
+    previews: 0,
+    messages: 0,
+    summaries: 0,
+    batches: 0,
+    ms: 0,
+  } as CleanupFigures;
   for (const kind of CLEANUP_KINDS) {
     for (let i = 0; i < maxBatches; i++) {
       const done = await one<{ n: number }>(`SELECT app_cleanup_batch($1, $2) AS n`, [kind, batchSize]);

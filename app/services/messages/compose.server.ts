@@ -5,7 +5,7 @@ import { one, type Tx } from "../../../db/index";
 import type { RecordType } from "../../../db/enums";
 import { env } from "~/utils/env.server";
 import { formatDate, formatMoney } from "~/utils/format";
-import { LINK_PLACEHOLDER, portalLinkRef, sealedLinkRef } from "./links.server";
+import { LINK_PLACEHOLDER, portalLinkRef, resolveLink, sealedLinkRef } from "./links.server";
 import { businessOf, queueMessage, type Queued } from "./outbox.server";
 import { renderEmail, type Business, type EmailContent } from "./templates.server";
 
@@ -86,26 +86,11 @@ export type QuoteForEmail = {
   customerId: string;
 };
 
-/** "Quote Q-0001 from Acme Plumbing", with the portal link that opens the customer's hub. */
-export async function queueQuoteEmail(
-  t: Tx,
-  tenantId: string,
-  quote: QuoteForEmail,
-  portalLinkId: string,
-  createdBy: string | null,
-): Promise<{ to: string; queued: Queued } | null> {
-  const ctx = await contextOf(t, tenantId, quote.customerId);
-  if (!ctx?.customer.email) return null;
+/** The quote's message to the customer: subject and content (sent by Send, shown before it). */
+function quoteMessage(ctx: Context, quote: QuoteForEmail) {
   const { customer, business } = ctx;
   const total = formatMoney(Number(quote.totalCents), quote.currency.trim());
-  const queued = await send(t, {
-    tenantId,
-    kind: "quote_sent",
-    business,
-    createdBy,
-    record: { type: "quote", id: quote.id },
-    linkRef: portalLinkRef(portalLinkId),
-    to: { address: customer.email!, name: customer.name },
+  return {
     subject: `Quote ${quote.number} from ${business.name}`,
     content: {
       preview: `Your quote ${quote.number}: ${total}`,
@@ -118,12 +103,65 @@ export async function queueQuoteEmail(
         ["Quote", quote.number],
         ["Total", total],
         ...(quote.validUntil ? [["Valid until", formatDate(quote.validUntil)] as [string, string]] : []),
-      ],
+      ] as Array<[string, string]>,
       action: { label: "Review and approve", url: LINK_PLACEHOLDER },
     },
+  };
+}
+
+/** "Quote Q-0001 from Acme Plumbing", with the portal link that opens the customer's hub. */
+export async function queueQuoteEmail(
+  t: Tx,
+  tenantId: string,
+  quote: QuoteForEmail,
+  portalLinkId: string,
+  createdBy: string | null,
+): Promise<{ to: string; queued: Queued } | null> {
+  const ctx = await contextOf(t, tenantId, quote.customerId);
+  if (!ctx?.customer.email) return null;
+  const { customer, business } = ctx;
+  const queued = await send(t, {
+    tenantId,
+    kind: "quote_sent",
+    business,
+    createdBy,
+    record: { type: "quote", id: quote.id },
+    linkRef: portalLinkRef(portalLinkId),
+    to: { address: customer.email!, name: customer.name },
+    ...quoteMessage(ctx, quote),
   });
   return { to: customer.email!, queued };
 }
+
+/**
+ * A message as Send would write it, before it is sent: who gets it (null without an e-mail on
+ * file), the subject and the plain text, the link written out as the customer's live portal
+ * link or, without one, as a note that Send makes it.
+ */
+export type MessagePreview = { to: { address: string; name: string } | null; subject: string; text: string };
+
+async function preview(
+  t: Tx,
+  tenantId: string,
+  customerId: string,
+  build: (ctx: Context) => { subject: string; content: Omit<EmailContent, "business"> },
+): Promise<MessagePreview | null> {
+  const ctx = await contextOf(t, tenantId, customerId);
+  if (!ctx) return null;
+  const { subject, content } = build(ctx);
+  const link = ctx.liveLinkId
+    ? (resolveLink(tenantId, portalLinkRef(ctx.liveLinkId)) ?? LINK_PLACEHOLDER)
+    : "(the customer's portal link, made when you send)";
+  const { text } = renderEmail({ ...content, business: ctx.business });
+  return {
+    to: ctx.customer.email ? { address: ctx.customer.email, name: ctx.customer.name } : null,
+    subject,
+    text: text.replaceAll(LINK_PLACEHOLDER, link),
+  };
+}
+
+export const previewQuoteEmail = (t: Tx, tenantId: string, quote: QuoteForEmail) =>
+  preview(t, tenantId, quote.customerId, (ctx) => quoteMessage(ctx, quote));
 
 export type InvoiceForEmail = {
   id: string;
@@ -134,6 +172,28 @@ export type InvoiceForEmail = {
   dueDate: string | null;
   customerId: string;
 };
+
+/** The invoice's message to the customer: subject and content (sent by Send, shown before it). */
+function invoiceMessage(ctx: Context, invoice: InvoiceForEmail) {
+  const { customer, business } = ctx;
+  const currency = invoice.currency.trim();
+  const balance = formatMoney(Number(invoice.totalCents) - Number(invoice.amountPaidCents), currency);
+  return {
+    subject: `Invoice ${invoice.number} from ${business.name}`,
+    content: {
+      preview: `Invoice ${invoice.number}: ${balance} due${invoice.dueDate ? ` by ${formatDate(invoice.dueDate)}` : ""}`,
+      greeting: `Hi ${firstName(customer.name)},`,
+      paragraphs: [`Here is your invoice ${invoice.number}. You can view it, download it and pay it online.`],
+      facts: [
+        ["Invoice", invoice.number],
+        ["Total", formatMoney(Number(invoice.totalCents), currency)],
+        ["Balance due", balance],
+        ...(invoice.dueDate ? [["Due", formatDate(invoice.dueDate)] as [string, string]] : []),
+      ] as Array<[string, string]>,
+      action: { label: "View and pay", url: LINK_PLACEHOLDER },
+    },
+  };
+}
 
 /** "Invoice INV-0001 from Acme Plumbing", with the portal link to view and pay it. */
 export async function queueInvoiceEmail(
@@ -146,8 +206,6 @@ export async function queueInvoiceEmail(
   const ctx = await contextOf(t, tenantId, invoice.customerId);
   if (!ctx?.customer.email) return null;
   const { customer, business } = ctx;
-  const currency = invoice.currency.trim();
-  const balance = formatMoney(Number(invoice.totalCents) - Number(invoice.amountPaidCents), currency);
   const queued = await send(t, {
     tenantId,
     kind: "invoice_sent",
@@ -156,22 +214,13 @@ export async function queueInvoiceEmail(
     record: { type: "invoice", id: invoice.id },
     linkRef: portalLinkRef(portalLinkId),
     to: { address: customer.email!, name: customer.name },
-    subject: `Invoice ${invoice.number} from ${business.name}`,
-    content: {
-      preview: `Invoice ${invoice.number}: ${balance} due${invoice.dueDate ? ` by ${formatDate(invoice.dueDate)}` : ""}`,
-      greeting: `Hi ${firstName(customer.name)},`,
-      paragraphs: [`Here is your invoice ${invoice.number}. You can view it, download it and pay it online.`],
-      facts: [
-        ["Invoice", invoice.number],
-        ["Total", formatMoney(Number(invoice.totalCents), currency)],
-        ["Balance due", balance],
-        ...(invoice.dueDate ? [["Due", formatDate(invoice.dueDate)] as [string, string]] : []),
-      ],
-      action: { label: "View and pay", url: LINK_PLACEHOLDER },
-    },
+    ...invoiceMessage(ctx, invoice),
   });
   return { to: customer.email!, queued };
 }
+
+export const previewInvoiceEmail = (t: Tx, tenantId: string, invoice: InvoiceForEmail) =>
+  preview(t, tenantId, invoice.customerId, (ctx) => invoiceMessage(ctx, invoice));
 
 export type ReceiptInput = {
   invoiceId: string;

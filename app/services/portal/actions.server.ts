@@ -1,9 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { one, type Tx } from "../../../db/index";
-import { Customer, Quote } from "../../../db/models";
+import { Customer, CustomerProperty, Quote } from "../../../db/models";
 import { conflict, validationFailed } from "~/utils/app-error";
 import { isUuid } from "~/utils/crypto.server";
 import { formatDate } from "~/utils/format";
+import { oneLineAddress } from "~/utils/address";
 import { notify } from "~/services/events/events.server";
 import { recordPayment } from "~/services/invoices/payments.server";
 import { queueOfficeNotice } from "~/services/messages/compose.server";
@@ -134,12 +135,22 @@ const sandboxReference = () => `SBX-${randomBytes(6).toString("hex").toUpperCase
 
 /** A booking request in state `new` for staff to triage on /requests. */
 export async function requestBooking(portal: Portal, t: Tx, input: BookingRequestInput): Promise<Confirmation> {
+  // A property named must be this customer's; another's (or another tenant's) reads as unknown.
+  const property = input.propertyId
+    ? await CustomerProperty.findOne({
+        where: { tenantId: portal.tenantId, customerId: portal.customerId, id: input.propertyId },
+        transaction: t,
+      })
+    : null;
+  if (input.propertyId && !property)
+    throw validationFailed({ propertyId: ["Choose one of your properties from the list."] });
+  const propertyAddress = property ? [property.label, oneLineAddress(property)].filter(Boolean).join(" · ") : null;
   // Raw SQL on purpose: exactly once comes from ON CONFLICT on the partial unique index
   // (tenant_id, idempotency_key) WHERE idempotency_key IS NOT NULL, which a model's create
   // cannot name; a repeat inserts nothing and returns no row.
   const row = await one<{ id: string }>(
-    `INSERT INTO booking_requests (tenant_id, customer_id, portal_link_id, service, description, preferred_date, time_window, address, phone, idempotency_key)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+    `INSERT INTO booking_requests (tenant_id, customer_id, portal_link_id, service, description, preferred_date, time_window, address, phone, idempotency_key, property_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
      ON CONFLICT (tenant_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING RETURNING id`,
     [
       portal.tenantId,
@@ -152,6 +163,7 @@ export async function requestBooking(portal: Portal, t: Tx, input: BookingReques
       input.address || null,
       input.phone || null,
       input.idempotencyKey ?? null,
+      property?.id ?? null,
     ],
     t,
   );
@@ -175,6 +187,7 @@ export async function requestBooking(portal: Portal, t: Tx, input: BookingReques
         ...(input.preferredDate ? [["Preferred date", formatDate(input.preferredDate)] as [string, string]] : []),
         ["Time", input.timeWindow],
         ...(input.phone ? [["Phone", input.phone] as [string, string]] : []),
+        ...(propertyAddress ? [["Property", propertyAddress] as [string, string]] : []),
         ...(input.address ? [["Address", input.address] as [string, string]] : []),
       ],
       record: { type: "booking_request", id: row.id },

@@ -58,6 +58,10 @@ export async function loadHub(portal: Portal, t: Tx): Promise<PortalHubData> {
     token: portal.token,
     business: { name: portal.tenantName, timeZone: portal.timeZone },
     customer: { name: customer?.name ?? "", phone: customer?.phone ?? null, address: customer?.address ?? null },
+    properties: (customer?.properties ?? []).map((p) => ({
+      id: p.id,
+      label: [p.label, p.address].filter(Boolean).join(" · ") || "Unnamed property",
+    })),
     linkExpiresAt: portal.linkExpiresAt.toISOString(),
     today,
     lastBookableDate: lastBookableDate(today),
@@ -143,7 +147,12 @@ const HUB_SQL = `
 SELECT
   (SELECT json_build_object('name', name, 'phone', phone, 'address',
             nullif(concat_ws(', ', nullif(address_line1, ''), nullif(address_line2, ''), nullif(city, ''),
-                             nullif(concat_ws(' ', nullif(region, ''), nullif(postal_code, '')), '')), ''))
+                             nullif(concat_ws(' ', nullif(region, ''), nullif(postal_code, '')), '')), ''),
+            'properties', (SELECT json_agg(json_build_object('id', p.id, 'label', p.label, 'address',
+                                    nullif(concat_ws(', ', nullif(p.address_line1, ''), nullif(p.address_line2, ''), nullif(p.city, ''),
+                                                     nullif(concat_ws(' ', nullif(p.region, ''), nullif(p.postal_code, '')), '')), ''))
+                                  ORDER BY p.position, p.id)
+                             FROM customer_properties p WHERE p.tenant_id = $1 AND p.customer_id = $2))
      FROM customers WHERE tenant_id = $1 AND id = $2) AS customer,
   (SELECT coalesce(json_agg(x.doc ORDER BY x.rank), '[]') FROM (
      SELECT json_build_object('id', q.id, 'number', q.number, 'title', q.title, 'currency', q.currency,
@@ -194,7 +203,12 @@ SELECT
 
 type Json<T, Dates extends keyof T> = Omit<T, Dates> & { [K in Dates]: string | null };
 type HubRow = {
-  customer: { name: string; phone: string | null; address: string | null } | null;
+  customer: {
+    name: string;
+    phone: string | null;
+    address: string | null;
+    properties: Array<{ id: string; label: string | null; address: string | null }> | null;
+  } | null;
   quotes: Array<
     Json<Omit<PortalQuote, "items" | "depositPaid" | "changeRequests" | "pricing" | "summary">, "approvedAt" | "declinedAt"> &
       RawDoc & {

@@ -101,6 +101,8 @@ export const bookingRequestSchema = (today: string, lastDate: string) => {
 };
 const bookingSchemas = new Map<string, ReturnType<typeof buildBookingRequestSchema>>();
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 const buildBookingRequestSchema = (today: string, lastDate: string) =>
   z.object({
     service: z
@@ -124,6 +126,13 @@ const buildBookingRequestSchema = (today: string, lastDate: string) =>
       z.enum(TIME_WINDOWS, { errorMap: () => ({ message: "Choose a time of day from the list." }) }),
     ),
     address: text(500, "Please keep the address under 500 characters."),
+    /** One of the customer's service properties, or empty for the address typed. */
+    propertyId: z
+      .string()
+      .trim()
+      .optional()
+      .default("")
+      .refine((s) => !s || UUID.test(s), "Choose one of your properties from the list."),
     phone: z
       .string()
       .trim()

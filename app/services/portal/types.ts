@@ -118,6 +118,8 @@ export type PortalHubData = {
   token: string;
   business: { name: string; timeZone: string };
   customer: { name: string; phone: string | null; address: string | null };
+  /** The customer's service properties, offered by the booking form. */
+  properties: Array<{ id: string; label: string }>;
   linkExpiresAt: string;
   /** The business's calendar day and the last day a visit can be requested for. */
   today: string;

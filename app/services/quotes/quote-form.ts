@@ -38,6 +38,8 @@ export const quoteFormSchema = z.object({
   notes: checked(maxLen(5000))
     .optional()
     .transform((v) => v ?? null),
+  /** One of the customer's service properties (the service checks it is theirs). */
+  propertyId: z.string().uuid("Choose one of the customer's properties.").optional(),
   /** The booking request the quote answers (from /quotes/new?requestId=). */
   requestId: z.string().uuid().optional(),
   items: lineItemsSchema,

@@ -17,7 +17,8 @@ import {
 } from "../../../db/models/index";
 import { recordHistory } from "~/services/history/history.server";
 import { checklistFromItems, setChecklist } from "~/services/jobs/checklist.server";
-import { queueQuoteEmail } from "~/services/messages/compose.server";
+import { customerPropertyChoices, propertyOf } from "~/services/jobs/jobs.server";
+import { previewQuoteEmail, queueQuoteEmail } from "~/services/messages/compose.server";
 import { portalUrl, signPortalToken } from "~/services/portal/links.server";
 import { nextDocumentNumber } from "~/services/records/numbering.server";
 import { conflict, notFound, validationFailed } from "~/utils/app-error";
@@ -96,8 +97,17 @@ type FormLine = {
 };
 export type QuotePrefill = {
   customer: { id: string; name: string } | null;
+  /** The customer's service properties, the builder's choices (docs/decisions/391). */
+  properties: Array<{ id: string; label: string }>;
   requestId: string | null;
-  values: { customerId?: string; title?: string; notes?: string; requestId?: string; items?: FormLine[] };
+  values: {
+    customerId?: string;
+    title?: string;
+    notes?: string;
+    requestId?: string;
+    propertyId?: string;
+    items?: FormLine[];
+  };
 };
 
 /**
@@ -127,6 +137,7 @@ export async function quotePrefill(
       customerId = request.customerId;
       values.requestId = request.id;
       values.title = request.service;
+      if (request.propertyId) values.propertyId = request.propertyId;
       const when = request.preferredDate
         ? `Preferred date: ${formatDate(request.preferredDate)}${request.timeWindow !== "any" ? ` (${request.timeWindow})` : ""}`
         : null;
@@ -140,6 +151,7 @@ export async function quotePrefill(
         .join("\n");
     }
     let customer: QuotePrefill["customer"] = null;
+    let properties: QuotePrefill["properties"] = [];
     if (customerId) {
       if (!isUuid(customerId)) throw notFound("Customer not found.");
       const found = await Customer.findOne({
@@ -150,6 +162,7 @@ export async function quotePrefill(
       if (!found) throw notFound("Customer not found.");
       customer = { id: found.id, name: found.name };
       values.customerId = found.id;
+      properties = await customerPropertyChoices(actor.tenantId, found.id, t);
     }
     const names = q.items
       .map((i) => i.trim())
@@ -174,7 +187,7 @@ export async function quotePrefill(
         };
       });
     }
-    return { customer, requestId, values };
+    return { customer, properties, requestId, values };
   });
 }
 
@@ -209,7 +222,12 @@ export async function createQuote(
       });
       requestId = request?.id ?? null;
     }
-    const priced = await priceForm(t, actor.tenantId, { customerId: v.customerId, items: v.items, discount: v.discount });
+    const priced = await priceForm(t, actor.tenantId, {
+      customerId: v.customerId,
+      items: v.items,
+      discount: v.discount,
+    });
+    const propertyId = await propertyOf(actor.tenantId, v.customerId, v.propertyId, t);
     const today = dayIn(tenant.timeZone);
     // Taken last: the counter row stays locked until this transaction ends.
     const number = await nextDocumentNumber(t, actor.tenantId, "quote");
@@ -226,6 +244,7 @@ export async function createQuote(
         notes: v.notes,
         ...priced.totals,
         bookingRequestId: requestId,
+        propertyId,
         depositPercent: v.deposit.percent,
         depositCents: v.deposit.cents,
       },
@@ -321,8 +340,10 @@ export async function quoteForEdit(actor: Actor, id: string) {
     });
     return {
       ...(await documentForEdit(t, actor, quote)),
+      properties: await customerPropertyChoices(actor.tenantId, quote.customerId, t),
       values: {
         customerId: quote.customerId,
+        propertyId: quote.propertyId ?? "",
         title: quote.title ?? "",
         validUntil: quote.validUntil ?? "",
         currency: quote.currency.trim(),
@@ -346,15 +367,21 @@ export async function updateQuote(actor: Actor, id: string, v: QuoteFormValue): 
     const quote = await findQuote(t, actor, id, true);
     assertEditable(quote);
     await requireCustomer(t, actor, v.customerId);
-    const had = await QuoteItem.findAll({ where: { tenantId: actor.tenantId, quoteId: id }, attributes: ["taxRateId"], transaction: t });
+    const had = await QuoteItem.findAll({
+      where: { tenantId: actor.tenantId, quoteId: id },
+      attributes: ["taxRateId"],
+      transaction: t,
+    });
     const priced = await priceForm(t, actor.tenantId, {
       customerId: v.customerId,
       items: v.items,
       discount: v.discount,
       keep: new Set(had.map((l) => l.taxRateId).filter((x): x is string => !!x)),
     });
+    const propertyId = await propertyOf(actor.tenantId, v.customerId, v.propertyId, t);
     quote.set({
       customerId: v.customerId,
+      propertyId,
       title: v.title,
       validUntil: v.validUntil ?? quote.validUntil,
       currency: v.currency ?? quote.currency,
@@ -410,19 +437,46 @@ export async function livePortalLink(
  * outbox in the same transaction (docs/decisions/140): pressing Send again sends it again.
  * Without one, or with e-mail off, the page offers the link and a ready message to send by hand.
  */
-export async function sendQuote(actor: Actor, id: string): Promise<{ emailedTo: string | null }> {
+/**
+ * Send a draft (draft -> sent) or, with `resend`, e-mail a sent quote again. A sent quote without
+ * `resend` (a second click of the first Send, a form posted twice) sends nothing: `sent` false.
+ */
+export async function sendQuote(
+  actor: Actor,
+  id: string,
+  opts: { resend?: boolean } = {},
+): Promise<{ sent: boolean; emailedTo: string | null }> {
   return inTenant(actor.tenantId, async (t) => {
     const quote = await findQuote(t, actor, id, true);
     if (quote.status !== "draft" && quote.status !== "sent")
       throw conflict(`Quote ${quote.number} is ${quote.status}: there is nothing to send.`);
+    if (quote.status === "sent" && !opts.resend) return { sent: false, emailedTo: null };
     const linkId = await livePortalLink(t, actor, quote.customerId);
     if (quote.status === "draft") {
       quote.set({ status: "sent", sentAt: new Date() });
       await quote.save({ transaction: t });
       await recordHistory(t, actor, { recordType: "quote", recordId: id, action: "sent", summary: "Sent" });
+    } else {
+      await recordHistory(t, actor, { recordType: "quote", recordId: id, action: "resent", summary: "Sent again" });
     }
     const emailed = await queueQuoteEmail(t, actor.tenantId, quote, linkId, actor.userId);
-    return { emailedTo: emailed?.queued ? emailed.to : null };
+    return { sent: true, emailedTo: emailed?.queued ? emailed.to : null };
+  });
+}
+
+/** What Send will do, shown before it: the quote's state and the message as the customer will read it. */
+export async function quoteSendPreview(actor: Actor, id: string) {
+  return inTenant(actor.tenantId, async (t) => {
+    const quote = await findQuote(t, actor, id);
+    const message = await previewQuoteEmail(t, actor.tenantId, quote);
+    return {
+      id: quote.id,
+      number: quote.number,
+      status: quote.status,
+      sentAt: quote.sentAt ? quote.sentAt.toISOString() : null,
+      sendable: quote.status === "draft" || quote.status === "sent",
+      message,
+    };
   });
 }
 
@@ -501,7 +555,8 @@ async function convertOnce(actor: Actor, id: string): Promise<{ jobId: string; c
       transaction: t,
     });
     const chosen = await chosenQuoteItems(t, actor.tenantId, id);
-    const address = customer ? oneLineAddress(customer, true) : "";
+    // A named service property is where the work is: the job names it and shows its address.
+    const address = quote.propertyId || !customer ? "" : oneLineAddress(customer, true);
     const job = await Job.create(
       {
         tenantId: actor.tenantId,
@@ -510,6 +565,7 @@ async function convertOnce(actor: Actor, id: string): Promise<{ jobId: string; c
         description: [`From quote ${quote.number}:`, ...chosen.map(jobLine)].join("\n").slice(0, 5000),
         status: "unscheduled",
         address: address || null,
+        propertyId: quote.propertyId,
         quoteId: quote.id,
       },
       { transaction: t },

@@ -10,7 +10,7 @@ import type { Actor } from "~/services/accounts/actor";
 import { isUuid } from "~/utils/crypto.server";
 import { keysetPage, type PageCursor } from "./keyset.server";
 import { listSchemaBase } from "./list-params";
-import { containsPattern, CUSTOMER_SEARCH, invoiceOverdue, quoteStatus, TENANT_TODAY } from "./sql.server";
+import { addressSql, containsPattern, CUSTOMER_SEARCH, invoiceOverdue, quoteStatus, TENANT_TODAY } from "./sql.server";
 import { INVOICE_FILTERS, QUOTE_FILTERS } from "./statuses";
 
 // Quotes and invoices: lists newest first, searched by number, title or customer; details
@@ -273,13 +273,16 @@ export async function getQuote(actor: Actor, id: string) {
       customer_id: string;
       customer_name: string;
       customer_email: string | null;
+      property_label: string | null;
+      property_address: string | null;
     }>(
       `SELECT q.id, q.number, q.title, ${quoteStatus("q")} AS status, q.status AS stored_status, q.issue_date::text, q.valid_until::text,
               q.currency, q.notes, q.subtotal_cents, q.tax_cents, q.total_cents, q.discount_type, q.discount_percent::text,
               q.discount_amount_cents, q.tax_exempt_reason, q.sent_at, q.approved_at, q.approved_name,
               q.approved_ip, q.declined_at, q.decline_reason, q.created_at, q.customer_id, c.name AS customer_name,
-              c.email AS customer_email
+              c.email AS customer_email, p.label AS property_label, ${addressSql("p")} AS property_address
          FROM quotes q JOIN customers c ON c.tenant_id = q.tenant_id AND c.id = q.customer_id
+         LEFT JOIN customer_properties p ON p.tenant_id = q.tenant_id AND p.id = q.property_id
         WHERE q.tenant_id = $1 AND q.id = $2`,
       [actor.tenantId, id],
       t,
@@ -329,17 +332,21 @@ export async function getInvoice(actor: Actor, id: string) {
       job_title: string | null;
       voided_at: string | null;
       voided_by_name: string | null;
+      property_label: string | null;
+      property_address: string | null;
     }>(
       `SELECT i.id, i.number, i.status, ${invoiceOverdue("i")} AS overdue, i.issue_date::text, i.due_date::text, i.currency,
               i.notes, i.subtotal_cents, i.tax_cents, i.total_cents, i.amount_paid_cents, i.discount_type,
               i.discount_percent::text, i.discount_amount_cents, i.tax_exempt_reason, i.sent_at, i.paid_at, i.created_at,
               i.customer_id, c.name AS customer_name, c.email AS customer_email, i.quote_id, q.number AS quote_number,
-              i.job_id, j.title AS job_title, i.voided_at, vu.name AS voided_by_name
+              i.job_id, j.title AS job_title, i.voided_at, vu.name AS voided_by_name,
+              p.label AS property_label, ${addressSql("p")} AS property_address
          FROM invoices i
          JOIN customers c ON c.tenant_id = i.tenant_id AND c.id = i.customer_id
          LEFT JOIN quotes q ON q.tenant_id = i.tenant_id AND q.id = i.quote_id
          LEFT JOIN jobs j ON j.tenant_id = i.tenant_id AND j.id = i.job_id
          LEFT JOIN users vu ON vu.tenant_id = i.tenant_id AND vu.id = i.voided_by
+         LEFT JOIN customer_properties p ON p.tenant_id = i.tenant_id AND p.id = i.property_id
         WHERE i.tenant_id = $1 AND i.id = $2`,
       [actor.tenantId, id],
       t,

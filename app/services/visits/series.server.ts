@@ -12,6 +12,7 @@ import {
   floating,
   occurrences,
   placeOccurrence,
+  ruleCount,
   ruleEnds,
   ruleFor,
   wallClock,
@@ -42,26 +43,13 @@ type Made = { jobId: string; seriesId: string; local: string; start: Date; end: 
 
 /**
  * Inserts series visits in one statement, each with its series' crew; an occurrence that
- * already has its visit is skipped (the unique index). Answers how many were made.
+ * already has its visit is skipped (the unique index). Each job touched follows its visits
+ * once (db/functions/visits_add_series.sql). Answers how many were made.
  */
 async function insertVisits(tenantId: string, made: Made[], t: Tx): Promise<number> {
   if (!made.length) return 0;
   const out = await one<{ n: number }>(
-    `WITH v AS (
-       INSERT INTO visits (tenant_id, job_id, series_id, occurrence, starts_at, ends_at)
-       SELECT $1, x.job_id, x.series_id, x.occurrence, x.starts_at, x.ends_at
-         FROM unnest($2::uuid[], $3::uuid[], $4::timestamp[], $5::timestamptz[], $6::timestamptz[])
-              AS x(job_id, series_id, occurrence, starts_at, ends_at)
-       ON CONFLICT (tenant_id, series_id, occurrence) WHERE series_id IS NOT NULL DO NOTHING
-       RETURNING tenant_id, id, series_id
-     ), crew AS (
-       INSERT INTO visit_assignees (tenant_id, visit_id, user_id)
-       SELECT v.tenant_id, v.id, u.id FROM v
-         JOIN visit_series s ON s.tenant_id = v.tenant_id AND s.id = v.series_id
-         JOIN users u ON u.tenant_id = v.tenant_id AND u.id = ANY (s.crew)
-       RETURNING 1
-     )
-     SELECT (SELECT count(*) FROM v)::int AS n, (SELECT count(*) FROM crew)::int AS crew`,
+    `SELECT visits_add_series($1, $2::uuid[], $3::uuid[], $4::timestamp[], $5::timestamptz[], $6::timestamptz[]) AS n`,
     [
       tenantId,
       made.map((m) => m.jobId),
@@ -151,6 +139,7 @@ type SeriesRow = {
   time_zone: string;
   duration_minutes: number;
   made_until: string;
+  last_local: string | null;
 };
 
 const asLocal = (v: string | Date) =>
@@ -169,7 +158,9 @@ export async function extendTenantSeries(
 ): Promise<{ series: number; visits: number }> {
   const due = await rows<SeriesRow>(
     `SELECT s.id, s.job_id, s.rule, to_char(s.first_local, 'YYYY-MM-DD"T"HH24:MI') AS first_local, s.time_zone,
-            s.duration_minutes, to_char(s.made_until, 'YYYY-MM-DD"T"HH24:MI') AS made_until
+            s.duration_minutes, to_char(s.made_until, 'YYYY-MM-DD"T"HH24:MI') AS made_until,
+            (SELECT to_char(max(v.occurrence), 'YYYY-MM-DD"T"HH24:MI') FROM visits v
+              WHERE v.tenant_id = s.tenant_id AND v.series_id = s.id) AS last_local
        FROM visit_series s
       WHERE s.tenant_id = $1 AND s.open_ended AND s.made_until < ($2::timestamptz AT TIME ZONE s.time_zone) + interval '12 months'
       ORDER BY s.made_until, s.id
@@ -183,7 +174,10 @@ export async function extendTenantSeries(
   const until: string[] = [];
   for (const s of due) {
     const horizon = horizonOf(now, s.time_zone);
-    const firstLocal = asLocal(s.first_local);
+    // The rule is expanded from its latest visit made rather than from its first: an occurrence
+    // starts the same sequence (an open-ended rule has no COUNT), and a series years old is not
+    // walked from its start every month.
+    const firstLocal = asLocal(s.last_local && !ruleCount(s.rule) ? s.last_local : s.first_local);
     for (const local of occurrences({ rule: s.rule, firstLocal }, { after: asLocal(s.made_until), until: horizon }))
       made.push({ jobId: s.job_id, seriesId: s.id, local, ...placeOccurrence(local, s.duration_minutes, s.time_zone) });
     until.push(`${horizon.replace("T", " ")}:00`);

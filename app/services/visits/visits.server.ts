@@ -3,7 +3,8 @@ import { conflict, notFound, validationFailed } from "~/utils/app-error";
 import { isUuid } from "~/utils/crypto.server";
 import { recordScope } from "~/utils/permissions";
 import type { Actor } from "~/services/accounts/actor";
-import { assertManagesRecords, lockJob, tenantTimeZone } from "~/services/jobs/jobs.server";
+import { lockJob, tenantTimeZone } from "~/services/jobs/jobs.server";
+import { assertManagesJobVisits, assertManagesVisit } from "./access.server";
 import { utcToZoned, zonedToUtc } from "~/services/jobs/local-time";
 import { recordHistory } from "~/services/history/history.server";
 import { notify } from "~/services/events/events.server";
@@ -105,7 +106,7 @@ export async function addVisit(
   jobId: string,
   input: AddVisitInput,
 ): Promise<{ jobId: string; visitId: string; message: string }> {
-  assertManagesRecords(actor);
+  await assertManagesJobVisits(actor, jobId);
   return inTenant(actor.tenantId, async (t) => {
     const job = await lockJob(actor, jobId, t);
     if (job.status === "cancelled") throw conflict(`“${job.title}” is cancelled. Reopen it before adding a visit.`);
@@ -209,7 +210,7 @@ export async function scheduleVisit(
   visitId: string,
   input: VisitScheduleInput,
 ): Promise<VisitMoveResult> {
-  assertManagesRecords(actor);
+  await assertManagesVisit(actor, visitId);
   return inTenant(actor.tenantId, async (t) => {
     const visit = await lockVisit(actor, visitId, t);
     const title = visit.title;
@@ -284,7 +285,7 @@ export async function scheduleVisit(
 
 /** The card form's visit: its job, its time as wall clock and its crew, and the team to choose from. */
 export async function visitScheduleChoices(actor: Actor, visitId: string, timeZone: string) {
-  assertManagesRecords(actor);
+  await assertManagesVisit(actor, visitId);
   return inTenant(actor.tenantId, async (t) => {
     const visit = isUuid(visitId)
       ? await one<{
@@ -335,7 +336,7 @@ export async function visitScheduleChoices(actor: Actor, visitId: string, timeZo
 
 /** The add-visit form's job and the team to choose its crew from (the office; 404 for another tenant's job). */
 export async function addVisitChoices(actor: Actor, jobId: string) {
-  assertManagesRecords(actor);
+  await assertManagesJobVisits(actor, jobId);
   const job = isUuid(jobId)
     ? await inTenant(actor.tenantId, (t) =>
         one<{ id: string; title: string; status: string; customer_name: string }>(

@@ -1,0 +1,46 @@
+-- A recurring series' visits made in one statement (docs/decisions/395-visit-speed.md): the
+-- visits, each with its series' crew; an occurrence that already has its visit is skipped (the
+-- unique index), whichever server or run made it. The statement triggers that make a job's row
+-- follow its visits are held off (app.visit_sync) and each job touched follows once instead,
+-- and only when its row can change: a job that still has an earlier scheduled visit and none
+-- under way keeps its row as it is when later visits are added. Answers how many were made.
+-- The one current definition: db/functions.ts applies it when this file changes.
+CREATE OR REPLACE FUNCTION visits_add_series(
+  p_tenant uuid, p_jobs uuid[], p_series uuid[], p_occurrences timestamp[], p_starts timestamptz[], p_ends timestamptz[]
+) RETURNS integer LANGUAGE plpgsql AS $fn$
+DECLARE
+  v_prev text := current_setting('app.visit_sync', true);
+  v_made integer;
+  v_jobs uuid[];
+  v_firsts timestamptz[];
+BEGIN
+  PERFORM set_config('app.visit_sync', 'on', true);
+  WITH v AS (
+    INSERT INTO visits (tenant_id, job_id, series_id, occurrence, starts_at, ends_at)
+    SELECT p_tenant, x.job_id, x.series_id, x.occurrence, x.starts_at, x.ends_at
+      FROM unnest(p_jobs, p_series, p_occurrences, p_starts, p_ends) AS x(job_id, series_id, occurrence, starts_at, ends_at)
+    ON CONFLICT (tenant_id, series_id, occurrence) WHERE series_id IS NOT NULL DO NOTHING
+    RETURNING tenant_id, id, job_id, series_id, starts_at
+  ), crew AS (
+    INSERT INTO visit_assignees (tenant_id, visit_id, user_id)
+    SELECT v.tenant_id, v.id, u.id FROM v
+      JOIN visit_series s ON s.tenant_id = v.tenant_id AND s.id = v.series_id
+      JOIN users u ON u.tenant_id = v.tenant_id AND u.id = ANY (s.crew)
+    RETURNING 1
+  ), by_job AS (
+    SELECT v.job_id, min(v.starts_at) AS first_new, count(*) AS n FROM v GROUP BY v.job_id
+  )
+  SELECT coalesce(sum(b.n), 0)::int, array_agg(b.job_id), array_agg(b.first_new)
+    INTO v_made, v_jobs, v_firsts
+    FROM by_job b;
+  PERFORM job_follow_visits(p_tenant, j.id)
+     FROM unnest(v_jobs, v_firsts) AS j(id, first_new)
+    WHERE NOT (
+      EXISTS (SELECT 1 FROM visits o WHERE o.tenant_id = p_tenant AND o.job_id = j.id
+                 AND o.status = 'scheduled' AND o.starts_at < j.first_new)
+      AND NOT EXISTS (SELECT 1 FROM visits o WHERE o.tenant_id = p_tenant AND o.job_id = j.id
+                         AND o.status IN ('en_route', 'in_progress', 'on_hold')));
+  PERFORM set_config('app.visit_sync', coalesce(v_prev, ''), true);
+  RETURN v_made;
+END
+$fn$;
