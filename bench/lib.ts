@@ -66,7 +66,12 @@ export function buildApp() {
 }
 
 /** Writes bench/results/<file>: the figures with the machine, versions and commit they were measured on. */
-export function writeResults(file: string, figures: Figure[], meta: { postgres: string; started: number }) {
+export function writeResults(
+  file: string,
+  figures: Figure[],
+  meta: { postgres: string; started: number },
+  opts: { merge?: boolean } = {},
+) {
   let commit = "unknown";
   try {
     commit = execFileSync("git", ["rev-parse", "HEAD"], { cwd: ROOT, encoding: "utf8" }).trim();
@@ -84,9 +89,22 @@ export function writeResults(file: string, figures: Figure[], meta: { postgres: 
       platform: `${os.platform()} ${os.arch()}`,
     },
     seconds: Math.round((Date.now() - meta.started) / 1000),
+    loadAverage: os.loadavg().map((n) => round(n)),
     figures,
   };
   fs.mkdirSync(path.join(ROOT, "bench/results"), { recursive: true });
+  if (opts.merge) {
+    // A part run alone replaces its own figures in the file and keeps the others (with their run's date).
+    try {
+      const before = JSON.parse(fs.readFileSync(path.join(ROOT, "bench/results", file), "utf8")) as {
+        figures: Figure[];
+      };
+      const mine = new Set(figures.map((f) => f.name));
+      result.figures = [...before.figures.filter((f) => !mine.has(f.name)), ...figures];
+    } catch {
+      /* no earlier results */
+    }
+  }
   fs.writeFileSync(path.join(ROOT, "bench/results", file), JSON.stringify(result, null, 2) + "\n");
   console.log(`\nWrote bench/results/${file} (${result.seconds} s).`);
 }

@@ -9,6 +9,8 @@
  * `BENCH_ONLY=PHOTOS npm run bench` runs the job photo uploads alone (bench/photos.ts, writes photos.json).
  * `BENCH_ONLY=ACCT npm run bench` runs a year of files for the accountant alone (bench/accountant-files.ts, writes acct.json).
  * `BENCH_ONLY=EXPORT npm run bench` runs the big tenant's account export alone (bench/account-export.ts, writes export.json).
+ * `BENCH_ONLY=FAIR npm run bench` runs the fairness figure alone (bench/fairness.ts: tenant B's page while tenant A
+ * floods), its figures replacing theirs in latest.json (the whole run has them too).
  */
 import {
   benchDatabase,
@@ -33,6 +35,7 @@ import { benchJobberImport } from "./jobber-import";
 import { benchPhotos } from "./photos";
 import { benchAccountantFiles } from "./accountant-files";
 import { benchAccountExport } from "./account-export";
+import { benchFairness } from "./fairness";
 import { closeDb } from "../db/index";
 
 async function main() {
@@ -119,6 +122,11 @@ async function main() {
       );
       figures.push(...(await benchPartTwo(server, database.url, floorRps)));
     }
+    if (!only || only === "FAIR") {
+      console.log("Fairness (issue 31: tenant B's page while tenant A floods with previews, reports and searches)…");
+      figures.push(...(await benchFairness(server.url, database.url)));
+      await closeDb();
+    }
     if (only === "EXPORT") {
       console.log("The big tenant's account export (one ZIP of 50,000 customers, 100,000 jobs and invoices)…");
       figures.push(...(await benchAccountExport(server, database.url)));
@@ -133,7 +141,13 @@ async function main() {
   }
 
   printTable(figures);
-  writeResults(only ? `${only.toLowerCase()}.json` : "latest.json", figures, { postgres: database.version, started });
+  const merged = only === "FAIR";
+  writeResults(
+    only && !merged ? `${only.toLowerCase()}.json` : "latest.json",
+    merged ? figures.filter((f) => f.name.startsWith("fairness")) : figures,
+    { postgres: database.version, started },
+    { merge: merged },
+  );
   process.exit(0);
 }
 

@@ -90,9 +90,7 @@ export function SendConfirm({
               <dt>Subject</dt>
               <dd>{m?.subject}</dd>
             </dl>
-            <pre className="message-preview" aria-label="Message text">
-              {m?.text}
-            </pre>
+            <pre className="message-preview">{m?.text}</pre>
             <Form method="post" className="form-actions">
               <CsrfInput />
               {resend ? <input type="hidden" name="resend" value="1" /> : null}

@@ -1,3 +1,4 @@
+import { PhoneLink } from "~/components/job-field";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
@@ -120,7 +121,7 @@ export default function CustomerPage() {
             <dt>Email</dt>
             <dd>{c.email ? <a href={`mailto:${c.email}`}>{c.email}</a> : <span className="muted">—</span>}</dd>
             <dt>Phone</dt>
-            <dd>{c.phone ? <a href={`tel:${c.phone}`}>{c.phone}</a> : <span className="muted">—</span>}</dd>
+            <dd>{c.phone ? <PhoneLink phone={c.phone} /> : <span className="muted">—</span>}</dd>
             <dt>Address</dt>
             <dd>
               {address.length ? address.map((line) => <div key={line}>{line}</div>) : <span className="muted">—</span>}

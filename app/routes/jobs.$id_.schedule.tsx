@@ -1,21 +1,17 @@
-import { getFormProps, getInputProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json, redirect } from "@remix-run/node";
+import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { CsrfInput, FieldErrors, FormError } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
 import { StatusBadge } from "~/components/records";
-import { LIMITS, readForm } from "~/http/body.server";
-import { assertCsrf } from "~/http/csrf.server";
-import { toAppError } from "~/http/envelope.server";
-import { setFlash } from "~/services/accounts/sessions.server";
+import { boardOrJobPage, boardScheduleAction, type BoardReply } from "~/http/board-schedule.server";
 import { moveJob, scheduleFormChoices } from "~/services/schedule/move.server";
 import { scheduleFormSchema } from "~/services/schedule/schemas";
 import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 import { ROLE_LABELS } from "~/utils/permissions";
-import { listPageOf, recordPageOf } from "~/utils/return-to";
 
 // GET/POST /jobs/<id>/schedule: the one action behind the board's drag
 // and drop (a fetcher, `via=board`, answered with JSON) and its no-JavaScript form (this page,
@@ -25,60 +21,27 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `Schedule ${data?.job.title ?? "job"} · Fieldwork` },
 ];
 
-/** Back to the board the form was opened from, or to the job. */
-const backTo = (value: FormDataEntryValue | string | null | undefined, jobId: string) =>
-  typeof value === "string" && value.startsWith("/schedule")
-    ? listPageOf(value, "/schedule")
-    : recordPageOf(value, `/jobs/${jobId}`);
-
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUserWithPermission(request, "manage_records");
   const found = await scheduleFormChoices(actorOf(user), params.id!, user.timeZone);
   return json({
     ...found,
     timeZone: user.timeZone,
-    returnTo: backTo(new URL(request.url).searchParams.get("returnTo"), found.job.id),
+    returnTo: boardOrJobPage(new URL(request.url).searchParams.get("returnTo"), found.job.id),
   });
 }
 
-type Reply = { result: SubmissionResult<string[]>; ok?: false } | { ok: true; message: string; jobId: string };
-
-export async function action({ request, params }: ActionFunctionArgs) {
-  const user = await requireUserWithPermission(request, "manage_records");
-  let form: FormData;
-  try {
-    form = await readForm(request, LIMITS.form);
-    await assertCsrf(request, form);
-  } catch (error) {
-    if (error instanceof Response) throw error;
-    const e = toAppError(error, request);
-    throw json({ message: e.message }, { status: e.status, headers: e.headers });
-  }
-  const submission = parseWithZod(form, { schema: scheduleFormSchema });
-  if (submission.status !== "success") return json<Reply>({ result: submission.reply() }, { status: 422 });
-  const { via, returnTo, ...schedule } = submission.value;
-  try {
-    const moved = await moveJob(actorOf(user), params.id!, schedule);
-    if (via === "board") return json<Reply>({ ok: true, message: moved.message, jobId: moved.jobId });
-    await setFlash(user, { message: moved.message, tone: "success" });
-    return redirect(backTo(returnTo, moved.jobId), 303);
-  } catch (error) {
-    if (error instanceof Response) throw error;
-    const e = toAppError(error, request);
-    // The board's fetcher shows every refusal on the board; a page shows 403/404 as its page.
-    if ((e.code === "NOT_FOUND" || e.code === "FORBIDDEN") && via !== "board")
-      throw json({ message: e.message }, { status: e.status });
-    const fields = e.code === "VALIDATION_FAILED" && Object.keys(e.fields).length ? e.fields : undefined;
-    return json<Reply>(
-      { result: submission.reply({ fieldErrors: fields, formErrors: fields ? undefined : [e.message] }) },
-      { status: e.status },
-    );
-  }
-}
+export const action = ({ request, params }: ActionFunctionArgs) =>
+  boardScheduleAction(request, {
+    permission: "manage_records",
+    schema: scheduleFormSchema,
+    idKey: "jobId",
+    move: (actor, schedule) => moveJob(actor, params.id!, schedule),
+  });
 
 export default function ScheduleJobPage() {
   const { job, members, values, timeZone, returnTo } = useLoaderData<typeof loader>();
-  const reply = useActionData<Reply>();
+  const reply = useActionData<BoardReply<"jobId">>();
   const busy = useNavigation().state === "submitting";
   const [form, fields] = useForm({
     id: "schedule-form",

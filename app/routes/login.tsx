@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json, redirect } from "@remix-run/node";
 import { getFormProps } from "@conform-to/react";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
-import { HoneypotInputs, HoneypotProvider } from "remix-utils/honeypot/react";
+import { HoneypotFields } from "~/components/honeypot";
 import { AuthCard } from "~/components/auth-card";
 import { CsrfInput, Field, FormError, fieldOf, useConformForm } from "~/components/forms";
 import { formAction, type FormReply } from "~/http/conform.server";
@@ -63,9 +63,7 @@ export default function LoginPage() {
     >
       <Form method="post" className="stack" {...getFormProps(form)}>
         <CsrfInput />
-        <HoneypotProvider {...honeypot}>
-          <HoneypotInputs />
-        </HoneypotProvider>
+        <HoneypotFields values={honeypot} />
         <input
           type="hidden"
           name="redirectTo"

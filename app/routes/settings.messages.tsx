@@ -89,7 +89,9 @@ export default function MessagesPage() {
                   <dt>Message-ID</dt>
                   <dd className="mono">{m.messageId}</dd>
                 </dl>
-                <div className="email-preview" dangerouslySetInnerHTML={{ __html: m.html }} />
+                {/* A whole e-mail document (its own head, table layout for mail programs) is not part of
+                    this page: it is shown in a sandboxed frame, with no script and no navigation. */}
+                <iframe className="email-preview" srcDoc={m.html} sandbox="" title={`The e-mail: ${m.subject}`} />
                 <h3 className="small">Plain text</h3>
                 <pre className="email-text">{m.text}</pre>
               </details>

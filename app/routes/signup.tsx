@@ -3,7 +3,7 @@ import { json, redirect } from "@remix-run/node";
 import { getFormProps } from "@conform-to/react";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect } from "react";
-import { HoneypotInputs, HoneypotProvider } from "remix-utils/honeypot/react";
+import { HoneypotFields } from "~/components/honeypot";
 import { AuthCard } from "~/components/auth-card";
 import { CsrfInput, Field, FormError, fieldOf, useConformForm } from "~/components/forms";
 import { SelectField } from "~/components/settings";
@@ -70,9 +70,7 @@ export default function SignupPage() {
     >
       <Form method="post" className="stack" {...getFormProps(form)}>
         <CsrfInput />
-        <HoneypotProvider {...honeypot}>
-          <HoneypotInputs />
-        </HoneypotProvider>
+        <HoneypotFields values={honeypot} />
         <FormError errors={form.errors} />
         <Field
           label="Business name"

@@ -1,7 +1,6 @@
-import { getFormProps, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
+import { getFormProps } from "@conform-to/react";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json, redirect } from "@remix-run/node";
+import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { TextField } from "~/components/conform-fields";
@@ -9,14 +8,10 @@ import { CsrfInput, FormError, useConformForm } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
 import { StatusBadge } from "~/components/records";
 import { CrewCheckboxes } from "~/components/visits";
-import { LIMITS, readForm } from "~/http/body.server";
-import { assertCsrf } from "~/http/csrf.server";
-import { toAppError } from "~/http/envelope.server";
-import { setFlash } from "~/services/accounts/sessions.server";
+import { boardOrJobPage, boardScheduleAction, type BoardReply } from "~/http/board-schedule.server";
 import { visitScheduleSchema } from "~/services/visits/schemas";
 import { scheduleVisit, visitScheduleChoices } from "~/services/visits/visits.server";
 import { actorOf, requireUserWithPermission } from "~/http/auth.server";
-import { listPageOf, recordPageOf } from "~/utils/return-to";
 import visitStyles from "~/styles/visits.css";
 
 // GET/POST /visits/<id>/schedule: a visit's time and crew, the one action
@@ -29,60 +24,27 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `Schedule a visit of ${data?.visit.title ?? "a job"} · Fieldwork` },
 ];
 
-/** Back to the board the form was opened from, or to the visit's job. */
-const backTo = (value: FormDataEntryValue | string | null | undefined, jobId: string) =>
-  typeof value === "string" && value.startsWith("/schedule")
-    ? listPageOf(value, "/schedule")
-    : recordPageOf(value, `/jobs/${jobId}`);
-
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUserWithPermission(request, "view_records");
   const found = await visitScheduleChoices(actorOf(user), params.id!, user.timeZone);
   return json({
     ...found,
     timeZone: user.timeZone,
-    returnTo: backTo(new URL(request.url).searchParams.get("returnTo"), found.visit.jobId),
+    returnTo: boardOrJobPage(new URL(request.url).searchParams.get("returnTo"), found.visit.jobId),
   });
 }
 
-type Reply = { result: SubmissionResult<string[]>; ok?: false } | { ok: true; message: string; visitId: string };
-
-export async function action({ request, params }: ActionFunctionArgs) {
-  const user = await requireUserWithPermission(request, "view_records");
-  let form: FormData;
-  try {
-    form = await readForm(request, LIMITS.form);
-    await assertCsrf(request, form);
-  } catch (error) {
-    if (error instanceof Response) throw error;
-    const e = toAppError(error, request);
-    throw json({ message: e.message }, { status: e.status, headers: e.headers });
-  }
-  const submission = parseWithZod(form, { schema: visitScheduleSchema });
-  if (submission.status !== "success") return json<Reply>({ result: submission.reply() }, { status: 422 });
-  const { via, returnTo, ...schedule } = submission.value;
-  try {
-    const moved = await scheduleVisit(actorOf(user), params.id!, schedule);
-    if (via === "board") return json<Reply>({ ok: true, message: moved.message, visitId: moved.visitId });
-    await setFlash(user, { message: moved.message, tone: "success" });
-    return redirect(backTo(returnTo, moved.jobId), 303);
-  } catch (error) {
-    if (error instanceof Response) throw error;
-    const e = toAppError(error, request);
-    // The board's fetcher shows every refusal on the board; a page shows 403/404 as its page.
-    if ((e.code === "NOT_FOUND" || e.code === "FORBIDDEN") && via !== "board")
-      throw json({ message: e.message }, { status: e.status });
-    const fields = e.code === "VALIDATION_FAILED" && Object.keys(e.fields).length ? e.fields : undefined;
-    return json<Reply>(
-      { result: submission.reply({ fieldErrors: fields, formErrors: fields ? undefined : [e.message] }) },
-      { status: e.status },
-    );
-  }
-}
+export const action = ({ request, params }: ActionFunctionArgs) =>
+  boardScheduleAction(request, {
+    permission: "view_records",
+    schema: visitScheduleSchema,
+    idKey: "visitId",
+    move: (actor, schedule) => scheduleVisit(actor, params.id!, schedule),
+  });
 
 export default function ScheduleVisitPage() {
   const { visit, members, values, timeZone, returnTo } = useLoaderData<typeof loader>();
-  const reply = useActionData<Reply>();
+  const reply = useActionData<BoardReply<"visitId">>();
   const busy = useNavigation().state === "submitting";
   const [form, fields] = useConformForm(visitScheduleSchema, {
     id: "visit-schedule-form",

@@ -1,7 +1,28 @@
 // What the CPU pool's threads run (decision 331): each task takes plain data (the file's
 // bytes, the rows) and returns plain data; nothing here touches the database or a request.
+import zlib from "node:zlib";
 import { analyseUpload } from "~/services/import/mapping/analyse.server";
-import type { CpuTask } from "~/services/work/tasks";
+import { csvLine } from "~/services/import/csv-write";
+import { serialisedChunks } from "~/services/import/stored-chunks";
+import { renderPdf } from "~/services/documents/pdf-layout.server";
+import { reportCsv } from "~/services/reports/csv";
+import type { CpuTask, ExportSlice, ExportSliceTask } from "~/services/work/tasks";
+
+/** CSV lines of an export slice, deflated and flushed to a byte boundary (the stream is not ended). */
+function exportSlice(task: ExportSliceTask): ExportSlice {
+  let text = task.text ?? "";
+  if (task.header) text += csvLine(task.header);
+  const width = task.width ?? 0;
+  for (const row of task.rows ?? []) {
+    const cells = new Array(width);
+    for (let i = 0; i < width; i++) cells[i] = row[`c${i}`] ?? null;
+    text += csvLine(cells);
+  }
+  for (const cells of task.lines ?? []) text += csvLine(cells);
+  const raw = Buffer.from(text, "utf8");
+  const data = raw.length ? zlib.deflateRawSync(raw, { finishFlush: zlib.constants.Z_SYNC_FLUSH }) : Buffer.alloc(0);
+  return { data, crc: zlib.crc32(raw, task.crc), size: raw.length };
+}
 
 export default async function run(task: CpuTask): Promise<unknown> {
   switch (task.kind) {
@@ -9,6 +30,19 @@ export default async function run(task: CpuTask): Promise<unknown> {
       const data = Buffer.from(task.data.buffer, task.data.byteOffset, task.data.byteLength);
       return analyseUpload(task.type, data, async () => task.known, task.context);
     }
+    case "import-serialise":
+      return serialisedChunks(task.file);
+    case "export-slice":
+      return exportSlice(task);
+    case "pdf": {
+      // A Buffer crosses into the thread as a plain Uint8Array.
+      const signature = task.doc.signature;
+      const image = signature?.image ? Buffer.from(signature.image) : null;
+      const pdf = await renderPdf({ ...task.doc, signature: signature ? { ...signature, image } : signature });
+      return new Uint8Array(pdf.buffer, pdf.byteOffset, pdf.byteLength);
+    }
+    case "report-csv":
+      return reportCsv(task.name, task.reports);
     default:
       throw new Error(`unknown CPU task ${(task as { kind: string }).kind}`);
   }

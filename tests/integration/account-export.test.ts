@@ -4,10 +4,11 @@
 // trip: the export's customers, team, jobs, quotes and invoices imported into a new business
 // through the import's own routes give the same records, compared in the database.
 import assert from "node:assert/strict";
+import zlib from "node:zlib";
 import { setTimeout as sleep } from "node:timers/promises";
 import { before, describe, test } from "node:test";
 import Papa from "papaparse";
-import yauzl from "yauzl";
+import { unzipSync } from "fflate";
 import { rows } from "../../db/index";
 import { clientFor, type Client } from "../helpers/client";
 import {
@@ -21,6 +22,10 @@ import {
   type TestTenant,
 } from "../helpers/fixtures";
 import { importFile, pageText } from "../helpers/import";
+import { poolRan } from "../helpers/pool-figures";
+import { portalRequest, randomLoopback } from "../helpers/portal";
+import { quoteWithOptions } from "../helpers/quote-options";
+import { createPortalLink } from "../../app/services/portal/links.server";
 
 // A 1x1 PNG: a photo and a drawn signature.
 const PNG = Buffer.from(
@@ -28,28 +33,26 @@ const PNG = Buffer.from(
   "base64",
 );
 
-/** Every entry of a ZIP, by name. */
-function unzip(buffer: Buffer): Promise<Map<string, Buffer>> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(buffer, { lazyEntries: true }, (error, zip) => {
-      if (error || !zip) return reject(error);
-      const out = new Map<string, Buffer>();
-      zip.on("entry", (entry: yauzl.Entry) => {
-        zip.openReadStream(entry, (e, stream) => {
-          if (e || !stream) return reject(e);
-          const chunks: Buffer[] = [];
-          stream.on("data", (c: Buffer) => chunks.push(c));
-          stream.on("end", () => {
-            out.set(entry.fileName, Buffer.concat(chunks));
-            zip.readEntry();
-          });
-        });
-      });
-      zip.on("end", () => resolve(out));
-      zip.on("error", reject);
-      zip.readEntry();
-    });
-  });
+/** Every entry of a ZIP, by name; each entry's CRC-32 in the central directory is checked against its data. */
+async function unzip(buffer: Buffer): Promise<Map<string, Buffer>> {
+  const out = new Map(Object.entries(unzipSync(buffer)).map(([name, data]) => [name, Buffer.from(data)]));
+  let checked = 0;
+  const end = buffer.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  assert.ok(end > 0, "the ZIP has its end of central directory");
+  let at = buffer.readUInt32LE(end + 16);
+  for (let i = 0; i < buffer.readUInt16LE(end + 10); i++) {
+    assert.equal(buffer.readUInt32LE(at), 0x02014b50, "a central directory record");
+    const nameLength = buffer.readUInt16LE(at + 28);
+    const name = buffer.subarray(at + 46, at + 46 + nameLength).toString("utf8");
+    const data = out.get(name);
+    assert.ok(data, `${name} is in the ZIP`);
+    assert.equal(buffer.readUInt32LE(at + 16), zlib.crc32(data), `${name}: its CRC-32`);
+    assert.equal(buffer.readUInt32LE(at + 24), data.length, `${name}: its size`);
+    checked++;
+    at += 46 + nameLength + buffer.readUInt16LE(at + 30) + buffer.readUInt16LE(at + 32);
+  }
+  assert.equal(checked, out.size);
+  return out;
 }
 
 const csvOf = (files: Map<string, Buffer>, name: string) => {
@@ -162,6 +165,24 @@ async function seedBusiness(t: TestTenant, tag: string) {
   for (const status of ["draft", "sent", "approved", "declined", "expired"])
     await createQuote(t.id, { customerId: plain.id, number: `Q-${tag}-${status}`, status, items });
   await createQuote(t.id, { customerId: anonymous.id, number: `Q-${tag}-walkin`, status: "sent" });
+  // Options and optional items: one sent (its total is the first option's, nothing optional),
+  // one approved in the portal with "Better" and the warranty (its total is that choice's).
+  await quoteWithOptions(t.id, plain.id, { number: `Q-${tag}-options` });
+  const chosen = await quoteWithOptions(t.id, plain.id, { number: `Q-${tag}-chosen` });
+  const link = await createPortalLink({ tenantId: t.id, userId: owner.id, role: "owner" }, plain.id, 30);
+  const approval = await portalRequest("POST", "/api/portal/quote", {
+    ip: randomLoopback(),
+    form: {
+      token: new URL(link.url).pathname.split("/").pop(),
+      quoteId: chosen.id,
+      decision: "approve",
+      signatureName: "Jamie Rivera",
+      acceptTerms: "on",
+      option: "Better",
+      optionalItems: chosen.ids.warranty,
+    },
+  });
+  assert.equal(approval.status, 303, approval.text.slice(0, 300));
   const invoices = [];
   for (const status of ["draft", "sent", "partial", "paid", "void"]) {
     const inv = await createInvoice(t.id, { customerId: tricky.id, number: `INV-${tag}-${status}`, status, items });
@@ -234,13 +255,16 @@ let a: TestTenant;
 let b: TestTenant;
 let seeded: Awaited<ReturnType<typeof seedBusiness>>;
 let exported: { id: string; files: Map<string, Buffer> };
+let slicesRan = 0;
 const TAG = Math.random().toString(36).slice(2, 8);
 
 before(async () => {
   [a, b] = await Promise.all([createTenantWithUsers(`Export A ${TAG}`), createTenantWithUsers(`Export B ${TAG}`)]);
   seeded = await seedBusiness(a, `a${TAG}`);
   await seedBusiness(b, `b${TAG}`);
+  const ranBefore = (await poolRan())["export-slice"] ?? 0;
   exported = await exportEverything(await clientFor(a.users.owner), a.id);
+  slicesRan = ((await poolRan())["export-slice"] ?? 0) - ranBefore;
 });
 
 describe("/settings/export", () => {
@@ -257,6 +281,14 @@ describe("/settings/export", () => {
       a.id,
     ]);
     assert.equal(n, 1);
+  });
+
+  test("the CSV files were written and deflated in the CPU pool: a slice per header, per batch of rows and the manifest", async () => {
+    const csvFiles = [...exported.files.keys()].filter((n) => n.endsWith(".csv"));
+    assert.ok(csvFiles.length >= 15, "the export's CSV files");
+    // Each CSV file's header is one slice and its rows at least one more when it has any; the manifest one.
+    const withRows = csvFiles.filter((n) => exported.files.get(n)!.toString("utf8").split("\r\n").length > 2);
+    assert.ok(slicesRan >= csvFiles.length + withRows.length + 1, `${slicesRan} slices ran in the pool`);
   });
 
   test("the manifest counts exactly the business's rows, and no file holds another business's", async () => {
@@ -330,7 +362,7 @@ describe("/settings/export", () => {
     assert.match(text, /History/);
     assert.ok(text.includes(a.users.owner.name), "who");
     assert.match(text, /Ready/);
-    assert.match(text, /customers: 3, team members: 3, jobs: 7, quotes: 6, invoices: 5, properties: 1/);
+    assert.match(text, /customers: 3, team members: 3, jobs: 7, quotes: 8, invoices: 5, properties: 1/);
   });
 
   test("another business's export, an unknown or a malformed id: 404", async () => {
@@ -384,14 +416,29 @@ describe("the round trip", () => {
     );
     const documents = (kind: "quote" | "invoice") => `
       SELECT d.number, d.status, d.issue_date::text, d.currency, d.subtotal_cents, d.tax_cents, d.total_cents,
-             ${kind === "quote" ? "d.title, d.valid_until::text, d.notes" : "d.due_date::text, d.amount_paid_cents, d.total_cents - d.amount_paid_cents AS balance"},
+             ${kind === "quote" ? "d.title, d.valid_until::text, d.notes, d.chosen_option" : "d.due_date::text, d.amount_paid_cents, d.total_cents - d.amount_paid_cents AS balance"},
              c.name AS customer,
              (SELECT json_agg(json_build_object('description', i.description, 'quantity', i.quantity, 'unit', i.unit_price_cents,
-                     'tax_rate', i.tax_rate, 'line', i.line_total_cents, 'tax', i.tax_cents) ORDER BY i.position)
+                     'tax_rate', i.tax_rate, 'line', i.line_total_cents, 'tax', i.tax_cents
+                     ${kind === "quote" ? ", 'option', i.option_name, 'optional', i.optional, 'chosen', i.selected" : ""}) ORDER BY i.position)
                 FROM ${kind}_items i WHERE i.tenant_id = d.tenant_id AND i.${kind}_id = d.id) AS items
         FROM ${kind}s d JOIN customers c ON c.tenant_id = d.tenant_id AND c.id = d.customer_id
        WHERE d.tenant_id = $1 ORDER BY d.number`;
     await same("quotes", documents("quote"));
+    // The quotes with options keep the totals of their choice: the default (the first option,
+    // nothing optional) and the customer's ("Better" with the warranty).
+    const optionTotals = await rows<{ number: string; total: string; chosen: string | null }>(
+      `SELECT number, total_cents AS total, chosen_option AS chosen FROM quotes
+        WHERE tenant_id = $1 AND (number LIKE '%-options' OR number LIKE '%-chosen') ORDER BY number`,
+      [fresh.id],
+    );
+    assert.deepEqual(
+      optionTotals.map((q) => [q.number.replace(/^Q-\w+-/, ""), Number(q.total), q.chosen]),
+      [
+        ["chosen", 153_800, "Better"],
+        ["options", 28_900, null],
+      ],
+    );
     await same("invoices", documents("invoice"));
     // Money received before the import is one payment per invoice, for the same amounts.
     const paid = `SELECT i.number, sum(p.amount_cents)::bigint AS paid FROM payments p

@@ -38,7 +38,7 @@ test(
     fs.symlinkSync(path.join(ROOT, "node_modules"), path.join(copy, "node_modules"), "dir");
     const port = await freePort();
     const env = testServerEnv(port, { DATA_DIR: path.join(copy, ".data"), LOG_LEVEL: "error" });
-    delete env.NODE_ENV; // as `npm run dev` is run from a shell: the development mode is the script's own
+    Reflect.deleteProperty(env, "NODE_ENV"); // as `npm run dev` is run from a shell: the development mode is the script's own
     const logs: string[] = [];
     const child = spawn(process.execPath, ["--import", "tsx", path.join(copy, "scripts/start.ts"), "--dev"], {
       cwd: copy,

@@ -6,7 +6,7 @@ import { customerListQuery } from "../../app/services/customers/customers.server
 import { keysetStatement } from "../../app/services/records/keyset.server";
 import { WORK_CLASSES, withWork } from "../../app/services/limits/work.server";
 import { BASE_URL, Client, clientFor } from "../helpers/client";
-import { createTenantWithUsers, type TestTenant } from "../helpers/fixtures";
+import { createInvoice, createQuote, createTenantWithUsers, type TestTenant } from "../helpers/fixtures";
 import { upload } from "../helpers/import";
 
 // Issue 24, point 2: one tenant must not slow every other. Expensive work (searches, reports,
@@ -344,8 +344,40 @@ test("A's flood of previews, reports and searches: the previews' parse and check
     after.pool.ran["import-analyse"] - before.pool.ran["import-analyse"] >= previews,
     "every stored preview was parsed and checked in the pool",
   );
+  assert.ok(
+    after.pool.ran["import-serialise"] - before.pool.ran["import-serialise"] >= previews,
+    "every stored preview's rows were serialised for storage in the pool",
+  );
   assert.ok(after.pool.mostHeldByOneTenant <= after.pool.tenantShare, "no tenant held more than its share of threads");
   assert.ok(after.shares.refusedEarly - before.shares.refusedEarly >= refused, "the refusals were answered early");
   assert.equal(after.shares.lateRefusals, before.shares.lateRefusals, "no refusal reached the page machinery");
   assert.equal(await leasesOf(A.id), 0, "every lease was released");
+});
+
+test("A's PDFs and report downloads are drawn in the CPU pool, not on the request thread", async () => {
+  const [customer] = await rows<{ id: string }>(`SELECT id FROM customers WHERE tenant_id = $1 LIMIT 1`, [A.id]);
+  const quote = await createQuote(A.id, { customerId: customer.id });
+  const invoice = await createInvoice(A.id, { customerId: customer.id });
+  const owner = await clientFor(A.users.owner);
+  const before = await figures();
+  for (const path of [`/quotes/${quote.id}.pdf`, `/invoices/${invoice.id}.pdf`]) {
+    const res = await owner.get(path);
+    assert.equal(res.status, 200, path);
+    assert.equal(
+      Buffer.from(await res.arrayBuffer())
+        .subarray(0, 5)
+        .toString("latin1"),
+      "%PDF-",
+      path,
+    );
+  }
+  const csv = await owner.get("/reports/top-customers.csv");
+  assert.equal(csv.status, 200);
+  assert.match(await csv.text(), /^\uFEFF?rank,customer,collected_/);
+  const after = await figures();
+  assert.ok((after.pool.ran.pdf ?? 0) - (before.pool.ran.pdf ?? 0) >= 2, "both PDFs were drawn in the pool");
+  assert.ok(
+    (after.pool.ran["report-csv"] ?? 0) - (before.pool.ran["report-csv"] ?? 0) >= 1,
+    "the CSV was written in the pool",
+  );
 });

@@ -197,6 +197,14 @@ test("the week board: a 3-day visit (Mon 08:00 - Wed 17:00) shows on all three d
     "Eli's copy overlaps nothing",
   );
 
+  // Compact cards (a board of 600 visits is 600+ of them): a one-day card of one technician,
+  // its time, title, customer, address, status and Move link, in at most 900 bytes of HTML (1.2 KB before).
+  const tap = cellOf(html, s.dana.id, s.day(1)).match(
+    /<article[^>]*>(?:(?!<article)[\s\S])*?Tap washer[\s\S]*?<\/article>/,
+  );
+  assert.ok(tap, "the Tap washer card");
+  assert.ok(Buffer.byteLength(tap[0]) <= 900, `${Buffer.byteLength(tap[0])} bytes: ${tap[0]}`);
+
   // The day view: Tuesday is covered all day in both rows.
   const day = await (await office.get(`/schedule?view=day&date=${s.day(1)}`)).text();
   for (const member of [s.dana, s.eli]) {

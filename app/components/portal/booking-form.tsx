@@ -1,7 +1,7 @@
 import { getFormProps } from "@conform-to/react";
 import { useMemo } from "react";
-import { HoneypotInputs } from "remix-utils/honeypot/react";
 import { Field } from "~/components/forms";
+import { HoneypotFields } from "~/components/honeypot";
 import { bookingRequestSchema } from "~/services/portal/schemas";
 import { TIME_WINDOW_LABELS, TIME_WINDOWS, type PortalHubData } from "~/services/portal/types";
 import { formatDate } from "~/utils/format";
@@ -46,7 +46,7 @@ export function BookingForm({ hub }: { hub: PortalHubData }) {
         <input type="hidden" name="token" value={hub.token} />
         <input type="hidden" name="idempotencyKey" value={hub.bookingKey} />
         {/* remix-utils' honeypot: a hidden field people never fill (a filled one is 400). */}
-        <HoneypotInputs />
+        <HoneypotFields />
         <Field
           id="book-service"
           name="service"
@@ -102,7 +102,7 @@ export function BookingForm({ hub }: { hub: PortalHubData }) {
           id="book-address"
           name="address"
           label={hub.properties.length ? "Another address (optional)" : "Address for the visit"}
-          autoComplete="street-address"
+          autoComplete="address-line1"
           maxLength={500}
           defaultValue={v.address ?? (hub.properties.length ? "" : (hub.customer.address ?? ""))}
           errors={f("address")}

@@ -28,7 +28,12 @@ export function PortalFrame({
           </span>
         ) : null}
         <div>
-          <p className="portal-business">{business ?? "Customer portal"}</p>
+          {/* The hub's one heading of the first rank: whose page this is (an error page has its own). */}
+          {business ? (
+            <h1 className="portal-business">{business}</h1>
+          ) : (
+            <p className="portal-business">Customer portal</p>
+          )}
           {subtitle ? <p className="portal-sub">{subtitle}</p> : null}
         </div>
       </header>

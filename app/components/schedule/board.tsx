@@ -672,7 +672,6 @@ function JobCard({
     multiDay && date && job.start!.slice(0, 10) < date ? "continues-before" : "",
     multiDay && date && job.end!.slice(0, 10) > date ? "continues-after" : "",
   ];
-  const titleId = `card-${job.id}-${job.rowId ?? "none"}-${date ?? "list"}-title`;
   const time = job.start ? cardTime(job.start, job.end!) : "No time yet";
   const part = multiDay && date ? dayPart(job.start!, job.end!, date) : null;
   const moveTo = job.visitId ? `/visits/${job.visitId}/schedule` : `/jobs/${job.jobId}/schedule`;
@@ -685,8 +684,7 @@ function JobCard({
       data-end={job.end ?? ""}
       data-visit-id={job.visitId ?? undefined}
       data-minutes={job.minutes ?? undefined}
-      aria-labelledby={titleId}
-      title={`${job.start ? `${time} · ` : ""}${job.title} · ${job.customerName}${job.address ? ` · ${job.address}` : ""}${crew ? ` · crew with ${job.others!.join(", ")}` : ""}`}
+      title={`${job.title} · ${job.customerName}${job.address ? ` · ${job.address}` : ""}`}
       {...drag}
     >
       <div className="job-top">
@@ -701,7 +699,7 @@ function JobCard({
         {part ? <span className="job-day">{part.day}</span> : null}
         {job.status !== "unscheduled" ? <span className="job-status">{humanize(job.status)}</span> : null}
       </div>
-      <Link id={titleId} to={`/jobs/${job.jobId}`} className="job-title" draggable={false}>
+      <Link to={`/jobs/${job.jobId}`} className="job-title" draggable={false} discover="none">
         {job.title}
       </Link>
       <div className="job-customer">{job.customerName}</div>
@@ -718,19 +716,20 @@ function JobCard({
       ) : null}
       {job.outsideWindow ? <p className="visually-hidden">{job.outsideWindow}</p> : null}
       <div className="job-foot">
-        {job.overlaps ? (
-          <span className="flag flag-overlap" title="Overlaps another visit of this technician">
-            Overlap
-          </span>
-        ) : null}
+        {job.overlaps ? <span className="flag flag-overlap">Overlap</span> : null}
         {job.outsideWindow ? (
           <span className="flag flag-window" title={job.outsideWindow}>
             Outside window
           </span>
         ) : null}
         {canMove && job.status !== "completed" && job.status !== "cancelled" ? (
-          <Link className="job-move" to={`${moveTo}?returnTo=${encodeURIComponent(returnTo)}`} draggable={false}>
-            Move<span className="visually-hidden"> {job.title}</span>
+          <Link
+            className="job-move"
+            to={`${moveTo}?returnTo=${encodeURIComponent(returnTo)}`}
+            draggable={false}
+            discover="none"
+          >
+            Move<span className="visually-hidden">{` ${job.title}`}</span>
           </Link>
         ) : null}
       </div>

@@ -5,7 +5,14 @@ import { isUuid } from "~/utils/crypto.server";
 import { cityLine } from "~/utils/address";
 import { formatDate, formatDateTimeZoned as formatDateTime, formatMoney, humanize } from "~/utils/format";
 import { invoiceOverdue, quoteStatus } from "~/services/records/sql.server";
-import { paperFor, renderPdf, type PdfDocument, type PdfLine } from "./pdf-layout.server";
+import { runCpu } from "~/services/work/pool.server";
+import { paperFor, type PdfDocument, type PdfLine } from "./pdf-layout.server";
+
+/** Draws the document in the CPU pool, within the tenant's share of its threads. */
+async function renderPdf(tenantId: string, doc: PdfDocument): Promise<Buffer> {
+  const bytes = await runCpu<Uint8Array>(tenantId, { kind: "pdf", doc });
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
 
 // What a quote, an invoice or a payment receipt PDF holds, for staff
 // (`view_records`, any document of the tenant) and for the portal (only the token's customer's
@@ -200,7 +207,7 @@ export async function quotePdfIn(t: Tx, scope: Scope, id: string): Promise<{ num
     paragraphs,
     footer: `${business.name} · Quote ${q.number}`,
   };
-  return { number: q.number, pdf: await renderPdf(doc) };
+  return { number: q.number, pdf: await renderPdf(scope.tenantId, doc) };
 }
 
 type InvoiceRow = {
@@ -318,7 +325,7 @@ export async function invoicePdfIn(t: Tx, scope: Scope, id: string): Promise<{ n
     signature: i.job_id ? await signatureOf(t, scope.tenantId, i.job_id, i.time_zone) : null,
     footer: `${business.name} · Invoice ${i.number}`,
   };
-  return { number: i.number, pdf: await renderPdf(doc) };
+  return { number: i.number, pdf: await renderPdf(scope.tenantId, doc) };
 }
 
 /** A receipt for one payment: what was paid, how, and the balance after it. */
@@ -360,7 +367,7 @@ export async function receiptPdfIn(
         : [],
     footer: `${business.name} · Receipt ${number}`,
   };
-  return { number, pdf: await renderPdf(doc) };
+  return { number, pdf: await renderPdf(scope.tenantId, doc) };
 }
 
 // Staff: the whole tenant's documents, drafts included.

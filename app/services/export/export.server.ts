@@ -1,22 +1,23 @@
 // The account export (docs/decisions/360-account-export.md): "Export everything" writes one ZIP
 // in the background, file by file from database cursors into a ZIP stream on disk, so the
-// account is never held in memory; the row of account_exports carries its progress, then its
+// account is never held in memory (the CPU pool writes and deflates each slice of rows, so the
+// request thread only moves bytes); the row of account_exports carries its progress, then its
 // manifest's counts, and the file is offered for 24 hours. Every file is read in one
 // REPEATABLE READ transaction: the counts and the files are one snapshot of the account.
-import { createWriteStream } from "node:fs";
+import { createWriteStream, type WriteStream } from "node:fs";
 import { mkdir, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
-import { PassThrough } from "node:stream";
-import { finished, pipeline } from "node:stream/promises";
-import yazl from "yazl";
 import { inTenant, one, rows, type Tx } from "../../../db/index";
 import { isUuid } from "../../../db/ids";
 import type { Actor } from "~/services/accounts/actor";
-import { csvLine } from "~/services/import/csv-write";
+import type { CsvCell } from "~/services/import/csv-write";
+import { runCpu } from "~/services/work/pool.server";
+import type { ExportSlice, ExportSliceTask } from "~/services/work/tasks";
 import { env } from "~/utils/env.server";
 import { notFound } from "~/utils/app-error";
 import { log } from "~/utils/log.server";
 import { exportFiles, PHOTO_EXTENSIONS, PHOTOS, SIGNATURES, type ExportFile } from "./files";
+import { ZipStream } from "./zip-stream.server";
 
 /** How long a finished export's file is offered. */
 export const EXPORT_KEEP_HOURS = 24;
@@ -149,23 +150,25 @@ async function progress(tenantId: string, id: string, step: string, done: number
   );
 }
 
-/** Writes one entry of the ZIP from `write`, waiting while the ZIP has not taken what was written. */
-async function zipEntry(
-  zip: yazl.ZipFile,
+/**
+ * Writes one CSV entry of the ZIP: `write` hands it slices (header, rows, cells), which the CPU
+ * pool turns into CSV text and deflates, one slice at a time, in order.
+ */
+async function csvEntry(
+  zip: ZipStream,
+  tenantId: string,
   name: string,
   mtime: Date,
-  compress: boolean,
-  write: (out: PassThrough) => Promise<void>,
+  write: (slice: (s: Omit<ExportSliceTask, "kind" | "crc">) => Promise<void>) => Promise<void>,
 ) {
-  const out = new PassThrough();
-  zip.addReadStream(out, name, { mtime, compress });
-  await write(out);
-  out.end();
-  await finished(out);
-}
-
-async function put(out: PassThrough, chunk: string | Buffer) {
-  if (!out.write(chunk)) await new Promise((resolve) => out.once("drain", resolve));
+  const entry = zip.entry(name, mtime);
+  let crc = 0;
+  await write(async (s) => {
+    const out = await runCpu<ExportSlice>(tenantId, { kind: "export-slice", ...s, crc });
+    crc = out.crc;
+    await entry.deflated(out.data, out.crc, out.size);
+  });
+  await entry.end();
 }
 
 /** Runs `sql` through a cursor, `size` rows at a time. */
@@ -188,14 +191,17 @@ function forTenant(sql: string, tenantId: string): string {
   return sql.replaceAll("$1", `'${tenantId}'::uuid`);
 }
 
-async function writeCsv(t: Tx, out: PassThrough, file: Pick<ExportFile, "headers" | "sql">, tenantId: string) {
-  await put(out, csvLine(file.headers));
+async function writeCsv(
+  t: Tx,
+  slice: (s: Omit<ExportSliceTask, "kind" | "crc">) => Promise<void>,
+  file: Pick<ExportFile, "headers" | "sql">,
+  tenantId: string,
+) {
+  await slice({ header: file.headers });
   let n = 0;
-  for await (const batch of cursor<Record<string, string | null>>(t, forTenant(file.sql, tenantId), BATCH)) {
-    let text = "";
-    for (const row of batch) text += csvLine(file.headers.map((_, i) => row[`c${i}`] ?? null));
+  for await (const batch of cursor<Record<string, CsvCell>>(t, forTenant(file.sql, tenantId), BATCH)) {
     n += batch.length;
-    await put(out, text);
+    await slice({ rows: batch, width: file.headers.length });
   }
   return n;
 }
@@ -205,10 +211,11 @@ export async function runExport(tenantId: string, id: string): Promise<void> {
   const dir = exportDir(tenantId);
   const file = exportPath(tenantId, id);
   const part = `${file}.part`;
+  let stream: WriteStream | undefined;
   try {
     await mkdir(dir, { recursive: true });
-    const zip = new yazl.ZipFile();
-    const written = pipeline(zip.outputStream, createWriteStream(part));
+    stream = createWriteStream(part);
+    const zip = new ZipStream(stream);
     const counts: Record<string, number> = {};
     const lines: Record<string, number> = {};
     let step = 0;
@@ -228,8 +235,8 @@ export async function runExport(tenantId: string, id: string): Promise<void> {
       for (const f of exportFiles()) {
         await progress(tenantId, id, f.name, step);
         counts[f.records] = await count(f.countSql);
-        await zipEntry(zip, f.name, at, true, async (out) => {
-          lines[f.name] = await writeCsv(t, out, f, tenantId);
+        await csvEntry(zip, tenantId, f.name, at, async (slice) => {
+          lines[f.name] = await writeCsv(t, slice, f, tenantId);
         });
         step++;
       }
@@ -247,16 +254,17 @@ export async function runExport(tenantId: string, id: string): Promise<void> {
       };
       const photoName = (p: Pick<Photo, "id" | "content_type">) =>
         `photos/${p.id}.${PHOTO_EXTENSIONS[p.content_type] ?? "bin"}`;
-      await zipEntry(zip, "photos.csv", at, true, async (out) => {
-        await put(out, csvLine(PHOTOS.headers));
+      await csvEntry(zip, tenantId, "photos.csv", at, async (slice) => {
+        await slice({ header: PHOTOS.headers });
         const index = PHOTOS.sql.replace(", r.bytes", "");
         for await (const batch of cursor<Omit<Photo, "bytes">>(t, forTenant(index, tenantId), BATCH))
-          for (const p of batch)
-            await put(out, csvLine([p.job, photoName(p), p.content_type, p.taken_at, p.email, p.sha256]));
+          await slice({
+            lines: batch.map((p) => [p.job, photoName(p), p.content_type, p.taken_at, p.email, p.sha256]),
+          });
       });
       for await (const [p] of cursor<Photo>(t, forTenant(PHOTOS.sql, tenantId), 1)) {
         // Images are already compressed: stored as they are.
-        await zipEntry(zip, photoName(p), at, false, (out) => put(out, p.bytes));
+        await zip.stored(photoName(p), at, p.bytes);
       }
       step++;
 
@@ -264,14 +272,14 @@ export async function runExport(tenantId: string, id: string): Promise<void> {
       counts[SIGNATURES.records] = await count(SIGNATURES.countSql);
       type Signature = { id: string; job: string; signer_name: string; signed_at: string; image: Buffer | null };
       const signatureName = (s: Signature) => (s.image ? `signatures/${s.id}.png` : null);
-      await zipEntry(zip, "signatures.csv", at, true, async (out) => {
-        await put(out, csvLine(SIGNATURES.headers));
+      await csvEntry(zip, tenantId, "signatures.csv", at, async (slice) => {
+        await slice({ header: SIGNATURES.headers });
         for await (const batch of cursor<Signature>(t, forTenant(SIGNATURES.sql, tenantId), 50))
-          for (const s of batch) await put(out, csvLine([s.job, s.signer_name, s.signed_at, signatureName(s)]));
+          await slice({ lines: batch.map((s) => [s.job, s.signer_name, s.signed_at, signatureName(s)]) });
       });
       for await (const [s] of cursor<Signature>(t, forTenant(SIGNATURES.sql, tenantId), 1)) {
         const name = signatureName(s);
-        if (name && s.image) await zipEntry(zip, name, at, false, (out) => put(out, s.image as Buffer));
+        if (name && s.image) await zip.stored(name, at, s.image);
       }
       step++;
       return { business: head.business, exportedAt: head.exportedAt, mtime: at };
@@ -287,9 +295,10 @@ export async function runExport(tenantId: string, id: string): Promise<void> {
       files: Object.entries(lines).map(([name, rowCount]) => ({ name, rows: rowCount })),
       importOrder: ["customers.csv", "team.csv", "jobs.csv", "quotes.csv", "invoices.csv"],
     };
-    zip.addBuffer(Buffer.from(JSON.stringify(manifest, null, 2) + "\n"), "manifest.json", { mtime });
-    zip.end();
-    await written;
+    await csvEntry(zip, tenantId, "manifest.json", mtime, (slice) =>
+      slice({ text: JSON.stringify(manifest, null, 2) + "\n" }),
+    );
+    await zip.finish();
     await rename(part, file);
     const { size } = await stat(file);
     await inTenant(tenantId, (t) =>
@@ -304,6 +313,7 @@ export async function runExport(tenantId: string, id: string): Promise<void> {
     );
   } catch (error) {
     log.error("account export failed", { tenantId, exportId: id, error: String(error) });
+    stream?.destroy();
     await rm(part, { force: true }).catch(() => undefined);
     await inTenant(tenantId, (t) =>
       rows(

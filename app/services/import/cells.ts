@@ -169,6 +169,14 @@ export const oneOf =
     return (values as readonly string[]).includes(v) ? (v as V) : new Invalid(`Must be one of: ${values.join(", ")}`);
   };
 
+/** yes / no (also true / false, y / n, 1 / 0), any case. */
+export const yesNo: Check<boolean> = (s) => {
+  const v = s.toLowerCase();
+  if (v === "yes" || v === "y" || v === "true" || v === "1") return true;
+  if (v === "no" || v === "n" || v === "false" || v === "0") return false;
+  return new Invalid("Must be yes or no");
+};
+
 const CURRENCIES: ReadonlySet<string> = new Set(
   typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("currency") : [],
 );

@@ -1,9 +1,11 @@
 // Quote and invoice documents: rows sharing a `number` form one document,
 // which must agree on its document-level columns; its line and document totals (rounded half
-// up per line, totals are sums of the lines) and, for invoices, the amount paid against the
+// up per line, totals are sums of the lines that count: a quote's chosen lines, else its
+// always-included lines and its first option's) and, for invoices, the amount paid against the
 // status. Pure.
 import { QUOTE_FIELDS } from "~/services/quotes/fields";
 import { INVOICE_FIELDS } from "~/services/invoices/fields";
+import { countedLines } from "~/services/documents/line-items";
 import { SPACE_RUNS } from "./cells";
 import { documentFieldsOf, type FieldList } from "./field-list";
 import type { RowError } from "./parse.server";
@@ -86,11 +88,9 @@ export function buildDocuments(
     let subtotal = 0n;
     let tax = 0n;
     const items: LineItem[] = g.lines.map((row, i) => {
-      const v = row.values as unknown as LineFields;
+      const v = row.values as unknown as LineFields & Partial<QuoteLineRow>;
       const lineSubtotal = roundHalfUp(BigInt(v.itemQuantityMilli) * BigInt(v.itemUnitPriceCents), 1000n);
       const lineTax = roundHalfUp(lineSubtotal * BigInt(v.taxRatePpm), 1_000_000n);
-      subtotal += lineSubtotal;
-      tax += lineTax;
       return {
         rowNumber: row.rowNumber,
         position: i + 1,
@@ -101,9 +101,41 @@ export function buildDocuments(
         lineSubtotalCents: Number(lineSubtotal),
         lineTaxCents: Number(lineTax),
         lineTotalCents: Number(lineSubtotal + lineTax),
+        ...(type === "quotes"
+          ? { option: v.itemOption ?? null, optional: !!v.itemOptional, selected: v.itemChosen ?? null }
+          : {}),
       };
     });
     let ok = g.ok;
+    if (type === "quotes") {
+      // The customer's choice is recorded on every line or on none; the chosen option is one of the quote's.
+      const unanswered = items.find((l) => l.selected === null);
+      if (unanswered && items.some((l) => l.selected !== null)) {
+        const row = g.lines[items.indexOf(unanswered)];
+        reject(
+          row,
+          errors,
+          "item_chosen",
+          `Give yes or no: other lines of quote ${number} record the customer's choice`,
+        );
+        ok = false;
+      }
+      const chosen = ref.values.chosenOption as string | null;
+      if (chosen !== null && !items.some((l) => l.option === chosen)) {
+        reject(
+          ref,
+          errors,
+          "chosen_option",
+          `No line of quote ${number} has the option ${show("chosenOption", chosen)}`,
+        );
+        ok = false;
+      }
+    }
+    // A quote counts its chosen lines, else its always-included lines and its first option's.
+    for (const l of type === "quotes" ? countedLines(items as Required<LineItem>[]) : items) {
+      subtotal += BigInt(l.lineSubtotalCents);
+      tax += BigInt(l.lineTaxCents);
+    }
     if (subtotal + tax > BigInt(Number.MAX_SAFE_INTEGER)) {
       reject(ref, errors, "item_unit_price", `The total of ${label} ${number} is too large`);
       ok = false;
@@ -127,7 +159,14 @@ export function buildDocuments(
     };
     if (type === "quotes") {
       const q = ref.values as unknown as QuoteLineRow;
-      documents.push({ ...base, title: q.title, status: q.status, validUntil: q.validUntil, notes: q.notes });
+      documents.push({
+        ...base,
+        title: q.title,
+        status: q.status,
+        validUntil: q.validUntil,
+        notes: q.notes,
+        chosenOption: q.chosenOption,
+      });
       continue;
     }
     const inv = ref.values as unknown as InvoiceLineRow;

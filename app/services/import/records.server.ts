@@ -42,6 +42,15 @@ const ITEM_COLUMNS: Column<LineItem>[] = [
   ["tax_cents", "bigint", (i) => i.lineTaxCents],
 ];
 
+/** A quote's line also keeps its option group, optional flag and the customer's choice. */
+const QUOTE_ITEM_COLUMNS: Column<LineItem>[] = [
+  ...ITEM_COLUMNS,
+  ["option_name", "text", (i) => i.option ?? null],
+  ["optional", "boolean", (i) => !!i.optional],
+  ["selected", "boolean", (i) => i.selected ?? null],
+];
+const ITEM_COLUMNS_OF = { quote: QUOTE_ITEM_COLUMNS, invoice: ITEM_COLUMNS };
+
 const PROPERTY_COLUMNS: Column<PropertyDraft>[] = [
   ["label", "text", (p) => p.label],
   ["address_line1", "text", (p) => p.addressLine1],
@@ -55,11 +64,11 @@ const PROPERTY_COLUMNS: Column<PropertyDraft>[] = [
 const toArray = <R>(columns: readonly Column<R>[], r: R) => columns.map((c) => c[2](r));
 
 /** A quote's or invoice's computed columns, after its document-level fields. */
-const DOCUMENT_TOTALS: Column<QuoteDocument | InvoiceDocument>[] = [
+const documentTotals = (kind: "quote" | "invoice"): Column<QuoteDocument | InvoiceDocument>[] => [
   ["subtotal_cents", "bigint", (d) => d.subtotalCents],
   ["tax_cents", "bigint", (d) => d.taxCents],
   ["total_cents", "bigint", (d) => d.totalCents],
-  ["items", "jsonb", (d) => d.items.map((i) => toArray(ITEM_COLUMNS, i))],
+  ["items", "jsonb", (d) => d.items.map((i) => toArray(ITEM_COLUMNS_OF[kind], i))],
 ];
 
 /** Each type's stored record: its field list's columns (a document's: its document-level
@@ -73,8 +82,14 @@ export const RECORD_COLUMNS = {
   ] as Column<CustomerRow>[],
   team: storedColumnsOf<TeamMemberRow>(TEAM_FIELDS),
   jobs: storedColumnsOf<JobRow>(JOB_FIELDS),
-  quotes: [...storedColumnsOf<QuoteDocument | InvoiceDocument>(documentFieldsOf(QUOTE_FIELDS)), ...DOCUMENT_TOTALS],
-  invoices: [...storedColumnsOf<QuoteDocument | InvoiceDocument>(documentFieldsOf(INVOICE_FIELDS)), ...DOCUMENT_TOTALS],
+  quotes: [
+    ...storedColumnsOf<QuoteDocument | InvoiceDocument>(documentFieldsOf(QUOTE_FIELDS)),
+    ...documentTotals("quote"),
+  ],
+  invoices: [
+    ...storedColumnsOf<QuoteDocument | InvoiceDocument>(documentFieldsOf(INVOICE_FIELDS)),
+    ...documentTotals("invoice"),
+  ],
 };
 
 /** The records of a valid preview, in file order and in slices of `size`, each record an
@@ -133,8 +148,8 @@ export const propertyOfAddress = (customerId: string, address: string) => `(
 const issuedAt = `coalesce(r.issue_date::timestamp AT TIME ZONE 'UTC', now())`;
 
 const itemsSql = (kind: "quote" | "invoice") => `
-  INSERT INTO ${kind}_items (tenant_id, ${kind}_id, ${ITEM_COLUMNS.map((c) => c[0]).join(", ")})
-  SELECT $1, doc.id, ${ITEM_COLUMNS.map(([, type], i) => `(item->>${i})::${type}`).join(", ")}
+  INSERT INTO ${kind}_items (tenant_id, ${kind}_id, ${ITEM_COLUMNS_OF[kind].map((c) => c[0]).join(", ")})
+  SELECT $1, doc.id, ${ITEM_COLUMNS_OF[kind].map(([, type], i) => `(item->>${i})::${type}`).join(", ")}
   ${source(RECORD_COLUMNS[`${kind}s`], ["number", "items"])}
   JOIN ${kind}s doc ON doc.tenant_id = $1 AND doc.number = r.number AND doc.import_run_id = $2
   CROSS JOIN LATERAL jsonb_array_elements(r.items) AS item`;
@@ -179,8 +194,9 @@ export const COMMIT_SQL: Record<ImportType, { main: string; parts: string[] }> =
   quotes: {
     main: `
       INSERT INTO quotes (tenant_id, customer_id, number, title, status, issue_date, valid_until, currency, notes,
-        subtotal_cents, tax_cents, total_cents, sent_at, approved_at, declined_at, import_run_id)
+        chosen_option, subtotal_cents, tax_cents, total_cents, sent_at, approved_at, declined_at, import_run_id)
       SELECT $1, coalesce(ce.id, cx.id), r.number, r.title, r.status, r.issue_date, r.valid_until, r.currency, r.notes,
+        r.chosen_option,
         r.subtotal_cents, r.tax_cents, r.total_cents,
         CASE WHEN r.status <> 'draft' THEN ${issuedAt} END,
         CASE WHEN r.status = 'approved' THEN now() END,

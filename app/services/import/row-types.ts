@@ -48,6 +48,12 @@ export interface LineFields {
 /** One CSV row of a quote: document fields (equal on every row of the number) + one line. */
 export interface QuoteLineRow extends CustomerRef, LineFields {
   number: string;
+  /** The line's option group (null: always included), whether it is optional, and the
+   * customer's recorded choice (null: none recorded). */
+  itemOption: string | null;
+  itemOptional: boolean;
+  itemChosen: boolean | null;
+  chosenOption: string | null;
   title: string | null;
   status: ImportQuoteStatus;
   issueDate: string | null;
@@ -104,9 +110,14 @@ export interface LineItem {
   /** round_half_up(lineSubtotalCents * taxRatePpm / 1,000,000) */
   lineTaxCents: number;
   lineTotalCents: number;
+  /** A quote's line: its option group, optional flag and the customer's choice. */
+  option?: string | null;
+  optional?: boolean;
+  selected?: boolean | null;
 }
 
-/** Totals are sums of the rounded lines, so they always equal what the lines show. */
+/** Totals are sums of the rounded lines that count (a quote's: its chosen lines, else the
+ * always-included ones and its first option's), so they always equal what the lines show. */
 export interface DocumentBase extends CustomerRef {
   number: string;
   rowNumbers: number[];
@@ -122,6 +133,7 @@ export interface DocumentBase extends CustomerRef {
 
 export interface QuoteDocument extends DocumentBase {
   title: string | null;
+  chosenOption: string | null;
   status: ImportQuoteStatus;
   validUntil: string | null;
   notes: string | null;

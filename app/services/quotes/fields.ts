@@ -5,7 +5,7 @@
 // columns a document's rows must agree on (app/services/import/documents.ts), the preview's
 // stored records (app/services/import/records.server.ts) and the export's quotes file. Pure data.
 import { QUOTE_STATUSES } from "../../../db/enums";
-import { currency, isoDate, maxLen, oneOf, optional, required, withDefault } from "~/services/import/cells";
+import { currency, isoDate, maxLen, oneOf, optional, required, withDefault, yesNo } from "~/services/import/cells";
 import { field } from "~/services/import/field-list";
 import { CURRENCY_FORMAT, customerRefFields, DATE_FORMAT, lineItemFields } from "~/services/import/shared-fields";
 
@@ -73,6 +73,54 @@ export const QUOTE_FIELDS = [
     example: "USD",
   }),
   ...lineItemFields("2.5"),
+  // Options ("Good", "Better", "Best") and optional items, and what the customer chose: a quote's
+  // total counts the chosen lines, else the always-included ones and the first option's.
+  field({
+    key: "itemOption",
+    column: "option_name",
+    csv: "item_option",
+    check: optional(maxLen(100)),
+    label: "Option",
+    item: true,
+    format:
+      "The option this line belongs to, up to 100 characters (lines with the same option form one choice, like Good, Better, Best). Empty: always included.",
+    example: "Better",
+    export: "i.option_name",
+  }),
+  field({
+    key: "itemOptional",
+    column: "optional",
+    csv: "item_optional",
+    check: withDefault(yesNo, false),
+    label: "Optional item",
+    item: true,
+    type: "boolean",
+    format: "yes when the customer may add or leave out this line. Default no.",
+    example: "no",
+    export: "CASE WHEN i.optional THEN 'yes' ELSE 'no' END",
+  }),
+  field({
+    key: "itemChosen",
+    column: "selected",
+    csv: "item_chosen",
+    check: optional(yesNo),
+    label: "Chosen",
+    item: true,
+    type: "boolean",
+    format:
+      "The customer's choice: yes or no on every line of a quote they answered, empty on all of them otherwise. The total counts the chosen lines.",
+    example: "yes",
+    export: "CASE i.selected WHEN true THEN 'yes' WHEN false THEN 'no' END",
+  }),
+  field({
+    key: "chosenOption",
+    column: "chosen_option",
+    csv: "chosen_option",
+    check: optional(maxLen(100)),
+    label: "Chosen option",
+    format: "The option the customer chose, one of the quote's item_option values. Empty if none.",
+    example: "Better",
+  }),
   field({
     key: "notes",
     column: "notes",

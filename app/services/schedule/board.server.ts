@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { inTenant, rows } from "../../../db/index";
+import { inTenant, one, rows } from "../../../db/index";
 import type { Actor } from "~/services/accounts/actor";
 import { can, recordScope } from "~/utils/permissions";
 import { utcToZoned, zonedToday, zonedToUtc } from "~/services/jobs/local-time";
@@ -160,18 +160,27 @@ export async function scheduleBoard(
     // coalesce(...) = 'infinity' is the jobs_schedule_order index's key for "not scheduled":
     // a job's row has no start exactly when it has no visit. Its booking length is its quote's
     // labour hours (docs/decisions/310-visits-on-the-board.md).
-    const waiting = await rows<CardRow & { total: number }>(
-      `SELECT j.id, NULL::uuid AS visit_id, j.id AS job_id, j.status, NULL::timestamptz AS starts_at, NULL::timestamptz AS ends_at,
+    // The oldest waiting jobs are picked through that index first; only those 100 are joined
+    // to their customers, requests and quotes (a tenant may have thousands waiting).
+    const waitingWhere = `j.tenant_id = $1 AND coalesce(j.scheduled_start, 'infinity'::timestamptz) = 'infinity'
+          AND j.status NOT IN ('completed', 'cancelled') ${waitingOwn}`;
+    const waiting = await rows<CardRow>(
+      `WITH w AS (
+         SELECT j.id, j.created_at FROM jobs j WHERE ${waitingWhere} ORDER BY j.created_at, j.id LIMIT ${UNSCHEDULED_LIMIT}
+       )
+       SELECT j.id, NULL::uuid AS visit_id, j.id AS job_id, j.status, NULL::timestamptz AS starts_at, NULL::timestamptz AS ends_at,
               ${JOB_COLUMNS}, CASE WHEN j.assignee_id IS NULL THEN '{}'::uuid[] ELSE ARRAY[j.assignee_id] END AS crew,
-              ${LABOUR_MINUTES} AS labour_minutes,
-              count(*) OVER ()::int AS total
-         FROM jobs j ${JOB_FROM}
-        WHERE j.tenant_id = $1 AND coalesce(j.scheduled_start, 'infinity'::timestamptz) = 'infinity'
-          AND j.status NOT IN ('completed', 'cancelled') ${waitingOwn}
-        ORDER BY j.created_at, j.id LIMIT ${UNSCHEDULED_LIMIT}`,
+              ${LABOUR_MINUTES} AS labour_minutes
+         FROM w JOIN jobs j ON j.tenant_id = $1 AND j.id = w.id ${JOB_FROM}
+        ORDER BY w.created_at, w.id`,
       waitingBind,
       t,
     );
+    const total =
+      waiting.length < UNSCHEDULED_LIMIT
+        ? waiting.length
+        : ((await one<{ n: number }>(`SELECT count(*)::int AS n FROM jobs j WHERE ${waitingWhere}`, waitingBind, t))
+            ?.n ?? 0);
     const onCrews = [...new Set(scheduled.flatMap((v) => v.crew))];
     // Technicians get a row each; anyone else on a crew in the window too. A technician's own
     // board names their crewmates (the card says who else is on it) but shows only their row.
@@ -229,7 +238,7 @@ export async function scheduleBoard(
         .map((m) => ({ id: m.id, name: m.name, role: m.role, ...(ownOnly && !m.own ? { nameOnly: true } : {}) })),
       visits: scheduled.map(toCard),
       unscheduled: waiting.map(toCard),
-      unscheduledTotal: waiting[0]?.total ?? 0,
+      unscheduledTotal: total,
       canMove: can(actor.role, "manage_records"),
       ownOnly,
     };

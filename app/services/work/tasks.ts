@@ -1,8 +1,13 @@
 // The tasks the CPU pool runs (decision 331), shared by the pool and its threads.
 import type { ImportType } from "~/services/import/columns";
 import type { MappingContext } from "~/services/import/mapping/apply.server";
+import type { CsvCell } from "~/services/import/csv-write";
+import type { AnalysedFile } from "~/services/import/stored-chunks";
+import type { PdfDocument } from "~/services/documents/pdf-layout.server";
+import type { Reports } from "~/services/reports/reports.server";
+import type { ReportName } from "~/services/reports/csv";
 
-export type CpuTask = {
+export type ImportAnalyseTask = {
   kind: "import-analyse";
   type: ImportType;
   /** The whole file (at most the import's byte limit plus one). */
@@ -11,5 +16,38 @@ export type CpuTask = {
   known: (string | null)[] | null;
   context?: MappingContext;
 };
+
+/**
+ * A slice of one of the account export's files: its lines written as CSV (escaped as the import
+ * reads them) and deflated without ending the stream, so the slices of one file, in order and
+ * closed by a final empty block, are that file's deflate data in the ZIP.
+ */
+export type ExportSliceTask = {
+  kind: "export-slice";
+  /** The file's header line, when this slice starts the file. */
+  header?: string[];
+  /** Rows as the export's queries give them: cells `c0`..`c<width - 1>`. */
+  rows?: Record<string, CsvCell>[];
+  /** Rows already as cells. */
+  lines?: CsvCell[][];
+  width?: number;
+  /** Text written as it is (the manifest). */
+  text?: string;
+  /** The CRC-32 of the file so far (0 at its start). */
+  crc: number;
+};
+
+export type ExportSlice = { data: Uint8Array; crc: number; size: number };
+
+/** A checked import file (after the database's checks) made into its stored chunks (JSON). */
+export type ImportSerialiseTask = { kind: "import-serialise"; file: AnalysedFile };
+
+/** A quote, invoice or receipt drawn as a PDF (pdfkit, the embedded fonts); answers its bytes. */
+export type PdfTask = { kind: "pdf"; doc: PdfDocument };
+
+/** One report's figures written as its CSV download; answers the text. */
+export type ReportCsvTask = { kind: "report-csv"; name: ReportName; reports: Reports };
+
+export type CpuTask = ImportAnalyseTask | ImportSerialiseTask | ExportSliceTask | PdfTask | ReportCsvTask;
 
 export type CpuKind = CpuTask["kind"];
