@@ -5,6 +5,7 @@ import { CUSTOMER_FIELDS, type CustomerField } from "~/services/customers/fields
 import { customerSchema } from "~/services/customers/schema";
 import { CsrfInput, Field, fieldOf, FormError, useConformForm } from "./forms";
 import { FormActions, TextAreaField } from "./record-forms";
+import { CheckboxField } from "./settings";
 
 /** Each field's label and whether it is required, by form name (the field list's CSV name). */
 const FIELDS = new Map<string, { label: string; required?: boolean }>(CUSTOMER_FIELDS.map((f) => [f.csv, f]));
@@ -32,6 +33,7 @@ export function CustomerForm({
     required: FIELDS.get(name)!.required,
     ...fieldOf(fields[name]),
   });
+  const exempt = f("tax_exempt");
   return (
     <Form method="post" {...getFormProps(form)} className="stack record-form">
       <CsrfInput />
@@ -63,6 +65,21 @@ export function CustomerForm({
           hint="The customer's id in another system, if you keep one. Unique among your customers."
           autoComplete="off"
           {...f("external_id")}
+        />
+      </fieldset>
+      <fieldset>
+        <legend>Sales tax</legend>
+        <CheckboxField
+          name={exempt.name}
+          label={exempt.label}
+          hint="Their new quotes and invoices carry no tax and say why."
+          checked={["on", "true", "yes"].includes(String(fields.tax_exempt.initialValue ?? ""))}
+          errors={exempt.errors}
+        />
+        <Field
+          hint="Shown on their documents, like “Church (certificate 12-345)”."
+          autoComplete="off"
+          {...f("tax_exempt_reason")}
         />
       </fieldset>
       <FormActions submit={submit} cancelTo={cancelTo} busy={busy} />

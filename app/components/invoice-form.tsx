@@ -17,7 +17,7 @@ export function InvoiceForm({
   cancelTo,
   changeCustomerTo,
   action,
-}: DocumentFormProps<Pick<InvoiceFormContext, "currency" | "taxRate" | "priceBook" | "paymentTermsDays">>) {
+}: DocumentFormProps<Pick<InvoiceFormContext, "currency" | "taxRate" | "priceBook" | "taxRateId" | "rateBook" | "taxChoices" | "paymentTermsDays">>) {
   const reply = useActionData<FormReply>();
   const busy = useNavigation().state === "submitting";
   const [form, fields] = useConformForm(invoiceFormSchema, {
@@ -59,6 +59,8 @@ export function InvoiceForm({
         currency={currency}
         priceBook={context.priceBook}
         defaultTaxRate={context.taxRate}
+        taxes={{ book: context.rateBook, choices: context.taxChoices, defaultId: context.taxRateId }}
+        discount={{ type: fields.discountType, value: fields.discountValue }}
         allowOptions={false}
       />
       <TextAreaField label="Notes for the customer" rows={3} {...fieldOf(fields.notes)} />

@@ -40,6 +40,7 @@ export const NAV: NavSection[] = [
       { to: "/settings/messages", label: "Messages", permission: "manage_team" },
       { to: "/settings/accounting", label: "Accounting", permission: "view_accounting_integrations" },
       { to: "/settings/price-book", label: "Price book", permission: "manage_records" },
+      { to: "/settings/taxes", label: "Taxes", permission: "manage_taxes" },
       { to: "/settings/calendar", label: "Calendar", permission: "view_calendar_integrations" },
       { to: "/settings/calendar", label: "Calendar feed", permission: "use_offline_workflow", roles: ["technician"] },
       { to: "/settings/llm", label: "Language model", permission: "view_llm_settings" },

@@ -19,7 +19,9 @@ export function QuoteForm({
   changeCustomerTo,
   action,
   properties = [],
-}: DocumentFormProps<Pick<BuilderContext, "currency" | "taxRate" | "priceBook">> & {
+}: DocumentFormProps<
+  Pick<BuilderContext, "currency" | "taxRate" | "priceBook" | "taxRateId" | "rateBook" | "taxChoices">
+> & {
   /** The customer's service properties: where the work is, carried to the job. */
   properties?: Array<{ id: string; label: string }>;
 }) {
@@ -76,6 +78,8 @@ export function QuoteForm({
         currency={currency}
         priceBook={context.priceBook}
         defaultTaxRate={context.taxRate}
+        taxes={{ book: context.rateBook, choices: context.taxChoices, defaultId: context.taxRateId }}
+        discount={{ type: fields.discountType, value: fields.discountValue }}
       />
       <TextAreaField label="Notes for the customer" rows={3} {...fieldOf(fields.notes)} />
       <Field

@@ -12,7 +12,7 @@ import { invoiceFormSchema } from "~/services/invoices/schemas";
  */
 export function applyPriceBookPick(
   form: FormData,
-  priceBook: ReadonlyArray<{ id: string; name: string; unitPrice: string; taxRate: string }>,
+  priceBook: ReadonlyArray<{ id: string; name: string; unitPrice: string; taxRate: string; taxRateId?: string }>,
   listName = "items",
 ) {
   if (!form.has(PICK_BUTTON)) return;
@@ -31,6 +31,7 @@ export function applyPriceBookPick(
               quantity: "1",
               unitPrice: item.unitPrice,
               taxRate: item.taxRate,
+              taxRateId: item.taxRateId ?? "",
               optional: "",
               option: "",
             },

@@ -55,6 +55,7 @@ export default function InvoicePage() {
   const {
     invoice: i,
     items,
+    summary,
     payments,
     links,
     canManageLinks,
@@ -217,9 +218,7 @@ export default function InvoicePage() {
         <LineItemsTable
           items={items}
           currency={i.currency}
-          subtotal={i.subtotal_cents}
-          tax={i.tax_cents}
-          total={i.total_cents}
+          summary={summary}
           after={
             <>
               <tr>

@@ -61,7 +61,7 @@ export default function NewInvoicePage() {
     issueDate: context.issueDate,
     dueDate: context.dueDate,
     notes: "",
-    items: [emptyLine(context.taxRate)],
+    items: [emptyLine(context.taxRate, context.taxRateId)],
   };
   return (
     <>

@@ -39,6 +39,7 @@ export default function QuotePage() {
   const {
     quote: q,
     items,
+    summary,
     invoices,
     links,
     canManageLinks,
@@ -162,9 +163,7 @@ export default function QuotePage() {
           items={items}
           notes={lineNotes(related.lineFlags)}
           currency={q.currency}
-          subtotal={q.subtotal_cents}
-          tax={q.tax_cents}
-          total={q.total_cents}
+          summary={summary}
         />
         {q.notes ? (
           <>

@@ -32,6 +32,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       qtys: url.searchParams.getAll("qty"),
     },
     context.taxRate,
+    context.taxRateId,
   );
   if (!prefill.customer) {
     const q = url.searchParams.get("q") ?? "";
@@ -87,7 +88,7 @@ export default function NewQuotePage() {
     notes: prefill.values.notes ?? "",
     ...(prefill.values.requestId ? { requestId: prefill.values.requestId } : {}),
     ...(prefill.values.propertyId ? { propertyId: prefill.values.propertyId } : {}),
-    items: prefill.values.items?.length ? prefill.values.items : [emptyLine(context.taxRate)],
+    items: prefill.values.items?.length ? prefill.values.items : [emptyLine(context.taxRate, context.taxRateId)],
   };
   return (
     <>

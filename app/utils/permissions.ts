@@ -31,6 +31,8 @@ export const PERMISSIONS = [
   "manage_records",
   // The whole account as one file (/settings/export): the business's owner and admins.
   "export_account",
+  // Named tax rates and groups (/settings/taxes): the business's owner and admins.
+  "manage_taxes",
   // Everyone's timesheets: see, correct, approve and reopen weeks (a technician sees their own).
   "manage_timesheets",
   // The hours for payroll as a file (/timesheets/export.csv).

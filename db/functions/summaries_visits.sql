@@ -17,13 +17,20 @@ BEGIN
   INSERT INTO summary_deltas (tenant_id, figure, period, party_id, amount)
   SELECT d.tenant_id, 'visits_completed', d.week, d.party_id, sum(d.sign)
     FROM (
-      -- the visits' own counts (a delete's left before the row went)
+      -- the visits' own counts: a new visit under no one (no join: its crew comes after it);
+      -- a changed one with its crew (a delete's left before the row went)
       SELECT x.tenant_id, greatest(date_trunc('week', x.completed_at AT TIME ZONE t.time_zone), date_trunc('month', x.completed_at AT TIME ZONE t.time_zone))::date AS week,
-             CASE WHEN TG_OP = 'INSERT' THEN NULL ELSE a.user_id END AS party_id, x.sign
+             NULL::uuid AS party_id, 1 AS sign
+        FROM unnest(n) x
+        JOIN tenants t ON t.id = x.tenant_id
+       WHERE TG_OP = 'INSERT' AND x.status = 'completed' AND x.completed_at IS NOT NULL
+      UNION ALL
+      SELECT x.tenant_id, greatest(date_trunc('week', x.completed_at AT TIME ZONE t.time_zone), date_trunc('month', x.completed_at AT TIME ZONE t.time_zone))::date,
+             a.user_id, x.sign
         FROM (SELECT -1 AS sign, r.* FROM unnest(o) r UNION ALL SELECT 1, r.* FROM unnest(n) r) x
         JOIN tenants t ON t.id = x.tenant_id
-        LEFT JOIN visit_assignees a ON TG_OP <> 'INSERT' AND a.tenant_id = x.tenant_id AND a.visit_id = x.id
-       WHERE TG_OP <> 'DELETE' AND x.status = 'completed' AND x.completed_at IS NOT NULL
+        LEFT JOIN visit_assignees a ON a.tenant_id = x.tenant_id AND a.visit_id = x.id
+       WHERE TG_OP = 'UPDATE' AND x.status = 'completed' AND x.completed_at IS NOT NULL
       UNION ALL
       -- jobs that gained their first visit (their own count goes) or lost their last (it comes)
       SELECT j.tenant_id, greatest(date_trunc('week', j.completed_at AT TIME ZONE t.time_zone), date_trunc('month', j.completed_at AT TIME ZONE t.time_zone))::date, j.assignee_id,

@@ -41,6 +41,7 @@ import * as m0151 from "./0151-visit-report-indexes";
 import * as m0170 from "./0170-list-unsubscribe";
 import * as m0190 from "./0190-account-exports";
 import * as m0200 from "./0200-job-items-billing";
+import * as m0210 from "./0210-prices";
 import * as m0220 from "./0220-timesheets";
 import * as m0230 from "./0230-document-properties";
 import * as m0260 from "./0260-summaries";
@@ -93,6 +94,7 @@ export const MIGRATIONS: Array<[string, MigrationModule]> = [
   ["0170-list-unsubscribe", m0170],
   ["0190-account-exports", m0190],
   ["0200-job-items-billing", m0200],
+  ["0210-prices", m0210],
   ["0220-timesheets", m0220],
   ["0230-document-properties", m0230],
   ["0260-summaries", m0260],

@@ -11,3 +11,5 @@ export const Cents = Column({ type: DataType.BIGINT, allowNull: false, defaultVa
 export const Timestamp = Column(DataType.DATE);
 export const DateOnly = Column(DataType.DATEONLY);
 export const Json = Column(DataType.JSONB);
+/** A yes/no column, false unless set. */
+export const Bool = Column({ type: DataType.BOOLEAN, allowNull: false, defaultValue: false });

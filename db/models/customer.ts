@@ -1,5 +1,5 @@
 import { Model, Table } from "sequelize-typescript";
-import { Id, RequiredText, TenantKey, Text, Uuid } from "./columns";
+import { Bool, Id, RequiredText, TenantKey, Text, Uuid } from "./columns";
 
 @Table({ tableName: "customers", underscored: true })
 export class Customer extends Model {
@@ -17,6 +17,8 @@ export class Customer extends Model {
   @Text declare country: string | null;
   @Text declare notes: string | null;
   @Text declare externalId: string | null;
+  @Bool declare taxExempt: boolean;
+  @Text declare taxExemptReason: string | null;
   @Uuid declare importRunId: string | null;
   declare createdAt: Date;
   declare updatedAt: Date;

@@ -16,6 +16,13 @@ abstract class Document extends Model {
   @Cents declare subtotalCents: number;
   @Cents declare taxCents: number;
   @Cents declare totalCents: number;
+  /** The document discount as typed (percent or amount) and the cents of every discount on it. */
+  @Text declare discountType: "percent" | "amount" | null;
+  @Column(DataType.DECIMAL(6, 3)) declare discountPercent: string | null;
+  @Column(DataType.BIGINT) declare discountAmountCents: number | null;
+  @Cents declare discountCents: number;
+  /** Set when the customer was tax exempt as the document was made: it carries no tax, and says why. */
+  @Text declare taxExemptReason: string | null;
   @Timestamp declare sentAt: Date | null;
   @Uuid declare importRunId: string | null;
   declare createdAt: Date;
@@ -102,6 +109,13 @@ abstract class LineItem extends Model {
   @Column({ type: DataType.DECIMAL(6, 3), allowNull: false }) declare taxRate: string;
   @Cents declare lineTotalCents: number;
   @Cents declare taxCents: number;
+  /** The named rate or group (tax_rates); null: `taxRate` as typed, or none. */
+  @Uuid declare taxRateId: string | null;
+  @Text declare discountType: "percent" | "amount" | null;
+  @Column(DataType.DECIMAL(6, 3)) declare discountPercent: string | null;
+  @Column(DataType.BIGINT) declare discountAmountCents: number | null;
+  /** The line's own discount in cents (the document discount's share is not in it). */
+  @Cents declare discountCents: number;
 }
 
 @Table({ tableName: "quote_items", underscored: true, timestamps: false })

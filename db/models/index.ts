@@ -8,6 +8,7 @@ import { Job, JobChecklistItem, JobClock, JobEvent, JobSignature, TimeEntry } fr
 import { JobPhoto } from "./job-photo";
 import { BookingRequest, PortalLink } from "./portal";
 import { PriceBookItem } from "./price-book";
+import { TaxGroupRate, TaxRate } from "./tax-rate";
 import { Tenant } from "./tenant";
 import { TenantSetting } from "./tenant-setting";
 import { User } from "./user";
@@ -23,6 +24,7 @@ export * from "./job";
 export * from "./job-photo";
 export * from "./portal";
 export * from "./price-book";
+export * from "./tax-rate";
 export * from "./tenant";
 export * from "./tenant-setting";
 export * from "./user";
@@ -49,6 +51,8 @@ export const MODELS = [
   BookingRequest,
   RecordHistoryEntry,
   PriceBookItem,
+  TaxRate,
+  TaxGroupRate,
   CustomerProperty,
   CalendarFeed,
   QuoteDeposit,

@@ -16,6 +16,8 @@ export class PriceBookItem extends Model {
   @Cents declare unitPriceCents: number;
   /** A percent, NUMERIC(6,3), read as a string (exact). */
   @Column({ type: DataType.DECIMAL(6, 3), allowNull: false, defaultValue: "0" }) declare taxRate: string;
+  /** The named rate or group; null: `taxRate` as typed. */
+  @Column(DataType.UUID) declare taxRateId: string | null;
   declare createdAt: Date;
   declare updatedAt: Date;
 }

@@ -283,6 +283,7 @@ export const PAGES: PageCase[] = [
     },
   },
   { name: "price book", who: "owner", path: () => "/settings/price-book", shows: /Add a service or product/ },
+  { name: "tax rates", who: "owner", path: () => "/settings/taxes", shows: /Add a rate/ },
   {
     name: "messages outbox",
     who: "owner",

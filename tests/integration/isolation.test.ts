@@ -101,6 +101,10 @@ async function theirRecords(b: TestTenant) {
     `INSERT INTO price_book_items (tenant_id, name, unit_price_cents) VALUES ($1, 'Their flush', 100) RETURNING id`,
     [b.id],
   ))!;
+  const taxRate = (await one<{ id: string }>(
+    `INSERT INTO tax_rates (tenant_id, name, rate) VALUES ($1, 'Their state', 6.25) RETURNING id`,
+    [b.id],
+  ))!;
   const invite = await createInvite({ tenantId: b.id, userId: b.users.owner.id, role: "owner" }, member.id);
   const photo = (await one<{ id: string }>(
     `INSERT INTO job_photos (tenant_id, id, job_id, taken_by, taken_at, content_type, byte_size, sha256, bytes)
@@ -147,6 +151,7 @@ async function theirRecords(b: TestTenant) {
     run,
     pending,
     priceBookItem,
+    taxRate,
     accountExport,
     uploadId,
     feed: feed!,
@@ -828,6 +833,42 @@ test("every route that takes an id answers another tenant's id exactly as a miss
       ask: (id) => owner.post("/timesheets/reopen", { userId: id, week: "2026-06-16" }),
       theirs: [b.users.technician.id],
       status: 404,
+    },
+    {
+      route: "POST /settings/taxes/<id> (archive)",
+      ask: (id) => owner.post(`/settings/taxes/${id}`, { intent: "archive" }),
+      theirs: [t.taxRate.id],
+      status: 404,
+    },
+    {
+      route: "DELETE /settings/taxes/<id>",
+      ask: async (id) => owner.request("DELETE", `/settings/taxes/${id}`, { body: { _csrf: await owner.csrf() } }),
+      theirs: [t.taxRate.id],
+      status: 404,
+    },
+    {
+      route: "GET /settings/taxes?edit=<id>",
+      ask: (id) => owner.get(`/settings/taxes?edit=${id}`),
+      theirs: [t.taxRate.id],
+      status: 404,
+    },
+    {
+      route: "POST /settings/taxes (id)",
+      ask: (id) => owner.post("/settings/taxes", { id, name: "Mallory", rate: "1" }),
+      theirs: [t.taxRate.id],
+      status: 404,
+    },
+    {
+      route: "POST /quotes/new (items[0].taxRateId)",
+      status: 422,
+      ask: (id) =>
+        office.post(`/quotes/new?customerId=${ourOtherCustomer.id}`, {
+          customerId: ourOtherCustomer.id,
+          "items[0].description": "Mallory",
+          "items[0].unitPrice": "1",
+          "items[0].taxRateId": id,
+        }),
+      theirs: [t.taxRate.id],
     },
     {
       route: "GET /settings/export/<id>.zip",

@@ -191,7 +191,7 @@ test("without JavaScript, 'Update total' renders the page with the choice kept a
   const res = await portalRequest("GET", `${s.url}?${query}`, { ip: randomLoopback() });
   assert.equal(res.status, 200);
   const text = pageText(res.text);
-  assert.match(text, /Subtotal \$1,439\.00 Tax \$99\.00 Total \$1,538\.00 Deposit due on approval \$384\.50/);
+  assert.match(text, /Subtotal \$1,439\.00 Tax 8\.25% \$99\.00 Total \$1,538\.00 Deposit due on approval \$384\.50/);
   assert.match(text, /Approve and pay deposit \(\$384\.50\)/);
   assert.match(res.text, /value="Better"[^>]*checked|checked=""[^>]*value="Better"/);
   assert.match(res.text, /name="signatureName"[^>]*value="Jamie"|value="Jamie"[^>]*name="signatureName"/);

@@ -221,11 +221,11 @@ describe("the field list's shape", () => {
       assert.equal(new Set(real.map((f) => f[k])).size, real.length, `${k} is unique`);
     for (const f of real) assert.match(f.csv, /^[a-z][a-z0-9_]*$/);
     const model = fs.readFileSync(path.join(ROOT, "db/models/customer.ts"), "utf8");
-    const declared = [...model.matchAll(/@(?:Text|RequiredText)\s+declare (\w+)/g)].map((m) => m[1]);
+    const declared = [...model.matchAll(/@(?:Text|RequiredText|Bool)\s+declare (\w+)/g)].map((m) => m[1]);
     assert.deepEqual(
       declared.sort(),
       real.map((f) => f.key).sort(),
-      "every text attribute of the Customer model is in the field list",
+      "every text and yes/no attribute of the Customer model is in the field list",
     );
   });
 });

@@ -94,6 +94,7 @@ test("permission matrix matches the contract", () => {
     access_api: "xx--",
     manage_records: "xxx-",
     export_account: "xx--",
+    manage_taxes: "xx--",
     manage_timesheets: "xxx-",
     export_payroll: "xx--",
   };

@@ -83,6 +83,8 @@ describe("normalised values", () => {
       country: null,
       notes: "line 1\nline 2",
       externalId: null,
+      taxExempt: false,
+      taxExemptReason: null,
     });
   });
 

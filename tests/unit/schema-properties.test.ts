@@ -64,9 +64,15 @@ import {
 import { TIME_WINDOWS } from "../../app/services/portal/types";
 import { rowSchema } from "../../app/services/import/cells";
 import { CUSTOMER_SPEC } from "../../app/services/customers/schema";
-import { lineItemSchema, lineItemsSchema } from "../../app/services/documents/line-items";
+import {
+  discountFields,
+  lineItemFields,
+  lineItemSchema,
+  lineItemsSchema,
+} from "../../app/services/documents/line-items";
 import { priceBookItemSchema, priceFields } from "../../app/services/documents/price-book-form";
 import { quoteFormSchema } from "../../app/services/quotes/quote-form";
+import { taxGroupSchema, taxRateSchema } from "../../app/services/taxes/schemas";
 import { customerListSchema } from "../../app/services/customers/customers.server";
 import { invoiceFormSchema, officePaymentSchema, voidInvoiceFormSchema } from "../../app/services/invoices/schemas";
 import { jobActionSchema, jobFormSchema } from "../../app/services/jobs/schemas";
@@ -146,6 +152,8 @@ export const SCHEMAS_TESTED: readonly Entry[] = [
     "currency",
     "notes",
     "items",
+    "discountType",
+    "discountValue",
   ]),
   one("app/services/jobs/schemas.ts", "jobFormSchema", jobFormSchema),
   one("app/services/jobs/schemas.ts", "jobActionSchema", jobActionSchema),
@@ -196,10 +204,17 @@ export const SCHEMAS_TESTED: readonly Entry[] = [
     "quantity",
     "unitPrice",
     "taxRate",
+    "taxRateId",
+    "discountType",
+    "discountValue",
     "optional",
     "option",
   ]),
   one("app/services/documents/line-items.ts", "lineItemsSchema", lineItemsSchema),
+  one("app/services/documents/line-items.ts", "lineItemFields", lineItemFields),
+  { module: "app/services/documents/line-items.ts", name: "discountFields", schemas: discountFields },
+  one("app/services/taxes/schemas.ts", "taxRateSchema", taxRateSchema, ["id", "name", "rate", "isDefault"]),
+  one("app/services/taxes/schemas.ts", "taxGroupSchema", taxGroupSchema, ["id", "name", "rateIds", "isDefault"]),
   one("app/services/documents/price-book-form.ts", "priceBookItemSchema", priceBookItemSchema, [
     "id",
     "kind",
@@ -218,6 +233,8 @@ export const SCHEMAS_TESTED: readonly Entry[] = [
     "requestId",
     "items",
     "deposit",
+    "discountType",
+    "discountValue",
   ]),
   one("app/services/import/validate.server.ts", "jobSchema", jobSchema, columns("jobs")),
   one("app/services/import/validate.server.ts", "quoteSchema", quoteSchema, columns("quotes")),

@@ -1,4 +1,5 @@
 import { getFormProps } from "@conform-to/react";
+import { summaryRows } from "~/services/portal/quote-choice";
 import { Field } from "~/components/forms";
 import { paymentSchema } from "~/services/portal/schemas";
 import type { PortalInvoice } from "~/services/portal/types";
@@ -68,8 +69,7 @@ export function InvoiceCard({
       <Totals
         currency={inv.currency}
         rows={[
-          ["Subtotal", inv.subtotalCents],
-          ["Tax", inv.taxCents],
+          ...summaryRows(inv.summary),
           ["Total", inv.totalCents, !inv.amountPaidCents || inv.status === "void"],
           ...(inv.amountPaidCents && inv.status !== "void"
             ? ([

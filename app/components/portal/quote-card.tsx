@@ -1,4 +1,5 @@
 import { getFormProps } from "@conform-to/react";
+import { summaryRows } from "~/services/portal/quote-choice";
 import { Field, FieldErrors } from "~/components/forms";
 import { quoteDecisionSchema } from "~/services/portal/schemas";
 import type { PortalQuote } from "~/services/portal/types";
@@ -92,8 +93,7 @@ export function QuoteCard({
           <Totals
             currency={q.currency}
             rows={[
-              ["Subtotal", q.subtotalCents],
-              ["Tax", q.taxCents],
+              ...summaryRows(q.summary),
               ["Total", q.totalCents, true],
             ]}
           />

@@ -1,10 +1,12 @@
 import { useState } from "react";
+import type { Summary } from "~/services/taxes/rate-book";
 import { useSearchParams } from "@remix-run/react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { FieldErrors } from "~/components/forms";
 import {
   choiceGroups,
   choiceTotals,
+  summaryRows,
   depositDue,
   initialChoice,
   isChosen,
@@ -45,8 +47,8 @@ const hasChoices = (items: readonly PortalQuoteLine[]) => items.some((l) => l.op
 /** What the choice costs, and the deposit due on approval. */
 export function choiceMoney(q: PortalQuote, choice: QuoteChoice) {
   const totals = hasChoices(q.items)
-    ? choiceTotals(q.items, choice)
-    : { subtotal: q.subtotalCents, tax: q.taxCents, total: q.totalCents };
+    ? choiceTotals(q.items, choice, q.pricing)
+    : { subtotal: q.summary.subtotal, tax: q.summary.tax, total: q.summary.total, summary: q.summary };
   return { totals, deposit: depositDue({ percent: q.depositPercent, cents: q.depositCents }, totals.total) };
 }
 
@@ -180,7 +182,7 @@ function QuoteTotals({
   live,
 }: {
   q: PortalQuote;
-  totals: { subtotal: number; tax: number; total: number };
+  totals: { subtotal: number; tax: number; total: number; summary?: Summary };
   deposit: number;
   live?: boolean;
 }) {
@@ -189,8 +191,12 @@ function QuoteTotals({
       <Totals
         currency={q.currency}
         rows={[
-          ["Subtotal", totals.subtotal],
-          ["Tax", totals.tax],
+          ...(totals.summary
+            ? summaryRows(totals.summary)
+            : ([
+                ["Subtotal", totals.subtotal],
+                ["Tax", totals.tax],
+              ] as Array<[string, number]>)),
           ["Total", totals.total, true],
           ...(deposit > 0 ? ([["Deposit due on approval", deposit]] as Array<[string, number]>) : []),
         ]}
@@ -209,11 +215,7 @@ export function ApprovedChoice({ q }: { q: PortalQuote }) {
       <LineItems items={lines} currency={q.currency} />
       <Totals
         currency={q.currency}
-        rows={[
-          ["Subtotal", q.subtotalCents],
-          ["Tax", q.taxCents],
-          ["Total", q.totalCents, true],
-        ]}
+        rows={[...summaryRows(q.summary), ["Total", q.summary.total, true]]}
       />
       {q.chosenOption || extras.length ? (
         <p className="portal-choice-record">

@@ -6,7 +6,7 @@
 // (db/models/customer.ts), an entry here and its place on the form
 // (app/components/customer-form.tsx). This module holds the list only (the derived values live
 // in their consumers): pure data, safe in the browser.
-import { email, maxLen, optional, phone, required } from "~/services/import/cells";
+import { email, maxLen, optional, phone, required, withDefault, yesNoOrTicked } from "~/services/import/cells";
 import { field, type RowOf } from "~/services/import/field-list";
 import type { PropertyDraft } from "~/services/import/mapping/apply.server";
 
@@ -131,6 +131,25 @@ export const CUSTOMER_FIELDS = [
     example: "CUST-1001",
     // The account export names every customer: one without an external id by its Fieldwork id.
     export: "coalesce(r.external_id, r.id::text)",
+  }),
+  field({
+    key: "taxExempt",
+    column: "tax_exempt",
+    csv: "tax_exempt",
+    check: withDefault(yesNoOrTicked, false),
+    label: "Tax exempt",
+    type: "boolean",
+    format: "yes or no (default no): the customer's new quotes and invoices carry no tax",
+    example: "no",
+  }),
+  field({
+    key: "taxExemptReason",
+    column: "tax_exempt_reason",
+    csv: "tax_exempt_reason",
+    check: optional(maxLen(200)),
+    label: "Tax exemption reason",
+    format: "Text, up to 200 characters, shown on their documents: “Tax exempt: <reason>”",
+    example: "",
   }),
 ] as const;
 

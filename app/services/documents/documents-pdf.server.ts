@@ -1,4 +1,6 @@
 import { inTenant, one, rows, type Tx } from "../../../db/index";
+import { lineItems, summaryOfRows, type LineItem } from "~/services/records/quotes-invoices.server";
+import type { Summary } from "~/services/taxes/rate-book";
 import { notFound } from "~/utils/app-error";
 import type { Actor } from "~/services/accounts/actor";
 import { isUuid } from "~/utils/crypto.server";
@@ -65,14 +67,7 @@ async function customerOf(t: Tx, tenantId: string, customerId: string): Promise<
   return { name: c!.name!, company: c!.company, country: c!.country, lines };
 }
 
-type Item = {
-  description: string;
-  quantity: string;
-  unit_price_cents: number;
-  tax_rate: string;
-  line_total_cents: number;
-  tax_cents: number;
-};
+type Item = LineItem;
 
 async function itemsOf(
   t: Tx,
@@ -81,21 +76,35 @@ async function itemsOf(
   tenantId: string,
   id: string,
 ) {
-  return rows<Item>(
-    `SELECT description, trim_scale(quantity)::text AS quantity, unit_price_cents, trim_scale(tax_rate)::text AS tax_rate,
-            line_total_cents, tax_cents
-       FROM ${table} WHERE tenant_id = $1 AND ${column} = $2 ORDER BY position`,
-    [tenantId, id],
-    t,
-  );
+  return lineItems(table, column, tenantId, id, t);
 }
 
-const pdfLine = (i: Item): PdfLine => ({
+/** The totals rows every document shows (app/services/documents/figures.ts), for the PDF. */
+const pdfTotals = (s: Summary): PdfDocument["totals"] => [
+  { label: "Subtotal", cents: s.subtotal },
+  ...(s.discount ? [{ label: s.discountLabel, cents: -s.discount }] : []),
+  ...(s.exemptReason
+    ? [{ label: `Tax exempt: ${s.exemptReason}`, cents: 0 }]
+    : s.taxes.length
+      ? s.taxes.map((x) => ({ label: x.label, cents: x.cents }))
+      : [{ label: "Tax", cents: 0 }]),
+];
+
+const pdfLine = (i: Item, currency: string): PdfLine => ({
   description: i.description,
   quantity: i.quantity,
   unitPriceCents: Number(i.unit_price_cents),
   taxRate: i.tax_rate,
   amountCents: Number(i.line_total_cents),
+  note:
+    [
+      i.tax_rate_id && i.tax_label ? `Tax: ${i.tax_label}` : null,
+      Number(i.discount_cents)
+        ? `Discount${i.discount_type === "percent" && i.discount_percent ? ` ${i.discount_percent.replace(/\.?0+$/, "")}%` : ""}: -${formatMoney(Number(i.discount_cents), currency)}`
+        : null,
+    ]
+      .filter(Boolean)
+      .join(" · ") || undefined,
 });
 
 const customerFilter = (scope: Scope, alias: string, n: number) =>
@@ -128,24 +137,30 @@ export async function quotePdfIn(t: Tx, scope: Scope, id: string): Promise<{ num
     subtotal_cents: number;
     tax_cents: number;
     total_cents: number;
+    discount_type: string | null;
+    discount_percent: string | null;
+    discount_amount_cents: number | null;
+    tax_exempt_reason: string | null;
     approved_at: Date | null;
     approved_name: string | null;
     declined_at: Date | null;
     time_zone: string;
   }>(
     `SELECT q.id, q.customer_id, q.number, q.title, ${quoteStatus("q")} AS status, q.issue_date::text, q.valid_until::text, q.currency, q.notes,
-            q.subtotal_cents, q.tax_cents, q.total_cents, q.approved_at, q.approved_name, q.declined_at, tn.time_zone
+            q.subtotal_cents, q.tax_cents, q.total_cents, q.discount_type, q.discount_percent::text, q.discount_amount_cents,
+            q.tax_exempt_reason, q.approved_at, q.approved_name, q.declined_at, tn.time_zone
        FROM quotes q JOIN tenants tn ON tn.id = q.tenant_id
       WHERE q.tenant_id = $1 AND q.id = $2 ${customerFilter(scope, "q", 3)}`,
     [scope.tenantId, id, ...customerBind(scope)],
     t,
   );
   if (!q) throw notFound("Quote not found.");
-  const [business, customer, items] = [
+  const [business, customer, { items, book }] = [
     await businessOf(t, scope.tenantId),
     await customerOf(t, scope.tenantId, q.customer_id),
     await itemsOf(t, "quote_items", "quote_id", scope.tenantId, q.id),
   ];
+  const summary = summaryOfRows(q, items, book);
   // Options and optional items: each line says its group. Once the customer's choice is
   // recorded, the lines not chosen (another option, an optional item left unticked) are left
   // out: the document lists what was bought, and its totals are the choice's (docs/decisions/155).
@@ -197,13 +212,9 @@ export async function quotePdfIn(t: Tx, scope: Scope, id: string): Promise<{ num
     facts,
     currency: q.currency,
     lines: items
-      .map((item, i) => ({ ...pdfLine(item), description: `${item.description}${lineNote(i)}` }))
+      .map((item, i) => ({ ...pdfLine(item, q.currency.trim()), description: `${item.description}${lineNote(i)}` }))
       .filter((_, i) => flags[i]?.selected !== false),
-    totals: [
-      { label: "Subtotal", cents: Number(q.subtotal_cents) },
-      { label: "Tax", cents: Number(q.tax_cents) },
-      { label: "Total", cents: Number(q.total_cents), strong: true },
-    ],
+    totals: [...pdfTotals(summary), { label: "Total", cents: summary.total, strong: true }],
     paragraphs,
     footer: `${business.name} · Quote ${q.number}`,
   };
@@ -223,6 +234,10 @@ type InvoiceRow = {
   tax_cents: number;
   total_cents: number;
   amount_paid_cents: number;
+  discount_type: string | null;
+  discount_percent: string | null;
+  discount_amount_cents: number | null;
+  tax_exempt_reason: string | null;
   time_zone: string;
   job_id: string | null;
   overdue: boolean;
@@ -233,7 +248,8 @@ async function invoiceOf(t: Tx, scope: Scope, id: string) {
   if (!isUuid(id)) throw notFound("Invoice not found.");
   const invoice = await one<InvoiceRow>(
     `SELECT i.id, i.customer_id, i.number, i.status, i.issue_date::text, i.due_date::text, i.currency, i.notes,
-            i.subtotal_cents, i.tax_cents, i.total_cents, i.amount_paid_cents, tn.time_zone, i.job_id,
+            i.subtotal_cents, i.tax_cents, i.total_cents, i.amount_paid_cents, i.discount_type, i.discount_percent::text,
+            i.discount_amount_cents, i.tax_exempt_reason, tn.time_zone, i.job_id,
             ${invoiceOverdue("i")} AS overdue
        FROM invoices i JOIN tenants tn ON tn.id = i.tenant_id
       WHERE i.tenant_id = $1 AND i.id = $2 ${customerFilter(scope, "i", 3)}`,
@@ -283,7 +299,8 @@ const pdfPayment = (p: PaymentRow, tz: string) => ({
 
 export async function invoicePdfIn(t: Tx, scope: Scope, id: string): Promise<{ number: string; pdf: Buffer }> {
   const { invoice: i, payments, business, customer } = await invoiceOf(t, scope, id);
-  const items = await itemsOf(t, "invoice_items", "invoice_id", scope.tenantId, i.id);
+  const { items, book } = await itemsOf(t, "invoice_items", "invoice_id", scope.tenantId, i.id);
+  const summary = summaryOfRows(i, items, book);
   const facts: Array<[string, string]> = [];
   if (i.issue_date) facts.push(["Date", formatDate(i.issue_date)]);
   if (i.due_date) facts.push(["Due", formatDate(i.due_date)]);
@@ -291,8 +308,7 @@ export async function invoicePdfIn(t: Tx, scope: Scope, id: string): Promise<{ n
   facts.push(["Status", i.overdue ? "Overdue" : humanize(i.status)]);
   const balance = Number(i.total_cents) - Number(i.amount_paid_cents);
   const totals: PdfDocument["totals"] = [
-    { label: "Subtotal", cents: Number(i.subtotal_cents) },
-    { label: "Tax", cents: Number(i.tax_cents) },
+    ...pdfTotals(summary),
     { label: "Total", cents: Number(i.total_cents), strong: i.status === "void" },
   ];
   // A void invoice asks for nothing: it shows no balance due.
@@ -318,7 +334,7 @@ export async function invoicePdfIn(t: Tx, scope: Scope, id: string): Promise<{ n
     number: i.number,
     facts,
     currency: i.currency,
-    lines: items.map(pdfLine),
+    lines: items.map((item) => pdfLine(item, i.currency.trim())),
     totals,
     payments: payments.map((p) => pdfPayment(p, i.time_zone)),
     paragraphs,

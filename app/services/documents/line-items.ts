@@ -4,9 +4,54 @@
 // the rules, so a line typed in the builder and a line imported from CSV accept the same text.
 import { z } from "zod";
 import { checked as cell, Invalid, money, quantity, taxRate } from "~/services/import/cells";
+import type { Discount } from "~/services/money/prices";
 
-/** One line as the form posts it: items[i].description, .quantity, .unitPrice, .taxRate, .optional, .option. */
-export const lineItemSchema = z.object({
+/** A discount's value as typed: a percent (0..100, up to 3 decimals) or an amount (up to 2 decimals). */
+export function parseDiscount(type: "percent" | "amount" | null, value: string | null): Discount | null | Invalid {
+  if (!value) return type ? new Invalid("Enter the discount, like 10 (percent) or 25.00 (amount)") : null;
+  if (type === "percent" || (!type && value.trim().endsWith("%"))) {
+    const ppm = taxRate(value.trim());
+    if (ppm instanceof Invalid) return new Invalid("A percent discount is from 0 to 100 with up to 3 decimals, like 10");
+    return ppm > 0 ? { type: "percent", milliPercent: ppm / 10 } : null;
+  }
+  if (!type) return new Invalid("Choose percent or amount for the discount");
+  const cents = money(value.trim().replace(/^\$/, ""));
+  if (cents instanceof Invalid) return new Invalid("An amount discount is like 25.00: up to 2 decimals");
+  return cents > 0 ? { type: "amount", cents } : null;
+}
+
+/** The two fields of a discount (a line's or a document's): `discountType` and `discountValue`. */
+export const discountFields = {
+  discountType: z
+    .enum(["percent", "amount"], { message: "Choose percent or amount" })
+    .optional()
+    .transform((v) => v ?? null),
+  discountValue: z
+    .string()
+    .trim()
+    .max(30, "At most 30 characters")
+    .optional()
+    .transform((v) => v || null),
+};
+
+/** Adds `discount` (parsed from the two fields) to a form value, or the field's error. */
+export function withDiscount<T extends { discountType: "percent" | "amount" | null; discountValue: string | null }>(
+  v: T,
+  ctx: z.RefinementCtx,
+): T & { discount: Discount | null } {
+  const d = parseDiscount(v.discountType, v.discountValue);
+  if (d instanceof Invalid) {
+    ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["discountValue"], message: d.message });
+    return { ...v, discount: null };
+  }
+  return { ...v, discount: d };
+}
+
+/**
+ * One line as the form posts it: items[i].description, .quantity, .unitPrice, .taxRateId (a named
+ * rate or group) or .taxRate (a percent), .discountType and .discountValue, .optional, .option.
+ */
+export const lineItemFields = z.object({
   description: z
     .string({ required_error: "Describe the work or the part" })
     .trim()
@@ -22,6 +67,12 @@ export const lineItemSchema = z.object({
   taxRate: cell(taxRate)
     .optional()
     .transform((v) => v ?? 0),
+  taxRateId: z
+    .string()
+    .uuid("Choose a tax rate from the list")
+    .optional()
+    .transform((v) => v ?? null),
+  ...discountFields,
   optional: z
     .boolean()
     .optional()
@@ -33,6 +84,7 @@ export const lineItemSchema = z.object({
     .optional()
     .transform((v) => v || null),
 });
+export const lineItemSchema = lineItemFields.transform(withDiscount);
 export type LineItemInput = z.output<typeof lineItemSchema>;
 
 export const lineItemsSchema = z
@@ -45,11 +97,14 @@ export const PICK_BUTTON = "pickFromPriceBook";
 export const PICK_SELECT = "priceBookItem";
 
 /** An empty row, as "Add line" inserts it. */
-export const emptyLine = (taxRate = "") => ({
+export const emptyLine = (taxRate = "", taxRateId = "") => ({
   description: "",
   quantity: "1",
   unitPrice: "",
   taxRate,
+  taxRateId,
+  discountType: "",
+  discountValue: "",
   optional: "",
   option: "",
 });

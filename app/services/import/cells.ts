@@ -176,6 +176,8 @@ export const yesNo: Check<boolean> = (s) => {
   if (v === "no" || v === "n" || v === "false" || v === "0") return false;
   return new Invalid("Must be yes or no");
 };
+/** yes / no, or a form's ticked checkbox ("on"). */
+export const yesNoOrTicked: Check<boolean> = (s) => (s.toLowerCase() === "on" ? true : yesNo(s));
 
 const CURRENCIES: ReadonlySet<string> = new Set(
   typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("currency") : [],

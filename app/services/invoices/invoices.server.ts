@@ -14,20 +14,17 @@ import {
   User,
   Visit,
 } from "../../../db/models/index";
-import {
-  decimalToMilli,
-  documentTotals,
-  lineAmounts,
-  milliToDecimal,
-  percentToPpm,
-  ppmToPercent,
-  type LineItemInput,
-} from "~/services/documents/line-items";
+import { decimalToMilli, percentToPpm, type LineItemInput } from "~/services/documents/line-items";
+import { priceForm } from "~/services/documents/pricing.server";
+import { defaultChoice, loadRateBook } from "~/services/taxes/taxes.server";
+import { storedDiscount } from "~/services/taxes/rate-book";
+import type { Discount } from "~/services/money/prices";
 import {
   addDays,
   builderContext,
   chosenQuoteItems,
   dayIn,
+  documentDiscountForEdit,
   documentForEdit,
   lineForEdit,
   livePortalLink,
@@ -104,33 +101,9 @@ async function findInvoice(t: Tx, actor: Actor, id: string, lock = false) {
 /** An invoice's lines all count: options and optional flags are a quote's, never an invoice's. */
 const invoiceLines = (items: LineItemInput[]) => items.map((l) => ({ ...l, optional: false, option: null }));
 
-function invoiceItemRows(tenantId: string, invoiceId: string, items: LineItemInput[]) {
-  return items.map((l, i) => {
-    const a = lineAmounts({ quantityMilli: l.quantity, unitPriceCents: l.unitPrice, taxRatePpm: l.taxRate });
-    return {
-      tenantId,
-      invoiceId,
-      position: i + 1,
-      description: l.description,
-      quantity: milliToDecimal(l.quantity),
-      unitPriceCents: l.unitPrice,
-      taxRate: ppmToPercent(l.taxRate),
-      lineTotalCents: a.amount,
-      taxCents: a.tax,
-    };
-  });
-}
-
-const invoiceTotals = (items: LineItemInput[]) =>
-  documentTotals(
-    items.map((l) => ({
-      quantityMilli: l.quantity,
-      unitPriceCents: l.unitPrice,
-      taxRatePpm: l.taxRate,
-      optional: false,
-      option: null,
-    })),
-  );
+/** The priced form as stored rows of one invoice (an invoice's lines carry no option). */
+const invoiceItemRows = (tenantId: string, invoiceId: string, priced: Awaited<ReturnType<typeof priceForm>>) =>
+  priced.rows.map(({ optionName: _o, optional: _p, ...r }) => ({ tenantId, invoiceId, ...r }));
 
 async function requireInvoiceCustomer(t: Tx, actor: Actor, customerId: string) {
   const customer = await Customer.findOne({
@@ -190,8 +163,11 @@ export async function createInvoice(
     await requireInvoiceCustomer(t, actor, v.customerId);
     const tenant = await tenantOf(t, actor.tenantId);
     const { issueDate, dueDate } = invoiceDates(tenant, v);
-    const items = invoiceLines(v.items);
-    const totals = invoiceTotals(items);
+    const priced = await priceForm(t, actor.tenantId, {
+      customerId: v.customerId,
+      items: invoiceLines(v.items),
+      discount: v.discount,
+    });
     // Taken last: the counter row stays locked until this transaction ends.
     const number = await nextDocumentNumber(t, actor.tenantId, "invoice");
     const invoice = await Invoice.create(
@@ -204,14 +180,12 @@ export async function createInvoice(
         dueDate,
         currency: v.currency ?? tenant.currency.trim(),
         notes: v.notes,
-        subtotalCents: totals.subtotal,
-        taxCents: totals.tax,
-        totalCents: totals.total,
+        ...priced.totals,
         amountPaidCents: 0,
       },
       { transaction: t },
     );
-    await InvoiceItem.bulkCreate(invoiceItemRows(actor.tenantId, invoice.id, items), {
+    await InvoiceItem.bulkCreate(invoiceItemRows(actor.tenantId, invoice.id, priced), {
       transaction: t,
       returning: false,
     });
@@ -244,6 +218,7 @@ export async function invoiceForEdit(actor: Actor, id: string) {
         dueDate: invoice.dueDate ?? "",
         currency: invoice.currency.trim(),
         notes: invoice.notes ?? "",
+        ...documentDiscountForEdit(invoice),
         items: items.map((l) => ({ ...lineForEdit(l), optional: "", option: "" })),
       },
     };
@@ -263,10 +238,19 @@ export async function updateInvoice(actor: Actor, id: string, v: InvoiceFormValu
       issueDate: v.issueDate ?? invoice.issueDate,
       dueDate: v.dueDate,
     });
-    const items = invoiceLines(v.items);
-    const totals = invoiceTotals(items);
+    const had = await InvoiceItem.findAll({
+      where: { tenantId: actor.tenantId, invoiceId: id },
+      attributes: ["taxRateId"],
+      transaction: t,
+    });
+    const priced = await priceForm(t, actor.tenantId, {
+      customerId: v.customerId,
+      items: invoiceLines(v.items),
+      discount: v.discount,
+      keep: new Set(had.map((l) => l.taxRateId).filter((x): x is string => !!x)),
+    });
     const paid = Number(invoice.amountPaidCents);
-    if (totals.total < paid) {
+    if (priced.totals.totalCents < paid) {
       throw validationFailed({
         items: [
           `The total cannot be less than the ${formatMoney(paid, invoice.currency.trim())} already paid on this invoice.`,
@@ -279,13 +263,11 @@ export async function updateInvoice(actor: Actor, id: string, v: InvoiceFormValu
       dueDate,
       currency: v.currency ?? invoice.currency,
       notes: v.notes,
-      subtotalCents: totals.subtotal,
-      taxCents: totals.tax,
-      totalCents: totals.total,
+      ...priced.totals,
     });
     await invoice.save({ transaction: t });
     await InvoiceItem.destroy({ where: { tenantId: actor.tenantId, invoiceId: id }, transaction: t });
-    await InvoiceItem.bulkCreate(invoiceItemRows(actor.tenantId, id, items), { transaction: t, returning: false });
+    await InvoiceItem.bulkCreate(invoiceItemRows(actor.tenantId, id, priced), { transaction: t, returning: false });
     await recordHistory(t, actor, { recordType: "invoice", recordId: id, action: "updated", summary: "Edited" });
   });
 }
@@ -389,7 +371,14 @@ export async function invoiceShare(actor: Actor, invoiceId: string) {
 /** "1 h 30 min" */
 const duration = (minutes: number) => `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, "0")} min`;
 
-type Line = { description: string; quantityMilli: number; unitPriceCents: number; taxRatePpm: number };
+type Line = {
+  description: string;
+  quantityMilli: number;
+  unitPriceCents: number;
+  taxRatePpm: number;
+  taxRateId: string | null;
+  discount: Discount | null;
+};
 
 /** The job's line items (job_items, migration 0200) in the job's order, each with its per-visit flag. */
 async function jobItemLines(t: Tx, tenantId: string, jobId: string): Promise<Array<Line & { perVisit: boolean }>> {
@@ -398,9 +387,14 @@ async function jobItemLines(t: Tx, tenantId: string, jobId: string): Promise<Arr
     quantity: string;
     unit_price_cents: string;
     tax_rate: string;
+    tax_rate_id: string | null;
+    discount_type: string | null;
+    discount_percent: string | null;
+    discount_amount_cents: string | null;
     per_visit: boolean;
   }>(
-    `SELECT description, quantity::text, unit_price_cents, tax_rate::text, per_visit FROM job_items
+    `SELECT description, quantity::text, unit_price_cents, tax_rate::text, tax_rate_id, discount_type,
+            discount_percent::text, discount_amount_cents, per_visit FROM job_items
       WHERE tenant_id = $1 AND job_id = $2 ORDER BY position, id`,
     [tenantId, jobId],
     t,
@@ -410,6 +404,8 @@ async function jobItemLines(t: Tx, tenantId: string, jobId: string): Promise<Arr
     quantityMilli: decimalToMilli(l.quantity),
     unitPriceCents: Number(l.unit_price_cents),
     taxRatePpm: percentToPpm(l.tax_rate),
+    taxRateId: l.tax_rate_id,
+    discount: storedDiscount(l.discount_type, l.discount_percent, l.discount_amount_cents),
     perVisit: l.per_visit,
   }));
 }
@@ -430,7 +426,7 @@ async function labourLines(t: Tx, tenant: Tenant, entries: TimeEntry[]): Promise
       : []
     ).map((u) => [u.id, u]),
   );
-  const labourTax = percentToPpm(String(tenant.defaultTaxRate));
+  const labourTax = await labourTaxOf(t, tenant);
   const lines: Line[] = [];
   for (const e of entries) {
     const minutes = Math.round((e.endedAt.getTime() - e.startedAt.getTime()) / 60_000);
@@ -445,10 +441,18 @@ async function labourLines(t: Tx, tenant: Tenant, entries: TimeEntry[]): Promise
         ),
       quantityMilli: Math.round((minutes * 1000) / 60),
       unitPriceCents: Number(member?.hourlyRateCents ?? 0),
-      taxRatePpm: labourTax,
+      ...labourTax,
+      discount: null,
     });
   }
   return lines;
+}
+
+/** Labour's tax: the default named rate or group, else the company's default percent. */
+async function labourTaxOf(t: Tx, tenant: Tenant): Promise<{ taxRateId: string | null; taxRatePpm: number }> {
+  const d = defaultChoice(await loadRateBook(t, tenant.id));
+  if (d) return { taxRateId: d.id, taxRatePpm: d.members.reduce((a, m) => a + m.ppm, 0) };
+  return { taxRateId: null, taxRatePpm: percentToPpm(String(tenant.defaultTaxRate)) };
 }
 
 /** A draft invoice of `lines` for the job (or one of its visits), with its history on both records. */
@@ -458,19 +462,36 @@ async function draftInvoice(
   tenant: Tenant,
   o: { job: Job; lines: Line[]; quote: Quote | null; visitId: string | null; what: string },
 ): Promise<{ id: string; number: string; created: boolean }> {
-  const labourTax = percentToPpm(String(tenant.defaultTaxRate));
-  const lines = o.lines.length
+  const lines: Line[] = o.lines.length
     ? o.lines
-    : [{ description: o.job.title.slice(0, 1000), quantityMilli: 1000, unitPriceCents: 0, taxRatePpm: labourTax }];
+    : [
+        {
+          description: o.job.title.slice(0, 1000),
+          quantityMilli: 1000,
+          unitPriceCents: 0,
+          ...(await labourTaxOf(t, tenant)),
+          discount: null,
+        },
+      ];
   const items: LineItemInput[] = lines.slice(0, 200).map((l) => ({
     description: l.description,
     quantity: l.quantityMilli,
     unitPrice: l.unitPriceCents,
     taxRate: l.taxRatePpm,
+    taxRateId: l.taxRateId,
+    discountType: l.discount?.type ?? null,
+    discountValue: null,
+    discount: l.discount,
     optional: false,
     option: null,
   }));
-  const totals = invoiceTotals(items);
+  // The rates the job's lines carry stay, archived or not: they were chosen when the work was agreed.
+  const priced = await priceForm(t, actor.tenantId, {
+    customerId: o.job.customerId,
+    items,
+    discount: null,
+    keep: new Set(lines.map((l) => l.taxRateId).filter((x): x is string => !!x)),
+  });
   const issueDate = dayIn(tenant.timeZone);
   const number = await nextDocumentNumber(t, actor.tenantId, "invoice");
   const invoice = await Invoice.create(
@@ -483,9 +504,7 @@ async function draftInvoice(
       dueDate: addDays(issueDate, tenant.paymentTermsDays),
       currency: o.quote?.currency.trim() ?? tenant.currency.trim(),
       notes: null,
-      subtotalCents: totals.subtotal,
-      taxCents: totals.tax,
-      totalCents: totals.total,
+      ...priced.totals,
       amountPaidCents: 0,
       jobId: o.job.id,
       visitId: o.visitId,
@@ -495,7 +514,7 @@ async function draftInvoice(
     },
     { transaction: t },
   );
-  await InvoiceItem.bulkCreate(invoiceItemRows(actor.tenantId, invoice.id, items), {
+  await InvoiceItem.bulkCreate(invoiceItemRows(actor.tenantId, invoice.id, priced), {
     transaction: t,
     returning: false,
   });
@@ -557,6 +576,8 @@ export async function createInvoiceFromJob(
           quantityMilli: decimalToMilli(l.quantity),
           unitPriceCents: Number(l.unitPriceCents),
           taxRatePpm: percentToPpm(l.taxRate),
+          taxRateId: l.taxRateId,
+          discount: storedDiscount(l.discountType, l.discountPercent, l.discountAmountCents),
         });
       }
     }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { lineItemsSchema } from "~/services/documents/line-items";
+import { discountFields, lineItemsSchema, withDiscount } from "~/services/documents/line-items";
 import { checked, currency, isoDate, maxLen } from "~/services/import/cells";
 import { amountField, isCalendarDate } from "~/services/money/amount";
 
@@ -51,7 +51,8 @@ export const invoiceFormSchema = z.object({
     .optional()
     .transform((v) => v ?? null),
   items: lineItemsSchema,
-});
+  ...discountFields,
+}).transform(withDiscount);
 export type InvoiceFormValue = z.output<typeof invoiceFormSchema>;
 
 /** The void page's confirm button: no fields (the invoice is in the path). */

@@ -1,4 +1,9 @@
 import { one, type Tx } from "../../../db/index";
+import { countedLines } from "~/services/documents/line-items";
+import { pricedInputOf, type StoredLine } from "~/services/documents/figures";
+import { loadRateBook } from "~/services/taxes/taxes.server";
+import { priceLines, storedDiscount, summaryOf, type RateBook, type Summary } from "~/services/taxes/rate-book";
+import type { ChoiceLine, ChoicePricing } from "./quote-choice";
 import { OPEN_ON_CALENDAR_STATUSES, sqlList } from "../../../db/enums";
 import { randomToken } from "~/utils/crypto.server";
 import type { Portal } from "./access.server";
@@ -36,6 +41,19 @@ export async function loadHub(portal: Portal, t: Tx): Promise<PortalHubData> {
   const { tenantId, customerId, today } = portal;
   const hub = await one<HubRow>(HUB_SQL, [tenantId, customerId, today, PORTAL_INVOICE_STATUSES], t);
   const customer = hub?.customer;
+  // Only the rates the customer's documents name go to the page.
+  const allRates = await loadRateBook(t, tenantId);
+  const used = new Set(
+    [...(hub?.quotes ?? []), ...(hub?.invoices ?? [])].flatMap((d) => (d.items ?? []).map((l) => l.taxRateId)),
+  );
+  const book: RateBook = Object.fromEntries(Object.entries(allRates).filter(([id]) => used.has(id)));
+  const priced = <L extends RawLine>(items: L[] | null) =>
+    (items ?? []).map((l) => ({ ...l, priced: pricedInputOf(storedLine(l)) }));
+  const pricingOf = (d: RawDoc): ChoicePricing => ({
+    book,
+    discount: storedDiscount(d.discountType, d.discountPercent, d.discountAmountCents),
+    exemptReason: d.taxExemptReason,
+  });
   return {
     token: portal.token,
     business: { name: portal.tenantName, timeZone: portal.timeZone },
@@ -49,17 +67,17 @@ export async function loadHub(portal: Portal, t: Tx): Promise<PortalHubData> {
     lastBookableDate: lastBookableDate(today),
     quotes: (hub?.quotes ?? []).map((q): PortalQuote => ({
       ...q,
+      ...withSummary(q, priced(q.items), pricingOf(q)),
       approvedAt: iso(q.approvedAt),
       declinedAt: iso(q.declinedAt),
-      items: q.items ?? [],
       depositPaid: q.depositPaid ? { ...q.depositPaid, paidAt: iso(q.depositPaid.paidAt)! } : null,
       changeRequests: (q.changeRequests ?? []).map((c) => ({ ...c, createdAt: iso(c.createdAt)! })),
     })),
     invoices: (hub?.invoices ?? []).map((i): PortalInvoice => ({
       ...i,
       balanceCents: i.totalCents - i.amountPaidCents,
+      ...withSummary(i, priced(i.items), pricingOf(i)),
       paidAt: iso(i.paidAt),
-      items: i.items ?? [],
       payments: (i.payments ?? []).map((p) => ({ ...p, recordedAt: iso(p.recordedAt)! })),
       paymentKey: randomToken(18),
     })),
@@ -75,10 +93,53 @@ export async function loadHub(portal: Portal, t: Tx): Promise<PortalHubData> {
   };
 }
 
+type RawLine = {
+  quantity: string;
+  unitPriceCents: number;
+  taxRate: string;
+  taxRateId: string | null;
+  discountType: string | null;
+  discountPercent: string | null;
+  discountAmountCents: number | null;
+};
+type RawDoc = {
+  discountType: string | null;
+  discountPercent: string | null;
+  discountAmountCents: number | null;
+  taxExemptReason: string | null;
+};
+const storedLine = (l: RawLine): StoredLine => ({
+  quantity: l.quantity,
+  unitPriceCents: l.unitPriceCents,
+  taxRate: l.taxRate,
+  taxRateId: l.taxRateId,
+  discountType: l.discountType,
+  discountPercent: l.discountPercent,
+  discountAmountCents: l.discountAmountCents,
+});
+
+/** The document's figures for its recorded choice (a quote), else its default: what the card shows before any ticking. */
+function withSummary<
+  L extends { priced?: ChoiceLine["priced"]; option?: string | null; optional?: boolean; selected?: boolean | null },
+>(
+  doc: RawDoc,
+  items: L[],
+  pricing: ChoicePricing,
+): { items: L[]; pricing: ChoicePricing; summary: Summary } {
+  const counted = countedLines(items.map((l) => ({ ...l, option: l.option ?? null, optional: !!l.optional })));
+  const figures = priceLines(
+    counted.map((l) => l.priced!),
+    pricing.book,
+    { discount: pricing.discount, exempt: !!pricing.exemptReason },
+  );
+  return { items, pricing, summary: summaryOf(figures, { discount: pricing.discount, exemptReason: doc.taxExemptReason }) };
+}
+
 const ITEMS = (kind: "quote" | "invoice", doc: string) => `
   (SELECT json_agg(json_build_object('id', li.id, 'description', li.description, 'quantity', li.quantity::text,
             'unitPriceCents', li.unit_price_cents, 'taxRate', li.tax_rate::text, 'lineTotalCents', li.line_total_cents,
-            'taxCents', li.tax_cents${kind === "quote" ? ", 'option', li.option_name, 'optional', li.optional, 'selected', li.selected" : ""})
+            'taxCents', li.tax_cents, 'taxRateId', li.tax_rate_id, 'discountType', li.discount_type,
+            'discountPercent', li.discount_percent::text, 'discountAmountCents', li.discount_amount_cents${kind === "quote" ? ", 'option', li.option_name, 'optional', li.optional, 'selected', li.selected" : ""})
             ORDER BY li.position)
      FROM ${kind}_items li WHERE li.tenant_id = $1 AND li.${kind}_id = ${doc}.id)`;
 
@@ -96,6 +157,8 @@ SELECT
   (SELECT coalesce(json_agg(x.doc ORDER BY x.rank), '[]') FROM (
      SELECT json_build_object('id', q.id, 'number', q.number, 'title', q.title, 'currency', q.currency,
               'subtotalCents', q.subtotal_cents, 'taxCents', q.tax_cents, 'totalCents', q.total_cents, 'notes', q.notes,
+              'discountType', q.discount_type, 'discountPercent', q.discount_percent::text,
+              'discountAmountCents', q.discount_amount_cents, 'taxExemptReason', q.tax_exempt_reason,
               'status', CASE WHEN q.status = 'sent' AND q.valid_until < $3::date THEN 'expired' ELSE q.status END,
               'issueDate', q.issue_date::text, 'validUntil', q.valid_until::text, 'approvedAt', q.approved_at,
               'approvedName', q.approved_name, 'declinedAt', q.declined_at, 'declineReason', q.decline_reason,
@@ -112,6 +175,8 @@ SELECT
   (SELECT coalesce(json_agg(x.doc ORDER BY x.rank), '[]') FROM (
      SELECT json_build_object('id', i.id, 'number', i.number, 'status', i.status, 'currency', i.currency,
               'subtotalCents', i.subtotal_cents, 'taxCents', i.tax_cents, 'totalCents', i.total_cents,
+              'discountType', i.discount_type, 'discountPercent', i.discount_percent::text,
+              'discountAmountCents', i.discount_amount_cents, 'taxExemptReason', i.tax_exempt_reason,
               'amountPaidCents', i.amount_paid_cents, 'notes', i.notes, 'issueDate', i.issue_date::text,
               'dueDate', i.due_date::text, 'paidAt', i.paid_at, 'overdue', (i.status IN ('sent', 'partial') AND i.due_date < $3::date),
               'items', ${ITEMS("invoice", "i")},
@@ -145,15 +210,17 @@ type HubRow = {
     properties: Array<{ id: string; label: string | null; address: string | null }> | null;
   } | null;
   quotes: Array<
-    Json<Omit<PortalQuote, "items" | "depositPaid" | "changeRequests">, "approvedAt" | "declinedAt"> & {
-      items: PortalQuoteLine[] | null;
+    Json<Omit<PortalQuote, "items" | "depositPaid" | "changeRequests" | "pricing" | "summary">, "approvedAt" | "declinedAt"> &
+      RawDoc & {
+      items: Array<Omit<PortalQuoteLine, "priced"> & RawLine> | null;
       depositPaid: (Omit<NonNullable<PortalQuote["depositPaid"]>, "paidAt"> & { paidAt: string }) | null;
       changeRequests: Array<{ message: string; createdAt: string }> | null;
     }
   >;
   invoices: Array<
-    Json<Omit<PortalInvoice, "items" | "payments" | "paymentKey" | "balanceCents">, "paidAt"> & {
-      items: PortalLineItem[] | null;
+    Json<Omit<PortalInvoice, "items" | "payments" | "paymentKey" | "balanceCents" | "pricing" | "summary">, "paidAt"> &
+      RawDoc & {
+      items: Array<Omit<PortalLineItem, "priced"> & RawLine> | null;
       payments: Array<Json<PortalPayment, "recordedAt">> | null;
     }
   >;

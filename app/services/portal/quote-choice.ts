@@ -3,13 +3,28 @@
 // browser, renders the no-JavaScript "Update total" page with them on the server, and the
 // approval checks and records the same choice with them.
 
+import type { Discount } from "~/services/money/prices";
+import { priceLines, summaryOf, type PricedInput, type RateBook, type Summary } from "~/services/taxes/rate-book";
+
 export type ChoiceLine = {
   id: string;
   option: string | null;
   optional: boolean;
   lineTotalCents: number;
   taxCents: number;
+  /** What prices the line (quantity, price, discount, rate): the choice's figures come from it. */
+  priced?: PricedInput;
 };
+
+/** The document's own discount and exemption, and the rates its lines name. */
+export type ChoicePricing = { book: RateBook; discount: Discount | null; exemptReason: string | null };
+
+/** Every figure of the lines a choice buys: the same function as every other document. */
+export function choiceSummary(lines: readonly ChoiceLine[], choice: QuoteChoice, pricing: ChoicePricing): Summary {
+  const chosen = lines.filter((l) => isChosen(l, choice) && l.priced).map((l) => l.priced!);
+  const figures = priceLines(chosen, pricing.book, { discount: pricing.discount, exempt: !!pricing.exemptReason });
+  return summaryOf(figures, { discount: pricing.discount, exemptReason: pricing.exemptReason });
+}
 
 export type QuoteChoice = { option: string | null; optionalItems: string[] };
 
@@ -27,8 +42,16 @@ export function isChosen(l: ChoiceLine, choice: QuoteChoice): boolean {
   return l.optional ? choice.optionalItems.includes(l.id) : true;
 }
 
-/** The choice's subtotal, tax and total in cents (each line's stored amount and tax, summed). */
-export function choiceTotals(lines: readonly ChoiceLine[], choice: QuoteChoice) {
+/** The choice's subtotal, discount, tax and total in cents (with `pricing`: priced again, discounts spread over the chosen lines). */
+export function choiceTotals(
+  lines: readonly ChoiceLine[],
+  choice: QuoteChoice,
+  pricing?: ChoicePricing,
+): { subtotal: number; discount: number; tax: number; total: number; summary?: Summary } {
+  if (pricing && lines.every((l) => l.priced)) {
+    const summary = choiceSummary(lines, choice, pricing);
+    return { subtotal: summary.subtotal, discount: summary.discount, tax: summary.tax, total: summary.total, summary };
+  }
   let subtotal = 0;
   let tax = 0;
   for (const l of lines) {
@@ -36,7 +59,20 @@ export function choiceTotals(lines: readonly ChoiceLine[], choice: QuoteChoice) 
     subtotal += Number(l.lineTotalCents);
     tax += Number(l.taxCents);
   }
-  return { subtotal, tax, total: subtotal + tax };
+  return { subtotal, discount: 0, tax, total: subtotal + tax };
+}
+
+/** The totals rows of a document: subtotal, discount, tax per named rate (or the exemption). */
+export function summaryRows(s: Summary): Array<[string, number]> {
+  return [
+    ["Subtotal", s.subtotal],
+    ...(s.discount ? ([[s.discountLabel, -s.discount]] as Array<[string, number]>) : []),
+    ...(s.exemptReason
+      ? ([[`Tax exempt: ${s.exemptReason}`, 0]] as Array<[string, number]>)
+      : s.taxes.length
+        ? s.taxes.map((t): [string, number] => [t.label, t.cents])
+        : ([["Tax", 0]] as Array<[string, number]>)),
+  ];
 }
 
 /**

@@ -1,4 +1,7 @@
 import { randomBytes } from "node:crypto";
+import { pricedInputOf } from "~/services/documents/figures";
+import { loadRateBook } from "~/services/taxes/taxes.server";
+import { storedDiscount } from "~/services/taxes/rate-book";
 import { type Tx } from "../../../db/index";
 import { Customer, Quote, QuoteChangeRequest, QuoteDeposit, QuoteItem } from "../../../db/models";
 import { notify } from "~/services/events/events.server";
@@ -93,9 +96,15 @@ export async function approveQuote(portal: Portal, t: Tx, input: QuoteDecisionIn
     optional: l.optional,
     lineTotalCents: Number(l.lineTotalCents),
     taxCents: Number(l.taxCents),
+    priced: pricedInputOf(l),
   }));
   const choice = checkChoice(lines, input.option, input.optionalItems);
-  const totals = choiceTotals(lines, choice);
+  const pricing = {
+    book: await loadRateBook(t, tenantId),
+    discount: storedDiscount(quote.discountType, quote.discountPercent, quote.discountAmountCents),
+    exemptReason: quote.taxExemptReason,
+  };
+  const totals = choiceTotals(lines, choice, pricing);
   // Without JavaScript the sentence's total cannot follow the ticks: an approval of another
   // total than the one it stated is sent back with the right one, to be ticked again.
   if (input.acceptedTotalCents !== null && input.acceptedTotalCents !== totals.total) {
@@ -121,6 +130,7 @@ export async function approveQuote(portal: Portal, t: Tx, input: QuoteDecisionIn
     approvedUserAgent: meta.userAgent?.slice(0, 500) ?? null,
     chosenOption: choice.option,
     subtotalCents: totals.subtotal,
+    discountCents: totals.discount,
     taxCents: totals.tax,
     totalCents: totals.total,
   });

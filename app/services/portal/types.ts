@@ -1,6 +1,8 @@
 // What the customer portal page shows, shared by the services that build it and the
 // components that render it (no server imports here).
 import type { SubmissionResult } from "@conform-to/react";
+import type { ChoicePricing } from "./quote-choice";
+import type { PricedInput, Summary } from "~/services/taxes/rate-book";
 
 import {
   TIME_WINDOWS,
@@ -32,12 +34,22 @@ export type PortalLineItem = {
   taxRate: string;
   lineTotalCents: number;
   taxCents: number;
+  /** What prices the line again for a choice (app/services/portal/quote-choice.ts). */
+  priced: PricedInput;
 };
 
 /** A quote's line: its option group (null = always included), optional flag, and the recorded choice. */
 export type PortalQuoteLine = PortalLineItem & { option: string | null; optional: boolean; selected: boolean | null };
 
-type Totals = { currency: string; subtotalCents: number; taxCents: number; totalCents: number };
+type Totals = {
+  currency: string;
+  subtotalCents: number;
+  taxCents: number;
+  totalCents: number;
+  /** The document's discount, exemption and rates, and its figures as stored (its recorded or default choice). */
+  pricing: ChoicePricing;
+  summary: Summary;
+};
 
 export type PortalQuote = Totals & {
   id: string;

@@ -1,7 +1,7 @@
 // The quote builder's form: one schema for the browser and the action.
 import { z } from "zod";
 import { checked, isoDate, maxLen, currency, money, Invalid, type Check } from "~/services/import/cells";
-import { lineItemsSchema } from "../documents/line-items";
+import { discountFields, lineItemsSchema, withDiscount } from "../documents/line-items";
 
 export type DepositInput = { percent: string | null; cents: number | null };
 
@@ -46,5 +46,7 @@ export const quoteFormSchema = z.object({
   deposit: checked(depositCell)
     .optional()
     .transform((v) => v ?? { percent: null, cents: null }),
-});
+  /** The document discount, before tax, spread over the counted lines. */
+  ...discountFields,
+}).transform(withDiscount);
 export type QuoteFormValue = z.output<typeof quoteFormSchema>;

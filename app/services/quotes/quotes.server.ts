@@ -26,18 +26,11 @@ import type { Actor } from "~/services/accounts/actor";
 import { isUuid } from "~/utils/crypto.server";
 import { formatDate, formatMoney } from "~/utils/format";
 import { oneLineAddress } from "~/utils/address";
-import {
-  centsToInput,
-  countedLines,
-  decimalToMilli,
-  documentTotals,
-  lineAmounts,
-  milliToDecimal,
-  percentToPpm,
-  ppmToPercent,
-  trimDecimal,
-  type LineItemInput,
-} from "../documents/line-items";
+import { centsToInput, countedLines, decimalToMilli, percentToPpm, trimDecimal } from "../documents/line-items";
+import { priceForm } from "../documents/pricing.server";
+import { choosable, defaultChoice, loadRateBook } from "~/services/taxes/taxes.server";
+import { discountInput, storedDiscount } from "~/services/taxes/rate-book";
+import { documentFigures } from "../documents/figures";
 import type { QuoteFormValue } from "./quote-form";
 
 /** A date as YYYY-MM-DD in a time zone (the tenant's calendar day). */
@@ -68,9 +61,16 @@ export async function builderContext(actor: Actor) {
       limit: 500,
       transaction: t,
     });
+    const book = await loadRateBook(t, actor.tenantId);
+    const byDefault = defaultChoice(book);
     return {
       currency: tenant.currency.trim(),
-      taxRate: trimDecimal(tenant.defaultTaxRate),
+      // A default named rate or group wins over the company's default percent.
+      taxRate: byDefault ? "" : trimDecimal(tenant.defaultTaxRate),
+      taxRateId: byDefault?.id ?? "",
+      /** Every rate and group (archived ones too: a document may carry one); the builder offers the active ones. */
+      rateBook: book,
+      taxChoices: choosable(book).map((c) => ({ id: c.id, label: `${c.name} (${c.percent}%)` })),
       validUntil: addDays(dayIn(tenant.timeZone), tenant.quoteValidityDays),
       priceBook: priceBook.map((p) => ({
         id: p.id,
@@ -78,7 +78,8 @@ export async function builderContext(actor: Actor) {
         name: p.name,
         description: p.description,
         unitPrice: centsToInput(p.unitPriceCents),
-        taxRate: trimDecimal(p.taxRate),
+        taxRate: p.taxRateId ? "" : trimDecimal(p.taxRate),
+        taxRateId: p.taxRateId ?? "",
       })),
     };
   });
@@ -90,6 +91,7 @@ type FormLine = {
   quantity: string;
   unitPrice: string;
   taxRate: string;
+  taxRateId?: string;
   optional: string;
   option: string;
 };
@@ -118,6 +120,7 @@ export async function quotePrefill(
   actor: Actor,
   q: { customerId?: string | null; requestId?: string | null; items: string[]; qtys: string[] },
   defaultTaxRate: string,
+  defaultTaxRateId = "",
 ): Promise<QuotePrefill> {
   return inTenant(actor.tenantId, async (t) => {
     const values: QuotePrefill["values"] = {};
@@ -177,7 +180,8 @@ export async function quotePrefill(
           description: p?.name ?? name,
           quantity: qty && /^\d+(\.\d{1,3})?$/.test(qty) && Number(qty) > 0 ? qty : "1",
           unitPrice: p ? centsToInput(p.unitPriceCents) : "0.00",
-          taxRate: p ? trimDecimal(p.taxRate) : defaultTaxRate,
+          taxRate: p ? (p.taxRateId ? "" : trimDecimal(p.taxRate)) : defaultTaxRate,
+          taxRateId: p ? (p.taxRateId ?? "") : defaultTaxRateId,
           optional: "",
           option: "",
         };
@@ -187,37 +191,9 @@ export async function quotePrefill(
   });
 }
 
-/** Stored line rows from the form's lines, with each line's amount and tax. */
-function itemRows(tenantId: string, quoteId: string, items: LineItemInput[]) {
-  return items.map((l, i) => {
-    const priced = { quantityMilli: l.quantity, unitPriceCents: l.unitPrice, taxRatePpm: l.taxRate };
-    const a = lineAmounts(priced);
-    return {
-      tenantId,
-      quoteId,
-      position: i + 1,
-      description: l.description,
-      quantity: milliToDecimal(l.quantity),
-      unitPriceCents: l.unitPrice,
-      taxRate: ppmToPercent(l.taxRate),
-      lineTotalCents: a.amount,
-      taxCents: a.tax,
-      optionName: l.option,
-      optional: l.optional,
-    };
-  });
-}
-
-const totalsOf = (items: LineItemInput[]) =>
-  documentTotals(
-    items.map((l) => ({
-      quantityMilli: l.quantity,
-      unitPriceCents: l.unitPrice,
-      taxRatePpm: l.taxRate,
-      optional: l.optional,
-      option: l.option,
-    })),
-  );
+/** The priced form as stored rows of one quote. */
+const quoteItemRows = (tenantId: string, quoteId: string, priced: Awaited<ReturnType<typeof priceForm>>) =>
+  priced.rows.map((r) => ({ tenantId, quoteId, ...r }));
 
 async function requireCustomer(t: Tx, actor: Actor, customerId: string) {
   const customer = await Customer.findOne({
@@ -246,8 +222,12 @@ export async function createQuote(
       });
       requestId = request?.id ?? null;
     }
+    const priced = await priceForm(t, actor.tenantId, {
+      customerId: v.customerId,
+      items: v.items,
+      discount: v.discount,
+    });
     const propertyId = await propertyOf(actor.tenantId, v.customerId, v.propertyId, t);
-    const totals = totalsOf(v.items);
     const today = dayIn(tenant.timeZone);
     // Taken last: the counter row stays locked until this transaction ends.
     const number = await nextDocumentNumber(t, actor.tenantId, "quote");
@@ -262,9 +242,7 @@ export async function createQuote(
         validUntil: v.validUntil ?? addDays(today, tenant.quoteValidityDays),
         currency: v.currency ?? tenant.currency.trim(),
         notes: v.notes,
-        subtotalCents: totals.subtotal,
-        taxCents: totals.tax,
-        totalCents: totals.total,
+        ...priced.totals,
         bookingRequestId: requestId,
         propertyId,
         depositPercent: v.deposit.percent,
@@ -272,7 +250,7 @@ export async function createQuote(
       },
       { transaction: t },
     );
-    await QuoteItem.bulkCreate(itemRows(actor.tenantId, quote.id, v.items), { transaction: t, returning: false });
+    await QuoteItem.bulkCreate(quoteItemRows(actor.tenantId, quote.id, priced), { transaction: t, returning: false });
     await recordHistory(t, actor, {
       recordType: "quote",
       recordId: quote.id,
@@ -326,12 +304,29 @@ export async function documentForEdit(
   });
   return { id: doc.id, number: doc.number, status: doc.status, customer: { id: customer!.id, name: customer!.name } };
 }
-export const lineForEdit = (l: { description: string; quantity: string; unitPriceCents: number; taxRate: string }) => ({
+export const lineForEdit = (l: {
+  description: string;
+  quantity: string;
+  unitPriceCents: number;
+  taxRate: string;
+  taxRateId: string | null;
+  discountType: string | null;
+  discountPercent: string | null;
+  discountAmountCents: number | null;
+}) => ({
   description: l.description,
   quantity: trimDecimal(l.quantity),
   unitPrice: centsToInput(l.unitPriceCents),
-  taxRate: trimDecimal(l.taxRate),
+  taxRate: l.taxRateId ? "" : trimDecimal(l.taxRate),
+  taxRateId: l.taxRateId ?? "",
+  ...discountInput(storedDiscount(l.discountType, l.discountPercent, l.discountAmountCents)),
 });
+/** A document's own discount for its edit form. */
+export const documentDiscountForEdit = (d: {
+  discountType: string | null;
+  discountPercent: string | null;
+  discountAmountCents: number | null;
+}) => discountInput(storedDiscount(d.discountType, d.discountPercent, d.discountAmountCents));
 
 /** The quote's fields as the builder shows them; 409 when it can no longer be edited. */
 export async function quoteForEdit(actor: Actor, id: string) {
@@ -359,6 +354,7 @@ export async function quoteForEdit(actor: Actor, id: string) {
             : quote.depositCents
               ? centsToInput(Number(quote.depositCents))
               : "",
+        ...documentDiscountForEdit(quote),
         items: items.map((l) => ({ ...lineForEdit(l), optional: l.optional ? "on" : "", option: l.optionName ?? "" })),
       },
     };
@@ -371,7 +367,17 @@ export async function updateQuote(actor: Actor, id: string, v: QuoteFormValue): 
     const quote = await findQuote(t, actor, id, true);
     assertEditable(quote);
     await requireCustomer(t, actor, v.customerId);
-    const totals = totalsOf(v.items);
+    const had = await QuoteItem.findAll({
+      where: { tenantId: actor.tenantId, quoteId: id },
+      attributes: ["taxRateId"],
+      transaction: t,
+    });
+    const priced = await priceForm(t, actor.tenantId, {
+      customerId: v.customerId,
+      items: v.items,
+      discount: v.discount,
+      keep: new Set(had.map((l) => l.taxRateId).filter((x): x is string => !!x)),
+    });
     const propertyId = await propertyOf(actor.tenantId, v.customerId, v.propertyId, t);
     quote.set({
       customerId: v.customerId,
@@ -380,15 +386,13 @@ export async function updateQuote(actor: Actor, id: string, v: QuoteFormValue): 
       validUntil: v.validUntil ?? quote.validUntil,
       currency: v.currency ?? quote.currency,
       notes: v.notes,
-      subtotalCents: totals.subtotal,
-      taxCents: totals.tax,
-      totalCents: totals.total,
+      ...priced.totals,
       depositPercent: v.deposit.percent,
       depositCents: v.deposit.cents,
     });
     await quote.save({ transaction: t });
     await QuoteItem.destroy({ where: { tenantId: actor.tenantId, quoteId: id }, transaction: t });
-    await QuoteItem.bulkCreate(itemRows(actor.tenantId, id, v.items), { transaction: t, returning: false });
+    await QuoteItem.bulkCreate(quoteItemRows(actor.tenantId, id, priced), { transaction: t, returning: false });
     await recordHistory(t, actor, { recordType: "quote", recordId: id, action: "updated", summary: "Edited" });
   });
 }
@@ -491,13 +495,24 @@ export async function chosenQuoteItems(t: Tx, tenantId: string, quoteId: string)
   ).map((l) => l.item);
 }
 
-/** Copies a quote's chosen lines to the job's line items, in order (none is billed per visit until the office says so). */
-async function copyItemsToJob(t: Tx, tenantId: string, jobId: string, chosen: QuoteItem[]): Promise<void> {
+/**
+ * Copies a quote's chosen lines to the job's line items, in order (none is billed per visit
+ * until the office says so). Each keeps its named rate; its discount becomes the amount it came
+ * to on the quote, its own and its share of the quote's discount, so the job's invoice bills
+ * the quote's figures to the cent.
+ */
+async function copyItemsToJob(t: Tx, quote: Quote, jobId: string, chosen: QuoteItem[]): Promise<void> {
   if (!chosen.length) return;
+  const tenantId = quote.tenantId;
+  const book = await loadRateBook(t, tenantId);
+  const { figures } = documentFigures(quote, chosen, book);
+  const off = figures.lines.map((f) => f.lineDiscount + f.documentShare);
   await rows(
-    `INSERT INTO job_items (tenant_id, job_id, position, description, quantity, unit_price_cents, tax_rate)
-     SELECT $1, $2, n, d, q::numeric, p::bigint, r::numeric
-       FROM unnest($3::int[], $4::text[], $5::text[], $6::text[], $7::text[]) AS u(n, d, q, p, r)`,
+    `INSERT INTO job_items (tenant_id, job_id, position, description, quantity, unit_price_cents, tax_rate, tax_rate_id,
+                            discount_type, discount_amount_cents, discount_cents)
+     SELECT $1, $2, n, d, q::numeric, p::bigint, r::numeric, nullif(rid, '')::uuid,
+            CASE WHEN o::bigint > 0 THEN 'amount' END, nullif(o::bigint, 0), o::bigint
+       FROM unnest($3::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[]) AS u(n, d, q, p, r, rid, o)`,
     [
       tenantId,
       jobId,
@@ -506,6 +521,8 @@ async function copyItemsToJob(t: Tx, tenantId: string, jobId: string, chosen: Qu
       chosen.map((l) => String(l.quantity)),
       chosen.map((l) => String(l.unitPriceCents)),
       chosen.map((l) => String(l.taxRate)),
+      chosen.map((l) => l.taxRateId ?? ""),
+      off.map(String),
     ],
     t,
   );
@@ -554,7 +571,7 @@ async function convertOnce(actor: Actor, id: string): Promise<{ jobId: string; c
       { transaction: t },
     );
     // The chosen items become the job's line items, which its invoices bill (docs/decisions/371).
-    await copyItemsToJob(t, actor.tenantId, job.id, chosen);
+    await copyItemsToJob(t, quote, job.id, chosen);
     // The chosen items are what the technician ticks off on site (docs/decisions/213).
     await setChecklist(actor.tenantId, job.id, checklistFromItems(chosen.map((i) => i.description)), t);
     quote.set({ jobId: job.id, convertedAt: new Date() });

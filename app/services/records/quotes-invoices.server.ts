@@ -1,4 +1,9 @@
 import { z } from "zod";
+import { countedLines } from "~/services/documents/line-items";
+import { documentFigures, documentFromRow, lineFromRow, pricedInputOf } from "~/services/documents/figures";
+import { rateLabel } from "~/services/money/prices";
+import { ratesOf, type RateBook, type Summary } from "~/services/taxes/rate-book";
+import { loadRateBook } from "~/services/taxes/taxes.server";
 import { inTenant, one, rows, type Tx } from "../../../db/index";
 import { notFound } from "~/utils/app-error";
 import type { Actor } from "~/services/accounts/actor";
@@ -182,24 +187,59 @@ export type LineItem = {
   quantity: string;
   unit_price_cents: number;
   tax_rate: string;
+  tax_rate_id: string | null;
+  /** "State 6.25% + City 2%", "Tax 8.25%", or null for none. */
+  tax_label: string | null;
+  discount_type: string | null;
+  discount_percent: string | null;
+  discount_amount_cents: number | null;
+  discount_cents: number;
   line_total_cents: number;
   tax_cents: number;
+  option_name?: string | null;
+  optional?: boolean;
+  selected?: boolean | null;
 };
 
-async function lineItems(
+/** A document's lines with each line's rate named, and the tenant's rate book. */
+export async function lineItems(
   table: "quote_items" | "invoice_items",
   column: "quote_id" | "invoice_id",
   tenantId: string,
   id: string,
   t: Tx,
 ) {
-  return rows<LineItem>(
+  const quote = table === "quote_items";
+  const items = await rows<LineItem>(
     `SELECT id, position, description, trim_scale(quantity)::text AS quantity, unit_price_cents,
-            trim_scale(tax_rate)::text AS tax_rate, line_total_cents, tax_cents
+            trim_scale(tax_rate)::text AS tax_rate, tax_rate_id, discount_type, discount_percent::text,
+            discount_amount_cents, discount_cents, line_total_cents, tax_cents
+            ${quote ? ", option_name, optional, selected" : ""}
        FROM ${table} WHERE tenant_id = $1 AND ${column} = $2 ORDER BY position`,
     [tenantId, id],
     t,
   );
+  const book = await loadRateBook(t, tenantId);
+  for (const l of items) {
+    const rates = ratesOf(pricedInputOf(lineFromRow(l)), book);
+    l.tax_label = rates.length ? rates.map(rateLabel).join(" + ") : null;
+  }
+  return { items, book };
+}
+
+type DocumentRow = {
+  discount_type: string | null;
+  discount_percent: string | null;
+  discount_amount_cents: number | null;
+  tax_exempt_reason: string | null;
+};
+
+/** The figures every document shows, from its counted lines (a quote: the customer's choice, else the default). */
+export function summaryOfRows(doc: DocumentRow, items: LineItem[], book: RateBook): Summary {
+  const counted = countedLines(
+    items.map((l) => ({ ...l, option: l.option_name ?? null, optional: !!l.optional, selected: l.selected ?? null })),
+  );
+  return documentFigures(documentFromRow(doc), counted.map(lineFromRow), book).summary;
 }
 
 /** A quote with its line items, totals and the customer's answer (404 for another tenant's id). */
@@ -219,6 +259,10 @@ export async function getQuote(actor: Actor, id: string) {
       subtotal_cents: number;
       tax_cents: number;
       total_cents: number;
+      discount_type: string | null;
+      discount_percent: string | null;
+      discount_amount_cents: number | null;
+      tax_exempt_reason: string | null;
       sent_at: string | null;
       approved_at: string | null;
       approved_name: string | null;
@@ -233,7 +277,8 @@ export async function getQuote(actor: Actor, id: string) {
       property_address: string | null;
     }>(
       `SELECT q.id, q.number, q.title, ${quoteStatus("q")} AS status, q.status AS stored_status, q.issue_date::text, q.valid_until::text,
-              q.currency, q.notes, q.subtotal_cents, q.tax_cents, q.total_cents, q.sent_at, q.approved_at, q.approved_name,
+              q.currency, q.notes, q.subtotal_cents, q.tax_cents, q.total_cents, q.discount_type, q.discount_percent::text,
+              q.discount_amount_cents, q.tax_exempt_reason, q.sent_at, q.approved_at, q.approved_name,
               q.approved_ip, q.declined_at, q.decline_reason, q.created_at, q.customer_id, c.name AS customer_name,
               c.email AS customer_email, p.label AS property_label, ${addressSql("p")} AS property_address
          FROM quotes q JOIN customers c ON c.tenant_id = q.tenant_id AND c.id = q.customer_id
@@ -243,13 +288,14 @@ export async function getQuote(actor: Actor, id: string) {
       t,
     );
     if (!quote) throw notFound("Quote not found.");
-    const items = await lineItems("quote_items", "quote_id", actor.tenantId, id, t);
+    const { items, book } = await lineItems("quote_items", "quote_id", actor.tenantId, id, t);
+    const summary = summaryOfRows(quote, items, book);
     const invoices = await rows<{ id: string; number: string }>(
       `SELECT id, number FROM invoices WHERE tenant_id = $1 AND quote_id = $2 ORDER BY created_at`,
       [actor.tenantId, id],
       t,
     );
-    return { quote, items, invoices };
+    return { quote, items, invoices, summary };
   });
 }
 
@@ -270,6 +316,10 @@ export async function getInvoice(actor: Actor, id: string) {
       tax_cents: number;
       total_cents: number;
       amount_paid_cents: number;
+      discount_type: string | null;
+      discount_percent: string | null;
+      discount_amount_cents: number | null;
+      tax_exempt_reason: string | null;
       sent_at: string | null;
       paid_at: string | null;
       created_at: string;
@@ -286,7 +336,8 @@ export async function getInvoice(actor: Actor, id: string) {
       property_address: string | null;
     }>(
       `SELECT i.id, i.number, i.status, ${invoiceOverdue("i")} AS overdue, i.issue_date::text, i.due_date::text, i.currency,
-              i.notes, i.subtotal_cents, i.tax_cents, i.total_cents, i.amount_paid_cents, i.sent_at, i.paid_at, i.created_at,
+              i.notes, i.subtotal_cents, i.tax_cents, i.total_cents, i.amount_paid_cents, i.discount_type,
+              i.discount_percent::text, i.discount_amount_cents, i.tax_exempt_reason, i.sent_at, i.paid_at, i.created_at,
               i.customer_id, c.name AS customer_name, c.email AS customer_email, i.quote_id, q.number AS quote_number,
               i.job_id, j.title AS job_title, i.voided_at, vu.name AS voided_by_name,
               p.label AS property_label, ${addressSql("p")} AS property_address
@@ -301,7 +352,8 @@ export async function getInvoice(actor: Actor, id: string) {
       t,
     );
     if (!invoice) throw notFound("Invoice not found.");
-    const items = await lineItems("invoice_items", "invoice_id", actor.tenantId, id, t);
+    const { items, book } = await lineItems("invoice_items", "invoice_id", actor.tenantId, id, t);
+    const summary = summaryOfRows(invoice, items, book);
     const payments = await rows<{
       id: string;
       amount_cents: number;
@@ -318,6 +370,6 @@ export async function getInvoice(actor: Actor, id: string) {
       [actor.tenantId, id],
       t,
     );
-    return { invoice, items, payments };
+    return { invoice, items, payments, summary };
   });
 }
