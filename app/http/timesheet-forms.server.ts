@@ -1,6 +1,10 @@
 import { parseWithZod } from "@conform-to/zod";
+import { redirect } from "@remix-run/node";
 import type { z } from "zod";
 import { validationFailed } from "~/utils/app-error";
+import { setFlash } from "~/services/accounts/sessions.server";
+import { weekActionSchema } from "~/services/timesheets/schemas";
+import { actorOf, requireUserWithPermission, type Actor } from "./auth.server";
 import { readStaffForm } from "./conform.server";
 
 /**
@@ -22,3 +26,22 @@ export async function readTimesheetForm<S extends z.ZodTypeAny>(request: Request
 /** Where a timesheet action lands: the person's week. */
 export const weekPage = (userId: string, week: string) =>
   `/timesheets?userId=${encodeURIComponent(userId)}&week=${encodeURIComponent(week)}`;
+
+/** A timesheet action's GET: back to the timesheets. */
+export async function backToTimesheets(request: Request) {
+  await requireUserWithPermission(request, "manage_timesheets");
+  return redirect("/timesheets");
+}
+
+/** A POST (`userId`, `week`) that changes a person's week by `change`, then lands on that week. */
+export async function changeWeek(
+  request: Request,
+  change: (actor: Actor, value: z.output<typeof weekActionSchema>) => Promise<{ userId: string; week: string }>,
+  message: string,
+) {
+  const user = await requireUserWithPermission(request, "manage_timesheets");
+  const value = await readTimesheetForm(request, weekActionSchema);
+  const done = await change(actorOf(user), value);
+  await setFlash(user, { message, tone: "success" });
+  return redirect(weekPage(done.userId, done.week), 303);
+}
