@@ -54,7 +54,8 @@ export function LineItemsTable({
                 {notes?.[i.id] ? <div className="muted small">{notes[i.id]}</div> : null}
                 {i.discount_cents ? (
                   <div className="muted small">
-                    Discount{i.discount_type === "percent" && i.discount_percent ? ` ${pct(i.discount_percent)}%` : ""}: −
+                    Discount{i.discount_type === "percent" && i.discount_percent ? ` ${pct(i.discount_percent)}%` : ""}:
+                    −
                     <Money cents={i.discount_cents} currency={currency} />
                   </div>
                 ) : null}

@@ -17,7 +17,12 @@ export function InvoiceForm({
   cancelTo,
   changeCustomerTo,
   action,
-}: DocumentFormProps<Pick<InvoiceFormContext, "currency" | "taxRate" | "priceBook" | "taxRateId" | "rateBook" | "taxChoices" | "paymentTermsDays">>) {
+}: DocumentFormProps<
+  Pick<
+    InvoiceFormContext,
+    "currency" | "taxRate" | "priceBook" | "taxRateId" | "rateBook" | "taxChoices" | "paymentTermsDays"
+  >
+>) {
   const reply = useActionData<FormReply>();
   const busy = useNavigation().state === "submitting";
   const [form, fields] = useConformForm(invoiceFormSchema, {

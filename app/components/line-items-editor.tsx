@@ -387,12 +387,7 @@ export function LineItemsEditor({
           placeholder="e.g. 10 or 25.00"
         />
       </div>
-      <TotalsSummary
-        totals={summary}
-        currency={currency}
-        groups={groups}
-        anyOptional={lines.some((l) => l.optional)}
-      />
+      <TotalsSummary totals={summary} currency={currency} groups={groups} anyOptional={lines.some((l) => l.optional)} />
     </fieldset>
   );
 }

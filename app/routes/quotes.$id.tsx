@@ -159,12 +159,7 @@ export default function QuotePage() {
 
       <section className="card" aria-labelledby="items-title">
         <h2 id="items-title">Line items</h2>
-        <LineItemsTable
-          items={items}
-          notes={lineNotes(related.lineFlags)}
-          currency={q.currency}
-          summary={summary}
-        />
+        <LineItemsTable items={items} notes={lineNotes(related.lineFlags)} currency={q.currency} summary={summary} />
         {q.notes ? (
           <>
             <h3 className="section-gap">Notes</h3>

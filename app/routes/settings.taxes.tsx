@@ -146,7 +146,11 @@ function Actions({ tax }: { tax: Tax }) {
   return (
     <div className="inline-form">
       {!tax.archived && !tax.uses ? (
-        <Link to={`/settings/taxes?edit=${tax.id}`} className="btn btn-secondary btn-sm" aria-label={`Change ${tax.name}`}>
+        <Link
+          to={`/settings/taxes?edit=${tax.id}`}
+          className="btn btn-secondary btn-sm"
+          aria-label={`Change ${tax.name}`}
+        >
           Change
         </Link>
       ) : null}
@@ -174,7 +178,12 @@ export default function TaxesPage() {
       <div className="settings-columns">
         <section className="card" aria-labelledby="rate-form-title">
           <h2 id="rate-form-title">{editing && !editing.isGroup ? `Change “${editing.name}”` : "Add a rate"}</h2>
-          <RateForm key={`r-${formKey}`} editing={editing && !editing.isGroup ? editing : null} reply={reply} busy={busy} />
+          <RateForm
+            key={`r-${formKey}`}
+            editing={editing && !editing.isGroup ? editing : null}
+            reply={reply}
+            busy={busy}
+          />
         </section>
         <section className="card" aria-labelledby="group-form-title">
           <h2 id="group-form-title">{editing?.isGroup ? `Change “${editing.name}”` : "Add a group"}</h2>
@@ -187,7 +196,9 @@ export default function TaxesPage() {
               busy={busy}
             />
           ) : (
-            <p className="muted">Add two rates or more first; a group puts them on one line, each reported on its own.</p>
+            <p className="muted">
+              Add two rates or more first; a group puts them on one line, each reported on its own.
+            </p>
           )}
         </section>
       </div>
@@ -228,8 +239,8 @@ export default function TaxesPage() {
       ) : (
         <EmptyState title="No named tax rates yet">
           <p>
-            Add the rates you charge, like “Texas state 6.25%” and “Austin city 2%”; lines on quotes and invoices then pick
-            them by name, and reports show the tax collected per rate.
+            Add the rates you charge, like “Texas state 6.25%” and “Austin city 2%”; lines on quotes and invoices then
+            pick them by name, and reports show the tax collected per rate.
           </p>
         </EmptyState>
       )}

@@ -26,7 +26,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
   else if (intent === "archive") await archiveTax(actor, id);
   else if (intent === "restore") await restoreTax(actor, id);
   else if (intent === "delete") await deleteTax(actor, id);
-  else throw validationFailed({ intent: ["Choose default, archive, restore or delete"] }, "Choose what to do with the rate.");
+  else
+    throw validationFailed(
+      { intent: ["Choose default, archive, restore or delete"] },
+      "Choose what to do with the rate.",
+    );
   return redirect("/settings/taxes", 303);
 }
 

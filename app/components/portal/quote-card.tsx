@@ -90,13 +90,7 @@ export function QuoteCard({
       ) : (
         <>
           <LineItems items={q.items} currency={q.currency} />
-          <Totals
-            currency={q.currency}
-            rows={[
-              ...summaryRows(q.summary),
-              ["Total", q.totalCents, true],
-            ]}
-          />
+          <Totals currency={q.currency} rows={[...summaryRows(q.summary), ["Total", q.totalCents, true]]} />
         </>
       )}
       {q.notes ? <p className="portal-notes">{q.notes}</p> : null}

@@ -213,10 +213,7 @@ export function ApprovedChoice({ q }: { q: PortalQuote }) {
   return (
     <>
       <LineItems items={lines} currency={q.currency} />
-      <Totals
-        currency={q.currency}
-        rows={[...summaryRows(q.summary), ["Total", q.summary.total, true]]}
-      />
+      <Totals currency={q.currency} rows={[...summaryRows(q.summary), ["Total", q.summary.total, true]]} />
       {q.chosenOption || extras.length ? (
         <p className="portal-choice-record">
           Your choice:{" "}

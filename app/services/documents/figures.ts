@@ -2,7 +2,14 @@
 // labelled for the page, the PDF, the portal and the e-mails: every one shows the same numbers
 // because every one calls this. Pure: the rate book comes from the caller.
 import { decimalToMilli, percentToPpm } from "./line-items";
-import { priceLines, storedDiscount, summaryOf, type PricedInput, type RateBook, type Summary } from "~/services/taxes/rate-book";
+import {
+  priceLines,
+  storedDiscount,
+  summaryOf,
+  type PricedInput,
+  type RateBook,
+  type Summary,
+} from "~/services/taxes/rate-book";
 import type { DocumentFigures } from "~/services/money/prices";
 
 /** A line as the tables hold it (model attributes or raw rows, both accepted). */

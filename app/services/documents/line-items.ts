@@ -11,7 +11,8 @@ export function parseDiscount(type: "percent" | "amount" | null, value: string |
   if (!value) return type ? new Invalid("Enter the discount, like 10 (percent) or 25.00 (amount)") : null;
   if (type === "percent" || (!type && value.trim().endsWith("%"))) {
     const ppm = taxRate(value.trim());
-    if (ppm instanceof Invalid) return new Invalid("A percent discount is from 0 to 100 with up to 3 decimals, like 10");
+    if (ppm instanceof Invalid)
+      return new Invalid("A percent discount is from 0 to 100 with up to 3 decimals, like 10");
     return ppm > 0 ? { type: "percent", milliPercent: ppm / 10 } : null;
   }
   if (!type) return new Invalid("Choose percent or amount for the discount");

@@ -95,8 +95,7 @@ export async function priceForm(
   );
   const byLine = new Map(countedList.map((l, i) => [l, figures.lines[i]!]));
   const rows = lines.map((l, i) => {
-    const f =
-      byLine.get(l) ?? priceLines([l.line!], book, { discount: null, exempt: !!exemptReason }).lines[0]!;
+    const f = byLine.get(l) ?? priceLines([l.line!], book, { discount: null, exempt: !!exemptReason }).lines[0]!;
     return {
       position: i + 1,
       description: l.description,

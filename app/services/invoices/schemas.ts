@@ -36,23 +36,25 @@ export type OfficePaymentInput = z.output<typeof officePaymentSchema>;
  * with an issue date and a due date instead of "valid until" (blank = today, and today + the
  * tenant's payment terms). An invoice's lines all count: it has no options or optional items.
  */
-export const invoiceFormSchema = z.object({
-  customerId: z.string({ required_error: "Choose a customer" }).uuid("Choose a customer"),
-  issueDate: checked(isoDate)
-    .optional()
-    .transform((v) => v ?? null),
-  dueDate: checked(isoDate)
-    .optional()
-    .transform((v) => v ?? null),
-  currency: checked(currency)
-    .optional()
-    .transform((v) => v ?? null),
-  notes: checked(maxLen(5000))
-    .optional()
-    .transform((v) => v ?? null),
-  items: lineItemsSchema,
-  ...discountFields,
-}).transform(withDiscount);
+export const invoiceFormSchema = z
+  .object({
+    customerId: z.string({ required_error: "Choose a customer" }).uuid("Choose a customer"),
+    issueDate: checked(isoDate)
+      .optional()
+      .transform((v) => v ?? null),
+    dueDate: checked(isoDate)
+      .optional()
+      .transform((v) => v ?? null),
+    currency: checked(currency)
+      .optional()
+      .transform((v) => v ?? null),
+    notes: checked(maxLen(5000))
+      .optional()
+      .transform((v) => v ?? null),
+    items: lineItemsSchema,
+    ...discountFields,
+  })
+  .transform(withDiscount);
 export type InvoiceFormValue = z.output<typeof invoiceFormSchema>;
 
 /** The void page's confirm button: no fields (the invoice is in the path). */

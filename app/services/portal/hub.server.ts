@@ -121,18 +121,18 @@ const storedLine = (l: RawLine): StoredLine => ({
 /** The document's figures for its recorded choice (a quote), else its default: what the card shows before any ticking. */
 function withSummary<
   L extends { priced?: ChoiceLine["priced"]; option?: string | null; optional?: boolean; selected?: boolean | null },
->(
-  doc: RawDoc,
-  items: L[],
-  pricing: ChoicePricing,
-): { items: L[]; pricing: ChoicePricing; summary: Summary } {
+>(doc: RawDoc, items: L[], pricing: ChoicePricing): { items: L[]; pricing: ChoicePricing; summary: Summary } {
   const counted = countedLines(items.map((l) => ({ ...l, option: l.option ?? null, optional: !!l.optional })));
   const figures = priceLines(
     counted.map((l) => l.priced!),
     pricing.book,
     { discount: pricing.discount, exempt: !!pricing.exemptReason },
   );
-  return { items, pricing, summary: summaryOf(figures, { discount: pricing.discount, exemptReason: doc.taxExemptReason }) };
+  return {
+    items,
+    pricing,
+    summary: summaryOf(figures, { discount: pricing.discount, exemptReason: doc.taxExemptReason }),
+  };
 }
 
 const ITEMS = (kind: "quote" | "invoice", doc: string) => `
@@ -210,19 +210,22 @@ type HubRow = {
     properties: Array<{ id: string; label: string | null; address: string | null }> | null;
   } | null;
   quotes: Array<
-    Json<Omit<PortalQuote, "items" | "depositPaid" | "changeRequests" | "pricing" | "summary">, "approvedAt" | "declinedAt"> &
+    Json<
+      Omit<PortalQuote, "items" | "depositPaid" | "changeRequests" | "pricing" | "summary">,
+      "approvedAt" | "declinedAt"
+    > &
       RawDoc & {
-      items: Array<Omit<PortalQuoteLine, "priced"> & RawLine> | null;
-      depositPaid: (Omit<NonNullable<PortalQuote["depositPaid"]>, "paidAt"> & { paidAt: string }) | null;
-      changeRequests: Array<{ message: string; createdAt: string }> | null;
-    }
+        items: Array<Omit<PortalQuoteLine, "priced"> & RawLine> | null;
+        depositPaid: (Omit<NonNullable<PortalQuote["depositPaid"]>, "paidAt"> & { paidAt: string }) | null;
+        changeRequests: Array<{ message: string; createdAt: string }> | null;
+      }
   >;
   invoices: Array<
     Json<Omit<PortalInvoice, "items" | "payments" | "paymentKey" | "balanceCents" | "pricing" | "summary">, "paidAt"> &
       RawDoc & {
-      items: Array<Omit<PortalLineItem, "priced"> & RawLine> | null;
-      payments: Array<Json<PortalPayment, "recordedAt">> | null;
-    }
+        items: Array<Omit<PortalLineItem, "priced"> & RawLine> | null;
+        payments: Array<Json<PortalPayment, "recordedAt">> | null;
+      }
   >;
   requests: Array<Json<PortalBookingRequest, "createdAt">>;
   visits: Array<Omit<PortalVisit, "crew"> & { crew: string[] | null }> | null;

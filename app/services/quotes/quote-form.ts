@@ -24,29 +24,31 @@ export const depositCell: Check<DepositInput> = (s) => {
   return { percent: null, cents };
 };
 
-export const quoteFormSchema = z.object({
-  customerId: z.string({ required_error: "Choose a customer" }).uuid("Choose a customer"),
-  title: checked(maxLen(200))
-    .optional()
-    .transform((v) => v ?? null),
-  validUntil: checked(isoDate)
-    .optional()
-    .transform((v) => v ?? null),
-  currency: checked(currency)
-    .optional()
-    .transform((v) => v ?? null),
-  notes: checked(maxLen(5000))
-    .optional()
-    .transform((v) => v ?? null),
-  /** One of the customer's service properties (the service checks it is theirs). */
-  propertyId: z.string().uuid("Choose one of the customer's properties.").optional(),
-  /** The booking request the quote answers (from /quotes/new?requestId=). */
-  requestId: z.string().uuid().optional(),
-  items: lineItemsSchema,
-  deposit: checked(depositCell)
-    .optional()
-    .transform((v) => v ?? { percent: null, cents: null }),
-  /** The document discount, before tax, spread over the counted lines. */
-  ...discountFields,
-}).transform(withDiscount);
+export const quoteFormSchema = z
+  .object({
+    customerId: z.string({ required_error: "Choose a customer" }).uuid("Choose a customer"),
+    title: checked(maxLen(200))
+      .optional()
+      .transform((v) => v ?? null),
+    validUntil: checked(isoDate)
+      .optional()
+      .transform((v) => v ?? null),
+    currency: checked(currency)
+      .optional()
+      .transform((v) => v ?? null),
+    notes: checked(maxLen(5000))
+      .optional()
+      .transform((v) => v ?? null),
+    /** One of the customer's service properties (the service checks it is theirs). */
+    propertyId: z.string().uuid("Choose one of the customer's properties.").optional(),
+    /** The booking request the quote answers (from /quotes/new?requestId=). */
+    requestId: z.string().uuid().optional(),
+    items: lineItemsSchema,
+    deposit: checked(depositCell)
+      .optional()
+      .transform((v) => v ?? { percent: null, cents: null }),
+    /** The document discount, before tax, spread over the counted lines. */
+    ...discountFields,
+  })
+  .transform(withDiscount);
 export type QuoteFormValue = z.output<typeof quoteFormSchema>;

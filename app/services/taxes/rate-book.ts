@@ -97,7 +97,10 @@ export type Summary = {
   exemptReason: string | null;
 };
 
-export function summaryOf(f: DocumentFigures, doc: { discount: Discount | null; exemptReason: string | null }): Summary {
+export function summaryOf(
+  f: DocumentFigures,
+  doc: { discount: Discount | null; exemptReason: string | null },
+): Summary {
   const pct = doc.discount?.type === "percent" ? ppmToPercentText(doc.discount.milliPercent * 10) : null;
   return {
     subtotal: f.subtotal,

@@ -149,8 +149,9 @@ export async function saveTaxRate(actor: Actor, v: TaxRateValue): Promise<string
         await r.save({ transaction: t });
         id = r.id;
       } else {
-        id = (await TaxRate.create({ tenantId: actor.tenantId, name: v.name, rate, isGroup: false }, { transaction: t }))
-          .id;
+        id = (
+          await TaxRate.create({ tenantId: actor.tenantId, name: v.name, rate, isGroup: false }, { transaction: t })
+        ).id;
       }
       if (v.isDefault) await makeDefault(t, actor.tenantId, id);
       return id;
@@ -180,7 +181,9 @@ export async function saveTaxGroup(actor: Actor, v: TaxGroupValue): Promise<stri
         });
         const changed = g.name !== v.name || old.map((m) => m.rateId).join() !== v.rateIds.join();
         if (changed && (await usesOf(t, actor.tenantId, g.id)).size)
-          throw conflict(`“${g.name}” is in use, so its rates stay as they are. Archive it and add a new group instead.`);
+          throw conflict(
+            `“${g.name}” is in use, so its rates stay as they are. Archive it and add a new group instead.`,
+          );
         g.set({ name: v.name });
         await g.save({ transaction: t });
         await TaxGroupRate.destroy({ where: { tenantId: actor.tenantId, groupId: g.id }, transaction: t });
@@ -202,7 +205,11 @@ export async function saveTaxGroup(actor: Actor, v: TaxGroupValue): Promise<stri
 
 async function makeDefault(t: Tx, tenantId: string, id: string) {
   await clearDefault(t, tenantId, id);
-  await rows(`UPDATE tax_rates SET is_default = true, updated_at = now() WHERE tenant_id = $1 AND id = $2`, [tenantId, id], t);
+  await rows(
+    `UPDATE tax_rates SET is_default = true, updated_at = now() WHERE tenant_id = $1 AND id = $2`,
+    [tenantId, id],
+    t,
+  );
 }
 
 /** Makes a rate or group the default of new lines (an archived one: 409). */
