@@ -338,6 +338,8 @@ describe("/settings/export", () => {
       "country",
       "notes",
       "external_id",
+      "tax_exempt",
+      "tax_exempt_reason",
     ]);
     const tricky = customers.data.find((r) => r.email === seeded.tricky.email)!;
     assert.equal(tricky.name, `'=HYPERLINK("http://evil.example","a${TAG}")`);
