@@ -236,7 +236,7 @@ test("quote page: line items and totals with currency, approval name, time and I
     "1.5",
     "£90.00",
     "Subtotal £390.00",
-    "Tax £60.00",
+    "Tax 20% £60.00",
     "Total (GBP) £450.00",
     "Lea Q. Signer",
     "203.0.113.7",

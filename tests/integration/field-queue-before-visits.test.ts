@@ -47,9 +47,11 @@ async function stateOf(tenantId: string) {
           bind,
         )
       ).map((e) => [e.from_status, e.to_status, iso(e.occurred_at)]),
+      // The paid time as it was recorded before visits; the break between two clock runs that
+      // timesheets now record as well is a row the old model did not have.
       timeEntries: (
         await rows<{ started_at: Date; ended_at: Date; note: string | null }>(
-          `SELECT started_at, ended_at, note FROM time_entries WHERE tenant_id = $1 AND job_id = $2 ORDER BY started_at, ended_at`,
+          `SELECT started_at, ended_at, note FROM time_entries WHERE tenant_id = $1 AND job_id = $2 AND kind <> 'break' ORDER BY started_at, ended_at`,
           bind,
         )
       ).map((e) => [iso(e.started_at), iso(e.ended_at), e.note]),
