@@ -133,7 +133,7 @@ test("a queue recorded before visits applies after them with the same results, a
   // After visits, each job's work landed on its one visit.
   const visits = await rows<{ job_id: string; status: string; entries: number; unnamed: number }>(
     `SELECT v.job_id, v.status,
-            (SELECT count(*)::int FROM time_entries e WHERE e.tenant_id = v.tenant_id AND e.visit_id = v.id) AS entries,
+            (SELECT count(*)::int FROM time_entries e WHERE e.tenant_id = v.tenant_id AND e.visit_id = v.id AND e.kind <> 'break') AS entries,
             (SELECT count(*)::int FROM time_entries e WHERE e.tenant_id = v.tenant_id AND e.job_id = v.job_id AND e.visit_id IS NULL) AS unnamed
        FROM visits v WHERE v.tenant_id = $1 ORDER BY v.starts_at`,
     [t.id],
