@@ -111,6 +111,8 @@ export function customersCsv(rows = ROWS): string {
         ? "Gate code 4412.\nDog in yard."
         : pick(["Mornings only.", "Call first.", "Side door.", "Text ahead."]),
       `CUST-${100_000 + i}`,
+      i % 25 === 0 ? "yes" : "no",
+      i % 25 === 0 ? "Church: exemption certificate on file" : "",
     ];
   });
   return toCsv(
