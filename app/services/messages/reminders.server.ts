@@ -88,11 +88,14 @@ async function queueReminder(d: Due): Promise<boolean> {
     if (d.reminder === "visit" && !visit) return false;
     if (!doc) return false;
     // The customer row is read again here: one who opted out since the query is not written to.
+    // Locked for update: two reminder passes at once (two servers) take a customer's turn one
+    // after the other, so the second finds the portal link the first made instead of making
+    // another.
     // The link in a statement of its own: Citus refuses FOR SHARE with a subquery in the list
     // (docs/decisions/228-citus-run.md).
     const customer = await one<Omit<Row, "link_id">>(
       `SELECT c.id AS customer_id, c.name, c.email, c.auto_reminders, tn.name AS b_name, tn.email AS b_email, tn.phone AS b_phone, tn.address AS b_address, tn.brand_color AS b_color, tn.time_zone
-         FROM customers c JOIN tenants tn ON tn.id = c.tenant_id WHERE c.tenant_id = $1 AND tn.id = $1 AND c.id = $2 FOR SHARE OF c`,
+         FROM customers c JOIN tenants tn ON tn.id = c.tenant_id WHERE c.tenant_id = $1 AND tn.id = $1 AND c.id = $2 FOR NO KEY UPDATE OF c`,
       [d.tenant_id, doc.customer_id],
       t,
     );
