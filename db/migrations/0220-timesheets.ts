@@ -40,7 +40,7 @@ export const up: Migration = async ({ context: sql }) => {
       approved_by uuid,
       PRIMARY KEY (tenant_id, user_id, week_start),
       FOREIGN KEY (tenant_id, user_id) REFERENCES users (tenant_id, id) ON DELETE CASCADE,
-      FOREIGN KEY (tenant_id, approved_by) REFERENCES users (tenant_id, id) ON DELETE SET NULL (approved_by)
+      FOREIGN KEY (tenant_id, approved_by) REFERENCES users (tenant_id, id)
     );
     ${tenantTableSecurity("timesheet_weeks")}
 
@@ -58,7 +58,7 @@ export const up: Migration = async ({ context: sql }) => {
       created_at timestamptz NOT NULL DEFAULT now(),
       PRIMARY KEY (tenant_id, id),
       FOREIGN KEY (tenant_id, user_id) REFERENCES users (tenant_id, id) ON DELETE CASCADE,
-      FOREIGN KEY (tenant_id, actor_id) REFERENCES users (tenant_id, id) ON DELETE SET NULL (actor_id)
+      FOREIGN KEY (tenant_id, actor_id) REFERENCES users (tenant_id, id)
     );
     CREATE INDEX timesheet_changes_week ON timesheet_changes (tenant_id, user_id, week_start, created_at);
     ${tenantTableSecurity("timesheet_changes")}
