@@ -90,7 +90,9 @@ export function SendConfirm({
               <dt>Subject</dt>
               <dd>{m?.subject}</dd>
             </dl>
-            <pre className="message-preview">{m?.text}</pre>
+            <pre className="message-preview" tabIndex={0} role="region" aria-label="The message">
+              {m?.text}
+            </pre>
             <Form method="post" className="form-actions">
               <CsrfInput />
               {resend ? <input type="hidden" name="resend" value="1" /> : null}
