@@ -43,6 +43,9 @@ describe("browser: accessibility of the forms, and the page list", { skip: SKIP_
       "quotes.new.tsx": "quote builder",
       "quotes.$id_.edit.tsx": "edit quote",
       "settings.price-book.tsx": "price book",
+      "settings.taxes.tsx": "tax rates",
+      // Its GET goes to the rates page's form for that rate.
+      "settings.taxes_.$id.tsx": "tax rates",
       "settings.messages.tsx": "messages outbox",
       "unsubscribe.$token.tsx": "stop reminders",
       "field.tsx": "my day",
