@@ -50,7 +50,7 @@ describe("browser: options and optional items in the portal, on a phone", { skip
         assert.ok(await card.getByLabel(/Extended 5-year warranty/).isChecked());
       }
       await total.getByText("$1,538.00").waitFor();
-      assert.match(await total.innerText(), /Subtotal\s+\$1,439\.00\s+Tax\s+\$99\.00\s+Total\s+\$1,538\.00/);
+      assert.match(await total.innerText(), /Subtotal\s+\$1,439\.00\s+Tax 8\.25%\s+\$99\.00\s+Total\s+\$1,538\.00/);
       assert.match(await card.innerText(), /I accept this quote for \$1,538\.00/);
       await card.scrollIntoViewIfNeeded();
       await screenshot(page, `portal-options-chosen-phone-${tag}`);
