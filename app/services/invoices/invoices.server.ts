@@ -1,4 +1,5 @@
 import { Op } from "sequelize";
+import { sendPreviewOf } from "~/services/documents/send-preview";
 import { assertManagesVisit } from "~/services/visits/access.server";
 import { inTenant, rows, type Tx } from "../../../db/index";
 import {
@@ -312,15 +313,7 @@ export async function sendInvoice(
 export async function invoiceSendPreview(actor: Actor, id: string) {
   return inTenant(actor.tenantId, async (t) => {
     const invoice = await findInvoice(t, actor, id);
-    const message = await previewInvoiceEmail(t, actor.tenantId, invoice);
-    return {
-      id: invoice.id,
-      number: invoice.number,
-      status: invoice.status,
-      sentAt: invoice.sentAt ? invoice.sentAt.toISOString() : null,
-      sendable: invoice.status === "draft" || invoice.status === "sent" || invoice.status === "partial",
-      message,
-    };
+    return sendPreviewOf(invoice, ["draft", "sent", "partial"], await previewInvoiceEmail(t, actor.tenantId, invoice));
   });
 }
 

@@ -1,6 +1,7 @@
 // Quotes by hand (docs/decisions/122): the commands behind the
 // quote builder, Send and Convert. Each takes the acting member and runs in one tenant
 // transaction; the route, the seed, the tests and the assistant's "start a quote" call them.
+import { sendPreviewOf } from "~/services/documents/send-preview";
 import { oneAtATime } from "~/services/limits/one-at-a-time.server";
 import { Op } from "sequelize";
 import { inTenant, one, rows, type Tx } from "../../../db/index";
@@ -468,15 +469,7 @@ export async function sendQuote(
 export async function quoteSendPreview(actor: Actor, id: string) {
   return inTenant(actor.tenantId, async (t) => {
     const quote = await findQuote(t, actor, id);
-    const message = await previewQuoteEmail(t, actor.tenantId, quote);
-    return {
-      id: quote.id,
-      number: quote.number,
-      status: quote.status,
-      sentAt: quote.sentAt ? quote.sentAt.toISOString() : null,
-      sendable: quote.status === "draft" || quote.status === "sent",
-      message,
-    };
+    return sendPreviewOf(quote, ["draft", "sent"], await previewQuoteEmail(t, actor.tenantId, quote));
   });
 }
 
