@@ -37,7 +37,7 @@ import { benchPhotos } from "./photos";
 import { benchAccountantFiles } from "./accountant-files";
 import { benchAccountExport } from "./account-export";
 import { benchTimesheets } from "./timesheets";
-import { benchFairness } from "./fairness";
+import { benchFairness, benchFairnessBefore } from "./fairness";
 import { closeDb } from "../db/index";
 
 async function main() {
@@ -130,6 +130,7 @@ async function main() {
     }
     if (!only || only === "FAIR") {
       console.log("Fairness (issue 31: tenant B's page while tenant A floods with previews, reports and searches)…");
+      figures.push(...(await benchFairnessBefore(database.url)));
       figures.push(...(await benchFairness(server.url, database.url)));
       await closeDb();
     }
