@@ -91,10 +91,12 @@ async function seed(
     );
   }
   const one = async <T = Record<string, unknown>>(sql: string, bind: unknown[] = []) => (await rows<T>(sql, bind))[0];
-  // Before each bulk statement: fresh statistics and no cached plans. The foreign-key checks and
-  // the triggers' statements keep the plan they were first given in this session; a check of
-  // visits against jobs planned while jobs held 600 rows scanned every job of the tenant per
-  // visit (an index on tenant_id alone), which made the 100,000-job insert quadratic (minutes).
+  // Before each bulk statement: fresh statistics and no cached plans, and no nested loops. The
+  // triggers' statements (visits made from jobs, the summaries) join what a statement inserted
+  // to tables whose statistics predate it: planned from "no completed visit yet", a summary's
+  // join rescanned all 94,000 new visits once per visit, and foreign-key checks planned while
+  // jobs held 600 rows kept that plan; either made the 100,000-job insert take many minutes.
+  await client.query(`SET enable_nestloop = off`);
   const fresh = async () => {
     await client.query(`ANALYZE tenants, users, customers, jobs, visits, visit_assignees, invoices`);
     await client.query(`DISCARD PLANS`);
