@@ -1,7 +1,8 @@
 /**
  * Part two's tenant (BENCHMARKS.md "Part two"): 50,000 customers, 100,000 jobs, 100,000
  * invoices, 150,000 payments, 20,000 quotes, 30 technicians with 600 jobs in the bench week
- * (this week, Monday to Sunday, in the tenant's zone; one visit each, 100 of them with a crew of two), one technician with 500 jobs in their
+ * (this week, Monday to Sunday, in the tenant's zone; one visit each, 100 of them with a crew of two, 50 of them the
+ * week's visit of a weekly series), one technician with 500 jobs in their
  * calendar feed's range, and one invoice of 50 lines. Seeded with one set-based INSERT ...
  * SELECT generate_series per table (seconds, not minutes): ids are md5-derived from the row
  * number so each table can name the rows of another without a lookup.
@@ -23,6 +24,8 @@ export const BIG = {
   weekJobsPerTechnician: 20,
   /** Week visits with a crew of two. */
   weekCrews: 100,
+  /** Week jobs that repeat weekly (open-ended series, a year of visits each). */
+  weekSeries: 50,
   feedJobs: 500,
   pdfLines: 50,
 } as const;
@@ -153,6 +156,34 @@ async function seed(
        JOIN visits v ON v.tenant_id = $1 AND v.job_id = ${id("w", "g")}`,
     [tid],
   );
+  // 50 of the week's jobs repeat weekly (open-ended, a year of visits made, as the horizon worker
+  // leaves them): the week's visit is the series' first, 51 more follow in the next weeks. Never
+  // technician 1's (an odd g is never a multiple of 30), so the feed keeps its 500.
+  await rows(
+    `INSERT INTO visit_series (tenant_id, id, job_id, rule, first_local, time_zone, duration_minutes, crew, open_ended, made_until)
+     SELECT $1, ${id("s", "g")}, ${id("w", "g")}, 'FREQ=WEEKLY;INTERVAL=1;BYDAY=' || (ARRAY['MO','TU','WE','TH','FR','SA','SU'])[1 + (g / 30) % 7],
+            x.first, '${ZONE}', 120, ARRAY[${id("t", "1 + g % 30")}], true, x.first + interval '51 weeks'
+       FROM generate_series(1, ${WEEK_JOBS - 1}, ${WEEK_JOBS / BIG.weekSeries}) g,
+            LATERAL (SELECT $2::date + (g / 30) % 7 + (8 + 3 * ((g / 30) / 7)) * interval '1 hour' AS first) x`,
+    [tid, week],
+  );
+  await rows(
+    `UPDATE visits v SET series_id = s.id, occurrence = s.first_local
+       FROM visit_series s WHERE s.tenant_id = $1 AND v.tenant_id = $1 AND v.job_id = s.job_id`,
+    [tid],
+  );
+  await rows(
+    `WITH v AS (
+       INSERT INTO visits (tenant_id, job_id, series_id, occurrence, starts_at, ends_at)
+       SELECT $1, s.job_id, s.id, o, o AT TIME ZONE s.time_zone, (o + interval '2 hours') AT TIME ZONE s.time_zone
+         FROM visit_series s, generate_series(s.first_local + interval '1 week', s.made_until, interval '1 week') o
+        WHERE s.tenant_id = $1
+       RETURNING tenant_id, id, series_id
+     )
+     INSERT INTO visit_assignees (tenant_id, visit_id, user_id)
+     SELECT v.tenant_id, v.id, s.crew[1] FROM v JOIN visit_series s ON s.tenant_id = v.tenant_id AND s.id = v.series_id`,
+    [tid],
+  );
   // Technician 1's next 80 days after the bench week: 480 more, so their feed holds 500.
   await rows(
     `INSERT INTO jobs (tenant_id, id, customer_id, title, status, assignee_id, scheduled_start, scheduled_end)
@@ -270,6 +301,9 @@ async function seed(
     [tid],
   );
   counts.weekJobs = inWeek!.n;
+  counts.weekSeries = Number(
+    (await one<{ n: number }>(`SELECT count(*)::int AS n FROM visit_series WHERE tenant_id = $1`, [tid]))!.n,
+  );
   counts.feedJobs = inFeed!.n;
   const seedSeconds = (Date.now() - started) / 1000;
   console.log(
