@@ -12,6 +12,7 @@ import { closeDb, configureDb } from "../db/index";
 import { createTenantWithUsers } from "../scripts/seeds/factories";
 import { signIdToken } from "../app/utils/signed-ids.server";
 import { clientFor } from "../tests/helpers/client";
+import { figure, type Figure } from "./lib";
 
 export const BIG = {
   customers: 50_000,
@@ -75,9 +76,34 @@ async function seed(
   baseUrl: string,
   started: number,
 ): Promise<BigTenant> {
-  const rows = async <T = Record<string, unknown>>(sql: string, bind: unknown[] = []) =>
-    (await client.query(sql, bind)).rows as T[];
+  // Each statement's time, so a slow seed says which table it spends on (printed at the end).
+  const steps: Array<[string, number]> = [];
+  const rows = async <T = Record<string, unknown>>(sql: string, bind: unknown[] = []) => {
+    const t0 = performance.now();
+    const result = (await client.query(sql, bind)).rows as T[];
+    steps.push([/^\s*(\w+(?: \w+)?(?: INTO)? \w+)/.exec(sql)?.[1] ?? sql.slice(0, 30), performance.now() - t0]);
+    return result;
+  };
+  if (process.env.BENCH_SEED_EXPLAIN) {
+    // Every statement (triggers' too) over BENCH_SEED_EXPLAIN ms, with its plan, as notices.
+    client.on("notice", (n) => console.log(n.message));
+    await client.query(`LOAD 'auto_explain'`);
+    await client.query(
+      `SET auto_explain.log_min_duration = ${Number(process.env.BENCH_SEED_EXPLAIN)}; SET auto_explain.log_analyze = on;
+       SET auto_explain.log_nested_statements = on; SET auto_explain.log_level = notice`,
+    );
+  }
   const one = async <T = Record<string, unknown>>(sql: string, bind: unknown[] = []) => (await rows<T>(sql, bind))[0];
+  // Before each bulk statement: fresh statistics and no cached plans, and no nested loops. The
+  // triggers' statements (visits made from jobs, the summaries) join what a statement inserted
+  // to tables whose statistics predate it: planned from "no completed visit yet", a summary's
+  // join rescanned all 94,000 new visits once per visit, and foreign-key checks planned while
+  // jobs held 600 rows kept that plan; either made the 100,000-job insert take many minutes.
+  await client.query(`SET enable_nestloop = off`);
+  const fresh = async () => {
+    await client.query(`ANALYZE tenants, users, customers, jobs, visits, visit_assignees, invoices`);
+    await client.query(`DISCARD PLANS`);
+  };
   const tid = t.id;
   await rows(`UPDATE tenants SET time_zone = $2 WHERE id = $1`, [tid, ZONE]);
   const clock = await one<{ today: string; week: string }>(
@@ -166,6 +192,7 @@ async function seed(
        FROM generate_series(0, ${FEED_EXTRA - 1}) g`,
     [tid, week],
   );
+  await fresh();
   // History: two years before the feed's range (over 35 days back). 1 in 20 cancelled, 1 in 20
   // waiting unscheduled, 1 in 20 on hold, the rest completed; completed job g has invoice g
   // unless g % 20 = 3 (about 5,000 completed jobs waiting to be invoiced).
@@ -183,6 +210,7 @@ async function seed(
   );
   // Invoices: 1 in 50 draft, 1 in 50 void, 4 in 50 sent, 2 in 50 partial, the rest paid; issued over two years.
   // The job link is written on both sides here (jobs.invoice_id above), so the link trigger is off meanwhile.
+  await fresh();
   await rows(`ALTER TABLE invoices DISABLE TRIGGER invoices_job_link`);
   try {
     await rows(
@@ -202,6 +230,7 @@ async function seed(
   } finally {
     await rows(`ALTER TABLE invoices ENABLE TRIGGER invoices_job_link`);
   }
+  await fresh();
   // Payments: invoice k = 1 + (p - 1) % 100,000 (the first 50,000 get two), received 0-19 days after issue.
   await rows(
     `INSERT INTO payments (tenant_id, invoice_id, amount_cents, currency, method, reference, received_on, recorded_at)
@@ -277,6 +306,12 @@ async function seed(
   );
   counts.feedJobs = inFeed!.n;
   const seedSeconds = (Date.now() - started) / 1000;
+  console.log(
+    `  seed steps (s): ${steps
+      .filter(([, ms]) => ms >= 100)
+      .map(([what, ms]) => `${what} ${(ms / 1000).toFixed(1)}`)
+      .join(", ")}`,
+  );
 
   const owner = await clientFor(t.users.owner, baseUrl, { production: true });
   const check = await owner.get("/");
@@ -296,4 +331,12 @@ async function seed(
     seedSeconds,
     counts,
   };
+}
+
+/** The big tenant's seed as figures: its time and its rows. */
+export function seedFigures(big: BigTenant): Figure[] {
+  return [
+    figure("P2 big tenant seed (set-based SQL)", big.seedSeconds, "s", "measured", null),
+    ...Object.entries(big.counts).map(([k, v]) => figure(`P2 big tenant ${k}`, v, "rows", "measured", null)),
+  ];
 }
