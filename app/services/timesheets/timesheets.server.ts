@@ -37,6 +37,13 @@ export type TimesheetLine = {
   overlaps: boolean;
   /** A pending entry in an approved week: it reached the week after approval. */
   late: boolean;
+  /**
+   * The whole entry this line is part of (a field clock's entry is two lines, travel then
+   * work): a correction changes the entry, so its form starts from these, and only the
+   * entry's last line carries it.
+   */
+  entry: { kind: TimeEntryKind; start: string; end: string };
+  lastPart: boolean;
 };
 
 type EntryRow = {
@@ -124,9 +131,11 @@ function linesOf(e: EntryRow, approved: boolean): TimesheetLine[] {
     visitId: e.visit_id,
     overlaps: false,
     late: approved && e.state === "pending" && e.origin === "field",
+    entry: { kind: e.kind, start: e.started_at.toISOString(), end: e.ended_at.toISOString() },
   };
-  const line = (kind: TimeEntryKind, start: Date, end: Date): TimesheetLine => ({
+  const line = (kind: TimeEntryKind, start: Date, end: Date, lastPart = true): TimesheetLine => ({
     ...base,
+    lastPart,
     kind,
     start: start.toISOString(),
     end: end.toISOString(),
@@ -134,7 +143,7 @@ function linesOf(e: EntryRow, approved: boolean): TimesheetLine[] {
   });
   const onSite = e.on_site_at;
   if (e.kind === "work" && onSite && onSite > e.started_at) {
-    const parts = [line("travel", e.started_at, onSite)];
+    const parts = [line("travel", e.started_at, onSite, !(e.ended_at > onSite))];
     if (e.ended_at > onSite) parts.push(line("work", onSite, e.ended_at));
     return parts;
   }
