@@ -45,6 +45,7 @@ import * as m0210 from "./0210-prices";
 import * as m0220 from "./0220-timesheets";
 import * as m0230 from "./0230-document-properties";
 import * as m0260 from "./0260-summaries";
+import * as m0280 from "./0280-company-logos";
 
 /**
  * Every migration, in order. Listed by hand (not globbed) so the compiled server bundle
@@ -98,4 +99,5 @@ export const MIGRATIONS: Array<[string, MigrationModule]> = [
   ["0220-timesheets", m0220],
   ["0230-document-properties", m0230],
   ["0260-summaries", m0260],
+  ["0280-company-logos", m0280],
 ];

@@ -1,7 +1,10 @@
 // E-mails in the business's name (docs/decisions/142): one layout, rendered with React on the
 // server to HTML (inline styles only: mail programs drop <style> and scripts), and the same
-// content as plain text. No images, so every message reads the same with images off.
+// content as plain text. The one image is the business's logo on top, by its public address
+// (docs/decisions/420-company-logo.md); the business's name stays as text under it, so every
+// message reads the same with images off.
 import { renderToStaticMarkup } from "react-dom/server";
+import { LOGO_BOX } from "~/services/company/logo-rules";
 
 /** The business a message speaks for: its name, contact details and colour (company settings). */
 export type Business = {
@@ -10,6 +13,8 @@ export type Business = {
   phone: string | null;
   address: string | null;
   color: string;
+  /** The logo's absolute URL (GET /logos/<tenant>/<id>), or null: the name alone heads the message. */
+  logoUrl?: string | null;
 };
 
 export type EmailContent = {
@@ -66,6 +71,24 @@ function EmailHtml({ c }: { c: EmailContent }) {
                   }}
                 >
                   <tbody>
+                    {c.business.logoUrl ? (
+                      <tr>
+                        <td style={{ padding: "24px 28px 0" }}>
+                          <img
+                            src={c.business.logoUrl}
+                            alt={`${c.business.name} logo`}
+                            height={LOGO_BOX.height}
+                            style={{
+                              display: "block",
+                              height: LOGO_BOX.height,
+                              width: "auto",
+                              maxWidth: LOGO_BOX.width * 1.5,
+                              border: 0,
+                            }}
+                          />
+                        </td>
+                      </tr>
+                    ) : null}
                     <tr>
                       <td style={{ padding: "24px 28px 8px", fontSize: 20, fontWeight: 700, color: c.business.color }}>
                         {c.business.name}
