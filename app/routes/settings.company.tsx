@@ -133,7 +133,14 @@ export default function CompanySettingsPage() {
             </p>
           )}
         </div>
-        <Form method="post" encType="multipart/form-data" id="company-logo-form" className="stack">
+        <Form
+          method="post"
+          encType="multipart/form-data"
+          id="company-logo-form"
+          className="stack"
+          // A new form after each upload or removal: the file chosen before is not kept.
+          key={logo?.url ?? "none"}
+        >
           <CsrfInput />
           <input type="hidden" name="intent" value="upload-logo" />
           <Field

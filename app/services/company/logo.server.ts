@@ -7,7 +7,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import zlib from "node:zlib";
 import PDFDocument from "pdfkit";
-import { inTenant, one, type Tx } from "../../../db/index";
+import { inTenant, type Tx } from "../../../db/index";
 import { CompanyLogo } from "../../../db/models";
 import { AppError, validationFailed } from "~/utils/app-error";
 import type { Actor } from "~/services/accounts/actor";
@@ -102,8 +102,8 @@ export const logoMeta = (actor: Actor) => inTenant(actor.tenantId, (t) => logoMe
 
 /** The logo's bytes for drawing into a PDF, or null. */
 export async function logoBytesIn(t: Tx, tenantId: string): Promise<Buffer | null> {
-  const r = await one<{ bytes: Buffer }>(`SELECT bytes FROM company_logos WHERE tenant_id = $1`, [tenantId], t);
-  return r ? Buffer.from(r.bytes) : null;
+  const logo = await CompanyLogo.findOne({ where: { tenantId }, attributes: ["bytes"], transaction: t });
+  return logo ? Buffer.from(logo.bytes) : null;
 }
 
 /** The logo's path on this site: what the app's pages and the portal put in an <img>. */
