@@ -80,7 +80,11 @@ describe("browser: the company logo, uploaded and shown", { skip: SKIP_BROWSER }
       await page.getByRole("button", { name: "Remove logo" }).click();
       await page.getByText("Logo removed.").waitFor();
       assert.equal(await page.locator(".company-logo-preview").count(), 0);
-      assert.deepEqual(errors, []);
+      // The one refused upload answers 422 on purpose; the browser logs that response, nothing else.
+      assert.deepEqual(
+        errors.filter((e) => !/status of 422/.test(e)),
+        [],
+      );
       assert.deepEqual(customerErrors, []);
       await portal.close();
       await context.close();

@@ -14,7 +14,7 @@ import type { Actor } from "~/services/accounts/actor";
 import { isUuid } from "~/utils/crypto.server";
 import { env } from "~/utils/env.server";
 import { sniffPhotoType } from "~/services/field/photo-rules";
-import { isLogoContentType, LOGO_MAX_BYTES, LOGO_MAX_SIDE, type LogoContentType } from "./logo-rules";
+import { isLogoContentType, LOGO_BOX, LOGO_MAX_BYTES, LOGO_MAX_SIDE, type LogoContentType } from "./logo-rules";
 
 export type LogoMeta = { id: string; contentType: LogoContentType; width: number; height: number; byteSize: number };
 
@@ -110,6 +110,17 @@ export async function logoBytesIn(t: Tx, tenantId: string): Promise<Buffer | nul
 export const logoPath = (tenantId: string, logoId: string) => `/logos/${tenantId}/${logoId}`;
 /** The same as an absolute URL, for e-mails. */
 export const logoUrl = (tenantId: string, logoId: string) => `${env().APP_URL}${logoPath(tenantId, logoId)}`;
+
+/** The logo as an e-mail shows it: its absolute URL and its size fitted to the logo box (pixels). */
+export type EmailLogo = { url: string; width: number; height: number };
+export function emailLogo(tenantId: string, logo: { id: string; width: number; height: number }): EmailLogo {
+  const scale = Math.min(LOGO_BOX.width / logo.width, LOGO_BOX.height / logo.height);
+  return {
+    url: logoUrl(tenantId, logo.id),
+    width: Math.max(1, Math.round(logo.width * scale)),
+    height: Math.max(1, Math.round(logo.height * scale)),
+  };
+}
 
 /**
  * GET /logos/<tenant>/<id>: the logo under that id, or null (another id, a replaced or removed

@@ -10,7 +10,7 @@ import { mailMode, messageIdDomain, type MailMode } from "./config.server";
 import { withLink } from "./links.server";
 import type { Business } from "./templates.server";
 import { DEFAULT_BRAND_COLOR } from "~/services/company/schemas";
-import { logoMetaIn, logoUrl } from "~/services/company/logo.server";
+import { emailLogo, logoMetaIn } from "~/services/company/logo.server";
 
 export type NewMessage = {
   tenantId: string;
@@ -98,7 +98,7 @@ export async function businessOf(t: Tx, tenantId: string): Promise<Business> {
     phone: tenant?.phone ?? null,
     address: tenant?.address ?? null,
     color: tenant?.brandColor ?? DEFAULT_BRAND_COLOR,
-    logoUrl: logo ? logoUrl(tenantId, logo.id) : null,
+    logo: logo ? emailLogo(tenantId, logo) : null,
   };
 }
 

@@ -4,7 +4,7 @@
 // (docs/decisions/420-company-logo.md); the business's name stays as text under it, so every
 // message reads the same with images off.
 import { renderToStaticMarkup } from "react-dom/server";
-import { LOGO_BOX } from "~/services/company/logo-rules";
+import type { EmailLogo } from "~/services/company/logo.server";
 
 /** The business a message speaks for: its name, contact details and colour (company settings). */
 export type Business = {
@@ -13,8 +13,8 @@ export type Business = {
   phone: string | null;
   address: string | null;
   color: string;
-  /** The logo's absolute URL (GET /logos/<tenant>/<id>), or null: the name alone heads the message. */
-  logoUrl?: string | null;
+  /** The logo (its absolute URL, GET /logos/<tenant>/<id>, and its size), or none: the name alone heads the message. */
+  logo?: EmailLogo | null;
 };
 
 export type EmailContent = {
@@ -71,18 +71,19 @@ function EmailHtml({ c }: { c: EmailContent }) {
                   }}
                 >
                   <tbody>
-                    {c.business.logoUrl ? (
+                    {c.business.logo ? (
                       <tr>
                         <td style={{ padding: "24px 28px 0" }}>
+                          {/* Width and height as attributes too: some mail programs read only those. */}
                           <img
-                            src={c.business.logoUrl}
+                            src={c.business.logo.url}
                             alt={`${c.business.name} logo`}
-                            height={LOGO_BOX.height}
+                            width={c.business.logo.width}
+                            height={c.business.logo.height}
                             style={{
                               display: "block",
-                              height: LOGO_BOX.height,
-                              width: "auto",
-                              maxWidth: LOGO_BOX.width * 1.5,
+                              width: c.business.logo.width,
+                              height: c.business.logo.height,
                               border: 0,
                             }}
                           />
