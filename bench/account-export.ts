@@ -10,7 +10,7 @@ import os from "node:os";
 import pg from "pg";
 import { figure, round, type Figure } from "./lib";
 import type { RunningServer } from "../tests/helpers/server";
-import { seedBigTenant } from "./big-tenant";
+import type { BigTenant } from "./big-tenant";
 
 /** The process's resident set in MB (VmRSS), or null when it cannot be read. */
 function rssMb(pid: number | undefined): number | null {
@@ -22,10 +22,11 @@ function rssMb(pid: number | undefined): number | null {
   }
 }
 
-export async function benchAccountExport(server: RunningServer, databaseUrl: string): Promise<Figure[]> {
-  console.log("  seeding the big tenant…");
-  const big = await seedBigTenant(server.url, databaseUrl);
-  console.log(`  seeded in ${round(big.seedSeconds, 1)} s: ${JSON.stringify(big.counts)}`);
+export async function benchAccountExport(
+  server: RunningServer,
+  databaseUrl: string,
+  big: BigTenant,
+): Promise<Figure[]> {
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
   try {

@@ -1,7 +1,8 @@
 /**
  * Part two's tenant (BENCHMARKS.md "Part two"): 50,000 customers, 100,000 jobs, 100,000
  * invoices, 150,000 payments, 20,000 quotes, 30 technicians with 600 jobs in the bench week
- * (this week, Monday to Sunday, in the tenant's zone; one visit each, 100 of them with a crew of two), one technician with 500 jobs in their
+ * (this week, Monday to Sunday, in the tenant's zone; one visit each, 100 of them with a crew of two, 50 of them the
+ * week's visit of a weekly series), one technician with 500 jobs in their
  * calendar feed's range, and one invoice of 50 lines. Seeded with one set-based INSERT ...
  * SELECT generate_series per table (seconds, not minutes): ids are md5-derived from the row
  * number so each table can name the rows of another without a lookup.
@@ -11,6 +12,7 @@ import { closeDb, configureDb } from "../db/index";
 import { createTenantWithUsers } from "../scripts/seeds/factories";
 import { signIdToken } from "../app/utils/signed-ids.server";
 import { clientFor } from "../tests/helpers/client";
+import { figure, type Figure } from "./lib";
 
 export const BIG = {
   customers: 50_000,
@@ -22,6 +24,8 @@ export const BIG = {
   weekJobsPerTechnician: 20,
   /** Week visits with a crew of two. */
   weekCrews: 100,
+  /** Week jobs that repeat weekly (open-ended series, a year of visits each). */
+  weekSeries: 50,
   feedJobs: 500,
   pdfLines: 50,
 } as const;
@@ -72,9 +76,34 @@ async function seed(
   baseUrl: string,
   started: number,
 ): Promise<BigTenant> {
-  const rows = async <T = Record<string, unknown>>(sql: string, bind: unknown[] = []) =>
-    (await client.query(sql, bind)).rows as T[];
+  // Each statement's time, so a slow seed says which table it spends on (printed at the end).
+  const steps: Array<[string, number]> = [];
+  const rows = async <T = Record<string, unknown>>(sql: string, bind: unknown[] = []) => {
+    const t0 = performance.now();
+    const result = (await client.query(sql, bind)).rows as T[];
+    steps.push([/^\s*(\w+(?: \w+)?(?: INTO)? \w+)/.exec(sql)?.[1] ?? sql.slice(0, 30), performance.now() - t0]);
+    return result;
+  };
+  if (process.env.BENCH_SEED_EXPLAIN) {
+    // Every statement (triggers' too) over BENCH_SEED_EXPLAIN ms, with its plan, as notices.
+    client.on("notice", (n) => console.log(n.message));
+    await client.query(`LOAD 'auto_explain'`);
+    await client.query(
+      `SET auto_explain.log_min_duration = ${Number(process.env.BENCH_SEED_EXPLAIN)}; SET auto_explain.log_analyze = on;
+       SET auto_explain.log_nested_statements = on; SET auto_explain.log_level = notice`,
+    );
+  }
   const one = async <T = Record<string, unknown>>(sql: string, bind: unknown[] = []) => (await rows<T>(sql, bind))[0];
+  // Before each bulk statement: fresh statistics and no cached plans, and no nested loops. The
+  // triggers' statements (visits made from jobs, the summaries) join what a statement inserted
+  // to tables whose statistics predate it: planned from "no completed visit yet", a summary's
+  // join rescanned all 94,000 new visits once per visit, and foreign-key checks planned while
+  // jobs held 600 rows kept that plan; either made the 100,000-job insert take many minutes.
+  await client.query(`SET enable_nestloop = off`);
+  const fresh = async () => {
+    await client.query(`ANALYZE tenants, users, customers, jobs, visits, visit_assignees, invoices`);
+    await client.query(`DISCARD PLANS`);
+  };
   const tid = t.id;
   await rows(`UPDATE tenants SET time_zone = $2 WHERE id = $1`, [tid, ZONE]);
   const clock = await one<{ today: string; week: string }>(
@@ -127,6 +156,34 @@ async function seed(
        JOIN visits v ON v.tenant_id = $1 AND v.job_id = ${id("w", "g")}`,
     [tid],
   );
+  // 50 of the week's jobs repeat weekly (open-ended, a year of visits made, as the horizon worker
+  // leaves them): the week's visit is the series' first, 51 more follow in the next weeks. Never
+  // technician 1's (an odd g is never a multiple of 30), so the feed keeps its 500.
+  await rows(
+    `INSERT INTO visit_series (tenant_id, id, job_id, rule, first_local, time_zone, duration_minutes, crew, open_ended, made_until)
+     SELECT $1, ${id("s", "g")}, ${id("w", "g")}, 'FREQ=WEEKLY;INTERVAL=1;BYDAY=' || (ARRAY['MO','TU','WE','TH','FR','SA','SU'])[1 + (g / 30) % 7],
+            x.first, '${ZONE}', 120, ARRAY[${id("t", "1 + g % 30")}], true, x.first + interval '51 weeks'
+       FROM generate_series(1, ${WEEK_JOBS - 1}, ${WEEK_JOBS / BIG.weekSeries}) g,
+            LATERAL (SELECT $2::date + (g / 30) % 7 + (8 + 3 * ((g / 30) / 7)) * interval '1 hour' AS first) x`,
+    [tid, week],
+  );
+  await rows(
+    `UPDATE visits v SET series_id = s.id, occurrence = s.first_local
+       FROM visit_series s WHERE s.tenant_id = $1 AND v.tenant_id = $1 AND v.job_id = s.job_id`,
+    [tid],
+  );
+  await rows(
+    `WITH v AS (
+       INSERT INTO visits (tenant_id, job_id, series_id, occurrence, starts_at, ends_at)
+       SELECT $1, s.job_id, s.id, o, o AT TIME ZONE s.time_zone, (o + interval '2 hours') AT TIME ZONE s.time_zone
+         FROM visit_series s, generate_series(s.first_local + interval '1 week', s.made_until, interval '1 week') o
+        WHERE s.tenant_id = $1
+       RETURNING tenant_id, id, series_id
+     )
+     INSERT INTO visit_assignees (tenant_id, visit_id, user_id)
+     SELECT v.tenant_id, v.id, s.crew[1] FROM v JOIN visit_series s ON s.tenant_id = v.tenant_id AND s.id = v.series_id`,
+    [tid],
+  );
   // Technician 1's next 80 days after the bench week: 480 more, so their feed holds 500.
   await rows(
     `INSERT INTO jobs (tenant_id, id, customer_id, title, status, assignee_id, scheduled_start, scheduled_end)
@@ -135,6 +192,7 @@ async function seed(
        FROM generate_series(0, ${FEED_EXTRA - 1}) g`,
     [tid, week],
   );
+  await fresh();
   // History: two years before the feed's range (over 35 days back). 1 in 20 cancelled, 1 in 20
   // waiting unscheduled, 1 in 20 on hold, the rest completed; completed job g has invoice g
   // unless g % 20 = 3 (about 5,000 completed jobs waiting to be invoiced).
@@ -152,6 +210,7 @@ async function seed(
   );
   // Invoices: 1 in 50 draft, 1 in 50 void, 4 in 50 sent, 2 in 50 partial, the rest paid; issued over two years.
   // The job link is written on both sides here (jobs.invoice_id above), so the link trigger is off meanwhile.
+  await fresh();
   await rows(`ALTER TABLE invoices DISABLE TRIGGER invoices_job_link`);
   try {
     await rows(
@@ -171,6 +230,7 @@ async function seed(
   } finally {
     await rows(`ALTER TABLE invoices ENABLE TRIGGER invoices_job_link`);
   }
+  await fresh();
   // Payments: invoice k = 1 + (p - 1) % 100,000 (the first 50,000 get two), received 0-19 days after issue.
   await rows(
     `INSERT INTO payments (tenant_id, invoice_id, amount_cents, currency, method, reference, received_on, recorded_at)
@@ -241,8 +301,17 @@ async function seed(
     [tid],
   );
   counts.weekJobs = inWeek!.n;
+  counts.weekSeries = Number(
+    (await one<{ n: number }>(`SELECT count(*)::int AS n FROM visit_series WHERE tenant_id = $1`, [tid]))!.n,
+  );
   counts.feedJobs = inFeed!.n;
   const seedSeconds = (Date.now() - started) / 1000;
+  console.log(
+    `  seed steps (s): ${steps
+      .filter(([, ms]) => ms >= 100)
+      .map(([what, ms]) => `${what} ${(ms / 1000).toFixed(1)}`)
+      .join(", ")}`,
+  );
 
   const owner = await clientFor(t.users.owner, baseUrl, { production: true });
   const check = await owner.get("/");
@@ -262,4 +331,12 @@ async function seed(
     seedSeconds,
     counts,
   };
+}
+
+/** The big tenant's seed as figures: its time and its rows. */
+export function seedFigures(big: BigTenant): Figure[] {
+  return [
+    figure("P2 big tenant seed (set-based SQL)", big.seedSeconds, "s", "measured", null),
+    ...Object.entries(big.counts).map(([k, v]) => figure(`P2 big tenant ${k}`, v, "rows", "measured", null)),
+  ];
 }

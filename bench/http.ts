@@ -89,3 +89,30 @@ export async function benchHttp(server: RunningServer, pages: PageTargets[] = []
 }
 
 export { productionServer };
+
+/** B2's signed-in and portal pages (BENCHMARKS.md B2 and part two's "B2 again"). */
+export function b2Pages(baseUrl: string, user: { cookie: string; csrf: string }, portalPath: string): PageTargets[] {
+  const session = { cookie: user.cookie, origin: baseUrl };
+  return [
+    {
+      name: "POST /ai-assistant/generate",
+      path: "/ai-assistant/generate",
+      method: "POST",
+      body: new URLSearchParams({
+        _csrf: user.csrf,
+        mode: "quote",
+        job_title: "Replace 50 gal water heater",
+        details: "Two-story house, heater in the attic",
+      }).toString(),
+      headers: { ...session, "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
+      goal: { rps: 1500, p99: 50, alone: 40 },
+    },
+    {
+      name: "GET /import-data?type=customers",
+      path: "/import-data?type=customers",
+      headers: session,
+      goal: { p99: 100, alone: 40 },
+    },
+    { name: "GET /portal/<token>", path: portalPath, goal: { p99: 100, alone: 40 } },
+  ];
+}

@@ -12,9 +12,9 @@ import autocannon from "autocannon";
 import { figure, p50Alone, processCpu, round, type Figure } from "./lib";
 import { pageFigure } from "./http";
 import type { RunningServer } from "../tests/helpers/server";
-import { seedBigTenant, type BigTenant } from "./big-tenant";
+import type { BigTenant } from "./big-tenant";
 
-type Target = {
+export type Target = {
   name: string;
   path: string;
   connections: number;
@@ -22,6 +22,8 @@ type Target = {
   p99: number | null;
   /** p50 alone goal in ms. */
   alone?: number;
+  /** Throughput goal (req/s at the target's connections). */
+  rps?: number;
   method?: "GET" | "POST";
   body?: string;
   contentType?: string;
@@ -31,7 +33,7 @@ type Target = {
 
 const DURATION = Number(process.env.BENCH_P2_SECONDS ?? 10);
 
-async function run(base: string, big: BigTenant, t: Target, duration: number) {
+async function run(base: string, big: Pick<BigTenant, "cookie" | "origin">, t: Target, duration: number) {
   const headers: Record<string, string> = { cookie: big.cookie, origin: big.origin };
   if (t.contentType) headers["content-type"] = t.contentType;
   // A 60 s timeout: at saturation a slow answer is latency to report, not an error to drop.
@@ -64,8 +66,70 @@ async function drained(r: { p99: number }) {
   await new Promise((resolve) => setTimeout(resolve, Math.min(60_000, Math.max(1_000, r.p99 * 1.5))));
 }
 
+/**
+ * One page (or form post) as one person feels it and at saturation: p50 alone (50 sequential
+ * requests on the idle server), then p99 and throughput at the target's connections after a
+ * 2 s warm-up, and the server's CPU per request; latencies also normalised to the run's floor.
+ */
+export async function measureTarget(
+  server: RunningServer,
+  big: Pick<BigTenant, "cookie" | "origin">,
+  t: Target,
+  floorRps: number,
+): Promise<Figure[]> {
+  const base = server.url;
+  const out: Figure[] = [];
+  const ok = t.ok ?? 200;
+  const init = {
+    method: t.method ?? "GET",
+    body: t.body,
+    headers: {
+      cookie: big.cookie,
+      ...(t.method === "POST" ? { origin: big.origin } : {}),
+      ...(t.contentType ? { "content-type": t.contentType } : {}),
+    },
+  };
+  // The page must answer what a user sees, or the figure measures an error page.
+  const probe = await fetch(`${base}${t.path}`, { ...init, redirect: "manual" });
+  if (probe.status !== ok)
+    throw new Error(`${t.name}: answered ${probe.status}, not ${ok}: ${(await probe.text()).slice(0, 300)}`);
+  await probe.arrayBuffer().catch(() => undefined);
+  const alone = await p50Alone(`${base}${t.path}`, init);
+  out.push(pageFigure(`${t.name} p50 alone`, alone, "ms", floorRps, t.alone));
+  await drained(await run(base, big, t, 2));
+  const cpuBefore = processCpu(server.child.pid);
+  const r = await run(base, big, t, DURATION);
+  const cpuAfter = processCpu(server.child.pid);
+  await drained(r);
+  const load = os.loadavg()[0];
+  console.log(
+    `  ${t.name}: p50 alone ${alone} ms, p99 ${r.p99} ms, p50 ${r.p50} ms, ${round(r.rps, 1)} req/s at ${t.connections} conns (load ${round(load, 1)})${r.bad ? `, ${r.bad} not ${ok}` : ""}`,
+  );
+  if (r.total === 0) {
+    // Not one answer completed within the run: autocannon's p99 reads 0, which is no answer,
+    // not a fast one. The figure is the run's length, as a lower bound, and not met.
+    out.push(
+      figure(
+        `${t.name} p99 at ${t.connections} conns (no answer within the run: over)`,
+        DURATION * 1000,
+        "ms",
+        t.p99 === null ? "measured" : `<= ${t.p99}`,
+        false,
+      ),
+    );
+  } else {
+    out.push(pageFigure(`${t.name} p99 at ${t.connections} conns`, r.p99, "ms", floorRps, t.p99 ?? undefined, !r.bad));
+  }
+  out.push(pageFigure(`${t.name} throughput at ${t.connections} conns`, r.rps, "req/s", floorRps, t.rps, !r.bad));
+  if (cpuBefore !== null && cpuAfter !== null && r.total)
+    out.push(
+      figure(`${t.name} server CPU per request`, ((cpuAfter - cpuBefore) / r.total) * 1e6, "us", "measured", null),
+    );
+  return out;
+}
+
 /** Ten line items of a quote, as the builder's form posts them (conform's items[i].field names). */
-function quoteBody(big: BigTenant): string {
+function quoteBody(big: Pick<BigTenant, "customerId" | "csrf">): string {
   const form = new URLSearchParams({ _csrf: big.csrf, customerId: big.customerId, title: "Bathroom remodel (bench)" });
   for (let i = 0; i < 10; i++) {
     form.set(`items[${i}].description`, `Line ${i + 1}: tile, fixtures and labour`);
@@ -76,16 +140,11 @@ function quoteBody(big: BigTenant): string {
   return form.toString();
 }
 
-export async function benchPartTwo(server: RunningServer, databaseUrl: string, floorRps: number): Promise<Figure[]> {
-  const base = server.url;
-  const out: Figure[] = [];
-  console.log("  seeding the big tenant…");
-  const big = await seedBigTenant(base, databaseUrl);
-  console.log(`  seeded in ${round(big.seedSeconds, 1)} s: ${JSON.stringify(big.counts)}`);
-  out.push(figure("P2 big tenant seed (set-based SQL)", big.seedSeconds, "s", "measured", null));
-  for (const [k, v] of Object.entries(big.counts)) out.push(figure(`P2 big tenant ${k}`, v, "rows", "measured", null));
-
-  const targets: Target[] = [
+/** The pages part two measures on the big tenant, each with the four PAGE_MEASURES (bench/parts.ts). */
+export function partTwoTargets(
+  big: Pick<BigTenant, "customerId" | "weekDate" | "feedPath" | "pdfInvoiceId">,
+): Target[] {
+  return [
     {
       name: "P2 quote builder page GET /quotes/new?customerId=<id>",
       path: `/quotes/new?customerId=${big.customerId}`,
@@ -106,81 +165,31 @@ export async function benchPartTwo(server: RunningServer, databaseUrl: string, f
     { name: "P2 GET /reports", path: "/reports", connections: 10, p99: 300, alone: 40 },
     { name: "P2 dashboard GET /", path: "/", connections: 20, p99: 100, alone: 40 },
   ];
-  const loadBefore = os.loadavg()[0];
-  // BENCH_P2_TARGETS=<regex>: only the pages whose name matches (a quick look at one figure).
-  const pick = process.env.BENCH_P2_TARGETS ? new RegExp(process.env.BENCH_P2_TARGETS, "i") : null;
-  for (const t of targets.filter((x) => !pick || pick.test(x.name))) {
-    // The page must answer what a user sees, or the figure measures an error page.
-    const probe = await fetch(`${base}${t.path}`, { headers: { cookie: big.cookie }, redirect: "manual" });
-    if (probe.status !== 200) throw new Error(`${t.name}: answered ${probe.status}, not 200`);
-    await probe.arrayBuffer();
-    const alone = await p50Alone(`${base}${t.path}`, { headers: { cookie: big.cookie } });
-    out.push(pageFigure(`${t.name} p50 alone`, alone, "ms", floorRps, t.alone));
-    await drained(await run(base, big, t, 2));
-    const cpuBefore = processCpu(server.child.pid);
-    const r = await run(base, big, t, DURATION);
-    const cpuAfter = processCpu(server.child.pid);
-    await drained(r);
-    const load = os.loadavg()[0];
-    console.log(
-      `  ${t.name}: p99 ${r.p99} ms, p50 ${r.p50} ms, ${round(r.rps, 1)} req/s at ${t.connections} conns (load ${round(load, 1)})${r.bad ? `, ${r.bad} not ok` : ""}`,
-    );
-    if (r.total === 0) {
-      // Not one answer completed within the run: autocannon's p99 reads 0, which is no answer,
-      // not a fast one. The figure is the run's length, as a lower bound, and not met.
-      out.push(
-        figure(
-          `${t.name} p99 at ${t.connections} conns (no answer within the run: over)`,
-          DURATION * 1000,
-          "ms",
-          t.p99 === null ? "measured" : `<= ${t.p99}`,
-          false,
-        ),
-      );
-    } else {
-      out.push(
-        pageFigure(`${t.name} p99 at ${t.connections} conns`, r.p99, "ms", floorRps, t.p99 ?? undefined, !r.bad),
-      );
-    }
-    out.push(pageFigure(`${t.name} throughput at ${t.connections} conns`, r.rps, "req/s", floorRps));
-    if (cpuBefore !== null && cpuAfter !== null && r.total)
-      out.push(
-        figure(`${t.name} server CPU per request`, ((cpuAfter - cpuBefore) / r.total) * 1e6, "us", "measured", null),
-      );
-  }
+}
 
-  // Quote creation: the builder's POST with 10 lines, each answered 303 to the new quote.
-  const create: Target = {
+/** Quote creation: the builder's POST with 10 lines, each answered 303 to the new quote. */
+export function quoteCreationTarget(big: Pick<BigTenant, "customerId" | "csrf">): Target {
+  return {
     name: "P2 quote creation with 10 lines",
     path: `/quotes/new?customerId=${big.customerId}`,
     connections: 20,
     p99: null,
+    rps: 200,
+    alone: 40,
     method: "POST",
     body: quoteBody(big),
     contentType: "application/x-www-form-urlencoded",
     ok: 303,
   };
-  const probe = await fetch(`${base}${create.path}`, {
-    method: "POST",
-    body: create.body,
-    headers: { cookie: big.cookie, origin: big.origin, "content-type": create.contentType! },
-    redirect: "manual",
-  });
-  if (probe.status !== 303)
-    throw new Error(`${create.name}: answered ${probe.status}: ${(await probe.text()).slice(0, 300)}`);
-  const createAlone = await p50Alone(`${base}${create.path}`, {
-    method: "POST",
-    body: create.body,
-    headers: { cookie: big.cookie, origin: big.origin, "content-type": create.contentType! },
-  });
-  out.push(pageFigure(`${create.name} p50 alone`, createAlone, "ms", floorRps, 40));
-  await drained(await run(base, big, create, 2));
-  const c = await run(base, big, create, DURATION);
-  console.log(
-    `  ${create.name}: ${round(c.rps, 1)} quotes/s, p99 ${c.p99} ms at 20 conns${c.bad ? `, ${c.bad} not 303` : ""}`,
-  );
-  out.push(pageFigure(`${create.name} at 20 conns`, c.rps, "quotes/s", floorRps, 200, c.total > 0 && !c.bad));
-  out.push(figure(`${create.name} p99 at 20 conns`, c.p99, "ms", "measured", null));
+}
+
+export async function benchPartTwo(server: RunningServer, big: BigTenant, floorRps: number): Promise<Figure[]> {
+  const out: Figure[] = [];
+  const loadBefore = os.loadavg()[0];
+  // BENCH_P2_TARGETS=<regex>: only the pages whose name matches (a quick look at one figure).
+  const pick = process.env.BENCH_P2_TARGETS ? new RegExp(process.env.BENCH_P2_TARGETS, "i") : null;
+  for (const t of [...partTwoTargets(big), quoteCreationTarget(big)].filter((x) => !pick || pick.test(x.name)))
+    out.push(...(await measureTarget(server, big, t, floorRps)));
 
   out.push(figure("P2 load average (1 min) before the loads", loadBefore, "", "measured", null));
   out.push(figure("P2 load average (1 min) after the loads", os.loadavg()[0], "", "measured", null));

@@ -2,6 +2,10 @@
  * `npm run bench`: every figure of BENCHMARKS.md in one run against the production build and
  * a fresh PostgreSQL on loopback; prints one table and writes bench/results/latest.json.
  * Bounded: each load runs a fixed time or count. Run alone on a quiet machine.
+ * The parts, their order and what each measures: bench/parts.ts; each runs alone with
+ * `BENCH_ONLY=<key>` (writes bench/results/<key>.json), e.g. B1, B3, B4, B5, VISITS too.
+ * The big tenant (bench/big-tenant.ts) is seeded once per run, for the first part that needs it
+ * (P2, TIMESHEETS, EXPORT).
  * `BENCH_ONLY=B2 npm run bench` runs B2 alone (writes bench/results/b2.json);
  * `BENCH_ONLY=P2 npm run bench` runs part two alone (bench/part-two.ts, writes p2.json).
  * `BENCH_ONLY=MAIL npm run bench` runs the e-mail delivery figure alone (bench/email.ts, writes mail.json).
@@ -20,10 +24,11 @@ import {
   measureFloor,
   printTable,
   productionServer,
+  round,
   writeResults,
   type Figure,
 } from "./lib";
-import { benchHttp } from "./http";
+import { b2Pages, benchHttp } from "./http";
 import { benchStart } from "./start";
 import { benchBilling, BENCH_STRIPE } from "./billing";
 import { benchUser } from "./session";
@@ -38,120 +43,129 @@ import { benchAccountantFiles } from "./accountant-files";
 import { benchAccountExport } from "./account-export";
 import { benchTimesheets } from "./timesheets";
 import { benchFairness } from "./fairness";
+import { benchVisitSeries } from "./visit-series";
+import { seedBigTenant, seedFigures, type BigTenant } from "./big-tenant";
+import { B3 } from "./offline-sync";
+import { partsToRun, type BenchPartKey } from "./parts";
+import type { RunningServer } from "../tests/helpers/server";
 import { closeDb } from "../db/index";
+
+type Shared = {
+  server: RunningServer;
+  databaseUrl: string;
+  floorRps: number;
+  user: () => Promise<Awaited<ReturnType<typeof benchUser>>>;
+  big: () => Promise<BigTenant>;
+};
+
+const once = <T>(make: () => Promise<T>) => {
+  let made: Promise<T> | undefined;
+  return () => (made ??= make());
+};
+
+/** What each part runs: every key of bench/parts.ts has one (the type says so). */
+const RUN: Record<BenchPartKey, (s: Shared) => Promise<Figure[]>> = {
+  B1: async () => (await runImportBench()).figures,
+  B2: async ({ server, databaseUrl, user }) => {
+    const u = await user();
+    return benchHttp(server, b2Pages(server.url, u, await portalTarget(databaseUrl, u)));
+  },
+  B3: async ({ server }) => {
+    // Plain, then with visit mutations and crews of two (part three): both in one part.
+    const plain = (await benchOfflineSync(server.url)).figures;
+    B3.visits = true;
+    const tag = " (visit mutations, crews of two)";
+    const visits = (await benchOfflineSync(server.url)).figures.map((f) =>
+      f.name.endsWith(tag) ? f : { ...f, name: `${f.name}${tag}` },
+    );
+    await closeDb();
+    return [...plain, ...visits];
+  },
+  B4: async ({ server, databaseUrl, user }) => {
+    const figures = await benchBilling(server.url, databaseUrl, (await user()).tenantId);
+    await closeDb();
+    return figures;
+  },
+  MAIL: ({ databaseUrl }) => benchEmail(databaseUrl),
+  JOBBER: ({ server, databaseUrl }) =>
+    benchJobberImport(server.url, databaseUrl).catch((error) => {
+      console.error(`server log:\n${server.logs.join("").slice(-4000)}`);
+      throw error;
+    }),
+  PHOTOS: ({ server }) => benchPhotos(server.url),
+  ACCT: ({ server, databaseUrl }) => benchAccountantFiles(server.url, databaseUrl),
+  P2: async ({ server, floorRps, big }) => benchPartTwo(server, await big(), floorRps),
+  TIMESHEETS: async ({ server, databaseUrl, floorRps, big }) =>
+    benchTimesheets(server, databaseUrl, floorRps, await big()),
+  FAIR: async ({ server, databaseUrl }) => {
+    const figures = await benchFairness(server.url, databaseUrl);
+    await closeDb();
+    return figures;
+  },
+  EXPORT: async ({ server, databaseUrl, big }) => benchAccountExport(server, databaseUrl, await big()),
+  VISITS: async ({ databaseUrl }) => benchVisitSeries(databaseUrl),
+  B5: () => benchStart(),
+};
 
 async function main() {
   const started = Date.now();
+  const only = process.env.BENCH_ONLY;
+  const parts = partsToRun(only);
   console.log("Building the production app…");
   buildApp();
   const figures: Figure[] = [];
-  const only = process.env.BENCH_ONLY;
   // Every part, alone or in the whole run, is measured beside this machine's bare floor of now.
   const floorRps = await measureFloor();
   console.log(`Bare node:http floor: ${floorRps} req/s`);
   figures.push(figure("bare node:http floor (this run)", floorRps, "req/s", "measured", null));
-  if (!only) {
-    console.log("B1 import (its own database and server)…");
-    figures.push(...(await runImportBench()).figures);
+  const timed = async (title: string, run: () => Promise<Figure[]>) => {
+    console.log(`${title}…`);
+    const t0 = Date.now();
+    figures.push(...(await run()));
+    console.log(`  (${Math.round((Date.now() - t0) / 1000)} s)`);
+  };
+  for (const part of parts.filter((p) => p.phase === "before"))
+    await timed(part.title, () => RUN[part.key]({} as Shared));
+  let postgres = "unknown";
+  const shared = parts.filter((p) => p.phase === "shared");
+  if (shared.length) {
+    const database = await benchDatabase();
+    postgres = database.version;
+    const server = await productionServer({
+      DATABASE_URL: database.url,
+      BILLING_STRIPE_WEBHOOK_SECRET: BENCH_STRIPE.secret,
+      BILLING_STRIPE_PRICE_PLANS: BENCH_STRIPE.pricePlans,
+    });
+    const context: Shared = {
+      server,
+      databaseUrl: database.url,
+      floorRps,
+      user: once(() => benchUser(server.url, database.url)),
+      big: once(async () => {
+        console.log("  seeding the big tenant…");
+        const big = await seedBigTenant(server.url, database.url);
+        console.log(`  seeded in ${round(big.seedSeconds, 1)} s: ${JSON.stringify(big.counts)}`);
+        figures.push(...seedFigures(big));
+        return big;
+      }),
+    };
+    try {
+      for (const part of shared) await timed(part.title, () => RUN[part.key](context));
+    } finally {
+      await server.stop();
+      await database.stop();
+    }
   }
-  const database = await benchDatabase();
-  const server = await productionServer({
-    DATABASE_URL: database.url,
-    BILLING_STRIPE_WEBHOOK_SECRET: BENCH_STRIPE.secret,
-    BILLING_STRIPE_PRICE_PLANS: BENCH_STRIPE.pricePlans,
-  });
-  try {
-    if (!only || only === "B2") {
-      const user = await benchUser(server.url, database.url);
-      const session = { cookie: user.cookie, origin: server.url };
-      console.log("B2 HTTP…");
-      figures.push(
-        ...(await benchHttp(server, [
-          {
-            name: "POST /ai-assistant/generate",
-            path: "/ai-assistant/generate",
-            method: "POST",
-            body: new URLSearchParams({
-              _csrf: user.csrf,
-              mode: "quote",
-              job_title: "Replace 50 gal water heater",
-              details: "Two-story house, heater in the attic",
-            }).toString(),
-            headers: { ...session, "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
-            goal: { rps: 1500, p99: 50 },
-          },
-          {
-            name: "GET /import-data?type=customers",
-            path: "/import-data?type=customers",
-            headers: session,
-            goal: { p99: 100 },
-          },
-          { name: "GET /portal/<token>", path: await portalTarget(database.url, user), goal: { p99: 100 } },
-        ])),
-      );
-      if (!only) {
-        console.log("B3 offline sync…");
-        figures.push(...(await benchOfflineSync(server.url)).figures);
-        await closeDb();
-        console.log("B4 billing webhook…");
-        figures.push(...(await benchBilling(server.url, database.url, user.tenantId)));
-      }
-    }
-    if (!only || only === "MAIL") {
-      console.log("E-mail delivery (issue 18: two app servers, a loopback SMTP server)…");
-      figures.push(...(await benchEmail(database.url)));
-    }
-    if (!only || only === "JOBBER") {
-      console.log("Issue 19: a 50,000-row Jobber client export (about 20 MB) and the mapping step…");
-      figures.push(
-        ...(await benchJobberImport(server.url, database.url).catch((error) => {
-          console.error(`server log:\n${server.logs.join("").slice(-4000)}`);
-          throw error;
-        })),
-      );
-    }
-    if (!only || only === "PHOTOS") {
-      console.log("Photos (issue 21: 200 photos of 500 KB by 20 devices at once)…");
-      figures.push(...(await benchPhotos(server.url)));
-    }
-    if (!only || only === "ACCT") {
-      console.log("A year of files for the accountant (issue 36: QuickBooks Online, Xero, QuickBooks Desktop)…");
-      figures.push(...(await benchAccountantFiles(server.url, database.url)));
-    }
-    if (!only || only === "P2") {
-      console.log(
-        "P2 the business day (a tenant of 50,000 customers, 100,000 jobs, 100,000 invoices, 150,000 payments)…",
-      );
-      figures.push(...(await benchPartTwo(server, database.url, floorRps)));
-    }
-    if (only === "TIMESHEETS") {
-      console.log("Timesheets (issue 37: the team's week of 30 technicians on the big tenant)…");
-      figures.push(...(await benchTimesheets(server, database.url, floorRps)));
-    }
-    if (!only || only === "FAIR") {
-      console.log("Fairness (issue 31: tenant B's page while tenant A floods with previews, reports and searches)…");
-      figures.push(...(await benchFairness(server.url, database.url)));
-      await closeDb();
-    }
-    if (only === "EXPORT") {
-      console.log("The big tenant's account export (one ZIP of 50,000 customers, 100,000 jobs and invoices)…");
-      figures.push(...(await benchAccountExport(server, database.url)));
-    }
-  } finally {
-    await server.stop();
-    await database.stop();
-  }
-  if (!only) {
-    console.log("B5 start…");
-    figures.push(...(await benchStart()));
-  }
+  for (const part of parts.filter((p) => p.phase === "after"))
+    await timed(part.title, () => RUN[part.key]({} as Shared));
 
   printTable(figures);
-  const merged = only === "FAIR";
+  // The fairness part alone replaces its own figures in latest.json (the whole run has them too).
+  const merged = only?.toUpperCase() === "FAIR";
   writeResults(
     only && !merged ? `${only.toLowerCase()}.json` : "latest.json",
     merged ? figures.filter((f) => f.name.startsWith("fairness")) : figures,
-    { postgres: database.version, started },
+    { postgres, started },
     { merge: merged },
   );
   process.exit(0);

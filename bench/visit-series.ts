@@ -14,6 +14,14 @@
  * horizon run (load average 7-22); after it, 421.59 ms and 74.94 s (load average 15.0 at the
  * start, 27.9 at the end). Both goals are still missed on this machine; see the decision for
  * where the time goes.
+ *
+ * docs/decisions/425-visit-inserts.md (summaries triggers read their transition tables, two
+ * redundant key checks per row gone, the job's row follows without scanning the tenant, two
+ * worker transactions at once), 2026-11-27 on the same machine: horizon 15.57 s before (load
+ * average 8.7 at the start, 9.3 at the end) and 13.85 s after (14.8 / 15.6); 5-year series,
+ * runs of main and of the change alternated (BENCH_HORIZON_TENANTS=0): 158.61 / 158.21 ms at
+ * load 13.2 / 12.1, 231.36 / 189.67 ms at 12.4 / 13.0. At this load a one-off job's creation
+ * alone takes 35-90 ms; the series' insert is about 0.2 ms a visit with its crew row.
  */
 import { closeDb, configureDb, inTenant, rows } from "../db/index";
 import { createJob } from "../app/services/jobs/jobs.server";

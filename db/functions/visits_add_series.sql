@@ -2,8 +2,8 @@
 -- visits, each with its series' crew; an occurrence that already has its visit is skipped (the
 -- unique index), whichever server or run made it. The statement triggers that make a job's row
 -- follow its visits are held off (app.visit_sync) and each job touched follows once instead,
--- and only when its row can change: a job that still has an earlier scheduled visit and none
--- under way keeps its row as it is when later visits are added. Answers how many were made.
+-- and only when its row can change: a scheduled job that still has an earlier scheduled visit
+-- keeps its row as it is when later visits are added. Answers how many were made.
 -- The one current definition: db/functions.ts applies it when this file changes.
 CREATE OR REPLACE FUNCTION visits_add_series(
   p_tenant uuid, p_jobs uuid[], p_series uuid[], p_occurrences timestamp[], p_starts timestamptz[], p_ends timestamptz[]
@@ -33,13 +33,14 @@ BEGIN
   SELECT coalesce(sum(b.n), 0)::int, array_agg(b.job_id), array_agg(b.first_new)
     INTO v_made, v_jobs, v_firsts
     FROM by_job b;
+  -- A job whose row says scheduled has no visit under way (its row follows its visits), so
+  -- the job's own status answers that without reading every visit of the tenant.
   PERFORM job_follow_visits(p_tenant, j.id)
      FROM unnest(v_jobs, v_firsts) AS j(id, first_new)
-    WHERE NOT (
-      EXISTS (SELECT 1 FROM visits o WHERE o.tenant_id = p_tenant AND o.job_id = j.id
-                 AND o.status = 'scheduled' AND o.starts_at < j.first_new)
-      AND NOT EXISTS (SELECT 1 FROM visits o WHERE o.tenant_id = p_tenant AND o.job_id = j.id
-                         AND o.status IN ('en_route', 'in_progress', 'on_hold')));
+     JOIN jobs jb ON jb.tenant_id = p_tenant AND jb.id = j.id
+    WHERE jb.status <> 'scheduled'
+       OR NOT EXISTS (SELECT 1 FROM visits o WHERE o.tenant_id = p_tenant AND o.job_id = j.id
+                         AND o.status = 'scheduled' AND o.starts_at < j.first_new);
   PERFORM set_config('app.visit_sync', coalesce(v_prev, ''), true);
   RETURN v_made;
 END

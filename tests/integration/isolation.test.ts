@@ -133,6 +133,12 @@ async function theirRecords(b: TestTenant) {
     `INSERT INTO time_entries (tenant_id, job_id, user_id, started_at, ended_at) VALUES ($1, $2, $3, now() - interval '2 hours', now() - interval '1 hour') RETURNING id`,
     [b.id, job.id, b.users.technician.id],
   ))!;
+  // A manual entry of theirs waiting for their office (pending).
+  const pendingEntry = (await one<{ id: string }>(
+    `INSERT INTO time_entries (tenant_id, user_id, started_at, ended_at, kind, state, origin)
+     VALUES ($1, $2, now() - interval '4 hours', now() - interval '3 hours', 'work', 'pending', 'technician') RETURNING id`,
+    [b.id, b.users.technician.id],
+  ))!;
   const cb = await clientFor(b.users.owner);
   const run = idIn(
     await commit(cb, await preview(cb, "customers", `name,email\nIvy Imported,ivy-${b.id.slice(0, 8)}@example.test\n`)),
@@ -165,6 +171,7 @@ async function theirRecords(b: TestTenant) {
     logo,
     visit,
     timeEntry,
+    pendingEntry,
     inviteSecret: new URL(invite.url).pathname.split("/").pop()!.split(".")[1],
   };
 }
@@ -828,6 +835,45 @@ test("every route that takes an id answers another tenant's id exactly as a miss
       ask: (id) => office.post(`/timesheets/entries/${id}`, { intent: "delete", reason: "Mallory" }),
       theirs: [t.timeEntry.id],
       status: 404,
+    },
+    {
+      route: "POST /timesheets/entries/<id> (update)",
+      ask: (id) =>
+        office.post(`/timesheets/entries/${id}`, {
+          intent: "update",
+          userId: a.users.technician.id,
+          kind: "work",
+          start: "2026-06-16T08:00",
+          end: "2026-06-16T09:00",
+          reason: "Mallory",
+        }),
+      theirs: [t.timeEntry.id, t.pendingEntry.id],
+      status: 404,
+    },
+    {
+      route: "POST /timesheets/entries/<id> (accept)",
+      ask: (id) => owner.post(`/timesheets/entries/${id}`, { intent: "accept" }),
+      theirs: [t.pendingEntry.id, t.timeEntry.id],
+      status: 404,
+    },
+    {
+      route: "POST /timesheets/entries/<id> (discard)",
+      ask: (id) => office.post(`/timesheets/entries/${id}`, { intent: "discard", reason: "Mallory" }),
+      theirs: [t.pendingEntry.id],
+      status: 404,
+    },
+    {
+      route: "POST /timesheets/entries (visitId)",
+      ask: (id) =>
+        office.post("/timesheets/entries", {
+          userId: a.users.technician.id,
+          kind: "work",
+          start: "2026-06-16T08:00",
+          end: "2026-06-16T09:00",
+          visitId: id,
+        }),
+      theirs: [t.visit.id],
+      status: 422,
     },
     {
       route: "POST /timesheets/approve (userId)",

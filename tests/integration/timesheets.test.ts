@@ -7,7 +7,7 @@ import { test } from "node:test";
 import Papa from "papaparse";
 import { one, rows } from "../../db/index";
 import { zonedToUtc } from "../../app/services/jobs/local-time";
-import { clientFor, envelope, type Client } from "../helpers/client";
+import { Client, clientFor, envelope } from "../helpers/client";
 import { createCustomer, createJob, createTenantWithUsers, createUser, twoTenants } from "../helpers/fixtures";
 import { textOf } from "../helpers/html";
 
@@ -344,4 +344,163 @@ test("who sees whose timesheet: a technician only their own (another's 403), ano
     (await one<{ n: number }>(`SELECT count(*)::int AS n FROM time_entries WHERE tenant_id = $1`, [b.id]))!.n,
     0,
   );
+});
+
+test("role matrix of the timesheet routes: owner, admin and office manage anyone's week (payroll: owner and admin only); a technician sees and adds to their own week only (another's 403; corrections, approval and payroll 403); signed out goes to sign-in; every refusal changes nothing", async () => {
+  const t = await createTenantWithUsers("Timesheet Roles");
+  const W = "2026-06-15"; // a Monday in UTC, the tenant's zone
+  const tech = t.users.technician;
+  const colleague = await createUser(t.id, { role: "technician", name: "Cole Colleague" });
+  const entry = async (userId: string, day: string, state = "counted") =>
+    (await one<{ id: string }>(
+      `INSERT INTO time_entries (tenant_id, user_id, started_at, ended_at, kind, state, origin)
+       VALUES ($1, $2, $3, $4, 'work', $5, $6) RETURNING id`,
+      [t.id, userId, `${day}T06:00:00Z`, `${day}T07:00:00Z`, state, state === "pending" ? "technician" : "field"],
+    ))!.id;
+  /** The tenant's timesheet rows (entries, approved weeks, history), to see that a refusal wrote nothing. */
+  const stateOf = async () =>
+    one<{ entries: string | null; weeks: string | null; changes: number }>(
+      `SELECT (SELECT string_agg(e::text, '|' ORDER BY e.id) FROM time_entries e WHERE e.tenant_id = $1) AS entries,
+              (SELECT string_agg(w::text, '|' ORDER BY w.user_id, w.week_start) FROM timesheet_weeks w WHERE w.tenant_id = $1) AS weeks,
+              (SELECT count(*)::int FROM timesheet_changes c WHERE c.tenant_id = $1) AS changes`,
+      [t.id],
+    );
+  const form = (userId: string, day: string, from: string, to: string) => ({
+    userId,
+    kind: "work",
+    start: `${day}T${from}`,
+    end: `${day}T${to}`,
+    reason: "Shop work",
+  });
+  const toSignIn = (res: Response, what: string) => {
+    assert.equal(res.status, 302, what);
+    assert.match(res.headers.get("location") ?? "", /^\/login\?redirectTo=/, what);
+  };
+
+  const days = { owner: "2026-06-15", admin: "2026-06-16", office: "2026-06-17" } as const;
+  for (const role of ["owner", "admin", "office"] as const) {
+    const c = await clientFor(t.users[role]);
+    const day = days[role];
+    const team = await c.get(`/timesheets?week=${W}`);
+    assert.equal(team.status, 200, `${role}: the team's week`);
+    const teamText = textOf(await team.text());
+    assert.match(teamText, /Cole Colleague/, role);
+    assert.equal(/Export for payroll/.test(teamText), role !== "office", `${role}: the payroll link`);
+    assert.equal((await c.get(`/timesheets?userId=${colleague.id}&week=${W}`)).status, 200, `${role}: a person's week`);
+    // Add, correct and delete an entry of the colleague's.
+    assert.equal((await c.post("/timesheets/entries", form(colleague.id, day, "08:00", "12:00"))).status, 303, role);
+    const added = (await one<{ id: string }>(
+      `SELECT id FROM time_entries WHERE tenant_id = $1 AND user_id = $2 AND origin = 'office' ORDER BY created_at DESC LIMIT 1`,
+      [t.id, colleague.id],
+    ))!.id;
+    const update = { intent: "update", ...form(colleague.id, day, "08:00", "11:00"), reason: "Left at 11" };
+    assert.equal((await c.post(`/timesheets/entries/${added}`, update)).status, 303, `${role}: update`);
+    const removed = await c.post(`/timesheets/entries/${added}`, { intent: "delete", reason: "Typed twice" });
+    assert.equal(removed.status, 303, `${role}: delete`);
+    // Accept one pending entry, discard another.
+    const accepted = await c.post(`/timesheets/entries/${await entry(colleague.id, day, "pending")}`, {
+      intent: "accept",
+    });
+    assert.equal(accepted.status, 303, `${role}: accept`);
+    const discard = { intent: "discard", reason: "Not worked" };
+    assert.equal(
+      (await c.post(`/timesheets/entries/${await entry(colleague.id, day, "pending")}`, discard)).status,
+      303,
+      `${role}: discard`,
+    );
+    // Approve the week (locked: an added entry is 409), then reopen it.
+    assert.equal((await c.post("/timesheets/approve", { userId: colleague.id, week: W })).status, 303, role);
+    assert.equal(
+      (await c.post("/timesheets/entries", form(colleague.id, day, "13:00", "14:00"))).status,
+      409,
+      `${role}: locked`,
+    );
+    assert.equal((await c.post("/timesheets/reopen", { userId: colleague.id, week: W })).status, 303, role);
+    const csv = await c.get(`/timesheets/export.csv?week=${W}`);
+    assert.equal(csv.status, role === "office" ? 403 : 200, `${role}: payroll`);
+    // The action routes' GETs go back to the timesheets.
+    for (const p of [
+      "/timesheets/entries",
+      `/timesheets/entries/${added}`,
+      "/timesheets/approve",
+      "/timesheets/reopen",
+    ]) {
+      const res = await c.get(p);
+      assert.equal(res.status, 302, `${role}: GET ${p}`);
+      assert.equal(res.headers.get("location"), "/timesheets", `${role}: GET ${p}`);
+    }
+  }
+  const history = await rows<{ action: string; n: number }>(
+    `SELECT action::text, count(*)::int AS n FROM timesheet_changes WHERE tenant_id = $1 GROUP BY 1 ORDER BY 1`,
+    [t.id],
+  );
+  assert.deepEqual(
+    Object.fromEntries(history.map((h) => [h.action, h.n])),
+    { accept: 3, add: 3, approve: 3, delete: 3, discard: 3, reopen: 3, update: 3 },
+    "every change of the three roles is in the history",
+  );
+
+  // A technician: their own week, and a manual entry of their own that waits as pending.
+  const c = await clientFor(tech);
+  const mine = await c.get(`/timesheets?week=${W}`);
+  assert.equal(mine.status, 200);
+  const mineText = textOf(await mine.text());
+  assert.match(mineText, /My timesheet/);
+  assert.doesNotMatch(mineText, /Cole Colleague/);
+  assert.equal((await c.get(`/timesheets?userId=${tech.id}&week=${W}`)).status, 200);
+  assert.equal((await c.post("/timesheets/entries", form(tech.id, "2026-06-18", "08:00", "10:00"))).status, 303);
+  const manual = (await one<{ state: string; origin: string }>(
+    `SELECT state, origin FROM time_entries WHERE tenant_id = $1 AND user_id = $2`,
+    [t.id, tech.id],
+  ))!;
+  assert.deepEqual(manual, { state: "pending", origin: "technician" });
+  const ownEntry = await entry(tech.id, "2026-06-19");
+  const theirEntry = await entry(colleague.id, "2026-06-19");
+  const before = await stateOf();
+  const refused: Array<[string, () => Promise<Response>]> = [
+    ["GET another's week", () => c.get(`/timesheets?userId=${colleague.id}&week=${W}`)],
+    ["add to another's week", () => c.post("/timesheets/entries", form(colleague.id, "2026-06-18", "08:00", "09:00"))],
+    ["approve own", () => c.post("/timesheets/approve", { userId: tech.id, week: W })],
+    ["approve another's", () => c.post("/timesheets/approve", { userId: colleague.id, week: W })],
+    ["reopen own", () => c.post("/timesheets/reopen", { userId: tech.id, week: W })],
+    ["reopen another's", () => c.post("/timesheets/reopen", { userId: colleague.id, week: W })],
+    ["payroll", () => c.get(`/timesheets/export.csv?week=${W}`)],
+  ];
+  for (const [whose, id] of [
+    ["own", ownEntry],
+    ["another's", theirEntry],
+  ]) {
+    const bodies = {
+      update: { intent: "update", ...form(whose === "own" ? tech.id : colleague.id, "2026-06-19", "05:00", "08:00") },
+      delete: { intent: "delete", reason: "Mine" },
+      accept: { intent: "accept" },
+      discard: { intent: "discard", reason: "Mine" },
+    };
+    for (const [intent, body] of Object.entries(bodies))
+      refused.push([`${intent} ${whose} entry`, () => c.post(`/timesheets/entries/${id}`, body)]);
+  }
+  for (const [what, ask] of refused) assert.equal((await ask()).status, 403, `technician: ${what}`);
+  assert.deepEqual(await stateOf(), before, "the technician's refused requests changed nothing");
+
+  // Signed out: every route sends to sign-in and changes nothing.
+  const visitor = new Client();
+  for (const p of [
+    `/timesheets?week=${W}`,
+    `/timesheets?userId=${tech.id}&week=${W}`,
+    `/timesheets/export.csv?week=${W}`,
+    "/timesheets/entries",
+    `/timesheets/entries/${ownEntry}`,
+    "/timesheets/approve",
+    "/timesheets/reopen",
+  ])
+    toSignIn(await visitor.get(p), `signed out: GET ${p}`);
+  for (const [p, body] of [
+    ["/timesheets/entries", form(tech.id, "2026-06-19", "10:00", "11:00")],
+    [`/timesheets/entries/${ownEntry}`, { intent: "delete", reason: "Gone" }],
+    [`/timesheets/entries/${ownEntry}`, { intent: "update", ...form(tech.id, "2026-06-19", "05:00", "08:00") }],
+    ["/timesheets/approve", { userId: tech.id, week: W }],
+    ["/timesheets/reopen", { userId: tech.id, week: W }],
+  ] as const)
+    toSignIn(await visitor.post(p, body), `signed out: POST ${p}`);
+  assert.deepEqual(await stateOf(), before, "the signed-out requests changed nothing");
 });

@@ -172,8 +172,10 @@ export async function extendTenantSeries(
   if (!due.length) return { series: 0, visits: 0 };
   const made: Made[] = [];
   const until: string[] = [];
+  const horizons = new Map<string, string>();
   for (const s of due) {
-    const horizon = horizonOf(now, s.time_zone);
+    let horizon = horizons.get(s.time_zone);
+    if (!horizon) horizons.set(s.time_zone, (horizon = horizonOf(now, s.time_zone)));
     // The rule is expanded from its latest visit made rather than from its first: an occurrence
     // starts the same sequence (an open-ended rule has no COUNT), and a series years old is not
     // walked from its start every month.
@@ -243,24 +245,30 @@ export async function runVisitHorizon(opts: HorizonOptions = {}): Promise<Horizo
 }
 
 /** The work of a run, without the claim (the benchmark calls it directly). */
-export async function extendAllSeries(now: Date, batch = 2000): Promise<HorizonFigures> {
+export async function extendAllSeries(now: Date, batch = 2000, workers = 2): Promise<HorizonFigures> {
   const started = Date.now();
   const figures = { tenants: 0, series: 0, visits: 0, ms: 0 };
   for (;;) {
     const tenants = await rows<{ tenant_id: string; due: number }>(`SELECT * FROM app_visit_series_due($1, 500)`, [
       now.toISOString(),
     ]);
+    figures.tenants += tenants.length;
     let progress = 0;
-    for (const { tenant_id } of tenants) {
-      figures.tenants++;
-      for (;;) {
-        const done = await inTenant(tenant_id, (t) => extendTenantSeries(tenant_id, now, batch, t));
+    // Two transactions at once: while one waits for PostgreSQL to insert its visits, the other
+    // expands its rules in JavaScript. A tenant with more series than a batch goes back on the
+    // queue after each batch, so its batches too are shared (SKIP LOCKED keeps them apart).
+    const queue = tenants.map((t) => t.tenant_id);
+    const work = async () => {
+      for (let tenantId = queue.shift(); tenantId; tenantId = queue.shift()) {
+        const id = tenantId;
+        const done = await inTenant(id, (t) => extendTenantSeries(id, now, batch, t));
         figures.series += done.series;
         figures.visits += done.visits;
         progress += done.series;
-        if (done.series < batch) break;
+        if (done.series >= batch) queue.push(id);
       }
-    }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(workers, queue.length)) }, work));
     // Series locked by another run are left to it; a list without progress ends this run.
     if (tenants.length < 500 || !progress) break;
   }
