@@ -56,10 +56,13 @@ export function RepeatFields({
   fields,
   start,
   series,
+  keep,
 }: {
   fields: Record<string, Meta>;
   start: string;
   series?: string | null;
+  /** On a visit's form: the label of "no change" (the series' rule stays), instead of "Does not repeat". */
+  keep?: string;
 }) {
   const f = fields as Fields;
   if (series)
@@ -88,7 +91,7 @@ export function RepeatFields({
           <select {...getSelectProps(f.repeat)}>
             {Object.entries(REPEAT_LABELS).map(([value, label]) => (
               <option key={value} value={value}>
-                {label}
+                {value === "none" && keep ? keep : label}
               </option>
             ))}
           </select>
