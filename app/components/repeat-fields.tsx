@@ -82,8 +82,10 @@ export function RepeatFields({
     <fieldset className="repeat-fields">
       <legend>Repeat</legend>
       <p className="field-hint">
-        The start above is the first visit. Each visit lasts as long as the first (start to end) and goes to its
-        technician. Times stay at the same hour on the clock through daylight saving changes.
+        {keep
+          ? "With “this and following visits”, a new rule starts at the start above: each visit lasts as long as this one and goes to the crew above; visits already under way, done or past stay."
+          : "The start above is the first visit. Each visit lasts as long as the first (start to end) and goes to its technician."}{" "}
+        Times stay at the same hour on the clock through daylight saving changes.
       </p>
       <div className="form-row">
         <div className="field grow">
