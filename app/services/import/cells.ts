@@ -162,6 +162,16 @@ export const taxRate: Check<number> = (s) => {
   return v * 10; // thousandths of a percent -> parts per million
 };
 
+/** A discount's value, a percent or an amount (the type column says which): 0 or more with up to
+ * 3 decimals, as integer thousandths ("10" -> 10000, "25.50" -> 25500). */
+export const discountValue: Check<number> = (s) => {
+  const v = decimal(s.endsWith("%") ? s.slice(0, -1).trimEnd() : s.replace(/^\$/, ""), 3, 8);
+  if (v === "negative") return new Invalid("Must be 0 or more");
+  if (v === "large") return new Invalid("Too large (at most 99999999.99)");
+  if (v === "format") return new Invalid("Must be a number like 10 (percent) or 25.50 (amount)");
+  return v;
+};
+
 export const oneOf =
   <V extends string>(values: readonly V[]): Check<V> =>
   (s) => {

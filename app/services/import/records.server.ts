@@ -40,6 +40,10 @@ const ITEM_COLUMNS: Column<LineItem>[] = [
   ["tax_rate", "numeric", (i) => thousandths(i.taxRatePpm / 10)], // ppm of the amount -> percent, 3 decimals
   ["line_total_cents", "bigint", (i) => i.lineSubtotalCents],
   ["tax_cents", "bigint", (i) => i.lineTaxCents],
+  ["discount_type", "text", (i) => i.discountType],
+  ["discount_percent", "numeric", (i) => i.discountPercent],
+  ["discount_amount_cents", "bigint", (i) => i.discountAmountCents],
+  ["discount_cents", "bigint", (i) => i.lineDiscountCents],
 ];
 
 /** A quote's line also keeps its option group, optional flag and the customer's choice. */
@@ -68,7 +72,11 @@ const documentTotals = (kind: "quote" | "invoice"): Column<QuoteDocument | Invoi
   ["subtotal_cents", "bigint", (d) => d.subtotalCents],
   ["tax_cents", "bigint", (d) => d.taxCents],
   ["total_cents", "bigint", (d) => d.totalCents],
-  ["items", "jsonb", (d) => d.items.map((i) => toArray(ITEM_COLUMNS_OF[kind], i))],
+  ["discount_percent", "numeric", (d) => d.discountPercent],
+  ["discount_amount_cents", "bigint", (d) => d.discountAmountCents],
+  ["discount_cents", "bigint", (d) => d.discountCents],
+  // Each line's columns, then the name of its tax rate (the commit finds or makes the rate).
+  ["items", "jsonb", (d) => d.items.map((i) => [...toArray(ITEM_COLUMNS_OF[kind], i), i.taxRateName])],
 ];
 
 /** Each type's stored record: its field list's columns (a document's: its document-level
@@ -145,18 +153,61 @@ export const propertyOfAddress = (customerId: string, address: string) => `(
        ${squeeze("concat_ws(' ', p.address_line1, p.city, p.region, p.postal_code, p.country)")})
    ORDER BY p.position, p.id LIMIT 1)`;
 
+/** A document's discount columns, and their values in the stored record `r`. */
+const DOCUMENT_DISCOUNT = "discount_type, discount_percent, discount_amount_cents, discount_cents";
+const documentDiscount = (r: string) =>
+  `${r}.discount_type, ${r}.discount_percent, ${r}.discount_amount_cents, ${r}.discount_cents`;
+
 const issuedAt = `coalesce(r.issue_date::timestamp AT TIME ZONE 'UTC', now())`;
 
+/** A line's tax rate name: the element after its columns. */
+const rateNameAt = (kind: "quote" | "invoice") => ITEM_COLUMNS_OF[kind].length;
+const taxRateAt = ITEM_COLUMNS.findIndex((c) => c[0] === "tax_rate");
+/** The rate a name finds: case ignored, an active one before an archived one (as the preview's). */
+const rateOfName = (name: string) => `(SELECT x.id FROM tax_rates x
+    WHERE x.tenant_id = $1 AND lower(x.name) = lower(${name})
+    ORDER BY x.archived_at IS NULL DESC, x.created_at, x.id LIMIT 1)`;
+
+/**
+ * The tax rates the file names that the business does not have, made with the percent of the
+ * lines naming them (the preview checked they agree) and marked with the run, so the undo
+ * removes them with the documents.
+ */
+const newRatesSql = (kind: "quote" | "invoice") => `
+  INSERT INTO tax_rates (tenant_id, name, rate, import_run_id)
+  SELECT DISTINCT ON (lower(n.name)) $1, n.name, n.rate, $2
+    FROM (SELECT item->>${rateNameAt(kind)} AS name, (item->>${taxRateAt})::numeric AS rate
+          ${source(RECORD_COLUMNS[`${kind}s`], ["items"])}
+          CROSS JOIN LATERAL jsonb_array_elements(r.items) AS item) n
+   WHERE n.name IS NOT NULL
+     AND NOT EXISTS (SELECT 1 FROM tax_rates x WHERE x.tenant_id = $1 AND lower(x.name) = lower(n.name))
+   ORDER BY lower(n.name), n.name`;
+
 const itemsSql = (kind: "quote" | "invoice") => `
-  INSERT INTO ${kind}_items (tenant_id, ${kind}_id, ${ITEM_COLUMNS_OF[kind].map((c) => c[0]).join(", ")})
-  SELECT $1, doc.id, ${ITEM_COLUMNS_OF[kind].map(([, type], i) => `(item->>${i})::${type}`).join(", ")}
+  INSERT INTO ${kind}_items (tenant_id, ${kind}_id, ${ITEM_COLUMNS_OF[kind].map((c) => c[0]).join(", ")}, tax_rate_id)
+  SELECT $1, doc.id, ${ITEM_COLUMNS_OF[kind].map(([, type], i) => `(item->>${i})::${type}`).join(", ")},
+         ${rateOfName(`item->>${rateNameAt(kind)}`)}
   ${source(RECORD_COLUMNS[`${kind}s`], ["number", "items"])}
   JOIN ${kind}s doc ON doc.tenant_id = $1 AND doc.number = r.number AND doc.import_run_id = $2
   CROSS JOIN LATERAL jsonb_array_elements(r.items) AS item`;
 
+/**
+ * Lines whose named rate is not the percent the preview priced them at (a rate of that name
+ * was added or changed since): counted after the insert, and the commit is refused for any.
+ */
+const rateChangedSql = (kind: "quote" | "invoice") => `
+  SELECT count(*)::int AS n FROM ${kind}_items i
+    JOIN ${kind}s doc ON doc.tenant_id = $1 AND doc.id = i.${kind}_id AND doc.import_run_id = $2
+    JOIN tax_rates x ON x.tenant_id = $1 AND x.id = i.tax_rate_id
+   WHERE i.tenant_id = $1
+     AND i.tax_rate IS DISTINCT FROM coalesce(x.rate, (
+       SELECT sum(m.rate) FROM tax_group_rates g JOIN tax_rates m ON m.tenant_id = $1 AND m.id = g.rate_id
+        WHERE g.tenant_id = $1 AND g.group_id = x.id))`;
+
 /** Per type: the statement creating the main records (its row count must equal the records
- * stored), then statements for their parts (line items, payments). */
-export const COMMIT_SQL: Record<ImportType, { main: string; parts: string[] }> = {
+ * stored), then statements for their parts (line items, payments), then a count of what
+ * changed since the preview (must be 0). */
+export const COMMIT_SQL: Record<ImportType, { main: string; parts: string[]; changed?: string }> = {
   customers: {
     main: `
       INSERT INTO customers (tenant_id, id, ${CUSTOMER_FIELDS.map((f) => f.column).join(", ")}, import_run_id)
@@ -194,30 +245,34 @@ export const COMMIT_SQL: Record<ImportType, { main: string; parts: string[] }> =
   quotes: {
     main: `
       INSERT INTO quotes (tenant_id, customer_id, number, title, status, issue_date, valid_until, currency, notes,
-        chosen_option, subtotal_cents, tax_cents, total_cents, sent_at, approved_at, declined_at, import_run_id)
+        chosen_option, subtotal_cents, tax_cents, total_cents, ${DOCUMENT_DISCOUNT}, sent_at, approved_at, declined_at,
+        import_run_id)
       SELECT $1, coalesce(ce.id, cx.id), r.number, r.title, r.status, r.issue_date, r.valid_until, r.currency, r.notes,
         r.chosen_option,
-        r.subtotal_cents, r.tax_cents, r.total_cents,
+        r.subtotal_cents, r.tax_cents, r.total_cents, ${documentDiscount("r")},
         CASE WHEN r.status <> 'draft' THEN ${issuedAt} END,
         CASE WHEN r.status = 'approved' THEN now() END,
         CASE WHEN r.status = 'declined' THEN now() END, $2
       ${source(RECORD_COLUMNS.quotes)}
       ${customerJoin}
       WHERE ${customerResolved}`,
-    parts: [itemsSql("quote")],
+    parts: [newRatesSql("quote"), itemsSql("quote")],
+    changed: rateChangedSql("quote"),
   },
   invoices: {
     main: `
       INSERT INTO invoices (tenant_id, customer_id, number, status, issue_date, due_date, currency, subtotal_cents,
-        tax_cents, total_cents, amount_paid_cents, sent_at, paid_at, import_run_id)
+        tax_cents, total_cents, amount_paid_cents, ${DOCUMENT_DISCOUNT}, sent_at, paid_at, import_run_id)
       SELECT $1, coalesce(ce.id, cx.id), r.number, r.status, r.issue_date, r.due_date, r.currency, r.subtotal_cents,
-        r.tax_cents, r.total_cents, r.amount_paid_cents,
+        r.tax_cents, r.total_cents, r.amount_paid_cents, ${documentDiscount("r")},
         CASE WHEN r.status <> 'draft' THEN ${issuedAt} END,
         CASE WHEN r.status = 'paid' THEN now() END, $2
       ${source(RECORD_COLUMNS.invoices)}
       ${customerJoin}
       WHERE ${customerResolved}`,
+    changed: rateChangedSql("invoice"),
     parts: [
+      newRatesSql("invoice"),
       itemsSql("invoice"),
       // Money received before the import becomes one payment (method "import"), so the
       // invoice's payments add up to its amount_paid (docs/decisions/073).
@@ -281,6 +336,13 @@ export async function insertRecords(
       // statement returns rows (docs/decisions/228-citus-run.md).
       for (const sql of parts)
         await rows(`WITH ins AS (${sql} RETURNING 1) SELECT count(*)::int AS n FROM ins`, [tenantId, runId], t);
+      if (COMMIT_SQL[type].changed) {
+        const [changed] = await rows<{ n: number }>(COMMIT_SQL[type].changed!, [tenantId, runId], t);
+        if (changed!.n > 0)
+          throw conflict(
+            "A tax rate this file names was added or changed since the preview. Preview the file again to see its figures.",
+          );
+      }
       await rows(`SET LOCAL enable_seqscan = on`, [], t);
       await rows(`SET LOCAL plan_cache_mode = auto`, [], t);
     }

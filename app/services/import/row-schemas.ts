@@ -27,6 +27,26 @@ function notBefore(issue: Issue, later: unknown, earlier: unknown, column: strin
     issue(column, `Must not be before ${earlierColumn}`);
 }
 
+/** A discount's two columns: both or neither; a percent up to 100, an amount with up to 2 decimals. */
+function checkDiscount(r: Record<string, unknown>, issue: Issue, typeColumn: string, valueColumn: string) {
+  const type = r[typeColumn];
+  const value = r[valueColumn];
+  if (value === null && (type === "percent" || type === "amount"))
+    issue(valueColumn, `Required when ${typeColumn} is given (like 10 for percent, 25.00 for amount)`);
+  if (type === null && typeof value === "number")
+    issue(typeColumn, `Required when ${valueColumn} is given: percent or amount`);
+  if (typeof value !== "number") return;
+  if (type === "percent" && value > 100_000) issue(valueColumn, "A percent discount is from 0 to 100");
+  if (type === "amount" && value % 10 !== 0) issue(valueColumn, "An amount discount has up to 2 decimals, like 25.50");
+  if (type === "amount" && value > 9_999_999_990) issue(valueColumn, "Too large (at most 99999999.99)");
+}
+
+/** The discount columns of a quotes or invoices row: the line's and the document's. */
+function checkDiscounts(r: Record<string, unknown>, issue: Issue) {
+  checkDiscount(r, issue, "item_discount_type", "item_discount_value");
+  checkDiscount(r, issue, "discount_type", "discount_value");
+}
+
 /** Each type's cell checks by CSV name (from the field lists). */
 export const SPECS = {
   customers: CUSTOMER_SPEC,
@@ -65,6 +85,7 @@ export const quoteSchema = rowSchemaOf<typeof QUOTE_FIELDS, QuoteLineRow>(
   (r, issue) => {
     requireCustomer(r, issue);
     notBefore(issue, r.valid_until, r.issue_date, "valid_until", "issue_date");
+    checkDiscounts(r, issue);
   },
   (row) => {
     // A converted quote was approved; the job it became is not part of a quotes file.
@@ -81,6 +102,7 @@ export const quoteSchema = rowSchemaOf<typeof QUOTE_FIELDS, QuoteLineRow>(
 export const invoiceSchema = rowSchemaOf<typeof INVOICE_FIELDS, InvoiceLineRow>(INVOICE_FIELDS, (r, issue) => {
   requireCustomer(r, issue);
   notBefore(issue, r.due_date, r.issue_date, "due_date", "issue_date");
+  checkDiscounts(r, issue);
   if ((r.status === "draft" || r.status === "sent") && typeof r.amount_paid === "number" && r.amount_paid > 0) {
     issue("amount_paid", `Must be empty or 0 while the invoice is ${r.status} (use partial or paid)`);
   }

@@ -43,10 +43,23 @@ export interface LineFields {
   itemQuantityMilli: number;
   itemUnitPriceCents: number;
   taxRatePpm: number;
+  /** The line's named rate or group (matched by name, case ignored; created when new). */
+  itemTaxRateName: string | null;
+  itemDiscountType: DiscountType | null;
+  /** Thousandths: of a percent (10% -> 10000) or of a cent unit (25.50 -> 25500). */
+  itemDiscountValue: number | null;
+}
+
+export type DiscountType = "percent" | "amount";
+
+/** A document's own discount, as the row gives it (the same on every row of the document). */
+export interface DocumentDiscountFields {
+  discountType: DiscountType | null;
+  discountValue: number | null;
 }
 
 /** One CSV row of a quote: document fields (equal on every row of the number) + one line. */
-export interface QuoteLineRow extends CustomerRef, LineFields {
+export interface QuoteLineRow extends CustomerRef, LineFields, DocumentDiscountFields {
   number: string;
   /** The line's option group (null: always included), whether it is optional, and the
    * customer's recorded choice (null: none recorded). */
@@ -62,7 +75,7 @@ export interface QuoteLineRow extends CustomerRef, LineFields {
   notes: string | null;
 }
 
-export interface InvoiceLineRow extends CustomerRef, LineFields {
+export interface InvoiceLineRow extends CustomerRef, LineFields, DocumentDiscountFields {
   number: string;
   status: InvoiceStatus;
   issueDate: string | null;
@@ -105,9 +118,18 @@ export interface LineItem {
   quantityMilli: number;
   unitPriceCents: number;
   taxRatePpm: number;
-  /** round_half_up(quantityMilli * unitPriceCents / 1000) */
+  /** The named rate or group, as the file spells it (null: the percent as typed). */
+  taxRateName: string | null;
+  /** The line's own discount as stored: its type, percent text ("10.000") or cents. */
+  discountType: DiscountType | null;
+  discountPercent: string | null;
+  discountAmountCents: number | null;
+  /** round_half_up(quantityMilli * unitPriceCents / 1000): the amount before discounts. */
   lineSubtotalCents: number;
-  /** round_half_up(lineSubtotalCents * taxRatePpm / 1,000,000) */
+  /** The line's own discount in cents. */
+  lineDiscountCents: number;
+  /** Tax on the line's net (after its discount and its share of the document's), per rate
+   * rounded half up (app/services/money/prices.ts). */
   lineTaxCents: number;
   lineTotalCents: number;
   /** A quote's line: its option group, optional flag and the customer's choice. */
@@ -116,7 +138,7 @@ export interface LineItem {
   selected?: boolean | null;
 }
 
-/** Totals are sums of the rounded lines that count (a quote's: its chosen lines, else the
+/** Totals (subtotal - discount + tax) are the figures of the lines that count (a quote's: its chosen lines, else the
  * always-included ones and its first option's), so they always equal what the lines show. */
 export interface DocumentBase extends CustomerRef {
   number: string;
@@ -126,7 +148,13 @@ export interface DocumentBase extends CustomerRef {
   currency: string;
   issueDate: string | null;
   items: LineItem[];
+  /** The lines' amounts before any discount. */
   subtotalCents: number;
+  /** The document's own discount as stored, and every discount (lines' and document's) in cents. */
+  discountType: DiscountType | null;
+  discountPercent: string | null;
+  discountAmountCents: number | null;
+  discountCents: number;
   taxCents: number;
   totalCents: number;
 }

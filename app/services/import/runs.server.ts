@@ -32,6 +32,8 @@ import {
 import { runCpu } from "~/services/work/pool.server";
 import { deleteRunRecords, undoStatus, writtenTables, type UndoStatus } from "./undo.server";
 import { analyseCsv, type AnalysedCsv } from "./validate.server";
+import { importRatesOf, type ImportRates } from "./rates";
+import { rateBookOf } from "~/services/taxes/taxes.server";
 import {
   PAGE_ERRORS,
   PAGE_ROWS,
@@ -240,8 +242,12 @@ export async function leftOutCsv(actor: Actor, id: string): Promise<{ run: Impor
 // --- Preview -----------------------------------------------------------------------------
 
 /** Parses and validates a file (pure): the analysis a preview stores, or a file error. */
-export function analyseImport<T extends ImportType>(type: T, input: CsvInput): Promise<AnalysedCsv<T>> {
-  return analyseCsv(type, input, IMPORT_LIMITS);
+export function analyseImport<T extends ImportType>(
+  type: T,
+  input: CsvInput,
+  rates?: ImportRates,
+): Promise<AnalysedCsv<T>> {
+  return analyseCsv(type, input, IMPORT_LIMITS, rates);
 }
 
 /** Writes the chunks in statements of about 2 MB: the driver copies each statement's
@@ -367,7 +373,7 @@ export async function previewImport(
   input: CsvInput,
   upload: Partial<UploadInfo> = {},
 ): Promise<{ ok: true; run: ImportRun } | FileError> {
-  const file = await analyseImport(type, input);
+  const file = await analyseImport(type, input, importRatesOf(await rateBookOf(actor)));
   if (!file.ok) return file;
   const bytes =
     upload.bytes ??

@@ -189,4 +189,18 @@ export async function deleteRunRecords(tenantId: string, run: RunForUndo, t: Tx)
       );
     }
   }
+  // The tax rates the import made go with its documents, unless something else has come to use
+  // them since (a document, a job, a price book item or a group): then they are the business's.
+  if (run.type === "quotes" || run.type === "invoices") {
+    await rows(
+      `DELETE FROM tax_rates x WHERE x.tenant_id = $1 AND x.import_run_id = $2
+          AND NOT EXISTS (SELECT 1 FROM quote_items u WHERE u.tenant_id = $1 AND u.tax_rate_id = x.id)
+          AND NOT EXISTS (SELECT 1 FROM invoice_items u WHERE u.tenant_id = $1 AND u.tax_rate_id = x.id)
+          AND NOT EXISTS (SELECT 1 FROM job_items u WHERE u.tenant_id = $1 AND u.tax_rate_id = x.id)
+          AND NOT EXISTS (SELECT 1 FROM price_book_items u WHERE u.tenant_id = $1 AND u.tax_rate_id = x.id)
+          AND NOT EXISTS (SELECT 1 FROM tax_group_rates u WHERE u.tenant_id = $1 AND u.rate_id = x.id)`,
+      [tenantId, run.id],
+      t,
+    );
+  }
 }

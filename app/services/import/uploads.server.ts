@@ -18,6 +18,8 @@ import { IGNORE, isTarget, missingRequired } from "./mapping/targets";
 import type { CsvInput, FileError } from "./parse.server";
 import type { ImportRun } from "./run-types";
 import { createPreview, type UploadInfo } from "./runs.server";
+import { importRatesOf } from "./rates";
+import { loadRateBook } from "~/services/taxes/taxes.server";
 
 /** Uploads older than this are dropped when the next one is stored. */
 const UPLOAD_HOURS = 24;
@@ -33,12 +35,13 @@ async function remembered(tenantId: string, type: ImportType, key: string): Prom
   return r?.fields ?? null;
 }
 
-/** What reading a mapped file needs of the tenant: its time zone (dates without an offset). */
+/** What reading a file needs of the tenant: its time zone (a mapped file's dates without an offset)
+ * and its named tax rates (quotes and invoices name them). */
 async function mappingContext(tenantId: string): Promise<MappingContext> {
-  const tenant = await inTenant(tenantId, (t) =>
-    Tenant.findByPk(tenantId, { attributes: ["timeZone"], transaction: t }),
-  );
-  return { timeZone: tenant?.timeZone ?? "UTC" };
+  return inTenant(tenantId, async (t) => {
+    const tenant = await Tenant.findByPk(tenantId, { attributes: ["timeZone"], transaction: t });
+    return { timeZone: tenant?.timeZone ?? "UTC", rates: importRatesOf(await loadRateBook(t, tenantId)) };
+  });
 }
 
 /** Reads an upload: its analysis, a file error, or "needs mapping" (with the file kept in memory). */

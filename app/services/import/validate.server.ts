@@ -23,7 +23,7 @@
 // where the rest of the app takes them from.
 import { IMPORT_LIMITS, type ImportType } from "./columns";
 import type { RowCheck } from "./cells";
-import { buildDocuments } from "./documents";
+import { buildDocuments, type NewRate } from "./documents";
 import { keyValue, reject, UNIQUE_KEYS, type AnyRow } from "./keys";
 import {
   parseCsv,
@@ -34,6 +34,8 @@ import {
   type RowError,
 } from "./parse.server";
 import { ROW_CHECKS } from "./row-schemas";
+import type { ImportRates } from "./rates";
+import { ppmToPercentText } from "~/services/money/prices";
 import type { InvoiceDocument, QuoteDocument, ValidationResultFor } from "./row-types";
 
 export type { RowError } from "./parse.server";
@@ -68,7 +70,14 @@ function findDuplicates(type: RowImportType, rows: AnyRow[], errors: RowError[])
   }
 }
 
-export function validateRows<T extends ImportType>(type: T, records: readonly CsvRecord[]): ValidationResultFor<T> {
+/** `rates`: the tenant's named tax rates (quotes and invoices name them in item_tax_rate_name);
+ * `created` receives the ones the file names that the business lacks (the commit makes them). */
+export function validateRows<T extends ImportType>(
+  type: T,
+  records: readonly CsvRecord[],
+  rates: ImportRates = {},
+  created: Map<string, NewRate> = new Map(),
+): ValidationResultFor<T> {
   const check = ROW_CHECKS[type] as unknown as RowCheck<Record<string, unknown>>;
   const rows: AnyRow[] = [];
   const errors: RowError[] = [];
@@ -88,7 +97,7 @@ export function validateRows<T extends ImportType>(type: T, records: readonly Cs
     }
   }
   let documents: (QuoteDocument | InvoiceDocument)[] | undefined;
-  if (type === "quotes" || type === "invoices") documents = buildDocuments(type, rows, errors);
+  if (type === "quotes" || type === "invoices") documents = buildDocuments(type, rows, errors, rates, created);
   else findDuplicates(type as RowImportType, rows, errors);
   errors.sort((a, b) => a.row - b.row); // stable: within a row, in the order found
   const result = documents ? { type, rows, errors, documents } : { type, rows, errors };
@@ -103,8 +112,15 @@ export async function analyseCsv<T extends ImportType>(
   type: T,
   input: CsvInput,
   limits: ParseLimits = IMPORT_LIMITS,
+  rates: ImportRates = {},
 ): Promise<AnalysedCsv<T>> {
   const parsed = await parseCsv(input, { ...limits, type });
   if (!parsed.ok) return parsed;
-  return { ok: true, headers: parsed.headers, warnings: parsed.warnings, ...validateRows(type, parsed.records) };
+  const created = new Map<string, NewRate>();
+  const result = validateRows(type, parsed.records, rates, created);
+  // The tax rates the commit will create are said before it, beside the other warnings.
+  const creates = [...created.values()].map(
+    (r) => `Creates the tax rate "${r.name} ${ppmToPercentText(r.ppm)}%": the business has no rate of that name`,
+  );
+  return { ok: true, headers: parsed.headers, warnings: [...parsed.warnings, ...creates], ...result };
 }

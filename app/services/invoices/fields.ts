@@ -11,6 +11,7 @@ import {
   CURRENCY_FORMAT,
   customerRefFields,
   DATE_FORMAT,
+  documentDiscountFields,
   lineItemFields,
   MONEY_FORMAT,
 } from "~/services/import/shared-fields";
@@ -77,4 +78,5 @@ export const INVOICE_FIELDS = [
     example: "50.00",
     export: centsSql("r.amount_paid_cents"),
   }),
+  ...documentDiscountFields,
 ] as const;

@@ -7,7 +7,13 @@
 import { QUOTE_STATUSES } from "../../../db/enums";
 import { currency, isoDate, maxLen, oneOf, optional, required, withDefault, yesNo } from "~/services/import/cells";
 import { field } from "~/services/import/field-list";
-import { CURRENCY_FORMAT, customerRefFields, DATE_FORMAT, lineItemFields } from "~/services/import/shared-fields";
+import {
+  CURRENCY_FORMAT,
+  customerRefFields,
+  DATE_FORMAT,
+  documentDiscountFields,
+  lineItemFields,
+} from "~/services/import/shared-fields";
 
 /** Every stored quote status, and `converted` (an approved quote made into a job; imported as
  * approved, since the job is not part of a quotes file). */
@@ -130,4 +136,5 @@ export const QUOTE_FIELDS = [
     format: "Text, up to 5,000 characters, line breaks allowed",
     example: "Price includes permit",
   }),
+  ...documentDiscountFields,
 ] as const;

@@ -2,7 +2,7 @@
 // change while unused, make default, archive and restore, delete while unused (409 once a
 // document, a job, a price book item or a group uses it).
 import { UniqueConstraintError } from "sequelize";
-import { inTenant, one, rows, type Tx } from "../../../db/index";
+import { inTenant, rows, type Tx } from "../../../db/index";
 import { TaxGroupRate, TaxRate } from "../../../db/models/index";
 import type { Actor } from "~/services/accounts/actor";
 import { percentToPpm, ppmToPercent, trimDecimal } from "~/services/documents/line-items";
@@ -264,21 +264,4 @@ export async function taxById(actor: Actor, id: string) {
     const book = await loadRateBook(t, actor.tenantId);
     return book[r.id]!;
   });
-}
-
-/** A rate by name (case-insensitive, active first), made with `ppm` when the business has none (the import). */
-export async function rateByNameOrCreate(t: Tx, tenantId: string, name: string, ppm: number): Promise<string> {
-  const found = await one<{ id: string }>(
-    `SELECT id FROM tax_rates WHERE tenant_id = $1 AND lower(name) = lower($2)
-      ORDER BY archived_at IS NULL DESC, created_at LIMIT 1`,
-    [tenantId, name],
-    t,
-  );
-  if (found) return found.id;
-  const made = await one<{ id: string }>(
-    `INSERT INTO tax_rates (tenant_id, name, rate) VALUES ($1, $2, $3::numeric) RETURNING id`,
-    [tenantId, name, ppmToPercent(ppm)],
-    t,
-  );
-  return made!.id;
 }

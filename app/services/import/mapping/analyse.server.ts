@@ -130,10 +130,10 @@ export async function analyseUpload<T extends ImportType>(
   };
   // A header holding NUL is binary data: parseCsv refuses it as a file.
   if (!peek || peek.headers.length === 0 || peek.headers.some((h) => h.includes("\u0000")))
-    return analyseCsv(type, all, IMPORT_LIMITS);
+    return analyseCsv(type, all, IMPORT_LIMITS, context?.rates);
   const known = await remembered(headerKey(peek.headers));
   const match = matchHeaders(type, peek.headers, known && known.length === peek.headers.length ? known : null);
-  if (match.canonical) return analyseCsv(type, all, IMPORT_LIMITS);
+  if (match.canonical) return analyseCsv(type, all, IMPORT_LIMITS, context?.rates);
   if (match.certain) return analyseWithMapping(type, all, fieldsOf(match), match.preset, context);
 
   // The mapping step: keep the file (under the size limit) until the user has chosen.

@@ -16,11 +16,14 @@ import { dateOrderOf, readDateTime, type DateOrder } from "./dates";
 import { ALIASES, type Preset } from "./known-headers";
 import { normaliseHeader, withoutEntityPrefix } from "./match";
 import { splitTarget } from "./targets";
+import type { ImportRates } from "../rates";
 
 /** What the reading of a mapped file needs to know of the tenant. */
 export interface MappingContext {
   /** The tenant's time zone: dates without an offset are its wall-clock times. */
   timeZone: string;
+  /** The tenant's named tax rates, by name (a quotes or invoices file names them). */
+  rates?: ImportRates;
 }
 
 /** Fields whose cells are other products' dates, turned into section 5 date-times. */
@@ -250,7 +253,7 @@ export function applyMapping<T extends ImportType>(
     records.push({ row: record.row, values: b.values });
   }
 
-  const result = validateRows(type, records);
+  const result = validateRows(type, records, context.rates);
   const errors: RowError[] = result.errors.map((e) => ({
     ...e,
     column: e.column === null ? null : (columnHeaders[e.column] ?? e.column),
