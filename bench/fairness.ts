@@ -7,6 +7,9 @@
  * request thread's event loop, or a database connection and PostgreSQL).
  * `BENCH_ONLY=FAIR npm run bench` (merged into bench/results/latest.json; the whole run has it too)
  * or `npx tsx bench/fairness.ts` (writes bench/results/fairness.json).
+ * `BENCH_FAIR_BEFORE="HEAVY_PAGES_PER_SERVER=0"` (variables, space-separated) first measures the
+ * same on a second server started with those variables, in the same run: the figures before a
+ * change beside the ones after it, named "fairness [HEAVY_PAGES_PER_SERVER=0]: ...".
  */
 import os from "node:os";
 import { closeDb, configureDb, rows } from "../db/index";
@@ -44,10 +47,10 @@ async function bPages(b: Client, baseUrl: string, n = 50): Promise<Probe> {
   return out;
 }
 
-export async function benchFairness(baseUrl: string, databaseUrl: string): Promise<Figure[]> {
+export async function benchFairness(baseUrl: string, databaseUrl: string, variant = ""): Promise<Figure[]> {
   configureDb({ url: databaseUrl });
-  const A = await createTenantWithUsers("Flooding Plumbing");
-  const B = await createTenantWithUsers("Quiet Heating");
+  const A = await createTenantWithUsers(`Flooding Plumbing${variant && ` ${variant}`}`);
+  const B = await createTenantWithUsers(`Quiet Heating${variant && ` ${variant}`}`);
   await rows(
     `INSERT INTO customers (tenant_id, name, email, company, city)
      SELECT $1, 'Name ' || substr(md5(i::text), 1, 8), 'c' || i || '@example.com', 'Company ' || (i % 500), 'Springfield'
@@ -91,9 +94,11 @@ export async function benchFairness(baseUrl: string, databaseUrl: string): Promi
   const floodLoad = os.loadavg()[0];
   flooding = false;
   await Promise.all(slots);
-  console.log("A's answers during the flood:", counts);
+  console.log(`A's answers during the flood${variant && ` (${variant})`}:`, counts);
   const ratio = median(flooded.customers) / median(alone.customers);
-  return [
+  const named = (figures: Figure[]) =>
+    variant ? figures.map((f) => ({ ...f, name: f.name.replace(/^fairness/, `fairness [${variant}]`) })) : figures;
+  return named([
     figure("fairness: load average (1 min), unloaded", aloneLoad, "", "measured", null),
     figure("fairness: load average (1 min), A floods", floodLoad, "", "measured", null),
     figure("fairness: B's /customers p50, unloaded", median(alone.customers), "ms", "measured", null),
@@ -103,16 +108,39 @@ export async function benchFairness(baseUrl: string, databaseUrl: string): Promi
     figure("fairness: /healthz (one query) p50, unloaded", median(alone.health), "ms", "measured", null),
     figure("fairness: /healthz (one query) p50 while A floods", median(flooded.health), "ms", "measured", null),
     figure("fairness: flooded / unloaded", round(ratio), "ratio", "<= 3", ratio <= 3),
-  ];
+  ]);
+}
+
+/**
+ * The same figures on a second server started with BENCH_FAIR_BEFORE's variables (none: no
+ * figures), for a before/after in one run.
+ */
+export async function benchFairnessBefore(databaseUrl: string): Promise<Figure[]> {
+  const variant = (process.env.BENCH_FAIR_BEFORE ?? "").trim();
+  if (!variant) return [];
+  const vars = Object.fromEntries(
+    variant.split(/\s+/).map((pair) => {
+      const eq = pair.indexOf("=");
+      return [pair.slice(0, eq), pair.slice(eq + 1)];
+    }),
+  );
+  const server = await productionServer({ DATABASE_URL: databaseUrl, ...vars });
+  try {
+    return await benchFairness(server.url, databaseUrl, variant);
+  } finally {
+    await closeDb();
+    await server.stop();
+  }
 }
 
 async function main() {
   const started = Date.now();
   buildApp();
   const database = await benchDatabase();
+  const before = await benchFairnessBefore(database.url);
   const server = await productionServer({ DATABASE_URL: database.url });
   try {
-    const figures = await benchFairness(server.url, database.url);
+    const figures = [...before, ...(await benchFairness(server.url, database.url))];
     printTable(figures);
     writeResults("fairness.json", figures, { postgres: database.version, started });
   } finally {

@@ -43,7 +43,7 @@ import { benchPhotos } from "./photos";
 import { benchAccountantFiles } from "./accountant-files";
 import { benchAccountExport } from "./account-export";
 import { benchTimesheets } from "./timesheets";
-import { benchFairness } from "./fairness";
+import { benchFairness, benchFairnessBefore } from "./fairness";
 import { benchVisitSeries } from "./visit-series";
 import { benchQuotes } from "./quotes";
 import { seedBigTenant, seedFigures, type BigTenant } from "./big-tenant";
@@ -100,7 +100,7 @@ const RUN: Record<BenchPartKey, (s: Shared) => Promise<Figure[]>> = {
   TIMESHEETS: async ({ server, databaseUrl, floorRps, big }) =>
     benchTimesheets(server, databaseUrl, floorRps, await big()),
   FAIR: async ({ server, databaseUrl }) => {
-    const figures = await benchFairness(server.url, databaseUrl);
+    const figures = [...(await benchFairnessBefore(databaseUrl)), ...(await benchFairness(server.url, databaseUrl))];
     await closeDb();
     return figures;
   },

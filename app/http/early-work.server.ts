@@ -5,15 +5,93 @@
 // request carries its lease to the boundary in a header only this process sets (a client's
 // own is dropped), and the lease is released when the answer ends. docs/decisions/331.
 import { randomBytes, randomUUID } from "node:crypto";
-import { findSessionUser } from "~/services/accounts/sessions.server";
+import os from "node:os";
+import { findSessionUser, sessionTenantOf } from "~/services/accounts/sessions.server";
 import { claimWork, releaseWork, workBusy, workFigures, workKindFor } from "~/services/limits/work.server";
 import type { WorkKind } from "~/services/limits/work.server";
 import { sessionCookie } from "~/utils/cookies.server";
+import { env } from "~/utils/env.server";
 import type { RouteRules } from "./route-rules";
 
 export const LEASE_HEADER = "x-fieldwork-work-lease";
 /** Proves a lease header was set by this process. */
 const NONCE = randomBytes(16).toString("hex");
+
+/**
+ * This server's bound on heavy pages (a search, a report, an import preview) in flight at once,
+ * beside the tenant's share counted in the database across servers. The database share lets a
+ * tenant run several of each kind on one server; every one of them is rendered, parsed and
+ * written on this server's one request thread, where another tenant's page waits its turn
+ * behind them. So each server also bounds them itself, in memory: a tenant holds at most half
+ * of the server's heavy pages, and beyond its first one only while the server is under its
+ * bound. A tenant's first heavy page is always let through (to the database share), so a quiet
+ * tenant never waits for a busy one's refusal. The refusal needs no database: the signed
+ * session cookie names the tenant. The slot is held until the answer is written.
+ */
+type Gate = {
+  limit: number;
+  share: number;
+  held: Map<string, number>;
+  total: number;
+};
+type GateFigures = {
+  /** The server's bound and a tenant's share of it (0: no bound). */
+  limit: number;
+  share: number;
+  /** Heavy pages refused by this server's bound (no database statement). */
+  refusedByServer: number;
+  /** The most heavy pages of one tenant in flight at once on this server. */
+  mostOfOneTenant: number;
+  /** The most heavy pages in flight at once on this server. */
+  mostAtOnce: number;
+};
+declare global {
+  var __heavyGate: (Gate & { figures: GateFigures }) | undefined;
+}
+
+function gate() {
+  if (!globalThis.__heavyGate) {
+    const limit = env().HEAVY_PAGES_PER_SERVER ?? 2 * Math.max(1, os.availableParallelism());
+    const share = limit ? Math.max(1, Math.floor(limit / 2)) : 0;
+    globalThis.__heavyGate = {
+      limit,
+      share,
+      held: new Map(),
+      total: 0,
+      figures: { limit, share, refusedByServer: 0, mostOfOneTenant: 0, mostAtOnce: 0 },
+    };
+  }
+  return globalThis.__heavyGate;
+}
+
+/** The counters of this server's bound on heavy pages. */
+export function heavyPageFigures(): GateFigures {
+  return { ...gate().figures };
+}
+
+/** Takes a heavy-page slot for the tenant, or null when it is over its share of this server. */
+function takeSlot(tenantId: string): (() => void) | null {
+  const g = gate();
+  if (!g.limit) return () => {};
+  const held = g.held.get(tenantId) ?? 0;
+  if (held > 0 && (held >= g.share || g.total >= g.limit)) return null;
+  g.held.set(tenantId, held + 1);
+  g.total++;
+  g.figures.mostOfOneTenant = Math.max(g.figures.mostOfOneTenant, held + 1);
+  g.figures.mostAtOnce = Math.max(g.figures.mostAtOnce, g.total);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    const left = (g.held.get(tenantId) ?? 1) - 1;
+    if (left > 0) g.held.set(tenantId, left);
+    else g.held.delete(tenantId);
+    g.total--;
+  };
+}
+
+/** Whether a class of work is bounded per server: the ones refused at once (a commit waits its turn). */
+const BOUNDED_HERE: ReadonlySet<WorkKind> = new Set(["search", "report", "import"]);
 
 type NodeRequest = { method?: string; url?: string; headers: Record<string, string | string[] | undefined> };
 
@@ -94,13 +172,36 @@ export async function admitWork(req: NodeRequest, rules: RouteRules): Promise<Ad
   if (!kind) return null;
   const cookie = req.headers.cookie;
   const token = await sessionCookie().parse(typeof cookie === "string" ? cookie : null);
-  const user = typeof token === "string" ? await findSessionUser(token) : null;
-  if (!user) return null;
-  const lease = await claimWork(user.tenantId, user.id, kind);
-  if (!lease) {
+  const tenantId = typeof token === "string" ? sessionTenantOf(token) : null;
+  if (!tenantId) return null;
+  const freeSlot = BOUNDED_HERE.has(kind) ? takeSlot(tenantId) : () => {};
+  if (!freeSlot) {
+    gate().figures.refusedByServer++;
     workFigures().refusedEarly++;
     return refusal(rules, kind, query);
   }
-  req.headers[LEASE_HEADER] = `${NONCE}:${kind}:${user.tenantId}:${lease}`;
-  return { kind: "admit", release: () => releaseWork(user.tenantId, lease) };
+  try {
+    const user = await findSessionUser(token as string);
+    if (!user || user.tenantId !== tenantId) {
+      freeSlot();
+      return null;
+    }
+    const lease = await claimWork(user.tenantId, user.id, kind);
+    if (!lease) {
+      freeSlot();
+      workFigures().refusedEarly++;
+      return refusal(rules, kind, query);
+    }
+    req.headers[LEASE_HEADER] = `${NONCE}:${kind}:${user.tenantId}:${lease}`;
+    return {
+      kind: "admit",
+      release: () => {
+        freeSlot();
+        return releaseWork(user.tenantId, lease);
+      },
+    };
+  } catch (error) {
+    freeSlot();
+    throw error;
+  }
 }

@@ -72,10 +72,30 @@ export function routeRulesFinder(routes: Record<string, BuildRoute>): (pathname:
     const matches = matchRoutes(roots, pathname);
     return matches?.[matches.length - 1]?.route.id;
   };
-  return (pathname) => {
+  const find = (pathname: string): RouteRules => {
     const candidate = leafOf(declaring, pathname);
     if (!candidate) return {};
     const id = leafOf(all, pathname);
     return id ? rulesOf(routes[id]?.module.handle) : {};
   };
+  // The router's matching compiles a pattern per route it tries and ranks the whole tree on each
+  // call: on a busy server that was a sixth of the request thread's work, for every request. The
+  // answer depends only on the path, and ids (UUIDs) never decide which route a path reaches
+  // (no route has one as a literal segment), so answers are kept per path with its ids replaced
+  // by one, up to a bound (the oldest go first).
+  const known = new Map<string, RouteRules>();
+  return (pathname) => {
+    const key = pathname.replace(UUID_SEGMENT, "/0");
+    let rules = known.get(key);
+    if (!rules) {
+      rules = find(pathname);
+      if (known.size >= KNOWN_PATHS) known.delete(known.keys().next().value as string);
+      known.set(key, rules);
+    }
+    return rules;
+  };
 }
+
+/** How many paths' rules the finder keeps. */
+const KNOWN_PATHS = 2_000;
+const UUID_SEGMENT = /\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?=\/|$)/gi;

@@ -1,4 +1,5 @@
 import { serveApi, type ApiArgs, type ApiMethods } from "~/http/api.server";
+import { heavyPageFigures } from "~/http/early-work.server";
 import { ok } from "~/http/envelope.server";
 import type { RouteRules } from "~/http/route-rules";
 import { assertDatabaseAnswers } from "~/services/maintenance/health.server";
@@ -15,7 +16,12 @@ const METHODS: ApiMethods = {
   GET: async ({ request }) => {
     await assertDatabaseAnswers();
     if (env().NODE_ENV !== "production" && new URL(request.url).searchParams.has("figures"))
-      return ok(request, { status: "ok", pool: poolFigures(), shares: workFigures() });
+      return ok(request, {
+        status: "ok",
+        pool: poolFigures(),
+        shares: workFigures(),
+        heavyPages: heavyPageFigures(),
+      });
     return ok(request, { status: "ok" });
   },
 };

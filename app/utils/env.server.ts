@@ -43,6 +43,11 @@ const schema = z.object({
   PORTAL_TOKEN_SECRET: secretList.optional(),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
   DB_POOL_ACQUIRE_MS: z.coerce.number().int().min(100).max(120_000).default(5_000),
+  /**
+   * Heavy pages (searches, reports, import previews) one app server renders at once; a tenant
+   * gets half of them. Default: twice the machine's cores. 0 turns the server's bound off.
+   */
+  HEAVY_PAGES_PER_SERVER: z.coerce.number().int().min(0).max(1000).optional(),
   DB_APPLICATION_NAME: z
     .string()
     .regex(/^[\w.:-]{1,63}$/, "letters, digits and . _ : - only, at most 63")

@@ -41,6 +41,9 @@ type PageCase = {
 
 type Seeded = Awaited<ReturnType<typeof seed>>;
 
+/** A Monday in the past: the technician's approved timesheet week. */
+const APPROVED_WEEK = "2026-01-05";
+
 export async function seed(tag: string) {
   const t = await createTenantWithUsers(`Summit Plumbing ${tag}`);
   const office = { tenantId: t.id, userId: t.users.owner.id, role: "owner" as const };
@@ -137,6 +140,11 @@ export async function seed(tag: string) {
             ($1, NULL, $3, now() - interval '1 hour 30 minutes', now() - interval '1 hour', NULL, 'work', 'pending', 'technician')
      RETURNING id`,
     [t.id, job.id, t.users.technician.id],
+  );
+  // A past week of the technician's, approved (locked).
+  await one(
+    `INSERT INTO timesheet_weeks (tenant_id, user_id, week_start, approved_by) VALUES ($1, $2, $3, $4) RETURNING week_start`,
+    [t.id, t.users.technician.id, APPROVED_WEEK, t.users.owner.id],
   );
   return {
     t,
@@ -488,6 +496,19 @@ export const PAGES: PageCase[] = [
     shot: true,
   },
   { name: "my timesheet", who: "technician", path: () => "/timesheets", shows: /My timesheet/, shot: true },
+  {
+    name: "an approved timesheet week",
+    who: "owner",
+    path: (s) => `/timesheets?userId=${s.t.users.technician.id}&week=${APPROVED_WEEK}`,
+    shows: /Reopen week/,
+  },
+  {
+    name: "another person's timesheet refused",
+    who: "technician",
+    path: (s) => `/timesheets?userId=${s.t.users.owner.id}`,
+    status: 403,
+    shows: /only your own timesheet/,
+  },
   { name: "schedule week", who: "owner", path: () => "/schedule?view=week", shows: /Unscheduled/, shot: true },
   { name: "schedule day", who: "owner", path: () => "/schedule?view=day", shows: /Annual furnace tune-up/, shot: true },
   { name: "my schedule", who: "technician", path: () => "/schedule", shows: /My schedule/ },

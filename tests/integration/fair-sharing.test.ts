@@ -290,6 +290,7 @@ type Figures = {
     completed: number;
   };
   shares: { refusedEarly: number; admittedEarly: number; lateRefusals: number };
+  heavyPages: { limit: number; share: number; refusedByServer: number; mostOfOneTenant: number; mostAtOnce: number };
 };
 /** The serving process's counters of its CPU pool and of the work shares (the health check, outside production). */
 async function figures(): Promise<Figures> {
@@ -352,6 +353,56 @@ test("A's flood of previews, reports and searches: the previews' parse and check
   assert.ok(after.shares.refusedEarly - before.shares.refusedEarly >= refused, "the refusals were answered early");
   assert.equal(after.shares.lateRefusals, before.shares.lateRefusals, "no refusal reached the page machinery");
   assert.equal(await leasesOf(A.id), 0, "every lease was released");
+});
+
+test("each server bounds the heavy pages it renders at once: A's burst of searches and reports beyond its half of the server is refused there (429 with Retry-After, no lease taken), while B's searches are served", async () => {
+  const aClients = await Promise.all([clientFor(A.users.owner), clientFor(A.users.admin), clientFor(A.users.office)]);
+  const bClient = await clientFor(B.users.office);
+  const before = await figures();
+  assert.ok(before.heavyPages.limit >= 2, "the server bounds its heavy pages");
+  assert.equal(before.heavyPages.share, Math.floor(before.heavyPages.limit / 2), "a tenant's share is half of them");
+  // The share is below what the database lets A run at once on one server (4 searches, 3 reports).
+  assert.ok(before.heavyPages.share < WORK_CLASSES.search.tenant + WORK_CLASSES.report.tenant);
+  let refusedHere = 0;
+  for (let round = 0; round < 3 && refusedHere === 0; round++) {
+    const start = await figures();
+    const burst = Array.from({ length: 18 }, (_, i) =>
+      statusOf(aClients[i % 3], i % 3 === 2 ? "/reports" : `/customers?q=${["ada", "c49"][i % 2]}`),
+    );
+    const bRequests = (async () => {
+      const out = [];
+      for (let i = 0; i < 6; i++) out.push(await statusOf(bClient, "/customers?q=quiet"));
+      return out;
+    })();
+    const [a, b] = await Promise.all([Promise.all(burst), bRequests]);
+    for (const r of b) {
+      assert.equal(r.status, 200, "B's search is served");
+      assert.match(r.text, /Quiet customer 1/);
+    }
+    for (const r of a) {
+      assert.ok(r.status === 200 || r.status === 429, `A: ${r.status}`);
+      if (r.status === 429) {
+        assert.ok(r.retryAfter === "1" || r.retryAfter === "2", "Retry-After of the search or report class");
+        assert.match(r.text, /Too many (searches|reports)/);
+      }
+    }
+    assert.ok(
+      a.some((r) => r.status === 200),
+      "A keeps its share",
+    );
+    const end = await figures();
+    refusedHere = end.heavyPages.refusedByServer - start.heavyPages.refusedByServer;
+    assert.ok(
+      end.shares.refusedEarly - start.shares.refusedEarly >= a.filter((r) => r.status === 429).length,
+      "every refusal was answered before the page machinery",
+    );
+  }
+  assert.ok(refusedHere > 0, "the server refused A beyond its half of the heavy pages");
+  const after = await figures();
+  assert.ok(after.heavyPages.mostOfOneTenant <= after.heavyPages.share, "no tenant held more than its share");
+  assert.equal(after.shares.lateRefusals, before.shares.lateRefusals, "no refusal reached the page machinery");
+  assert.equal(await leasesOf(A.id), 0, "every lease was released");
+  assert.equal(await leasesOf(B.id), 0);
 });
 
 test("A's PDFs and report downloads are drawn in the CPU pool, not on the request thread", async () => {

@@ -116,4 +116,15 @@ test("a URL's rules are those of the route the router picks, not of a lower-rank
   assert.deepEqual(rulesFor("/customers/new"), {});
   assert.deepEqual(rulesFor("/elsewhere"), {});
   assert.deepEqual(rulesOf(undefined), {});
+  // Answers are kept per path (ids folded into one): asked again, and past the bound, the same.
+  for (let round = 0; round < 2; round++) {
+    for (let i = 0; i < 2_500; i++) {
+      const id = `${i.toString(16).padStart(8, "0")}-0000-4000-8000-000000000000`;
+      assert.deepEqual(rulesFor(`/reports/${id}`), { work: "report" });
+      assert.deepEqual(rulesFor(`/api/x${i}`), { reply: "json" });
+    }
+    assert.deepEqual(rulesFor("/reports/settings"), {});
+    assert.deepEqual(rulesFor("/customers"), { work: "search" });
+    assert.deepEqual(rulesFor("/customers/new"), {});
+  }
 });

@@ -25,6 +25,16 @@ const dayName = (date: string, style: "long" | "short" = "long") =>
     timeZone: "UTC",
   }).format(new Date(`${date}T12:00:00Z`));
 
+/** A column's day on two short lines: "Mon" over "Nov 2". */
+function DayHeading({ date }: { date: string }) {
+  const [weekday, ...rest] = dayName(date, "short").split(", ");
+  return (
+    <>
+      <span className="dow">{weekday}</span> <span className="dom">{rest.join(", ")}</span>
+    </>
+  );
+}
+
 const weekLabel = (start: string, end: string) => `${dayName(start, "short")} – ${dayName(end, "short")}`;
 
 const clock = (iso: string, timeZone: string) => utcToZoned(iso, timeZone).slice(11);
@@ -105,8 +115,8 @@ export function TeamWeekView({
               <tr>
                 <th scope="col">Person</th>
                 {team.dates.map((d) => (
-                  <th scope="col" className="num" key={d}>
-                    {dayName(d, "short")}
+                  <th scope="col" className="num day" key={d}>
+                    <DayHeading date={d} />
                   </th>
                 ))}
                 <th scope="col" className="num">
@@ -159,6 +169,8 @@ export function TeamWeekView({
 
 function EntryForm({ week, line, idPrefix }: { week: Week; line?: Line; idPrefix: string }) {
   const local = (iso?: string) => (iso ? utcToZoned(iso, week.timeZone) : "");
+  // A correction changes the whole entry (travel and work of a field clock's entry together).
+  const entry = line?.entry;
   return (
     <Form
       method="post"
@@ -174,7 +186,7 @@ function EntryForm({ week, line, idPrefix }: { week: Week; line?: Line; idPrefix
           name="kind"
           label="Kind"
           options={KIND_OPTIONS}
-          value={line?.kind ?? "work"}
+          value={entry?.kind ?? "work"}
         />
         <Field
           id={`${idPrefix}-start`}
@@ -182,7 +194,7 @@ function EntryForm({ week, line, idPrefix }: { week: Week; line?: Line; idPrefix
           label="Start"
           type="datetime-local"
           required
-          defaultValue={line ? local(line.start) : `${week.weekStart}T08:00`}
+          defaultValue={entry ? local(entry.start) : `${week.weekStart}T08:00`}
         />
         <Field
           id={`${idPrefix}-end`}
@@ -190,7 +202,7 @@ function EntryForm({ week, line, idPrefix }: { week: Week; line?: Line; idPrefix
           label="End"
           type="datetime-local"
           required
-          defaultValue={line ? local(line.end) : `${week.weekStart}T12:00`}
+          defaultValue={entry ? local(entry.end) : `${week.weekStart}T12:00`}
         />
         <SelectField
           id={`${idPrefix}-visit`}
@@ -272,9 +284,17 @@ function LineRow({ week, line, index }: { week: Week; line: Line; index: number 
           {line.note ? <span className="muted small">{line.note}</span> : null}
         </div>
       ) : null}
-      {week.mayManage && !week.approval && line.state === "counted" ? (
+      {week.mayManage && !week.approval && line.state === "counted" && line.lastPart ? (
         <details className="ts-correct">
-          <summary>Correct</summary>
+          <summary>
+            Correct
+            {line.entry.start !== line.start ? (
+              <span className="muted small">
+                {" "}
+                (travel and work, {clock(line.entry.start, week.timeZone)}–{clock(line.entry.end, week.timeZone)})
+              </span>
+            ) : null}
+          </summary>
           <EntryForm week={week} line={line} idPrefix={`${id}-edit`} />
           <ReasonForm
             entryId={line.entryId}

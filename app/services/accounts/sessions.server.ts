@@ -46,6 +46,17 @@ function parse(token: string | null | undefined): { tenantId: string; id: string
   return { tenantId, id: sha256(secret) };
 }
 
+/**
+ * The tenant a session cookie value names, without a database lookup: the cookie is signed, so
+ * the tenant is the one the server wrote, though the session may have ended since.
+ */
+export function sessionTenantOf(token: string | null | undefined): string | null {
+  const dot = token ? token.indexOf(".") : -1;
+  if (!token || dot < 0 || token.length - dot - 1 < 20) return null;
+  const tenantId = token.slice(0, dot);
+  return isUuid(tenantId) ? tenantId : null;
+}
+
 /** The signed-in user behind a session cookie value, or null (unknown, expired or deleted). */
 export async function findSessionUser(token: string | null | undefined): Promise<SessionUser | null> {
   const key = parse(token);

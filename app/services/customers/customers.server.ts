@@ -84,9 +84,10 @@ export async function getCustomer(actor: Actor, id: string) {
         quotes_count: number;
         invoices_count: number;
         unpaid: Array<{ currency: string; cents: number }> | null;
+        auto_reminders: boolean;
       }
     >(
-      `SELECT c.id, ${RECORD_SELECT}, c.created_at,
+      `SELECT c.id, ${RECORD_SELECT}, c.created_at, c.auto_reminders,
               (SELECT count(*) FROM jobs WHERE tenant_id = $1 AND customer_id = c.id)::int AS jobs_count,
               (SELECT count(*) FROM quotes WHERE tenant_id = $1 AND customer_id = c.id)::int AS quotes_count,
               (SELECT count(*) FROM invoices WHERE tenant_id = $1 AND customer_id = c.id)::int AS invoices_count,

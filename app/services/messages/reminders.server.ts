@@ -287,18 +287,3 @@ export async function setAutoReminders(actor: Actor, customerId: string, on: boo
     });
   });
 }
-
-/** Whether a customer receives automatic reminders (the customer page). */
-export async function autoRemindersOf(actor: Actor, customerId: string): Promise<boolean> {
-  return inTenant(
-    actor.tenantId,
-    async (t) =>
-      (
-        await one<{ on: boolean }>(
-          `SELECT auto_reminders AS on FROM customers WHERE tenant_id = $1 AND id = $2`,
-          [actor.tenantId, customerId],
-          t,
-        )
-      )?.on ?? true,
-  );
-}

@@ -91,8 +91,9 @@ export function weekHours(
   rules: OvertimeRules,
   weekStart: string,
   timeZone: string,
+  /** dayBounds(weekStart, timeZone), when the caller has them already (a team's week). */
+  bounds: readonly number[] = dayBounds(weekStart, timeZone),
 ): WeekHours {
-  const bounds = dayBounds(weekStart, timeZone);
   const parts = spans.flatMap((s) => splitByDay(s, bounds)).sort((a, b) => a.start - b.start || a.end - b.end);
   const paid = new Array<number>(7).fill(0);
   const overtime = new Array<number>(7).fill(0);

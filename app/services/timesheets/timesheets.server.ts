@@ -18,6 +18,7 @@ import {
   weekStartOf,
   type DayHours,
   type OvertimeRules,
+  type PaidSpan,
 } from "./hours";
 import type { AddEntryValue, ChangeEntryValue, WeekActionValue } from "./schemas";
 
@@ -37,6 +38,13 @@ export type TimesheetLine = {
   overlaps: boolean;
   /** A pending entry in an approved week: it reached the week after approval. */
   late: boolean;
+  /**
+   * The whole entry this line is part of (a field clock's entry is two lines, travel then
+   * work): a correction changes the entry, so its form starts from these, and only the
+   * entry's last line carries it.
+   */
+  entry: { kind: TimeEntryKind; start: string; end: string };
+  lastPart: boolean;
 };
 
 type EntryRow = {
@@ -124,9 +132,11 @@ function linesOf(e: EntryRow, approved: boolean): TimesheetLine[] {
     visitId: e.visit_id,
     overlaps: false,
     late: approved && e.state === "pending" && e.origin === "field",
+    entry: { kind: e.kind, start: e.started_at.toISOString(), end: e.ended_at.toISOString() },
   };
-  const line = (kind: TimeEntryKind, start: Date, end: Date): TimesheetLine => ({
+  const line = (kind: TimeEntryKind, start: Date, end: Date, lastPart = true): TimesheetLine => ({
     ...base,
+    lastPart,
     kind,
     start: start.toISOString(),
     end: end.toISOString(),
@@ -134,7 +144,7 @@ function linesOf(e: EntryRow, approved: boolean): TimesheetLine[] {
   });
   const onSite = e.on_site_at;
   if (e.kind === "work" && onSite && onSite > e.started_at) {
-    const parts = [line("travel", e.started_at, onSite)];
+    const parts = [line("travel", e.started_at, onSite, !(e.ended_at > onSite))];
     if (e.ended_at > onSite) parts.push(line("work", onSite, e.ended_at));
     return parts;
   }
@@ -192,7 +202,7 @@ export async function personWeek(actor: Actor, userId: string, asked?: string | 
     const lines = entries.flatMap((e) => linesOf(e, approved));
     const flagged = overlapping(lines.map((l) => ({ start: Date.parse(l.start), end: Date.parse(l.end) })));
     flagged.forEach((i) => (lines[i].overlaps = true));
-    const hours = weekHours(paidSpans(lines), s.rules, weekStart, s.timeZone);
+    const hours = weekHours(paidSpans(lines), s.rules, weekStart, s.timeZone, bounds);
     const days = hours.days.map((d) => ({
       ...d,
       lines: lines.filter((l) => localDate(l.start, s.timeZone) === d.date),
@@ -253,7 +263,13 @@ export type TeamRow = {
   approved: boolean;
 };
 
-/** The team's week: every person with hours that week, and every technician, with hours per day. */
+/**
+ * The team's week: every person with hours that week, and every technician, with hours per day.
+ * One lean query for the whole team (who, what state, paid or not, and the times as epoch
+ * milliseconds): no job titles, no Date objects or ISO strings, no timesheet lines. A field
+ * clock's travel and work are one contiguous paid span, which weekHours counts exactly as the
+ * two lines a person's week shows (it takes time in order and sums it).
+ */
 async function teamRows(tenantId: string, s: TimesheetSettings, weekStart: string, t: Tx): Promise<TeamRow[]> {
   const bounds = dayBounds(weekStart, s.timeZone);
   const [people, entries, approved] = await Promise.all([
@@ -262,7 +278,16 @@ async function teamRows(tenantId: string, s: TimesheetSettings, weekStart: strin
       [tenantId],
       t,
     ),
-    entriesBetween(tenantId, bounds[0], bounds[7], t),
+    rows<{ id: string; user_id: string; paid: boolean; pending: boolean; start_ms: number; end_ms: number }>(
+      `SELECT id, user_id, kind <> 'break' AS paid, state = 'pending' AS pending,
+              (extract(epoch FROM started_at) * 1000)::float8 AS start_ms,
+              (extract(epoch FROM ended_at) * 1000)::float8 AS end_ms
+         FROM time_entries
+        WHERE tenant_id = $1 AND user_id IS NOT NULL
+          AND started_at >= $2::timestamptz - interval '24 hours' AND started_at < $3 AND ended_at > $2`,
+      [tenantId, new Date(bounds[0]), new Date(bounds[7])],
+      t,
+    ),
     rows<{ user_id: string }>(
       `SELECT user_id FROM timesheet_weeks WHERE tenant_id = $1 AND week_start = $2`,
       [tenantId, weekStart],
@@ -270,13 +295,18 @@ async function teamRows(tenantId: string, s: TimesheetSettings, weekStart: strin
     ),
   ]);
   const approvedSet = new Set(approved.map((a) => a.user_id));
-  const byUser = new Map<string, EntryRow[]>();
-  for (const e of entries) byUser.set(e.user_id, [...(byUser.get(e.user_id) ?? []), e]);
+  const byUser = new Map<string, { spans: PaidSpan[]; pending: Set<string> }>();
+  for (const e of entries) {
+    let person = byUser.get(e.user_id);
+    if (!person) byUser.set(e.user_id, (person = { spans: [], pending: new Set() }));
+    if (e.pending) person.pending.add(e.id);
+    else if (e.paid) person.spans.push({ start: Number(e.start_ms), end: Number(e.end_ms) });
+  }
   return people
     .filter((p) => p.role === "technician" || byUser.has(p.id))
     .map((p) => {
-      const lines = (byUser.get(p.id) ?? []).flatMap((e) => linesOf(e, approvedSet.has(p.id)));
-      const hours = weekHours(paidSpans(lines), s.rules, weekStart, s.timeZone);
+      const person = byUser.get(p.id);
+      const hours = weekHours(person?.spans ?? [], s.rules, weekStart, s.timeZone, bounds);
       return {
         userId: p.id,
         name: p.name,
@@ -285,7 +315,7 @@ async function teamRows(tenantId: string, s: TimesheetSettings, weekStart: strin
         paidMinutes: hours.paidMinutes,
         regularMinutes: hours.regularMinutes,
         overtimeMinutes: hours.overtimeMinutes,
-        pendingCount: new Set(lines.filter((l) => l.state === "pending").map((l) => l.entryId)).size,
+        pendingCount: person?.pending.size ?? 0,
         approved: approvedSet.has(p.id),
       };
     });
