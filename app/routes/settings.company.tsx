@@ -2,6 +2,10 @@ import { getFormProps } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { toAppError } from "~/http/envelope.server";
+import { readImageForm } from "~/http/photo-form.server";
+import { LOGO_MAX_BYTES, LOGO_MAX_SIDE } from "~/services/company/logo-rules";
+import { logoMeta, logoPath, logoTooLarge, removeLogo, saveLogo } from "~/services/company/logo.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { CsrfInput, Field, fieldOf, FormError, useConformForm } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
@@ -17,6 +21,9 @@ import { actorOf, requireUserWithPermission } from "~/http/auth.server";
 
 // /settings/company: the business's name, contact details, time zone, currency and the
 // defaults new quotes and invoices start from. Owner and admin (`manage_team`); others 403.
+// The logo has its own small form on the page: a multipart upload (or "Remove logo") posted to
+// the same address, which answers 303 back, or this page with the message beside the file field
+// (422 not a PNG or JPEG, 413 over 1 MiB), nothing changed.
 
 export const meta: MetaFunction = () => [{ title: "Company · Fieldwork" }];
 
@@ -32,15 +39,51 @@ function currencyOptions() {
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUserWithPermission(request, "manage_team");
+  const actor = actorOf(user);
+  const logo = await logoMeta(actor);
   return json({
-    settings: await getCompanySettings(actorOf(user)),
+    settings: await getCompanySettings(actor),
+    logo: logo ? { url: logoPath(actor.tenantId, logo.id), width: logo.width, height: logo.height } : null,
     timeZones: timeZones().map((z) => ({ value: z, label: z.replace(/_/g, " ") })),
     currencies: currencyOptions(),
   });
 }
 
+/** What the logo form answers when refused: the message beside its file field. */
+type LogoReply = { logoErrors: string[] };
+
+async function logoAction(request: Request, user: Parameters<typeof actorOf>[0]): Promise<Response> {
+  try {
+    const { form, file } = await readImageForm(request, {
+      field: "logo",
+      limit: LOGO_MAX_BYTES,
+      what: "logo",
+      tooLarge: logoTooLarge,
+    });
+    if (form.get("intent") === "remove-logo") {
+      const had = await removeLogo(actorOf(user));
+      await setFlash(user, { message: had ? "Logo removed." : "There was no logo to remove.", tone: "success" });
+      return redirect("/settings/company", 303);
+    }
+    await saveLogo(actorOf(user), file?.bytes ?? Buffer.alloc(0));
+    await setFlash(user, {
+      message: "Logo saved. It shows on your quotes, invoices, receipts, e-mails and customer portal.",
+      tone: "success",
+    });
+    return redirect("/settings/company", 303);
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    const e = toAppError(error, request);
+    // A wrong CSRF token is the 403 page, as for every staff form.
+    if (e.code === "CSRF_INVALID" || e.code === "FORBIDDEN") throw json({ message: e.message }, { status: e.status });
+    if (e.status >= 500) throw error;
+    return json<LogoReply>({ logoErrors: e.fields.logo ?? [e.message] }, { status: e.status, headers: e.headers });
+  }
+}
+
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUserWithPermission(request, "manage_team");
+  if (/^multipart\/form-data/i.test(request.headers.get("content-type") ?? "")) return logoAction(request, user);
   return formAction(request, companySettingsSchema, async (value) => {
     await saveCompanySettings(actorOf(user), value);
     await setFlash(user, {
@@ -52,9 +95,13 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function CompanySettingsPage() {
-  const { settings, timeZones: zones, currencies: codes } = useLoaderData<typeof loader>();
-  const reply = useActionData<FormReply>();
-  const busy = useNavigation().state === "submitting";
+  const { settings, logo, timeZones: zones, currencies: codes } = useLoaderData<typeof loader>();
+  const answer = useActionData<FormReply | LogoReply>();
+  const reply = answer && "result" in answer ? answer : undefined;
+  const logoErrors = answer && "logoErrors" in answer ? answer.logoErrors : undefined;
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting" && navigation.formEncType !== "multipart/form-data";
+  const logoBusy = navigation.state === "submitting" && navigation.formEncType === "multipart/form-data";
   const { updatedAt: _updatedAt, ...defaultValue } = settings;
   const [form, fields] = useConformForm(companySettingsSchema, {
     id: "company-settings",
@@ -69,6 +116,59 @@ export default function CompanySettingsPage() {
         title="Company"
         description="Your business as customers see it on quotes, invoices and the portal, and the defaults new documents start from."
       />
+      <section className="card stack record-form" aria-labelledby="company-logo">
+        <h2 id="company-logo">Logo</h2>
+        <div className="company-logo">
+          {logo ? (
+            <img
+              className="company-logo-preview"
+              src={logo.url}
+              width={logo.width}
+              height={logo.height}
+              alt={`Your logo as it is now (${logo.width} × ${logo.height} pixels)`}
+            />
+          ) : (
+            <p className="muted small">
+              No logo yet: your quotes, invoices, e-mails and portal show your business name.
+            </p>
+          )}
+        </div>
+        <Form
+          method="post"
+          encType="multipart/form-data"
+          id="company-logo-form"
+          className="stack"
+          // A new form after each upload or removal: the file chosen before is not kept.
+          key={logo?.url ?? "none"}
+        >
+          <CsrfInput />
+          <input type="hidden" name="intent" value="upload-logo" />
+          <Field
+            label={logo ? "Replace the logo" : "Logo image"}
+            name="logo"
+            id="field-logo"
+            type="file"
+            accept="image/png,image/jpeg"
+            required
+            hint={`PNG or JPEG, at most ${LOGO_MAX_BYTES / 1024 / 1024} MiB and ${LOGO_MAX_SIDE} pixels a side. It prints at the top left of your quotes, invoices and receipts, and heads your e-mails and customer portal. A wide logo on a white or transparent background prints best.`}
+            errors={logoErrors}
+          />
+          <div className="form-actions">
+            <button type="submit" className="btn btn-primary" disabled={logoBusy}>
+              {logoBusy ? "Uploading…" : "Upload logo"}
+            </button>
+          </div>
+        </Form>
+        {logo ? (
+          <Form method="post" encType="multipart/form-data" id="company-logo-remove">
+            <CsrfInput />
+            <input type="hidden" name="intent" value="remove-logo" />
+            <button type="submit" className="btn btn-secondary">
+              Remove logo
+            </button>
+          </Form>
+        ) : null}
+      </section>
       <Form method="post" {...getFormProps(form)} className="stack record-form">
         <CsrfInput />
         <FormError errors={form.errors} />

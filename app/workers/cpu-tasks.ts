@@ -38,7 +38,8 @@ export default async function run(task: CpuTask): Promise<unknown> {
       // A Buffer crosses into the thread as a plain Uint8Array.
       const signature = task.doc.signature;
       const image = signature?.image ? Buffer.from(signature.image) : null;
-      const pdf = await renderPdf({ ...task.doc, signature: signature ? { ...signature, image } : signature });
+      const logo = task.doc.logo ? Buffer.from(task.doc.logo) : null;
+      const pdf = await renderPdf({ ...task.doc, logo, signature: signature ? { ...signature, image } : signature });
       return new Uint8Array(pdf.buffer, pdf.byteOffset, pdf.byteLength);
     }
     case "report-csv":

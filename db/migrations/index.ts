@@ -46,6 +46,7 @@ import * as m0220 from "./0220-timesheets";
 import * as m0230 from "./0230-document-properties";
 import * as m0260 from "./0260-summaries";
 import * as m0270 from "./0270-imported-tax-rates";
+import * as m0280 from "./0280-company-logos";
 import * as m0285 from "./0285-visit-insert-keys";
 
 /**
@@ -101,5 +102,6 @@ export const MIGRATIONS: Array<[string, MigrationModule]> = [
   ["0230-document-properties", m0230],
   ["0260-summaries", m0260],
   ["0270-imported-tax-rates", m0270],
+  ["0280-company-logos", m0280],
   ["0285-visit-insert-keys", m0285],
 ];

@@ -1,5 +1,6 @@
 import { BillingEvent } from "./billing-event";
 import { CalendarFeed } from "./calendar-feed";
+import { CompanyLogo } from "./company-logo";
 import { Customer } from "./customer";
 import { CustomerProperty } from "./customer-property";
 import { Invoice, InvoiceItem, Payment, Quote, QuoteChangeRequest, QuoteDeposit, QuoteItem } from "./documents";
@@ -16,6 +17,7 @@ import { Visit, VisitAssignee, VisitSeries } from "./visit";
 
 export * from "./billing-event";
 export * from "./calendar-feed";
+export * from "./company-logo";
 export * from "./customer";
 export * from "./customer-property";
 export * from "./documents";
@@ -58,6 +60,7 @@ export const MODELS = [
   QuoteDeposit,
   QuoteChangeRequest,
   JobPhoto,
+  CompanyLogo,
   BillingEvent,
   VisitSeries,
   Visit,

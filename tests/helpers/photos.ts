@@ -21,21 +21,36 @@ const chunk = (type: string, data: Buffer) => {
   return Buffer.concat([len, body, crc]);
 };
 
-/** A real PNG (an RGB gradient in one colour, so two test photos differ), decodable by a browser. */
-export function testPng(width: number, height: number, rgb: [number, number, number]): Buffer {
+/**
+ * A real PNG (an RGB gradient in one colour, so two test photos differ), decodable by a browser.
+ * With `alpha`, RGBA: a transparent frame around the gradient (a logo on a transparent background).
+ */
+export function testPng(
+  width: number,
+  height: number,
+  rgb: [number, number, number],
+  o: { alpha?: boolean } = {},
+): Buffer {
+  const channels = o.alpha ? 4 : 3;
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);
   ihdr[8] = 8; // bit depth
-  ihdr[9] = 2; // RGB
-  const raw = Buffer.alloc((width * 3 + 1) * height);
+  ihdr[9] = o.alpha ? 6 : 2; // RGBA or RGB
+  const raw = Buffer.alloc((width * channels + 1) * height);
+  const frame = Math.floor(Math.min(width, height) / 8);
   for (let y = 0; y < height; y++) {
-    const row = y * (width * 3 + 1);
+    const row = y * (width * channels + 1);
     for (let x = 0; x < width; x++) {
       const shade = (x + y) / (width + height);
-      raw[row + 1 + x * 3] = Math.round(rgb[0] * shade);
-      raw[row + 2 + x * 3] = Math.round(rgb[1] * shade);
-      raw[row + 3 + x * 3] = Math.round(rgb[2] * shade);
+      const at = row + 1 + x * channels;
+      raw[at] = Math.round(rgb[0] * shade);
+      raw[at + 1] = Math.round(rgb[1] * shade);
+      raw[at + 2] = Math.round(rgb[2] * shade);
+      if (o.alpha) {
+        const inside = x >= frame && y >= frame && x < width - frame && y < height - frame;
+        raw[at + 3] = inside ? 255 : 0;
+      }
     }
   }
   return Buffer.concat([

@@ -7,7 +7,7 @@ import { one, rows } from "../../db/index";
 import { signPortalToken } from "../../app/services/portal/links.server";
 import { signIdToken } from "../../app/utils/signed-ids.server";
 import { createInvite } from "../../app/services/team/invites.server";
-import { clientFor, type Client } from "../helpers/client";
+import { BASE_URL, clientFor, type Client } from "../helpers/client";
 import {
   createCustomer,
   createInvoice,
@@ -111,6 +111,12 @@ async function theirRecords(b: TestTenant) {
      VALUES ($1, gen_random_uuid(), $2, $3, now(), 'image/jpeg', 4, repeat('0', 64), '\\xffd8ffe0'::bytea) RETURNING id`,
     [b.id, job.id, b.users.technician.id],
   ))!;
+  // Their company logo (a 1x1 PNG's first bytes suffice: the row is only looked up).
+  const logo = (await one<{ id: string }>(
+    `INSERT INTO company_logos (tenant_id, id, content_type, width, height, byte_size, sha256, bytes)
+     VALUES ($1, gen_random_uuid(), 'image/png', 1, 1, 8, repeat('0', 64), '\\x89504e470d0a1a0a'::bytea) RETURNING id`,
+    [b.id],
+  ))!;
   const accountExport = (await one<{ id: string }>(
     `INSERT INTO account_exports (tenant_id, requested_by, requested_by_name, state, steps_total, steps_done, finished_at, expires_at)
      VALUES ($1, $2, 'Their owner', 'ready', 1, 1, now(), now() + interval '1 day') RETURNING id`,
@@ -162,6 +168,7 @@ async function theirRecords(b: TestTenant) {
     uploadId,
     feed: feed!,
     photo,
+    logo,
     visit,
     timeEntry,
     pendingEntry,
@@ -993,6 +1000,14 @@ test("every route that takes an id answers another tenant's id exactly as a miss
         }),
       theirs: [t.job.id],
       status: 200,
+    },
+    // The company logo's public address names the tenant and the logo: their logo's id under
+    // our tenant is no logo of ours.
+    {
+      route: "GET /logos/<tenantId>/<logoId>",
+      ask: (id) => fetch(`${BASE_URL}/logos/${a.id}/${id}`),
+      theirs: [t.logo.id],
+      status: 404,
     },
     // Job photos (issue 21): the upload names a job and a photo, the image route both.
     {

@@ -9,20 +9,25 @@ import { CardError } from "./parts";
 import { QuoteCard } from "./quote-card";
 import { firstNames, visitWindow } from "~/utils/visit-window";
 
-/** The portal's frame: the business's name on top, the customer's page below. */
+/** The portal's frame: the business's logo (or initial) and name on top, the customer's page below. */
 export function PortalFrame({
   business,
+  logoUrl,
   subtitle,
   children,
 }: {
   business: string | null;
+  logoUrl?: string | null;
   subtitle?: React.ReactNode;
   children: React.ReactNode;
 }) {
   return (
     <div className="portal">
-      <header className="portal-top">
-        {business ? (
+      <header className={`portal-top${logoUrl ? " portal-top-logo" : ""}`}>
+        {business && logoUrl ? (
+          // The name beside it is the heading: the logo adds nothing a reader needs said.
+          <img className="portal-logo" src={logoUrl} alt="" />
+        ) : business ? (
           <span className="portal-mark" aria-hidden="true">
             {business.trim().charAt(0).toUpperCase()}
           </span>
@@ -110,6 +115,7 @@ export function PortalHub({ hub, failure = null }: { hub: PortalHubData; failure
     <PageFailure.Provider value={failure}>
       <PortalFrame
         business={hub.business.name}
+        logoUrl={hub.business.logoUrl}
         subtitle={
           <>
             Quotes, invoices and bookings for <strong>{hub.customer.name}</strong>

@@ -8,11 +8,16 @@ import { cityLine } from "~/utils/address";
 import { formatDate, formatDateTimeZoned as formatDateTime, formatMoney, humanize } from "~/utils/format";
 import { invoiceOverdue, quoteStatus } from "~/services/records/sql.server";
 import { runCpu } from "~/services/work/pool.server";
+import { logoBytesIn } from "~/services/company/logo.server";
 import { paperFor, type PdfDocument, type PdfLine } from "./pdf-layout.server";
 
-/** Draws the document in the CPU pool, within the tenant's share of its threads. */
-async function renderPdf(tenantId: string, doc: PdfDocument): Promise<Buffer> {
-  const bytes = await runCpu<Uint8Array>(tenantId, { kind: "pdf", doc });
+/**
+ * Draws the document, with the business's logo when it has one, in the CPU pool, within the
+ * tenant's share of its threads.
+ */
+async function renderPdf(t: Tx, tenantId: string, doc: PdfDocument): Promise<Buffer> {
+  const logo = await logoBytesIn(t, tenantId);
+  const bytes = await runCpu<Uint8Array>(tenantId, { kind: "pdf", doc: { ...doc, logo } });
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
@@ -218,7 +223,7 @@ export async function quotePdfIn(t: Tx, scope: Scope, id: string): Promise<{ num
     paragraphs,
     footer: `${business.name} · Quote ${q.number}`,
   };
-  return { number: q.number, pdf: await renderPdf(scope.tenantId, doc) };
+  return { number: q.number, pdf: await renderPdf(t, scope.tenantId, doc) };
 }
 
 type InvoiceRow = {
@@ -341,7 +346,7 @@ export async function invoicePdfIn(t: Tx, scope: Scope, id: string): Promise<{ n
     signature: i.job_id ? await signatureOf(t, scope.tenantId, i.job_id, i.time_zone) : null,
     footer: `${business.name} · Invoice ${i.number}`,
   };
-  return { number: i.number, pdf: await renderPdf(scope.tenantId, doc) };
+  return { number: i.number, pdf: await renderPdf(t, scope.tenantId, doc) };
 }
 
 /** A receipt for one payment: what was paid, how, and the balance after it. */
@@ -383,7 +388,7 @@ export async function receiptPdfIn(
         : [],
     footer: `${business.name} · Receipt ${number}`,
   };
-  return { number, pdf: await renderPdf(scope.tenantId, doc) };
+  return { number, pdf: await renderPdf(t, scope.tenantId, doc) };
 }
 
 // Staff: the whole tenant's documents, drafts included.

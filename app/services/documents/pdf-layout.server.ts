@@ -1,5 +1,6 @@
 import PDFDocument from "pdfkit";
 import { formatMoney } from "~/utils/format";
+import { LOGO_BOX } from "~/services/company/logo-rules";
 import { fontRuns, registerFonts, type FontStyle } from "./pdf-fonts.server";
 
 // Quotes, invoices and receipts as PDF documents customers keep, laid out with pdfkit. The text
@@ -28,6 +29,8 @@ export type PdfDocument = {
   heading: "Quote" | "Invoice" | "Receipt";
   paper: Paper;
   business: { name: string; lines: string[] };
+  /** The business's logo (PNG or JPEG bytes), drawn at the top left, scaled to fit its box; none: the name alone. */
+  logo?: Buffer | null;
   customer: { heading: string; name: string; lines: string[] };
   number: string;
   title?: string | null;
@@ -155,13 +158,30 @@ export function renderPdf(doc: PdfDocument): Promise<Buffer> {
     pdf.endMarkedContent();
   };
 
-  // Header: the business on the left, the document's name and number on the right.
+  // Header: the business on the left (its logo above its name), the document's name and number
+  // on the right.
   const header = pdf.struct("Sect");
   root.add(header);
+  let nameTop = MARGIN;
+  if (doc.logo) {
+    const logo = doc.logo;
+    // The logo was checked when it was stored; should it still not open, the name stands alone.
+    try {
+      const image = (pdf as unknown as { openImage(src: Buffer): { width: number; height: number } }).openImage(logo);
+      const scale = Math.min(LOGO_BOX.width / image.width, LOGO_BOX.height / image.height);
+      const drawn = image.height * scale;
+      tag(header, "Figure", () => pdf.image(logo, left, MARGIN, { fit: [LOGO_BOX.width, LOGO_BOX.height] }), {
+        alt: `${doc.business.name} logo`,
+      });
+      nameTop = MARGIN + drawn + 10;
+    } catch {
+      nameTop = MARGIN;
+    }
+  }
   tag(header, "H1", () => {
     pdf.fillColor(INK);
     font("bold", 18);
-    write(doc.business.name, left, MARGIN, { width: width * 0.6 });
+    write(doc.business.name, left, nameTop, { width: width * 0.6 });
   });
   font("regular", 9);
   pdf.fillColor(MUTED);

@@ -6,6 +6,7 @@ import type { RecordType } from "../../../db/enums";
 import { env } from "~/utils/env.server";
 import { formatDate, formatMoney } from "~/utils/format";
 import { LINK_PLACEHOLDER, portalLinkRef, resolveLink, sealedLinkRef } from "./links.server";
+import { emailLogo } from "~/services/company/logo.server";
 import { businessOf, queueMessage, type Queued } from "./outbox.server";
 import { renderEmail, type Business, type EmailContent } from "./templates.server";
 import { countedLines } from "~/services/documents/line-items";
@@ -71,9 +72,11 @@ async function contextOf(t: Tx, tenantId: string, customerId: string): Promise<C
     b_phone: string | null;
     b_address: string | null;
     b_color: string;
+    b_logo: { id: string; width: number; height: number } | null;
     link_id: string | null;
   }>(
     `SELECT c.name, c.email, tn.name AS b_name, tn.email AS b_email, tn.phone AS b_phone, tn.address AS b_address, tn.brand_color AS b_color,
+            (SELECT jsonb_build_object('id', l.id, 'width', l.width, 'height', l.height) FROM company_logos l WHERE l.tenant_id = c.tenant_id) AS b_logo,
             (SELECT p.id FROM portal_links p WHERE p.tenant_id = c.tenant_id AND p.customer_id = c.id AND p.revoked_at IS NULL AND p.expires_at > now()
               ORDER BY p.expires_at DESC LIMIT 1) AS link_id
        FROM customers c JOIN tenants tn ON tn.id = c.tenant_id
@@ -84,7 +87,14 @@ async function contextOf(t: Tx, tenantId: string, customerId: string): Promise<C
   if (!row) return null;
   return {
     customer: { name: row.name, email: row.email },
-    business: { name: row.b_name, email: row.b_email, phone: row.b_phone, address: row.b_address, color: row.b_color },
+    business: {
+      name: row.b_name,
+      email: row.b_email,
+      phone: row.b_phone,
+      address: row.b_address,
+      color: row.b_color,
+      logo: row.b_logo ? emailLogo(tenantId, row.b_logo) : null,
+    },
     liveLinkId: row.link_id,
   };
 }

@@ -10,6 +10,7 @@ import { mailMode, messageIdDomain, type MailMode } from "./config.server";
 import { withLink } from "./links.server";
 import type { Business } from "./templates.server";
 import { DEFAULT_BRAND_COLOR } from "~/services/company/schemas";
+import { emailLogo, logoMetaIn } from "~/services/company/logo.server";
 
 export type NewMessage = {
   tenantId: string;
@@ -90,12 +91,14 @@ export async function businessOf(t: Tx, tenantId: string): Promise<Business> {
     attributes: ["name", "email", "phone", "address", "brandColor"],
     transaction: t,
   });
+  const logo = await logoMetaIn(t, tenantId);
   return {
     name: tenant?.name ?? "Fieldwork",
     email: tenant?.email ?? null,
     phone: tenant?.phone ?? null,
     address: tenant?.address ?? null,
     color: tenant?.brandColor ?? DEFAULT_BRAND_COLOR,
+    logo: logo ? emailLogo(tenantId, logo) : null,
   };
 }
 

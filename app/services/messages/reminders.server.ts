@@ -17,6 +17,7 @@ import { formatDate, formatDateTime, formatMoney } from "~/utils/format";
 import { log } from "~/utils/log.server";
 import { mailMode } from "./config.server";
 import { LINK_PLACEHOLDER, portalLinkRef } from "./links.server";
+import { emailLogo, logoMetaIn } from "~/services/company/logo.server";
 import { queueMessage } from "./outbox.server";
 import { renderEmail, type Business } from "./templates.server";
 import { firstNames, visitWindow } from "~/utils/visit-window";
@@ -119,7 +120,10 @@ async function queueReminder(d: Due): Promise<boolean> {
       phone: ctx.b_phone,
       address: ctx.b_address,
       color: ctx.b_color,
+      logo: null,
     };
+    const logo = await logoMetaIn(t, d.tenant_id);
+    if (logo) business.logo = emailLogo(d.tenant_id, logo);
     const first = ctx.name.trim().split(/\s+/)[0] || "there";
     const action = ctx.link_id
       ? {

@@ -1,7 +1,10 @@
 // E-mails in the business's name (docs/decisions/142): one layout, rendered with React on the
 // server to HTML (inline styles only: mail programs drop <style> and scripts), and the same
-// content as plain text. No images, so every message reads the same with images off.
+// content as plain text. The one image is the business's logo on top, by its public address
+// (docs/decisions/420-company-logo.md); the business's name stays as text under it, so every
+// message reads the same with images off.
 import { renderToStaticMarkup } from "react-dom/server";
+import type { EmailLogo } from "~/services/company/logo.server";
 
 /** The business a message speaks for: its name, contact details and colour (company settings). */
 export type Business = {
@@ -10,6 +13,8 @@ export type Business = {
   phone: string | null;
   address: string | null;
   color: string;
+  /** The logo (its absolute URL, GET /logos/<tenant>/<id>, and its size), or none: the name alone heads the message. */
+  logo?: EmailLogo | null;
 };
 
 export type EmailContent = {
@@ -66,6 +71,25 @@ function EmailHtml({ c }: { c: EmailContent }) {
                   }}
                 >
                   <tbody>
+                    {c.business.logo ? (
+                      <tr>
+                        <td style={{ padding: "24px 28px 0" }}>
+                          {/* Width and height as attributes too: some mail programs read only those. */}
+                          <img
+                            src={c.business.logo.url}
+                            alt={`${c.business.name} logo`}
+                            width={c.business.logo.width}
+                            height={c.business.logo.height}
+                            style={{
+                              display: "block",
+                              width: c.business.logo.width,
+                              height: c.business.logo.height,
+                              border: 0,
+                            }}
+                          />
+                        </td>
+                      </tr>
+                    ) : null}
                     <tr>
                       <td style={{ padding: "24px 28px 8px", fontSize: 20, fontWeight: 700, color: c.business.color }}>
                         {c.business.name}

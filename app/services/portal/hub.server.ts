@@ -1,3 +1,4 @@
+import { logoMetaIn, logoPath } from "~/services/company/logo.server";
 import { one, type Tx } from "../../../db/index";
 import { countedLines } from "~/services/documents/line-items";
 import { pricedInputOf, type StoredLine } from "~/services/documents/figures";
@@ -46,6 +47,7 @@ export async function loadHub(portal: Portal, t: Tx): Promise<PortalHubData> {
   const used = new Set(
     [...(hub?.quotes ?? []), ...(hub?.invoices ?? [])].flatMap((d) => (d.items ?? []).map((l) => l.taxRateId)),
   );
+  const logo = await logoMetaIn(t, tenantId);
   const book: RateBook = Object.fromEntries(Object.entries(allRates).filter(([id]) => used.has(id)));
   const priced = <L extends RawLine>(items: L[] | null) =>
     (items ?? []).map((l) => ({ ...l, priced: pricedInputOf(storedLine(l)) }));
@@ -56,7 +58,11 @@ export async function loadHub(portal: Portal, t: Tx): Promise<PortalHubData> {
   });
   return {
     token: portal.token,
-    business: { name: portal.tenantName, timeZone: portal.timeZone },
+    business: {
+      name: portal.tenantName,
+      timeZone: portal.timeZone,
+      logoUrl: logo ? logoPath(tenantId, logo.id) : null,
+    },
     customer: { name: customer?.name ?? "", phone: customer?.phone ?? null, address: customer?.address ?? null },
     properties: (customer?.properties ?? []).map((p) => ({
       id: p.id,

@@ -116,7 +116,8 @@ export type PortalVisit = {
 
 export type PortalHubData = {
   token: string;
-  business: { name: string; timeZone: string };
+  /** `logoUrl`: the business's logo (a path on this site), or null. */
+  business: { name: string; timeZone: string; logoUrl: string | null };
   customer: { name: string; phone: string | null; address: string | null };
   /** The customer's service properties, offered by the booking form. */
   properties: Array<{ id: string; label: string }>;
