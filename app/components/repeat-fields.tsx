@@ -56,10 +56,13 @@ export function RepeatFields({
   fields,
   start,
   series,
+  keep,
 }: {
   fields: Record<string, Meta>;
   start: string;
   series?: string | null;
+  /** On a visit's form: the label of "no change" (the series' rule stays), instead of "Does not repeat". */
+  keep?: string;
 }) {
   const f = fields as Fields;
   if (series)
@@ -79,8 +82,10 @@ export function RepeatFields({
     <fieldset className="repeat-fields">
       <legend>Repeat</legend>
       <p className="field-hint">
-        The start above is the first visit. Each visit lasts as long as the first (start to end) and goes to its
-        technician. Times stay at the same hour on the clock through daylight saving changes.
+        {keep
+          ? "With “this and following visits”, a new rule starts at the start above: each visit lasts as long as this one and goes to the crew above; visits already under way, done or past stay."
+          : "The start above is the first visit. Each visit lasts as long as the first (start to end) and goes to its technician."}{" "}
+        Times stay at the same hour on the clock through daylight saving changes.
       </p>
       <div className="form-row">
         <div className="field grow">
@@ -88,7 +93,7 @@ export function RepeatFields({
           <select {...getSelectProps(f.repeat)}>
             {Object.entries(REPEAT_LABELS).map(([value, label]) => (
               <option key={value} value={value}>
-                {label}
+                {value === "none" && keep ? keep : label}
               </option>
             ))}
           </select>

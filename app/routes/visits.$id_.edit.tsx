@@ -3,6 +3,7 @@ import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunctio
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { RepeatFields } from "~/components/repeat-fields";
 import { CsrfInput, FieldErrors, FormError, useConformForm } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
 import { DateTime, StatusBadge } from "~/components/records";
@@ -150,6 +151,13 @@ export default function EditVisitPage() {
                 </label>
                 <FieldErrors id={fields.scope.errorId} errors={fields.scope.errors} />
               </fieldset>
+            ) : null}
+            {series ? (
+              <RepeatFields
+                fields={fields as unknown as Parameters<typeof RepeatFields>[0]["fields"]}
+                start={String(fields.start.value ?? values.start)}
+                keep={`Keep the rule (${series})`}
+              />
             ) : null}
             <div className="form-actions">
               <button type="submit" name="intent" value="save" className="btn btn-primary" disabled={busy}>

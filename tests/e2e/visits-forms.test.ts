@@ -87,6 +87,29 @@ describe("browser: recurring jobs and the visit edit page", { skip: SKIP_BROWSER
           after.map((v) => v.local),
           ["09:00", "09:00", "13:00", "13:00"],
         );
+
+        // A new rule from visit 4 on: every 2 weeks on its own weekday, 2 visits, at 15:00.
+        await page.goto(`/visits/${visits[3]!.id}/edit`);
+        const fourth = visits[3]!.local.slice(0, 10);
+        await page.getByLabel("Start").fill(`${fourth}T15:00`);
+        await page.getByLabel("End", { exact: true }).fill(`${fourth}T16:00`);
+        await page.getByLabel("Repeats").selectOption("weekly");
+        await page.getByLabel(/^Every/).fill("2");
+        await page.getByLabel("Ends after (visits)").fill("2");
+        await page.getByLabel(/This and following visits/).check();
+        await page.getByRole("button", { name: "Save visit" }).click();
+        await page.waitForURL(new RegExp(`/jobs/${jobId}$`));
+        const ruled = await rows<{ local: string }>(
+          `SELECT to_char(starts_at AT TIME ZONE 'America/Chicago', 'YYYY-MM-DD HH24:MI') AS local FROM visits
+            WHERE tenant_id = $1 AND job_id = $2 ORDER BY starts_at`,
+          [s.t.id, jobId],
+        );
+        const twoWeeks = new Date(Date.parse(`${fourth}T12:00:00Z`) + 14 * 86_400_000).toISOString().slice(0, 10);
+        assert.deepEqual(
+          ruled.slice(3).map((v) => v.local),
+          [`${fourth} 15:00`, `${twoWeeks} 15:00`],
+        );
+        assert.equal(ruled.length, 5);
       },
     );
   });
@@ -124,10 +147,25 @@ describe("browser: recurring jobs and the visit edit page", { skip: SKIP_BROWSER
           .getByLabel(/Office/)
           .first()
           .waitFor();
+        await page.getByLabel("Repeats").selectOption("weekly");
+        await page.getByLabel("Ends after (visits)").fill("3");
+        await page.getByLabel(/This and following visits/).check();
         await screenshot(page, "visits-edit-phone");
         await expectNoSeriousAxeViolations(page, "visit edit (phone)", { javaScript: true });
         const editWidth = await page.evaluate(() => document.documentElement.scrollWidth);
         assert.ok(editWidth <= 390, `no sideways scrolling: ${editWidth}`);
+        // With JavaScript the same form changes the rule: the monthly job is weekly from here, 3 visits.
+        await page.getByRole("button", { name: "Save visit" }).click();
+        await page.waitForURL(new RegExp(`/jobs/${jobId}$`));
+        const weekly = await rows<{ local: string }>(
+          `SELECT to_char(starts_at AT TIME ZONE 'America/Chicago', 'YYYY-MM-DD HH24:MI') AS local FROM visits
+            WHERE tenant_id = $1 AND job_id = $2 ORDER BY starts_at`,
+          [s.t.id, jobId],
+        );
+        assert.deepEqual(
+          weekly.map((v) => v.local),
+          ["2027-10-12 09:00", "2027-10-19 09:00", "2027-10-26 09:00"],
+        );
       },
     );
   });

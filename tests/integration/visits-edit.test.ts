@@ -230,3 +230,63 @@ test("a technician on the crew may not change the visit (403); one not on it, an
   for (const role of ["owner", "admin"] as const)
     assert.equal((await (await clientFor(tenant.users[role])).get(`/visits/${v1!.id}/edit`)).status, 200);
 });
+
+test("“this and following” with a new rule from visit 3: a weekly job becomes every 2 weeks on Thursday; visits 1-2 stay, the form offers the rule and refuses it for this visit only", async () => {
+  const { tenant, customer, office } = await setup();
+  const jobId = await weeklyJob(office, customer.id, tenant.users.technician.id, [["endsAfter", "6"]]);
+  const before = await visitsOf(tenant.id, jobId);
+  assert.equal(before.length, 6);
+  const third = before[2]!;
+  const page = textOf(await (await office.get(`/visits/${third.id}/edit`)).text());
+  assert.match(page, /Keep the rule \(every week on \w+day for 6 times\)/);
+  assert.match(page, /Repeats/);
+  // A Thursday at least a day after visit 3's date (the form's start is the new rule's first visit).
+  const d = new Date(`${third.local.slice(0, 10)}T12:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + ((4 - d.getUTCDay() + 7) % 7 || 7));
+  const thursday = d.toISOString().slice(0, 10);
+  const rule: Array<[string, string]> = [
+    ["intent", "save"],
+    ["start", `${thursday}T15:00`],
+    ["end", `${thursday}T16:00`],
+    ["assigneeIds", tenant.users.technician.id],
+    ["note", "Side gate"],
+    ["repeat", "weekly"],
+    ["interval", "2"],
+    ["weekdays", "thursday"],
+    ["endsAfter", "3"],
+  ];
+  // "This visit only" cannot change the rule: the form says so and nothing changes.
+  const refused = await post(office, `/visits/${third.id}/edit`, [...rule, ["scope", "this"]]);
+  assert.equal(refused.status, 422);
+  assert.match(textOf(await refused.text()), /To change how the job repeats, choose “this and following visits”/);
+  assert.deepEqual(await visitsOf(tenant.id, jobId), before);
+
+  const res = await post(office, `/visits/${third.id}/edit`, [...rule, ["scope", "following"]]);
+  assert.equal(res.status, 303, textOf(await res.clone().text()).slice(0, 300));
+  const after = await visitsOf(tenant.id, jobId);
+  assert.deepEqual(after.slice(0, 2), before.slice(0, 2), "visits 1-2 unchanged");
+  const next = (days: number) => {
+    const x = new Date(`${thursday}T12:00:00Z`);
+    x.setUTCDate(x.getUTCDate() + days);
+    return x.toISOString().slice(0, 10);
+  };
+  assert.deepEqual(
+    after.slice(2).map((v) => v.local),
+    [`${thursday} 15:00`, `${next(14)} 15:00`, `${next(28)} 15:00`],
+  );
+  assert.ok(after.slice(2).every((v) => v.status === "scheduled" && v.crew.join() === tenant.users.technician.id));
+  assert.equal(after[2]!.note, "Side gate");
+  // The old series ends before visit 3; the job now repeats by the new rule.
+  const series = await rows<{ rule: string; open_ended: boolean }>(
+    `SELECT rule, open_ended FROM visit_series WHERE tenant_id = $1 AND job_id = $2 ORDER BY first_local`,
+    [tenant.id, jobId],
+  );
+  assert.equal(series.length, 2);
+  assert.match(series[0]!.rule, /UNTIL=/);
+  assert.match(series[1]!.rule, /FREQ=WEEKLY/);
+  assert.match(series[1]!.rule, /INTERVAL=2/);
+  assert.match(series[1]!.rule, /BYDAY=TH/);
+  assert.match(series[1]!.rule, /COUNT=3/);
+  const job = textOf(await (await office.get(`/jobs/${jobId}`)).text());
+  assert.match(job, /every 2 weeks on Thursday/);
+});

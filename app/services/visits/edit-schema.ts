@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { isLocalDateTime } from "~/services/jobs/local-time";
+import { checkRepeat, repeatFields, repeats } from "./repeat";
 
 // The visit edit form (/visits/<id>/edit), one schema for the server and the browser.
 
@@ -19,6 +20,8 @@ export const visitEditSchema = z
     scope: z
       .enum(VISIT_SCOPES, { errorMap: () => ({ message: "Choose this visit only or this and following." }) })
       .optional(),
+    /** A new rule from this visit on ("this and following" only); `none` or absent keeps the rule. */
+    ...repeatFields,
   })
   .superRefine((v, ctx) => {
     if (v.intent !== "save") return;
@@ -27,5 +30,15 @@ export const visitEditSchema = z
     // Same format: the strings compare like the times they name.
     if (v.start && v.end && v.end <= v.start)
       ctx.addIssue({ code: "custom", path: ["end"], message: "The end must be after the start." });
+    if (!repeats(v)) return;
+    if (v.scope !== "following")
+      ctx.addIssue({
+        code: "custom",
+        path: ["repeat"],
+        message: "To change how the job repeats, choose “this and following visits”.",
+      });
+    checkRepeat({ ...v, scheduledStart: v.start }, (path, message) =>
+      ctx.addIssue({ code: "custom", path: [path === "scheduledStart" ? "start" : path], message }),
+    );
   });
 export type VisitEditInput = z.infer<typeof visitEditSchema>;

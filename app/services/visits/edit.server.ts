@@ -8,6 +8,8 @@ import { isUuid } from "~/utils/crypto.server";
 import { formatDateTime } from "~/utils/format";
 import { can } from "~/utils/permissions";
 import type { VisitEditInput } from "./edit-schema";
+import { repeats } from "./repeat";
+import { createSeries } from "./series.server";
 import {
   addMinutes,
   describeRule,
@@ -264,6 +266,8 @@ export async function editVisit(
       return { jobId: v.job_id, changed: 1, cancelled: false };
     }
 
+    if (repeats(input)) return changeRule(actor, v, input, { zone, when, crew, note, now }, t);
+
     // This and following: the day stays, the time of day, length and crew carry to the later visits.
     const oldLocal = utcToZoned(v.starts_at, zone);
     if (input.start!.slice(0, 10) !== oldLocal.slice(0, 10))
@@ -330,4 +334,51 @@ export async function editVisit(
     });
     return { jobId: v.job_id, changed: moved.length, cancelled: false };
   });
+}
+
+/**
+ * "This and following" with a new rule: the series ends before this visit; this visit and the
+ * later ones that nothing happened on (not started, not past, no time logged, not invoiced) give
+ * way to a new series of the new rule whose first visit is the form's start (any day), with the
+ * form's length and crew. Past, started and completed visits stay as they are.
+ */
+async function changeRule(
+  actor: Actor,
+  v: VisitRow,
+  input: VisitEditInput,
+  ctx: { zone: string; when: string; crew: string[]; note: string | null; now: Date },
+  t: Tx,
+): Promise<{ jobId: string; changed: number; cancelled: boolean }> {
+  const s = await lockSeries(actor.tenantId, v.series_id!, t);
+  const later = await followingVisits(actor.tenantId, s.id, v.occurrence!, ctx.now, t);
+  await endSeriesBefore(actor.tenantId, s, v.occurrence!, t);
+  const replaced = await rows<{ id: string }>(
+    `DELETE FROM visits x WHERE x.tenant_id = $1 AND x.id = ANY ($2::uuid[]) AND x.status IN ('scheduled', 'cancelled')
+        AND NOT EXISTS (SELECT 1 FROM time_entries e WHERE e.tenant_id = x.tenant_id AND e.visit_id = x.id)
+        AND NOT EXISTS (SELECT 1 FROM invoices i WHERE i.tenant_id = x.tenant_id AND i.visit_id = x.id)
+      RETURNING x.id`,
+    [actor.tenantId, [...new Set([v.id, ...later.map((f) => f.id)])]],
+    t,
+  );
+  const made = await createSeries(
+    actor,
+    { id: v.job_id },
+    { ...input, scheduledStart: input.start, scheduledEnd: input.end, crew: ctx.crew },
+    s.time_zone,
+    t,
+    ctx.now,
+  );
+  if (ctx.note)
+    await rows(
+      `UPDATE visits SET note = $3 WHERE tenant_id = $1 AND series_id = $2 AND occurrence = $4::timestamp`,
+      [actor.tenantId, made.seriesId, ctx.note, ts(input.start!)],
+      t,
+    );
+  await recordHistory(t, actor, {
+    recordType: "job",
+    recordId: v.job_id,
+    action: "visit_changed",
+    summary: `Visit of ${ctx.when} and the ${replaced.length - 1} after it replaced by ${made.visits} visit${made.visits === 1 ? "" : "s"} of the new rule`,
+  });
+  return { jobId: v.job_id, changed: made.visits, cancelled: false };
 }

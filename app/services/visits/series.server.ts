@@ -68,14 +68,15 @@ const wallMinutes = (start: string, end: string) => (floating(end).getTime() - f
 
 /**
  * Makes a new job's series from the job form: the form's start is the first visit's wall-clock
- * time, its end gives each visit's length (one hour without one), its technician the crew.
+ * time, its end gives each visit's length (one hour without one), its technician the crew (or
+ * `crew`, when a visit's "this and following" starts a new rule).
  * A series with an end is made in full (at most MAX_SERIES_VISITS visits); an open-ended one
  * up to the horizon. The job's row follows its visits (the database's triggers).
  */
 export async function createSeries(
   actor: Actor,
   job: { id: string },
-  input: RepeatInput & { scheduledStart?: string; scheduledEnd?: string; assigneeId?: string },
+  input: RepeatInput & { scheduledStart?: string; scheduledEnd?: string; assigneeId?: string; crew?: string[] },
   zone: string,
   t: Tx,
   now = new Date(),
@@ -105,7 +106,7 @@ export async function createSeries(
       firstLocal,
       zone,
       duration,
-      input.assigneeId ? [input.assigneeId] : [],
+      input.crew ?? (input.assigneeId ? [input.assigneeId] : []),
       !ends,
       madeUntil,
     ],
