@@ -27,12 +27,16 @@ const NONCE = randomBytes(16).toString("hex");
  * bound. A tenant's first heavy page is always let through (to the database share), so a quiet
  * tenant never waits for a busy one's refusal. The refusal needs no database: the signed
  * session cookie names the tenant. The slot is held until the answer is written.
+ * Pages (searches and reports) and import previews are bounded apart, each by the same numbers:
+ * a tenant's searches never keep its import from being checked, nor the other way round.
  */
+type Group = "page" | "import";
 type Gate = {
   limit: number;
   share: number;
+  /** In flight, by group and tenant ("<group>:<tenant id>"), and by group. */
   held: Map<string, number>;
-  total: number;
+  total: Record<Group, number>;
 };
 type GateFigures = {
   /** The server's bound and a tenant's share of it (0: no bound). */
@@ -40,9 +44,9 @@ type GateFigures = {
   share: number;
   /** Heavy pages refused by this server's bound (no database statement). */
   refusedByServer: number;
-  /** The most heavy pages of one tenant in flight at once on this server. */
+  /** The most heavy pages of one tenant and one group in flight at once on this server. */
   mostOfOneTenant: number;
-  /** The most heavy pages in flight at once on this server. */
+  /** The most heavy pages of one group in flight at once on this server. */
   mostAtOnce: number;
 };
 declare global {
@@ -57,7 +61,7 @@ function gate() {
       limit,
       share,
       held: new Map(),
-      total: 0,
+      total: { page: 0, import: 0 },
       figures: { limit, share, refusedByServer: 0, mostOfOneTenant: 0, mostAtOnce: 0 },
     };
   }
@@ -70,28 +74,29 @@ export function heavyPageFigures(): GateFigures {
 }
 
 /** Takes a heavy-page slot for the tenant, or null when it is over its share of this server. */
-function takeSlot(tenantId: string): (() => void) | null {
+function takeSlot(group: Group, tenantId: string): (() => void) | null {
   const g = gate();
   if (!g.limit) return () => {};
-  const held = g.held.get(tenantId) ?? 0;
-  if (held > 0 && (held >= g.share || g.total >= g.limit)) return null;
-  g.held.set(tenantId, held + 1);
-  g.total++;
+  const key = `${group}:${tenantId}`;
+  const held = g.held.get(key) ?? 0;
+  if (held > 0 && (held >= g.share || g.total[group] >= g.limit)) return null;
+  g.held.set(key, held + 1);
+  g.total[group]++;
   g.figures.mostOfOneTenant = Math.max(g.figures.mostOfOneTenant, held + 1);
-  g.figures.mostAtOnce = Math.max(g.figures.mostAtOnce, g.total);
+  g.figures.mostAtOnce = Math.max(g.figures.mostAtOnce, g.total[group]);
   let released = false;
   return () => {
     if (released) return;
     released = true;
-    const left = (g.held.get(tenantId) ?? 1) - 1;
-    if (left > 0) g.held.set(tenantId, left);
-    else g.held.delete(tenantId);
-    g.total--;
+    const left = (g.held.get(key) ?? 1) - 1;
+    if (left > 0) g.held.set(key, left);
+    else g.held.delete(key);
+    g.total[group]--;
   };
 }
 
-/** Whether a class of work is bounded per server: the ones refused at once (a commit waits its turn). */
-const BOUNDED_HERE: ReadonlySet<WorkKind> = new Set(["search", "report", "import"]);
+/** The group a class of work is bounded in per server: the ones refused at once (a commit waits its turn). */
+const GROUP_OF: Partial<Record<WorkKind, Group>> = { search: "page", report: "page", import: "import" };
 
 type NodeRequest = { method?: string; url?: string; headers: Record<string, string | string[] | undefined> };
 
@@ -174,7 +179,8 @@ export async function admitWork(req: NodeRequest, rules: RouteRules): Promise<Ad
   const token = await sessionCookie().parse(typeof cookie === "string" ? cookie : null);
   const tenantId = typeof token === "string" ? sessionTenantOf(token) : null;
   if (!tenantId) return null;
-  const freeSlot = BOUNDED_HERE.has(kind) ? takeSlot(tenantId) : () => {};
+  const group = GROUP_OF[kind];
+  const freeSlot = group ? takeSlot(group, tenantId) : () => {};
   if (!freeSlot) {
     gate().figures.refusedByServer++;
     workFigures().refusedEarly++;
