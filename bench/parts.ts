@@ -24,6 +24,7 @@ export type BenchPartKey =
   | "FAIR"
   | "EXPORT"
   | "VISITS"
+  | "QUOTES"
   | "B5";
 
 export type BenchPart = {
@@ -108,6 +109,12 @@ export const BENCH_PARTS: BenchPart[] = [
     phase: "shared",
     files: ["bench/visit-series.ts"],
   },
+  {
+    key: "QUOTES",
+    title: "Quote creation with 10 lines, discounts and two named rates",
+    phase: "shared",
+    files: ["bench/quotes.ts"],
+  },
   { key: "B5", title: "B5 start", phase: "after", files: ["bench/start.ts"] },
 ];
 
@@ -180,7 +187,10 @@ export const PART_THREE: Record<string, Covered> = {
   "accounting files for a year of the big tenant": { part: "ACCT", figures: ["accountant files, a year"] },
   "fairness: tenant B's page median while tenant A floods (6 imports of 40,000 rows, 6 reports, 6 searches at once) over B's unloaded median":
     { part: "FAIR", figures: ["fairness: flooded / unloaded"] },
-  "quote creation with 10 lines (discounts, 2 named rates)": { part: "P2", pages: ["P2 quote creation with 10 lines"] },
+  "quote creation with 10 lines (discounts, 2 named rates)": {
+    part: "QUOTES",
+    pages: ["QUOTES quote creation with 10 lines, discounts and two named rates"],
+  },
 };
 
 /** Every coverage of a table's row, as a list. */

@@ -89,6 +89,17 @@ test("State 6.25% + City 2%, a 10% line discount and $25.00 off: builder, page, 
   }
 
   assert.equal((await office.post(`/quotes/${quoteId}/send`)).status, 303);
+  // The e-mail the customer gets names the same discount and tax per rate before its total.
+  const mail = await one<{ text_body: string; html_body: string }>(
+    `SELECT text_body, html_body FROM messages WHERE tenant_id = $1 AND record_id = $2 AND kind = 'quote_sent'`,
+    [s.tenant.id, quoteId],
+  );
+  assert.ok(mail, "the quote was e-mailed");
+  for (const body of [mail!.text_body, textOf(mail!.html_body)]) {
+    for (const f of [/State 6\.25%:?\s*\$15\.31/, /City 2%:?\s*\$4\.90/, /Total:?\s*\$265\.20/])
+      assert.match(body, f, `e-mail: ${f}`);
+    assert.match(body, /Discount:?\s*[−-]\s*\$45\.00/, "e-mail: the discount");
+  }
   const hub = pageText((await portalRequest("GET", s.url, { ip: randomLoopback() })).text);
   for (const f of FIGURES) assert.match(hub, f, `portal: ${f}`);
   const approved = await portalRequest("POST", "/api/portal/quote", {

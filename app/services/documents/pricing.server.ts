@@ -16,8 +16,12 @@ export async function exemptReasonOf(t: Tx, tenantId: string, customerId: string
     attributes: ["taxExempt", "taxExemptReason"],
     transaction: t,
   });
-  return c?.taxExempt ? c.taxExemptReason || "Tax-exempt customer" : null;
+  return c ? exemptReason(c) : null;
 }
+
+/** The reason a customer (read with its exemption columns) pays no tax, or null. */
+export const exemptReason = (c: { taxExempt: boolean; taxExemptReason: string | null }) =>
+  c.taxExempt ? c.taxExemptReason || "Tax-exempt customer" : null;
 
 export type PricedForm = {
   book: RateBook;
@@ -65,10 +69,12 @@ export async function priceForm(
     items: LineItemInput[];
     discount: Discount | null;
     keep?: ReadonlySet<string>;
+    /** The customer's exemption when the caller has read it already (undefined: read here). */
+    exemptReason?: string | null;
   },
 ): Promise<PricedForm> {
   const book = await loadRateBook(t, tenantId);
-  const exemptReason = await exemptReasonOf(t, tenantId, o.customerId);
+  const exemptReason = o.exemptReason !== undefined ? o.exemptReason : await exemptReasonOf(t, tenantId, o.customerId);
   const errors: Record<string, string[]> = {};
   const lines = o.items.map((l, i) => {
     const tax = resolveLineTax(book, { taxRateId: l.taxRateId, taxRate: l.taxRate }, o.keep);

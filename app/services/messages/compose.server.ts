@@ -1,7 +1,7 @@
 // The messages the app sends: each is composed and queued inside the
 // transaction of the effect it tells of (quotes.server.ts, payments.server.ts, the portal's
 // actions, invites). Customers get portal links; the office gets the company e-mail.
-import { one, type Tx } from "../../../db/index";
+import { one, rows, type Tx } from "../../../db/index";
 import type { RecordType } from "../../../db/enums";
 import { env } from "~/utils/env.server";
 import { formatDate, formatMoney } from "~/utils/format";
@@ -9,6 +9,50 @@ import { LINK_PLACEHOLDER, portalLinkRef, resolveLink, sealedLinkRef } from "./l
 import { emailLogo } from "~/services/company/logo.server";
 import { businessOf, queueMessage, type Queued } from "./outbox.server";
 import { renderEmail, type Business, type EmailContent } from "./templates.server";
+import { countedLines } from "~/services/documents/line-items";
+import { documentFigures, documentFromRow, lineFromRow } from "~/services/documents/figures";
+import { loadRateBook } from "~/services/taxes/taxes.server";
+import { exemptLine } from "~/services/taxes/rate-book";
+
+/**
+ * The figures a document's message shows before its total, the same as its page and PDF (one
+ * pricing function): the discount, then the tax per named rate, or the exemption's reason.
+ */
+async function figureFacts(
+  t: Tx,
+  tenantId: string,
+  kind: "quote" | "invoice",
+  id: string,
+  currency: string,
+): Promise<Array<[string, string]>> {
+  const doc = await one<Parameters<typeof documentFromRow>[0]>(
+    `SELECT discount_type, discount_percent::text, discount_amount_cents, tax_exempt_reason
+       FROM ${kind}s WHERE tenant_id = $1 AND id = $2`,
+    [tenantId, id],
+    t,
+  );
+  if (!doc) return [];
+  const items = await rows<
+    Parameters<typeof lineFromRow>[0] & { option_name?: string | null; optional?: boolean; selected?: boolean | null }
+  >(
+    `SELECT quantity::text, unit_price_cents, tax_rate::text, tax_rate_id, discount_type, discount_percent::text,
+            discount_amount_cents${kind === "quote" ? ", option_name, optional, selected" : ""}
+       FROM ${kind}_items WHERE tenant_id = $1 AND ${kind}_id = $2 ORDER BY position`,
+    [tenantId, id],
+    t,
+  );
+  const counted =
+    kind === "quote"
+      ? countedLines(items.map((i) => ({ ...i, option: i.option_name ?? null, optional: !!i.optional })))
+      : items;
+  const { summary } = documentFigures(documentFromRow(doc), counted.map(lineFromRow), await loadRateBook(t, tenantId));
+  const money = (cents: number) => formatMoney(cents, currency);
+  return [
+    ...(summary.discount > 0 ? [[summary.discountLabel, `-${money(summary.discount)}`] as [string, string]] : []),
+    ...summary.taxes.map((x) => [x.label, money(x.cents)] as [string, string]),
+    ...(summary.exemptReason ? [[exemptLine(summary.exemptReason), money(0)] as [string, string]] : []),
+  ];
+}
 
 const firstName = (name: string | null | undefined) => (name ?? "").trim().split(/\s+/)[0] || "there";
 
@@ -97,7 +141,7 @@ export type QuoteForEmail = {
 };
 
 /** The quote's message to the customer: subject and content (sent by Send, shown before it). */
-function quoteMessage(ctx: Context, quote: QuoteForEmail) {
+function quoteMessage(ctx: Context, quote: QuoteForEmail, figures: Array<[string, string]>) {
   const { customer, business } = ctx;
   const total = formatMoney(Number(quote.totalCents), quote.currency.trim());
   return {
@@ -111,6 +155,7 @@ function quoteMessage(ctx: Context, quote: QuoteForEmail) {
       ],
       facts: [
         ["Quote", quote.number],
+        ...figures,
         ["Total", total],
         ...(quote.validUntil ? [["Valid until", formatDate(quote.validUntil)] as [string, string]] : []),
       ] as Array<[string, string]>,
@@ -138,7 +183,7 @@ export async function queueQuoteEmail(
     record: { type: "quote", id: quote.id },
     linkRef: portalLinkRef(portalLinkId),
     to: { address: customer.email!, name: customer.name },
-    ...quoteMessage(ctx, quote),
+    ...quoteMessage(ctx, quote, await figureFacts(t, tenantId, "quote", quote.id, quote.currency.trim())),
   });
   return { to: customer.email!, queued };
 }
@@ -170,8 +215,10 @@ async function preview(
   };
 }
 
-export const previewQuoteEmail = (t: Tx, tenantId: string, quote: QuoteForEmail) =>
-  preview(t, tenantId, quote.customerId, (ctx) => quoteMessage(ctx, quote));
+export const previewQuoteEmail = async (t: Tx, tenantId: string, quote: QuoteForEmail) => {
+  const figures = await figureFacts(t, tenantId, "quote", quote.id, quote.currency.trim());
+  return preview(t, tenantId, quote.customerId, (ctx) => quoteMessage(ctx, quote, figures));
+};
 
 export type InvoiceForEmail = {
   id: string;
@@ -184,7 +231,7 @@ export type InvoiceForEmail = {
 };
 
 /** The invoice's message to the customer: subject and content (sent by Send, shown before it). */
-function invoiceMessage(ctx: Context, invoice: InvoiceForEmail) {
+function invoiceMessage(ctx: Context, invoice: InvoiceForEmail, figures: Array<[string, string]>) {
   const { customer, business } = ctx;
   const currency = invoice.currency.trim();
   const balance = formatMoney(Number(invoice.totalCents) - Number(invoice.amountPaidCents), currency);
@@ -196,6 +243,7 @@ function invoiceMessage(ctx: Context, invoice: InvoiceForEmail) {
       paragraphs: [`Here is your invoice ${invoice.number}. You can view it, download it and pay it online.`],
       facts: [
         ["Invoice", invoice.number],
+        ...figures,
         ["Total", formatMoney(Number(invoice.totalCents), currency)],
         ["Balance due", balance],
         ...(invoice.dueDate ? [["Due", formatDate(invoice.dueDate)] as [string, string]] : []),
@@ -224,13 +272,15 @@ export async function queueInvoiceEmail(
     record: { type: "invoice", id: invoice.id },
     linkRef: portalLinkRef(portalLinkId),
     to: { address: customer.email!, name: customer.name },
-    ...invoiceMessage(ctx, invoice),
+    ...invoiceMessage(ctx, invoice, await figureFacts(t, tenantId, "invoice", invoice.id, invoice.currency.trim())),
   });
   return { to: customer.email!, queued };
 }
 
 export const previewInvoiceEmail = (t: Tx, tenantId: string, invoice: InvoiceForEmail) =>
-  preview(t, tenantId, invoice.customerId, (ctx) => invoiceMessage(ctx, invoice));
+  figureFacts(t, tenantId, "invoice", invoice.id, invoice.currency.trim()).then((figures) =>
+    preview(t, tenantId, invoice.customerId, (ctx) => invoiceMessage(ctx, invoice, figures)),
+  );
 
 export type ReceiptInput = {
   invoiceId: string;

@@ -28,7 +28,7 @@ import { isUuid } from "~/utils/crypto.server";
 import { formatDate, formatMoney } from "~/utils/format";
 import { oneLineAddress } from "~/utils/address";
 import { centsToInput, countedLines, decimalToMilli, percentToPpm, trimDecimal } from "../documents/line-items";
-import { priceForm } from "../documents/pricing.server";
+import { exemptReason, priceForm } from "../documents/pricing.server";
 import { choosable, defaultChoice, loadRateBook } from "~/services/taxes/taxes.server";
 import { discountInput, storedDiscount } from "~/services/taxes/rate-book";
 import { documentFigures } from "../documents/figures";
@@ -36,8 +36,15 @@ import type { QuoteFormValue } from "./quote-form";
 
 /** A date as YYYY-MM-DD in a time zone (the tenant's calendar day). */
 export function dayIn(timeZone: string, at = new Date()): string {
-  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(at);
+  let format = DAY_FORMATS.get(timeZone);
+  if (!format) {
+    // Making a formatter costs far more than using one: one per zone, kept (a few hundred zones at most).
+    format = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
+    DAY_FORMATS.set(timeZone, format);
+  }
+  return format.format(at);
 }
+const DAY_FORMATS = new Map<string, Intl.DateTimeFormat>();
 export const addDays = (day: string, days: number) =>
   new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
@@ -196,13 +203,15 @@ export async function quotePrefill(
 const quoteItemRows = (tenantId: string, quoteId: string, priced: Awaited<ReturnType<typeof priceForm>>) =>
   priced.rows.map((r) => ({ tenantId, quoteId, ...r }));
 
-async function requireCustomer(t: Tx, actor: Actor, customerId: string) {
+/** The customer must be the tenant's; returns why their documents carry no tax (null: they pay tax). */
+async function requireCustomer(t: Tx, actor: Actor, customerId: string): Promise<string | null> {
   const customer = await Customer.findOne({
     where: { tenantId: actor.tenantId, id: customerId },
-    attributes: ["id"],
+    attributes: ["id", "taxExempt", "taxExemptReason"],
     transaction: t,
   });
   if (!customer) throw validationFailed({ customerId: ["Choose a customer"] });
+  return exemptReason(customer);
 }
 
 /** Creates a draft quote numbered Q-0001... (docs/decisions/121). */
@@ -212,7 +221,7 @@ export async function createQuote(
   opts: { transaction?: Tx } = {},
 ): Promise<{ id: string; number: string }> {
   const run = async (t: Tx) => {
-    await requireCustomer(t, actor, v.customerId);
+    const exempt = await requireCustomer(t, actor, v.customerId);
     const tenant = await tenantOf(t, actor.tenantId);
     let requestId: string | null = null;
     if (v.requestId) {
@@ -227,6 +236,7 @@ export async function createQuote(
       customerId: v.customerId,
       items: v.items,
       discount: v.discount,
+      exemptReason: exempt,
     });
     const propertyId = await propertyOf(actor.tenantId, v.customerId, v.propertyId, t);
     const today = dayIn(tenant.timeZone);

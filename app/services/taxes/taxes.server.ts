@@ -16,7 +16,10 @@ import type { TaxGroupValue, TaxRateValue } from "./schemas";
 export async function loadRateBook(t: Tx, tenantId: string): Promise<RateBook> {
   const all = await TaxRate.findAll({ where: { tenantId }, order: [["name", "ASC"]], transaction: t });
   if (!all.length) return {};
-  const members = await TaxGroupRate.findAll({ where: { tenantId }, order: [["position", "ASC"]], transaction: t });
+  // Most businesses have rates and no group: then there are no members to read.
+  const members = all.some((r) => r.isGroup)
+    ? await TaxGroupRate.findAll({ where: { tenantId }, order: [["position", "ASC"]], transaction: t })
+    : [];
   const byId = new Map(all.map((r) => [r.id, r]));
   const book: RateBook = {};
   for (const r of all) {
