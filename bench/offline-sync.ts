@@ -137,7 +137,8 @@ export async function benchOfflineSync(
   hooks.finished?.();
 
   // Exactly one effect per mutation: every note and time entry body once, two status events
-  // per job, one clock time entry per stop, and each checklist item as its last tick left it.
+  // per job, one clock time entry per stop (the break lines a restart writes are not clock
+  // entries), and each checklist item as its last tick left it.
   const [effects] = await rows<{
     notes: number;
     distinct_notes: number;
@@ -150,7 +151,7 @@ export async function benchOfflineSync(
             (SELECT count(DISTINCT body) FROM job_notes WHERE tenant_id = $1)::int AS distinct_notes,
             (SELECT count(*) FROM time_entries WHERE tenant_id = $1 AND note IS NOT NULL)::int AS times,
             (SELECT count(DISTINCT note) FROM time_entries WHERE tenant_id = $1)::int AS distinct_times,
-            (SELECT count(*) FROM time_entries WHERE tenant_id = $1 AND note IS NULL)::int AS clock_times,
+            (SELECT count(*) FROM time_entries WHERE tenant_id = $1 AND note IS NULL AND kind <> 'break')::int AS clock_times,
             (SELECT count(*) FROM job_events WHERE tenant_id = $1)::int AS events`,
     [tenant.id],
   );
