@@ -280,3 +280,9 @@ export const checked = <T>(check: Check<T>) =>
     }
     return v;
   });
+
+/** A cell that may be left out: checked when present, null when absent. */
+export const optionalChecked = <T>(check: Check<T>) =>
+  checked(check)
+    .optional()
+    .transform((v) => v ?? null);

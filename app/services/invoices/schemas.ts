@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { discountFields, lineItemsSchema, withDiscount } from "~/services/documents/line-items";
-import { checked, currency, isoDate, maxLen } from "~/services/import/cells";
+import { currency, isoDate, maxLen, optionalChecked } from "~/services/import/cells";
 import { amountField, isCalendarDate } from "~/services/money/amount";
 
 // Forms of the invoice pages, shared by the server and the browser.
@@ -39,18 +39,10 @@ export type OfficePaymentInput = z.output<typeof officePaymentSchema>;
 export const invoiceFormSchema = z
   .object({
     customerId: z.string({ required_error: "Choose a customer" }).uuid("Choose a customer"),
-    issueDate: checked(isoDate)
-      .optional()
-      .transform((v) => v ?? null),
-    dueDate: checked(isoDate)
-      .optional()
-      .transform((v) => v ?? null),
-    currency: checked(currency)
-      .optional()
-      .transform((v) => v ?? null),
-    notes: checked(maxLen(5000))
-      .optional()
-      .transform((v) => v ?? null),
+    issueDate: optionalChecked(isoDate),
+    dueDate: optionalChecked(isoDate),
+    currency: optionalChecked(currency),
+    notes: optionalChecked(maxLen(5000)),
     items: lineItemsSchema,
     ...discountFields,
   })

@@ -1,6 +1,15 @@
 // The quote builder's form: one schema for the browser and the action.
 import { z } from "zod";
-import { checked, isoDate, maxLen, currency, money, Invalid, type Check } from "~/services/import/cells";
+import {
+  checked,
+  optionalChecked,
+  isoDate,
+  maxLen,
+  currency,
+  money,
+  Invalid,
+  type Check,
+} from "~/services/import/cells";
 import { discountFields, lineItemsSchema, withDiscount } from "../documents/line-items";
 
 export type DepositInput = { percent: string | null; cents: number | null };
@@ -27,18 +36,10 @@ export const depositCell: Check<DepositInput> = (s) => {
 export const quoteFormSchema = z
   .object({
     customerId: z.string({ required_error: "Choose a customer" }).uuid("Choose a customer"),
-    title: checked(maxLen(200))
-      .optional()
-      .transform((v) => v ?? null),
-    validUntil: checked(isoDate)
-      .optional()
-      .transform((v) => v ?? null),
-    currency: checked(currency)
-      .optional()
-      .transform((v) => v ?? null),
-    notes: checked(maxLen(5000))
-      .optional()
-      .transform((v) => v ?? null),
+    title: optionalChecked(maxLen(200)),
+    validUntil: optionalChecked(isoDate),
+    currency: optionalChecked(currency),
+    notes: optionalChecked(maxLen(5000)),
     /** One of the customer's service properties (the service checks it is theirs). */
     propertyId: z.string().uuid("Choose one of the customer's properties.").optional(),
     /** The booking request the quote answers (from /quotes/new?requestId=). */
