@@ -1,7 +1,7 @@
 // The messages the app sends: each is composed and queued inside the
 // transaction of the effect it tells of (quotes.server.ts, payments.server.ts, the portal's
 // actions, invites). Customers get portal links; the office gets the company e-mail.
-import { one, rows, type Tx } from "../../../db/index";
+import { one, type Tx } from "../../../db/index";
 import type { RecordType } from "../../../db/enums";
 import { env } from "~/utils/env.server";
 import { formatDate, formatMoney } from "~/utils/format";
@@ -9,9 +9,7 @@ import { LINK_PLACEHOLDER, portalLinkRef, resolveLink, sealedLinkRef } from "./l
 import { emailLogo } from "~/services/company/logo.server";
 import { businessOf, queueMessage, type Queued } from "./outbox.server";
 import { renderEmail, type Business, type EmailContent } from "./templates.server";
-import { countedLines } from "~/services/documents/line-items";
-import { documentFigures, documentFromRow, lineFromRow } from "~/services/documents/figures";
-import { loadRateBook } from "~/services/taxes/taxes.server";
+import { lineItems, summaryOfRows } from "~/services/records/quotes-invoices.server";
 import { exemptLine } from "~/services/taxes/rate-book";
 
 /**
@@ -25,27 +23,15 @@ async function figureFacts(
   id: string,
   currency: string,
 ): Promise<Array<[string, string]>> {
-  const doc = await one<Parameters<typeof documentFromRow>[0]>(
+  const doc = await one<Parameters<typeof summaryOfRows>[0]>(
     `SELECT discount_type, discount_percent::text, discount_amount_cents, tax_exempt_reason
        FROM ${kind}s WHERE tenant_id = $1 AND id = $2`,
     [tenantId, id],
     t,
   );
   if (!doc) return [];
-  const items = await rows<
-    Parameters<typeof lineFromRow>[0] & { option_name?: string | null; optional?: boolean; selected?: boolean | null }
-  >(
-    `SELECT quantity::text, unit_price_cents, tax_rate::text, tax_rate_id, discount_type, discount_percent::text,
-            discount_amount_cents${kind === "quote" ? ", option_name, optional, selected" : ""}
-       FROM ${kind}_items WHERE tenant_id = $1 AND ${kind}_id = $2 ORDER BY position`,
-    [tenantId, id],
-    t,
-  );
-  const counted =
-    kind === "quote"
-      ? countedLines(items.map((i) => ({ ...i, option: i.option_name ?? null, optional: !!i.optional })))
-      : items;
-  const { summary } = documentFigures(documentFromRow(doc), counted.map(lineFromRow), await loadRateBook(t, tenantId));
+  const { items, book } = await lineItems(`${kind}_items`, `${kind}_id`, tenantId, id, t);
+  const summary = summaryOfRows(doc, items, book);
   const money = (cents: number) => formatMoney(cents, currency);
   return [
     ...(summary.discount > 0 ? [[summary.discountLabel, `-${money(summary.discount)}`] as [string, string]] : []),

@@ -496,20 +496,15 @@ export async function changeEntry(
     const week = weekStartOf(localDate(entry.started_at, s.timeZone), s.weekStartsOn);
     const locked = await weekApproved(actor.tenantId, userId, entry.started_at, entry.ended_at, t);
     const before = snapshot(entry);
+    // Discarding a pending entry and deleting a counted one remove the row alike; the history keeps it.
+    const remove = async (action: "discard" | "delete", reason: string, done: string) => {
+      await rows(`DELETE FROM time_entries WHERE tenant_id = $1 AND id = $2`, [actor.tenantId, entry.id], t);
+      await logChange(t, actor, { userId, weekStart: week, entryId: entry.id, action, reason, before });
+      return { userId, week, message: `The entry was ${done}; the history keeps it with your reason.` };
+    };
     if (v.intent === "accept" || v.intent === "discard") {
       if (entry.state !== "pending") throw conflict("This entry is not waiting for the office.");
-      if (v.intent === "discard") {
-        await rows(`DELETE FROM time_entries WHERE tenant_id = $1 AND id = $2`, [actor.tenantId, entry.id], t);
-        await logChange(t, actor, {
-          userId,
-          weekStart: week,
-          entryId: entry.id,
-          action: "discard",
-          reason: v.reason,
-          before,
-        });
-        return { userId, week, message: "The entry was discarded; the history keeps it with your reason." };
-      }
+      if (v.intent === "discard") return remove("discard", v.reason, "discarded");
       // Accepting a late entry reopens its approved week: the totals change, so it needs approving again.
       if (locked) {
         const weeks = await rows<{ week_start: string }>(
@@ -553,18 +548,7 @@ export async function changeEntry(
       };
     }
     if (locked) throw conflict(LOCKED);
-    if (v.intent === "delete") {
-      await rows(`DELETE FROM time_entries WHERE tenant_id = $1 AND id = $2`, [actor.tenantId, entry.id], t);
-      await logChange(t, actor, {
-        userId,
-        weekStart: week,
-        entryId: entry.id,
-        action: "delete",
-        reason: v.reason,
-        before,
-      });
-      return { userId, week, message: "The entry was deleted; the history keeps it with your reason." };
-    }
+    if (v.intent === "delete") return remove("delete", v.reason, "deleted");
     if (v.userId !== userId)
       throw validationFailed({ userId: ["An entry stays with its person; delete it and add one instead."] });
     const { start, end, jobId } = await resolveEntry(actor, userId, v, s, t);
