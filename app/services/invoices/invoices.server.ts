@@ -8,7 +8,6 @@ import {
   InvoiceItem,
   type Job,
   Payment,
-  PortalLink,
   Quote,
   type Tenant,
   TimeEntry,
@@ -35,7 +34,7 @@ import { recordHistory } from "~/services/history/history.server";
 import { previewInvoiceEmail, queueInvoiceEmail } from "~/services/messages/compose.server";
 import { assertManagesRecords, lockJob } from "~/services/jobs/jobs.server";
 import { applyQuoteDeposit, sentStatus } from "./deposits.server";
-import { portalUrl, signPortalToken } from "~/services/portal/links.server";
+import { portalShare } from "~/services/portal/links.server";
 import { nextDocumentNumber } from "~/services/records/numbering.server";
 import { conflict, notFound, validationFailed } from "~/utils/app-error";
 import type { Actor } from "~/services/accounts/actor";
@@ -322,42 +321,16 @@ export async function invoiceShare(actor: Actor, invoiceId: string) {
   return inTenant(actor.tenantId, async (t) => {
     const invoice = await findInvoice(t, actor, invoiceId);
     if (invoice.status !== "sent" && invoice.status !== "partial") return null;
-    const live = await PortalLink.findOne({
-      where: {
-        tenantId: actor.tenantId,
-        customerId: invoice.customerId,
-        revokedAt: null,
-        expiresAt: { [Op.gt]: new Date() },
-      },
-      order: [["expiresAt", "DESC"]],
-      transaction: t,
-    });
-    if (!live) return null;
-    const tenant = await tenantOf(t, actor.tenantId);
-    const customer = await Customer.findOne({
-      where: { tenantId: actor.tenantId, id: invoice.customerId },
-      attributes: ["name", "email"],
-      transaction: t,
-    });
-    const url = portalUrl(signPortalToken(actor.tenantId, live.id));
     const currency = invoice.currency.trim();
     const balance = Number(invoice.totalCents) - Number(invoice.amountPaidCents);
-    const subject = `Invoice ${invoice.number} from ${tenant.name}`;
-    const firstName = (customer?.name ?? "").split(" ")[0] || "there";
-    const body = [
-      `Hi ${firstName},`,
-      "",
-      `Here is your invoice ${invoice.number}: ${formatMoney(balance, currency)} due${invoice.dueDate ? ` by ${formatDate(invoice.dueDate)}` : ""}.`,
-      "You can see it and pay online:",
-      url,
-      "",
-      "Thank you,",
-      tenant.name,
-    ].join("\n");
-    const mailto = customer?.email
-      ? `mailto:${customer.email}?${new URLSearchParams({ subject, body }).toString().replace(/\+/g, "%20")}`
-      : null;
-    return { url, expiresAt: live.expiresAt.toISOString(), subject, body, mailto, email: customer?.email ?? null };
+    return portalShare(t, actor.tenantId, invoice.customerId, (business, url) => ({
+      subject: `Invoice ${invoice.number} from ${business}`,
+      lines: [
+        `Here is your invoice ${invoice.number}: ${formatMoney(balance, currency)} due${invoice.dueDate ? ` by ${formatDate(invoice.dueDate)}` : ""}.`,
+        "You can see it and pay online:",
+        url,
+      ],
+    }));
   });
 }
 

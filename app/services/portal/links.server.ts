@@ -1,6 +1,6 @@
 import { literal, Op } from "sequelize";
 import { inTenant, type Tx } from "../../../db/index";
-import { Customer, PortalLink, User } from "../../../db/models";
+import { Customer, PortalLink, Tenant, User } from "../../../db/models";
 import { notFound } from "~/utils/app-error";
 import type { Actor } from "~/services/accounts/actor";
 import { isUuid } from "~/utils/crypto.server";
@@ -23,6 +23,40 @@ export function verifyPortalToken(token: string): { tenantId: string; linkId: st
 
 /** The public URL, always from APP_URL (never the Host header). */
 export const portalUrl = (token: string) => `${env().APP_URL}/portal/${token}`;
+
+/**
+ * What a document's page offers to share it: the customer's live portal link and a ready message
+ * (subject and body, and a mailto: link when the customer has an e-mail); null without a live link.
+ * `message` writes the subject and the lines between the greeting and the sign-off.
+ */
+export async function portalShare(
+  t: Tx,
+  tenantId: string,
+  customerId: string,
+  message: (business: string, url: string) => { subject: string; lines: string[] },
+) {
+  const live = await PortalLink.findOne({
+    where: { tenantId, customerId, revokedAt: null, expiresAt: { [Op.gt]: new Date() } },
+    order: [["expiresAt", "DESC"]],
+    transaction: t,
+  });
+  if (!live) return null;
+  const tenant = await Tenant.findOne({ where: { id: tenantId }, attributes: ["name"], transaction: t });
+  if (!tenant) throw notFound();
+  const customer = await Customer.findOne({
+    where: { tenantId, id: customerId },
+    attributes: ["name", "email"],
+    transaction: t,
+  });
+  const url = portalUrl(signPortalToken(tenantId, live.id));
+  const { subject, lines } = message(tenant.name, url);
+  const firstName = (customer?.name ?? "").split(" ")[0] || "there";
+  const body = [`Hi ${firstName},`, "", ...lines, "", "Thank you,", tenant.name].join("\n");
+  const mailto = customer?.email
+    ? `mailto:${customer.email}?${new URLSearchParams({ subject, body }).toString().replace(/\+/g, "%20")}`
+    : null;
+  return { url, expiresAt: live.expiresAt.toISOString(), subject, body, mailto, email: customer?.email ?? null };
+}
 
 export type PortalLinkView = {
   id: string;

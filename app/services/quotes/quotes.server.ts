@@ -20,7 +20,7 @@ import { recordHistory } from "~/services/history/history.server";
 import { checklistFromItems, setChecklist } from "~/services/jobs/checklist.server";
 import { customerPropertyChoices, propertyOf } from "~/services/jobs/jobs.server";
 import { previewQuoteEmail, queueQuoteEmail } from "~/services/messages/compose.server";
-import { portalUrl, signPortalToken } from "~/services/portal/links.server";
+import { portalShare } from "~/services/portal/links.server";
 import { nextDocumentNumber } from "~/services/records/numbering.server";
 import { conflict, notFound, validationFailed } from "~/utils/app-error";
 import type { Actor } from "~/services/accounts/actor";
@@ -605,40 +605,14 @@ export async function quoteShare(actor: Actor, quoteId: string) {
   return inTenant(actor.tenantId, async (t) => {
     const quote = await findQuote(t, actor, quoteId);
     if (quote.status !== "sent") return null;
-    const live = await PortalLink.findOne({
-      where: {
-        tenantId: actor.tenantId,
-        customerId: quote.customerId,
-        revokedAt: null,
-        expiresAt: { [Op.gt]: new Date() },
-      },
-      order: [["expiresAt", "DESC"]],
-      transaction: t,
-    });
-    if (!live) return null;
-    const tenant = await tenantOf(t, actor.tenantId);
-    const customer = await Customer.findOne({
-      where: { tenantId: actor.tenantId, id: quote.customerId },
-      attributes: ["name", "email"],
-      transaction: t,
-    });
-    const url = portalUrl(signPortalToken(actor.tenantId, live.id));
-    const subject = `Quote ${quote.number} from ${tenant.name}`;
-    const firstName = (customer?.name ?? "").split(" ")[0] || "there";
-    const body = [
-      `Hi ${firstName},`,
-      "",
-      `Here is your quote ${quote.number}${quote.title ? ` for ${quote.title}` : ""}: ${formatMoney(Number(quote.totalCents), quote.currency.trim())}${quote.validUntil ? `, valid until ${formatDate(quote.validUntil)}` : ""}.`,
-      "You can review it and approve it online:",
-      url,
-      "",
-      "Thank you,",
-      tenant.name,
-    ].join("\n");
-    const mailto = customer?.email
-      ? `mailto:${customer.email}?${new URLSearchParams({ subject, body }).toString().replace(/\+/g, "%20")}`
-      : null;
-    return { url, expiresAt: live.expiresAt.toISOString(), subject, body, mailto, email: customer?.email ?? null };
+    return portalShare(t, actor.tenantId, quote.customerId, (business, url) => ({
+      subject: `Quote ${quote.number} from ${business}`,
+      lines: [
+        `Here is your quote ${quote.number}${quote.title ? ` for ${quote.title}` : ""}: ${formatMoney(Number(quote.totalCents), quote.currency.trim())}${quote.validUntil ? `, valid until ${formatDate(quote.validUntil)}` : ""}.`,
+        "You can review it and approve it online:",
+        url,
+      ],
+    }));
   });
 }
 
