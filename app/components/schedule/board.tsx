@@ -1,7 +1,7 @@
-import { Link, useFetcher } from "@remix-run/react";
+import { Link, useFetcher, useNavigate } from "@remix-run/react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useRootData } from "~/components/root-data";
-import type { Board, BoardJob, BoardMember } from "~/services/schedule/board.server";
+import { cardKey, type Board, type BoardJob, type BoardMember } from "~/services/schedule/board.server";
 import { ClockSince } from "~/components/job-field";
 import {
   addDays,
@@ -51,7 +51,12 @@ const DEFAULT_MINUTES = 60;
 const DEFAULT_START = 9 * 60;
 const LANE_PX = 74;
 
-type PlacedJob = BoardJob & {
+type PlacedJob = Omit<BoardJob, "visitId" | "start" | "end"> & {
+  /** The card's key: its visit's id, or its job's. */
+  id: string;
+  visitId: string | null;
+  start: string | null;
+  end: string | null;
   pending?: boolean;
   /** The row this copy of the card sits in (a crew visit has one copy per member). */
   rowId?: string | null;
@@ -97,6 +102,20 @@ export function crewAfterDrop(crew: string[], from: string | null, to: string | 
 }
 
 export function ScheduleBoard({ board, returnTo }: { board: Board; returnTo: string }) {
+  const navigate = useNavigate();
+  // The cards' links are plain anchors (a Link each costs hundreds of cards their render time):
+  // a plain click on one is followed in the app, as a Link's would be.
+  const followLinks = useCallback(
+    (e: React.MouseEvent) => {
+      const a = (e.target as HTMLElement).closest?.("a");
+      const href = a?.getAttribute("href");
+      if (!a || !href?.startsWith("/") || a.target || e.defaultPrevented) return;
+      if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+      e.preventDefault();
+      navigate(href);
+    },
+    [navigate],
+  );
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
   const [moves, setMoves] = useState<Move[]>([]);
@@ -106,6 +125,11 @@ export function ScheduleBoard({ board, returnTo }: { board: Board; returnTo: str
   const dragged = useRef<Dragged | null>(null);
   const nextKey = useRef(1);
   const canDrag = hydrated && board.canMove;
+  // Where each card's Move form comes back to, escaped once (only what a query value must escape).
+  const back = useMemo(
+    () => encodeURIComponent(returnTo).replace(/%2F/g, "/").replace(/%3F/g, "?").replace(/%3D/g, "="),
+    [returnTo],
+  );
 
   // The server's visits with the changes still on their way laid over them.
   const { rows, unscheduled } = useMemo(() => place(board, moves, resizing), [board, moves, resizing]);
@@ -243,8 +267,9 @@ export function ScheduleBoard({ board, returnTo }: { board: Board; returnTo: str
       key={`${job.id}-${job.rowId ?? ""}`}
       job={job}
       date={date}
+      compact={board.view === "week" && date !== null}
       style={style}
-      returnTo={returnTo}
+      returnTo={back}
       canMove={board.canMove}
       refused={notice?.tone === "error" && notice.cardId === job.id}
       resize={resizable ? resizeHandle(job) : null}
@@ -295,7 +320,8 @@ export function ScheduleBoard({ board, returnTo }: { board: Board; returnTo: str
       {moves.map((m) => (
         <PendingMove key={m.key} move={m} onSettled={settled} />
       ))}
-      <div className={`board-layout${board.ownOnly ? " board-own" : ""}`}>
+      {/* eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-static-element-interactions -- the links inside are the controls; this only routes their clicks in the app */}
+      <div className={`board-layout${board.ownOnly ? " board-own" : ""}`} onClick={followLinks}>
         <section
           className="unscheduled"
           aria-labelledby="unscheduled-title"
@@ -382,19 +408,22 @@ function place(
 ): { rows: PlacedRow[]; unscheduled: PlacedJob[] } {
   const moved = new Map(moves.map((m) => [m.cardId, m]));
   const shown: PlacedJob[] = [...board.visits, ...board.unscheduled].map((j) => {
-    const m = moved.get(j.id);
+    const id = cardKey(j);
+    const m = moved.get(id);
     const placed: PlacedJob = m
       ? {
           ...j,
+          id,
+          visitId: j.visitId ?? null,
           crew: m.crew,
           start: m.start,
           end: m.end,
-          outsideWindow: outsideWindow(m.start, j.preferred),
+          outsideWindow: outsideWindow(m.start, j.preferred ?? null) ?? undefined,
           pending: true,
           overlaps: false,
         }
-      : { ...j, overlaps: false };
-    if (resizing?.cardId === j.id) placed.end = resizing.end;
+      : { ...j, id, visitId: j.visitId ?? null, start: j.start ?? null, end: j.end ?? null, overlaps: false };
+    if (resizing?.cardId === id) placed.end = resizing.end;
     return placed;
   });
   const names = new Map(board.members.map((m) => [m.id, m.name]));
@@ -637,9 +666,16 @@ function TechName({ row }: { row: PlacedRow }) {
   );
 }
 
+/**
+ * A card, kept small: a week of a big firm is hundreds of them. Its links are plain anchors (the
+ * board follows them in the app, see `followLinks`), its data sits in the attributes the board's
+ * scripts and tests read, and on the week view it leaves out what that view does not show (the
+ * address and the status word: the colour and the legend say it).
+ */
 function JobCard({
   job,
   date,
+  compact,
   style,
   returnTo,
   canMove,
@@ -649,6 +685,7 @@ function JobCard({
 }: {
   job: PlacedJob;
   date: string | null;
+  compact: boolean;
   style?: React.CSSProperties;
   returnTo: string;
   canMove: boolean;
@@ -660,79 +697,74 @@ function JobCard({
 }) {
   const crew = (job.others?.length ?? 0) > 0;
   const multiDay = !!job.start && !!job.end && job.start.slice(0, 10) !== job.end.slice(0, 10);
-  const classes = [
-    "job-card",
-    `status-${job.status}`,
-    job.overlaps ? "is-overlap" : "",
-    job.outsideWindow ? "is-outside" : "",
-    job.pending ? "is-pending" : "",
-    refused ? "is-refused" : "",
-    crew ? "is-crew" : "",
-    multiDay ? "is-multi-day" : "",
-    multiDay && date && job.start!.slice(0, 10) < date ? "continues-before" : "",
-    multiDay && date && job.end!.slice(0, 10) > date ? "continues-after" : "",
-  ];
+  let classes = `job-card status-${job.status}`;
+  if (job.overlaps) classes += " is-overlap";
+  if (job.outsideWindow) classes += " is-outside";
+  if (job.pending) classes += " is-pending";
+  if (refused) classes += " is-refused";
+  if (crew) classes += " is-crew";
+  if (multiDay) {
+    classes += " is-multi-day";
+    if (date && job.start!.slice(0, 10) < date) classes += " continues-before";
+    if (date && job.end!.slice(0, 10) > date) classes += " continues-after";
+  }
   const time = job.start ? cardTime(job.start, job.end!) : "No time yet";
   const part = multiDay && date ? dayPart(job.start!, job.end!, date) : null;
   const moveTo = job.visitId ? `/visits/${job.visitId}/schedule` : `/jobs/${job.jobId}/schedule`;
+  const movable = canMove && job.status !== "completed" && job.status !== "cancelled";
+  const flags = job.overlaps || job.outsideWindow || movable;
   return (
     <article
-      className={classes.filter(Boolean).join(" ")}
+      className={classes}
       style={style}
       data-job-id={job.jobId}
       data-start={job.start ?? ""}
-      data-end={job.end ?? ""}
+      data-end={compact ? undefined : (job.end ?? "")}
       data-visit-id={job.visitId ?? undefined}
       data-minutes={job.minutes ?? undefined}
-      title={`${job.title} · ${job.customerName}${job.address ? ` · ${job.address}` : ""}`}
       {...drag}
     >
-      <div className="job-top">
-        {part ? (
-          <span className="job-time">
-            {part.label}
-            <span className="visually-hidden">, {time}</span>
-          </span>
-        ) : (
-          <span className="job-time">{time}</span>
-        )}
-        {part ? <span className="job-day">{part.day}</span> : null}
-        {job.status !== "unscheduled" ? <span className="job-status">{humanize(job.status)}</span> : null}
-      </div>
-      <Link to={`/jobs/${job.jobId}`} className="job-title" draggable={false} discover="none">
+      {part ? (
+        <b>
+          {part.label}
+          <span className="visually-hidden">, {time}</span>
+        </b>
+      ) : (
+        <b>{time}</b>
+      )}
+      {part ? <small>{part.day}</small> : null}
+      {!compact && job.status !== "unscheduled" ? <small className="job-status">{humanize(job.status)}</small> : null}
+      <a href={`/jobs/${job.jobId}`} draggable={false}>
         {job.title}
-      </Link>
-      <div className="job-customer">{job.customerName}</div>
-      {job.address ? <div className="job-address">{job.address}</div> : null}
+      </a>
+      <p>{job.customerName}</p>
+      {job.address && !compact ? <p className="job-address">{job.address}</p> : null}
       {crew ? (
-        <div className="job-crew">
-          <span className="flag flag-crew">Crew</span> with {job.others!.join(", ")}
-        </div>
+        <p className="job-crew">
+          <em className="flag flag-crew">Crew</em> with {job.others!.join(", ")}
+        </p>
       ) : null}
       {job.clock ? (
-        <div className="job-clock small">
+        <p className="job-clock small">
           <ClockSince startedAt={job.clock.startedAt} onSiteAt={job.clock.onSiteAt} />
-        </div>
+        </p>
       ) : null}
       {job.outsideWindow ? <p className="visually-hidden">{job.outsideWindow}</p> : null}
-      <div className="job-foot">
-        {job.overlaps ? <span className="flag flag-overlap">Overlap</span> : null}
-        {job.outsideWindow ? (
-          <span className="flag flag-window" title={job.outsideWindow}>
-            Outside window
-          </span>
-        ) : null}
-        {canMove && job.status !== "completed" && job.status !== "cancelled" ? (
-          <Link
-            className="job-move"
-            to={`${moveTo}?returnTo=${encodeURIComponent(returnTo)}`}
-            draggable={false}
-            discover="none"
-          >
-            Move<span className="visually-hidden">{` ${job.title}`}</span>
-          </Link>
-        ) : null}
-      </div>
+      {flags ? (
+        <div className="job-foot">
+          {job.overlaps ? <em className="flag flag-overlap">Overlap</em> : null}
+          {job.outsideWindow ? (
+            <em className="flag flag-window" title={job.outsideWindow}>
+              Outside window
+            </em>
+          ) : null}
+          {movable ? (
+            <a className="job-move" href={`${moveTo}?returnTo=${returnTo}`} draggable={false}>
+              Move<span className="visually-hidden">{` ${job.title}`}</span>
+            </a>
+          ) : null}
+        </div>
+      ) : null}
       {job.pending ? (
         <span className="job-saving" role="status">
           Saving…

@@ -17,28 +17,30 @@ export const boardParamsSchema = z.object({
  * unscheduled list a job that has no visit yet.
  */
 export type BoardJob = {
-  /** The visit's id, or the job's for a job on the unscheduled list: the card's key. */
-  id: string;
-  visitId: string | null;
+  /** The visit's id; absent for a job on the unscheduled list (the card's key is then the job's id). */
+  visitId?: string;
   jobId: string;
   title: string;
   status: string;
   customerName: string;
-  address: string | null;
+  address?: string;
   /** The crew's user ids (first-named first); empty = unassigned. */
   crew: string[];
-  /** Wall clock in the tenant's zone, "YYYY-MM-DDTHH:MM"; null for an unscheduled job. */
-  start: string | null;
-  end: string | null;
+  /** Wall clock in the tenant's zone, "YYYY-MM-DDTHH:MM"; absent for an unscheduled job. */
+  start?: string;
+  end?: string;
   /** What the customer asked for in the booking request the job came from (directly or through its quote). */
-  preferred: PreferredWindow | null;
+  preferred?: PreferredWindow;
   /** Why the time is outside what the customer asked for in their booking request, if it is. */
-  outsideWindow: string | null;
+  outsideWindow?: string;
   /** The job's running clock: "On site since 9:12 AM" on the card. */
-  clock: { startedAt: string; onSiteAt: string | null } | null;
+  clock?: { startedAt: string; onSiteAt: string | null };
   /** An unscheduled job's booking length when dropped on the board (its quote's labour hours), in minutes. */
-  minutes: number | null;
+  minutes?: number;
 };
+
+/** The card's key: its visit's id, or the job's for a job with no visit yet. */
+export const cardKey = (j: Pick<BoardJob, "visitId" | "jobId">) => j.visitId ?? j.jobId;
 
 /** A row of the board; `nameOnly`: a technician's crewmate, named on their cards but given no row. */
 export type BoardMember = { id: string; name: string; role: string; nameOnly?: boolean };
@@ -192,36 +194,37 @@ export async function scheduleBoard(
       t,
     );
 
+    // Only what the page draws goes to the browser, and a field that has nothing is left out:
+    // the week of a big firm is hundreds of cards, and this is serialised once more into the page.
     const toCard = (r: CardRow): BoardJob => {
-      const start = r.starts_at ? utcToZoned(r.starts_at, timeZone) : null;
-      const endAt = r.starts_at
-        ? (r.ends_at ?? new Date(new Date(r.starts_at).getTime() + DEFAULT_MINUTES * 60_000))
-        : null;
-      const asked = r.preferred_date || (r.time_window && r.time_window !== "any");
-      const preferred: PreferredWindow | null = asked
-        ? { date: r.preferred_date, timeWindow: r.time_window ?? "any" }
-        : null;
-      return {
-        id: r.id,
-        visitId: r.visit_id,
+      const card: BoardJob = {
         jobId: r.job_id,
         title: r.title,
         status: r.status,
         customerName: r.customer_name,
-        address: r.address,
         crew: r.crew,
-        start,
-        end: endAt ? utcToZoned(endAt, timeZone) : null,
-        preferred,
-        outsideWindow: outsideWindow(start, preferred),
-        clock: r.clock_started_at
-          ? {
-              startedAt: new Date(r.clock_started_at).toISOString(),
-              onSiteAt: r.clock_on_site_at ? new Date(r.clock_on_site_at).toISOString() : null,
-            }
-          : null,
-        minutes: r.labour_minutes,
       };
+      if (r.visit_id) card.visitId = r.visit_id;
+      if (r.address) card.address = r.address;
+      if (r.starts_at) {
+        card.start = utcToZoned(r.starts_at, timeZone);
+        card.end = utcToZoned(
+          r.ends_at ?? new Date(new Date(r.starts_at).getTime() + DEFAULT_MINUTES * 60_000),
+          timeZone,
+        );
+      }
+      if (r.preferred_date || (r.time_window && r.time_window !== "any")) {
+        card.preferred = { date: r.preferred_date, timeWindow: r.time_window ?? "any" };
+        const outside = outsideWindow(card.start ?? null, card.preferred);
+        if (outside) card.outsideWindow = outside;
+      }
+      if (r.clock_started_at)
+        card.clock = {
+          startedAt: new Date(r.clock_started_at).toISOString(),
+          onSiteAt: r.clock_on_site_at ? new Date(r.clock_on_site_at).toISOString() : null,
+        };
+      if (r.labour_minutes !== null) card.minutes = r.labour_minutes;
+      return card;
     };
 
     return {
