@@ -1,7 +1,7 @@
 import { Link, useFetcher, useNavigate } from "@remix-run/react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useRootData } from "~/components/root-data";
-import { cardKey, type Board, type BoardJob, type BoardMember } from "~/services/schedule/board.server";
+import type { Board, BoardJob, BoardMember } from "~/services/schedule/board.server";
 import { ClockSince } from "~/components/job-field";
 import {
   addDays,
@@ -65,6 +65,9 @@ type PlacedJob = Omit<BoardJob, "visitId" | "start" | "end"> & {
   overlaps: boolean;
 };
 type PlacedRow = { id: string | null; name: string; role: string | null; jobs: PlacedJob[] };
+
+/** The card's key: its visit's id, or the job's for a job with no visit yet. */
+const cardKey = (j: Pick<BoardJob, "visitId" | "jobId">) => j.visitId ?? j.jobId;
 
 /** The card's time: "9:00–11:00 AM", or across days "Mon 8:00 AM – Wed 5:00 PM". */
 export function cardTime(start: string, end: string): string {
@@ -697,7 +700,8 @@ function JobCard({
 }) {
   const crew = (job.others?.length ?? 0) > 0;
   const multiDay = !!job.start && !!job.end && job.start.slice(0, 10) !== job.end.slice(0, 10);
-  let classes = `job-card status-${job.status}`;
+  // A scheduled visit's colour is the card's own (the legend's first).
+  let classes = job.status === "scheduled" ? "job-card" : `job-card status-${job.status}`;
   if (job.overlaps) classes += " is-overlap";
   if (job.outsideWindow) classes += " is-outside";
   if (job.pending) classes += " is-pending";
@@ -734,7 +738,7 @@ function JobCard({
       )}
       {part ? <small>{part.day}</small> : null}
       {!compact && job.status !== "unscheduled" ? <small className="job-status">{humanize(job.status)}</small> : null}
-      <a href={`/jobs/${job.jobId}`} draggable={false}>
+      <a href={`/jobs/${job.jobId}`} draggable={drag.draggable ? false : undefined}>
         {job.title}
       </a>
       <p>{job.customerName}</p>
@@ -759,8 +763,13 @@ function JobCard({
             </em>
           ) : null}
           {movable ? (
-            <a className="job-move" href={`${moveTo}?returnTo=${returnTo}`} draggable={false}>
-              Move<span className="visually-hidden">{` ${job.title}`}</span>
+            // "Move" beside the title in the card's list item names which visit it moves.
+            <a
+              className="job-move"
+              href={`${moveTo}?returnTo=${returnTo}`}
+              draggable={drag.draggable ? false : undefined}
+            >
+              Move
             </a>
           ) : null}
         </div>

@@ -39,9 +39,6 @@ export type BoardJob = {
   minutes?: number;
 };
 
-/** The card's key: its visit's id, or the job's for a job with no visit yet. */
-export const cardKey = (j: Pick<BoardJob, "visitId" | "jobId">) => j.visitId ?? j.jobId;
-
 /** A row of the board; `nameOnly`: a technician's crewmate, named on their cards but given no row. */
 export type BoardMember = { id: string; name: string; role: string; nameOnly?: boolean };
 
