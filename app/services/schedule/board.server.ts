@@ -202,7 +202,8 @@ export async function scheduleBoard(
         crew: r.crew,
       };
       if (r.visit_id) card.visitId = r.visit_id;
-      if (r.address) card.address = r.address;
+      // The week's cells are narrow: its cards show no address (the day view and the list do).
+      if (r.address && (view !== "week" || !r.visit_id)) card.address = r.address;
       if (r.starts_at) {
         card.start = utcToZoned(r.starts_at, timeZone);
         card.end = utcToZoned(
