@@ -123,7 +123,7 @@ export type FormActionOptions = {
  */
 export async function formAction<S extends z.ZodTypeAny>(
   request: Request,
-  schema: S | ((form: FormData) => S),
+  schema: S | ((form: FormData) => S | Promise<S>),
   handle: (value: z.output<S>, ctx: { form: FormData; submission: Submission<z.output<S>> }) => Promise<Response>,
   opts: FormActionOptions = {},
 ): Promise<Response> {
@@ -138,7 +138,7 @@ export async function formAction<S extends z.ZodTypeAny>(
     return replyUnread(e);
   }
   const hideFields = typeof opts.hideFields === "function" ? opts.hideFields(form) : opts.hideFields;
-  const submission = parseWithZod(form, { schema: typeof schema === "function" ? schema(form) : schema });
+  const submission = parseWithZod(form, { schema: typeof schema === "function" ? await schema(form) : schema });
   if (submission.status !== "success") {
     const formErrors =
       opts.formMessage && submission.status === "error"

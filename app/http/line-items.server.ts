@@ -54,11 +54,17 @@ export function dropBadIntent(form: FormData) {
   }
 }
 
-/** The quote form's schema for `formAction`, after the price-book pick and a bad intent are dealt with. */
-export function quoteFormWithIntents(priceBook: Parameters<typeof applyPriceBookPick>[1]) {
-  return (form: FormData) => {
+type PriceBook = Parameters<typeof applyPriceBookPick>[1];
+
+/**
+ * The quote form's schema for `formAction`, after the price-book pick and a bad intent are dealt
+ * with. The price book may be given as a loader: it is read only when the form picks from it.
+ */
+export function quoteFormWithIntents(priceBook: PriceBook | (() => Promise<PriceBook>)) {
+  return async (form: FormData) => {
     dropBadIntent(form);
-    applyPriceBookPick(form, priceBook);
+    if (form.has(PICK_BUTTON))
+      applyPriceBookPick(form, typeof priceBook === "function" ? await priceBook() : priceBook);
     return quoteFormSchema;
   };
 }

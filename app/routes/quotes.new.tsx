@@ -65,8 +65,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUserWithPermission(request, "manage_records");
   const actor = actorOf(user);
-  const context = await builderContext(actor);
-  return formAction(request, quoteFormWithIntents(context.priceBook), async (value) => {
+  // The builder's price book only for "Add item" without JavaScript; a plain save reads none of it.
+  const priceBook = async () => (await builderContext(actor)).priceBook;
+  return formAction(request, quoteFormWithIntents(priceBook), async (value) => {
     const quote = await createQuote(actor, value);
     return redirect(`/quotes/${quote.id}`, 303);
   });

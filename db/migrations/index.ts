@@ -48,6 +48,7 @@ import * as m0260 from "./0260-summaries";
 import * as m0270 from "./0270-imported-tax-rates";
 import * as m0280 from "./0280-company-logos";
 import * as m0285 from "./0285-visit-insert-keys";
+import * as m0310 from "./0310-jobs-per-visit";
 
 /**
  * Every migration, in order. Listed by hand (not globbed) so the compiled server bundle
@@ -104,4 +105,5 @@ export const MIGRATIONS: Array<[string, MigrationModule]> = [
   ["0270-imported-tax-rates", m0270],
   ["0280-company-logos", m0280],
   ["0285-visit-insert-keys", m0285],
+  ["0310-jobs-per-visit", m0310],
 ];

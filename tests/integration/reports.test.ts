@@ -371,3 +371,36 @@ test("visits completed per technician: a crew visit counts for each member, each
   const page = pageText(await (await owner.get("/reports")).text());
   assert.match(page, /Visits completed per week by technician/);
 });
+
+test("top customers follow every change of the money: a payment recorded, a fold, a payment removed, a customer renamed", async () => {
+  const t = await createTenantWithUsers("Reports top customers kept");
+  const owner = await clientFor(t.users.owner);
+  const ann = await createCustomer(t.id, { name: "Ann Ranked" });
+  const bob = await createCustomer(t.id, { name: "Bob Ranked" });
+  const m1 = await monthAgo(t.id, 1, 10);
+  const at = await localInstant(t.id, `${m1.date} 10:00`);
+  const annInvoice = await createInvoice(t.id, { customerId: ann.id });
+  const bobInvoice = await createInvoice(t.id, { customerId: bob.id });
+  const top = async () => (await csv(owner, "top-customers")).slice(1);
+
+  assert.deepEqual(await top(), []);
+  await pay(t.id, annInvoice.id, 50_000, at);
+  assert.deepEqual(await top(), [["1", "Ann Ranked", "500.00"]]);
+  assert.deepEqual(await top(), [["1", "Ann Ranked", "500.00"]], "asked again, unchanged");
+  await pay(t.id, bobInvoice.id, 90_000, at);
+  const both = [
+    ["1", "Bob Ranked", "900.00"],
+    ["2", "Ann Ranked", "500.00"],
+  ];
+  assert.deepEqual(await top(), both);
+  await one(`SELECT summaries_fold($1)`, [t.id]);
+  assert.deepEqual(await top(), both, "after a fold");
+  // Removed and entered again on the other customer's invoice: the same total collected.
+  await rows(`DELETE FROM payments WHERE tenant_id = $1 AND invoice_id = $2`, [t.id, bobInvoice.id]);
+  await one(`SELECT summaries_fold($1)`, [t.id]);
+  await pay(t.id, annInvoice.id, 90_000, at);
+  await one(`SELECT summaries_fold($1)`, [t.id]);
+  assert.deepEqual(await top(), [["1", "Ann Ranked", "1400.00"]]);
+  await rows(`UPDATE customers SET name = 'Ann Renamed' WHERE tenant_id = $1 AND id = $2`, [t.id, ann.id]);
+  assert.deepEqual(await top(), [["1", "Ann Renamed", "1400.00"]]);
+});

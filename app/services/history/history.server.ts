@@ -33,6 +33,10 @@ export type HistoryInput = {
   occurredAt?: Date;
 };
 
+/** Where an entry came from when the actor does not say: a user is staff, no user the system. */
+export const historySource = (actor: HistoryActor): HistorySource =>
+  actor.source ?? (actor.userId ? "staff" : "system");
+
 /** Writes one history entry in the caller's transaction. */
 export async function recordHistory(t: Tx, actor: HistoryActor, input: HistoryInput): Promise<void> {
   let name = actor.name ?? null;
@@ -51,7 +55,7 @@ export async function recordHistory(t: Tx, actor: HistoryActor, input: HistoryIn
       recordId: input.recordId,
       action: input.action,
       summary: input.summary.slice(0, 500),
-      source: actor.source ?? (actor.userId ? "staff" : "system"),
+      source: historySource(actor),
       userId: actor.userId ?? null,
       actorName: name,
       details: input.details ?? null,

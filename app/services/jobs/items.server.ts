@@ -152,18 +152,24 @@ export async function setJobBilling(actor: Actor, jobId: string, billing: JobBil
   });
 }
 
-/** Completed visits of jobs billed per visit that have no invoice yet, oldest first (the dashboard's list). */
-export async function visitsToInvoice(tenantId: string, limit = 10) {
-  return inTenant(tenantId, (t) =>
-    rows<{ id: string; job_id: string; title: string; starts_at: string; customer: string }>(
-      `SELECT v.id, v.job_id, j.title, v.starts_at, c.name AS customer
+/**
+ * Completed visits of jobs billed per visit that have no invoice yet, oldest first (the
+ * dashboard's list). It starts from the jobs billed per visit (their own partial index), so a
+ * tenant whose jobs are billed on completion reads nothing.
+ */
+export const VISITS_TO_INVOICE_SQL = `SELECT v.id, v.job_id, j.title, v.starts_at, c.name AS customer
          FROM visits v
          JOIN jobs j ON j.tenant_id = v.tenant_id AND j.id = v.job_id AND j.billing = 'per_visit'
          JOIN customers c ON c.tenant_id = j.tenant_id AND c.id = j.customer_id
         WHERE v.tenant_id = $1 AND v.status = 'completed'
           AND NOT EXISTS (SELECT 1 FROM invoices i WHERE i.tenant_id = v.tenant_id AND i.visit_id = v.id)
         ORDER BY v.starts_at, v.id
-        LIMIT $2`,
+        LIMIT $2`;
+
+export async function visitsToInvoice(tenantId: string, limit = 10) {
+  return inTenant(tenantId, (t) =>
+    rows<{ id: string; job_id: string; title: string; starts_at: string; customer: string }>(
+      VISITS_TO_INVOICE_SQL,
       [tenantId, limit],
       t,
     ),

@@ -16,12 +16,11 @@ import {
   QuoteItem,
   Tenant,
 } from "../../../db/models/index";
-import { recordHistory } from "~/services/history/history.server";
+import { historySource, recordHistory } from "~/services/history/history.server";
 import { checklistFromItems, setChecklist } from "~/services/jobs/checklist.server";
 import { customerPropertyChoices, propertyOf } from "~/services/jobs/jobs.server";
 import { previewQuoteEmail, queueQuoteEmail } from "~/services/messages/compose.server";
 import { portalShare } from "~/services/portal/links.server";
-import { nextDocumentNumber } from "~/services/records/numbering.server";
 import { conflict, notFound, validationFailed } from "~/utils/app-error";
 import type { Actor } from "~/services/accounts/actor";
 import { isUuid } from "~/utils/crypto.server";
@@ -214,15 +213,52 @@ async function requireCustomer(t: Tx, actor: Actor, customerId: string): Promise
   return exemptReason(customer);
 }
 
-/** Creates a draft quote numbered Q-0001... (docs/decisions/121). */
+/** A row's keys as its columns are named: `unitPriceCents` -> `unit_price_cents`. */
+const snakeKeys = (row: object) =>
+  Object.fromEntries(Object.entries(row).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), v]));
+
+/**
+ * What creating a quote reads first, in one round trip: the tenant's zone, validity and
+ * currency, and the customer's tax exemption (the customer must be the tenant's).
+ */
+async function creationContext(t: Tx, tenantId: string, customerId: string) {
+  const row = await one<{
+    time_zone: string;
+    quote_validity_days: number;
+    currency: string;
+    customer_id: string | null;
+    tax_exempt: boolean | null;
+    tax_exempt_reason: string | null;
+  }>(
+    `SELECT t.time_zone, t.quote_validity_days, t.currency, c.id AS customer_id, c.tax_exempt, c.tax_exempt_reason
+       FROM tenants t LEFT JOIN customers c ON c.tenant_id = t.id AND c.id = $2
+      WHERE t.id = $1`,
+    [tenantId, customerId],
+    t,
+  );
+  if (!row) throw notFound();
+  if (!row.customer_id) throw validationFailed({ customerId: ["Choose a customer"] });
+  return {
+    timeZone: row.time_zone,
+    quoteValidityDays: row.quote_validity_days,
+    currency: row.currency.trim(),
+    exempt: exemptReason({ taxExempt: !!row.tax_exempt, taxExemptReason: row.tax_exempt_reason }),
+  };
+}
+
+/**
+ * Creates a draft quote numbered Q-0001... (docs/decisions/121). Checked and priced here, then
+ * written by one statement (db/functions/quotes_create.sql: number, quote, lines, history), so
+ * the tenant's counter row is held for that statement and the commit only (docs/decisions/450).
+ */
 export async function createQuote(
   actor: Actor,
   v: QuoteFormValue,
   opts: { transaction?: Tx } = {},
 ): Promise<{ id: string; number: string }> {
   const run = async (t: Tx) => {
-    const exempt = await requireCustomer(t, actor, v.customerId);
-    const tenant = await tenantOf(t, actor.tenantId);
+    if (!isUuid(v.customerId)) throw validationFailed({ customerId: ["Choose a customer"] });
+    const tenant = await creationContext(t, actor.tenantId, v.customerId);
     let requestId: string | null = null;
     if (v.requestId) {
       const request = await BookingRequest.findOne({
@@ -236,48 +272,47 @@ export async function createQuote(
       customerId: v.customerId,
       items: v.items,
       discount: v.discount,
-      exemptReason: exempt,
+      exemptReason: tenant.exempt,
     });
     const propertyId = await propertyOf(actor.tenantId, v.customerId, v.propertyId, t);
     const today = dayIn(tenant.timeZone);
-    // Taken last: the counter row stays locked until this transaction ends.
-    const number = await nextDocumentNumber(t, actor.tenantId, "quote");
-    const quote = await Quote.create(
-      {
-        tenantId: actor.tenantId,
-        customerId: v.customerId,
-        number,
-        title: v.title,
-        status: "draft",
-        issueDate: today,
-        validUntil: v.validUntil ?? addDays(today, tenant.quoteValidityDays),
-        currency: v.currency ?? tenant.currency.trim(),
-        notes: v.notes,
-        ...priced.totals,
-        bookingRequestId: requestId,
-        propertyId,
-        depositPercent: v.deposit.percent,
-        depositCents: v.deposit.cents,
-      },
-      { transaction: t },
+    const [created] = await rows<{ quote_id: string; quote_number: string }>(
+      `SELECT quote_id, quote_number FROM quotes_create($1::jsonb, $2::jsonb, $3::jsonb)`,
+      [
+        JSON.stringify({
+          tenant_id: actor.tenantId,
+          customer_id: v.customerId,
+          title: v.title,
+          issue_date: today,
+          valid_until: v.validUntil ?? addDays(today, tenant.quoteValidityDays),
+          currency: v.currency ?? tenant.currency,
+          notes: v.notes,
+          ...snakeKeys(priced.totals),
+          booking_request_id: requestId,
+          property_id: propertyId,
+          deposit_percent: v.deposit.percent,
+          deposit_cents: v.deposit.cents,
+        }),
+        JSON.stringify(priced.rows.map(snakeKeys)),
+        JSON.stringify({
+          user_id: actor.userId,
+          source: historySource(actor),
+          summary: requestId ? "Created from a booking request" : "Created",
+        }),
+      ],
+      t,
     );
-    await QuoteItem.bulkCreate(quoteItemRows(actor.tenantId, quote.id, priced), { transaction: t, returning: false });
-    await recordHistory(t, actor, {
-      recordType: "quote",
-      recordId: quote.id,
-      action: "created",
-      summary: requestId ? "Created from a booking request" : "Created",
-    });
+    const quote = { id: created!.quote_id, number: created!.quote_number };
     if (requestId) {
       await recordHistory(t, actor, {
         recordType: "booking_request",
         recordId: requestId,
         action: "quote_created",
-        summary: `Quote ${number} created`,
+        summary: `Quote ${quote.number} created`,
         details: { quoteId: quote.id },
       });
     }
-    return { id: quote.id, number };
+    return quote;
   };
   return opts.transaction ? run(opts.transaction) : inTenant(actor.tenantId, run);
 }

@@ -42,30 +42,62 @@ export type Reports = {
 };
 
 async function tenantClock(t: Tx, tenantId: string) {
-  const r = await one<{ today: string; time_zone: string }>(
-    `SELECT (now() AT TIME ZONE time_zone)::date::text AS today, time_zone FROM tenants WHERE id = $1`,
+  // With the clock, the version of the tenant's collected money: the count and a checksum of the
+  // ids of its delta rows. Every change of a payment inserts a row with a new random id, and a
+  // fold replaces every row with new ones, so an equal version means the same payments.
+  const r = await one<{ today: string; time_zone: string; collected: string }>(
+    `SELECT (now() AT TIME ZONE time_zone)::date::text AS today, time_zone,
+            (SELECT count(*) || ':' || coalesce(sum(hashtext(d.id::text)), 0)
+               FROM summary_deltas d WHERE d.tenant_id = $1 AND d.figure = 'collected') AS collected
+       FROM tenants WHERE id = $1`,
     [tenantId],
     t,
   );
-  return { today: r!.today, timeZone: r!.time_zone };
+  return { today: r!.today, timeZone: r!.time_zone, collected: r!.collected };
 }
 
-async function topCustomers(t: Tx, tenantId: string, range: PeriodRange, currency: string) {
-  return rows<{ id: string; name: string; cents: number }>(
-    `SELECT c.id, c.name, s.cents
-       FROM (SELECT i.customer_id, sum(p.amount_cents)::bigint AS cents
-               FROM payments p
-               JOIN invoices i ON i.tenant_id = p.tenant_id AND i.id = p.invoice_id
-              WHERE p.tenant_id = $1 AND p.currency = $4
-                AND p.received_on >= $2::date AND p.received_on < $3::date
-              GROUP BY i.customer_id
-              ORDER BY cents DESC, i.customer_id
-              LIMIT 10) s
-       JOIN customers c ON c.tenant_id = $1 AND c.id = s.customer_id
-      ORDER BY s.cents DESC, c.name`,
-    [tenantId, range.start, range.end, currency],
+type Ranked = Array<{ id: string; cents: number }>;
+/** The ranking of top customers per tenant, period, currency and version of the collected money. */
+const rankings = new Map<string, Ranked>();
+const RANKINGS_KEPT = 500;
+
+/**
+ * The ten customers who paid the most in the period. Ranking them reads every payment of the
+ * period (tens of thousands on a large tenant), so the ranking is kept per process under the
+ * version of the tenant's collected money (a payment recorded, changed or removed makes a new
+ * version, hence a new ranking); the names are read each time.
+ */
+async function topCustomers(t: Tx, tenantId: string, range: PeriodRange, currency: string, version: string) {
+  const key = `${tenantId} ${range.start} ${range.end} ${currency} ${version}`;
+  let ranked = rankings.get(key);
+  if (!ranked) {
+    ranked = (
+      await rows<{ id: string; cents: string }>(
+        `SELECT i.customer_id AS id, sum(p.amount_cents)::bigint AS cents
+           FROM payments p
+           JOIN invoices i ON i.tenant_id = p.tenant_id AND i.id = p.invoice_id
+          WHERE p.tenant_id = $1 AND p.currency = $4
+            AND p.received_on >= $2::date AND p.received_on < $3::date
+          GROUP BY i.customer_id
+          ORDER BY cents DESC, i.customer_id
+          LIMIT 10`,
+        [tenantId, range.start, range.end, currency],
+        t,
+      )
+    ).map((r) => ({ id: r.id, cents: Number(r.cents) }));
+    if (rankings.size >= RANKINGS_KEPT) rankings.delete(rankings.keys().next().value!);
+    rankings.set(key, ranked);
+  }
+  if (!ranked.length) return [];
+  const named = await rows<{ id: string; name: string; cents: string }>(
+    `SELECT c.id, c.name, x.cents
+       FROM unnest($2::uuid[], $3::bigint[]) AS x (id, cents)
+       JOIN customers c ON c.tenant_id = $1 AND c.id = x.id
+      ORDER BY x.cents DESC, c.name`,
+    [tenantId, ranked.map((r) => r.id), ranked.map((r) => r.cents)],
     t,
   );
+  return named.map((r) => ({ id: r.id, name: r.name, cents: Number(r.cents) }));
 }
 
 /** The currency with the most money in the period (ties: alphabetical); USD when there is none. */
@@ -81,7 +113,7 @@ function mainCurrency(
 
 export async function loadReports(actor: Actor, period: ReportPeriod): Promise<Reports> {
   return inTenant(actor.tenantId, async (t) => {
-    const { today, timeZone } = await tenantClock(t, actor.tenantId);
+    const { today, timeZone, collected } = await tenantClock(t, actor.tenantId);
     const range = periodRange(period, today);
     const { moneyRows, quoteRows, jobRows, agingRows } = await summaryFigures(t, actor.tenantId, range, today);
     const currency = mainCurrency(moneyRows, agingRows);
@@ -126,7 +158,7 @@ export async function loadReports(actor: Actor, period: ReportPeriod): Promise<R
       };
     });
 
-    const top = (await topCustomers(t, actor.tenantId, range, currency)).map((r) => ({ ...r, cents: Number(r.cents) }));
+    const top = await topCustomers(t, actor.tenantId, range, currency, collected);
     return {
       range,
       today,
