@@ -112,7 +112,7 @@ describe("a new customer column is written once, in the field list", () => {
     assert.ok(at >= 0, "the stored preview record has the column");
     const [slice] = [...recordSlices(analysed, 100)];
     assert.equal(slice[0][at], "4412#");
-    const main = COMMIT_SQL.customers.main.replace(/\s+/g, " ");
+    const main = `${COMMIT_SQL.customers.with} ${COMMIT_SQL.customers.main}`.replace(/\s+/g, " ");
     assert.match(main, /INSERT INTO customers \([^)]*\bgate_code\b[^)]*\)/);
     assert.match(main, /SELECT \$1, r\.id, [^$]*\br\.gate_code\b/);
     assert.match(main, new RegExp(`\\(x->>${at}\\)::text AS gate_code`));

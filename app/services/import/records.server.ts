@@ -109,20 +109,25 @@ export function* recordSlices(result: ValidationResult, size: number): Generator
   for (let i = 0; i < list.length; i += size) yield list.slice(i, i + size).map((r) => toArray(columns, r));
 }
 
-/**
- * Stored columns as a relation `r` (by position in each record's array). $1 = tenant, $2 = run.
- * OFFSET 0 keeps it a separate subquery: otherwise the planner joins customers inside the loop
- * over chunks and hashes the tenant's customers once per chunk.
- */
-function source(columns: readonly Column<never>[], pick?: string[]): string {
+/** The stored records' columns (by position in each record's array). $1 = tenant, $2 = run. */
+function records(columns: readonly Column<never>[], pick?: string[]): string {
   const select = columns
     .map(([name, type], i) =>
       pick && !pick.includes(name) ? null : type === "jsonb" ? `x->${i} AS ${name}` : `(x->>${i})::${type} AS ${name}`,
     )
     .filter(Boolean)
     .join(", ");
-  return `FROM (SELECT ${select} FROM import_run_data d CROSS JOIN LATERAL jsonb_array_elements(d.data::jsonb) AS x
-    WHERE d.tenant_id = $1 AND d.run_id = $2 AND d.kind = 'records' OFFSET 0) r`;
+  return `SELECT ${select} FROM import_run_data d CROSS JOIN LATERAL jsonb_array_elements(d.data::jsonb) AS x
+    WHERE d.tenant_id = $1 AND d.run_id = $2 AND d.kind = 'records'`;
+}
+
+/**
+ * Stored columns as a relation `r`. OFFSET 0 keeps it a separate subquery: otherwise the
+ * planner joins customers inside the loop over chunks and hashes the tenant's customers once
+ * per chunk.
+ */
+function source(columns: readonly Column<never>[], pick?: string[]): string {
+  return `FROM (${records(columns, pick)} OFFSET 0) r`;
 }
 
 const customerJoin = `
@@ -205,21 +210,28 @@ const rateChangedSql = (kind: "quote" | "invoice") => `
         WHERE g.tenant_id = $1 AND g.group_id = x.id))`;
 
 /** Per type: the statement creating the main records (its row count must equal the records
- * stored), then statements for their parts (line items, payments), then a count of what
- * changed since the preview (must be 0). */
-export const COMMIT_SQL: Record<ImportType, { main: string; parts: string[]; changed?: string }> = {
+ * stored), with `with` its leading common table expressions, then statements for their parts
+ * (line items, payments), then a count of what changed since the preview (must be 0).
+ * `checksOwnRows`: the main statement also writes rows whose keys refer to rows it inserts. */
+export const COMMIT_SQL: Record<
+  ImportType,
+  { with?: string; main: string; parts: string[]; changed?: string; checksOwnRows?: boolean }
+> = {
   customers: {
+    // One statement over one parse of the stored records: the customers, and in the same
+    // statement their service properties (one row per element of a record's list), whose keys
+    // PostgreSQL checks at the statement's end, when the customers are in.
+    with: `r AS MATERIALIZED (${records(RECORD_COLUMNS.customers)}),
+      properties AS (
+        INSERT INTO customer_properties (tenant_id, customer_id, position, ${PROPERTY_COLUMNS.map((c) => c[0]).join(", ")}, import_run_id)
+        SELECT $1, r.id, p.ord, ${PROPERTY_COLUMNS.map((_, i) => `p.v->>${i}`).join(", ")}, $2
+          FROM r CROSS JOIN LATERAL jsonb_array_elements(r.properties) WITH ORDINALITY AS p(v, ord)
+        RETURNING 1)`,
     main: `
       INSERT INTO customers (tenant_id, id, ${CUSTOMER_FIELDS.map((f) => f.column).join(", ")}, import_run_id)
-      SELECT $1, r.id, ${CUSTOMER_FIELDS.map((f) => `r.${f.column}`).join(", ")}, $2
-      ${source(RECORD_COLUMNS.customers)}`,
-    // Service properties: one row per element of the record's list.
-    parts: [
-      `INSERT INTO customer_properties (tenant_id, customer_id, position, ${PROPERTY_COLUMNS.map((c) => c[0]).join(", ")}, import_run_id)
-       SELECT $1, r.id, p.ord, ${PROPERTY_COLUMNS.map((_, i) => `p.v->>${i}`).join(", ")}, $2
-       ${source(RECORD_COLUMNS.customers, ["id", "properties"])}
-       CROSS JOIN LATERAL jsonb_array_elements(r.properties) WITH ORDINALITY AS p(v, ord)`,
-    ],
+      SELECT $1, r.id, ${CUSTOMER_FIELDS.map((f) => `r.${f.column}`).join(", ")}, $2 FROM r`,
+    parts: [],
+    checksOwnRows: true,
   },
   team: {
     // No password: imported members sign in through an invite (docs/decisions/003).
@@ -309,12 +321,23 @@ export async function insertRecords(
   expected: number,
   t: Tx,
 ): Promise<number> {
-  const { main, parts } = COMMIT_SQL[type];
+  const { with: leading, main, parts, checksOwnRows } = COMMIT_SQL[type];
   // The joins hash up to 50,000 records and the tenant's customers: room to do it in memory.
   await rows(`SET LOCAL work_mem = '64MB'`, [], t);
+  // Keys that point at rows this commit inserts (a property at its customer) are checked by
+  // PostgreSQL row by row with a plan it caches per connection. A plan cached while the table
+  // was small scans the table for each check (50,000 checks over 40,000 customers: past the
+  // 60 s statement timeout). So the connection's cached plans are dropped and, without
+  // sequential scans, the check's plan is made again once as one index lookup, and reused
+  // for every row (planning it per row cost more than the inserts).
+  const freshKeyChecks = async () => {
+    await rows(`SET LOCAL enable_seqscan = off`, [], t);
+    await rows(`DISCARD PLANS`, [], t);
+  };
   try {
+    if (checksOwnRows) await freshKeyChecks();
     const [{ n }] = await rows<{ n: number }>(
-      `WITH ins AS (${main} RETURNING 1) SELECT count(*)::int AS n FROM ins`,
+      `WITH ${leading ? `${leading}, ` : ""}ins AS (${main} RETURNING 1) SELECT count(*)::int AS n FROM ins`,
       [tenantId, runId],
       t,
     );
@@ -324,13 +347,7 @@ export async function insertRecords(
       );
     }
     if (parts.length) {
-      // The parts' foreign keys point at the rows just inserted (a property at its customer):
-      // PostgreSQL checks each with a cached plan made from the table's statistics, which
-      // still say "almost empty" after a first import, so each check would scan the table
-      // (50,000 checks over 40,000 customers: past the 60 s statement timeout). Planned per
-      // row and without sequential scans, each check is one index lookup (decision 223).
-      await rows(`SET LOCAL enable_seqscan = off`, [], t);
-      await rows(`SET LOCAL plan_cache_mode = force_custom_plan`, [], t);
+      if (!checksOwnRows) await freshKeyChecks();
       // Each part with RETURNING (counted, not sent back): Citus runs an INSERT ... SELECT from a
       // subquery through the coordinator, as a COPY that row-level security refuses, unless the
       // statement returns rows (docs/decisions/228-citus-run.md).
@@ -343,9 +360,8 @@ export async function insertRecords(
             "A tax rate this file names was added or changed since the preview. Preview the file again to see its figures.",
           );
       }
-      await rows(`SET LOCAL enable_seqscan = on`, [], t);
-      await rows(`SET LOCAL plan_cache_mode = auto`, [], t);
     }
+    if (parts.length || checksOwnRows) await rows(`SET LOCAL enable_seqscan = on`, [], t);
     // Imported members' sign-in rows (db/login-emails.ts), in the same transaction.
     if (type === "team") await addLoginEmailsOfImportRun(tenantId, runId, t);
     return n;
