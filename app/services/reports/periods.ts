@@ -54,8 +54,11 @@ export function weeksOf(range: PeriodRange): string[] {
 }
 
 /** "2026-06" -> "Jun 2026". */
+// en-US short month names: a constant, not a new Intl formatter on each label (a page draws hundreds).
+const MONTH_NAMES = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"] as const;
+
 export function monthLabel(month: string, style: "short" | "long" = "short"): string {
   const [y, m] = month.split("-").map(Number);
-  const name = new Date(Date.UTC(y, m - 1, 1)).toLocaleString("en-US", { month: "short", timeZone: "UTC" });
+  const name = MONTH_NAMES[m - 1];
   return style === "short" ? `${name} ${String(y).slice(2)}` : `${name} ${y}`;
 }
