@@ -14,6 +14,8 @@
  * `BENCH_ONLY=ACCT npm run bench` runs a year of files for the accountant alone (bench/accountant-files.ts, writes acct.json).
  * `BENCH_ONLY=EXPORT npm run bench` runs the big tenant's account export alone (bench/account-export.ts, writes export.json).
  * `BENCH_ONLY=QUOTES npm run bench` runs quote creation with 10 lines, discounts and two named rates alone (bench/quotes.ts, writes quotes.json).
+ * `BENCH_ONLY=LIGHTHOUSE npm run bench` runs Lighthouse's mobile preset on six pages alone, when Lighthouse is
+ * installed (LIGHTHOUSE_DIR=<folder with npm i lighthouse@12>; bench/lighthouse.ts, writes lighthouse.json).
  * `BENCH_ONLY=TIMESHEETS npm run bench` runs the team's timesheet week on the big tenant alone (bench/timesheets.ts, writes timesheets.json).
  * `BENCH_ONLY=FAIR npm run bench` runs the fairness figure alone (bench/fairness.ts: tenant B's page while tenant A
  * floods), its figures replacing theirs in latest.json (the whole run has them too).
@@ -46,6 +48,7 @@ import { benchTimesheets } from "./timesheets";
 import { benchFairness, benchFairnessBefore } from "./fairness";
 import { benchVisitSeries } from "./visit-series";
 import { benchQuotes } from "./quotes";
+import { benchLighthouse } from "./lighthouse";
 import { seedBigTenant, seedFigures, type BigTenant } from "./big-tenant";
 import { B3 } from "./offline-sync";
 import { partsToRun, type BenchPartKey } from "./parts";
@@ -107,6 +110,7 @@ const RUN: Record<BenchPartKey, (s: Shared) => Promise<Figure[]>> = {
   EXPORT: async ({ server, databaseUrl, big }) => benchAccountExport(server, databaseUrl, await big()),
   VISITS: async ({ databaseUrl }) => benchVisitSeries(databaseUrl),
   QUOTES: async ({ server, databaseUrl, floorRps }) => benchQuotes(server, databaseUrl, floorRps),
+  LIGHTHOUSE: ({ server, databaseUrl }) => benchLighthouse(server.url, databaseUrl),
   B5: () => benchStart(),
 };
 
