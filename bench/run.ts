@@ -121,18 +121,21 @@ async function main() {
   console.log("Building the production app…");
   buildApp();
   const figures: Figure[] = [];
+  /** Each part's wall time, printed at the end beside the whole run's. */
+  const durations: [string, number][] = [];
   // Every part, alone or in the whole run, is measured beside this machine's bare floor of now.
   const floorRps = await measureFloor();
   console.log(`Bare node:http floor: ${floorRps} req/s`);
   figures.push(figure("bare node:http floor (this run)", floorRps, "req/s", "measured", null));
-  const timed = async (title: string, run: () => Promise<Figure[]>) => {
+  const timed = async ({ key, title }: { key: string; title: string }, run: () => Promise<Figure[]>) => {
     console.log(`${title}…`);
     const t0 = Date.now();
     figures.push(...(await run()));
-    console.log(`  (${Math.round((Date.now() - t0) / 1000)} s)`);
+    const seconds = Math.round((Date.now() - t0) / 1000);
+    durations.push([key, seconds]);
+    console.log(`  (${seconds} s)`);
   };
-  for (const part of parts.filter((p) => p.phase === "before"))
-    await timed(part.title, () => RUN[part.key]({} as Shared));
+  for (const part of parts.filter((p) => p.phase === "before")) await timed(part, () => RUN[part.key]({} as Shared));
   let postgres = "unknown";
   const shared = parts.filter((p) => p.phase === "shared");
   if (shared.length) {
@@ -157,16 +160,18 @@ async function main() {
       }),
     };
     try {
-      for (const part of shared) await timed(part.title, () => RUN[part.key](context));
+      for (const part of shared) await timed(part, () => RUN[part.key](context));
     } finally {
       await server.stop();
       await database.stop();
     }
   }
-  for (const part of parts.filter((p) => p.phase === "after"))
-    await timed(part.title, () => RUN[part.key]({} as Shared));
+  for (const part of parts.filter((p) => p.phase === "after")) await timed(part, () => RUN[part.key]({} as Shared));
 
   printTable(figures);
+  const total = Math.round((Date.now() - started) / 1000);
+  const longest = [...durations].sort((a, b) => b[1] - a[1]).map(([name, sec]) => `${name} ${sec} s`);
+  console.log(`\nWhole run: ${total} s (${(total / 60).toFixed(1)} min); parts, longest first: ${longest.join(", ")}`);
   // The fairness part alone replaces its own figures in latest.json (the whole run has them too).
   const merged = only?.toUpperCase() === "FAIR";
   writeResults(
