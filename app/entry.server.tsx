@@ -2,13 +2,15 @@ import type { EntryContext, HandleDataRequestFunction } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { renderToString } from "react-dom/server";
 import { NonceProvider } from "~/components/nonce";
+import { StylesheetTextProvider } from "~/components/page-links";
 import { requestIdOf } from "~/http/envelope.server";
 import { newNonce, withAppHeaders } from "~/http/security-headers.server";
+import { stylesheetText } from "~/http/stylesheets.server";
 import { log } from "~/utils/log.server";
 
 /**
- * Every page gets a fresh CSP nonce (its scripts carry it), the security headers and the
- * request id (the client's own `X-Request-Id` when well-formed).
+ * Every page gets a fresh CSP nonce (its scripts and inline stylesheets carry it), the
+ * security headers and the request id (the client's own `X-Request-Id` when well-formed).
  *
  * Renders the whole page to a string and answers it in one piece with its length: no route
  * defers data, so there is nothing to stream (docs/decisions/267).
@@ -22,10 +24,14 @@ export default function handleRequest(
   const nonce = newNonce();
   const body = Buffer.from(
     "<!DOCTYPE html>" +
-      renderToString(
-        <NonceProvider value={nonce}>
-          <RemixServer context={remixContext} url={request.url} nonce={nonce} />
-        </NonceProvider>,
+      lowPriorityScripts(
+        renderToString(
+          <NonceProvider value={nonce}>
+            <StylesheetTextProvider value={stylesheetText}>
+              <RemixServer context={remixContext} url={request.url} nonce={nonce} />
+            </StylesheetTextProvider>
+          </NonceProvider>,
+        ),
       ),
   );
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
@@ -33,6 +39,15 @@ export default function handleRequest(
   responseHeaders.set("Content-Length", String(body.byteLength));
   return withAppHeaders(request, new Response(body, { headers: responseHeaders, status: responseStatusCode }), nonce);
 }
+
+/**
+ * The page's scripts are fetched at low priority: the page is whole without them (it works with
+ * JavaScript off), so on a slow network its HTML and images go first and the first paint does
+ * not wait behind the scripts that only make it interactive. An attribute React does not render
+ * for these links, and one it leaves alone when it hydrates.
+ */
+const lowPriorityScripts = (html: string) =>
+  html.replaceAll('<link rel="modulepreload" href="', '<link rel="modulepreload" fetchpriority="low" href="');
 
 /** A page's data request (client-side navigation, `?_data=`): the same headers as the page. */
 export const handleDataRequest: HandleDataRequestFunction = (response, { request }) =>

@@ -1,9 +1,10 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Links, LiveReload, Meta, Outlet, Scripts, ScrollRestoration } from "@remix-run/react";
+import { LiveReload, Meta, Outlet, Scripts, ScrollRestoration } from "@remix-run/react";
 import { AppShell } from "~/components/layout";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { useNonce } from "~/components/nonce";
+import { PageLinks } from "~/components/page-links";
 import { csrfToken } from "~/http/csrf.server";
 import { getCurrentUser } from "~/http/auth.server";
 import { clearFlashKeys } from "~/services/accounts/sessions.server";
@@ -55,7 +56,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
-        <Links />
+        {/* Remix's <Links />, with the first answer's stylesheets inline (app/components/page-links.tsx). */}
+        <PageLinks />
       </head>
       <body>
         {children}

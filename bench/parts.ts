@@ -25,6 +25,7 @@ export type BenchPartKey =
   | "EXPORT"
   | "VISITS"
   | "QUOTES"
+  | "LIGHTHOUSE"
   | "B5";
 
 export type BenchPart = {
@@ -114,6 +115,12 @@ export const BENCH_PARTS: BenchPart[] = [
     title: "Quote creation with 10 lines, discounts and two named rates",
     phase: "shared",
     files: ["bench/quotes.ts"],
+  },
+  {
+    key: "LIGHTHOUSE",
+    title: "Lighthouse mobile performance (dashboard, customers, a quote, schedule, portal, field app)",
+    phase: "shared",
+    files: ["bench/lighthouse.ts"],
   },
   { key: "B5", title: "B5 start", phase: "after", files: ["bench/start.ts"] },
 ];

@@ -14,6 +14,8 @@
  * `BENCH_ONLY=ACCT npm run bench` runs a year of files for the accountant alone (bench/accountant-files.ts, writes acct.json).
  * `BENCH_ONLY=EXPORT npm run bench` runs the big tenant's account export alone (bench/account-export.ts, writes export.json).
  * `BENCH_ONLY=QUOTES npm run bench` runs quote creation with 10 lines, discounts and two named rates alone (bench/quotes.ts, writes quotes.json).
+ * `BENCH_ONLY=LIGHTHOUSE npm run bench` runs Lighthouse's mobile preset on six pages alone, when Lighthouse is
+ * installed (LIGHTHOUSE_DIR=<folder with npm i lighthouse@12>; bench/lighthouse.ts, writes lighthouse.json).
  * `BENCH_ONLY=TIMESHEETS npm run bench` runs the team's timesheet week on the big tenant alone (bench/timesheets.ts, writes timesheets.json).
  * `BENCH_ONLY=FAIR npm run bench` runs the fairness figure alone (bench/fairness.ts: tenant B's page while tenant A
  * floods), its figures replacing theirs in latest.json (the whole run has them too).
@@ -46,6 +48,7 @@ import { benchTimesheets } from "./timesheets";
 import { benchFairness, benchFairnessBefore } from "./fairness";
 import { benchVisitSeries } from "./visit-series";
 import { benchQuotes } from "./quotes";
+import { benchLighthouse } from "./lighthouse";
 import { seedBigTenant, seedFigures, type BigTenant } from "./big-tenant";
 import { B3 } from "./offline-sync";
 import { partsToRun, type BenchPartKey } from "./parts";
@@ -107,6 +110,7 @@ const RUN: Record<BenchPartKey, (s: Shared) => Promise<Figure[]>> = {
   EXPORT: async ({ server, databaseUrl, big }) => benchAccountExport(server, databaseUrl, await big()),
   VISITS: async ({ databaseUrl }) => benchVisitSeries(databaseUrl),
   QUOTES: async ({ server, databaseUrl, floorRps }) => benchQuotes(server, databaseUrl, floorRps),
+  LIGHTHOUSE: ({ server, databaseUrl }) => benchLighthouse(server.url, databaseUrl),
   B5: () => benchStart(),
 };
 
@@ -117,18 +121,21 @@ async function main() {
   console.log("Building the production app…");
   buildApp();
   const figures: Figure[] = [];
+  /** Each part's wall time, printed at the end beside the whole run's. */
+  const durations: [string, number][] = [];
   // Every part, alone or in the whole run, is measured beside this machine's bare floor of now.
   const floorRps = await measureFloor();
   console.log(`Bare node:http floor: ${floorRps} req/s`);
   figures.push(figure("bare node:http floor (this run)", floorRps, "req/s", "measured", null));
-  const timed = async (title: string, run: () => Promise<Figure[]>) => {
+  const timed = async ({ key, title }: { key: string; title: string }, run: () => Promise<Figure[]>) => {
     console.log(`${title}…`);
     const t0 = Date.now();
     figures.push(...(await run()));
-    console.log(`  (${Math.round((Date.now() - t0) / 1000)} s)`);
+    const seconds = Math.round((Date.now() - t0) / 1000);
+    durations.push([key, seconds]);
+    console.log(`  (${seconds} s)`);
   };
-  for (const part of parts.filter((p) => p.phase === "before"))
-    await timed(part.title, () => RUN[part.key]({} as Shared));
+  for (const part of parts.filter((p) => p.phase === "before")) await timed(part, () => RUN[part.key]({} as Shared));
   let postgres = "unknown";
   const shared = parts.filter((p) => p.phase === "shared");
   if (shared.length) {
@@ -153,16 +160,18 @@ async function main() {
       }),
     };
     try {
-      for (const part of shared) await timed(part.title, () => RUN[part.key](context));
+      for (const part of shared) await timed(part, () => RUN[part.key](context));
     } finally {
       await server.stop();
       await database.stop();
     }
   }
-  for (const part of parts.filter((p) => p.phase === "after"))
-    await timed(part.title, () => RUN[part.key]({} as Shared));
+  for (const part of parts.filter((p) => p.phase === "after")) await timed(part, () => RUN[part.key]({} as Shared));
 
   printTable(figures);
+  const total = Math.round((Date.now() - started) / 1000);
+  const longest = [...durations].sort((a, b) => b[1] - a[1]).map(([name, sec]) => `${name} ${sec} s`);
+  console.log(`\nWhole run: ${total} s (${(total / 60).toFixed(1)} min); parts, longest first: ${longest.join(", ")}`);
   // The fairness part alone replaces its own figures in latest.json (the whole run has them too).
   const merged = only?.toUpperCase() === "FAIR";
   writeResults(

@@ -1,7 +1,6 @@
 import { useForm, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import type { z } from "zod";
-import { useRootData } from "~/components/root-data";
 
 /**
  * The browser half of a conform form (the server half is `formAction` in
@@ -55,11 +54,7 @@ export function fieldOf(meta: FieldMetadata<unknown, Record<string, unknown>, st
 export const checkedOf = (meta: FieldMetadata<unknown, Record<string, unknown>, string[]>) =>
   typeof meta.initialValue === "string" && ["on", "true", "1", "yes"].includes(meta.initialValue.toLowerCase());
 
-/** The hidden `_csrf` field every state-changing staff form carries. */
-export function CsrfInput() {
-  const data = useRootData();
-  return <input type="hidden" name="_csrf" value={data?.csrf ?? ""} />;
-}
+export { CsrfInput } from "./csrf-input";
 
 export type FieldProps = {
   name: string;

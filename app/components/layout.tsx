@@ -1,7 +1,7 @@
 import { Form, Link, NavLink, useLocation } from "@remix-run/react";
 import { useRootData } from "~/components/root-data";
 import { ROLE_LABELS } from "~/utils/permissions";
-import { CsrfInput } from "./forms";
+import { CsrfInput } from "./csrf-input";
 import { navFor } from "./nav";
 
 /** The one layout: sidebar navigation by permission, a header with the tenant and the user. */

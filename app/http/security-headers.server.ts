@@ -21,10 +21,11 @@ export function newNonce(): string {
 
 // The policy but its nonce is the same for every response: joined once.
 const CSP_BEFORE_NONCE = "default-src 'self'; script-src 'self' 'nonce-";
+// The page's own stylesheets come inline on its first answer, with the same nonce.
+const CSP_STYLE_NONCE = "'; style-src 'self' 'nonce-";
 const CSP_AFTER_NONCE =
   "'; " +
   [
-    "style-src 'self'",
     "style-src-attr 'unsafe-inline'",
     // blob: the field page's queued photos, shown from the device before they are uploaded.
     "img-src 'self' data: blob:",
@@ -40,10 +41,11 @@ const CSP_AFTER_NONCE =
 
 /**
  * Headers on every response. Scripts run only with this request's nonce (no inline
- * script without it); styles come from our stylesheet, plus style attributes for widths.
+ * script without it); styles come from our stylesheets (inline with the nonce on a page's first
+ * answer), plus style attributes for widths.
  */
 export function securityHeaders(nonce: string, production: boolean, devSocket?: string): Record<string, string> {
-  let csp = CSP_BEFORE_NONCE + nonce + CSP_AFTER_NONCE;
+  let csp = CSP_BEFORE_NONCE + nonce + CSP_STYLE_NONCE + nonce + CSP_AFTER_NONCE;
   // `npm run dev`: the page's live-reload script opens a WebSocket to the dev server.
   if (devSocket) csp = csp.replace("connect-src 'self'", `connect-src 'self' ${devSocket}`);
   const headers: Record<string, string> = {

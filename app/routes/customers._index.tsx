@@ -18,21 +18,26 @@ export const meta: MetaFunction = () => [{ title: "Customers · Fieldwork" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireAllRecords(request);
-  return json(
-    await listPageData(request, user, { schema: customerListSchema, table: "customers", list: listCustomers }),
-  );
+  return json({
+    ...(await listPageData(request, user, { schema: customerListSchema, table: "customers", list: listCustomers })),
+    // The field list's columns travel with the page: the field list itself (its cell checks and
+    // their schema library) stays on the server, out of the page's JavaScript.
+    columns: CUSTOMER_LIST_COLUMNS,
+  });
 }
 
 type Row = ReturnType<typeof useLoaderData<typeof loader>>["page"]["items"][number];
 
 // The field list's list columns, the name linking to the customer.
-const columns: Array<ListColumn<Row>> = CUSTOMER_LIST_COLUMNS.map(({ column, label }) => ({
-  header: label,
-  cell: (c: Row) => (column === "name" ? <Link to={`/customers/${c.id}`}>{c.name}</Link> : c[column as keyof Row]),
-}));
+const columnsOf = (list: { column: string; label: string }[]): Array<ListColumn<Row>> =>
+  list.map(({ column, label }) => ({
+    header: label,
+    cell: (c: Row) => (column === "name" ? <Link to={`/customers/${c.id}`}>{c.name}</Link> : c[column as keyof Row]),
+  }));
 
 export default function CustomersPage() {
-  const { page, params, any, canImport, canCreate } = useLoaderData<typeof loader>();
+  const { page, params, any, canImport, canCreate, columns: columnList } = useLoaderData<typeof loader>();
+  const columns = columnsOf(columnList);
   const importLink = canImport ? (
     <Link to="/import-data?type=customers" className="btn btn-secondary">
       Import customers

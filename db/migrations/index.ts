@@ -49,6 +49,7 @@ import * as m0270 from "./0270-imported-tax-rates";
 import * as m0280 from "./0280-company-logos";
 import * as m0285 from "./0285-visit-insert-keys";
 import * as m0310 from "./0310-jobs-per-visit";
+import * as m0320 from "./0320-billing-event-facts";
 
 /**
  * Every migration, in order. Listed by hand (not globbed) so the compiled server bundle
@@ -106,4 +107,5 @@ export const MIGRATIONS: Array<[string, MigrationModule]> = [
   ["0280-company-logos", m0280],
   ["0285-visit-insert-keys", m0285],
   ["0310-jobs-per-visit", m0310],
+  ["0320-billing-event-facts", m0320],
 ];

@@ -323,6 +323,50 @@ describe("each event is stored and applied once", () => {
     assert.equal((await rows(`SELECT 1 FROM billing_events WHERE tenant_id = $1`, [tenant.id])).length, 10);
   });
 
+  test("events of one tenant out of order and at once, each twice: the newest state, each fact from the newest that gives it", async () => {
+    const tenant = await createTenant();
+    const base = nowSeconds() - 200;
+    const subscriptions = Array.from({ length: 12 }, (_, i) =>
+      stripeSubscriptionEvent("customer.subscription.updated", {
+        tenantId: tenant.id,
+        price: i % 2 ? "price_123" : "price_456",
+        status: i === 11 ? "active" : "trialing",
+        created: base + i,
+        periodEnd: base + 1000 + i,
+      }),
+    );
+    // The newest event names no price and no period: the plan and the period end stay the
+    // newest subscription event's.
+    const failed = {
+      id: `evt_failed_burst_${tenant.id.slice(0, 8)}`,
+      object: "event",
+      created: base + 12,
+      type: "invoice.payment_failed",
+      data: { object: { object: "invoice", parent: { subscription_details: { metadata: { tenant_id: tenant.id } } } } },
+    };
+    const newestFirst = [failed, ...subscriptions.reverse()];
+    const responses = await Promise.all([...newestFirst, ...newestFirst].map((e) => stripeDelivery(e)));
+    const statuses = await Promise.all(responses.map(async (r) => (await envelope(r)).data?.status));
+    for (const s of statuses) assert.ok(["processed", "ignored", "duplicate"].includes(String(s)), String(s));
+    assert.equal(statuses.filter((s) => s === "duplicate").length, 13, "each repeat is a duplicate");
+
+    const billing = await tenantBilling(tenant.id);
+    assert.equal(billing.plan, "starter", "event 11's price");
+    assert.equal(billing.subscription_status, "past_due", "the newest event's status");
+    assert.equal(billing.current_period_end?.getTime(), (base + 1011) * 1000, "event 11's period end");
+    assert.equal(billing.billing_event_at?.getTime(), (base + 12) * 1000);
+    assert.equal((await rows(`SELECT 1 FROM billing_events WHERE tenant_id = $1`, [tenant.id])).length, 13);
+
+    // Late and older than everything applied: kept as ignored, the state unchanged.
+    const late = stripeSubscriptionEvent("customer.subscription.updated", {
+      tenantId: tenant.id,
+      price: "price_456",
+      created: base + 3,
+    });
+    await expectStatus(await stripeDelivery(late), "ignored", late);
+    assert.deepEqual(await tenantBilling(tenant.id), billing);
+  });
+
   test("the same event id from the other provider is a different event", async () => {
     const tenant = await createTenant();
     const id = `evt_shared_${tenant.id.slice(0, 8)}`;

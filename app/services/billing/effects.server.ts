@@ -1,5 +1,5 @@
 // What a verified billing event does to its tenant. Pure: the intake
-// calls it inside its transaction, with the tenant row already locked.
+// calls it before it stores the event; the tenant's clock is checked by the database.
 
 import type { NormalisedEvent } from "./events.server";
 

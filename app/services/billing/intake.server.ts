@@ -2,7 +2,7 @@
 // The route reads the body under its limit and checks the provider is configured; this
 // takes the raw bytes and the signature header, never the Request.
 
-import { inSystem, inTenant, rows, type Tx } from "../../../db/index";
+import { rows } from "../../../db/index";
 import { AppError } from "~/utils/app-error";
 import { log } from "~/utils/log.server";
 import type { BillingProvider } from "../../utils/billing-config";
@@ -76,16 +76,17 @@ function parseJson(text: string): unknown {
 }
 
 /**
- * Claim (provider, event id) with the unique key and apply the effect in ONE statement of
- * one transaction. A repeat, even one racing the first delivery, finds the key taken (its
- * insert waits for the first transaction to commit) and changes nothing.
+ * Store the event once, then fold the tenant's state (docs/decisions/450). The claim is one
+ * statement (db/functions/billing_events_claim.sql): the row with the unique key (a repeat, even
+ * one racing the first delivery, finds the key taken and changes nothing) and the facts the
+ * event brings; it only reads the tenant row (is the tenant known, is the event strictly older
+ * than the state). After its commit, db/functions/billing_tenant_fold.sql folds the tenant's
+ * processed events onto its row: newest provider time wins, a fold that finds the state current
+ * neither locks nor writes, and racing folds re-check their condition against the newest row,
+ * so events of one tenant do not queue on its row and an older one never overwrites a newer.
+ * A repeat folds too, forward only: a delivery whose fold failed (answered 500) is retried.
  *
- * Everything about the effect but the tenant's clock is decided before the database is
- * touched; the clock ("strictly older events are ignored") is the UPDATE's own condition,
- * which PostgreSQL re-checks against the newest row version when two events of one tenant
- * race. So the tenant row is locked for one statement and the commit, not for a
- * read-decide-write exchange: events of one tenant are serialised, and that section is
- * where their throughput is decided.
+ * Everything about the effect but the tenant's clock is decided before the database is touched.
  */
 async function store(
   provider: BillingProvider,
@@ -94,68 +95,34 @@ async function store(
   payloadText: string,
   decide: (tenant: TenantBillingClock) => Outcome,
 ): Promise<IntakeResult> {
-  // The verified event names its tenant: work inside that tenant's scope (row-level
-  // security), so an id that names no tenant simply finds no row.
-  const scoped = <T>(fn: (t: Tx) => Promise<T>) => (tenantId ? inTenant(tenantId, fn) : inSystem(fn));
   // As if the tenant existed and had applied nothing yet: what remains is the clock.
   const tentative = decide(tenantId ? { billingEventAt: null } : null);
-  const status = await scoped(async (t): Promise<IntakeStatus> => {
-    const [row] = await rows<{ claimed: number; applied: number; tenant_known: boolean }>(
-      `WITH claim AS (
-         INSERT INTO billing_events (provider, event_id, type, status, reason, tenant_id, occurred_at, payload)
-         VALUES ($1, $2, $3, $7, $8, $4::uuid, $5, $6)
-         ON CONFLICT (provider, event_id) DO NOTHING
-         RETURNING event_id
-       ), applied AS (
-         UPDATE tenants SET plan = coalesce($9, plan), subscription_status = coalesce($10, subscription_status),
-                current_period_end = coalesce($11, current_period_end), billing_provider = $1,
-                billing_event_at = $5, updated_at = now()
-          WHERE $7 = 'processed' AND id = $4::uuid AND EXISTS (SELECT 1 FROM claim)
-            AND (billing_event_at IS NULL OR billing_event_at <= $5)
-         RETURNING id
-       )
-       SELECT (SELECT count(*) FROM claim)::int AS claimed, (SELECT count(*) FROM applied)::int AS applied,
-              EXISTS (SELECT 1 FROM tenants WHERE id = $4::uuid) AS tenant_known`,
-      [
-        // The raw body as text (any valid JSON, `\u0000` included); the ids cannot hold NUL in text.
-        provider,
-        noNul(event.eventId),
-        noNul(event.type),
-        tenantId,
-        event.occurredAt,
-        payloadText,
-        tentative.status,
-        tentative.status === "ignored" ? tentative.reason : null,
-        tentative.status === "processed" ? tentative.changes.plan : null,
-        tentative.status === "processed" ? tentative.changes.subscriptionStatus : null,
-        tentative.status === "processed" ? tentative.changes.currentPeriodEnd : null,
-      ],
-      t,
-    );
-    if (row.claimed === 0) return "duplicate";
-    // The row notes its tenant only when the tenant exists. (Stored as given, then cleared on
-    // the rare path: Citus refuses a subquery inside INSERT, docs/decisions/228.)
-    const unknownTenant = tenantId !== null && !row.tenant_known;
-    if (tentative.status === "ignored" || row.applied === 1) {
-      if (unknownTenant) {
-        await rows(
-          `UPDATE billing_events SET tenant_id = NULL WHERE provider = $1 AND event_id = $2`,
-          [provider, event.eventId],
-          t,
-        );
-      }
-      return tentative.status;
-    }
-    // Claimed as processed but not applied: the tenant is unknown, or the event is older
-    // than the last one applied. The row says so (the rare path: one more statement).
-    const reason = row.tenant_known ? REASONS.older : REASONS.unknownTenant(tenantId!);
-    await rows(
-      `UPDATE billing_events SET status = 'ignored', reason = $3, tenant_id = $4 WHERE provider = $1 AND event_id = $2`,
-      [provider, event.eventId, reason, row.tenant_known ? tenantId : null],
-      t,
-    );
-    return "ignored";
-  });
+  const changes = tentative.status === "processed" ? tentative.changes : null;
+  // Each a single statement (its own transaction): the functions read the tenant by the
+  // verified event's own id, so an id that names no tenant simply finds no row.
+  const [claimed] = await rows<{ status: IntakeStatus }>(
+    `SELECT billing_events_claim($1, $2, $3, $4, $5, $6::uuid, $7, $8, $9, $10, $11, $12, $13) AS status`,
+    [
+      // The raw body as text (any valid JSON, `\u0000` included); the ids cannot hold NUL in text.
+      provider,
+      noNul(event.eventId),
+      noNul(event.type),
+      tentative.status,
+      tentative.status === "ignored" ? tentative.reason : null,
+      tenantId,
+      event.occurredAt,
+      payloadText,
+      changes?.plan ?? null,
+      changes?.subscriptionStatus ?? null,
+      changes?.currentPeriodEnd ?? null,
+      tenantId ? REASONS.unknownTenant(tenantId) : null,
+      REASONS.older,
+    ],
+  );
+  const status = claimed!.status;
+  if (tenantId && (status === "processed" || status === "duplicate")) {
+    await rows(`SELECT billing_tenant_fold($1::uuid, $2)`, [tenantId, status === "duplicate"]);
+  }
   log.info("billing event", { provider, eventId: event.eventId, type: event.type, status });
   return { eventId: event.eventId, type: event.type, status };
 }

@@ -38,9 +38,38 @@ function fontBytes(name: FontName): Buffer {
 function face(name: FontName): fontkit.Font {
   let f = faces.get(name);
   if (!f) {
-    f = fontkit.create(fontBytes(name)) as fontkit.Font;
+    f = withKeptLayouts(fontkit.create(fontBytes(name)) as fontkit.Font);
     faces.set(name, f);
   }
+  return f;
+}
+
+type GlyphRun = ReturnType<fontkit.Font["layout"]>;
+const LAYOUTS_KEPT = 20_000;
+
+/**
+ * The font's shaping of a text (its glyphs and their positions), kept per process: PDFKit
+ * measures and wraps word by word and keeps what it shaped only for one document, and the
+ * OpenType shaping was most of a document's time. PDFKit scales the positions it is given in
+ * place, so each call gets its own copy of the positions (the glyphs are the font's own).
+ */
+function withKeptLayouts(f: fontkit.Font): fontkit.Font {
+  const layout = f.layout.bind(f) as (...args: unknown[]) => GlyphRun;
+  const kept = new Map<string, GlyphRun>();
+  (f as unknown as { layout: (...args: unknown[]) => GlyphRun }).layout = (...args: unknown[]) => {
+    const [text, features] = args;
+    if (args.length > 2 || typeof text !== "string") return layout(...args);
+    const key = `${JSON.stringify(features ?? null)}\u0000${text}`;
+    let run = kept.get(key);
+    if (!run) {
+      run = layout(text, features);
+      if (kept.size >= LAYOUTS_KEPT) kept.clear();
+      kept.set(key, run);
+    }
+    const copy = Object.create(Object.getPrototypeOf(run) as object) as GlyphRun;
+    Object.assign(copy, run, { glyphs: [...run.glyphs], positions: run.positions.map((p) => ({ ...p })) });
+    return copy;
+  };
   return f;
 }
 
