@@ -123,7 +123,9 @@ describe("a new customer column is written once, in the field list", () => {
     const query = customerListQuery("00000000-0000-4000-8000-000000000000", { q: "", filter: "all" } as never);
     assert.match(query.select, /\bc\.gate_code\b/);
     const route = fs.readFileSync(path.join(ROOT, "app/routes/customers._index.tsx"), "utf8");
-    assert.match(route, /CUSTOMER_LIST_COLUMNS\.map\(/, "the list page builds its columns from the field list");
+    // The loader hands the field list's columns to the page (the list's schema stays on the server).
+    assert.match(route, /columns: CUSTOMER_LIST_COLUMNS\b/, "the list page's loader sends the field list's columns");
+    assert.match(route, /columnsOf\(columnList\)/, "the list page builds its columns from what the loader sent");
   });
 
   it("the form is the one place laid out by hand: every real column is placed, the made-up one is not yet", () => {
