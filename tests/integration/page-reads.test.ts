@@ -2,35 +2,13 @@
 // a tenant with thousands of records, judged by the rows each plan reads (never by time).
 import assert from "node:assert/strict";
 import { before, test } from "node:test";
-import { inTenant, one, rows } from "../../db/index";
+import { one, rows } from "../../db/index";
 import { VISITS_TO_INVOICE_SQL } from "../../app/services/jobs/items.server";
 import { createCustomer, createTenantWithUsers, type TestTenant } from "../helpers/fixtures";
+import { planReads } from "../helpers/plans";
 
 const JOBS = 3_000;
 let A: TestTenant;
-
-/** Rows a plan read from its tables (rows returned per loop, plus those its filters removed), and its seq scans. */
-async function planReads(tenantId: string, sql: string, bind: unknown[]) {
-  const plan = await inTenant(
-    tenantId,
-    async (t) =>
-      (await one<{ "QUERY PLAN": unknown }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, bind, t))!["QUERY PLAN"],
-  );
-  let read = 0;
-  const seqScans: string[] = [];
-  const walk = (node: Record<string, unknown>) => {
-    const type = String(node["Node Type"]);
-    if (type === "Seq Scan") seqScans.push(String(node["Relation Name"]));
-    if (/^(Seq Scan|Index Scan|Index Only Scan|Bitmap Heap Scan)$/.test(type))
-      read +=
-        Number(node["Actual Rows"] ?? 0) * Number(node["Actual Loops"] ?? 1) +
-        Number(node["Rows Removed by Filter"] ?? 0) +
-        Number(node["Rows Removed by Index Recheck"] ?? 0);
-    for (const child of (node.Plans as Record<string, unknown>[] | undefined) ?? []) walk(child);
-  };
-  walk((plan as Array<{ Plan: Record<string, unknown> }>)[0].Plan);
-  return { read, seqScans };
-}
 
 before(async () => {
   A = await createTenantWithUsers("Page reads plumbing");
