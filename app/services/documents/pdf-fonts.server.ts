@@ -8,7 +8,7 @@ import { createRequire } from "node:module";
 import * as fontkit from "fontkit";
 
 export type FontStyle = "regular" | "bold" | "italic";
-type FontName = "Sans" | "Sans-Bold" | "Sans-Italic" | "CJK" | "CJK-Bold";
+export type FontName = "Sans" | "Sans-Bold" | "Sans-Italic" | "CJK" | "CJK-Bold";
 
 const FILES: Record<FontName, [pkg: string, file: string]> = {
   Sans: ["@expo-google-fonts/noto-sans", "400Regular/NotoSans_400Regular.ttf"],
@@ -35,10 +35,11 @@ function fontBytes(name: FontName): Buffer {
   return b;
 }
 
+/** The font as fontkit parsed it, once per process; never changed by this module. */
 function face(name: FontName): fontkit.Font {
   let f = faces.get(name);
   if (!f) {
-    f = withKeptLayouts(fontkit.create(fontBytes(name)) as fontkit.Font);
+    f = fontkit.create(fontBytes(name)) as fontkit.Font;
     faces.set(name, f);
   }
   return f;
@@ -46,31 +47,41 @@ function face(name: FontName): fontkit.Font {
 
 type GlyphRun = ReturnType<fontkit.Font["layout"]>;
 const LAYOUTS_KEPT = 20_000;
+const shapers = new Map<FontName, fontkit.Font>();
 
 /**
- * The font's shaping of a text (its glyphs and their positions), kept per process: PDFKit
- * measures and wraps word by word and keeps what it shaped only for one document, and the
- * OpenType shaping was most of a document's time. PDFKit scales the positions it is given in
- * place, so each call gets its own copy of the positions (the glyphs are the font's own).
+ * The font PDFKit is given: an object of our own whose prototype is fontkit's font (so every
+ * metric, glyph and the subsetting are fontkit's) with one own method, `layout`, that keeps the
+ * font's shaping of a text (its glyphs and their positions) per process. PDFKit accepts any
+ * font object with a `layout` method, measures and wraps word by word and keeps what it shaped
+ * only for one document, and the OpenType shaping was most of a document's time
+ * (docs/decisions/490-pdf-shaping-kept-by-our-own-font-object.md). PDFKit scales the positions
+ * it is given in place, so each call gets its own copy of the positions (the glyphs are the
+ * font's own). fontkit's font object itself is left as fontkit made it.
  */
-function withKeptLayouts(f: fontkit.Font): fontkit.Font {
-  const layout = f.layout.bind(f) as (...args: unknown[]) => GlyphRun;
-  const kept = new Map<string, GlyphRun>();
-  (f as unknown as { layout: (...args: unknown[]) => GlyphRun }).layout = (...args: unknown[]) => {
-    const [text, features] = args;
-    if (args.length > 2 || typeof text !== "string") return layout(...args);
-    const key = `${JSON.stringify(features ?? null)}\u0000${text}`;
-    let run = kept.get(key);
-    if (!run) {
-      run = layout(text, features);
-      if (kept.size >= LAYOUTS_KEPT) kept.clear();
-      kept.set(key, run);
-    }
-    const copy = Object.create(Object.getPrototypeOf(run) as object) as GlyphRun;
-    Object.assign(copy, run, { glyphs: [...run.glyphs], positions: run.positions.map((p) => ({ ...p })) });
-    return copy;
-  };
-  return f;
+export function shapingFont(name: FontName): fontkit.Font {
+  let shaper = shapers.get(name);
+  if (!shaper) {
+    const font = face(name);
+    const kept = new Map<string, GlyphRun>();
+    const layout = (...args: unknown[]): GlyphRun => {
+      const [text, features] = args;
+      if (args.length > 2 || typeof text !== "string") return (font.layout as (...a: unknown[]) => GlyphRun)(...args);
+      const key = `${JSON.stringify(features ?? null)}\u0000${text}`;
+      let run = kept.get(key);
+      if (!run) {
+        run = font.layout(text, features as Parameters<fontkit.Font["layout"]>[1]);
+        if (kept.size >= LAYOUTS_KEPT) kept.clear();
+        kept.set(key, run);
+      }
+      const copy = Object.create(Object.getPrototypeOf(run) as object) as GlyphRun;
+      Object.assign(copy, run, { glyphs: [...run.glyphs], positions: run.positions.map((p) => ({ ...p })) });
+      return copy;
+    };
+    shaper = Object.create(font, { layout: { value: layout } }) as fontkit.Font;
+    shapers.set(name, shaper);
+  }
+  return shaper;
 }
 
 /**
@@ -80,7 +91,7 @@ function withKeptLayouts(f: fontkit.Font): fontkit.Font {
  */
 export function registerFonts(pdf: PDFKit.PDFDocument): void {
   for (const name of Object.keys(FILES) as FontName[])
-    pdf.registerFont(name, face(name) as unknown as PDFKit.Mixins.PDFFontSource);
+    pdf.registerFont(name, shapingFont(name) as unknown as PDFKit.Mixins.PDFFontSource);
 }
 
 export type Run = { font: FontName; text: string };
