@@ -5,13 +5,14 @@ import type { RouteRules } from "~/http/route-rules";
 import { assertDatabaseAnswers } from "~/services/maintenance/health.server";
 import { workFigures } from "~/services/limits/work.server";
 import { poolFigures } from "~/services/work/pool.server";
+import { keptPdfFigures } from "~/services/documents/pdf-kept.server";
 import { env } from "~/utils/env.server";
 
 // This route's rules for the boundary and the early checks (docs/decisions/265).
 export const handle: RouteRules = { reply: "json" };
 
 // Ready once the database answers; 503 otherwise. Outside production, `?figures=1` adds this
-// server's counters of the CPU pool and of the work shares (what the fairness test checks).
+// server's counters of the CPU pool, the work shares and the kept PDFs (what the fairness test checks).
 const METHODS: ApiMethods = {
   GET: async ({ request }) => {
     await assertDatabaseAnswers();
@@ -21,6 +22,7 @@ const METHODS: ApiMethods = {
         pool: poolFigures(),
         shares: workFigures(),
         heavyPages: heavyPageFigures(),
+        pdfs: keptPdfFigures(),
       });
     return ok(request, { status: "ok" });
   },

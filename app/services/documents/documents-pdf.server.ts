@@ -10,15 +10,18 @@ import { invoiceOverdue, quoteStatus } from "~/services/records/sql.server";
 import { runCpu } from "~/services/work/pool.server";
 import { logoBytesIn } from "~/services/company/logo.server";
 import { paperFor, type PdfDocument, type PdfLine } from "./pdf-layout.server";
+import { keptPdf } from "./pdf-kept.server";
 
 /**
  * Draws the document, with the business's logo when it has one, in the CPU pool, within the
- * tenant's share of its threads.
+ * tenant's share of its threads; a document whose content was drawn before is served again.
  */
 async function renderPdf(t: Tx, tenantId: string, doc: PdfDocument): Promise<Buffer> {
-  const logo = await logoBytesIn(t, tenantId);
-  const bytes = await runCpu<Uint8Array>(tenantId, { kind: "pdf", doc: { ...doc, logo } });
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const withLogo = { ...doc, logo: await logoBytesIn(t, tenantId) };
+  return keptPdf(tenantId, withLogo, async () => {
+    const bytes = await runCpu<Uint8Array>(tenantId, { kind: "pdf", doc: withLogo });
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  });
 }
 
 // What a quote, an invoice or a payment receipt PDF holds, for staff

@@ -46,18 +46,28 @@ function face(name: FontName): fontkit.Font {
 }
 
 type GlyphRun = ReturnType<fontkit.Font["layout"]>;
+type Features = Parameters<fontkit.Font["layout"]>[1];
 const LAYOUTS_KEPT = 20_000;
 const shapers = new Map<FontName, fontkit.Font>();
 
 /**
+ * Text is shaped without the "ccmp" feature: Noto Sans's would draw a letter such as "ị" as
+ * "i" plus a separate dot glyph that maps to no character, so the PDF's text would read
+ * "Thi" where the page shows "Thị". Documents NFC-normalise their text first, so precomposed
+ * letters are used.
+ */
+const SHAPING_FEATURES = { ccmp: false } as unknown as Features;
+
+/**
  * The font PDFKit is given: an object of our own whose prototype is fontkit's font (so every
- * metric, glyph and the subsetting are fontkit's) with one own method, `layout`, that keeps the
- * font's shaping of a text (its glyphs and their positions) per process. PDFKit accepts any
- * font object with a `layout` method, measures and wraps word by word and keeps what it shaped
- * only for one document, and the OpenType shaping was most of a document's time
- * (docs/decisions/490-pdf-shaping-kept-by-our-own-font-object.md). PDFKit scales the positions
- * it is given in place, so each call gets its own copy of the positions (the glyphs are the
- * font's own). fontkit's font object itself is left as fontkit made it.
+ * metric, glyph and the subsetting are fontkit's) with one own method, `layout`, which shapes
+ * with the document features above and keeps the font's shaping of a text (its glyphs and
+ * their positions) per process. PDFKit accepts any font object with a `layout` method; given
+ * no features of its own, it shapes word by word and keeps each word's shaping for the
+ * document, and this keeps it across documents: the OpenType shaping was most of a document's
+ * time (docs/decisions/490-pdf-shaping-kept-by-our-own-font-object.md). PDFKit scales the
+ * positions it is given in place, so each call gets its own copy of the positions (the glyphs
+ * are the font's own). fontkit's font object itself is left as fontkit made it.
  */
 export function shapingFont(name: FontName): fontkit.Font {
   let shaper = shapers.get(name);
@@ -66,13 +76,13 @@ export function shapingFont(name: FontName): fontkit.Font {
     const kept = new Map<string, GlyphRun>();
     const layout = (...args: unknown[]): GlyphRun => {
       const [text, features] = args;
-      if (args.length > 2 || typeof text !== "string") return (font.layout as (...a: unknown[]) => GlyphRun)(...args);
-      const key = `${JSON.stringify(features ?? null)}\u0000${text}`;
-      let run = kept.get(key);
+      if (args.length > 2 || typeof text !== "string" || features !== undefined)
+        return (font.layout as (...a: unknown[]) => GlyphRun)(...args);
+      let run = kept.get(text);
       if (!run) {
-        run = font.layout(text, features as Parameters<fontkit.Font["layout"]>[1]);
+        run = font.layout(text, SHAPING_FEATURES);
         if (kept.size >= LAYOUTS_KEPT) kept.clear();
-        kept.set(key, run);
+        kept.set(text, run);
       }
       const copy = Object.create(Object.getPrototypeOf(run) as object) as GlyphRun;
       Object.assign(copy, run, { glyphs: [...run.glyphs], positions: run.positions.map((p) => ({ ...p })) });

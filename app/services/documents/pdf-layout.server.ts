@@ -53,12 +53,6 @@ const MUTED = "#4b5563";
 const RULE = "#d1d5db";
 const ACCENT = "#1d4ed8";
 const MARGIN = 50;
-/**
- * Text is shaped without the "ccmp" feature: Noto Sans's would draw a letter such as "ị" as
- * "i" plus a separate dot glyph that maps to no character, so the PDF's text would read
- * "Thi" where the page shows "Thị". Text is NFC-normalised first, so precomposed letters are used.
- */
-const NO_DECOMPOSITION = { ccmp: false } as unknown as PDFKit.Mixins.OpenTypeFeatures[];
 
 /** Countries that print on US Letter; everyone else uses A4 (ISO 216). */
 const LETTER_COUNTRIES = new Set(["US", "CA", "MX", "PH", "CL", "CO", "VE", "GT", "DO", "CR", "PA", "SV", "BZ", "PR"]);
@@ -84,6 +78,9 @@ export function renderPdf(doc: PdfDocument): Promise<Buffer> {
     tagged: true,
     displayTitle: true,
     autoFirstPage: false,
+    // No default font: PDFKit would load and parse Helvetica's metrics for every document, and
+    // every text here is set in the embedded fonts (registered next) before it is drawn.
+    font: null as unknown as string,
   });
   registerFonts(pdf);
   pdf.addPage();
@@ -113,7 +110,7 @@ export function renderPdf(doc: PdfDocument): Promise<Buffer> {
    */
   const write = (raw: string, x?: number, y?: number, given: PDFKit.Mixins.TextOptions = {}) => {
     const text = raw.normalize("NFC");
-    const opts = { ...given, features: NO_DECOMPOSITION };
+    const opts = given;
     const runs = fontRuns(text, style);
     if (runs.length === 1) {
       pdf.font(runs[0]!.font).fontSize(size);
