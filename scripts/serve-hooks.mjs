@@ -145,6 +145,12 @@ async function admit(req, res, rules) {
   }
   if (!admission) return false;
   if (admission.kind === "admit") {
+    if (req.socket.destroyed) {
+      // The client left while its share was taken (after waiting in its tenant's line, say):
+      // the answer's "close" has already fired, so the slot and the lease are freed here.
+      void admission.release().catch(() => {});
+      return true;
+    }
     // The app's boundary releases the lease when the loader or action ends; this covers a
     // request that never reached it (released twice is harmless).
     res.once("close", () => void admission.release().catch(() => {}));

@@ -56,9 +56,9 @@ function gate() {
 }
 
 /** The counters of this server's bound on heavy pages. */
-export function heavyPageFigures(): GateFigures & { waitingNow: number } {
+export function heavyPageFigures(): GateFigures & { waitingNow: number; heldNow: number } {
   const g = gate();
-  return { ...g.figures, waitingNow: g.waiting() };
+  return { ...g.figures, waitingNow: g.waiting(), heldNow: g.inFlight() };
 }
 
 type Group = "page" | "import";

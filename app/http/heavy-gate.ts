@@ -148,6 +148,13 @@ export class HeavyGate {
     });
   }
 
+  /** Heavy pages in flight now (all groups). */
+  inFlight() {
+    let n = 0;
+    for (const v of this.total.values()) n += v;
+    return n;
+  }
+
   /** Pages waiting in line now (all tenants, all groups). */
   waiting() {
     let n = 0;

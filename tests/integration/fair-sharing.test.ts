@@ -286,6 +286,7 @@ type Figures = {
     mostOfOneTenant: number;
     mostAtOnce: number;
     waitingNow: number;
+    heldNow: number;
   };
 };
 /** The serving process's counters of its CPU pool and of the work shares (the health check, outside production). */
@@ -450,6 +451,33 @@ test("ten of A's staff open /reports at once: beyond A's share they wait in A's 
   assert.ok(after.heavyPages.mostOfOneTenant <= after.heavyPages.share, "never more than A's share in flight");
   assert.equal(after.heavyPages.waitingNow, 0);
   assert.equal(after.shares.lateRefusals, before.shares.lateRefusals, "no refusal reached the page machinery");
+  assert.equal(await leasesOf(A.id), 0, "every lease was released");
+});
+
+test("A's clients that give up while their reports wait or are being admitted leave no slot or lease behind: A is served again at once", async () => {
+  // A load tool stopping (or users closing their tabs) drops connections whose pages wait in
+  // A's line, have just been given a slot, or are rendering.
+  const owner = await clientFor(A.users.owner);
+  const before = await figures();
+  for (let round = 0; round < 3; round++) {
+    const stops = Array.from({ length: before.heavyPages.share + before.heavyPages.queue }, async (_, i) => {
+      const ac = new AbortController();
+      const asked = fetch(`${BASE_URL}/reports`, { headers: { cookie: owner.cookieHeader() }, signal: ac.signal })
+        .then((r) => r.arrayBuffer())
+        .catch(() => undefined);
+      setTimeout(() => ac.abort(), 20 + 15 * i + 40 * round);
+      await asked;
+    });
+    await Promise.all(stops);
+  }
+  let now = await figures();
+  for (let i = 0; i < 50 && (now.heavyPages.heldNow || now.heavyPages.waitingNow); i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    now = await figures();
+  }
+  assert.equal(now.heavyPages.waitingNow, 0, "no page left waiting");
+  assert.equal(now.heavyPages.heldNow, 0, "no slot held by a client that left");
+  for (let i = 0; i < 3; i++) assert.equal((await statusOf(owner, "/reports")).status, 200, "A is served again");
   assert.equal(await leasesOf(A.id), 0, "every lease was released");
 });
 
