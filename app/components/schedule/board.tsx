@@ -2,7 +2,8 @@ import { Link, useFetcher, useNavigate } from "@remix-run/react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useRootData } from "~/components/root-data";
 import type { Board, BoardJob, BoardMember } from "~/services/schedule/board.server";
-import { ClockSince } from "~/components/job-field";
+import { ClockSinceIn } from "~/components/job-field";
+import { KeptSection, useKeptMarkup } from "~/components/kept-markup";
 import {
   addDays,
   atMinute,
@@ -134,8 +135,19 @@ export function ScheduleBoard({ board, returnTo }: { board: Board; returnTo: str
     [returnTo],
   );
 
-  // The server's visits with the changes still on their way laid over them.
-  const { rows, unscheduled } = useMemo(() => place(board, moves, resizing), [board, moves, resizing]);
+  // On the server the week's grid is rendered once per content and kept: its markup is a
+  // function of the board (less the unscheduled list, drawn apart) and of the Move links'
+  // return address, which is exactly what its key hashes. The browser hydrates that markup with
+  // the grid drawn as usual (docs/decisions/465-week-grid-rendered-once-per-content.md).
+  const keep = useKeptMarkup();
+  const keepGrid = !!keep && !hydrated && board.view === "week" && board.members.some((m) => !m.nameOnly);
+  // The server's visits with the changes still on their way laid over them. With the grid kept,
+  // only the unscheduled list is drawn here: its cards alone are placed.
+  const shown = useMemo(
+    () => placeCards(keepGrid ? { ...board, visits: [] } : board, moves, resizing),
+    [keepGrid, board, moves, resizing],
+  );
+  const unscheduled = useMemo(() => shown.filter((j) => !j.start), [shown]);
 
   const queue = useCallback((move: Omit<Move, "key">) => {
     setNotice(null);
@@ -273,6 +285,7 @@ export function ScheduleBoard({ board, returnTo }: { board: Board; returnTo: str
       compact={board.view === "week" && date !== null}
       style={style}
       returnTo={back}
+      timeZone={board.timeZone}
       canMove={board.canMove}
       refused={notice?.tone === "error" && notice.cardId === job.id}
       resize={resizable ? resizeHandle(job) : null}
@@ -304,6 +317,9 @@ export function ScheduleBoard({ board, returnTo }: { board: Board; returnTo: str
 
   const isHover = (assigneeId: string | null, date: string) =>
     hover && hover.assigneeId === assigneeId && hover.date === date;
+
+  const rows = useMemo(() => (keepGrid ? [] : placeRows(board, shown)), [keepGrid, board, shown]);
+  const boardLabel = board.view === "day" ? "Day schedule by technician" : "Week schedule by technician";
 
   return (
     <>
@@ -360,22 +376,38 @@ export function ScheduleBoard({ board, returnTo }: { board: Board; returnTo: str
             </p>
           ) : null}
         </section>
-        <section
-          className={`board board-${board.view}`}
-          aria-label={board.view === "day" ? "Day schedule by technician" : "Week schedule by technician"}
-        >
-          {rows.length === 0 ? (
-            <EmptyState title="No technicians yet">
-              <p>
-                Add technicians on the <Link to="/team">Team</Link> page; each gets a row here.
-              </p>
-            </EmptyState>
-          ) : board.view === "week" ? (
-            <WeekGrid board={board} rows={rows} card={card} dropZone={dropZone} isHover={isHover} />
-          ) : (
-            <DayGrid board={board} rows={rows} card={card} dropZone={dropZone} hover={hover} />
-          )}
-        </section>
+        {keep && keepGrid ? (
+          <KeptSection
+            className={`board board-${board.view}`}
+            aria-label={boardLabel}
+            keep={keep}
+            kind="week-grid"
+            inputs={{ ...board, unscheduled: undefined, unscheduledTotal: undefined, back }}
+            render={() => (
+              <WeekGrid
+                board={board}
+                rows={placeRows(board, placeCards(board, moves, resizing))}
+                card={card}
+                dropZone={dropZone}
+                isHover={isHover}
+              />
+            )}
+          />
+        ) : (
+          <section className={`board board-${board.view}`} aria-label={boardLabel}>
+            {rows.length === 0 ? (
+              <EmptyState title="No technicians yet">
+                <p>
+                  Add technicians on the <Link to="/team">Team</Link> page; each gets a row here.
+                </p>
+              </EmptyState>
+            ) : board.view === "week" ? (
+              <WeekGrid board={board} rows={rows} card={card} dropZone={dropZone} isHover={isHover} />
+            ) : (
+              <DayGrid board={board} rows={rows} card={card} dropZone={dropZone} hover={hover} />
+            )}
+          </section>
+        )}
       </div>
       <Legend />
     </>
@@ -400,17 +432,10 @@ function unscheduledZone(
   };
 }
 
-/**
- * The board's rows and unscheduled list, with the changes on their way applied: each visit in
- * the row of each crew member (a visit with no crew in "Unassigned"), overlaps marked per row.
- */
-function place(
-  board: Board,
-  moves: Move[],
-  resizing: { cardId: string; end: string } | null,
-): { rows: PlacedRow[]; unscheduled: PlacedJob[] } {
+/** The board's cards (visits and unscheduled jobs) with the changes on their way applied. */
+function placeCards(board: Board, moves: Move[], resizing: { cardId: string; end: string } | null): PlacedJob[] {
   const moved = new Map(moves.map((m) => [m.cardId, m]));
-  const shown: PlacedJob[] = [...board.visits, ...board.unscheduled].map((j) => {
+  return [...board.visits, ...board.unscheduled].map((j) => {
     const id = cardKey(j);
     const m = moved.get(id);
     const placed: PlacedJob = m
@@ -429,6 +454,13 @@ function place(
     if (resizing?.cardId === id) placed.end = resizing.end;
     return placed;
   });
+}
+
+/**
+ * The board's rows: each placed card in the row of each crew member (a visit with no crew in
+ * "Unassigned"), overlaps marked per row.
+ */
+function placeRows(board: Board, shown: PlacedJob[]): PlacedRow[] {
   const names = new Map(board.members.map((m) => [m.id, m.name]));
   const first = board.days[0];
   const after = board.days[board.days.length - 1] + "T24:00";
@@ -454,8 +486,7 @@ function place(
     for (const j of unassigned.jobs) j.overlaps = false;
     rows.push(unassigned);
   }
-  const unscheduled = shown.filter((j) => !j.start);
-  return { rows, unscheduled };
+  return rows;
 }
 
 function PendingMove({ move, onSettled }: { move: Move; onSettled: (m: Move, reply: MoveReply) => void }) {
@@ -519,9 +550,11 @@ function WeekGrid({
             </th>
             {board.days.map((d) => (
               <th key={d} scope="col" className={d === board.today ? "is-today" : undefined}>
-                <Link to={`/schedule?view=day&date=${d}`} aria-label={`${weekdayName(d)} ${shortDate(d)}, day view`}>
+                {/* A plain anchor, followed in the app by the board's click handler (see `followLinks`):
+                    the grid is rendered apart from the router on the server. */}
+                <a href={`/schedule?view=day&date=${d}`} aria-label={`${weekdayName(d)} ${shortDate(d)}, day view`}>
                   <span className="day-name">{weekdayName(d)}</span> <span className="day-date">{shortDate(d)}</span>
-                </Link>
+                </a>
               </th>
             ))}
           </tr>
@@ -681,6 +714,7 @@ function JobCard({
   compact,
   style,
   returnTo,
+  timeZone,
   canMove,
   refused,
   resize,
@@ -691,6 +725,8 @@ function JobCard({
   compact: boolean;
   style?: React.CSSProperties;
   returnTo: string;
+  /** The viewer's zone (the board's), for the running clock. */
+  timeZone: string;
   canMove: boolean;
   refused: boolean;
   resize: React.ReactNode;
@@ -750,7 +786,7 @@ function JobCard({
       ) : null}
       {job.clock ? (
         <p className="job-clock small">
-          <ClockSince startedAt={job.clock.startedAt} onSiteAt={job.clock.onSiteAt} />
+          <ClockSinceIn startedAt={job.clock.startedAt} onSiteAt={job.clock.onSiteAt} timeZone={timeZone} />
         </p>
       ) : null}
       {job.outsideWindow ? <p className="visually-hidden">{job.outsideWindow}</p> : null}
