@@ -13,21 +13,23 @@ export const KeptMarkupProvider = KeptMarkupContext.Provider;
 export const useKeptMarkup = () => useContext(KeptMarkupContext);
 
 /**
- * A `<section>` whose content is the kept markup. The nested render runs here, in a component
- * that calls no hooks (React's server renderer restores its own state around a nested render,
- * but not a half-run component's hooks).
+ * An element whose content is the kept markup. The nested render runs here, in a component that
+ * calls no hooks (React's server renderer restores its own state around a nested render, but not
+ * a half-run component's hooks).
  */
-export function KeptSection({
+export function Kept({
+  tag: Tag,
   keep,
   kind,
   inputs,
   render,
   ...props
 }: React.HTMLAttributes<HTMLElement> & {
+  tag: "div" | "section";
   keep: KeepMarkup;
   kind: string;
   inputs: unknown;
   render: () => React.ReactElement;
 }) {
-  return <section {...props} dangerouslySetInnerHTML={{ __html: keep(kind, inputs, render) }} />;
+  return <Tag {...props} dangerouslySetInnerHTML={{ __html: keep(kind, inputs, render) }} />;
 }

@@ -26,6 +26,9 @@ const gridOf = (html: string) => {
   return m[1];
 };
 
+/** The unscheduled list beside the grid. */
+const unscheduledOf = (html: string) => html.match(/<section class="unscheduled"[\s\S]*?<\/section>/)?.[0] ?? "";
+
 async function setup(name = "Dana Diaz") {
   const t = await createTenantWithUsers();
   await rows(`UPDATE tenants SET time_zone = $2 WHERE id = $1`, [t.id, ZONE]);
@@ -43,11 +46,12 @@ async function setup(name = "Dana Diaz") {
         scheduledStart: zonedToUtc(`${addDays(monday, i % 3)}T${String(9 + i).padStart(2, "0")}:00`, ZONE),
       }),
     );
+  const waiting = await createJob(t.id, { customerId: customer.id, title: "Fit thermostat", scheduledStart: null });
   const [visit] = await rows<{ id: string }>(`SELECT id FROM visits WHERE tenant_id = $1 AND job_id = $2`, [
     t.id,
     jobs[0].id,
   ]);
-  return { t, dana, eli, monday, visit, week: `/schedule?view=week&date=${monday}` };
+  return { t, dana, eli, monday, visit, waiting, week: `/schedule?view=week&date=${monday}` };
 }
 
 async function moveVisit(c: Client, visitId: string, start: string, end: string, crew: string[]) {
@@ -113,6 +117,13 @@ test("the week grid is rendered once per content: the same bytes again, a new re
   const renamed = gridOf(await page());
   assert.notEqual(renamed, first);
   assert.match(renamed, /Dana Diaz-Okafor/);
+
+  // The unscheduled list is kept with the grid: a job renamed there shows its new title.
+  assert.match(unscheduledOf(await page()), /Fit thermostat</);
+  await rows(`UPDATE jobs SET title = 'Fit smart thermostat' WHERE tenant_id = $1 AND id = $2`, [s.t.id, s.waiting.id]);
+  const list = unscheduledOf(await page());
+  assert.match(list, /Fit smart thermostat</);
+  assert.doesNotMatch(list, /Fit thermostat</);
 });
 
 test("the kept grid is the viewer's: a technician's own row, another tenant's own cards", async () => {

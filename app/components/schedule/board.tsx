@@ -3,7 +3,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useRootData } from "~/components/root-data";
 import type { Board, BoardJob, BoardMember } from "~/services/schedule/board.server";
 import { ClockSinceIn } from "~/components/job-field";
-import { KeptSection, useKeptMarkup } from "~/components/kept-markup";
+import { Kept, useKeptMarkup } from "~/components/kept-markup";
 import {
   addDays,
   atMinute,
@@ -135,17 +135,17 @@ export function ScheduleBoard({ board, returnTo }: { board: Board; returnTo: str
     [returnTo],
   );
 
-  // On the server the week's grid is rendered once per content and kept: its markup is a
-  // function of the board (less the unscheduled list, drawn apart) and of the Move links'
-  // return address, which is exactly what its key hashes. The browser hydrates that markup with
-  // the grid drawn as usual (docs/decisions/465-week-grid-rendered-once-per-content.md).
+  // On the server the week's board (the unscheduled list and the grid) is rendered once per
+  // content and kept: its markup is a function of the board and of the Move links' return
+  // address, exactly what its key hashes. The browser hydrates that markup with the board drawn
+  // as usual (docs/decisions/465-week-grid-rendered-once-per-content.md).
   const keep = useKeptMarkup();
-  const keepGrid = !!keep && !hydrated && board.view === "week" && board.members.some((m) => !m.nameOnly);
-  // The server's visits with the changes still on their way laid over them. With the grid kept,
-  // only the unscheduled list is drawn here: its cards alone are placed.
+  const keepBoard = !!keep && !hydrated && board.view === "week" && board.members.some((m) => !m.nameOnly);
+  // The server's visits with the changes still on their way laid over them (none to place here
+  // when the board is kept: its render places them).
   const shown = useMemo(
-    () => placeCards(keepGrid ? { ...board, visits: [] } : board, moves, resizing),
-    [keepGrid, board, moves, resizing],
+    () => (keepBoard ? [] : placeCards(board, moves, resizing)),
+    [keepBoard, board, moves, resizing],
   );
   const unscheduled = useMemo(() => shown.filter((j) => !j.start), [shown]);
 
@@ -318,8 +318,61 @@ export function ScheduleBoard({ board, returnTo }: { board: Board; returnTo: str
   const isHover = (assigneeId: string | null, date: string) =>
     hover && hover.assigneeId === assigneeId && hover.date === date;
 
-  const rows = useMemo(() => (keepGrid ? [] : placeRows(board, shown)), [keepGrid, board, shown]);
+  const rows = useMemo(() => (keepBoard ? [] : placeRows(board, shown)), [keepBoard, board, shown]);
   const boardLabel = board.view === "day" ? "Day schedule by technician" : "Week schedule by technician";
+  // The board's two parts: the unscheduled list and the grid. Rendered apart from the router on
+  // the server when kept, so its links are plain anchors the board follows (see `followLinks`).
+  const layout = (rows: PlacedRow[], unscheduled: PlacedJob[]) => (
+    <>
+      <section
+        className="unscheduled"
+        aria-labelledby="unscheduled-title"
+        {...(canDrag ? unscheduledZone(drop, dragged, setHover) : {})}
+      >
+        <div className="unscheduled-head">
+          <h2 id="unscheduled-title">
+            Unscheduled{" "}
+            <span className="count">
+              {unscheduled.length < board.unscheduled.length ? unscheduled.length : board.unscheduledTotal}
+            </span>
+          </h2>
+          {board.canMove ? (
+            <p className="muted small board-tip">
+              Drag a card onto a technician and a time, or use its <em>Move</em> link. Drop a card here to unschedule
+              it.
+            </p>
+          ) : null}
+        </div>
+        {unscheduled.length ? (
+          <ul className="unscheduled-list">
+            {unscheduled.map((j) => (
+              <li key={j.id}>{card(j, null)}</li>
+            ))}
+          </ul>
+        ) : (
+          <p className="muted small">Every open job has a time. New jobs and converted requests wait here.</p>
+        )}
+        {board.unscheduledTotal > board.unscheduled.length ? (
+          <p className="muted small">
+            Showing the {board.unscheduled.length} oldest. <a href="/jobs?status=unscheduled">All unscheduled jobs</a>
+          </p>
+        ) : null}
+      </section>
+      <section className={`board board-${board.view}`} aria-label={boardLabel}>
+        {rows.length === 0 ? (
+          <EmptyState title="No technicians yet">
+            <p>
+              Add technicians on the <Link to="/team">Team</Link> page; each gets a row here.
+            </p>
+          </EmptyState>
+        ) : board.view === "week" ? (
+          <WeekGrid board={board} rows={rows} card={card} dropZone={dropZone} isHover={isHover} />
+        ) : (
+          <DayGrid board={board} rows={rows} card={card} dropZone={dropZone} hover={hover} />
+        )}
+      </section>
+    </>
+  );
 
   return (
     <>
@@ -339,76 +392,27 @@ export function ScheduleBoard({ board, returnTo }: { board: Board; returnTo: str
       {moves.map((m) => (
         <PendingMove key={m.key} move={m} onSettled={settled} />
       ))}
-      {/* eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-static-element-interactions -- the links inside are the controls; this only routes their clicks in the app */}
-      <div className={`board-layout${board.ownOnly ? " board-own" : ""}`} onClick={followLinks}>
-        <section
-          className="unscheduled"
-          aria-labelledby="unscheduled-title"
-          {...(canDrag ? unscheduledZone(drop, dragged, setHover) : {})}
-        >
-          <div className="unscheduled-head">
-            <h2 id="unscheduled-title">
-              Unscheduled{" "}
-              <span className="count">
-                {unscheduled.length < board.unscheduled.length ? unscheduled.length : board.unscheduledTotal}
-              </span>
-            </h2>
-            {board.canMove ? (
-              <p className="muted small board-tip">
-                Drag a card onto a technician and a time, or use its <em>Move</em> link. Drop a card here to unschedule
-                it.
-              </p>
-            ) : null}
-          </div>
-          {unscheduled.length ? (
-            <ul className="unscheduled-list">
-              {unscheduled.map((j) => (
-                <li key={j.id}>{card(j, null)}</li>
-              ))}
-            </ul>
-          ) : (
-            <p className="muted small">Every open job has a time. New jobs and converted requests wait here.</p>
-          )}
-          {board.unscheduledTotal > board.unscheduled.length ? (
-            <p className="muted small">
-              Showing the {board.unscheduled.length} oldest.{" "}
-              <Link to="/jobs?status=unscheduled">All unscheduled jobs</Link>
-            </p>
-          ) : null}
-        </section>
-        {keep && keepGrid ? (
-          <KeptSection
-            className={`board board-${board.view}`}
-            aria-label={boardLabel}
-            keep={keep}
-            kind="week-grid"
-            inputs={{ ...board, unscheduled: undefined, unscheduledTotal: undefined, back }}
-            render={() => (
-              <WeekGrid
-                board={board}
-                rows={placeRows(board, placeCards(board, moves, resizing))}
-                card={card}
-                dropZone={dropZone}
-                isHover={isHover}
-              />
-            )}
-          />
-        ) : (
-          <section className={`board board-${board.view}`} aria-label={boardLabel}>
-            {rows.length === 0 ? (
-              <EmptyState title="No technicians yet">
-                <p>
-                  Add technicians on the <Link to="/team">Team</Link> page; each gets a row here.
-                </p>
-              </EmptyState>
-            ) : board.view === "week" ? (
-              <WeekGrid board={board} rows={rows} card={card} dropZone={dropZone} isHover={isHover} />
-            ) : (
-              <DayGrid board={board} rows={rows} card={card} dropZone={dropZone} hover={hover} />
-            )}
-          </section>
-        )}
-      </div>
+      {keep && keepBoard ? (
+        <Kept
+          tag="div"
+          className={`board-layout${board.ownOnly ? " board-own" : ""}`}
+          keep={keep}
+          kind="week-board"
+          inputs={{ board, back }}
+          render={() => {
+            const placed = placeCards(board, moves, resizing);
+            return layout(
+              placeRows(board, placed),
+              placed.filter((j) => !j.start),
+            );
+          }}
+        />
+      ) : (
+        // eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-static-element-interactions -- the links inside are the controls; this only routes their clicks in the app
+        <div className={`board-layout${board.ownOnly ? " board-own" : ""}`} onClick={followLinks}>
+          {layout(rows, unscheduled)}
+        </div>
+      )}
       <Legend />
     </>
   );
