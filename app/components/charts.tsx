@@ -1,11 +1,10 @@
 import { useId } from "react";
-import { scaleBand, scaleLinear } from "d3-scale";
-import { line } from "d3-shape";
+import { linePath, scaleBand, scaleLinear } from "./chart-scales";
 
 // Charts drawn on the server as SVG: readable with JavaScript off, with a
 // title and a description for screen readers, and the same figures in a table beside each one
-// (the page's job). Scales and paths come from d3-scale and d3-shape; this file only lays them
-// out. Series colours are the 600 shades of a common palette: each has at least 3:1 contrast
+// (the page's job). Scales and paths are d3's arithmetic (chart-scales.ts, without d3's weight in
+// the browser); this file only lays them out. Series colours are the 600 shades of a common palette: each has at least 3:1 contrast
 // on white (WCAG 1.4.11 for graphics).
 
 export const SERIES_COLOURS = ["#2563eb", "#059669", "#c2410c", "#7c3aed", "#db2777", "#0e7490", "#4b5563", "#a16207"];
@@ -126,19 +125,13 @@ export function BarChart({
   width = WIDTH,
 }: Common & { categories: string[]; series: Series[]; labels?: (c: string) => string }) {
   const max = Math.max(0, ...series.flatMap((s) => s.values));
-  const y = scaleLinear()
-    .domain([0, max || 1])
-    .nice()
-    .range([height - MARGIN.bottom, MARGIN.top]);
-  const x = scaleBand()
-    .domain(categories)
-    .range([MARGIN.left, width - MARGIN.right])
-    .paddingInner(0.25)
-    .paddingOuter(0.1);
-  const inner = scaleBand()
-    .domain(series.map((s) => s.name))
-    .range([0, x.bandwidth()])
-    .padding(0.08);
+  const y = scaleLinear([0, max || 1], [height - MARGIN.bottom, MARGIN.top], { nice: true });
+  const x = scaleBand(categories, [MARGIN.left, width - MARGIN.right], { inner: 0.25, outer: 0.1 });
+  const inner = scaleBand(
+    series.map((s) => s.name),
+    [0, x.bandwidth()],
+    { inner: 0.08, outer: 0.08 },
+  );
   return (
     <Frame title={title} description={description} height={height} width={width} legend={series.map((s) => s.name)}>
       <YAxis ticks={y.ticks(height < 200 ? 3 : 5)} y={y} format={format} width={width} />
@@ -175,24 +168,15 @@ export function LineChart({
   height = 260,
 }: Common & { categories: string[]; series: Series[]; labels?: (c: string) => string }) {
   const max = Math.max(0, ...series.flatMap((s) => s.values));
-  const y = scaleLinear()
-    .domain([0, max || 1])
-    .nice()
-    .range([height - MARGIN.bottom, MARGIN.top]);
-  const x = scaleBand()
-    .domain(categories)
-    .range([MARGIN.left, WIDTH - MARGIN.right])
-    .padding(0.5);
+  const y = scaleLinear([0, max || 1], [height - MARGIN.bottom, MARGIN.top], { nice: true });
+  const x = scaleBand(categories, [MARGIN.left, WIDTH - MARGIN.right], { inner: 0.5, outer: 0.5 });
   const at = (c: string) => (x(c) ?? 0) + x.bandwidth() / 2;
   return (
     <Frame title={title} description={description} height={height} legend={series.map((s) => s.name)}>
       <YAxis ticks={y.ticks(Math.min(5, Math.max(1, max)))} y={y} format={format} width={WIDTH} />
       {series.map((s, si) => {
         const colour = SERIES_COLOURS[si % SERIES_COLOURS.length];
-        const path =
-          line<number>()
-            .x((_, i) => at(categories[i]))
-            .y((v) => y(v))(s.values) ?? "";
+        const path = linePath(s.values.map((v, i) => [at(categories[i]!), y(v)]));
         return (
           <g key={s.name} className="line-series" data-series={s.name}>
             <path d={path} fill="none" stroke={colour} strokeWidth={2} />
@@ -219,9 +203,7 @@ export function HBarChart({
   const small = width < 500;
   const left = small ? 110 : 190;
   const height = Math.max(1, rows.length) * rowHeight + 24;
-  const x = scaleLinear()
-    .domain([0, Math.max(1, ...rows.map((r) => r.value))])
-    .range([0, width - left - (small ? 60 : 110)]);
+  const x = scaleLinear([0, Math.max(1, ...rows.map((r) => r.value))], [0, width - left - (small ? 60 : 110)]);
   return (
     <Frame title={title} description={description} height={height} width={width}>
       {rows.map((r, i) => (

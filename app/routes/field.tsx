@@ -10,11 +10,12 @@ import { SyncBar } from "~/components/field/sync-bar";
 import { usePhotoQueue } from "~/components/field/use-photo-queue";
 import { useFieldSync } from "~/components/field/use-field-sync";
 import { dateTimeFormat } from "~/utils/format";
-import { formAction, type FormReply } from "~/http/conform.server";
+import type { FormReply } from "~/http/conform.server";
 import { setFlash } from "~/services/accounts/sessions.server";
 import { fieldDay } from "~/services/field/jobs.server";
 import { applyFieldAction } from "~/services/field/mutations.server";
-import { fieldFormSchema, type FieldFormInput } from "~/services/field/mutation-schemas";
+import { fieldFormAction } from "~/services/field/field-form.server";
+import type { FieldFormInput } from "~/services/field/mutation-schemas";
 import { STATUS_LABELS } from "~/services/field/protocol";
 import fieldStyles from "~/styles/field.css";
 import { actorOf, requireUserWithPermission, type Actor } from "~/http/auth.server";
@@ -74,7 +75,7 @@ async function applyForm(actor: Actor, input: FieldFormInput): Promise<string> {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUserWithPermission(request, "use_offline_workflow");
-  return formAction(request, fieldFormSchema, async (input) => {
+  return fieldFormAction(request, async (input) => {
     const message = await applyForm(actorOf(user), input);
     await setFlash(user, { message, tone: "success" });
     return redirect(`/field#job-${input.jobId}`, 303);

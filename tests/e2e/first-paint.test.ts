@@ -87,6 +87,73 @@ describe("browser: the first answer's inline stylesheets", { skip: SKIP_BROWSER 
     });
   }
 
+  test("no layout shift on a 390 px phone while the six pages load and hydrate (the field app's sync bar has its place)", async () => {
+    const t = await createTenantWithUsers("Steady Plumbing");
+    const customer = await createCustomer(t.id, { name: "Ana García" });
+    const quote = await createQuote(t.id, { customerId: customer.id });
+    await createJob(t.id, { customerId: customer.id, assigneeId: t.users.technician.id });
+    const portal = await portalSetup({ tenant: t });
+    for (const [who, paths] of [
+      [
+        t.users.owner,
+        [
+          ["dashboard", "/"],
+          ["customers", "/customers"],
+          ["quote", `/quotes/${quote.id}`],
+          ["schedule", "/schedule"],
+          ["portal", portal.url],
+        ],
+      ],
+      [t.users.technician, [["field", "/field"]]],
+    ] as const) {
+      const context = await phoneContext(browser, { javaScript: true });
+      // The scripts come late, as on a phone on slow 4G: the page paints from its HTML first, then
+      // hydrates (on localhost they would land before the first paint and hide any shift).
+      await context.route("**/build/**/*.js", async (route) => {
+        await new Promise((r) => setTimeout(r, 400));
+        await route.continue();
+      });
+      try {
+        const page = await context.newPage();
+        // Every layout shift from the start of each document, as Lighthouse's CLS counts them.
+        await page.addInitScript(() => {
+          const w = window as unknown as { __shifts: Array<{ value: number; nodes: string[] }> };
+          w.__shifts = [];
+          new PerformanceObserver((list) => {
+            for (const e of list.getEntries() as unknown as Array<{
+              value: number;
+              hadRecentInput: boolean;
+              sources?: Array<{ node?: Node | null }>;
+            }>) {
+              if (e.hadRecentInput) continue;
+              const nodes = (e.sources ?? []).map((s) => {
+                const el = s.node as Element | null | undefined;
+                return el?.nodeType === 1 ? `${el.tagName.toLowerCase()}.${el.className}` : String(el?.nodeName);
+              });
+              w.__shifts.push({ value: e.value, nodes });
+            }
+          }).observe({ type: "layout-shift", buffered: true });
+        });
+        await signIn(page, who.email, DEFAULT_PASSWORD);
+        for (const [name, path] of paths) {
+          await page.goto(path, { waitUntil: "load" });
+          await page.waitForFunction(() => (window as unknown as { __remixRouter?: unknown }).__remixRouter);
+          // The field app: its outbox opened and its first push answered (the bar says so).
+          if (name === "field")
+            await page.locator(".sync-bar:not(.sync-placeholder)", { hasText: "Last synced" }).waitFor();
+          await page.waitForTimeout(300);
+          const shifts = await page.evaluate(
+            () => (window as unknown as { __shifts: Array<{ value: number; nodes: string[] }> }).__shifts,
+          );
+          const cls = shifts.reduce((sum, s) => sum + s.value, 0);
+          assert.ok(cls < 0.01, `${name}: layout shift ${cls.toFixed(3)} (${JSON.stringify(shifts)})`);
+        }
+      } finally {
+        await context.close();
+      }
+    }
+  });
+
   test("a client-side navigation brings the next page's stylesheet as a link and drops the last one's", async () => {
     const t = await createTenantWithUsers("Navigating Plumbing");
     const context = await newContext(browser, { javaScript: true });

@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { before, test } from "node:test";
 import { one, rows } from "../../db/index";
 import { VISITS_TO_INVOICE_SQL } from "../../app/services/jobs/items.server";
+import { PERSON_WEEK_VISITS_SQL, personWeekVisitsBind } from "../../app/services/timesheets/timesheets.server";
 import { createCustomer, createTenantWithUsers, type TestTenant } from "../helpers/fixtures";
 import { planReads } from "../helpers/plans";
 
@@ -23,6 +24,7 @@ before(async () => {
   );
   await rows(`ANALYZE jobs`);
   await rows(`ANALYZE visits`);
+  await rows(`ANALYZE visit_assignees`);
 });
 
 test("the dashboard's visits to invoice read only the jobs billed per visit, not every completed visit", async () => {
@@ -34,4 +36,23 @@ test("the dashboard's visits to invoice read only the jobs billed per visit, not
   const { read, seqScans } = await planReads(A.id, VISITS_TO_INVOICE_SQL, [A.id, 10]);
   assert.deepEqual(seqScans, [], "no table read whole");
   assert.ok(read <= 50, `read ${read} rows to find that nothing is billed per visit`);
+});
+
+test("a person's timesheet week reads the visits of that week, not the tenant's visits before it", async () => {
+  // A week ten days back: the tenant has thousands of the technician's visits before it.
+  const weekStart = new Date(Date.now() - 10 * 86_400_000);
+  const weekEnd = new Date(weekStart.getTime() + 7 * 86_400_000);
+  const before = await one<{ n: number }>(
+    `SELECT count(*)::int AS n FROM visits WHERE tenant_id = $1 AND starts_at < $2`,
+    [A.id, weekStart],
+  );
+  assert.ok(before!.n >= 2_000, `the tenant has ${before!.n} visits before the week`);
+  const bind = personWeekVisitsBind(A.id, A.users.technician.id, weekStart.getTime(), weekEnd.getTime());
+  const shown = await rows(PERSON_WEEK_VISITS_SQL, bind);
+  assert.ok(shown.length >= 40, `the week shows ${shown.length} of the technician's visits`);
+  // The visits and the assignees grow with the tenant's history; how the few jobs are joined is
+  // the planner's choice at this size.
+  const { byTable } = await planReads(A.id, PERSON_WEEK_VISITS_SQL, bind, { asOnBigTables: true });
+  const history = (byTable.visits ?? 0) + (byTable.visit_assignees ?? 0);
+  assert.ok(history <= 4 * shown.length, `read ${JSON.stringify(byTable)} to show ${shown.length} visits`);
 });

@@ -14,7 +14,8 @@ async function figures(): Promise<Figures> {
   return ((await res.json()) as { data: Figures }).data;
 }
 
-test("an invoice's PDF is drawn once per content: the same bytes again, a new drawing after a payment", async () => {
+/** A tenant with one sent invoice of one line, its office's client, and a download of its PDF. */
+async function tenantWithInvoice() {
   const tenant = await createTenantWithUsers();
   const customer = await createCustomer(tenant.id, { name: "Kept Pdf" });
   const invoice = await createInvoice(tenant.id, {
@@ -28,6 +29,11 @@ test("an invoice's PDF is drawn once per content: the same bytes again, a new dr
     assert.equal(res.status, 200);
     return Buffer.from(await res.arrayBuffer());
   };
+  return { invoice, office, pdf };
+}
+
+test("an invoice's PDF is drawn once per content: the same bytes again, a new drawing after a payment", async () => {
+  const { invoice, office, pdf } = await tenantWithInvoice();
 
   // Other test files draw PDFs at the same time, so the server's counters only grow "at
   // least"; the proof that a download was not drawn again is its bytes: a drawing a second
@@ -59,18 +65,9 @@ test("an invoice's PDF is drawn once per content: the same bytes again, a new dr
   assert.ok((await pdf()).equals(paid), "the paid invoice's PDF is kept in turn");
 
   // Another tenant's invoice of the same lines is its own drawing (its business, its key).
-  const other = await createTenantWithUsers();
-  const otherCustomer = await createCustomer(other.id, { name: "Kept Pdf" });
-  const otherInvoice = await createInvoice(other.id, {
-    customerId: otherCustomer.id,
-    status: "sent",
-    items: [{ description: "Boiler service", unitPriceCents: 40_000 }],
-  });
-  const otherOffice = await clientFor(other.users.office);
+  const other = await tenantWithInvoice();
   const beforeOther = await figures();
-  const res = await otherOffice.get(`/invoices/${otherInvoice.id}.pdf`);
-  assert.equal(res.status, 200);
-  const otherPdf = Buffer.from(await res.arrayBuffer());
+  const otherPdf = await other.pdf();
   const afterOther = await figures();
   assert.ok(afterOther.pool.ran.pdf - beforeOther.pool.ran.pdf >= 1, "another tenant's invoice is drawn for it");
   assert.ok(!otherPdf.equals(first));

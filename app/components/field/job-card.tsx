@@ -1,5 +1,6 @@
 import { useRef, useState } from "react";
-import { CsrfInput, FieldErrors, FormError } from "~/components/forms";
+import { CsrfInput } from "~/components/csrf-input";
+import { FieldErrors, FormError } from "~/components/form-messages";
 import {
   actionLabel,
   mapsLink,

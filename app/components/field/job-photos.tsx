@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { CsrfInput } from "~/components/forms";
+import { CsrfInput } from "~/components/csrf-input";
 import type { PhotoQueueApi } from "./use-photo-queue";
 
 const STATE_LABEL = {

@@ -39,8 +39,15 @@ export function SyncBar({
 }) {
   const pending = actions + photos;
   const seconds = useSecondsUntil(state.retryAt);
-  // Nothing before the outbox is open: the server's page and the first render in the browser agree.
-  if (state.phase === "starting") return null;
+  // Before the outbox is open, the bar's place, empty: the server's page and the first render in
+  // the browser agree, and the bar that comes moves nothing below it (CSS: hidden, and gone when
+  // the browser runs no script).
+  if (state.phase === "starting")
+    return (
+      <div className="sync-bar sync-placeholder" aria-hidden="true">
+        <span className="sync-text" />
+      </div>
+    );
   if (state.phase === "unavailable") {
     return (
       <div className="sync-bar sync-muted" role="status">

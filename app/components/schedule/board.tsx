@@ -10,13 +10,13 @@ import {
   clock,
   clockRange,
   minuteOfDay,
+  minutesBetween,
   shortDate,
   snap,
   SNAP_MINUTES,
   weekdayName,
 } from "~/services/schedule/days";
 import { dayHours, lanes, markOverlaps, spanOn } from "~/services/schedule/layout";
-import { minutesBetween } from "~/services/schedule/schemas";
 import { outsideWindow } from "~/services/schedule/windows";
 import { humanize } from "~/utils/format";
 import { VISIT_STATUSES } from "../../../db/enums";

@@ -64,3 +64,10 @@ export function clockRange(start: string, end: string): string {
     ? `${a.slice(0, -3)}–${b}`
     : `${a}–${b}`;
 }
+
+/** Minutes between two wall-clock times (as if the day had no clock change: what a person counts). */
+export function minutesBetween(a: string, b: string): number {
+  const ms = (s: string) =>
+    Date.UTC(+s.slice(0, 4), +s.slice(5, 7) - 1, +s.slice(8, 10), +s.slice(11, 13), +s.slice(14, 16));
+  return Math.round((ms(b) - ms(a)) / 60_000);
+}

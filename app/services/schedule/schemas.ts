@@ -1,6 +1,10 @@
 import { z } from "zod";
 import { isLocalDateTime } from "~/services/jobs/local-time";
 import { withCrossChecks } from "~/utils/cross-checks";
+import { minutesBetween } from "./days";
+
+// In days.ts (no schema library) so the board's script does not carry zod; kept importable here.
+export { minutesBetween };
 
 // The schedule action's form, one schema for the server and the browser:
 // the no-JavaScript form of /jobs/<id>/schedule and the board's drag and drop post it alike.
@@ -41,13 +45,6 @@ export const scheduleFormSchema = withCrossChecks(
   },
 );
 export type ScheduleFormInput = z.infer<typeof scheduleFormSchema>;
-
-/** Minutes between two wall-clock times (as if the day had no clock change: what a person counts). */
-export function minutesBetween(a: string, b: string): number {
-  const ms = (s: string) =>
-    Date.UTC(+s.slice(0, 4), +s.slice(5, 7) - 1, +s.slice(8, 10), +s.slice(11, 13), +s.slice(14, 16));
-  return Math.round((ms(b) - ms(a)) / 60_000);
-}
 
 /** Board navigation: `view` day or week, `date` any day inside it (default today). */
 export const BOARD_VIEWS = ["day", "week"] as const;

@@ -21,6 +21,7 @@ import {
   type PaidSpan,
 } from "./hours";
 import type { AddEntryValue, ChangeEntryValue, WeekActionValue } from "./schemas";
+import { MAX_JOB_MINUTES } from "~/services/schedule/schemas";
 
 export type TimesheetSettings = { timeZone: string; weekStartsOn: number; rules: OvertimeRules };
 
@@ -159,6 +160,28 @@ const paidSpans = (lines: readonly TimesheetLine[]) =>
 export type PersonWeek = Awaited<ReturnType<typeof personWeek>>;
 
 /** GET /timesheets?userId=&week=: one person's week. */
+/**
+ * The person's visits that run into the week ($3 .. $4): those that start in it, or started up
+ * to the longest visit before it ($5, computed by the caller so PostgreSQL can estimate the
+ * range). The lower bound keeps the read to a range of the visits_start index (without it, the
+ * read ran from the tenant's first visit, or through every visit of the person).
+ */
+export const PERSON_WEEK_VISITS_SQL = `SELECT v.id, v.starts_at, j.title FROM visits v
+   JOIN visit_assignees a ON a.tenant_id = v.tenant_id AND a.visit_id = v.id AND a.user_id = $2
+   JOIN jobs j ON j.tenant_id = v.tenant_id AND j.id = v.job_id
+  WHERE v.tenant_id = $1 AND v.starts_at < $4 AND v.starts_at >= $5
+    AND coalesce(v.ends_at, v.starts_at) >= $3
+  ORDER BY v.starts_at LIMIT 200`;
+
+/** The binds of PERSON_WEEK_VISITS_SQL for a week from `start` to `end` (epoch milliseconds). */
+export const personWeekVisitsBind = (tenantId: string, userId: string, start: number, end: number) => [
+  tenantId,
+  userId,
+  new Date(start - 86_400_000),
+  new Date(end),
+  new Date(start - 86_400_000 - MAX_JOB_MINUTES * 60_000),
+];
+
 export async function personWeek(actor: Actor, userId: string, asked?: string | null) {
   return inTenant(actor.tenantId, async (t) => {
     const s = await settingsOf(actor.tenantId, t);
@@ -189,12 +212,8 @@ export async function personWeek(actor: Actor, userId: string, asked?: string | 
         t,
       ),
       rows<{ id: string; starts_at: Date; title: string }>(
-        `SELECT v.id, v.starts_at, j.title FROM visits v
-           JOIN visit_assignees a ON a.tenant_id = v.tenant_id AND a.visit_id = v.id AND a.user_id = $2
-           JOIN jobs j ON j.tenant_id = v.tenant_id AND j.id = v.job_id
-          WHERE v.tenant_id = $1 AND v.starts_at < $4 AND coalesce(v.ends_at, v.starts_at) >= $3
-          ORDER BY v.starts_at LIMIT 200`,
-        [actor.tenantId, person.id, new Date(bounds[0] - 86_400_000), new Date(bounds[7])],
+        PERSON_WEEK_VISITS_SQL,
+        personWeekVisitsBind(actor.tenantId, person.id, bounds[0], bounds[7]),
         t,
       ),
     ]);
