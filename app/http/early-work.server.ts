@@ -11,6 +11,7 @@ import { claimWork, releaseWork, workBusy, workFigures, workKindFor } from "~/se
 import type { WorkKind } from "~/services/limits/work.server";
 import { sessionCookie } from "~/utils/cookies.server";
 import { env } from "~/utils/env.server";
+import { HeavyGate, type GateFigures } from "./heavy-gate";
 import type { RouteRules } from "./route-rules";
 
 export const LEASE_HEADER = "x-fieldwork-work-lease";
@@ -29,76 +30,47 @@ const NONCE = randomBytes(16).toString("hex");
  * session cookie names the tenant. The slot is held until the answer is written.
  * Pages (searches and reports) and import previews are bounded apart, each by the same numbers:
  * a tenant's searches never keep its import from being checked, nor the other way round.
+ * A page over the tenant's share waits in the tenant's short line (first come, first served,
+ * at most HEAVY_PAGES_QUEUE waiting, at most HEAVY_PAGES_WAIT_MS each) for one of its slots;
+ * beyond the line or the wait it is refused as before. Waiting holds no database connection,
+ * no lease and no request-thread time: a timer and the paused request. Import previews take
+ * seconds each and are still refused at once.
  */
-type Group = "page" | "import";
-type Gate = {
-  limit: number;
-  share: number;
-  /** In flight, by group and tenant ("<group>:<tenant id>"), and by group. */
-  held: Map<string, number>;
-  total: Record<Group, number>;
-};
-type GateFigures = {
-  /** The server's bound and a tenant's share of it (0: no bound). */
-  limit: number;
-  share: number;
-  /** Heavy pages refused by this server's bound (no database statement). */
-  refusedByServer: number;
-  /** The most heavy pages of one tenant and one group in flight at once on this server. */
-  mostOfOneTenant: number;
-  /** The most heavy pages of one group in flight at once on this server. */
-  mostAtOnce: number;
-};
 declare global {
-  var __heavyGate: (Gate & { figures: GateFigures }) | undefined;
+  var __heavyGate: HeavyGate | undefined;
 }
 
 function gate() {
   if (!globalThis.__heavyGate) {
-    const limit = env().HEAVY_PAGES_PER_SERVER ?? 2 * Math.max(1, os.availableParallelism());
+    const e = env();
+    const limit = e.HEAVY_PAGES_PER_SERVER ?? 2 * Math.max(1, os.availableParallelism());
     const share = limit ? Math.max(1, Math.floor(limit / 2)) : 0;
-    globalThis.__heavyGate = {
+    globalThis.__heavyGate = new HeavyGate({
       limit,
       share,
-      held: new Map(),
-      total: { page: 0, import: 0 },
-      figures: { limit, share, refusedByServer: 0, mostOfOneTenant: 0, mostAtOnce: 0 },
-    };
+      queue: e.HEAVY_PAGES_QUEUE ?? 4 * share,
+      waitMs: e.HEAVY_PAGES_WAIT_MS,
+    });
   }
   return globalThis.__heavyGate;
 }
 
 /** The counters of this server's bound on heavy pages. */
-export function heavyPageFigures(): GateFigures {
-  return { ...gate().figures };
-}
-
-/** Takes a heavy-page slot for the tenant, or null when it is over its share of this server. */
-function takeSlot(group: Group, tenantId: string): (() => void) | null {
+export function heavyPageFigures(): GateFigures & { waitingNow: number } {
   const g = gate();
-  if (!g.limit) return () => {};
-  const key = `${group}:${tenantId}`;
-  const held = g.held.get(key) ?? 0;
-  if (held > 0 && (held >= g.share || g.total[group] >= g.limit)) return null;
-  g.held.set(key, held + 1);
-  g.total[group]++;
-  g.figures.mostOfOneTenant = Math.max(g.figures.mostOfOneTenant, held + 1);
-  g.figures.mostAtOnce = Math.max(g.figures.mostAtOnce, g.total[group]);
-  let released = false;
-  return () => {
-    if (released) return;
-    released = true;
-    const left = (g.held.get(key) ?? 1) - 1;
-    if (left > 0) g.held.set(key, left);
-    else g.held.delete(key);
-    g.total[group]--;
-  };
+  return { ...g.figures, waitingNow: g.waiting() };
 }
 
-/** The group a class of work is bounded in per server: the ones refused at once (a commit waits its turn). */
+type Group = "page" | "import";
+/** The group a class of work is bounded in per server (a commit waits its turn in the database share). */
 const GROUP_OF: Partial<Record<WorkKind, Group>> = { search: "page", report: "page", import: "import" };
 
-type NodeRequest = { method?: string; url?: string; headers: Record<string, string | string[] | undefined> };
+type NodeRequest = {
+  method?: string;
+  url?: string;
+  headers: Record<string, string | string[] | undefined>;
+  socket?: { once(event: "close", fn: () => void): unknown; off(event: "close", fn: () => void): unknown } | null;
+};
 
 export type Admission =
   | { kind: "refuse"; status: number; headers: Record<string, string>; body: string }
@@ -180,9 +152,24 @@ export async function admitWork(req: NodeRequest, rules: RouteRules): Promise<Ad
   const tenantId = typeof token === "string" ? sessionTenantOf(token) : null;
   if (!tenantId) return null;
   const group = GROUP_OF[kind];
-  const freeSlot = group ? takeSlot(group, tenantId) : () => {};
+  let freeSlot = group ? gate().tryTake(group, tenantId) : () => {};
+  if (!freeSlot && group) {
+    // Over the tenant's share: a page waits in its tenant's line (an import preview does not).
+    const gone = new AbortController();
+    const onClose = () => gone.abort();
+    req.socket?.once("close", onClose);
+    try {
+      freeSlot = await gate().take(group, tenantId, { wait: group === "page", signal: gone.signal });
+    } finally {
+      req.socket?.off("close", onClose);
+    }
+    if (freeSlot && gone.signal.aborted) {
+      // The client left while it waited: nobody is there to answer.
+      freeSlot();
+      freeSlot = null;
+    }
+  }
   if (!freeSlot) {
-    gate().figures.refusedByServer++;
     workFigures().refusedEarly++;
     return refusal(rules, kind, query);
   }

@@ -7,7 +7,6 @@ import { EmptyState, PageHeader } from "~/components/layout";
 import { ClockSince } from "~/components/job-field";
 import { DateTime, StatusBadge } from "~/components/records";
 import { dashboardCounts, dashboardLists } from "~/services/dashboard/dashboard.server";
-import { visitsToInvoice } from "~/services/jobs/items.server";
 import { requireUser } from "~/http/auth.server";
 import { monthLabel } from "~/services/reports/periods";
 import chartStyles from "~/styles/reports.css";
@@ -24,10 +23,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // (/field, "My day": their assigned jobs with the actions of the field app).
   if (!can(user.role, "view_dashboard"))
     throw redirect(recordScope(user.role) === "own_jobs" ? "/field" : "/ai-assistant");
-  const [counts, lists, visitsToBill] = await Promise.all([
+  const [counts, { visitsToBill, ...lists }] = await Promise.all([
     dashboardCounts(user.tenantId),
     dashboardLists(user.tenantId),
-    visitsToInvoice(user.tenantId),
   ]);
   return json({ name: user.name, counts, lists, visitsToBill, canImport: can(user.role, "import_csv") });
 }

@@ -48,6 +48,12 @@ const schema = z.object({
    * gets half of them. Default: twice the machine's cores. 0 turns the server's bound off.
    */
   HEAVY_PAGES_PER_SERVER: z.coerce.number().int().min(0).max(1000).optional(),
+  /**
+   * How many of a tenant's heavy pages (searches, reports) over its share may wait in line for a
+   * slot on one server (default: four times the share), and how long each may wait before its 429.
+   */
+  HEAVY_PAGES_QUEUE: z.coerce.number().int().min(0).max(1000).optional(),
+  HEAVY_PAGES_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
   DB_APPLICATION_NAME: z
     .string()
     .regex(/^[\w.:-]{1,63}$/, "letters, digits and . _ : - only, at most 63")

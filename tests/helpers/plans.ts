@@ -21,10 +21,13 @@ export async function planReads(
   let read = 0;
   const byTable: Record<string, number> = {};
   const seqScans: string[] = [];
+  /** Every table a scan node of the plan reads (once per node). */
+  const scans: string[] = [];
   const walk = (node: Record<string, unknown>) => {
     const type = String(node["Node Type"]);
     if (type === "Seq Scan") seqScans.push(String(node["Relation Name"]));
     if (/^(Seq Scan|Index Scan|Index Only Scan|Bitmap Heap Scan)$/.test(type)) {
+      scans.push(String(node["Relation Name"]));
       // EXPLAIN gives the rows and the rows removed as averages per loop.
       const loops = Number(node["Actual Loops"] ?? 1);
       const n =
@@ -39,5 +42,5 @@ export async function planReads(
     for (const child of (node.Plans as Record<string, unknown>[] | undefined) ?? []) walk(child);
   };
   walk((plan as Array<{ Plan: Record<string, unknown> }>)[0].Plan);
-  return { read, byTable, seqScans };
+  return { read, byTable, seqScans, scans };
 }

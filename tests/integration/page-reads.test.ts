@@ -2,8 +2,14 @@
 // a tenant with thousands of records, judged by the rows each plan reads (never by time).
 import assert from "node:assert/strict";
 import { before, test } from "node:test";
-import { one, rows } from "../../db/index";
+import { db, one, rows } from "../../db/index";
 import { VISITS_TO_INVOICE_SQL } from "../../app/services/jobs/items.server";
+import {
+  DASHBOARD_COUNTS_SQL,
+  OPEN_JOB_STATUSES,
+  dashboardCounts,
+  dashboardLists,
+} from "../../app/services/dashboard/dashboard.server";
 import { PERSON_WEEK_VISITS_SQL, personWeekVisitsBind } from "../../app/services/timesheets/timesheets.server";
 import { createCustomer, createTenantWithUsers, type TestTenant } from "../helpers/fixtures";
 import { planReads } from "../helpers/plans";
@@ -36,6 +42,26 @@ test("the dashboard's visits to invoice read only the jobs billed per visit, not
   const { read, seqScans } = await planReads(A.id, VISITS_TO_INVOICE_SQL, [A.id, 10]);
   assert.deepEqual(seqScans, [], "no table read whole");
   assert.ok(read <= 50, `read ${read} rows to find that nothing is billed per visit`);
+});
+
+test("the dashboard asks the database twice (its counts, its lists), and its counts read the open invoices' balances once", async () => {
+  // docs/decisions/470-a-short-wait-for-a-heavy-page-and-a-cheaper-dashboard.md
+  const { scans } = await planReads(A.id, DASHBOARD_COUNTS_SQL, [A.id, OPEN_JOB_STATUSES]);
+  assert.equal(scans.filter((t) => t === "invoice_balances").length, 1, "one scan of invoice_balances");
+  assert.equal(scans.filter((t) => t === "tenants").length, 1, "the tenant's day is computed once");
+  const sent: string[] = [];
+  const count = (sql: unknown) => void sent.push(String((sql as { query?: string })?.query ?? sql).slice(0, 40));
+  db().addHook("beforeQuery", "dashboard-statements", (_options, query) => count(query));
+  try {
+    const [counts, lists] = await Promise.all([dashboardCounts(A.id), dashboardLists(A.id)]);
+    assert.equal(counts.jobsToInvoice, JOBS);
+    assert.deepEqual(lists.visitsToBill, []);
+  } finally {
+    db().removeHook("beforeQuery", "dashboard-statements");
+  }
+  // Two transactions, each its opening, one statement and its commit.
+  assert.ok(sent.length >= 2, "the statements were counted");
+  assert.ok(sent.length <= 6, `${sent.length} statements: ${sent.join(" | ")}`);
 });
 
 test("a person's timesheet week reads the visits of that week, not the tenant's visits before it", async () => {

@@ -1,10 +1,44 @@
-import { inTenant, one, rows } from "../../../db/index";
+import { inTenant, one } from "../../../db/index";
+import { VISITS_TO_INVOICE_SQL } from "~/services/jobs/items.server";
 import { formatMoneyTotals } from "~/utils/format";
-import { TENANT_TODAY } from "~/services/records/sql.server";
 import { JOB_STATUSES } from "../../../db/enums";
 
 /** The open job states in board order (what "open work by status" draws, zeros included). */
 export const OPEN_JOB_STATUSES = JOB_STATUSES.filter((s) => s !== "completed" && s !== "cancelled");
+
+/**
+ * The dashboard's counts and money figures in one statement ($1 the tenant, $2 the open job
+ * states). The tenant's day is computed once (a materialized CTE, not per row), and the open
+ * invoices' balances are read once for both what is owed and how many are overdue.
+ */
+export const DASHBOARD_COUNTS_SQL = `WITH m AS MATERIALIZED (
+   SELECT currency::text AS currency, today, date_trunc('month', today)::date AS this_month, (date_trunc('month', today) - interval '1 month')::date AS last_month,
+          (date_trunc('month', today) + interval '1 month')::date AS next_month
+     FROM (SELECT currency, (now() AT TIME ZONE time_zone)::date AS today FROM tenants WHERE id = $1) t
+ ),
+ -- The open invoices' balances read once: what is owed per currency and how many are overdue.
+ b AS MATERIALIZED (
+   SELECT currency, sum(cents)::bigint AS cents, count(*) FILTER (WHERE due_date < (SELECT today FROM m))::int AS overdue
+     FROM invoice_balances WHERE tenant_id = $1 GROUP BY currency
+ )
+ SELECT
+   (SELECT count(*) FROM customers WHERE tenant_id = $1)::int AS customers,
+   (SELECT json_object_agg(status, n) FROM (SELECT status, count(*)::int AS n FROM jobs
+      WHERE tenant_id = $1 AND status = ANY($2::text[]) GROUP BY status) s) AS open_by_status,
+   (SELECT count(*) FROM quotes WHERE tenant_id = $1 AND status = 'sent' AND (valid_until IS NULL OR valid_until >= m.today))::int AS quotes_awaiting,
+   (SELECT count(*) FROM booking_requests WHERE tenant_id = $1 AND status = 'new')::int AS new_requests,
+   (SELECT coalesce(sum(overdue), 0) FROM b)::int AS overdue_invoices,
+   (SELECT count(*) FROM quotes WHERE tenant_id = $1 AND status = 'approved' AND job_id IS NULL)::int AS quotes_to_schedule,
+   (SELECT count(*) FROM jobs WHERE tenant_id = $1 AND status = 'completed' AND invoice_id IS NULL)::int AS jobs_to_invoice,
+   (SELECT json_agg(json_build_object('currency', currency, 'cents', cents) ORDER BY currency) FROM b) AS unpaid,
+   m.currency, to_char(m.this_month, 'YYYY-MM') AS this_month, to_char(m.last_month, 'YYYY-MM') AS last_month,
+   c.collected_this, c.collected_last
+ FROM m, LATERAL (
+   SELECT coalesce(sum(amount) FILTER (WHERE period = m.this_month), 0)::bigint AS collected_this,
+          coalesce(sum(amount) FILTER (WHERE period = m.last_month), 0)::bigint AS collected_last
+     FROM summary_deltas
+    WHERE tenant_id = $1 AND figure = 'collected' AND currency = m.currency AND period >= m.last_month AND period < m.next_month
+ ) c`;
 
 /**
  * The dashboard: its counts and figures in one query (each an index-backed aggregate within the
@@ -33,35 +67,7 @@ export async function dashboardCounts(tenantId: string) {
       last_month: string;
       collected_this: number;
       collected_last: number;
-    }>(
-      `WITH m AS (
-         SELECT currency::text AS currency, today, date_trunc('month', today)::date AS this_month, (date_trunc('month', today) - interval '1 month')::date AS last_month,
-                (date_trunc('month', today) + interval '1 month')::date AS next_month
-           FROM (SELECT currency, (now() AT TIME ZONE time_zone)::date AS today FROM tenants WHERE id = $1) t
-       )
-       SELECT
-         (SELECT count(*) FROM customers WHERE tenant_id = $1)::int AS customers,
-         (SELECT json_object_agg(status, n) FROM (SELECT status, count(*)::int AS n FROM jobs
-            WHERE tenant_id = $1 AND status = ANY($2::text[]) GROUP BY status) s) AS open_by_status,
-         (SELECT count(*) FROM quotes WHERE tenant_id = $1 AND status = 'sent' AND (valid_until IS NULL OR valid_until >= ${TENANT_TODAY}))::int AS quotes_awaiting,
-         (SELECT count(*) FROM booking_requests WHERE tenant_id = $1 AND status = 'new')::int AS new_requests,
-         (SELECT count(*) FROM invoice_balances b WHERE b.tenant_id = $1 AND b.due_date < m.today)::int AS overdue_invoices,
-         (SELECT count(*) FROM quotes WHERE tenant_id = $1 AND status = 'approved' AND job_id IS NULL)::int AS quotes_to_schedule,
-         (SELECT count(*) FROM jobs WHERE tenant_id = $1 AND status = 'completed' AND invoice_id IS NULL)::int AS jobs_to_invoice,
-         (SELECT json_agg(json_build_object('currency', currency, 'cents', cents) ORDER BY currency)
-            FROM (SELECT currency, sum(cents)::bigint AS cents FROM invoice_balances
-                   WHERE tenant_id = $1 GROUP BY currency) u) AS unpaid,
-         m.currency, to_char(m.this_month, 'YYYY-MM') AS this_month, to_char(m.last_month, 'YYYY-MM') AS last_month,
-         c.collected_this, c.collected_last
-       FROM m, LATERAL (
-         SELECT coalesce(sum(amount) FILTER (WHERE period = m.this_month), 0)::bigint AS collected_this,
-                coalesce(sum(amount) FILTER (WHERE period = m.last_month), 0)::bigint AS collected_last
-           FROM summary_deltas
-          WHERE tenant_id = $1 AND figure = 'collected' AND currency = m.currency AND period >= m.last_month AND period < m.next_month
-       ) c`,
-      [tenantId, OPEN_JOB_STATUSES],
-      t,
-    );
+    }>(DASHBOARD_COUNTS_SQL, [tenantId, OPEN_JOB_STATUSES], t);
     const byStatus = OPEN_JOB_STATUSES.map((status) => ({ status, count: r!.open_by_status?.[status] ?? 0 }));
     return {
       customers: r!.customers,
@@ -83,80 +89,90 @@ export async function dashboardCounts(tenantId: string) {
   });
 }
 
-/** The next open jobs on the schedule and the newest booking requests. */
-export async function dashboardLists(tenantId: string) {
-  return inTenant(tenantId, async (t) => ({
-    // Who is on the way or on site now: the jobs with a running clock, longest first.
-    inTheField: await rows<{
-      id: string;
-      title: string;
-      status: string;
-      customer_name: string;
-      assignee_name: string | null;
-      started_at: string;
-      on_site_at: string | null;
-    }>(
-      `SELECT j.id, j.title, j.status, c.name AS customer_name, u.name AS assignee_name, k.started_at, k.on_site_at
-         FROM job_clocks k
-         JOIN jobs j ON j.tenant_id = k.tenant_id AND j.id = k.job_id
-         JOIN customers c ON c.tenant_id = j.tenant_id AND c.id = j.customer_id
-         LEFT JOIN users u ON u.tenant_id = k.tenant_id AND u.id = k.user_id
-        WHERE k.tenant_id = $1
-        ORDER BY k.started_at, j.id LIMIT 20`,
-      [tenantId],
-      t,
-    ),
-    upcomingJobs: await rows<{
-      id: string;
-      title: string;
-      status: string;
-      scheduled_start: string;
-      customer_name: string;
-      assignee_name: string | null;
-    }>(
-      `SELECT j.id, j.title, j.status, j.scheduled_start, c.name AS customer_name, u.name AS assignee_name
-         FROM jobs j
-         JOIN customers c ON c.tenant_id = j.tenant_id AND c.id = j.customer_id
-         LEFT JOIN users u ON u.tenant_id = j.tenant_id AND u.id = j.assignee_id
-        WHERE j.tenant_id = $1 AND j.status NOT IN ('completed', 'cancelled', 'unscheduled')
-          AND coalesce(j.scheduled_start, 'infinity'::timestamptz) >= date_trunc('day', now())
-        ORDER BY coalesce(j.scheduled_start, 'infinity'::timestamptz), j.id LIMIT 6`,
-      [tenantId],
-      t,
-    ),
-    newRequests: await rows<{
-      id: string;
-      service: string;
-      preferred_date: string | null;
-      created_at: string;
-      customer_name: string;
-    }>(
-      `SELECT r.id, r.service, r.preferred_date::text, r.created_at, c.name AS customer_name
-         FROM booking_requests r JOIN customers c ON c.tenant_id = r.tenant_id AND c.id = r.customer_id
-        WHERE r.tenant_id = $1 AND r.status = 'new' ORDER BY r.created_at DESC LIMIT 6`,
-      [tenantId],
-      t,
-    ),
-    // A customer's request for changes waits here while its quote is still sent and was not
-    // edited since (docs/decisions/157).
-    changeRequests: await rows<{
-      id: string;
-      quote_id: string;
-      quote_number: string;
-      message: string;
-      created_at: string;
-      customer_name: string;
-    }>(
-      `SELECT cr.id, cr.quote_id, q.number AS quote_number, cr.message, cr.created_at, c.name AS customer_name
-         FROM quote_change_requests cr
-         JOIN quotes q ON q.tenant_id = cr.tenant_id AND q.id = cr.quote_id
-         JOIN customers c ON c.tenant_id = cr.tenant_id AND c.id = cr.customer_id
-        WHERE cr.tenant_id = $1 AND q.status = 'sent'
-          AND NOT EXISTS (SELECT 1 FROM record_history h WHERE h.tenant_id = q.tenant_id AND h.record_type = 'quote' AND h.record_id = q.id
-                            AND h.action = 'updated' AND h.occurred_at > cr.created_at)
-        ORDER BY cr.created_at DESC LIMIT 6`,
-      [tenantId],
-      t,
-    ),
-  }));
+type Lists = {
+  inTheField: Array<{
+    id: string;
+    title: string;
+    status: string;
+    customer_name: string;
+    assignee_name: string | null;
+    started_at: string;
+    on_site_at: string | null;
+  }>;
+  upcomingJobs: Array<{
+    id: string;
+    title: string;
+    status: string;
+    scheduled_start: string;
+    customer_name: string;
+    assignee_name: string | null;
+  }>;
+  newRequests: Array<{
+    id: string;
+    service: string;
+    preferred_date: string | null;
+    created_at: string;
+    customer_name: string;
+  }>;
+  changeRequests: Array<{
+    id: string;
+    quote_id: string;
+    quote_number: string;
+    message: string;
+    created_at: string;
+    customer_name: string;
+  }>;
+  visitsToBill: Array<{ id: string; job_id: string; title: string; starts_at: string; customer: string }>;
+};
+
+/**
+ * The dashboard's lists in one statement ($1 the tenant, $2 how many visits to invoice): each
+ * list a JSON array, so the page pays one round trip and one transaction for all of them.
+ */
+export const DASHBOARD_LISTS_SQL = `SELECT
+  -- Who is on the way or on site now: the jobs with a running clock, longest first.
+  (SELECT coalesce(json_agg(x ORDER BY x.started_at, x.id), '[]') FROM (
+     SELECT j.id, j.title, j.status, c.name AS customer_name, u.name AS assignee_name, k.started_at, k.on_site_at
+       FROM job_clocks k
+       JOIN jobs j ON j.tenant_id = k.tenant_id AND j.id = k.job_id
+       JOIN customers c ON c.tenant_id = j.tenant_id AND c.id = j.customer_id
+       LEFT JOIN users u ON u.tenant_id = k.tenant_id AND u.id = k.user_id
+      WHERE k.tenant_id = $1
+      ORDER BY k.started_at, j.id LIMIT 20) x) AS "inTheField",
+  -- The next open jobs on the schedule.
+  (SELECT coalesce(json_agg(x ORDER BY x.o, x.id), '[]') FROM (
+     SELECT j.id, j.title, j.status, j.scheduled_start, c.name AS customer_name, u.name AS assignee_name,
+            coalesce(j.scheduled_start, 'infinity'::timestamptz) AS o
+       FROM jobs j
+       JOIN customers c ON c.tenant_id = j.tenant_id AND c.id = j.customer_id
+       LEFT JOIN users u ON u.tenant_id = j.tenant_id AND u.id = j.assignee_id
+      WHERE j.tenant_id = $1 AND j.status NOT IN ('completed', 'cancelled', 'unscheduled')
+        AND coalesce(j.scheduled_start, 'infinity'::timestamptz) >= date_trunc('day', now())
+      ORDER BY coalesce(j.scheduled_start, 'infinity'::timestamptz), j.id LIMIT 6) x) AS "upcomingJobs",
+  -- The newest booking requests.
+  (SELECT coalesce(json_agg(x ORDER BY x.created_at DESC), '[]') FROM (
+     SELECT r.id, r.service, r.preferred_date::text, r.created_at, c.name AS customer_name
+       FROM booking_requests r JOIN customers c ON c.tenant_id = r.tenant_id AND c.id = r.customer_id
+      WHERE r.tenant_id = $1 AND r.status = 'new' ORDER BY r.created_at DESC LIMIT 6) x) AS "newRequests",
+  -- A customer's request for changes waits here while its quote is still sent and was not
+  -- edited since (docs/decisions/157).
+  (SELECT coalesce(json_agg(x ORDER BY x.created_at DESC), '[]') FROM (
+     SELECT cr.id, cr.quote_id, q.number AS quote_number, cr.message, cr.created_at, c.name AS customer_name
+       FROM quote_change_requests cr
+       JOIN quotes q ON q.tenant_id = cr.tenant_id AND q.id = cr.quote_id
+       JOIN customers c ON c.tenant_id = cr.tenant_id AND c.id = cr.customer_id
+      WHERE cr.tenant_id = $1 AND q.status = 'sent'
+        AND NOT EXISTS (SELECT 1 FROM record_history h WHERE h.tenant_id = q.tenant_id AND h.record_type = 'quote' AND h.record_id = q.id
+                          AND h.action = 'updated' AND h.occurred_at > cr.created_at)
+      ORDER BY cr.created_at DESC LIMIT 6) x) AS "changeRequests",
+  -- Completed visits of jobs billed per visit, not invoiced yet.
+  (SELECT coalesce(json_agg(x ORDER BY x.starts_at, x.id), '[]') FROM (${VISITS_TO_INVOICE_SQL}) x) AS "visitsToBill"`;
+
+/** The dashboard's lists: who is in the field, what comes up, new requests, asked changes, visits to invoice. */
+export async function dashboardLists(tenantId: string): Promise<Lists> {
+  return inTenant(tenantId, async (t) => {
+    const r = (await one<Lists>(DASHBOARD_LISTS_SQL, [tenantId, 10], t))!;
+    for (const j of r.upcomingJobs) delete (j as { o?: unknown }).o;
+    return r;
+  });
 }
