@@ -1,11 +1,13 @@
 import type { EntryContext, HandleDataRequestFunction } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { renderToString } from "react-dom/server";
+import { KeptMarkupProvider } from "~/components/kept-markup";
 import { NonceProvider } from "~/components/nonce";
 import { StylesheetTextProvider } from "~/components/page-links";
 import { requestIdOf } from "~/http/envelope.server";
 import { newNonce, withAppHeaders } from "~/http/security-headers.server";
 import { stylesheetText } from "~/http/stylesheets.server";
+import { keepMarkup } from "~/services/schedule/kept-markup.server";
 import { log } from "~/utils/log.server";
 
 /**
@@ -13,7 +15,8 @@ import { log } from "~/utils/log.server";
  * security headers and the request id (the client's own `X-Request-Id` when well-formed).
  *
  * Renders the whole page to a string and answers it in one piece with its length: no route
- * defers data, so there is nothing to stream (docs/decisions/267).
+ * defers data, so there is nothing to stream (docs/decisions/267). A page may keep a piece of
+ * its markup per content (docs/decisions/465-week-grid-rendered-once-per-content.md).
  */
 export default function handleRequest(
   request: Request,
@@ -28,7 +31,9 @@ export default function handleRequest(
         renderToString(
           <NonceProvider value={nonce}>
             <StylesheetTextProvider value={stylesheetText}>
-              <RemixServer context={remixContext} url={request.url} nonce={nonce} />
+              <KeptMarkupProvider value={keepMarkup}>
+                <RemixServer context={remixContext} url={request.url} nonce={nonce} />
+              </KeptMarkupProvider>
             </StylesheetTextProvider>
           </NonceProvider>,
         ),

@@ -18,7 +18,21 @@ export function ClockSince({
   onSiteAt: string | null;
   who?: string | null;
 }) {
-  const timeZone = useTimeZone();
+  return <ClockSinceIn startedAt={startedAt} onSiteAt={onSiteAt} who={who} timeZone={useTimeZone()} />;
+}
+
+/** `ClockSince` in a given zone: for markup rendered apart from the page (no root data there). */
+export function ClockSinceIn({
+  startedAt,
+  onSiteAt,
+  who,
+  timeZone,
+}: {
+  startedAt: string;
+  onSiteAt: string | null;
+  who?: string | null;
+  timeZone: string;
+}) {
   const since = onSiteAt ?? startedAt;
   return (
     <span className={`clock-since ${onSiteAt ? "clock-on-site" : "clock-on-way"}`}>

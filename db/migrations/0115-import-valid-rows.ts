@@ -11,12 +11,12 @@ import type { Migration } from "../migrate";
  */
 export const up: Migration = async ({ context: sql }) => {
   await sql.query(`
-    ALTER TABLE import_run_data DROP CONSTRAINT import_run_data_kind_check,
-      ADD CONSTRAINT import_run_data_kind_check
+    ALTER TABLE import_run_data DROP CONSTRAINT import_run_data_kind_check;
+    ALTER TABLE import_run_data ADD CONSTRAINT import_run_data_kind_check
         CHECK (kind IN ('rows', 'invalid', 'errors', 'records', 'valid', 'left_out'));
     ALTER TABLE import_runs
-      ADD COLUMN importable_count integer CHECK (importable_count >= 0),
-      ADD COLUMN left_out_count integer CHECK (left_out_count >= 0);
+      ADD COLUMN importable_count integer CONSTRAINT import_runs_importable_count_check CHECK (importable_count >= 0),
+      ADD COLUMN left_out_count integer CONSTRAINT import_runs_left_out_count_check CHECK (left_out_count >= 0);
   `);
 };
 
@@ -24,7 +24,7 @@ export const down: Migration = async ({ context: sql }) => {
   await sql.query(`
     DELETE FROM import_run_data WHERE kind IN ('valid', 'left_out');
     ALTER TABLE import_runs DROP COLUMN importable_count, DROP COLUMN left_out_count;
-    ALTER TABLE import_run_data DROP CONSTRAINT import_run_data_kind_check,
-      ADD CONSTRAINT import_run_data_kind_check CHECK (kind IN ('rows', 'invalid', 'errors', 'records'));
+    ALTER TABLE import_run_data DROP CONSTRAINT import_run_data_kind_check;
+    ALTER TABLE import_run_data ADD CONSTRAINT import_run_data_kind_check CHECK (kind IN ('rows', 'invalid', 'errors', 'records'));
   `);
 };

@@ -9,7 +9,7 @@ import type { Migration } from "../migrate";
 export const up: Migration = async ({ context: sql }) => {
   await sql.query(`
     ALTER TABLE messages ADD COLUMN list_unsubscribe text
-      CHECK (list_unsubscribe ~ '^https?://' AND length(list_unsubscribe) <= 2000);
+      CONSTRAINT messages_list_unsubscribe_check CHECK (list_unsubscribe ~ '^https?://' AND length(list_unsubscribe) <= 2000);
   `);
 };
 

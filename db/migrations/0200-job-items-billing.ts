@@ -33,7 +33,7 @@ export const up: Migration = async ({ context: sql }) => {
     ${tenantTableSecurity("job_items")}
 
     ALTER TABLE jobs ADD COLUMN billing text NOT NULL DEFAULT 'on_completion'
-      CHECK (billing IN ('on_completion', 'per_visit'));
+      CONSTRAINT jobs_billing_check CHECK (billing IN ('on_completion', 'per_visit'));
     ALTER TABLE invoices ADD COLUMN visit_id uuid;
     DROP INDEX invoices_job_key;
     CREATE UNIQUE INDEX invoices_job_key ON invoices (tenant_id, job_id) WHERE job_id IS NOT NULL AND visit_id IS NULL;

@@ -15,11 +15,13 @@ import { tenantTableSecurity } from "./0020-history-and-numbering";
  * - Customers: `tax_exempt` and its reason.
  */
 const lineTables = ["quote_items", "invoice_items", "job_items"];
-const discountColumns = (prefix = "") => `
-  ADD COLUMN ${prefix}discount_type text CHECK (${prefix}discount_type IN ('percent', 'amount')),
-  ADD COLUMN ${prefix}discount_percent numeric(6, 3) CHECK (${prefix}discount_percent BETWEEN 0 AND 100),
-  ADD COLUMN ${prefix}discount_amount_cents bigint CHECK (${prefix}discount_amount_cents >= 0),
-  ADD COLUMN ${prefix}discount_cents bigint NOT NULL DEFAULT 0 CHECK (${prefix}discount_cents >= 0)`;
+// Each column's check is named as PostgreSQL would name it: Citus refuses an unnamed constraint
+// in ADD COLUMN on a distributed table.
+const discountColumns = (table: string, prefix = "") => `
+  ADD COLUMN ${prefix}discount_type text CONSTRAINT ${table}_${prefix}discount_type_check CHECK (${prefix}discount_type IN ('percent', 'amount')),
+  ADD COLUMN ${prefix}discount_percent numeric(6, 3) CONSTRAINT ${table}_${prefix}discount_percent_check CHECK (${prefix}discount_percent BETWEEN 0 AND 100),
+  ADD COLUMN ${prefix}discount_amount_cents bigint CONSTRAINT ${table}_${prefix}discount_amount_cents_check CHECK (${prefix}discount_amount_cents >= 0),
+  ADD COLUMN ${prefix}discount_cents bigint NOT NULL DEFAULT 0 CONSTRAINT ${table}_${prefix}discount_cents_check CHECK (${prefix}discount_cents >= 0)`;
 
 export const up: Migration = async ({ context: sql }) => {
   await sql.query(`
@@ -58,12 +60,12 @@ export const up: Migration = async ({ context: sql }) => {
       END IF;
     END $do$;
 
-    ${lineTables.map((t) => `ALTER TABLE ${t} ADD COLUMN tax_rate_id uuid, ${discountColumns()};`).join("\n")}
+    ${lineTables.map((t) => `ALTER TABLE ${t} ADD COLUMN tax_rate_id uuid, ${discountColumns(t)};`).join("\n")}
     ALTER TABLE price_book_items ADD COLUMN tax_rate_id uuid;
-    ALTER TABLE quotes ${discountColumns()}, ADD COLUMN tax_exempt_reason text;
-    ALTER TABLE invoices ${discountColumns()}, ADD COLUMN tax_exempt_reason text;
+    ALTER TABLE quotes ${discountColumns("quotes")}, ADD COLUMN tax_exempt_reason text;
+    ALTER TABLE invoices ${discountColumns("invoices")}, ADD COLUMN tax_exempt_reason text;
     ALTER TABLE customers ADD COLUMN tax_exempt boolean NOT NULL DEFAULT false,
-      ADD COLUMN tax_exempt_reason text CHECK (length(tax_exempt_reason) <= 200);
+      ADD COLUMN tax_exempt_reason text CONSTRAINT customers_tax_exempt_reason_check CHECK (length(tax_exempt_reason) <= 200);
   `);
   // Foreign keys from tables distributed before this migration come in their own query (db/migrate.ts).
   for (const t of [...lineTables, "price_book_items"]) {

@@ -18,18 +18,18 @@ import { tenantTableSecurity } from "./0020-history-and-numbering";
 export const up: Migration = async ({ context: sql }) => {
   await sql.query(`
     ALTER TABLE tenants
-      ADD COLUMN week_starts_on smallint NOT NULL DEFAULT 1 CHECK (week_starts_on BETWEEN 1 AND 7),
-      ADD COLUMN overtime_weekly_minutes integer NOT NULL DEFAULT 2400 CHECK (overtime_weekly_minutes BETWEEN 60 AND 10080),
-      ADD COLUMN overtime_daily_minutes integer CHECK (overtime_daily_minutes IS NULL OR overtime_daily_minutes BETWEEN 60 AND 1440);
+      ADD COLUMN week_starts_on smallint NOT NULL DEFAULT 1 CONSTRAINT tenants_week_starts_on_check CHECK (week_starts_on BETWEEN 1 AND 7),
+      ADD COLUMN overtime_weekly_minutes integer NOT NULL DEFAULT 2400 CONSTRAINT tenants_overtime_weekly_minutes_check CHECK (overtime_weekly_minutes BETWEEN 60 AND 10080),
+      ADD COLUMN overtime_daily_minutes integer CONSTRAINT tenants_overtime_daily_minutes_check CHECK (overtime_daily_minutes IS NULL OR overtime_daily_minutes BETWEEN 60 AND 1440);
 
     ALTER TABLE time_entries
-      ADD COLUMN kind text NOT NULL DEFAULT 'work' CHECK (kind IN ('work', 'travel', 'break')),
-      ADD COLUMN state text NOT NULL DEFAULT 'counted' CHECK (state IN ('counted', 'pending')),
-      ADD COLUMN origin text NOT NULL DEFAULT 'field' CHECK (origin IN ('field', 'office', 'technician')),
+      ADD COLUMN kind text NOT NULL DEFAULT 'work' CONSTRAINT time_entries_kind_check CHECK (kind IN ('work', 'travel', 'break')),
+      ADD COLUMN state text NOT NULL DEFAULT 'counted' CONSTRAINT time_entries_state_check CHECK (state IN ('counted', 'pending')),
+      ADD COLUMN origin text NOT NULL DEFAULT 'field' CONSTRAINT time_entries_origin_check CHECK (origin IN ('field', 'office', 'technician')),
       ADD COLUMN on_site_at timestamptz,
       ADD COLUMN updated_at timestamptz NOT NULL DEFAULT now(),
-      ALTER COLUMN job_id DROP NOT NULL,
-      ADD CONSTRAINT time_entries_on_site_within CHECK (on_site_at IS NULL OR on_site_at BETWEEN started_at AND ended_at);
+      ALTER COLUMN job_id DROP NOT NULL;
+    ALTER TABLE time_entries ADD CONSTRAINT time_entries_on_site_within CHECK (on_site_at IS NULL OR on_site_at BETWEEN started_at AND ended_at);
     CREATE INDEX time_entries_user_time ON time_entries (tenant_id, user_id, started_at);
 
     CREATE TABLE timesheet_weeks (

@@ -2,7 +2,8 @@ import { Link, useFetcher, useNavigate } from "@remix-run/react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useRootData } from "~/components/root-data";
 import type { Board, BoardJob, BoardMember } from "~/services/schedule/board.server";
-import { ClockSince } from "~/components/job-field";
+import { ClockSinceIn } from "~/components/job-field";
+import { Kept, useKeptMarkup } from "~/components/kept-markup";
 import {
   addDays,
   atMinute,
@@ -134,8 +135,19 @@ export function ScheduleBoard({ board, returnTo }: { board: Board; returnTo: str
     [returnTo],
   );
 
-  // The server's visits with the changes still on their way laid over them.
-  const { rows, unscheduled } = useMemo(() => place(board, moves, resizing), [board, moves, resizing]);
+  // On the server the week's board (the unscheduled list and the grid) is rendered once per
+  // content and kept: its markup is a function of the board and of the Move links' return
+  // address, exactly what its key hashes. The browser hydrates that markup with the board drawn
+  // as usual (docs/decisions/465-week-grid-rendered-once-per-content.md).
+  const keep = useKeptMarkup();
+  const keepBoard = !!keep && !hydrated && board.view === "week" && board.members.some((m) => !m.nameOnly);
+  // The server's visits with the changes still on their way laid over them (none to place here
+  // when the board is kept: its render places them).
+  const shown = useMemo(
+    () => (keepBoard ? [] : placeCards(board, moves, resizing)),
+    [keepBoard, board, moves, resizing],
+  );
+  const unscheduled = useMemo(() => shown.filter((j) => !j.start), [shown]);
 
   const queue = useCallback((move: Omit<Move, "key">) => {
     setNotice(null);
@@ -273,6 +285,7 @@ export function ScheduleBoard({ board, returnTo }: { board: Board; returnTo: str
       compact={board.view === "week" && date !== null}
       style={style}
       returnTo={back}
+      timeZone={board.timeZone}
       canMove={board.canMove}
       refused={notice?.tone === "error" && notice.cardId === job.id}
       resize={resizable ? resizeHandle(job) : null}
@@ -305,6 +318,62 @@ export function ScheduleBoard({ board, returnTo }: { board: Board; returnTo: str
   const isHover = (assigneeId: string | null, date: string) =>
     hover && hover.assigneeId === assigneeId && hover.date === date;
 
+  const rows = useMemo(() => (keepBoard ? [] : placeRows(board, shown)), [keepBoard, board, shown]);
+  const boardLabel = board.view === "day" ? "Day schedule by technician" : "Week schedule by technician";
+  // The board's two parts: the unscheduled list and the grid. Rendered apart from the router on
+  // the server when kept, so its links are plain anchors the board follows (see `followLinks`).
+  const layout = (rows: PlacedRow[], unscheduled: PlacedJob[]) => (
+    <>
+      <section
+        className="unscheduled"
+        aria-labelledby="unscheduled-title"
+        {...(canDrag ? unscheduledZone(drop, dragged, setHover) : {})}
+      >
+        <div className="unscheduled-head">
+          <h2 id="unscheduled-title">
+            Unscheduled{" "}
+            <span className="count">
+              {unscheduled.length < board.unscheduled.length ? unscheduled.length : board.unscheduledTotal}
+            </span>
+          </h2>
+          {board.canMove ? (
+            <p className="muted small board-tip">
+              Drag a card onto a technician and a time, or use its <em>Move</em> link. Drop a card here to unschedule
+              it.
+            </p>
+          ) : null}
+        </div>
+        {unscheduled.length ? (
+          <ul className="unscheduled-list">
+            {unscheduled.map((j) => (
+              <li key={j.id}>{card(j, null)}</li>
+            ))}
+          </ul>
+        ) : (
+          <p className="muted small">Every open job has a time. New jobs and converted requests wait here.</p>
+        )}
+        {board.unscheduledTotal > board.unscheduled.length ? (
+          <p className="muted small">
+            Showing the {board.unscheduled.length} oldest. <a href="/jobs?status=unscheduled">All unscheduled jobs</a>
+          </p>
+        ) : null}
+      </section>
+      <section className={`board board-${board.view}`} aria-label={boardLabel}>
+        {rows.length === 0 ? (
+          <EmptyState title="No technicians yet">
+            <p>
+              Add technicians on the <Link to="/team">Team</Link> page; each gets a row here.
+            </p>
+          </EmptyState>
+        ) : board.view === "week" ? (
+          <WeekGrid board={board} rows={rows} card={card} dropZone={dropZone} isHover={isHover} />
+        ) : (
+          <DayGrid board={board} rows={rows} card={card} dropZone={dropZone} hover={hover} />
+        )}
+      </section>
+    </>
+  );
+
   return (
     <>
       <div className="board-notices" aria-live="polite">
@@ -323,60 +392,27 @@ export function ScheduleBoard({ board, returnTo }: { board: Board; returnTo: str
       {moves.map((m) => (
         <PendingMove key={m.key} move={m} onSettled={settled} />
       ))}
-      {/* eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-static-element-interactions -- the links inside are the controls; this only routes their clicks in the app */}
-      <div className={`board-layout${board.ownOnly ? " board-own" : ""}`} onClick={followLinks}>
-        <section
-          className="unscheduled"
-          aria-labelledby="unscheduled-title"
-          {...(canDrag ? unscheduledZone(drop, dragged, setHover) : {})}
-        >
-          <div className="unscheduled-head">
-            <h2 id="unscheduled-title">
-              Unscheduled{" "}
-              <span className="count">
-                {unscheduled.length < board.unscheduled.length ? unscheduled.length : board.unscheduledTotal}
-              </span>
-            </h2>
-            {board.canMove ? (
-              <p className="muted small board-tip">
-                Drag a card onto a technician and a time, or use its <em>Move</em> link. Drop a card here to unschedule
-                it.
-              </p>
-            ) : null}
-          </div>
-          {unscheduled.length ? (
-            <ul className="unscheduled-list">
-              {unscheduled.map((j) => (
-                <li key={j.id}>{card(j, null)}</li>
-              ))}
-            </ul>
-          ) : (
-            <p className="muted small">Every open job has a time. New jobs and converted requests wait here.</p>
-          )}
-          {board.unscheduledTotal > board.unscheduled.length ? (
-            <p className="muted small">
-              Showing the {board.unscheduled.length} oldest.{" "}
-              <Link to="/jobs?status=unscheduled">All unscheduled jobs</Link>
-            </p>
-          ) : null}
-        </section>
-        <section
-          className={`board board-${board.view}`}
-          aria-label={board.view === "day" ? "Day schedule by technician" : "Week schedule by technician"}
-        >
-          {rows.length === 0 ? (
-            <EmptyState title="No technicians yet">
-              <p>
-                Add technicians on the <Link to="/team">Team</Link> page; each gets a row here.
-              </p>
-            </EmptyState>
-          ) : board.view === "week" ? (
-            <WeekGrid board={board} rows={rows} card={card} dropZone={dropZone} isHover={isHover} />
-          ) : (
-            <DayGrid board={board} rows={rows} card={card} dropZone={dropZone} hover={hover} />
-          )}
-        </section>
-      </div>
+      {keep && keepBoard ? (
+        <Kept
+          tag="div"
+          className={`board-layout${board.ownOnly ? " board-own" : ""}`}
+          keep={keep}
+          kind="week-board"
+          inputs={{ board, back }}
+          render={() => {
+            const placed = placeCards(board, moves, resizing);
+            return layout(
+              placeRows(board, placed),
+              placed.filter((j) => !j.start),
+            );
+          }}
+        />
+      ) : (
+        // eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-static-element-interactions -- the links inside are the controls; this only routes their clicks in the app
+        <div className={`board-layout${board.ownOnly ? " board-own" : ""}`} onClick={followLinks}>
+          {layout(rows, unscheduled)}
+        </div>
+      )}
       <Legend />
     </>
   );
@@ -400,17 +436,10 @@ function unscheduledZone(
   };
 }
 
-/**
- * The board's rows and unscheduled list, with the changes on their way applied: each visit in
- * the row of each crew member (a visit with no crew in "Unassigned"), overlaps marked per row.
- */
-function place(
-  board: Board,
-  moves: Move[],
-  resizing: { cardId: string; end: string } | null,
-): { rows: PlacedRow[]; unscheduled: PlacedJob[] } {
+/** The board's cards (visits and unscheduled jobs) with the changes on their way applied. */
+function placeCards(board: Board, moves: Move[], resizing: { cardId: string; end: string } | null): PlacedJob[] {
   const moved = new Map(moves.map((m) => [m.cardId, m]));
-  const shown: PlacedJob[] = [...board.visits, ...board.unscheduled].map((j) => {
+  return [...board.visits, ...board.unscheduled].map((j) => {
     const id = cardKey(j);
     const m = moved.get(id);
     const placed: PlacedJob = m
@@ -429,6 +458,13 @@ function place(
     if (resizing?.cardId === id) placed.end = resizing.end;
     return placed;
   });
+}
+
+/**
+ * The board's rows: each placed card in the row of each crew member (a visit with no crew in
+ * "Unassigned"), overlaps marked per row.
+ */
+function placeRows(board: Board, shown: PlacedJob[]): PlacedRow[] {
   const names = new Map(board.members.map((m) => [m.id, m.name]));
   const first = board.days[0];
   const after = board.days[board.days.length - 1] + "T24:00";
@@ -454,8 +490,7 @@ function place(
     for (const j of unassigned.jobs) j.overlaps = false;
     rows.push(unassigned);
   }
-  const unscheduled = shown.filter((j) => !j.start);
-  return { rows, unscheduled };
+  return rows;
 }
 
 function PendingMove({ move, onSettled }: { move: Move; onSettled: (m: Move, reply: MoveReply) => void }) {
@@ -519,9 +554,11 @@ function WeekGrid({
             </th>
             {board.days.map((d) => (
               <th key={d} scope="col" className={d === board.today ? "is-today" : undefined}>
-                <Link to={`/schedule?view=day&date=${d}`} aria-label={`${weekdayName(d)} ${shortDate(d)}, day view`}>
+                {/* A plain anchor, followed in the app by the board's click handler (see `followLinks`):
+                    the grid is rendered apart from the router on the server. */}
+                <a href={`/schedule?view=day&date=${d}`} aria-label={`${weekdayName(d)} ${shortDate(d)}, day view`}>
                   <span className="day-name">{weekdayName(d)}</span> <span className="day-date">{shortDate(d)}</span>
-                </Link>
+                </a>
               </th>
             ))}
           </tr>
@@ -681,6 +718,7 @@ function JobCard({
   compact,
   style,
   returnTo,
+  timeZone,
   canMove,
   refused,
   resize,
@@ -691,6 +729,8 @@ function JobCard({
   compact: boolean;
   style?: React.CSSProperties;
   returnTo: string;
+  /** The viewer's zone (the board's), for the running clock. */
+  timeZone: string;
   canMove: boolean;
   refused: boolean;
   resize: React.ReactNode;
@@ -750,7 +790,7 @@ function JobCard({
       ) : null}
       {job.clock ? (
         <p className="job-clock small">
-          <ClockSince startedAt={job.clock.startedAt} onSiteAt={job.clock.onSiteAt} />
+          <ClockSinceIn startedAt={job.clock.startedAt} onSiteAt={job.clock.onSiteAt} timeZone={timeZone} />
         </p>
       ) : null}
       {job.outsideWindow ? <p className="visually-hidden">{job.outsideWindow}</p> : null}

@@ -1,0 +1,94 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { createElement } from "react";
+import { renderToString } from "react-dom/server";
+import {
+  keepMarkup,
+  keptMarkupFigures,
+  markupKey,
+  MARKUP_CHARS_KEPT,
+} from "../../app/services/schedule/kept-markup.server";
+
+// Server markup kept per content (docs/decisions/465): rendered once for equal inputs, byte for
+// byte what a fresh render gives, and rendered anew when any input changes. Counts, not timing.
+
+type Card = { id: string; title: string; tech: string; start: string };
+const Grid = ({ cards, back }: { cards: Card[]; back: string }) =>
+  createElement(
+    "ul",
+    null,
+    cards.map((c) =>
+      createElement(
+        "li",
+        { key: c.id, "data-start": c.start },
+        c.title,
+        " ",
+        c.tech,
+        createElement("a", { href: back }),
+      ),
+    ),
+  );
+
+const week = (): { cards: Card[]; back: string } => ({
+  cards: [
+    { id: "v1", title: "Boiler service", tech: "Dana Diaz", start: "2026-06-16T09:00" },
+    { id: "v2", title: "Replace water heater", tech: "Eli Moreau", start: "2026-06-17T13:00" },
+  ],
+  back: "/schedule?view=week&date=2026-06-16",
+});
+
+test("the same inputs render once and give a fresh render's bytes; any changed input renders anew", () => {
+  let renders = 0;
+  const keep = (inputs: { cards: Card[]; back: string }) =>
+    keepMarkup("unit-grid", inputs, () => {
+      renders++;
+      return createElement(Grid, inputs);
+    });
+  const fresh = (inputs: { cards: Card[]; back: string }) => renderToString(createElement(Grid, inputs));
+
+  const before = keptMarkupFigures();
+  const first = keep(week());
+  assert.equal(renders, 1);
+  assert.equal(first, fresh(week()), "a kept render is the fresh render");
+  for (let i = 0; i < 5; i++) assert.equal(keep(week()), first);
+  assert.equal(renders, 1, "equal inputs (a new but equal object each time) are rendered once");
+  const after = keptMarkupFigures();
+  assert.equal(after.rendered - before.rendered, 1);
+  assert.equal(after.reused - before.reused, 5);
+
+  // A visit moved, a technician renamed, another return address: each a new render, each fresh.
+  const changes: Array<(w: { cards: Card[]; back: string }) => void> = [
+    (w) => (w.cards[0].start = "2026-06-18T09:00"),
+    (w) => (w.cards[1].tech = "Eli Moreau-Laurent"),
+    (w) => (w.cards[0].title = "Boiler service (annual)"),
+    (w) => (w.back = "/schedule?view=week&date=2026-06-17"),
+    (w) => w.cards.pop(),
+  ];
+  for (const change of changes) {
+    const inputs = week();
+    change(inputs);
+    const n: number = renders;
+    const out = keep(inputs);
+    assert.equal(renders, n + 1, `a changed input renders anew: ${change}`);
+    assert.notEqual(out, first);
+    assert.equal(out, fresh(inputs));
+  }
+  // Back to the first content: the kept markup again, not a render.
+  const n: number = renders;
+  assert.equal(keep(week()), first);
+  assert.equal(renders, n);
+});
+
+test("the key covers the piece's kind and every input; the kept markup is bounded", () => {
+  assert.equal(markupKey("week-grid", week()), markupKey("week-grid", week()));
+  assert.notEqual(markupKey("week-grid", week()), markupKey("day-grid", week()));
+  const other = week();
+  other.cards[1].id = "v3";
+  assert.notEqual(markupKey("week-grid", week()), markupKey("week-grid", other));
+
+  // Pieces of an eighth of the bound each: the process never keeps more than the bound.
+  const big = "x".repeat(MARKUP_CHARS_KEPT / 8 - 100);
+  for (let i = 0; i < 12; i++) keepMarkup("unit-big", { i }, () => createElement("p", null, big));
+  const figures = keptMarkupFigures();
+  assert.ok(figures.chars <= MARKUP_CHARS_KEPT, `${figures.chars} characters kept`);
+});
