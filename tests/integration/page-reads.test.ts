@@ -10,6 +10,7 @@ import {
   dashboardCounts,
   dashboardLists,
 } from "../../app/services/dashboard/dashboard.server";
+import { waitingJobsWhere } from "../../app/services/schedule/board.server";
 import { PERSON_WEEK_VISITS_SQL, personWeekVisitsBind } from "../../app/services/timesheets/timesheets.server";
 import { createCustomer, createTenantWithUsers, type TestTenant } from "../helpers/fixtures";
 import { planReads } from "../helpers/plans";
@@ -81,4 +82,25 @@ test("a person's timesheet week reads the visits of that week, not the tenant's 
   const { byTable } = await planReads(A.id, PERSON_WEEK_VISITS_SQL, bind, { asOnBigTables: true });
   const history = (byTable.visits ?? 0) + (byTable.visit_assignees ?? 0);
   assert.ok(history <= 4 * shown.length, `read ${JSON.stringify(byTable)} to show ${shown.length} visits`);
+});
+
+test("the board's unscheduled list reads its 100 oldest waiting jobs and counts them from the waiting jobs' index", async () => {
+  const B = await createTenantWithUsers("Waiting jobs plumbing");
+  const customer = await createCustomer(B.id);
+  // Thousands of waiting jobs and thousands of finished ones without a start.
+  await rows(
+    `INSERT INTO jobs (tenant_id, customer_id, title, status, created_at)
+     SELECT $1, $2, 'Job ' || g, CASE WHEN g % 2 = 0 THEN 'unscheduled' ELSE 'cancelled' END, now() - g * interval '1 minute'
+       FROM generate_series(1, 6000) g`,
+    [B.id, customer.id],
+  );
+  await rows(`ANALYZE jobs`);
+  const oldest = `SELECT j.id FROM jobs j WHERE ${waitingJobsWhere()} ORDER BY j.created_at, j.id LIMIT 100`;
+  assert.equal((await rows(oldest, [B.id])).length, 100);
+  const first = await planReads(B.id, oldest, [B.id], { asOnBigTables: true });
+  assert.ok(first.read <= 100, `read ${first.read} jobs for the 100 oldest waiting`);
+  const count = `SELECT count(*)::int AS n FROM jobs j WHERE ${waitingJobsWhere()}`;
+  assert.equal((await one<{ n: number }>(count, [B.id]))!.n, 3000);
+  const counted = await planReads(B.id, count, [B.id], { asOnBigTables: true });
+  assert.ok(counted.read <= 3000, `read ${counted.read} jobs to count 3,000 waiting (not the finished ones)`);
 });

@@ -119,6 +119,15 @@ const JOB_FROM = `JOIN customers c ON c.tenant_id = j.tenant_id AND c.id = j.cus
  * their own row, their own visits and their own unscheduled jobs; office and above see everyone
  * (and any other member on a crew in the window, and the visits nobody is assigned to).
  */
+
+/**
+ * The jobs waiting for a visit ($1 the tenant, `own` a further condition): the expressions of
+ * the jobs_waiting partial index (migration 0370), so the 100 oldest and their count are read
+ * from it.
+ */
+export const waitingJobsWhere = (own = "") =>
+  `j.tenant_id = $1 AND coalesce(j.scheduled_start, 'infinity'::timestamptz) = 'infinity'::timestamptz
+          AND j.status NOT IN ('completed', 'cancelled') ${own}`;
 export async function scheduleBoard(
   actor: Actor,
   params: z.infer<typeof boardParamsSchema>,
@@ -161,8 +170,7 @@ export async function scheduleBoard(
     // labour hours (docs/decisions/310-visits-on-the-board.md).
     // The oldest waiting jobs are picked through that index first; only those 100 are joined
     // to their customers, requests and quotes (a tenant may have thousands waiting).
-    const waitingWhere = `j.tenant_id = $1 AND coalesce(j.scheduled_start, 'infinity'::timestamptz) = 'infinity'
-          AND j.status NOT IN ('completed', 'cancelled') ${waitingOwn}`;
+    const waitingWhere = waitingJobsWhere(waitingOwn);
     const waiting = await rows<CardRow>(
       `WITH w AS (
          SELECT j.id, j.created_at FROM jobs j WHERE ${waitingWhere} ORDER BY j.created_at, j.id LIMIT ${UNSCHEDULED_LIMIT}
