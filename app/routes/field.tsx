@@ -14,7 +14,7 @@ import type { FormReply } from "~/http/conform.server";
 import { setFlash } from "~/services/accounts/sessions.server";
 import { fieldDay } from "~/services/field/jobs.server";
 import { applyFieldAction } from "~/services/field/mutations.server";
-import { fieldFormAction } from "~/services/field/field-form.server";
+import { fieldFormAction } from "~/http/field-form.server";
 import type { FieldFormInput } from "~/services/field/mutation-schemas";
 import { STATUS_LABELS } from "~/services/field/protocol";
 import fieldStyles from "~/styles/field.css";

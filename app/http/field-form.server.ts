@@ -1,5 +1,5 @@
 import { formAction } from "~/http/conform.server";
-import { fieldFormSchema, type FieldFormInput } from "./mutation-schemas";
+import { fieldFormSchema, type FieldFormInput } from "~/services/field/mutation-schemas";
 
 /**
  * The field page's forms without JavaScript, read and checked on the server. The route reaches
