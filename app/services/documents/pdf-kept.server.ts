@@ -7,16 +7,16 @@
 // drawing would not draw now. The same invoice downloaded again by the office, the customer's
 // portal or a calendar of reminders is drawn once.
 import { createHash } from "node:crypto";
+import { KeptBySize } from "~/utils/kept-by-size";
 import type { PdfDocument } from "./pdf-layout.server";
 
 /** The bytes kept at most per process (least recently used out first). */
 export const PDF_BYTES_KEPT = 32 * 1024 * 1024;
 
-type Kept = { map: Map<string, Buffer>; bytes: number; drawn: number; reused: number };
 declare global {
-  var __keptPdfs: Kept | undefined;
+  var __keptPdfs: KeptBySize<Buffer> | undefined;
 }
-const kept = (): Kept => (globalThis.__keptPdfs ??= { map: new Map(), bytes: 0, drawn: 0, reused: 0 });
+const kept = () => (globalThis.__keptPdfs ??= new KeptBySize<Buffer>(PDF_BYTES_KEPT, (pdf) => pdf.length));
 
 /** The hash of everything the drawing reads: the tenant, the document's data, its image bytes. */
 export function pdfKey(tenantId: string, doc: PdfDocument): string {
@@ -32,31 +32,12 @@ export function pdfKey(tenantId: string, doc: PdfDocument): string {
 
 /** The kept PDF for this content, or `draw()`'s, kept for the next request. */
 export async function keptPdf(tenantId: string, doc: PdfDocument, draw: () => Promise<Buffer>): Promise<Buffer> {
-  const k = kept();
   const key = pdfKey(tenantId, doc);
-  const hit = k.map.get(key);
-  if (hit) {
-    k.map.delete(key);
-    k.map.set(key, hit);
-    k.reused++;
-    return hit;
-  }
-  const pdf = await draw();
-  k.drawn++;
-  if (pdf.length <= PDF_BYTES_KEPT / 8 && !k.map.has(key)) {
-    k.map.set(key, pdf);
-    k.bytes += pdf.length;
-    for (const [old, bytes] of k.map) {
-      if (k.bytes <= PDF_BYTES_KEPT) break;
-      k.map.delete(old);
-      k.bytes -= bytes.length;
-    }
-  }
-  return pdf;
+  return kept().get(key) ?? kept().keep(key, await draw());
 }
 
 /** How many PDFs this process drew and how many it served again (the health check's figures). */
 export const keptPdfFigures = () => {
   const k = kept();
-  return { kept: k.map.size, bytes: k.bytes, drawn: k.drawn, reused: k.reused };
+  return { kept: k.count, bytes: k.size, drawn: k.made, reused: k.reused };
 };

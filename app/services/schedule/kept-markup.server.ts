@@ -7,15 +7,15 @@
 import { createHash } from "node:crypto";
 import { renderToString } from "react-dom/server";
 import type { KeepMarkup } from "~/components/kept-markup";
+import { KeptBySize } from "~/utils/kept-by-size";
 
 /** The characters kept at most per process (least recently used out first). */
 export const MARKUP_CHARS_KEPT = 24 * 1024 * 1024;
 
-type Kept = { map: Map<string, string>; chars: number; rendered: number; reused: number };
 declare global {
-  var __keptMarkup: Kept | undefined;
+  var __keptMarkup: KeptBySize<string> | undefined;
 }
-const kept = (): Kept => (globalThis.__keptMarkup ??= { map: new Map(), chars: 0, rendered: 0, reused: 0 });
+const kept = () => (globalThis.__keptMarkup ??= new KeptBySize<string>(MARKUP_CHARS_KEPT, (m) => m.length));
 
 /** The hash of a piece's kind and of everything its render reads. */
 export const markupKey = (kind: string, inputs: unknown) =>
@@ -23,31 +23,12 @@ export const markupKey = (kind: string, inputs: unknown) =>
 
 /** The kept markup for these inputs, or `render()`'s, kept for the next request. */
 export const keepMarkup: KeepMarkup = (kind, inputs, render) => {
-  const k = kept();
   const key = markupKey(kind, inputs);
-  const hit = k.map.get(key);
-  if (hit !== undefined) {
-    k.map.delete(key);
-    k.map.set(key, hit);
-    k.reused++;
-    return hit;
-  }
-  const markup = renderToString(render());
-  k.rendered++;
-  if (markup.length <= MARKUP_CHARS_KEPT / 8) {
-    k.map.set(key, markup);
-    k.chars += markup.length;
-    for (const [old, text] of k.map) {
-      if (k.chars <= MARKUP_CHARS_KEPT) break;
-      k.map.delete(old);
-      k.chars -= text.length;
-    }
-  }
-  return markup;
+  return kept().get(key) ?? kept().keep(key, renderToString(render()));
 };
 
 /** How many pieces this process rendered and how many it served again (the health check's figures). */
 export const keptMarkupFigures = () => {
   const k = kept();
-  return { kept: k.map.size, chars: k.chars, rendered: k.rendered, reused: k.reused };
+  return { kept: k.count, chars: k.size, rendered: k.made, reused: k.reused };
 };
