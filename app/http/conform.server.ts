@@ -119,7 +119,7 @@ export type FormActionOptions = {
 // parse's CPU (docs/decisions/450). The copy depends only on the schema, so it is made once
 // per schema object.
 const COERCED = new WeakMap<z.ZodTypeAny, z.ZodTypeAny>();
-function coercedOnce<S extends z.ZodTypeAny>(schema: S): S {
+export function coercedOnce<S extends z.ZodTypeAny>(schema: S): S {
   let coerced = COERCED.get(schema);
   if (!coerced) {
     coerced = coerceFormValue(schema) as unknown as z.ZodTypeAny;
