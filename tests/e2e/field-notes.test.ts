@@ -70,6 +70,9 @@ describe("browser: the field app's notes", { skip: SKIP_BROWSER }, () => {
       await signIn(page, s.t.users.technician.email, DEFAULT_PASSWORD);
       await page.goto("/field");
       await page.getByText("All changes synced").waitFor();
+      // The page's low-priority module preloads finish before the phone goes offline (under a
+      // loaded CI machine one was still in flight and failed with ERR_INTERNET_DISCONNECTED).
+      await page.waitForLoadState("networkidle");
       await context.setOffline(true);
       const job = card(page, "Water heater replacement");
       await job.getByLabel("Add a note").fill("Anode rod replaced too.");
