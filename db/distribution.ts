@@ -56,7 +56,8 @@ type Queryable = Pick<pg.Client, "query">;
  *    default on delete or update (Citus refuses those actions on the distribution column's key);
  * 4. no reference or local table references a tenant table or the root;
  * 5. the app's own functions are PL/pgSQL (SQL functions with parameters are inlined and then
- *    cannot be planned as one tenant's query).
+ *    cannot be planned as one tenant's query);
+ * 6. every trigger function of a tenant table is shard-local (`shardLocalViolations`).
  */
 export async function distributionViolations(client: Queryable): Promise<string[]> {
   const out: string[] = [];
@@ -134,6 +135,77 @@ export async function distributionViolations(client: Queryable): Promise<string[
   );
   for (const f of functions) {
     if (f.language !== "plpgsql") out.push(`${f.name}: written in ${f.language}, not PL/pgSQL`);
+  }
+
+  const { rows: triggers } = await client.query<{ name: string; source: string; transitions: string[] }>(
+    `SELECT p.proname AS name, p.prosrc AS source,
+            array_remove(array_agg(DISTINCT t.tgoldtable::text) || array_agg(DISTINCT t.tgnewtable::text), NULL) AS transitions
+       FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid JOIN pg_class c ON c.oid = t.tgrelid
+      WHERE NOT t.tgisinternal AND c.relnamespace = 'public'::regnamespace AND p.pronamespace = 'public'::regnamespace
+      GROUP BY p.proname, p.prosrc ORDER BY 1`,
+  );
+  const onShards = new Set([DISTRIBUTION_ROOT, ...tenantTables]);
+  for (const t of triggers) out.push(...shardLocalViolations(t.name, t.source, onShards, t.transitions));
+  return out;
+}
+
+/** How a statement of a trigger function may name the row's one tenant. */
+const TENANT_VALUE = String.raw`(?:v_tenant|p_tenant|OLD\.tenant_id|NEW\.tenant_id|NEW\.id|OLD\.id)\b`;
+const NOT_AN_ALIAS = new Set(
+  "where on set join left right inner full cross using values select group order limit returning as and or natural lateral".split(
+    " ",
+  ),
+);
+
+/**
+ * On a Citus cluster a trigger fires on the shard of its row, on the node holding the row's
+ * tenant, and may read and write only that node's co-located shards: a query that is not
+ * provably one tenant's is refused there ("cannot execute a distributed query from a query on
+ * a shard"; docs/decisions/496-summaries-on-a-citus-cluster.md). So, read from a trigger
+ * function's source, each statement that names a distributed table must:
+ * - not also name a transition table (`new_rows`, `old_rows`, ...): Citus cannot plan the two
+ *   together; the changed rows are copied into arrays or variables first;
+ * - filter each distributed table it reads, updates or deletes by one tenant value
+ *   (`<alias>.tenant_id = v_tenant`, `tenants.id = NEW.tenant_id`, ...);
+ * - insert rows whose tenant is that value (`VALUES (v_tenant, ...` or `SELECT v_tenant, ...`).
+ */
+export function shardLocalViolations(
+  name: string,
+  source: string,
+  distributed: ReadonlySet<string>,
+  transitions: readonly string[],
+): string[] {
+  const out: string[] = [];
+  const code = source.replace(/--[^\n]*/g, "");
+  for (const raw of code.split(";")) {
+    const statement = raw.replace(/\s+/g, " ");
+    const refs = [
+      ...statement.matchAll(
+        /\b(FROM|JOIN|INTO|UPDATE|USING)\s+(?:ONLY\s+)?([a-z_][a-z0-9_]*)(?=(?:\s+(?:AS\s+)?([a-z_][a-z0-9_]*))?)/gi,
+      ),
+    ]
+      .map((m) => ({ clause: m[1]!.toUpperCase(), table: m[2]!.toLowerCase(), alias: m[3]?.toLowerCase() }))
+      .filter((r) => distributed.has(r.table));
+    if (refs.length === 0) continue;
+    const where = statement.trim().slice(0, 60);
+    const transition = transitions.find((t) => new RegExp(String.raw`\b${t}\b`, "i").test(statement));
+    if (transition)
+      out.push(
+        `${name}: names the transition table ${transition} and ${refs[0]!.table} in one statement ("${where}...")`,
+      );
+    for (const r of refs) {
+      if (r.clause === "INTO") {
+        // INSERT INTO <table>: SELECT ... INTO names variables, never a table
+        if (!new RegExp(String.raw`\)\s*(?:VALUES\s*\(|SELECT\s+)${TENANT_VALUE}`, "i").test(statement))
+          out.push(`${name}: inserts into ${r.table} rows not of one tenant value ("${where}...")`);
+        continue;
+      }
+      const alias = r.alias && !NOT_AN_ALIAS.has(r.alias) ? r.alias : r.table;
+      const column = r.table === DISTRIBUTION_ROOT ? "id" : "tenant_id";
+      const filter = new RegExp(String.raw`(?:\b${alias}\.|[^.\w])${column}\s*=\s*${TENANT_VALUE}`, "i");
+      if (!filter.test(statement))
+        out.push(`${name}: reads ${r.table} without ${alias}.${column} = one tenant ("${where}...")`);
+    }
   }
   return out;
 }

@@ -1,52 +1,77 @@
 -- Statement trigger on visit_assignees (insert, update, delete): a completed visit's count
 -- moves with its crew: each member added counts, each removed stops counting, and the count
 -- under no one comes or goes as the crew becomes empty or stops being empty. A visit deleted
--- with its crew left its count already (summaries_visit_deleted) and is skipped by the join.
--- The changed rows are read straight from the transition tables (see summaries_visits.sql):
--- the operation names the source once, and one statement counts for all three.
+-- with its crew left its count already (summaries_visit_deleted) and is skipped: it is no
+-- longer found among the visits.
+-- Shard-local (docs/decisions/496-summaries-on-a-citus-cluster.md): the changed crew rows are
+-- copied out of the transition tables (each named only in its operation's branch), and every
+-- read of a table names one tenant, so on a cluster it runs on the node that holds the tenant.
 -- The one current definition: db/functions.ts applies it when this file changes.
 CREATE OR REPLACE FUNCTION summaries_visit_assignees() RETURNS trigger
  LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $fn$
 DECLARE
-  v_source text := CASE TG_OP
-    WHEN 'INSERT' THEN 'SELECT 1 AS sign, r.tenant_id, r.visit_id, r.user_id FROM new_rows r'
-    WHEN 'DELETE' THEN 'SELECT -1 AS sign, r.tenant_id, r.visit_id, r.user_id FROM old_rows r'
-    ELSE 'SELECT -1 AS sign, r.tenant_id, r.visit_id, r.user_id FROM old_rows r
-          UNION ALL SELECT 1, r.tenant_id, r.visit_id, r.user_id FROM new_rows r' END;
+  v_tenant uuid;
+  v_tenants uuid[];
+  v_zone text;
+  -- the crew rows that came (+1) or went (-1)
+  x_sign int[];
+  x_visit uuid[];
+  x_user uuid[];
+  -- the completed visits among theirs, and how many members each has now
+  v_id uuid[];
+  v_at timestamptz[];
+  k_visit uuid[];
+  k_count bigint[];
 BEGIN
-  -- A crew added to visits not completed (a new visit's, every series visit's) moves no count.
-  -- (Nested: a condition naming new_rows is planned as one query, also in a delete's trigger.)
-  IF TG_OP = 'INSERT' THEN
-    IF NOT EXISTS (SELECT 1 FROM new_rows r JOIN visits v ON v.tenant_id = r.tenant_id AND v.id = r.visit_id
-                    WHERE v.status = 'completed') THEN
-      RETURN NULL;
-    END IF;
+  IF TG_OP = 'DELETE' THEN
+    v_tenants := ARRAY(SELECT DISTINCT r.tenant_id FROM old_rows r);
+  ELSE
+    v_tenants := ARRAY(SELECT DISTINCT r.tenant_id FROM new_rows r);
   END IF;
-  EXECUTE format($q$
-  WITH x AS MATERIALIZED (%s),
-  done AS (
-    SELECT x.sign, x.tenant_id, x.visit_id, x.user_id, v.completed_at, t.time_zone
-      FROM x
-      JOIN visits v ON v.tenant_id = x.tenant_id AND v.id = x.visit_id
-      JOIN tenants t ON t.id = x.tenant_id
-     WHERE v.status = 'completed' AND v.completed_at IS NOT NULL
-  )
-  INSERT INTO summary_deltas (tenant_id, figure, period, party_id, amount)
-  SELECT d.tenant_id, 'visits_completed', d.week, d.party_id, sum(d.sign)
-    FROM (
-      SELECT y.tenant_id, greatest(date_trunc('week', y.completed_at AT TIME ZONE y.time_zone), date_trunc('month', y.completed_at AT TIME ZONE y.time_zone))::date AS week,
-             y.user_id AS party_id, y.sign
-        FROM done y
-      UNION ALL
-      SELECT c.tenant_id, greatest(date_trunc('week', c.completed_at AT TIME ZONE c.time_zone), date_trunc('month', c.completed_at AT TIME ZONE c.time_zone))::date, NULL,
-             (k.now_count = 0)::int - (k.now_count - c.added = 0)::int
-        FROM (SELECT y.tenant_id, y.visit_id, y.completed_at, y.time_zone, sum(y.sign) AS added
-                FROM done y GROUP BY 1, 2, 3, 4) c
-        CROSS JOIN LATERAL (SELECT count(*) AS now_count FROM visit_assignees a WHERE a.tenant_id = c.tenant_id AND a.visit_id = c.visit_id) k
-       WHERE c.added <> 0
-    ) d
-   GROUP BY d.tenant_id, d.week, d.party_id
-  HAVING sum(d.sign) <> 0$q$, v_source);
+  FOREACH v_tenant IN ARRAY v_tenants LOOP
+    IF TG_OP = 'INSERT' THEN
+      SELECT array_agg(1), array_agg(r.visit_id), array_agg(r.user_id) INTO x_sign, x_visit, x_user
+        FROM new_rows r WHERE r.tenant_id = v_tenant;
+    ELSIF TG_OP = 'DELETE' THEN
+      SELECT array_agg(-1), array_agg(r.visit_id), array_agg(r.user_id) INTO x_sign, x_visit, x_user
+        FROM old_rows r WHERE r.tenant_id = v_tenant;
+    ELSE
+      SELECT array_agg(x.sign), array_agg(x.visit_id), array_agg(x.user_id) INTO x_sign, x_visit, x_user
+        FROM (SELECT -1 AS sign, r.visit_id, r.user_id FROM old_rows r WHERE r.tenant_id = v_tenant
+              UNION ALL SELECT 1, r.visit_id, r.user_id FROM new_rows r WHERE r.tenant_id = v_tenant) x;
+    END IF;
+    -- A crew added to visits not completed (a new visit's, every series visit's) moves no count.
+    SELECT array_agg(v.id), array_agg(v.completed_at) INTO v_id, v_at
+      FROM visits v
+     WHERE v.tenant_id = v_tenant AND v.id = ANY (x_visit) AND v.status = 'completed' AND v.completed_at IS NOT NULL;
+    CONTINUE WHEN v_id IS NULL;
+    SELECT array_agg(a.visit_id), array_agg(a.n) INTO k_visit, k_count
+      FROM (SELECT a.visit_id, count(*) AS n FROM visit_assignees a
+             WHERE a.tenant_id = v_tenant AND a.visit_id = ANY (v_id) GROUP BY 1) a;
+    SELECT time_zone INTO v_zone FROM tenants WHERE id = v_tenant;
+
+    INSERT INTO summary_deltas (tenant_id, figure, period, party_id, amount)
+    SELECT v_tenant, 'visits_completed', d.week, d.party_id, sum(d.sign)
+      FROM (
+        -- each member added or removed
+        SELECT greatest(date_trunc('week', v.completed_at AT TIME ZONE v_zone), date_trunc('month', v.completed_at AT TIME ZONE v_zone))::date AS week,
+               x.user_id AS party_id, x.sign
+          FROM unnest(x_sign, x_visit, x_user) x(sign, visit_id, user_id)
+          JOIN unnest(v_id, v_at) v(id, completed_at) ON v.id = x.visit_id
+        UNION ALL
+        -- the count under no one, as the crew stops or starts being empty
+        SELECT greatest(date_trunc('week', c.completed_at AT TIME ZONE v_zone), date_trunc('month', c.completed_at AT TIME ZONE v_zone))::date, NULL,
+               (coalesce(k.n, 0) = 0)::int - (coalesce(k.n, 0) - c.added = 0)::int
+          FROM (SELECT v.id, v.completed_at, sum(x.sign) AS added
+                  FROM unnest(x_sign, x_visit) x(sign, visit_id)
+                  JOIN unnest(v_id, v_at) v(id, completed_at) ON v.id = x.visit_id
+                 GROUP BY 1, 2) c
+          LEFT JOIN unnest(k_visit, k_count) k(visit_id, n) ON k.visit_id = c.id
+         WHERE c.added <> 0
+      ) d
+     GROUP BY d.week, d.party_id
+    HAVING sum(d.sign) <> 0;
+  END LOOP;
   RETURN NULL;
 END
 $fn$;

@@ -1,21 +1,28 @@
 -- Statement trigger on visits and visit_assignees (their changed rows as `changed_rows`): each
 -- job touched follows its visits (job_follow_visits) once per statement, unless the change came
 -- from the job's row itself (jobs_sync_visit and jobs_add_visits set app.visit_sync). A job
--- deleted in the same statement (an import's undo cascading) is skipped by the join.
+-- deleted in the same statement (an import's undo cascading) is no longer found, and skipped.
+-- Shard-local (docs/decisions/496-summaries-on-a-citus-cluster.md): the changed rows' ids are
+-- copied out of the transition table, and every read names one tenant.
 -- The one current definition: db/functions.ts applies it when this file changes.
 CREATE OR REPLACE FUNCTION visits_sync_job() RETURNS trigger LANGUAGE plpgsql AS $fn$
+DECLARE
+  v_tenant uuid;
+  v_ids uuid[];
+  v_job uuid;
 BEGIN
   IF current_setting('app.visit_sync', true) = 'on' THEN RETURN NULL; END IF;
-  IF TG_TABLE_NAME = 'visits' THEN
-    PERFORM job_follow_visits(j.tenant_id, j.id)
-       FROM (SELECT DISTINCT c.tenant_id, c.job_id FROM changed_rows c) c
-       JOIN jobs j ON j.tenant_id = c.tenant_id AND j.id = c.job_id;
-  ELSE
-    PERFORM job_follow_visits(j.tenant_id, j.id)
-       FROM (SELECT DISTINCT v.tenant_id, v.job_id FROM changed_rows c
-               JOIN visits v ON v.tenant_id = c.tenant_id AND v.id = c.visit_id) c
-       JOIN jobs j ON j.tenant_id = c.tenant_id AND j.id = c.job_id;
-  END IF;
+  FOR v_tenant IN SELECT DISTINCT c.tenant_id FROM changed_rows c LOOP
+    IF TG_TABLE_NAME = 'visits' THEN
+      v_ids := ARRAY(SELECT DISTINCT c.job_id FROM changed_rows c WHERE c.tenant_id = v_tenant);
+    ELSE
+      v_ids := ARRAY(SELECT DISTINCT c.visit_id FROM changed_rows c WHERE c.tenant_id = v_tenant);
+      v_ids := ARRAY(SELECT DISTINCT v.job_id FROM visits v WHERE v.tenant_id = v_tenant AND v.id = ANY (v_ids));
+    END IF;
+    FOR v_job IN SELECT j.id FROM jobs j WHERE j.tenant_id = v_tenant AND j.id = ANY (v_ids) ORDER BY j.id LOOP
+      PERFORM job_follow_visits(v_tenant, v_job);
+    END LOOP;
+  END LOOP;
   RETURN NULL;
 END
 $fn$;

@@ -79,6 +79,27 @@ test("a new table with a global unique key is refused (and so are the other brok
       sql: `CREATE FUNCTION count_jobs(p uuid) RETURNS bigint LANGUAGE sql AS 'SELECT count(*) FROM jobs WHERE tenant_id = p'`,
       says: [/^count_jobs\(uuid\): written in sql, not PL\/pgSQL$/],
     },
+    {
+      // A trigger as the summaries were first written: on a cluster each fails on the shard
+      // (docs/decisions/496-summaries-on-a-citus-cluster.md).
+      sql: `CREATE FUNCTION notes_count() RETURNS trigger LANGUAGE plpgsql AS $fn$
+            DECLARE v_tenant uuid; v_n bigint; v_zone text;
+            BEGIN
+              INSERT INTO summary_deltas (tenant_id, figure, period, amount)
+              SELECT r.tenant_id, 'quotes_sent', now()::date, count(*) FROM added r JOIN customers c ON c.tenant_id = r.tenant_id AND c.id = r.customer_id GROUP BY 1;
+              SELECT count(*) INTO v_n FROM jobs j WHERE j.customer_id IS NOT NULL;
+              SELECT count(*) INTO v_n FROM jobs j WHERE j.tenant_id = v_tenant;
+              SELECT time_zone INTO v_zone FROM tenants WHERE id = v_tenant;
+              RETURN NULL;
+            END $fn$;
+            CREATE TRIGGER notes_count AFTER INSERT ON jobs REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION notes_count()`,
+      says: [
+        /^notes_count: names the transition table added and summary_deltas in one statement/,
+        /^notes_count: inserts into summary_deltas rows not of one tenant value/,
+        /^notes_count: reads customers without c\.tenant_id = one tenant/,
+        /^notes_count: reads jobs without j\.tenant_id = one tenant/,
+      ],
+    },
   ];
   const refusedByCitus: string[] = [];
   const found = await rolledBack(async () => {
