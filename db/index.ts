@@ -166,6 +166,17 @@ export async function rows<T = Record<string, unknown>>(sql: string, bind: unkno
   return result as T[];
 }
 
+/**
+ * An `INSERT ... SELECT` (without RETURNING) that inserts rows computed from arrays or a
+ * subquery; returns how many. Run with RETURNING and counted: Citus runs such a statement
+ * through the coordinator as a COPY, which row-level security refuses, unless the statement
+ * returns rows (docs/decisions/228-citus-run.md).
+ */
+export async function insertSelect(sql: string, bind: unknown[] = [], t?: Tx): Promise<number> {
+  const [r] = await rows<{ n: number }>(`WITH ins AS (${sql} RETURNING 1) SELECT count(*)::int AS n FROM ins`, bind, t);
+  return r!.n;
+}
+
 export async function one<T = Record<string, unknown>>(
   sql: string,
   bind: unknown[] = [],

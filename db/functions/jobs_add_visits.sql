@@ -15,6 +15,7 @@ DECLARE
   n_status text[];
   n_completed timestamptz[];
   n_assignee uuid[];
+  v_count bigint;
 BEGIN
   IF v_prev = 'on' THEN RETURN NULL; END IF;
   PERFORM set_config('app.visit_sync', 'on', true);
@@ -27,11 +28,19 @@ BEGIN
       CROSS JOIN LATERAL (SELECT CASE WHEN a.status IN ('scheduled', 'en_route', 'in_progress', 'on_hold', 'completed', 'cancelled')
                                       THEN a.status ELSE 'scheduled' END AS status) s
      WHERE a.tenant_id = v_tenant AND a.scheduled_start IS NOT NULL;
-    INSERT INTO visits (tenant_id, id, job_id, starts_at, ends_at, status, completed_at)
-    SELECT v_tenant, n.id, n.job_id, n.starts_at, n.ends_at, n.status, n.completed_at
-      FROM unnest(n_visit, n_job, n_start, n_end, n_status, n_completed) n(id, job_id, starts_at, ends_at, status, completed_at);
-    INSERT INTO visit_assignees (tenant_id, visit_id, user_id)
-    SELECT v_tenant, n.id, n.user_id FROM unnest(n_visit, n_assignee) n(id, user_id) WHERE n.user_id IS NOT NULL;
+    -- Each insert returns its rows (counted): on a cluster an INSERT ... SELECT that returns
+    -- nothing runs as a COPY, which row-level security refuses (docs/decisions/228-citus-run.md).
+    WITH ins AS (
+      INSERT INTO visits (tenant_id, id, job_id, starts_at, ends_at, status, completed_at)
+      SELECT v_tenant, n.id, n.job_id, n.starts_at, n.ends_at, n.status, n.completed_at
+        FROM unnest(n_visit, n_job, n_start, n_end, n_status, n_completed) n(id, job_id, starts_at, ends_at, status, completed_at)
+      RETURNING 1
+    ) SELECT count(*) INTO v_count FROM ins;
+    WITH ins AS (
+      INSERT INTO visit_assignees (tenant_id, visit_id, user_id)
+      SELECT v_tenant, n.id, n.user_id FROM unnest(n_visit, n_assignee) n(id, user_id) WHERE n.user_id IS NOT NULL
+      RETURNING 1
+    ) SELECT count(*) INTO v_count FROM ins;
   END LOOP;
   PERFORM set_config('app.visit_sync', coalesce(v_prev, ''), true);
   RETURN NULL;

@@ -13,7 +13,8 @@ DECLARE
 BEGIN
   IF current_setting('app.visit_sync', true) = 'on' THEN RETURN NULL; END IF;
   FOR v_tenant IN SELECT DISTINCT c.tenant_id FROM changed_rows c LOOP
-    IF TG_TABLE_NAME = 'visits' THEN
+    -- On a cluster the trigger fires on the table's shard, visits_<shard id>.
+    IF TG_TABLE_NAME ~ '^visits(_[0-9]+)?$' THEN
       v_ids := ARRAY(SELECT DISTINCT c.job_id FROM changed_rows c WHERE c.tenant_id = v_tenant);
     ELSE
       v_ids := ARRAY(SELECT DISTINCT c.visit_id FROM changed_rows c WHERE c.tenant_id = v_tenant);

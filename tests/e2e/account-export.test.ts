@@ -30,7 +30,11 @@ describe("browser: /settings/export", { skip: SKIP_BROWSER }, () => {
     const link = page.getByRole("link", { name: /Download the ZIP/ });
     for (let i = 0; i < 120 && !(await link.count()); i++) {
       await page.waitForTimeout(500);
-      if (!(await link.count())) await page.goto("/settings/export");
+      // The page's own refresh may start a navigation at the same moment, aborting this one.
+      if (!(await link.count()))
+        await page.goto("/settings/export").catch((e: unknown) => {
+          if (!String(e).includes("net::ERR_ABORTED")) throw e;
+        });
     }
     await link.waitFor();
     return link;

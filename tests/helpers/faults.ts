@@ -40,12 +40,22 @@ export type HeldLock = {
 export async function holdLock(sql: string, params: unknown[] = []): Promise<HeldLock> {
   const client = await connect();
   const pid = (await client.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0].pid;
+  // On a Citus cluster the row lives on a worker, where the servers' statements wait for it:
+  // the cluster-wide view of lock waits names each backend by its global pid.
+  const citus = (
+    await client.query<{ citus: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus') AS citus`,
+    )
+  ).rows[0].citus;
+  const gpid = citus
+    ? (await client.query<{ gpid: string }>(`SELECT citus_backend_gpid()::text AS gpid`)).rows[0].gpid
+    : null;
   await client.query("BEGIN");
   await client.query(sql, params);
   let released = false;
   return {
     pid,
-    waiters: async () => backendsBlockedBy(pid),
+    waiters: async () => (gpid ? clusterBackendsBlockedBy(gpid) : backendsBlockedBy(pid)),
     release: async () => {
       if (released) return;
       released = true;
@@ -61,6 +71,15 @@ export async function backendsBlockedBy(pid: number): Promise<number[]> {
     pid,
   ]);
   return found.map((r) => r.pid);
+}
+
+/** On a Citus cluster: the global pids of the backends, on any node, waiting for a lock that `gpid` holds. */
+async function clusterBackendsBlockedBy(gpid: string): Promise<number[]> {
+  const found = await rows<{ gpid: string }>(
+    `SELECT DISTINCT waiting_gpid::text AS gpid FROM citus_lock_waits WHERE blocking_gpid = $1::bigint`,
+    [gpid],
+  );
+  return found.map((r) => Number(r.gpid));
 }
 
 /** The sessions a server opened (its DB_APPLICATION_NAME), with what each is doing. */

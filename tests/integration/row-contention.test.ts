@@ -96,6 +96,7 @@ test("twenty converts of one locked, approved quote: none answers 503; all land 
     () => Array.from({ length: 20 }, () => office.post(`/quotes/${quote.id}/convert`, { _csrf: csrf })),
   );
   const statuses = answers.map((r) => r.status);
+  if (process.env.DEBUG_LOGS) console.log(server.logs.join("").slice(-4000));
   assert.ok(
     statuses.every((s) => s === 303),
     `answers: ${statuses.join(",")}`,

@@ -90,6 +90,7 @@ test("a new table with a global unique key is refused (and so are the other brok
               SELECT count(*) INTO v_n FROM jobs j WHERE j.customer_id IS NOT NULL;
               SELECT count(*) INTO v_n FROM jobs j WHERE j.tenant_id = v_tenant;
               SELECT time_zone INTO v_zone FROM tenants WHERE id = v_tenant;
+              IF TG_TABLE_NAME = 'jobs' THEN RETURN NULL; END IF;
               RETURN NULL;
             END $fn$;
             CREATE TRIGGER notes_count AFTER INSERT ON jobs REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION notes_count()`,
@@ -98,6 +99,7 @@ test("a new table with a global unique key is refused (and so are the other brok
         /^notes_count: inserts into summary_deltas rows not of one tenant value/,
         /^notes_count: reads customers without c\.tenant_id = one tenant/,
         /^notes_count: reads jobs without j\.tenant_id = one tenant/,
+        /^notes_count: compares TG_TABLE_NAME exactly$/,
       ],
     },
   ];

@@ -3,7 +3,7 @@
 // objects: half the bytes, and jsonb reads an array element by position), so the commit is one
 // `INSERT ... SELECT ... FROM jsonb_array_elements(...)` per table, never a loop.
 import { randomUUID } from "node:crypto";
-import { rows, type Tx } from "../../../db/index";
+import { insertSelect, rows, type Tx } from "../../../db/index";
 import { addLoginEmailsOfImportRun } from "../../../db/login-emails";
 import { conflict } from "~/utils/app-error";
 import { CUSTOMER_FIELDS } from "~/services/customers/fields";
@@ -348,11 +348,7 @@ export async function insertRecords(
     }
     if (parts.length) {
       if (!checksOwnRows) await freshKeyChecks();
-      // Each part with RETURNING (counted, not sent back): Citus runs an INSERT ... SELECT from a
-      // subquery through the coordinator, as a COPY that row-level security refuses, unless the
-      // statement returns rows (docs/decisions/228-citus-run.md).
-      for (const sql of parts)
-        await rows(`WITH ins AS (${sql} RETURNING 1) SELECT count(*)::int AS n FROM ins`, [tenantId, runId], t);
+      for (const sql of parts) await insertSelect(sql, [tenantId, runId], t);
       if (COMMIT_SQL[type].changed) {
         const [changed] = await rows<{ n: number }>(COMMIT_SQL[type].changed!, [tenantId, runId], t);
         if (changed!.n > 0)

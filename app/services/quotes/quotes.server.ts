@@ -4,7 +4,7 @@
 import { sendPreviewOf } from "~/services/documents/send-preview";
 import { oneAtATime } from "~/services/limits/one-at-a-time.server";
 import { Op } from "sequelize";
-import { inTenant, one, rows, type Tx } from "../../../db/index";
+import { inTenant, insertSelect, one, rows, type Tx } from "../../../db/index";
 import {
   BookingRequest,
   Customer,
@@ -545,7 +545,7 @@ async function copyItemsToJob(t: Tx, quote: Quote, jobId: string, chosen: QuoteI
   const book = await loadRateBook(t, tenantId);
   const { figures } = documentFigures(quote, chosen, book);
   const off = figures.lines.map((f) => f.lineDiscount + f.documentShare);
-  await rows(
+  await insertSelect(
     `INSERT INTO job_items (tenant_id, job_id, position, description, quantity, unit_price_cents, tax_rate, tax_rate_id,
                             discount_type, discount_amount_cents, discount_cents)
      SELECT $1, $2, n, d, q::numeric, p::bigint, r::numeric, nullif(rid, '')::uuid,

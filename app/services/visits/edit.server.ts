@@ -1,4 +1,4 @@
-import { inTenant, one, rows, type Tx } from "../../../db/index";
+import { inTenant, insertSelect, one, rows, type Tx } from "../../../db/index";
 import { conflict, forbidden, notFound, validationFailed } from "~/utils/app-error";
 import type { Actor } from "~/services/accounts/actor";
 import { recordHistory } from "~/services/history/history.server";
@@ -133,7 +133,7 @@ async function setCrew(tenantId: string, visitIds: string[], crew: string[], t: 
     [tenantId, visitIds, crew],
     t,
   );
-  await rows(
+  await insertSelect(
     `INSERT INTO visit_assignees (tenant_id, visit_id, user_id)
      SELECT $1, v, u FROM unnest($2::uuid[]) v CROSS JOIN unnest($3::uuid[]) u ON CONFLICT DO NOTHING`,
     [tenantId, visitIds, crew],

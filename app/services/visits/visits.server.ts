@@ -1,4 +1,4 @@
-import { inTenant, one, rows, type Tx } from "../../../db/index";
+import { inTenant, insertSelect, one, rows, type Tx } from "../../../db/index";
 import { conflict, notFound, validationFailed } from "~/utils/app-error";
 import { isUuid } from "~/utils/crypto.server";
 import { recordScope } from "~/utils/permissions";
@@ -149,7 +149,7 @@ async function setCrew(tenantId: string, visitId: string, crew: Array<{ id: stri
     t,
   );
   if (ids.length)
-    await rows(
+    await insertSelect(
       `INSERT INTO visit_assignees (tenant_id, visit_id, user_id, created_at)
        SELECT $1, $2, u.id, clock_timestamp() + (u.n * interval '1 microsecond')
          FROM unnest($3::uuid[]) WITH ORDINALITY AS u (id, n)
