@@ -5,6 +5,7 @@ import { KeptMarkupProvider } from "~/components/kept-markup";
 import { NonceProvider } from "~/components/nonce";
 import { StylesheetTextProvider } from "~/components/page-links";
 import { requestIdOf } from "~/http/envelope.server";
+import { lowPriorityScripts } from "~/http/low-priority-scripts";
 import { newNonce, withAppHeaders } from "~/http/security-headers.server";
 import { stylesheetText } from "~/http/stylesheets.server";
 import { keepMarkup } from "~/services/schedule/kept-markup.server";
@@ -44,15 +45,6 @@ export default function handleRequest(
   responseHeaders.set("Content-Length", String(body.byteLength));
   return withAppHeaders(request, new Response(body, { headers: responseHeaders, status: responseStatusCode }), nonce);
 }
-
-/**
- * The page's scripts are fetched at low priority: the page is whole without them (it works with
- * JavaScript off), so on a slow network its HTML and images go first and the first paint does
- * not wait behind the scripts that only make it interactive. An attribute React does not render
- * for these links, and one it leaves alone when it hydrates.
- */
-const lowPriorityScripts = (html: string) =>
-  html.replaceAll('<link rel="modulepreload" href="', '<link rel="modulepreload" fetchpriority="low" href="');
 
 /** A page's data request (client-side navigation, `?_data=`): the same headers as the page. */
 export const handleDataRequest: HandleDataRequestFunction = (response, { request }) =>
