@@ -8,7 +8,7 @@ import { requestIdOf } from "~/http/envelope.server";
 import { lowPriorityScripts } from "~/http/low-priority-scripts";
 import { newNonce, withAppHeaders } from "~/http/security-headers.server";
 import { stylesheetText } from "~/http/stylesheets.server";
-import { keepMarkup } from "~/services/schedule/kept-markup.server";
+import { keptPage } from "~/services/schedule/kept-markup.server";
 import { log } from "~/utils/log.server";
 
 /**
@@ -17,7 +17,9 @@ import { log } from "~/utils/log.server";
  *
  * Renders the whole page to a string and answers it in one piece with its length: no route
  * defers data, so there is nothing to stream (docs/decisions/267). A page may keep a piece of
- * its markup per content (docs/decisions/465-week-grid-rendered-once-per-content.md).
+ * its markup per content (docs/decisions/465-week-grid-rendered-once-per-content.md): its kept
+ * bytes are written into the page's in place of a marker
+ * (docs/decisions/476-the-week-board-sends-its-data-short.md).
  */
 export default function handleRequest(
   request: Request,
@@ -26,13 +28,14 @@ export default function handleRequest(
   remixContext: EntryContext,
 ) {
   const nonce = newNonce();
-  const body = Buffer.from(
+  const page = keptPage(nonce);
+  const body = page.bytes(
     "<!DOCTYPE html>" +
       lowPriorityScripts(
         renderToString(
           <NonceProvider value={nonce}>
             <StylesheetTextProvider value={stylesheetText}>
-              <KeptMarkupProvider value={keepMarkup}>
+              <KeptMarkupProvider value={page.keep}>
                 <RemixServer context={remixContext} url={request.url} nonce={nonce} />
               </KeptMarkupProvider>
             </StylesheetTextProvider>
