@@ -29,19 +29,20 @@ export default function handleRequest(
 ) {
   const nonce = newNonce();
   const page = keptPage(nonce);
+  // The preload links are rewritten in the page's own text, not in the kept pieces (whose
+  // bytes go out as they are).
   const body = page.bytes(
     "<!DOCTYPE html>" +
-      lowPriorityScripts(
-        renderToString(
-          <NonceProvider value={nonce}>
-            <StylesheetTextProvider value={stylesheetText}>
-              <KeptMarkupProvider value={page.keep}>
-                <RemixServer context={remixContext} url={request.url} nonce={nonce} />
-              </KeptMarkupProvider>
-            </StylesheetTextProvider>
-          </NonceProvider>,
-        ),
+      renderToString(
+        <NonceProvider value={nonce}>
+          <StylesheetTextProvider value={stylesheetText}>
+            <KeptMarkupProvider value={page.keep}>
+              <RemixServer context={remixContext} url={request.url} nonce={nonce} />
+            </KeptMarkupProvider>
+          </StylesheetTextProvider>
+        </NonceProvider>,
       ),
+    lowPriorityScripts,
   );
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   // With its length the page goes out in one write (no chunked encoding): decision 114.

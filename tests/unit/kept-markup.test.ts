@@ -115,6 +115,10 @@ test("a page's kept pieces are written in place of their markers: the bytes of t
     bytes,
     Buffer.from(`<p>&lt;!--kept 1 0--&gt; Café</p><div>${fresh}</div><section><p>second</p></section>`),
   );
+  // An edit of the page's text (the preload links' rewrite) leaves the kept bytes as they are.
+  const edited = page.bytes(html, (text) => text.replaceAll("<p>", "<p class=x>")).toString();
+  assert.ok(edited.startsWith("<p class=x>&lt;!--kept"));
+  assert.ok(edited.includes(`<div>${fresh}</div>`) && edited.includes("<section><p class=x>second</p>") === false);
   // A page with no kept piece is its string's bytes.
   assert.deepEqual(keptPage("other").bytes("<p>é</p>"), Buffer.from("<p>é</p>"));
 });

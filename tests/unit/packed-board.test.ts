@@ -132,3 +132,19 @@ test("only the run of preload links is marked low priority; a page without them 
   );
   assert.equal(lowPriorityScripts("<p>no scripts</p>"), "<p>no scripts</p>");
 });
+
+test("times a week and more away from the first day, before and after it, come back as they were", () => {
+  const b = board();
+  const starts = ["2026-02-20T23:45", "2026-03-01T00:00", "2026-03-02T00:00", "2026-03-08T23:59", "2026-03-09T00:15"];
+  b.visits = starts.map((start, i) => ({
+    visitId: id(100 + i),
+    jobId: id(200 + i),
+    title: `Visit ${i}`,
+    status: "scheduled",
+    customerName: "Ann Lee",
+    crew: [DANA],
+    start,
+    end: i % 2 ? "2026-03-15T08:00" : start.slice(0, 11) + "23:59",
+  }));
+  assert.deepStrictEqual(unpackBoard(JSON.parse(JSON.stringify(packBoard(b)))), b);
+});

@@ -38,13 +38,17 @@ export const keepMarkup: KeepMarkup = (kind, inputs, render) => keptMarkupBytes(
  * (docs/decisions/476-the-week-board-sends-its-data-short.md). The bytes are the same as those
  * of the page with the markup in place.
  */
-export function keptPage(nonce: string): { keep: KeepMarkup; bytes: (html: string) => Buffer } {
+export function keptPage(nonce: string): {
+  keep: KeepMarkup;
+  bytes: (html: string, edit?: (text: string) => string) => Buffer<ArrayBuffer>;
+} {
   const pieces: Buffer[] = [];
   const marker = (i: number) => `<!--kept ${nonce} ${i}-->`;
   return {
     keep: (kind, inputs, render) => marker(pieces.push(keptMarkupBytes(kind, inputs, render)) - 1),
-    bytes(html) {
-      if (!pieces.length) return Buffer.from(html);
+    /** The page's bytes; `edit` rewrites each run of the page's own text between the pieces. */
+    bytes(html, edit = (text) => text) {
+      if (!pieces.length) return Buffer.from(edit(html));
       const out: Buffer[] = [];
       let at = 0;
       pieces.forEach((piece, i) => {
@@ -52,11 +56,12 @@ export function keptPage(nonce: string): { keep: KeepMarkup; bytes: (html: strin
         const found = html.indexOf(m, at);
         // A piece whose render was thrown away (not in the page) has no marker to fill.
         if (found < 0) return;
-        out.push(Buffer.from(html.slice(at, found)), piece);
+        out.push(Buffer.from(edit(html.slice(at, found))), piece);
         at = found + m.length;
       });
-      out.push(Buffer.from(html.slice(at)));
-      return Buffer.concat(out);
+      out.push(Buffer.from(edit(html.slice(at))));
+      // A new buffer of its own (never a shared one), as a response body takes.
+      return Buffer.concat(out) as Buffer<ArrayBuffer>;
     },
   };
 }

@@ -8,7 +8,7 @@
 // the `Board` that `packBoard` was given: the server renders from it, the browser hydrates from
 // it, so the two render the same markup.
 import type { Board, BoardJob } from "./board.server";
-import { atMinute, minutesBetween } from "./days";
+import { addDays, minuteOfDay, minutesBetween } from "./days";
 import { outsideWindow } from "./windows";
 
 /** The fields a card has only sometimes (a visit's status only when it is not "scheduled"). */
@@ -51,6 +51,14 @@ export function packBoard(board: Board): PackedBoard {
   const row = new Map(board.members.map((m, i) => [m.id, i]));
   const crewOf = (crew: string[]): CrewRef[] => crew.map((id) => row.get(id) ?? id);
   const midnight = `${board.days[0]}T00:00`;
+  // Minutes from the first day's midnight, each date's offset worked out once (a week has few).
+  const days = new Map<string, number>();
+  const minuteOf = (local: string) => {
+    const date = local.slice(0, 10);
+    let day = days.get(date);
+    if (day === undefined) days.set(date, (day = minutesBetween(midnight, `${date}T00:00`)));
+    return day + minuteOfDay(local);
+  };
   const restOf = (j: BoardJob, status: string): CardRest | null => {
     const r: CardRest = {};
     if (j.status !== status) r.status = j.status;
@@ -69,8 +77,8 @@ export function packBoard(board: Board): PackedBoard {
         v.title,
         v.customerName,
         crewOf(v.crew),
-        minutesBetween(midnight, v.start!),
-        minutesBetween(v.start!, v.end!),
+        minuteOf(v.start!),
+        minuteOf(v.end!) - minuteOf(v.start!),
       ];
       const r = restOf(v, VISIT_STATUS);
       return r ? [...packed, r] : packed;
@@ -115,21 +123,20 @@ function card(
 export function unpackBoard(packed: PackedBoard): Board {
   const { visits, unscheduled, ...rest } = packed;
   const crewOf = (crew: CrewRef[]) => crew.map((r) => (typeof r === "number" ? packed.members[r].id : r));
-  const first = packed.days[0];
+  // "YYYY-MM-DDTHH:MM" of minutes from the first day's midnight, each date made once.
+  const dates = new Map<number, string>();
+  const two = (n: number) => String(n).padStart(2, "0");
+  const at = (minutes: number) => {
+    const day = Math.floor(minutes / 1440);
+    let date = dates.get(day);
+    if (date === undefined) dates.set(day, (date = addDays(packed.days[0], day)));
+    const m = minutes - day * 1440;
+    return `${date}T${two(Math.floor(m / 60))}:${two(m % 60)}`;
+  };
   return {
     ...rest,
     visits: visits.map(([visitId, jobId, title, customerName, crew, start, minutes, r]) =>
-      card(
-        visitId,
-        jobId,
-        title,
-        customerName,
-        crewOf(crew),
-        atMinute(first, start),
-        atMinute(first, start + minutes),
-        VISIT_STATUS,
-        r,
-      ),
+      card(visitId, jobId, title, customerName, crewOf(crew), at(start), at(start + minutes), VISIT_STATUS, r),
     ),
     unscheduled: unscheduled.map(([jobId, title, customerName, crew, r]) =>
       card(undefined, jobId, title, customerName, crewOf(crew), undefined, undefined, WAITING_STATUS, r),
