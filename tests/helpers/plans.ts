@@ -23,11 +23,14 @@ export async function planReads(
   const seqScans: string[] = [];
   /** Every table a scan node of the plan reads (once per node). */
   const scans: string[] = [];
+  /** Each scan node as "<node type> <table>" (an Index Only Scan reads no table rows). */
+  const nodes: string[] = [];
   const walk = (node: Record<string, unknown>) => {
     const type = String(node["Node Type"]);
     if (type === "Seq Scan") seqScans.push(String(node["Relation Name"]));
     if (/^(Seq Scan|Index Scan|Index Only Scan|Bitmap Heap Scan)$/.test(type)) {
       scans.push(String(node["Relation Name"]));
+      nodes.push(`${type} ${String(node["Relation Name"])}`);
       // EXPLAIN gives the rows and the rows removed as averages per loop.
       const loops = Number(node["Actual Loops"] ?? 1);
       const n =
@@ -42,5 +45,5 @@ export async function planReads(
     for (const child of (node.Plans as Record<string, unknown>[] | undefined) ?? []) walk(child);
   };
   walk((plan as Array<{ Plan: Record<string, unknown> }>)[0].Plan);
-  return { read, byTable, seqScans, scans };
+  return { read, byTable, seqScans, scans, nodes };
 }
