@@ -5,9 +5,10 @@ import { KeptMarkupProvider } from "~/components/kept-markup";
 import { NonceProvider } from "~/components/nonce";
 import { StylesheetTextProvider } from "~/components/page-links";
 import { requestIdOf } from "~/http/envelope.server";
+import { lowPriorityScripts } from "~/http/low-priority-scripts";
 import { newNonce, withAppHeaders } from "~/http/security-headers.server";
 import { stylesheetText } from "~/http/stylesheets.server";
-import { keepMarkup } from "~/services/schedule/kept-markup.server";
+import { keptPage } from "~/services/schedule/kept-markup.server";
 import { log } from "~/utils/log.server";
 
 /**
@@ -16,7 +17,9 @@ import { log } from "~/utils/log.server";
  *
  * Renders the whole page to a string and answers it in one piece with its length: no route
  * defers data, so there is nothing to stream (docs/decisions/267). A page may keep a piece of
- * its markup per content (docs/decisions/465-week-grid-rendered-once-per-content.md).
+ * its markup per content (docs/decisions/465-week-grid-rendered-once-per-content.md): its kept
+ * bytes are written into the page's in place of a marker
+ * (docs/decisions/476-the-week-board-sends-its-data-short.md).
  */
 export default function handleRequest(
   request: Request,
@@ -25,34 +28,27 @@ export default function handleRequest(
   remixContext: EntryContext,
 ) {
   const nonce = newNonce();
-  const body = Buffer.from(
+  const page = keptPage(nonce);
+  // The preload links are rewritten in the page's own text, not in the kept pieces (whose
+  // bytes go out as they are).
+  const body = page.bytes(
     "<!DOCTYPE html>" +
-      lowPriorityScripts(
-        renderToString(
-          <NonceProvider value={nonce}>
-            <StylesheetTextProvider value={stylesheetText}>
-              <KeptMarkupProvider value={keepMarkup}>
-                <RemixServer context={remixContext} url={request.url} nonce={nonce} />
-              </KeptMarkupProvider>
-            </StylesheetTextProvider>
-          </NonceProvider>,
-        ),
+      renderToString(
+        <NonceProvider value={nonce}>
+          <StylesheetTextProvider value={stylesheetText}>
+            <KeptMarkupProvider value={page.keep}>
+              <RemixServer context={remixContext} url={request.url} nonce={nonce} />
+            </KeptMarkupProvider>
+          </StylesheetTextProvider>
+        </NonceProvider>,
       ),
+    lowPriorityScripts,
   );
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   // With its length the page goes out in one write (no chunked encoding): decision 114.
   responseHeaders.set("Content-Length", String(body.byteLength));
   return withAppHeaders(request, new Response(body, { headers: responseHeaders, status: responseStatusCode }), nonce);
 }
-
-/**
- * The page's scripts are fetched at low priority: the page is whole without them (it works with
- * JavaScript off), so on a slow network its HTML and images go first and the first paint does
- * not wait behind the scripts that only make it interactive. An attribute React does not render
- * for these links, and one it leaves alone when it hydrates.
- */
-const lowPriorityScripts = (html: string) =>
-  html.replaceAll('<link rel="modulepreload" href="', '<link rel="modulepreload" fetchpriority="low" href="');
 
 /** A page's data request (client-side navigation, `?_data=`): the same headers as the page. */
 export const handleDataRequest: HandleDataRequestFunction = (response, { request }) =>

@@ -93,9 +93,11 @@ export async function measureTarget(
   const probe = await fetch(`${base}${t.path}`, { ...init, redirect: "manual" });
   if (probe.status !== ok)
     throw new Error(`${t.name}: answered ${probe.status}, not ${ok}: ${(await probe.text()).slice(0, 300)}`);
-  await probe.arrayBuffer().catch(() => undefined);
+  // What the page weighs as the browser reads it (decompressed): the week board's is mostly cards.
+  const bytes = (await probe.arrayBuffer().catch(() => null))?.byteLength;
   const alone = await p50Alone(`${base}${t.path}`, init);
   out.push(pageFigure(`${t.name} p50 alone`, alone, "ms", floorRps, t.alone));
+  if (bytes !== undefined) out.push(figure(`${t.name} answer bytes`, bytes, "B", "measured", null));
   await drained(await run(base, big, t, 2));
   const cpuBefore = processCpu(server.child.pid);
   const r = await run(base, big, t, DURATION);

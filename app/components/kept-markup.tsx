@@ -3,7 +3,9 @@ import { createContext, useContext } from "react";
 /**
  * Keeps a piece of server-rendered markup per content (server only: entry.server provides it;
  * in the browser there is none and the piece renders as usual, hydrating the same markup).
- * `inputs` must be everything `render` reads: the kept markup is served for equal inputs.
+ * `inputs` must be everything `render` reads: the kept markup is served for equal inputs. What
+ * it returns stands for that markup in the page (the markup itself, or a marker the page's
+ * writer fills with the kept bytes).
  * The rendered element must not use the router's or the root's data (it is rendered on its own).
  */
 export type KeepMarkup = (kind: string, inputs: unknown, render: () => React.ReactElement) => string;

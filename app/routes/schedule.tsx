@@ -1,11 +1,13 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData, useLocation } from "@remix-run/react";
+import { useMemo } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { PageHeader } from "~/components/layout";
 import { useLiveUpdates } from "~/components/live-updates";
 import { ScheduleBoard } from "~/components/schedule/board";
 import { boardParamsSchema, scheduleBoard } from "~/services/schedule/board.server";
+import { packBoard, unpackBoard } from "~/services/schedule/packed-board";
 import { longDate, shortDate } from "~/services/schedule/days";
 import scheduleStyles from "~/styles/schedule.css";
 import { actorOf, requireUserWithPermission } from "~/http/auth.server";
@@ -19,13 +21,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUserWithPermission(request, "view_records");
   const url = new URL(request.url);
   const params = boardParamsSchema.parse(Object.fromEntries(url.searchParams));
-  return json(await scheduleBoard(actorOf(user), params, user.timeZone));
+  // The board goes out short (a tuple a card); the page unpacks it before drawing.
+  return json(packBoard(await scheduleBoard(actorOf(user), params, user.timeZone)));
 }
 
 export default function SchedulePage() {
   // A move by anyone else (or a status change from the field) redraws the board.
   useLiveUpdates();
-  const board = useLoaderData<typeof loader>();
+  const packed = useLoaderData<typeof loader>();
+  const board = useMemo(() => unpackBoard(packed), [packed]);
   const location = useLocation();
   const href = (view: string, date: string) => `/schedule?view=${view}&date=${date}`;
   const first = board.days[0];
@@ -74,7 +78,7 @@ export default function SchedulePage() {
           </nav>
         }
       />
-      <ScheduleBoard board={board} returnTo={location.pathname + location.search} />
+      <ScheduleBoard board={board} packed={packed} returnTo={location.pathname + location.search} />
     </div>
   );
 }

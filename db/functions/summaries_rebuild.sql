@@ -1,5 +1,5 @@
 -- One tenant's summaries from scratch: its delta rows and open-invoice balances are replaced
--- by the figures its invoices, payments, quotes, visits and jobs give now. Run by the
+-- by the figures its invoices, payments, quotes, visits, jobs and customers give now. Run by the
 -- summaries command (in one repeatable-read transaction, so no change lands between the
 -- delete and the sums) and when the tenant's time zone changes (its months and weeks move).
 -- The one current definition: db/functions.ts applies it when this file changes.
@@ -38,6 +38,8 @@ BEGIN
        WHERE j.tenant_id = p_tenant AND j.status = 'completed' AND j.completed_at IS NOT NULL
          AND NOT EXISTS (SELECT 1 FROM visits v WHERE v.tenant_id = j.tenant_id AND v.job_id = j.id)
     ) d GROUP BY 2, 3
+    UNION ALL
+    SELECT 'customers', '-infinity'::date, NULL, '', count(*) FROM customers WHERE tenant_id = p_tenant
   ) f WHERE f.amount <> 0;
   GET DIAGNOSTICS n = ROW_COUNT;
   INSERT INTO invoice_balances (tenant_id, invoice_id, due_date, currency, cents)

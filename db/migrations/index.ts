@@ -51,6 +51,8 @@ import * as m0285 from "./0285-visit-insert-keys";
 import * as m0310 from "./0310-jobs-per-visit";
 import * as m0320 from "./0320-billing-event-facts";
 import * as m0370 from "./0370-jobs-waiting";
+import * as m0380 from "./0380-customers-figure";
+import * as m0381 from "./0381-dashboard-indexes-under-rls";
 
 /**
  * Every migration, in order. Listed by hand (not globbed) so the compiled server bundle
@@ -110,4 +112,6 @@ export const MIGRATIONS: Array<[string, MigrationModule]> = [
   ["0310-jobs-per-visit", m0310],
   ["0320-billing-event-facts", m0320],
   ["0370-jobs-waiting", m0370],
+  ["0380-customers-figure", m0380],
+  ["0381-dashboard-indexes-under-rls", m0381],
 ];

@@ -1,6 +1,7 @@
 // What a query's plan read, from EXPLAIN (ANALYZE, FORMAT JSON) run in the tenant: tests judge
 // the big firm's queries by the rows they read and the tables they scan whole, never by time.
 import { inTenant, one } from "../../db/index";
+import { APP_ROLE } from "../../db/migrations/0009-row-level-security";
 
 /**
  * Rows the plan read from its tables (rows returned per loop, plus those its filters removed),
@@ -10,12 +11,15 @@ export async function planReads(
   tenantId: string,
   sql: string,
   bind: unknown[],
-  opts: { asOnBigTables?: boolean } = {},
+  opts: { asOnBigTables?: boolean; asApp?: boolean } = {},
 ) {
   const plan = await inTenant(tenantId, async (t) => {
     // A test tenant's tables are small enough for PostgreSQL to scan whole; the big firm's are
     // not. `asOnBigTables` plans as it would there (an index wherever one fits).
     if (opts.asOnBigTables) await one(`SET LOCAL enable_seqscan = off`, [], t);
+    // `asApp`: as the app's role, under row-level security, where a condition PostgreSQL
+    // thinks may leak a hidden row (coalesce() of a column, say) is never an index condition.
+    if (opts.asApp) await one(`SET LOCAL ROLE ${APP_ROLE}`, [], t);
     return (await one<{ "QUERY PLAN": unknown }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, bind, t))!["QUERY PLAN"];
   });
   let read = 0;
@@ -23,11 +27,14 @@ export async function planReads(
   const seqScans: string[] = [];
   /** Every table a scan node of the plan reads (once per node). */
   const scans: string[] = [];
+  /** Each scan node as "<node type> <table>" (an Index Only Scan reads no table rows). */
+  const nodes: string[] = [];
   const walk = (node: Record<string, unknown>) => {
     const type = String(node["Node Type"]);
     if (type === "Seq Scan") seqScans.push(String(node["Relation Name"]));
     if (/^(Seq Scan|Index Scan|Index Only Scan|Bitmap Heap Scan)$/.test(type)) {
       scans.push(String(node["Relation Name"]));
+      nodes.push(`${type} ${String(node["Relation Name"])}`);
       // EXPLAIN gives the rows and the rows removed as averages per loop.
       const loops = Number(node["Actual Loops"] ?? 1);
       const n =
@@ -42,5 +49,5 @@ export async function planReads(
     for (const child of (node.Plans as Record<string, unknown>[] | undefined) ?? []) walk(child);
   };
   walk((plan as Array<{ Plan: Record<string, unknown> }>)[0].Plan);
-  return { read, byTable, seqScans, scans };
+  return { read, byTable, seqScans, scans, nodes };
 }

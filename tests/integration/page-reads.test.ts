@@ -6,13 +6,14 @@ import { db, one, rows } from "../../db/index";
 import { VISITS_TO_INVOICE_SQL } from "../../app/services/jobs/items.server";
 import {
   DASHBOARD_COUNTS_SQL,
+  DASHBOARD_LISTS_SQL,
   OPEN_JOB_STATUSES,
   dashboardCounts,
   dashboardLists,
 } from "../../app/services/dashboard/dashboard.server";
 import { waitingJobsWhere } from "../../app/services/schedule/board.server";
 import { PERSON_WEEK_VISITS_SQL, personWeekVisitsBind } from "../../app/services/timesheets/timesheets.server";
-import { createCustomer, createTenantWithUsers, type TestTenant } from "../helpers/fixtures";
+import { createCustomer, createJob, createTenantWithUsers, type TestTenant } from "../helpers/fixtures";
 import { planReads } from "../helpers/plans";
 
 const JOBS = 3_000;
@@ -63,6 +64,53 @@ test("the dashboard asks the database twice (its counts, its lists), and its cou
   // Two transactions, each its opening, one statement and its commit.
   assert.ok(sent.length >= 2, "the statements were counted");
   assert.ok(sent.length <= 6, `${sent.length} statements: ${sent.join(" | ")}`);
+});
+
+test("the dashboard's counts read no customer and no sent quote: the customers are a kept figure, the quotes awaiting their index", async () => {
+  // docs/decisions/480-dashboard-counts-kept-or-indexed.md
+  const C = await createTenantWithUsers("Counted customers plumbing");
+  await rows(`INSERT INTO customers (tenant_id, name) SELECT $1, 'Customer ' || g FROM generate_series(1, 2000) g`, [
+    C.id,
+  ]);
+  const customer = await one<{ id: string }>(`SELECT id FROM customers WHERE tenant_id = $1 LIMIT 1`, [C.id]);
+  await rows(
+    `INSERT INTO quotes (tenant_id, customer_id, number, status, valid_until, sent_at)
+     SELECT $1, $2, 'Q-' || g, 'sent', CASE WHEN g % 3 = 0 THEN NULL ELSE current_date + (g % 5 - 2) END, now()
+       FROM generate_series(1, 300) g`,
+    [C.id, customer!.id],
+  );
+  await rows(`ANALYZE quotes`);
+  const counts = await dashboardCounts(C.id);
+  assert.equal(counts.customers, 2000);
+  const awaiting = await one<{ n: number }>(
+    `SELECT count(*)::int AS n FROM quotes q JOIN tenants t ON t.id = q.tenant_id
+      WHERE q.tenant_id = $1 AND q.status = 'sent' AND (q.valid_until IS NULL OR q.valid_until >= (now() AT TIME ZONE t.time_zone)::date)`,
+    [C.id],
+  );
+  assert.equal(counts.quotesAwaiting, awaiting!.n);
+  assert.ok(awaiting!.n > 0 && awaiting!.n < 300, `${awaiting!.n} of the 300 sent quotes await a response`);
+  const { byTable, nodes } = await planReads(C.id, DASHBOARD_COUNTS_SQL, [C.id, OPEN_JOB_STATUSES], {
+    asOnBigTables: true,
+    asApp: true,
+  });
+  assert.equal(byTable.customers, undefined, `no customer read: ${nodes.join(", ")}`);
+  // None approved: the quotes read are those awaiting, not every sent quote.
+  assert.equal(byTable.quotes, awaiting!.n, `read ${byTable.quotes} quotes: ${nodes.join(", ")}`);
+});
+
+test("the dashboard's next jobs read the jobs from today on, not every past job, under row-level security", async () => {
+  const upcoming = await createJob(A.id, {
+    customerId: (await one<{ id: string }>(`SELECT id FROM customers WHERE tenant_id = $1 LIMIT 1`, [A.id]))!.id,
+    title: "Tomorrow's job",
+    scheduledStart: new Date(Date.now() + 86_400_000),
+  });
+  const lists = await dashboardLists(A.id);
+  assert.deepEqual(
+    lists.upcomingJobs.map((j) => j.id),
+    [upcoming.id],
+  );
+  const { byTable } = await planReads(A.id, DASHBOARD_LISTS_SQL, [A.id, 10], { asOnBigTables: true, asApp: true });
+  assert.ok((byTable.jobs ?? 0) <= 20, `read ${byTable.jobs} jobs of ${JOBS + 1} for the next ones`);
 });
 
 test("a person's timesheet week reads the visits of that week, not the tenant's visits before it", async () => {

@@ -4,9 +4,10 @@ import { createElement } from "react";
 import { renderToString } from "react-dom/server";
 import {
   keepMarkup,
+  keptPage,
   keptMarkupFigures,
   markupKey,
-  MARKUP_CHARS_KEPT,
+  MARKUP_BYTES_KEPT,
 } from "../../app/services/schedule/kept-markup.server";
 
 // Server markup kept per content (docs/decisions/465): rendered once for equal inputs, byte for
@@ -87,8 +88,37 @@ test("the key covers the piece's kind and every input; the kept markup is bounde
   assert.notEqual(markupKey("week-grid", week()), markupKey("week-grid", other));
 
   // Pieces of an eighth of the bound each: the process never keeps more than the bound.
-  const big = "x".repeat(MARKUP_CHARS_KEPT / 8 - 100);
+  const big = "x".repeat(MARKUP_BYTES_KEPT / 8 - 100);
   for (let i = 0; i < 12; i++) keepMarkup("unit-big", { i }, () => createElement("p", null, big));
   const figures = keptMarkupFigures();
-  assert.ok(figures.chars <= MARKUP_CHARS_KEPT, `${figures.chars} characters kept`);
+  assert.ok(figures.bytes <= MARKUP_BYTES_KEPT, `${figures.bytes} bytes kept`);
+});
+
+test("a page's kept pieces are written in place of their markers: the bytes of the page with the markup in it", () => {
+  const page = keptPage("n0nce");
+  const inputs = { ...week(), back: "/schedule?view=week&date=2026-06-15" };
+  inputs.cards[0].title = "Réglage – chaudière";
+  const grid = () => createElement(Grid, inputs);
+  const fresh = renderToString(grid());
+  const a = page.keep("unit-page", inputs, grid);
+  const b = page.keep("unit-page-2", { x: 1 }, () => createElement("p", null, "second"));
+  assert.doesNotMatch(a + b, /Boiler|second/, "the page's string holds markers, not the markup");
+  // Text of a record that looks like a marker is escaped, and names no nonce.
+  const html = `<p>&lt;!--kept 1 0--&gt; Café</p><div>${a}</div><section>${b}</section>`;
+  const bytes = page.bytes(html);
+  assert.ok(Buffer.isBuffer(bytes));
+  assert.equal(
+    bytes.toString(),
+    `<p>&lt;!--kept 1 0--&gt; Café</p><div>${fresh}</div><section><p>second</p></section>`,
+  );
+  assert.deepEqual(
+    bytes,
+    Buffer.from(`<p>&lt;!--kept 1 0--&gt; Café</p><div>${fresh}</div><section><p>second</p></section>`),
+  );
+  // An edit of the page's text (the preload links' rewrite) leaves the kept bytes as they are.
+  const edited = page.bytes(html, (text) => text.replaceAll("<p>", "<p class=x>")).toString();
+  assert.ok(edited.startsWith("<p class=x>&lt;!--kept"));
+  assert.ok(edited.includes(`<div>${fresh}</div>`) && edited.includes("<section><p class=x>second</p>") === false);
+  // A page with no kept piece is its string's bytes.
+  assert.deepEqual(keptPage("other").bytes("<p>é</p>"), Buffer.from("<p>é</p>"));
 });

@@ -2,6 +2,7 @@ import { Link, useFetcher, useNavigate } from "@remix-run/react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useRootData } from "~/components/root-data";
 import type { Board, BoardJob, BoardMember } from "~/services/schedule/board.server";
+import type { PackedBoard } from "~/services/schedule/packed-board";
 import { ClockSinceIn } from "~/components/job-field";
 import { Kept, useKeptMarkup } from "~/components/kept-markup";
 import {
@@ -105,7 +106,7 @@ export function crewAfterDrop(crew: string[], from: string | null, to: string | 
   return out;
 }
 
-export function ScheduleBoard({ board, returnTo }: { board: Board; returnTo: string }) {
+export function ScheduleBoard({ board, packed, returnTo }: { board: Board; packed: PackedBoard; returnTo: string }) {
   const navigate = useNavigate();
   // The cards' links are plain anchors (a Link each costs hundreds of cards their render time):
   // a plain click on one is followed in the app, as a Link's would be.
@@ -137,8 +138,9 @@ export function ScheduleBoard({ board, returnTo }: { board: Board; returnTo: str
 
   // On the server the week's board (the unscheduled list and the grid) is rendered once per
   // content and kept: its markup is a function of the board and of the Move links' return
-  // address, exactly what its key hashes. The browser hydrates that markup with the board drawn
-  // as usual (docs/decisions/465-week-grid-rendered-once-per-content.md).
+  // address, exactly what its key hashes (the board as the loader sent it: `board` is that
+  // unpacked). The browser hydrates that markup with the board drawn as usual
+  // (docs/decisions/465-week-grid-rendered-once-per-content.md).
   const keep = useKeptMarkup();
   const keepBoard = !!keep && !hydrated && board.view === "week" && board.members.some((m) => !m.nameOnly);
   // The server's visits with the changes still on their way laid over them (none to place here
@@ -398,7 +400,7 @@ export function ScheduleBoard({ board, returnTo }: { board: Board; returnTo: str
           className={`board-layout${board.ownOnly ? " board-own" : ""}`}
           keep={keep}
           kind="week-board"
-          inputs={{ board, back }}
+          inputs={{ packed, back }}
           render={() => {
             const placed = placeCards(board, moves, resizing);
             return layout(

@@ -9,7 +9,12 @@ export const OPEN_JOB_STATUSES = JOB_STATUSES.filter((s) => s !== "completed" &&
 /**
  * The dashboard's counts and money figures in one statement ($1 the tenant, $2 the open job
  * states). The tenant's day is computed once (a materialized CTE, not per row), and the open
- * invoices' balances are read once for both what is owed and how many are overdue.
+ * invoices' balances are read once for both what is owed and how many are overdue. The
+ * customers are the figure the writes keep (a few delta rows, not 50,000 customers counted on
+ * each view); the quotes awaiting a response are the sent quotes still valid plus those with
+ * no valid_until, two ranges of one index (quotes_awaiting) reading only those entries. Under
+ * row-level security a condition with coalesce() is never an index condition (PostgreSQL
+ * counts it as possibly leaking the row), so none here or in the lists bounds an index (docs/decisions/480-dashboard-counts-kept-or-indexed.md).
  */
 export const DASHBOARD_COUNTS_SQL = `WITH m AS MATERIALIZED (
    SELECT currency::text AS currency, today, date_trunc('month', today)::date AS this_month, (date_trunc('month', today) - interval '1 month')::date AS last_month,
@@ -22,10 +27,11 @@ export const DASHBOARD_COUNTS_SQL = `WITH m AS MATERIALIZED (
      FROM invoice_balances WHERE tenant_id = $1 GROUP BY currency
  )
  SELECT
-   (SELECT count(*) FROM customers WHERE tenant_id = $1)::int AS customers,
+   (SELECT coalesce(sum(amount), 0) FROM summary_deltas WHERE tenant_id = $1 AND figure = 'customers')::int AS customers,
    (SELECT json_object_agg(status, n) FROM (SELECT status, count(*)::int AS n FROM jobs
       WHERE tenant_id = $1 AND status = ANY($2::text[]) GROUP BY status) s) AS open_by_status,
-   (SELECT count(*) FROM quotes WHERE tenant_id = $1 AND status = 'sent' AND (valid_until IS NULL OR valid_until >= m.today))::int AS quotes_awaiting,
+   ((SELECT count(*) FROM quotes WHERE tenant_id = $1 AND status = 'sent' AND valid_until >= m.today)
+    + (SELECT count(*) FROM quotes WHERE tenant_id = $1 AND status = 'sent' AND valid_until IS NULL))::int AS quotes_awaiting,
    (SELECT count(*) FROM booking_requests WHERE tenant_id = $1 AND status = 'new')::int AS new_requests,
    (SELECT coalesce(sum(overdue), 0) FROM b)::int AS overdue_invoices,
    (SELECT count(*) FROM quotes WHERE tenant_id = $1 AND status = 'approved' AND job_id IS NULL)::int AS quotes_to_schedule,
@@ -46,8 +52,8 @@ export const DASHBOARD_COUNTS_SQL = `WITH m AS MATERIALIZED (
  * /quotes?status=sent lists (sent, not past valid_until); each figure that links to a list
  * counts what that list shows: approved quotes not yet converted (/quotes?status=to_schedule),
  * completed jobs with no invoice (/jobs?status=to_invoice, jobs.invoice_id kept by the database),
- * overdue invoices (/invoices?status=overdue). The money figures read the summaries the writes
- * keep (migration 0260): what is owed and overdue from the open invoices' balances, collected
+ * overdue invoices (/invoices?status=overdue). The customers and the money figures read the
+ * summaries the writes keep (migrations 0260, 0380): what is owed and overdue from the open invoices' balances, collected
  * (by the tenant's calendar day the money arrived, in the tenant's currency) this month so far
  * and last month from the delta rows.
  */
@@ -139,15 +145,25 @@ export const DASHBOARD_LISTS_SQL = `SELECT
        LEFT JOIN users u ON u.tenant_id = k.tenant_id AND u.id = k.user_id
       WHERE k.tenant_id = $1
       ORDER BY k.started_at, j.id LIMIT 20) x) AS "inTheField",
-  -- The next open jobs on the schedule.
+  -- The next open jobs on the schedule: from today on, then those with no start. Two bounded
+  -- reads (scheduled_start from today in jobs_schedule_window; the few open jobs with no start
+  -- but not unscheduled in jobs_open_unstarted): under row-level security a coalesce() in the
+  -- condition is not an index condition, and the one ordered read went through every past job.
   (SELECT coalesce(json_agg(x ORDER BY x.o, x.id), '[]') FROM (
      SELECT j.id, j.title, j.status, j.scheduled_start, c.name AS customer_name, u.name AS assignee_name,
             coalesce(j.scheduled_start, 'infinity'::timestamptz) AS o
-       FROM jobs j
+       FROM (
+         (SELECT j.* FROM jobs j
+           WHERE j.tenant_id = $1 AND j.status NOT IN ('completed', 'cancelled', 'unscheduled')
+             AND j.scheduled_start >= date_trunc('day', now())
+           ORDER BY j.scheduled_start, j.id LIMIT 6)
+         UNION ALL
+         (SELECT j.* FROM jobs j
+           WHERE j.tenant_id = $1 AND j.status NOT IN ('completed', 'cancelled', 'unscheduled') AND j.scheduled_start IS NULL
+           ORDER BY j.id LIMIT 6)
+       ) j
        JOIN customers c ON c.tenant_id = j.tenant_id AND c.id = j.customer_id
        LEFT JOIN users u ON u.tenant_id = j.tenant_id AND u.id = j.assignee_id
-      WHERE j.tenant_id = $1 AND j.status NOT IN ('completed', 'cancelled', 'unscheduled')
-        AND coalesce(j.scheduled_start, 'infinity'::timestamptz) >= date_trunc('day', now())
       ORDER BY coalesce(j.scheduled_start, 'infinity'::timestamptz), j.id LIMIT 6) x) AS "upcomingJobs",
   -- The newest booking requests.
   (SELECT coalesce(json_agg(x ORDER BY x.created_at DESC), '[]') FROM (

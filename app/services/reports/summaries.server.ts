@@ -67,9 +67,22 @@ export async function compareSummaries(tenantId: string) {
       [tenantId],
       t,
     );
+    // The customers the dashboard shows (migration 0380): the kept figure and the count.
+    const customers = await one<{ kept: number; counted: number }>(
+      `SELECT (SELECT coalesce(sum(amount), 0) FROM summary_deltas WHERE tenant_id = $1 AND figure = 'customers')::int AS kept,
+              (SELECT count(*) FROM customers WHERE tenant_id = $1)::int AS counted`,
+      [tenantId],
+      t,
+    );
     return {
-      summaries: normalise(await summaryFigures(t, tenantId, ALL_TIME, clock!.today)),
-      records: normalise(await scratchFigures(t, tenantId, clock!.time_zone, ALL_TIME, clock!.today)),
+      summaries: {
+        ...normalise(await summaryFigures(t, tenantId, ALL_TIME, clock!.today)),
+        customers: customers!.kept,
+      },
+      records: {
+        ...normalise(await scratchFigures(t, tenantId, clock!.time_zone, ALL_TIME, clock!.today)),
+        customers: customers!.counted,
+      },
     };
   });
 }
