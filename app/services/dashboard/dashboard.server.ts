@@ -131,6 +131,9 @@ type Lists = {
   visitsToBill: Array<{ id: string; job_id: string; title: string; starts_at: string; customer: string }>;
 };
 
+/** The job states that are not next on the schedule: done, cancelled, or waiting to be scheduled. */
+const NOT_UPCOMING = "('completed', 'cancelled', 'unscheduled')";
+
 /**
  * The dashboard's lists in one statement ($1 the tenant, $2 how many visits to invoice): each
  * list a JSON array, so the page pays one round trip and one transaction for all of them.
@@ -154,12 +157,12 @@ export const DASHBOARD_LISTS_SQL = `SELECT
             coalesce(j.scheduled_start, 'infinity'::timestamptz) AS o
        FROM (
          (SELECT j.* FROM jobs j
-           WHERE j.tenant_id = $1 AND j.status NOT IN ('completed', 'cancelled', 'unscheduled')
+           WHERE j.tenant_id = $1 AND j.status NOT IN ${NOT_UPCOMING}
              AND j.scheduled_start >= date_trunc('day', now())
            ORDER BY j.scheduled_start, j.id LIMIT 6)
          UNION ALL
          (SELECT j.* FROM jobs j
-           WHERE j.tenant_id = $1 AND j.status NOT IN ('completed', 'cancelled', 'unscheduled') AND j.scheduled_start IS NULL
+           WHERE j.tenant_id = $1 AND j.status NOT IN ${NOT_UPCOMING} AND j.scheduled_start IS NULL
            ORDER BY j.id LIMIT 6)
        ) j
        JOIN customers c ON c.tenant_id = j.tenant_id AND c.id = j.customer_id
