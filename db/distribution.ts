@@ -168,7 +168,10 @@ const NOT_AN_ALIAS = new Set(
  * - filter each distributed table it reads, updates or deletes by one tenant value
  *   (`<alias>.tenant_id = v_tenant`, `tenants.id = NEW.tenant_id`, ...);
  * - insert rows whose tenant is that value (`VALUES (v_tenant, ...` or `SELECT v_tenant, ...`).
- * And the function may not compare its table's name exactly: on a shard it is `<table>_<shard id>`.
+ * And no statement naming a distributed table calls now() inside coalesce (Citus refuses a
+ * function that is not immutable inside a modification's CASE or COALESCE: read it into a
+ * variable first); and the function may not compare its table's name exactly: on a shard it
+ * is `<table>_<shard id>`.
  */
 export function shardLocalViolations(
   name: string,
@@ -196,6 +199,8 @@ export function shardLocalViolations(
       out.push(
         `${name}: names the transition table ${transition} and ${refs[0]!.table} in one statement ("${where}...")`,
       );
+    if (/\b(UPDATE|INSERT\s+INTO|DELETE\s+FROM)\b/i.test(statement) && /\bcoalesce\([^()]*\bnow\(\)/i.test(statement))
+      out.push(`${name}: now() inside coalesce in a modification on ${refs[0]!.table} ("${where}...")`);
     for (const r of refs) {
       if (r.clause === "INTO") {
         // INSERT INTO <table>: SELECT ... INTO names variables, never a table

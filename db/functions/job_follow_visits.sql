@@ -17,6 +17,8 @@ DECLARE
   v_more_due boolean;
   v_assignee uuid;
   v_status text;
+  -- read once: a cluster refuses now() inside a modification's CASE (docs/decisions/228-citus-run.md)
+  v_now timestamptz := now();
 BEGIN
   SELECT j.status, j.assignee_id, j.completed_at INTO v_job FROM jobs j
    WHERE j.tenant_id = p_tenant AND j.id = p_job FOR UPDATE;
@@ -48,8 +50,8 @@ BEGIN
   PERFORM set_config('app.visit_sync', 'on', true);
   UPDATE jobs j
      SET scheduled_start = v_rep.starts_at, scheduled_end = v_rep.ends_at, assignee_id = v_assignee, status = v_status,
-         completed_at = CASE WHEN v_status = 'completed' AND j.status <> 'completed' THEN coalesce(v_completed, now()) ELSE j.completed_at END,
-         updated_at = now()
+         completed_at = CASE WHEN v_status = 'completed' AND j.status <> 'completed' THEN coalesce(v_completed, v_now) ELSE j.completed_at END,
+         updated_at = v_now
    WHERE j.tenant_id = p_tenant AND j.id = p_job
      AND (j.scheduled_start, j.scheduled_end, j.assignee_id, j.status)
          IS DISTINCT FROM (v_rep.starts_at, v_rep.ends_at, v_assignee, v_status);

@@ -12,6 +12,8 @@ DECLARE
   v_visit uuid;
   v_status text := CASE WHEN NEW.status IN ('scheduled', 'en_route', 'in_progress', 'on_hold', 'completed', 'cancelled')
                         THEN NEW.status ELSE 'scheduled' END;
+  -- read once: a cluster refuses now() inside a modification's CASE (docs/decisions/228-citus-run.md)
+  v_now timestamptz := now();
 BEGIN
   IF v_prev = 'on' THEN RETURN NULL; END IF;
   SELECT count(*), (array_agg(v.id))[1] INTO v_count, v_visit FROM visits v
@@ -22,7 +24,7 @@ BEGIN
     IF NEW.scheduled_start IS NOT NULL THEN
       INSERT INTO visits (tenant_id, job_id, starts_at, ends_at, status, completed_at)
       VALUES (NEW.tenant_id, NEW.id, NEW.scheduled_start, NEW.scheduled_end, v_status,
-              CASE WHEN v_status = 'completed' THEN coalesce(NEW.completed_at, now()) END)
+              CASE WHEN v_status = 'completed' THEN coalesce(NEW.completed_at, v_now) END)
       RETURNING id INTO v_visit;
       IF NEW.assignee_id IS NOT NULL THEN
         INSERT INTO visit_assignees (tenant_id, visit_id, user_id) VALUES (NEW.tenant_id, v_visit, NEW.assignee_id);
@@ -42,7 +44,7 @@ BEGIN
        SET starts_at = NEW.scheduled_start, ends_at = NEW.scheduled_end,
            status = CASE WHEN NEW.status IS DISTINCT FROM OLD.status THEN v_status ELSE v.status END,
            completed_at = CASE WHEN NEW.status IS DISTINCT FROM OLD.status AND v_status = 'completed'
-                               THEN coalesce(NEW.completed_at, now()) ELSE v.completed_at END,
+                               THEN coalesce(NEW.completed_at, v_now) ELSE v.completed_at END,
            sequence = v.sequence + 1, updated_at = now()
      WHERE v.tenant_id = NEW.tenant_id AND v.id = v_visit
        AND (v.starts_at IS DISTINCT FROM NEW.scheduled_start OR v.ends_at IS DISTINCT FROM NEW.scheduled_end
