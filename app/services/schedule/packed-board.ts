@@ -15,7 +15,11 @@ import { outsideWindow } from "./windows";
 type CardRest = Partial<Pick<BoardJob, "status" | "address" | "preferred" | "clock" | "minutes">>;
 /** A crew member: the index of their row in `members`, or their id when they have none. */
 type CrewRef = number | string;
-/** A visit: its id, its job's id, title and customer, crew, start and length in minutes. */
+/**
+ * A visit: its id, its job's id, title and customer, crew, start and length in minutes, and the
+ * rare fields when set. Two forms rather than an optional last element: the loader data's JSON
+ * type turns an optional tuple element into a rest array, which the unpacking does not take.
+ */
 export type PackedVisit =
   | [
       visitId: string,
