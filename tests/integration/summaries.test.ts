@@ -336,7 +336,11 @@ test("summaries equal the from-scratch figures after random imports, undos, edit
   const kept = await rows<{ figure: string }>(
     `SELECT DISTINCT figure FROM summary_deltas d JOIN tenants t ON t.id = d.tenant_id WHERE t.name LIKE 'Summaries %'`,
   );
-  assert.equal(kept.length, 6, `figures kept: ${kept.map((k) => k.figure).join(", ")}`);
+  // quotes_approved needs a random run to import approved quotes that were sent: compared whenever
+  // it appears, but not required: a random mix may hold none (seen in two runs of this test).
+  const names = kept.map((k) => k.figure);
+  for (const figure of ["invoiced", "collected", "quotes_sent", "visits_completed", "customers"])
+    assert.ok(names.includes(figure), `${figure} among the figures kept: ${names.join(", ")}`);
 });
 
 test("npm run summaries -- rebuild restores damaged summaries; check finds the damage", async () => {
