@@ -157,6 +157,29 @@ function runLighthouse(command: string[], page: Page, url: string): Promise<Ligh
   });
 }
 
+/** How many times a page is tried when Lighthouse fails to record its trace. */
+const LIGHTHOUSE_TRIES = 3;
+
+/**
+ * Lighthouse now and then fails to record a page load's trace ("Something went wrong with
+ * recording the trace", NO_NAVSTART, seen on a quiet machine): such a run is tried again, and a
+ * page that fails every time comes back as its last error.
+ */
+async function lighthouseWithRetries(command: string[], page: Page, url: string): Promise<LighthouseResult | Error> {
+  let last = new Error("not run");
+  for (let i = 0; i < LIGHTHOUSE_TRIES; i++) {
+    try {
+      return await runLighthouse(command, page, url);
+    } catch (e) {
+      last = e as Error;
+      console.log(
+        `  ${page.name}: Lighthouse failed (try ${i + 1} of ${LIGHTHOUSE_TRIES}): ${last.message.split("\n")[0].slice(0, 200)}`,
+      );
+    }
+  }
+  return last;
+}
+
 export async function benchLighthouse(baseUrl: string, databaseUrl: string): Promise<Figure[]> {
   const command = lighthouseCommand();
   if (!command) {
@@ -170,9 +193,23 @@ export async function benchLighthouse(baseUrl: string, databaseUrl: string): Pro
   for (const page of pages) {
     // One warm-up request, so the first page does not pay for the server's cold start.
     await fetch(`${baseUrl}${page.path}`, { headers: page.cookie ? { cookie: page.cookie } : {} });
-    const r = await runLighthouse(command, page, `${baseUrl}${page.path}`);
-    console.log(`  ${page.name} (${page.path.slice(0, 40)}): ${JSON.stringify(r)}`);
+    const r = await lighthouseWithRetries(command, page, `${baseUrl}${page.path}`);
     const name = `LH ${page.name} Lighthouse mobile performance`;
+    if (r instanceof Error) {
+      // A page Lighthouse could not measure is a figure that failed, not a run that stops.
+      console.log(`  ${page.name} (${page.path.slice(0, 40)}): not measured: ${r.message.split("\n")[0]}`);
+      figures.push(
+        figure(
+          `${name}: not measured (Lighthouse failed ${LIGHTHOUSE_TRIES} times)`,
+          NaN,
+          "score",
+          `>= ${LIGHTHOUSE_GOAL}`,
+          false,
+        ),
+      );
+      continue;
+    }
+    console.log(`  ${page.name} (${page.path.slice(0, 40)}): ${JSON.stringify(r)}`);
     figures.push(
       figure(name, r.score, "score", `>= ${LIGHTHOUSE_GOAL}`, r.score >= LIGHTHOUSE_GOAL),
       figure(`LH ${page.name} first contentful paint (simulated slow 4G)`, r.fcpMs, "ms", "-", null),
