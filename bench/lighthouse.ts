@@ -158,14 +158,18 @@ function runLighthouse(command: string[], page: Page, url: string): Promise<Ligh
 }
 
 /** How many times a page is tried when Lighthouse fails to record its trace. */
-const LIGHTHOUSE_TRIES = 3;
+export const LIGHTHOUSE_TRIES = 3;
 
 /**
  * Lighthouse now and then fails to record a page load's trace ("Something went wrong with
  * recording the trace", NO_NAVSTART, seen on a quiet machine): such a run is tried again, and a
  * page that fails every time comes back as its last error.
  */
-async function lighthouseWithRetries(command: string[], page: Page, url: string): Promise<LighthouseResult | Error> {
+export async function lighthouseWithRetries(
+  command: string[],
+  page: Page,
+  url: string,
+): Promise<LighthouseResult | Error> {
   let last = new Error("not run");
   for (let i = 0; i < LIGHTHOUSE_TRIES; i++) {
     try {
