@@ -42,6 +42,9 @@ export async function summaryFigures(t: Tx, tenantId: string, range: PeriodRange
   const moneyRows: MoneyRow[] = [];
   const quotes = new Map<string, QuoteRow>();
   const jobs = new Map<string, JobRow>();
+  // A year of weeks by technician is thousands of rows over about sixty periods: each period's
+  // Monday is worked out once.
+  const mondays = new Map<string, string>();
   for (const r of sums) {
     const month = r.period.slice(0, 7);
     const amount = Number(r.amount);
@@ -53,7 +56,8 @@ export async function summaryFigures(t: Tx, tenantId: string, range: PeriodRange
       else q.approved += amount;
       quotes.set(month, q);
     } else if (r.figure === "visits_completed") {
-      const week = mondayOf(r.period);
+      let week = mondays.get(r.period);
+      if (week === undefined) mondays.set(r.period, (week = mondayOf(r.period)));
       const key = `${week} ${r.party_id ?? ""}`;
       const j = jobs.get(key) ?? { week, assignee_id: r.party_id, name: null, completed: 0 };
       j.completed += amount;

@@ -1,7 +1,7 @@
 import { inTenant, one, rows, type Tx } from "../../../db/index";
 import type { Actor } from "~/services/accounts/actor";
 import { periodRange, weeksOf, type PeriodRange, type ReportPeriod } from "./periods";
-import { summaryFigures } from "./figures.server";
+import { summaryFigures, type JobRow } from "./figures.server";
 
 // The owner's reports. Every figure is an aggregate in SQL over an index
 // of the tenant's rows (migration 0070), in the tenant's time zone: months and weeks are the
@@ -141,10 +141,17 @@ export async function loadReports(actor: Actor, period: ReportPeriod): Promise<R
     const technicians = [...technicianMap.values()].sort((a, b) =>
       a.id === null ? 1 : b.id === null ? -1 : a.name.localeCompare(b.name),
     );
+    // Each week's rows, found once (a year of weeks by thirty technicians is thousands of rows).
+    const rowsOfWeek = new Map<string, JobRow[]>();
+    for (const r of jobRows) {
+      const list = rowsOfWeek.get(r.week);
+      if (list) list.push(r);
+      else rowsOfWeek.set(r.week, [r]);
+    }
     const jobs = weeksOf(range).map((week) => {
       const counts: Record<string, number> = {};
       for (const tech of technicians) counts[tech.id ?? ""] = 0;
-      for (const r of jobRows) if (r.week === week) counts[r.assignee_id ?? ""] += r.completed;
+      for (const r of rowsOfWeek.get(week) ?? []) counts[r.assignee_id ?? ""] += r.completed;
       return { week, counts, total: Object.values(counts).reduce((a, b) => a + b, 0) };
     });
 
