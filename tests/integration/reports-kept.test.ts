@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { one, rows } from "../../db/index";
+import { db, one, rows } from "../../db/index";
+import { loadReports } from "../../app/services/reports/reports.server";
 import { BASE_URL, clientFor } from "../helpers/client";
 import { createCustomer, createInvoice, createJob, createTenantWithUsers, createUser } from "../helpers/fixtures";
 
@@ -91,4 +92,53 @@ test("the reports' charts and tables are rendered once per content: the same byt
   assert.ok(otherAnn.id);
   const count = await one<{ n: number }>(`SELECT count(*)::int AS n FROM payments WHERE tenant_id = $1`, [t.id]);
   assert.equal(count!.n, 1);
+});
+
+test("the reports ask the database three times in their transaction: the clock with the ages, the sums with the names, the top customers' names", async () => {
+  const t = await createTenantWithUsers("Reports statements");
+  const customer = await createCustomer(t.id, { name: "Rosa Counted" });
+  const ann = await createUser(t.id, { role: "technician", name: "Ann Counted" });
+  const job = await createJob(t.id, { customerId: customer.id, assigneeId: ann.id, scheduledStart: null });
+  await rows(`UPDATE jobs SET status = 'completed', completed_at = now() WHERE tenant_id = $1 AND id = $2`, [
+    t.id,
+    job.id,
+  ]);
+  const invoice = await createInvoice(t.id, { customerId: customer.id });
+  await rows(
+    `INSERT INTO payments (tenant_id, invoice_id, amount_cents, currency, method, reference, recorded_at)
+     VALUES ($1, $2, 5000, 'USD', 'check', 'test', now())`,
+    [t.id, invoice.id],
+  );
+  const actor = { tenantId: t.id, userId: t.users.owner.id, role: "owner" as const };
+  await loadReports(actor, "last-12-months"); // ranks the top customers (kept for the next view)
+  const sent: string[] = [];
+  db().addHook("beforeQuery", "reports-statements", (_options, query) => {
+    sent.push((typeof query === "string" ? query : JSON.stringify(query)).slice(0, 60));
+  });
+  let r;
+  try {
+    r = await loadReports(actor, "last-12-months");
+  } finally {
+    db().removeHook("beforeQuery", "reports-statements");
+  }
+  assert.deepEqual(
+    r.technicians.map((x) => x.name),
+    ["Ann Counted"],
+  );
+  assert.equal(
+    r.jobs.reduce((s, w) => s + w.total, 0),
+    1,
+  );
+  assert.deepEqual(
+    r.topCustomers.map((c) => [c.name, c.cents]),
+    [["Rosa Counted", 5000]],
+  );
+  assert.equal(
+    r.aging.reduce((s, a) => s + a.invoices, 0),
+    (await one<{ n: number }>(`SELECT count(*)::int AS n FROM invoice_balances WHERE tenant_id = $1`, [t.id]))!.n,
+  );
+  // The transaction's opening, three statements, its commit (seven before: the names and the
+  // ages were statements of their own).
+  assert.ok(sent.length >= 3, "the statements were counted");
+  assert.ok(sent.length <= 5, `${sent.length} statements: ${sent.join(" | ")}`);
 });
