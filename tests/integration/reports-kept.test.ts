@@ -113,7 +113,7 @@ test("the reports ask the database three times in their transaction: the clock w
   await loadReports(actor, "last-12-months"); // ranks the top customers (kept for the next view)
   const sent: string[] = [];
   db().addHook("beforeQuery", "reports-statements", (_options, query) => {
-    sent.push((typeof query === "string" ? query : JSON.stringify(query)).slice(0, 60));
+    sent.push(String((query as { sql?: string }).sql ?? query).slice(0, 60));
   });
   let r;
   try {
