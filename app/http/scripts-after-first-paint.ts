@@ -9,7 +9,7 @@ const MODULE_SCRIPT = /<script( nonce="[^"]*")? type="module" async="">([\s\S]*?
  * puts the module script back where it was, with the page's nonce. The DOM is then what Remix
  * rendered, so the page hydrates without a difference. A page that is not shown (a background
  * tab) does not paint: it loads at once. Where paint timing is not observable, it loads after the
- * next frame.
+ * next frame; and in any case after 3 s (a paint never reported does not leave the page inert).
  */
 const LOADER = `(function (s, code) {
   var done = false;
@@ -30,6 +30,7 @@ const LOADER = `(function (s, code) {
   }
   function soon() { setTimeout(load, 0); }
   if (document.visibilityState === "hidden") return load();
+  setTimeout(load, 3000);
   document.addEventListener("visibilitychange", function () { if (document.visibilityState === "hidden") load(); });
   var types = window.PerformanceObserver && PerformanceObserver.supportedEntryTypes;
   if (!types || types.indexOf("paint") < 0) return requestAnimationFrame(soon);
