@@ -4,12 +4,13 @@ const HELD_PRELOAD = '<link data-rel="modulepreload" fetchpriority="low" href="'
 const MODULE_SCRIPT = /<script( nonce="[^"]*")? type="module" async="">([\s\S]*?)<\/script>/;
 
 /**
- * Runs in the page, in place of Remix's module script, once the first paint is on the screen:
+ * Runs in the page, in place of Remix's module script, once the first paint is on the screen and
+ * the frame after it (a big page may paint its first part before the parser reaches the end):
  * gives the held preload links back their `rel` (the browser fetches them then, in parallel) and
  * puts the module script back where it was, with the page's nonce. The DOM is then what Remix
  * rendered, so the page hydrates without a difference. A page that is not shown (a background
- * tab) does not paint: it loads at once. Where paint timing is not observable, it loads after the
- * next frame; and in any case after 3 s (a paint never reported does not leave the page inert).
+ * tab) does not paint: it loads at once. Where paint timing is not observable, it loads after two
+ * frames; and in any case after 3 s (a paint never reported does not leave the page inert).
  */
 const LOADER = `(function (s, code) {
   var done = false;
@@ -28,12 +29,19 @@ const LOADER = `(function (s, code) {
     m.textContent = code;
     s.replaceWith(m);
   }
-  function soon() { setTimeout(load, 0); }
+  // The frame after the next: the whole document (parsed by now) has been painted and shown.
+  function soon() {
+    requestAnimationFrame(function () {
+      requestAnimationFrame(function () {
+        setTimeout(load, 0);
+      });
+    });
+  }
   if (document.visibilityState === "hidden") return load();
   setTimeout(load, 3000);
   document.addEventListener("visibilitychange", function () { if (document.visibilityState === "hidden") load(); });
   var types = window.PerformanceObserver && PerformanceObserver.supportedEntryTypes;
-  if (!types || types.indexOf("paint") < 0) return requestAnimationFrame(soon);
+  if (!types || types.indexOf("paint") < 0) return soon();
   new PerformanceObserver(function (list, observer) {
     if (!list.getEntriesByName("first-contentful-paint").length) return;
     observer.disconnect();
