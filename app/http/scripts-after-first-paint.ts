@@ -6,8 +6,9 @@ const MODULE_SCRIPT = /<script( nonce="[^"]*")? type="module" async="">([\s\S]*?
 /**
  * Runs in the page, in place of Remix's module script, once the first paint is on the screen and
  * the frame after it (a big page may paint its first part before the parser reaches the end):
- * gives the held preload links back their `rel` (the browser fetches them then, in parallel) and
- * puts the module script back where it was, with the page's nonce. The DOM is then what Remix
+ * gives the held preload links back their `rel` (the browser fetches them then, in parallel; eight
+ * per task, as starting 30 fetches took up to 20 ms here) and puts the module script back where
+ * it was, with the page's nonce. The DOM is then what Remix
  * rendered, so the page hydrates without a difference. A page that is not shown (a background
  * tab) does not paint: it loads at once. Where paint timing is not observable, it loads after two
  * frames; and in any case after 3 s (a paint never reported does not leave the page inert).
@@ -17,17 +18,22 @@ const LOADER = `(function (s, code) {
   function load() {
     if (done) return;
     done = true;
-    var links = document.querySelectorAll('link[data-rel="modulepreload"]');
-    for (var i = 0; i < links.length; i++) {
-      links[i].removeAttribute("data-rel");
-      links[i].rel = "modulepreload";
-    }
-    var m = document.createElement("script");
-    m.type = "module";
-    m.async = true;
-    m.nonce = s.nonce;
-    m.textContent = code;
-    s.replaceWith(m);
+    var links = [].slice.call(document.querySelectorAll('link[data-rel="modulepreload"]'));
+    // A few fetches started per task, so that none of them is a long one on a slow phone.
+    (function next() {
+      var batch = links.splice(0, 8);
+      for (var i = 0; i < batch.length; i++) {
+        batch[i].removeAttribute("data-rel");
+        batch[i].rel = "modulepreload";
+      }
+      if (links.length) return setTimeout(next, 0);
+      var m = document.createElement("script");
+      m.type = "module";
+      m.async = true;
+      m.nonce = s.nonce;
+      m.textContent = code;
+      s.replaceWith(m);
+    })();
   }
   // The frame after the next: the whole document (parsed by now) has been painted and shown.
   function soon() {
