@@ -55,12 +55,18 @@ const LOADER = `(function (s, code) {
   }).observe({ type: "paint", buffered: true });
 })(document.currentScript, `;
 
-/** JavaScript text as a string literal that cannot close its script element. */
+/**
+ * JavaScript text as a template literal that cannot close its script element. Not a JSON string:
+ * its quotes stay as they are, so the paths keep their `"/build/..."` form that the field app's
+ * service worker reads from the page to keep its copy (public/field-sw.js).
+ */
 const literal = (code: string) =>
-  JSON.stringify(code)
-    .replace(/</g, "\\u003c")
-    .replace(/\u2028/g, "\\u2028")
-    .replace(/\u2029/g, "\\u2029");
+  "`" +
+  code
+    .replace(/[\\`]/g, (c) => "\\" + c)
+    .replace(/\$\{/g, "\\${")
+    .replace(/</g, "\\u003c") +
+  "`";
 
 /**
  * The page's scripts are fetched only after its first paint
