@@ -5,7 +5,7 @@ import { KeptMarkupProvider } from "~/components/kept-markup";
 import { NonceProvider } from "~/components/nonce";
 import { StylesheetTextProvider } from "~/components/page-links";
 import { requestIdOf } from "~/http/envelope.server";
-import { lowPriorityScripts } from "~/http/low-priority-scripts";
+import { scriptsAfterFirstPaint } from "~/http/scripts-after-first-paint";
 import { newNonce, withAppHeaders } from "~/http/security-headers.server";
 import { stylesheetText } from "~/http/stylesheets.server";
 import { keptPage } from "~/services/schedule/kept-markup.server";
@@ -42,7 +42,7 @@ export default function handleRequest(
           </StylesheetTextProvider>
         </NonceProvider>,
       ),
-    lowPriorityScripts,
+    scriptsAfterFirstPaint,
   );
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   // With its length the page goes out in one write (no chunked encoding): decision 114.
