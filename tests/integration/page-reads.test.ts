@@ -177,8 +177,10 @@ test("the week board asks the database twice: the week's visits, then everything
       scheduledStart: zonedToUtc(`${addDays(monday, d)}T09:00`, zone),
     });
   const sent: string[] = [];
-  db().addHook("beforeQuery", "board-statements", (_options, query) =>
-    void sent.push(String((query as { query?: string })?.query ?? query).slice(0, 40)),
+  db().addHook(
+    "beforeQuery",
+    "board-statements",
+    (_options, query) => void sent.push(String((query as { query?: string })?.query ?? query).slice(0, 40)),
   );
   try {
     for (const [user, waiting, total] of [
