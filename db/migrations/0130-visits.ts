@@ -118,17 +118,17 @@ export const up: Migration = async ({ context: sql }) => {
     CREATE TRIGGER jobs_add_visits AFTER INSERT ON jobs REFERENCING NEW TABLE AS added_jobs
       FOR EACH STATEMENT EXECUTE FUNCTION jobs_add_visits();
     CREATE TRIGGER visits_sync_job_insert AFTER INSERT ON visits REFERENCING NEW TABLE AS changed_rows
-      FOR EACH STATEMENT EXECUTE FUNCTION visits_sync_job();
+      FOR EACH STATEMENT EXECUTE FUNCTION visits_sync_job('visits');
     CREATE TRIGGER visits_sync_job_update AFTER UPDATE ON visits REFERENCING NEW TABLE AS changed_rows
-      FOR EACH STATEMENT EXECUTE FUNCTION visits_sync_job();
+      FOR EACH STATEMENT EXECUTE FUNCTION visits_sync_job('visits');
     CREATE TRIGGER visits_sync_job_delete AFTER DELETE ON visits REFERENCING OLD TABLE AS changed_rows
-      FOR EACH STATEMENT EXECUTE FUNCTION visits_sync_job();
+      FOR EACH STATEMENT EXECUTE FUNCTION visits_sync_job('visits');
     CREATE TRIGGER visit_assignees_sync_job_insert AFTER INSERT ON visit_assignees REFERENCING NEW TABLE AS changed_rows
-      FOR EACH STATEMENT EXECUTE FUNCTION visits_sync_job();
+      FOR EACH STATEMENT EXECUTE FUNCTION visits_sync_job('crew');
     CREATE TRIGGER visit_assignees_sync_job_update AFTER UPDATE ON visit_assignees REFERENCING NEW TABLE AS changed_rows
-      FOR EACH STATEMENT EXECUTE FUNCTION visits_sync_job();
+      FOR EACH STATEMENT EXECUTE FUNCTION visits_sync_job('crew');
     CREATE TRIGGER visit_assignees_sync_job_delete AFTER DELETE ON visit_assignees REFERENCING OLD TABLE AS changed_rows
-      FOR EACH STATEMENT EXECUTE FUNCTION visits_sync_job();
+      FOR EACH STATEMENT EXECUTE FUNCTION visits_sync_job('crew');
   `);
 };
 

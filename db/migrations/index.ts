@@ -53,6 +53,7 @@ import * as m0320 from "./0320-billing-event-facts";
 import * as m0370 from "./0370-jobs-waiting";
 import * as m0380 from "./0380-customers-figure";
 import * as m0381 from "./0381-dashboard-indexes-under-rls";
+import * as m0390 from "./0390-visit-trigger-arguments";
 
 /**
  * Every migration, in order. Listed by hand (not globbed) so the compiled server bundle
@@ -114,4 +115,5 @@ export const MIGRATIONS: Array<[string, MigrationModule]> = [
   ["0370-jobs-waiting", m0370],
   ["0380-customers-figure", m0380],
   ["0381-dashboard-indexes-under-rls", m0381],
+  ["0390-visit-trigger-arguments", m0390],
 ];

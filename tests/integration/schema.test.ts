@@ -100,7 +100,7 @@ test("a new table with a global unique key is refused (and so are the other brok
         /^notes_count: inserts into summary_deltas rows not of one tenant value/,
         /^notes_count: reads customers without c\.tenant_id = one tenant/,
         /^notes_count: reads jobs without j\.tenant_id = one tenant/,
-        /^notes_count: compares TG_TABLE_NAME exactly$/,
+        /^notes_count: reads its table's name \(TG_TABLE_NAME\)$/,
         /^notes_count: now\(\) inside coalesce in a modification on jobs/,
       ],
     },
