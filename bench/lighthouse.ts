@@ -118,7 +118,10 @@ export function readReport(report: {
   };
 }
 
-/** LIGHTHOUSE_KEEP=<folder> keeps each page's whole report there (<page>.json), to see where its time goes. */
+/**
+ * LIGHTHOUSE_KEEP=<folder> keeps each page's whole report there (<page>.json) and its trace
+ * (<page>.trace.json), to see where its time goes.
+ */
 function runLighthouse(command: string[], page: Page, url: string): Promise<LighthouseResult> {
   const cookie = page.cookie;
   const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "fieldservice-lh-")), "report.json");
@@ -129,6 +132,7 @@ function runLighthouse(command: string[], page: Page, url: string): Promise<Ligh
     "--output=json",
     `--output-path=${out}`,
     "--quiet",
+    ...(process.env.LIGHTHOUSE_KEEP ? ["--save-assets"] : []),
     "--chrome-flags=--headless=new --no-sandbox",
     ...(cookie ? [`--extra-headers=${JSON.stringify({ Cookie: cookie })}`] : []),
   ];
@@ -145,7 +149,13 @@ function runLighthouse(command: string[], page: Page, url: string): Promise<Ligh
         try {
           if (error) throw new Error(`lighthouse ${url}: ${error.message}\n${stderr.slice(-2000)}`);
           const keep = process.env.LIGHTHOUSE_KEEP;
-          if (keep) fs.copyFileSync(out, path.join(keep, `${page.name.replace(/\W+/g, "-")}.json`));
+          if (keep) {
+            const base = page.name.replace(/\W+/g, "-");
+            fs.copyFileSync(out, path.join(keep, `${base}.json`));
+            // --save-assets writes the trace beside the report: kept to see when each paint and script came.
+            for (const f of fs.readdirSync(path.dirname(out)).filter((n) => n.endsWith(".trace.json")))
+              fs.copyFileSync(path.join(path.dirname(out), f), path.join(keep, `${base}.trace.json`));
+          }
           resolve(readReport(JSON.parse(fs.readFileSync(out, "utf8"))));
         } catch (e) {
           reject(e as Error);
