@@ -11,7 +11,9 @@ import {
   dashboardCounts,
   dashboardLists,
 } from "../../app/services/dashboard/dashboard.server";
-import { waitingJobsWhere } from "../../app/services/schedule/board.server";
+import { scheduleBoard, UNSCHEDULED_LIMIT, waitingJobsWhere } from "../../app/services/schedule/board.server";
+import { zonedToday, zonedToUtc } from "../../app/services/jobs/local-time";
+import { addDays, weekStart } from "../../app/services/schedule/days";
 import { PERSON_WEEK_VISITS_SQL, personWeekVisitsBind } from "../../app/services/timesheets/timesheets.server";
 import { createCustomer, createJob, createTenantWithUsers, type TestTenant } from "../helpers/fixtures";
 import { planReads } from "../helpers/plans";
@@ -151,4 +153,57 @@ test("the board's unscheduled list reads its 100 oldest waiting jobs and counts 
   assert.equal((await one<{ n: number }>(count, [B.id]))!.n, 3000);
   const counted = await planReads(B.id, count, [B.id], { asOnBigTables: true });
   assert.ok(counted.read <= 3000, `read ${counted.read} jobs to count 3,000 waiting (not the finished ones)`);
+});
+
+test("the week board asks the database twice: the week's visits, then everything beside them", async () => {
+  // docs/decisions/498-the-week-board-goes-out-gzipped-from-kept-blocks.md
+  const B = await createTenantWithUsers("Board statements plumbing");
+  const customer = await createCustomer(B.id);
+  const zone = "America/Chicago";
+  const monday = weekStart(zonedToday(zone));
+  const tech = B.users.technician;
+  // A full unscheduled list (its count is then read from the index) and a visit a day.
+  await rows(
+    `INSERT INTO jobs (tenant_id, customer_id, title, status, assignee_id, created_at)
+     SELECT $1, $2, 'Waiting ' || g, 'unscheduled', CASE WHEN g % 2 = 0 THEN $3::uuid END, now() - g * interval '1 minute'
+       FROM generate_series(1, 250) g`,
+    [B.id, customer.id, tech.id],
+  );
+  for (let d = 0; d < 3; d++)
+    await createJob(B.id, {
+      customerId: customer.id,
+      assigneeId: tech.id,
+      title: `Visit ${d}`,
+      scheduledStart: zonedToUtc(`${addDays(monday, d)}T09:00`, zone),
+    });
+  const sent: string[] = [];
+  db().addHook(
+    "beforeQuery",
+    "board-statements",
+    (_options, query) => void sent.push(String((query as { query?: string })?.query ?? query).slice(0, 40)),
+  );
+  try {
+    for (const [user, waiting, total] of [
+      [B.users.office, UNSCHEDULED_LIMIT, 250],
+      [tech, UNSCHEDULED_LIMIT, 125],
+    ] as const) {
+      sent.length = 0;
+      const board = await scheduleBoard(
+        { tenantId: B.id, userId: user.id, role: user.role },
+        { view: "week", date: monday },
+        zone,
+      );
+      assert.equal(board.visits.length, 3);
+      assert.deepEqual(board.visits[0].crew, [tech.id]);
+      assert.equal(board.visits[0].start, `${monday}T09:00`);
+      assert.equal(board.unscheduled.length, waiting);
+      assert.equal(board.unscheduledTotal, total);
+      assert.equal(board.unscheduled[0].title, "Waiting 250", "the oldest first");
+      assert.ok(board.members.some((m) => m.id === tech.id));
+      // The transaction's opening, the visits, the rest beside them, the commit.
+      assert.ok(sent.length <= 4, `${sent.length} statements: ${sent.join(" | ")}`);
+    }
+  } finally {
+    db().removeHook("beforeQuery", "board-statements");
+  }
 });

@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
+import http from "node:http";
 import { test } from "node:test";
+import zlib from "node:zlib";
 import { rows } from "../../db/index";
 import { zonedToday, zonedToUtc } from "../../app/services/jobs/local-time";
 import { addDays, weekStart } from "../../app/services/schedule/days";
@@ -143,4 +145,46 @@ test("the kept grid is the viewer's: a technician's own row, another tenant's ow
   assert.notEqual(theirs, office);
   for (const id of office.match(/[0-9a-f]{8}-[0-9a-f-]{27}/g) ?? []) assert.ok(!theirs.includes(id));
   assert.match(theirs, new RegExp(`data-assignee="${other.dana.id}"`));
+});
+
+/** A GET as it reaches the server (no decompression on the way), with its raw body. */
+function rawGet(url: string, headers: Record<string, string>) {
+  return new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) =>
+    http
+      .get(url, { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (d: Buffer) => chunks.push(d));
+        res.on("end", () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+      })
+      .on("error", reject),
+  );
+}
+
+test("the week board goes out gzipped with its length, its kept markup from blocks deflated once", async () => {
+  // docs/decisions/498-the-week-board-goes-out-gzipped-from-kept-blocks.md
+  const s = await setup();
+  const office = await clientFor(s.t.users.office);
+  const cookie = office.cookieHeader();
+  const plain = await rawGet(`${BASE_URL}${s.week}`, { cookie, "accept-encoding": "identity" });
+  assert.equal(plain.headers["content-encoding"], undefined);
+  for (const accept of ["gzip, deflate, br, zstd", "br;q=1, gzip;q=0.5"]) {
+    const gz = await rawGet(`${BASE_URL}${s.week}`, { cookie, "accept-encoding": accept });
+    assert.equal(gz.headers["content-encoding"], "gzip", accept);
+    assert.match(String(gz.headers["vary"]), /Accept-Encoding/i);
+    // The page's writer gzips it whole: one write with its length, not compression's chunks.
+    assert.equal(gz.headers["transfer-encoding"], undefined);
+    assert.equal(Number(gz.headers["content-length"]), gz.body.byteLength);
+    const html = zlib.gunzipSync(gz.body).toString();
+    // The same page but for the request's own nonce and CSRF token.
+    const own = (page: string) =>
+      page
+        .replace(/nonce="[^"]+"/g, "nonce")
+        .replace(/<!--kept [^>]*-->/g, "")
+        .replace(/("csrf[^"]*":|name="_csrf" value=)"[^"]*"/g, "$1");
+    assert.equal(own(html), own(plain.body.toString()));
+    assert.equal(gridOf(html), gridOf(plain.body.toString()));
+  }
+  // gzip refused: the page as it is.
+  const refused = await rawGet(`${BASE_URL}${s.week}`, { cookie, "accept-encoding": "gzip;q=0, br" });
+  assert.notEqual(refused.headers["content-encoding"], "gzip");
 });

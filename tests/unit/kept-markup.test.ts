@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import zlib from "node:zlib";
 import { createElement } from "react";
 import { renderToString } from "react-dom/server";
 import {
@@ -121,4 +122,39 @@ test("a page's kept pieces are written in place of their markers: the bytes of t
   assert.ok(edited.includes(`<div>${fresh}</div>`) && edited.includes("<section><p class=x>second</p>") === false);
   // A page with no kept piece is its string's bytes.
   assert.deepEqual(keptPage("other").bytes("<p>é</p>"), Buffer.from("<p>é</p>"));
+});
+
+test("a page with kept pieces gzipped is one gzip member of the page's bytes, each piece deflated once", async () => {
+  // docs/decisions/498-the-week-board-goes-out-gzipped-from-kept-blocks.md
+  const inputs = { ...week(), back: "/schedule?view=week&date=2026-06-22" };
+  inputs.cards[1].title = "Réglage – chaudière ".repeat(500);
+  const grid = () => createElement(Grid, inputs);
+  const deflates: number[] = [];
+  const original = zlib.deflateRaw;
+  // Counts the deflates of the kept piece (the large one): the first page's, none for the next.
+  const counting = ((buf: Buffer, ...rest: unknown[]) => {
+    deflates.push(buf.byteLength);
+    return (original as (...a: unknown[]) => unknown)(buf, ...rest);
+  }) as typeof zlib.deflateRaw;
+  (zlib as { deflateRaw: typeof zlib.deflateRaw }).deflateRaw = counting;
+  try {
+    for (const nonce of ["first", "second"]) {
+      const page = keptPage(nonce);
+      assert.equal(page.kept, false);
+      const html = `<!DOCTYPE html><p>Café ${nonce}</p><div>${page.keep("unit-gzip", inputs, grid)}</div><p>end</p>`;
+      assert.equal(page.kept, true);
+      const edit = (text: string) => text.replace("<p>end", "<p class=x>end");
+      const gz = await page.gzip(html, edit);
+      assert.deepEqual(gz.subarray(0, 3), Buffer.from([0x1f, 0x8b, 8]), "a gzip member");
+      assert.deepEqual(zlib.gunzipSync(gz), page.bytes(html, edit), "the page's bytes, byte for byte");
+      assert.ok(gz.byteLength < page.bytes(html, edit).byteLength / 5, `${gz.byteLength} bytes gzipped`);
+    }
+  } finally {
+    (zlib as { deflateRaw: typeof zlib.deflateRaw }).deflateRaw = original;
+  }
+  const big = deflates.filter((n) => n > 10_000);
+  assert.equal(big.length, 1, `the kept piece is deflated once for both pages: ${deflates.join(", ")}`);
+  // A page with no piece: the last (final) block alone is still a whole gzip member.
+  const plain = keptPage("plain");
+  assert.equal(zlib.gunzipSync(await plain.gzip("<p>é</p>")).toString(), "<p>é</p>");
 });

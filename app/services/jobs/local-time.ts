@@ -105,7 +105,7 @@ export function zonedToUtc(local: string, timeZone: string): Date {
 }
 
 /** An instant as the wall-clock time of `timeZone`, `YYYY-MM-DDTHH:MM`. */
-export function utcToZoned(value: Date | string, timeZone: string): string {
+export function utcToZoned(value: Date | string | number, timeZone: string): string {
   const ms = new Date(value).getTime();
   if (!Number.isFinite(ms)) throw new RangeError("Invalid time value");
   const w = new Date(Math.floor(ms / 1000) * 1000 + offsetAt(ms, timeZone));

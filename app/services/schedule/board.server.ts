@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { inTenant, one, rows } from "../../../db/index";
+import { inTenant, rows } from "../../../db/index";
 import type { Actor } from "~/services/accounts/actor";
 import { can, recordScope } from "~/utils/permissions";
 import { utcToZoned, zonedToday, zonedToUtc } from "~/services/jobs/local-time";
@@ -89,15 +89,25 @@ type CardRow = {
   status: string;
   customer_name: string;
   address: string | null;
-  crew: string[];
-  starts_at: Date | null;
-  ends_at: Date | null;
+  /** The crew's user ids joined by commas, first-named first ("" for none). */
+  crew: string;
+  /** Milliseconds since the epoch (a number to the driver, not a timestamp it parses into a Date). */
+  starts_at: number | null;
+  ends_at: number | null;
   preferred_date: string | null;
   time_window: PreferredWindow["timeWindow"] | null;
-  clock_started_at: Date | null;
-  clock_on_site_at: Date | null;
+  clock_started_at: number | null;
+  clock_on_site_at: number | null;
   labour_minutes: number | null;
 };
+
+/**
+ * A timestamp as milliseconds since the epoch: the week's hundreds of starts and ends reach the
+ * page as wall-clock times (utcToZoned, in the viewer's zone as before), and a float is read far
+ * cheaper than a timestamp's text is parsed into a Date
+ * (docs/decisions/498-the-week-board-goes-out-gzipped-from-kept-blocks.md).
+ */
+const epochMs = (sql: string) => `(extract(epoch FROM ${sql}) * 1000)::float8`;
 
 // The board's reads are set-based (a window of visits joined to their jobs and customers, and
 // the team), so they are SQL; the address falls back to the customer's, as on the field app.
@@ -107,11 +117,13 @@ type CardRow = {
 const JOB_COLUMNS = `j.title, c.name AS customer_name,
   coalesce(j.address, nullif(concat_ws(', ', c.address_line1, c.city, c.region), '')) AS address,
   coalesce(rj.preferred_date, rq.preferred_date)::text AS preferred_date, coalesce(rj.time_window, rq.time_window) AS time_window,
-  (SELECT k.started_at FROM job_clocks k WHERE k.tenant_id = j.tenant_id AND k.job_id = j.id ORDER BY k.started_at LIMIT 1) AS clock_started_at,
-  (SELECT k.on_site_at FROM job_clocks k WHERE k.tenant_id = j.tenant_id AND k.job_id = j.id ORDER BY k.started_at LIMIT 1) AS clock_on_site_at`;
+  ${epochMs("k.started_at")} AS clock_started_at, ${epochMs("k.on_site_at")} AS clock_on_site_at`;
+// The job's first clock is one lookup a card (a lateral join), not one per column.
 const JOB_FROM = `JOIN customers c ON c.tenant_id = j.tenant_id AND c.id = j.customer_id
   LEFT JOIN booking_requests rj ON rj.tenant_id = j.tenant_id AND rj.job_id = j.id
-  LEFT JOIN booking_requests rq ON rq.tenant_id = j.tenant_id AND rq.quote_id = j.quote_id AND rj.id IS NULL`;
+  LEFT JOIN booking_requests rq ON rq.tenant_id = j.tenant_id AND rq.quote_id = j.quote_id AND rj.id IS NULL
+  LEFT JOIN LATERAL (SELECT k.started_at, k.on_site_at FROM job_clocks k WHERE k.tenant_id = j.tenant_id AND k.job_id = j.id
+                      ORDER BY k.started_at LIMIT 1) k ON true`;
 
 /**
  * GET /schedule: one row per technician with the day's or week's visits by
@@ -151,9 +163,10 @@ export async function scheduleBoard(
     // Visits that start in the window, or started up to a week (the longest visit) before and
     // still run into it: a range of the visits_start index.
     const scheduled = await rows<CardRow>(
-      `SELECT v.id, v.id AS visit_id, v.job_id, v.status, v.starts_at, v.ends_at, ${JOB_COLUMNS},
-              ARRAY(SELECT a.user_id FROM visit_assignees a WHERE a.tenant_id = v.tenant_id AND a.visit_id = v.id
-                     ORDER BY a.created_at, a.user_id) AS crew,
+      `SELECT v.id, v.id AS visit_id, v.job_id, v.status, ${epochMs("v.starts_at")} AS starts_at,
+              ${epochMs("v.ends_at")} AS ends_at, ${JOB_COLUMNS},
+              coalesce((SELECT string_agg(a.user_id::text, ',' ORDER BY a.created_at, a.user_id) FROM visit_assignees a
+                         WHERE a.tenant_id = v.tenant_id AND a.visit_id = v.id), '') AS crew,
               NULL::int AS labour_minutes
          FROM visits v JOIN jobs j ON j.tenant_id = v.tenant_id AND j.id = v.job_id
          ${JOB_FROM}
@@ -163,41 +176,51 @@ export async function scheduleBoard(
       bind,
       t,
     );
-    const waitingBind: unknown[] = [actor.tenantId];
-    const waitingOwn = ownOnly ? `AND j.assignee_id = $${waitingBind.push(actor.userId)}` : "";
+    const crewOf = (r: CardRow) => (r.crew ? r.crew.split(",") : []);
+    const onCrews = [...new Set(scheduled.flatMap(crewOf))];
+    const besideBind: unknown[] = [actor.tenantId, onCrews];
+    const me = ownOnly ? `$${besideBind.push(actor.userId)}` : "";
     // coalesce(...) = 'infinity' is the jobs_schedule_order index's key for "not scheduled":
     // a job's row has no start exactly when it has no visit. Its booking length is its quote's
     // labour hours (docs/decisions/310-visits-on-the-board.md).
     // The oldest waiting jobs are picked through that index first; only those 100 are joined
     // to their customers, requests and quotes (a tenant may have thousands waiting).
-    const waitingWhere = waitingJobsWhere(waitingOwn);
-    const waiting = await rows<CardRow>(
-      `WITH w AS (
-         SELECT j.id, j.created_at FROM jobs j WHERE ${waitingWhere} ORDER BY j.created_at, j.id LIMIT ${UNSCHEDULED_LIMIT}
-       )
-       SELECT j.id, NULL::uuid AS visit_id, j.id AS job_id, j.status, NULL::timestamptz AS starts_at, NULL::timestamptz AS ends_at,
-              ${JOB_COLUMNS}, CASE WHEN j.assignee_id IS NULL THEN '{}'::uuid[] ELSE ARRAY[j.assignee_id] END AS crew,
-              ${LABOUR_MINUTES} AS labour_minutes
-         FROM w JOIN jobs j ON j.tenant_id = $1 AND j.id = w.id ${JOB_FROM}
-        ORDER BY w.created_at, w.id`,
-      waitingBind,
-      t,
-    );
-    const total =
-      waiting.length < UNSCHEDULED_LIMIT
-        ? waiting.length
-        : ((await one<{ n: number }>(`SELECT count(*)::int AS n FROM jobs j WHERE ${waitingWhere}`, waitingBind, t))
-            ?.n ?? 0);
-    const onCrews = [...new Set(scheduled.flatMap((v) => v.crew))];
+    const waitingWhere = waitingJobsWhere(ownOnly ? `AND j.assignee_id = ${me}` : "");
     // Technicians get a row each; anyone else on a crew in the window too. A technician's own
     // board names their crewmates (the card says who else is on it) but shows only their row.
-    const members = await rows<BoardMember & { own: boolean }>(
-      ownOnly
-        ? `SELECT id, name, role, id = $2 AS own FROM users WHERE tenant_id = $1 AND (id = $2 OR id = ANY($3::uuid[])) ORDER BY name, id`
-        : `SELECT id, name, role, true AS own FROM users WHERE tenant_id = $1 AND (role = 'technician' OR id = ANY($2::uuid[])) ORDER BY (role <> 'technician'), name, id`,
-      ownOnly ? [actor.tenantId, actor.userId, onCrews] : [actor.tenantId, onCrews],
+    const [members, membersOrder] = ownOnly
+      ? [
+          `SELECT id, name, role, id = ${me} AS own FROM users WHERE tenant_id = $1 AND (id = ${me} OR id = ANY($2::uuid[]))`,
+          "m.name, m.id",
+        ]
+      : [
+          `SELECT id, name, role, true AS own FROM users WHERE tenant_id = $1 AND (role = 'technician' OR id = ANY($2::uuid[]))`,
+          "(m.role <> 'technician'), m.name, m.id",
+        ];
+    // Everything beside the week's visits in one statement (one round trip, not three): the
+    // waiting jobs, their count (read only when the list is full) and the rows, each as JSON
+    // (docs/decisions/498-the-week-board-goes-out-gzipped-from-kept-blocks.md).
+    const [beside] = await rows<{
+      waiting: CardRow[];
+      total: number;
+      members: Array<BoardMember & { own: boolean }>;
+    }>(
+      `WITH w AS (
+         SELECT j.id, j.created_at FROM jobs j WHERE ${waitingWhere} ORDER BY j.created_at, j.id LIMIT ${UNSCHEDULED_LIMIT}
+       ), cards AS (
+         SELECT w.created_at, j.id, NULL AS visit_id, j.id AS job_id, j.status, NULL AS starts_at, NULL AS ends_at,
+                ${JOB_COLUMNS}, coalesce(j.assignee_id::text, '') AS crew,
+                ${LABOUR_MINUTES} AS labour_minutes
+           FROM w JOIN jobs j ON j.tenant_id = $1 AND j.id = w.id ${JOB_FROM}
+       )
+       SELECT (SELECT coalesce(json_agg(cards ORDER BY cards.created_at, cards.id), '[]') FROM cards) AS waiting,
+              CASE WHEN (SELECT count(*) FROM w) < ${UNSCHEDULED_LIMIT} THEN (SELECT count(*)::int FROM w)
+                   ELSE (SELECT count(*)::int FROM jobs j WHERE ${waitingWhere}) END AS total,
+              (SELECT coalesce(json_agg(m ORDER BY ${membersOrder}), '[]') FROM (${members}) m) AS members`,
+      besideBind,
       t,
     );
+    const { waiting, total } = beside;
 
     // Only what the page draws goes to the browser, and a field that has nothing is left out:
     // the week of a big firm is hundreds of cards, and this is serialised once more into the page.
@@ -207,17 +230,14 @@ export async function scheduleBoard(
         title: r.title,
         status: r.status,
         customerName: r.customer_name,
-        crew: r.crew,
+        crew: crewOf(r),
       };
       if (r.visit_id) card.visitId = r.visit_id;
       // The week's cells are narrow: its cards show no address (the day view and the list do).
       if (r.address && (view !== "week" || !r.visit_id)) card.address = r.address;
-      if (r.starts_at) {
+      if (r.starts_at !== null) {
         card.start = utcToZoned(r.starts_at, timeZone);
-        card.end = utcToZoned(
-          r.ends_at ?? new Date(new Date(r.starts_at).getTime() + DEFAULT_MINUTES * 60_000),
-          timeZone,
-        );
+        card.end = utcToZoned(r.ends_at ?? r.starts_at + DEFAULT_MINUTES * 60_000, timeZone);
       }
       if (r.preferred_date || (r.time_window && r.time_window !== "any")) {
         card.preferred = { date: r.preferred_date, timeWindow: r.time_window ?? "any" };
@@ -242,7 +262,7 @@ export async function scheduleBoard(
       next: addDays(first, length),
       timeZone,
       // A technician's board: their row first; crewmates only lend their names.
-      members: members
+      members: beside.members
         .sort((a, b) => Number(b.own) - Number(a.own))
         .map((m) => ({ id: m.id, name: m.name, role: m.role, ...(ownOnly && !m.own ? { nameOnly: true } : {}) })),
       visits: scheduled.map(toCard),
