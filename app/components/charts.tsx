@@ -10,8 +10,19 @@ import { linePath, scaleBand, scaleLinear } from "./chart-scales";
 export const SERIES_COLOURS = ["#2563eb", "#059669", "#c2410c", "#7c3aed", "#db2777", "#0e7490", "#4b5563", "#a16207"];
 
 export type Series = { name: string; values: number[] };
-/** width: the drawing's own units (text is 12 of them): 720 for a page-wide chart, ~360 for a small one. */
-type Common = { title: string; description: string; format: (n: number) => string; height?: number; width?: number };
+/**
+ * width: the drawing's own units (text is 12 of them): 720 for a page-wide chart, ~360 for a small one.
+ * id: the stem of the ids of the title and description (by default one React makes from the chart's
+ * place in the page; a chart rendered on its own, whose markup is kept, is given one).
+ */
+type Common = {
+  title: string;
+  description: string;
+  format: (n: number) => string;
+  height?: number;
+  width?: number;
+  id?: string;
+};
 
 const WIDTH = 720;
 const MARGIN = { top: 16, right: 16, bottom: 36, left: 72 };
@@ -23,6 +34,7 @@ function Frame({
   width = WIDTH,
   children,
   legend,
+  id: given,
 }: {
   title: string;
   description: string;
@@ -30,8 +42,10 @@ function Frame({
   width?: number;
   children: React.ReactNode;
   legend?: string[];
+  id?: string;
 }) {
-  const id = useId();
+  const made = useId();
+  const id = given ?? made;
   return (
     <figure className="chart">
       <svg
@@ -123,6 +137,7 @@ export function BarChart({
   labels = (c) => c,
   height = 260,
   width = WIDTH,
+  id,
 }: Common & { categories: string[]; series: Series[]; labels?: (c: string) => string }) {
   const max = Math.max(0, ...series.flatMap((s) => s.values));
   const y = scaleLinear([0, max || 1], [height - MARGIN.bottom, MARGIN.top], { nice: true });
@@ -133,7 +148,14 @@ export function BarChart({
     { inner: 0.08, outer: 0.08 },
   );
   return (
-    <Frame title={title} description={description} height={height} width={width} legend={series.map((s) => s.name)}>
+    <Frame
+      title={title}
+      description={description}
+      height={height}
+      width={width}
+      legend={series.map((s) => s.name)}
+      id={id}
+    >
       <YAxis ticks={y.ticks(height < 200 ? 3 : 5)} y={y} format={format} width={width} />
       {series.map((s, si) => (
         <g key={s.name} fill={SERIES_COLOURS[si % SERIES_COLOURS.length]} className="bars" data-series={s.name}>
@@ -166,13 +188,14 @@ export function LineChart({
   format,
   labels = (c) => c,
   height = 260,
+  id,
 }: Common & { categories: string[]; series: Series[]; labels?: (c: string) => string }) {
   const max = Math.max(0, ...series.flatMap((s) => s.values));
   const y = scaleLinear([0, max || 1], [height - MARGIN.bottom, MARGIN.top], { nice: true });
   const x = scaleBand(categories, [MARGIN.left, WIDTH - MARGIN.right], { inner: 0.5, outer: 0.5 });
   const at = (c: string) => (x(c) ?? 0) + x.bandwidth() / 2;
   return (
-    <Frame title={title} description={description} height={height} legend={series.map((s) => s.name)}>
+    <Frame title={title} description={description} height={height} legend={series.map((s) => s.name)} id={id}>
       <YAxis ticks={y.ticks(Math.min(5, Math.max(1, max)))} y={y} format={format} width={WIDTH} />
       {series.map((s, si) => {
         const colour = SERIES_COLOURS[si % SERIES_COLOURS.length];
@@ -198,6 +221,7 @@ export function HBarChart({
   rows,
   format,
   width = WIDTH,
+  id,
 }: Common & { rows: Array<{ label: string; value: number }> }) {
   const rowHeight = 28;
   const small = width < 500;
@@ -205,7 +229,7 @@ export function HBarChart({
   const height = Math.max(1, rows.length) * rowHeight + 24;
   const x = scaleLinear([0, Math.max(1, ...rows.map((r) => r.value))], [0, width - left - (small ? 60 : 110)]);
   return (
-    <Frame title={title} description={description} height={height} width={width}>
+    <Frame title={title} description={description} height={height} width={width} id={id}>
       {rows.map((r, i) => (
         <g key={r.label} transform={`translate(0,${12 + i * rowHeight})`} className="hbar">
           <text x={left - 10} y={rowHeight / 2} dy="0.1em" textAnchor="end">

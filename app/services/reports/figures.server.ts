@@ -15,33 +15,63 @@ export type JobRow = { week: string; assignee_id: string | null; name: string | 
 export type AgingRow = { bucket: string; currency: string; invoices: number; cents: number };
 export type Figures = { moneyRows: MoneyRow[]; quoteRows: QuoteRow[]; jobRows: JobRow[]; agingRows: AgingRow[] };
 
-/** Days past due as an age bucket (`due` a date column, `$2` the tenant's today). */
-const bucketOf = (due: string) => `CASE WHEN ${due} IS NULL OR ${due} > $2::date THEN 'current'
-                 WHEN $2::date - ${due} <= 30 THEN '0-30'
-                 WHEN $2::date - ${due} <= 60 THEN '31-60'
-                 WHEN $2::date - ${due} <= 90 THEN '61-90'
+/** Days past due as an age bucket (`due` a date column, `today` the tenant's today, `$2` by default). */
+const bucketOf = (due: string, today = "$2::date") => `CASE WHEN ${due} IS NULL OR ${due} > ${today} THEN 'current'
+                 WHEN ${today} - ${due} <= 30 THEN '0-30'
+                 WHEN ${today} - ${due} <= 60 THEN '31-60'
+                 WHEN ${today} - ${due} <= 90 THEN '61-90'
                  ELSE 'over-90' END`;
+
+/**
+ * What is owed today by age, from the open invoices' balances, as a JSON array of `AgingRow`s:
+ * an expression over the tenant's row `tn` (its `today` a date column), so the reports read it
+ * in the same statement as the tenant's clock.
+ */
+export const AGING_JSON = `(SELECT coalesce(json_agg(a), '[]') FROM (
+         SELECT ${bucketOf("b.due_date", "tn.today")} AS bucket, b.currency, count(*)::int AS invoices,
+                sum(b.cents)::bigint AS cents
+           FROM invoice_balances b WHERE b.tenant_id = tn.id GROUP BY 1, 2) a)`;
 
 /** The reports' figures for a period from the summaries: one indexed read of a few hundred rows. */
 export async function summaryFigures(t: Tx, tenantId: string, range: PeriodRange, today: string): Promise<Figures> {
+  const agingRows = await rows<AgingRow>(
+    `SELECT ${bucketOf("due_date")} AS bucket, currency, count(*)::int AS invoices, sum(cents)::bigint AS cents
+       FROM invoice_balances WHERE tenant_id = $1 GROUP BY 1, 2`,
+    [tenantId, today],
+    t,
+  );
+  return { ...(await summarySums(t, tenantId, range)), agingRows };
+}
+
+/**
+ * The summaries' sums of a period: money, quotes and visits per technician (with the
+ * technicians' names, read in the same statement).
+ */
+export async function summarySums(t: Tx, tenantId: string, range: PeriodRange): Promise<Omit<Figures, "agingRows">> {
   const sums = await rows<{
     figure: string;
     period: string;
     party_id: string | null;
     currency: string;
     amount: number;
+    name: string | null;
   }>(
-    `SELECT figure, to_char(period, 'YYYY-MM-DD') AS period, party_id, currency, sum(amount)::bigint AS amount
-       FROM summary_deltas
-      WHERE tenant_id = $1 AND period >= $2::date AND period < $3::date
-      GROUP BY figure, period, party_id, currency
-     HAVING sum(amount) <> 0`,
+    `SELECT s.figure, to_char(s.period, 'YYYY-MM-DD') AS period, s.party_id, s.currency, s.amount, u.name
+       FROM (SELECT figure, period, party_id, currency, sum(amount)::bigint AS amount
+               FROM summary_deltas
+              WHERE tenant_id = $1 AND period >= $2::date AND period < $3::date
+              GROUP BY figure, period, party_id, currency
+             HAVING sum(amount) <> 0) s
+       LEFT JOIN users u ON s.figure = 'visits_completed' AND u.tenant_id = $1 AND u.id = s.party_id`,
     [tenantId, range.start, range.end],
     t,
   );
   const moneyRows: MoneyRow[] = [];
   const quotes = new Map<string, QuoteRow>();
   const jobs = new Map<string, JobRow>();
+  // A year of weeks by technician is thousands of rows over about sixty periods: each period's
+  // Monday is worked out once.
+  const mondays = new Map<string, string>();
   for (const r of sums) {
     const month = r.period.slice(0, 7);
     const amount = Number(r.amount);
@@ -53,34 +83,18 @@ export async function summaryFigures(t: Tx, tenantId: string, range: PeriodRange
       else q.approved += amount;
       quotes.set(month, q);
     } else if (r.figure === "visits_completed") {
-      const week = mondayOf(r.period);
+      let week = mondays.get(r.period);
+      if (week === undefined) mondays.set(r.period, (week = mondayOf(r.period)));
       const key = `${week} ${r.party_id ?? ""}`;
-      const j = jobs.get(key) ?? { week, assignee_id: r.party_id, name: null, completed: 0 };
+      const j = jobs.get(key) ?? { week, assignee_id: r.party_id, name: r.party_id ? r.name : null, completed: 0 };
       j.completed += amount;
       jobs.set(key, j);
     }
   }
-  const people = [...new Set([...jobs.values()].map((j) => j.assignee_id).filter((id): id is string => !!id))];
-  if (people.length) {
-    const names = await rows<{ id: string; name: string }>(
-      `SELECT id, name FROM users WHERE tenant_id = $1 AND id = ANY($2::uuid[])`,
-      [tenantId, people],
-      t,
-    );
-    const byId = new Map(names.map((u) => [u.id, u.name]));
-    for (const j of jobs.values()) j.name = j.assignee_id ? (byId.get(j.assignee_id) ?? null) : null;
-  }
-  const agingRows = await rows<AgingRow>(
-    `SELECT ${bucketOf("due_date")} AS bucket, currency, count(*)::int AS invoices, sum(cents)::bigint AS cents
-       FROM invoice_balances WHERE tenant_id = $1 GROUP BY 1, 2`,
-    [tenantId, today],
-    t,
-  );
   return {
     moneyRows,
     quoteRows: [...quotes.values()],
     jobRows: [...jobs.values()].filter((j) => j.completed),
-    agingRows,
   };
 }
 

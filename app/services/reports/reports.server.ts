@@ -1,7 +1,7 @@
 import { inTenant, one, rows, type Tx } from "../../../db/index";
 import type { Actor } from "~/services/accounts/actor";
 import { periodRange, weeksOf, type PeriodRange, type ReportPeriod } from "./periods";
-import { summaryFigures } from "./figures.server";
+import { AGING_JSON, summarySums, type AgingRow, type JobRow } from "./figures.server";
 
 // The owner's reports. Every figure is an aggregate in SQL over an index
 // of the tenant's rows (migration 0070), in the tenant's time zone: months and weeks are the
@@ -44,16 +44,18 @@ export type Reports = {
 async function tenantClock(t: Tx, tenantId: string) {
   // With the clock, the version of the tenant's collected money: the count and a checksum of the
   // ids of its delta rows. Every change of a payment inserts a row with a new random id, and a
-  // fold replaces every row with new ones, so an equal version means the same payments.
-  const r = await one<{ today: string; time_zone: string; collected: string }>(
-    `SELECT (now() AT TIME ZONE time_zone)::date::text AS today, time_zone,
+  // fold replaces every row with new ones, so an equal version means the same payments. And what
+  // is owed today by age: one round trip for the three.
+  const r = await one<{ today: string; time_zone: string; collected: string; aging: AgingRow[] }>(
+    `SELECT tn.today::text AS today, tn.time_zone,
             (SELECT count(*) || ':' || coalesce(sum(hashtext(d.id::text)), 0)
-               FROM summary_deltas d WHERE d.tenant_id = $1 AND d.figure = 'collected') AS collected
-       FROM tenants WHERE id = $1`,
+               FROM summary_deltas d WHERE d.tenant_id = $1 AND d.figure = 'collected') AS collected,
+            ${AGING_JSON} AS aging
+       FROM (SELECT id, time_zone, (now() AT TIME ZONE time_zone)::date AS today FROM tenants WHERE id = $1) tn`,
     [tenantId],
     t,
   );
-  return { today: r!.today, timeZone: r!.time_zone, collected: r!.collected };
+  return { today: r!.today, timeZone: r!.time_zone, collected: r!.collected, agingRows: r!.aging };
 }
 
 type Ranked = Array<{ id: string; cents: number }>;
@@ -113,9 +115,9 @@ function mainCurrency(
 
 export async function loadReports(actor: Actor, period: ReportPeriod): Promise<Reports> {
   return inTenant(actor.tenantId, async (t) => {
-    const { today, timeZone, collected } = await tenantClock(t, actor.tenantId);
+    const { today, timeZone, collected, agingRows } = await tenantClock(t, actor.tenantId);
     const range = periodRange(period, today);
-    const { moneyRows, quoteRows, jobRows, agingRows } = await summaryFigures(t, actor.tenantId, range, today);
+    const { moneyRows, quoteRows, jobRows } = await summarySums(t, actor.tenantId, range);
     const currency = mainCurrency(moneyRows, agingRows);
     const otherCurrencies = [...new Set([...moneyRows, ...agingRows].map((r) => r.currency))]
       .filter((c) => c !== currency)
@@ -141,10 +143,17 @@ export async function loadReports(actor: Actor, period: ReportPeriod): Promise<R
     const technicians = [...technicianMap.values()].sort((a, b) =>
       a.id === null ? 1 : b.id === null ? -1 : a.name.localeCompare(b.name),
     );
+    // Each week's rows, found once (a year of weeks by thirty technicians is thousands of rows).
+    const rowsOfWeek = new Map<string, JobRow[]>();
+    for (const r of jobRows) {
+      const list = rowsOfWeek.get(r.week);
+      if (list) list.push(r);
+      else rowsOfWeek.set(r.week, [r]);
+    }
     const jobs = weeksOf(range).map((week) => {
       const counts: Record<string, number> = {};
       for (const tech of technicians) counts[tech.id ?? ""] = 0;
-      for (const r of jobRows) if (r.week === week) counts[r.assignee_id ?? ""] += r.completed;
+      for (const r of rowsOfWeek.get(week) ?? []) counts[r.assignee_id ?? ""] += r.completed;
       return { week, counts, total: Object.values(counts).reduce((a, b) => a + b, 0) };
     });
 

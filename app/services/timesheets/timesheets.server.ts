@@ -291,35 +291,42 @@ export type TeamRow = {
  */
 async function teamRows(tenantId: string, s: TimesheetSettings, weekStart: string, t: Tx): Promise<TeamRow[]> {
   const bounds = dayBounds(weekStart, s.timeZone);
-  const [people, entries, approved] = await Promise.all([
-    rows<{ id: string; name: string; role: string }>(
-      `SELECT id, name, role FROM users WHERE tenant_id = $1 ORDER BY name, id`,
-      [tenantId],
-      t,
-    ),
-    rows<{ id: string; user_id: string; paid: boolean; pending: boolean; start_ms: number; end_ms: number }>(
-      `SELECT id, user_id, kind <> 'break' AS paid, state = 'pending' AS pending,
-              (extract(epoch FROM started_at) * 1000)::float8 AS start_ms,
-              (extract(epoch FROM ended_at) * 1000)::float8 AS end_ms
-         FROM time_entries
-        WHERE tenant_id = $1 AND user_id IS NOT NULL
-          AND started_at >= $2::timestamptz - interval '24 hours' AND started_at < $3 AND ended_at > $2`,
-      [tenantId, new Date(bounds[0]), new Date(bounds[7])],
-      t,
-    ),
-    rows<{ user_id: string }>(
-      `SELECT user_id FROM timesheet_weeks WHERE tenant_id = $1 AND week_start = $2`,
-      [tenantId, weekStart],
-      t,
-    ),
-  ]);
-  const approvedSet = new Set(approved.map((a) => a.user_id));
+  // One statement: everyone of the tenant, whether their week is approved, and their entries
+  // touching the week (an entry is at most a day long, so it starts at most a day before), each
+  // person's from the index of their own entries by start.
+  const people = await rows<{
+    id: string;
+    name: string;
+    role: string;
+    approved: boolean;
+    entries: Array<{ id: string; paid: boolean; pending: boolean; start_ms: number; end_ms: number }> | null;
+  }>(
+    `SELECT u.id, u.name, u.role,
+            EXISTS (SELECT 1 FROM timesheet_weeks w
+                     WHERE w.tenant_id = $1 AND w.week_start = $4 AND w.user_id = u.id) AS approved,
+            (SELECT json_agg(json_build_object(
+                      'id', e.id, 'paid', e.kind <> 'break', 'pending', e.state = 'pending',
+                      'start_ms', (extract(epoch FROM e.started_at) * 1000)::float8,
+                      'end_ms', (extract(epoch FROM e.ended_at) * 1000)::float8))
+               FROM time_entries e
+              WHERE e.tenant_id = $1 AND e.user_id = u.id
+                AND e.started_at >= $2::timestamptz - interval '24 hours' AND e.started_at < $3 AND e.ended_at > $2) AS entries
+       FROM users u
+      WHERE u.tenant_id = $1
+      ORDER BY u.name, u.id`,
+    [tenantId, new Date(bounds[0]), new Date(bounds[7]), weekStart],
+    t,
+  );
+  const approvedSet = new Set(people.filter((p) => p.approved).map((p) => p.id));
   const byUser = new Map<string, { spans: PaidSpan[]; pending: Set<string> }>();
-  for (const e of entries) {
-    let person = byUser.get(e.user_id);
-    if (!person) byUser.set(e.user_id, (person = { spans: [], pending: new Set() }));
-    if (e.pending) person.pending.add(e.id);
-    else if (e.paid) person.spans.push({ start: Number(e.start_ms), end: Number(e.end_ms) });
+  for (const p of people) {
+    if (!p.entries) continue;
+    const person = { spans: [] as PaidSpan[], pending: new Set<string>() };
+    byUser.set(p.id, person);
+    for (const e of p.entries) {
+      if (e.pending) person.pending.add(e.id);
+      else if (e.paid) person.spans.push({ start: Number(e.start_ms), end: Number(e.end_ms) });
+    }
   }
   return people
     .filter((p) => p.role === "technician" || byUser.has(p.id))
