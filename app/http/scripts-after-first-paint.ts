@@ -1,15 +1,21 @@
 const PRELOAD = '<link rel="modulepreload" href="';
-/** A preload the browser does not act on yet: no `rel`, so neither the parser nor its preload scanner fetches it. */
-const HELD_PRELOAD = '<link data-rel="modulepreload" fetchpriority="low" href="';
+const LOW_PRELOAD = '<link rel="modulepreload" fetchpriority="low" href="';
+/**
+ * Preloads the browser does not act on yet: inside a `<template>`, whose content is inert (neither
+ * the parser nor its preload scanner fetches what it holds), and which, unlike a `<link>` without
+ * `rel`, may stand in the body.
+ */
+const HELD_OPEN = "<template data-held-preloads>";
+const HELD_CLOSE = "</template>";
 const MODULE_SCRIPT = /<script( nonce="[^"]*")? type="module" async="">([\s\S]*?)<\/script>/;
 
 /**
  * Runs in the page, in place of Remix's module script, once the first paint is on the screen and
  * the frame after it (a big page may paint its first part before the parser reaches the end):
- * gives the held preload links back their `rel` (the browser fetches them then, in parallel; eight
- * per task, as starting 30 fetches took up to 20 ms here) and puts the module script back where
- * it was, with the page's nonce. The DOM is then what Remix
- * rendered, so the page hydrates without a difference. A page that is not shown (a background
+ * puts the held preload links back in the template's place (the browser fetches them then, in
+ * parallel; eight per task, as starting 30 fetches took up to 20 ms here) and the module script
+ * back where it was, with the page's nonce. The DOM is then what Remix rendered, so the page
+ * hydrates without a difference. A page that is not shown (a background
  * tab) does not paint: it loads at once. Where paint timing is not observable, it loads after two
  * frames; and in any case after 3 s (a paint never reported does not leave the page inert).
  */
@@ -18,15 +24,14 @@ const LOADER = `(function (s, code) {
   function load() {
     if (done) return;
     done = true;
-    var links = [].slice.call(document.querySelectorAll('link[data-rel="modulepreload"]'));
+    var held = document.querySelector("template[data-held-preloads]");
+    var links = held ? [].slice.call(held.content.children) : [];
     // A few fetches started per task, so that none of them is a long one on a slow phone.
     (function next() {
       var batch = links.splice(0, 8);
-      for (var i = 0; i < batch.length; i++) {
-        batch[i].removeAttribute("data-rel");
-        batch[i].rel = "modulepreload";
-      }
+      for (var i = 0; i < batch.length; i++) held.parentNode.insertBefore(document.importNode(batch[i], true), held);
       if (links.length) return setTimeout(next, 0);
+      if (held) held.remove();
       var m = document.createElement("script");
       m.type = "module";
       m.async = true;
@@ -74,8 +79,9 @@ const literal = (code: string) =>
  * with JavaScript off), so nothing on the screen waits for them; fetched before the paint, as the
  * preload scanner does on a fast link, they compete with the HTML on a slow one, and Lighthouse's
  * simulation counts every one that finished before the largest paint as needed for it. The
- * preload links go out without `rel` and Remix's module script (which imports the routes and the
- * entry) as a small inline loader that restores both after the first contentful paint. The
+ * preload links go out inside an inert `<template>` and Remix's module script (which imports the
+ * routes and the entry) as a small inline loader that restores both after the first contentful
+ * paint. The
  * preloads stay at low priority: after the paint, the page's images go first.
  *
  * `<Scripts>` writes its preload links in one run, then the handoff script and the module script;
@@ -88,7 +94,7 @@ export function scriptsAfterFirstPaint(html: string): string {
   if (from < 0) return html;
   const to = html.indexOf("<script", from);
   const end = to < 0 ? html.length : to;
-  const links = html.slice(from, end).replaceAll(PRELOAD, HELD_PRELOAD);
+  const links = HELD_OPEN + html.slice(from, end).replaceAll(PRELOAD, LOW_PRELOAD) + HELD_CLOSE;
   const rest = html.slice(end);
   const module = MODULE_SCRIPT.exec(rest);
   if (!module) return html.slice(0, from) + links + rest;

@@ -197,7 +197,7 @@ describe("browser: the first answer's inline stylesheets", { skip: SKIP_BROWSER 
           const early = scripts.filter((s) => s.start < paint);
           assert.deepEqual(early, [], `${name}: scripts fetched before the first paint at ${Math.round(paint)} ms`);
           // The held preloads are links again (fetched in parallel, not one import after another).
-          assert.equal(await page.locator("link[data-rel]").count(), 0, `${name}: a preload left held`);
+          assert.equal(await page.locator("template[data-held-preloads]").count(), 0, `${name}: preloads left held`);
           assert.ok((await page.locator('link[rel="modulepreload"]').count()) > 5, `${name}: preload links`);
           assert.deepEqual(await violations(page), [], `${name}: CSP violations`);
         }

@@ -126,8 +126,10 @@ test("only the run of preload links is held for after the first paint; a page wi
   assert.equal(
     out.slice(0, out.lastIndexOf("<script")),
     '<html><body><p>&lt;link rel="modulepreload" href="x"&gt;</p><script>a()</script>' +
-      '<link data-rel="modulepreload" fetchpriority="low" href="/a.js"/>' +
-      '<link data-rel="modulepreload" fetchpriority="low" href="/b.js"/>' +
+      "<template data-held-preloads>" +
+      '<link rel="modulepreload" fetchpriority="low" href="/a.js"/>' +
+      '<link rel="modulepreload" fetchpriority="low" href="/b.js"/>' +
+      "</template>" +
       handoff,
   );
   // The module script becomes a classic script with the page's nonce, holding its text.
