@@ -6,7 +6,7 @@ import { NonceProvider } from "~/components/nonce";
 import { StylesheetTextProvider } from "~/components/page-links";
 import { acceptsGzip } from "~/http/accepts-gzip";
 import { requestIdOf } from "~/http/envelope.server";
-import { scriptsAfterFirstPaint } from "~/http/scripts-after-first-paint";
+import { lowPriorityScripts } from "~/http/low-priority-scripts";
 import { newNonce, withAppHeaders } from "~/http/security-headers.server";
 import { stylesheetText } from "~/http/stylesheets.server";
 import { keptPage } from "~/services/schedule/kept-markup.server";
@@ -48,7 +48,7 @@ export default async function handleRequest(
     );
   // compression leaves an answer with a Content-Encoding as it is.
   const gzip = page.kept && acceptsGzip(request.headers.get("Accept-Encoding"));
-  const body = gzip ? await page.gzip(html, scriptsAfterFirstPaint) : page.bytes(html, scriptsAfterFirstPaint);
+  const body = gzip ? await page.gzip(html, lowPriorityScripts) : page.bytes(html, lowPriorityScripts);
   if (gzip) {
     responseHeaders.set("Content-Encoding", "gzip");
     responseHeaders.append("Vary", "Accept-Encoding");

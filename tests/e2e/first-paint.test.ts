@@ -154,60 +154,6 @@ describe("browser: the first answer's inline stylesheets", { skip: SKIP_BROWSER 
     }
   });
 
-  test("the six pages fetch no script before their first contentful paint, then hydrate", async () => {
-    const t = await createTenantWithUsers("Paint First Plumbing");
-    const customer = await createCustomer(t.id, { name: "Ana García" });
-    const quote = await createQuote(t.id, { customerId: customer.id });
-    await createJob(t.id, { customerId: customer.id, assigneeId: t.users.technician.id });
-    const portal = await portalSetup({ tenant: t });
-    for (const [who, paths] of [
-      [
-        t.users.owner,
-        [
-          ["dashboard", "/"],
-          ["customers", "/customers"],
-          ["quote", `/quotes/${quote.id}`],
-          ["schedule", "/schedule"],
-          ["portal", portal.url],
-        ],
-      ],
-      [t.users.technician, [["field", "/field"]]],
-    ] as const) {
-      const context = await phoneContext(browser, { javaScript: true });
-      try {
-        const page = await context.newPage();
-        const errors = consoleErrors(page);
-        await watchViolations(page);
-        await signIn(page, who.email, DEFAULT_PASSWORD);
-        for (const [name, path] of paths) {
-          await page.goto(path, { waitUntil: "load" });
-          await page.waitForFunction(() => (window as unknown as { __remixRouter?: unknown }).__remixRouter);
-          // The browser's own record of the load: when the first content was on the screen, and
-          // when each script's fetch began (the preload scanner would start them while the HTML
-          // is still being parsed, before anything is painted).
-          const { paint, scripts } = await page.evaluate(() => ({
-            paint: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? null,
-            scripts: performance
-              .getEntriesByType("resource")
-              .filter((e) => /\/build\/.*\.js$/.test(e.name))
-              .map((e) => ({ url: new URL(e.name).pathname, start: Math.round(e.startTime) })),
-          }));
-          assert.ok(paint !== null, `${name}: a first contentful paint`);
-          assert.ok(scripts.length > 5, `${name}: its scripts were fetched (${scripts.length})`);
-          const early = scripts.filter((s) => s.start < paint);
-          assert.deepEqual(early, [], `${name}: scripts fetched before the first paint at ${Math.round(paint)} ms`);
-          // The held preloads are links again (fetched in parallel, not one import after another).
-          assert.equal(await page.locator("template[data-held-preloads]").count(), 0, `${name}: preloads left held`);
-          assert.ok((await page.locator('link[rel="modulepreload"]').count()) > 5, `${name}: preload links`);
-          assert.deepEqual(await violations(page), [], `${name}: CSP violations`);
-        }
-        assert.deepEqual(errors, [], "no console errors (a hydration mismatch would be one)");
-      } finally {
-        await context.close();
-      }
-    }
-  });
-
   test("a client-side navigation brings the next page's stylesheet as a link and drops the last one's", async () => {
     const t = await createTenantWithUsers("Navigating Plumbing");
     const context = await newContext(browser, { javaScript: true });

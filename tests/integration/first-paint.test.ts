@@ -8,7 +8,7 @@ import { portalSetup } from "../helpers/portal";
 // The first paint on a phone (Lighthouse's mobile preset: slow 4G, a slow CPU): what the six main
 // pages make the browser fetch before and around their first paint, in bytes, with no timing.
 // The stylesheets come inline in the page (no round trip before the first paint), the scripts
-// after the first paint and at low priority (the page is whole without them), and the JavaScript stays within budget: the
+// at low priority (the page is whole without them), and the JavaScript stays within budget: the
 // code every page loads holds no form library or schema library, so pages without forms do not
 // download them. The measured figures (Lighthouse's scores): `BENCH_ONLY=LIGHTHOUSE npm run bench`.
 
@@ -68,7 +68,7 @@ async function gzipSize(href: string): Promise<number> {
 
 const kib = (n: number) => `${(n / KiB).toFixed(1)} KiB`;
 
-test("the six main pages: CSS inline (nothing render-blocking), scripts after the first paint at low priority, JavaScript within budget", async () => {
+test("the six main pages: CSS inline (nothing render-blocking), scripts at low priority, JavaScript within budget", async () => {
   const preloadsOf = new Map<string, string[]>();
   for (const page of await pages()) {
     const res = await page.client.get(page.path);
@@ -92,16 +92,7 @@ test("the six main pages: CSS inline (nothing render-blocking), scripts after th
     assert.ok(nonce, `${page.name}: the CSP allows the page's inline styles by nonce`);
     for (const s of html.match(/<style[^>]*>/g) ?? []) assert.ok(s.includes(`nonce="${nonce}"`), s);
 
-    // Nothing the browser fetches before the first paint: the preload links are held (in an
-    // inert template) and the module script is a loader that restores both after the paint
-    // (app/http/scripts-after-first-paint.ts).
-    const held = html.match(/<template data-held-preloads>([\s\S]*?)<\/template>/);
-    assert.ok(held, `${page.name}: the preloads are held`);
-    const outside = html.replace(held[0], "");
-    assert.ok(!/<link[^>]* rel="modulepreload"/.test(outside), `${page.name}: a script fetched before the first paint`);
-    assert.ok(!/<script[^>]* type="module"/.test(html), `${page.name}: a module script run before the first paint`);
-    assert.match(html, /first-contentful-paint/, `${page.name}: the scripts' loader`);
-    const preloads = [...held[1]!.matchAll(/<link rel="modulepreload"([^>]*)\/?>/g)].map((m) => m[1]!);
+    const preloads = [...html.matchAll(/<link rel="modulepreload"([^>]*)\/?>/g)].map((m) => m[1]!);
     assert.ok(preloads.length > 0, `${page.name}: hydrates`);
     for (const p of preloads)
       assert.match(p, /fetchpriority="low"/, `${page.name}: a script preloaded at high priority`);

@@ -3,7 +3,7 @@ import { test } from "node:test";
 import type { Board } from "../../app/services/schedule/board.server";
 import { packBoard, unpackBoard } from "../../app/services/schedule/packed-board";
 import { outsideWindow } from "../../app/services/schedule/windows";
-import { scriptsAfterFirstPaint } from "../../app/http/scripts-after-first-paint";
+import { lowPriorityScripts } from "../../app/http/low-priority-scripts";
 
 // The board goes to the browser short (docs/decisions/476): unpacked, it is exactly the board the
 // server read, so the server's kept markup and the browser's hydration render the same cards.
@@ -113,31 +113,24 @@ test("a card is a tuple: crew by row, times in minutes, the usual status and emp
   assert.ok(short.length < full.length * 0.7, `${short.length} characters packed against ${full.length}`);
 });
 
-test("only the run of preload links is held for after the first paint; a page without them is left as it is", () => {
-  const handoff =
-    '<script nonce="n1">window.__remixContext = {"x":"\\u003clink rel=\\"modulepreload\\" href=\\""};</script>';
+test("only the run of preload links is marked low priority; a page without them is left as it is", () => {
   const page =
     '<html><body><p>&lt;link rel="modulepreload" href="x"&gt;</p><script>a()</script>' +
     '<link rel="modulepreload" href="/a.js"/><link rel="modulepreload" href="/b.js"/>' +
-    handoff +
-    '<script nonce="n1" type="module" async="">import "/a.js";\nimport("/b.js");</script></body></html>';
-  const out = scriptsAfterFirstPaint(page);
-  const loader = out.slice(out.lastIndexOf("<script"));
+    '<script>window.__remixContext = {"x":"\\u003clink rel=\\"modulepreload\\" href=\\""};</script></body></html>';
   assert.equal(
-    out.slice(0, out.lastIndexOf("<script")),
-    '<html><body><p>&lt;link rel="modulepreload" href="x"&gt;</p><script>a()</script>' +
-      "<template data-held-preloads>" +
-      '<link rel="modulepreload" fetchpriority="low" href="/a.js"/>' +
-      '<link rel="modulepreload" fetchpriority="low" href="/b.js"/>' +
-      "</template>" +
-      handoff,
+    lowPriorityScripts(page),
+    page
+      .replace(
+        '<link rel="modulepreload" href="/a.js"/>',
+        '<link rel="modulepreload" fetchpriority="low" href="/a.js"/>',
+      )
+      .replace(
+        '<link rel="modulepreload" href="/b.js"/>',
+        '<link rel="modulepreload" fetchpriority="low" href="/b.js"/>',
+      ),
   );
-  // The module script becomes a classic script with the page's nonce, holding its text.
-  assert.match(loader, /^<script nonce="n1">\(function \(s, code\)/);
-  assert.ok(loader.endsWith('(document.currentScript, `import "/a.js";\nimport("/b.js");`);</script></body></html>'));
-  // Its paths keep their quotes, as the field app's service worker reads them from the page.
-  assert.ok(loader.includes('import "/a.js"'));
-  assert.equal(scriptsAfterFirstPaint("<p>no scripts</p>"), "<p>no scripts</p>");
+  assert.equal(lowPriorityScripts("<p>no scripts</p>"), "<p>no scripts</p>");
 });
 
 test("times a week and more away from the first day, before and after it, come back as they were", () => {
