@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { inTenant, rows } from "../../../db/index";
+import { epochMs, inTenant, rows } from "../../../db/index";
 import type { Actor } from "~/services/accounts/actor";
 import { can, recordScope } from "~/utils/permissions";
 import { utcToZoned, zonedToday, zonedToUtc } from "~/services/jobs/local-time";
@@ -101,19 +101,12 @@ type CardRow = {
   labour_minutes: number | null;
 };
 
-/**
- * A timestamp as milliseconds since the epoch: the week's hundreds of starts and ends reach the
- * page as wall-clock times (utcToZoned, in the viewer's zone as before), and a float is read far
- * cheaper than a timestamp's text is parsed into a Date
- * (docs/decisions/498-the-week-board-goes-out-gzipped-from-kept-blocks.md).
- */
-const epochMs = (sql: string) => `(extract(epoch FROM ${sql}) * 1000)::float8`;
-
 // The board's reads are set-based (a window of visits joined to their jobs and customers, and
 // the team), so they are SQL; the address falls back to the customer's, as on the field app.
 // The preferred window is the booking request's that made the job (booking_requests.job_id) or
 // made the quote the job came from (booking_requests.quote_id = jobs.quote_id); each link is
-// unique per tenant, so the joins add no rows.
+// unique per tenant, so the joins add no rows. The week's hundreds of starts and ends come as
+// epoch milliseconds (epochMs) and reach the page as wall-clock times in the viewer's zone.
 const JOB_COLUMNS = `j.title, c.name AS customer_name,
   coalesce(j.address, nullif(concat_ws(', ', c.address_line1, c.city, c.region), '')) AS address,
   coalesce(rj.preferred_date, rq.preferred_date)::text AS preferred_date, coalesce(rj.time_window, rq.time_window) AS time_window,

@@ -2,7 +2,7 @@
 // the time entries the field clock writes (work per visit, travel before "Start work", breaks
 // between a stopped and restarted clock) and those the office adds; corrections with a reason
 // kept in the history; approval that locks a week; the payroll file.
-import { inTenant, one, rows, type Tx } from "../../../db/index";
+import { epochMs, inTenant, one, rows, type Tx } from "../../../db/index";
 import type { TimeEntryKind, TimeEntryOrigin, TimeEntryState, TimesheetAction } from "../../../db/enums";
 import type { Actor } from "~/services/accounts/actor";
 import { zonedToUtc, zonedToday, utcToZoned } from "~/services/jobs/local-time";
@@ -306,8 +306,7 @@ async function teamRows(tenantId: string, s: TimesheetSettings, weekStart: strin
                      WHERE w.tenant_id = $1 AND w.week_start = $4 AND w.user_id = u.id) AS approved,
             (SELECT json_agg(json_build_object(
                       'id', e.id, 'paid', e.kind <> 'break', 'pending', e.state = 'pending',
-                      'start_ms', (extract(epoch FROM e.started_at) * 1000)::float8,
-                      'end_ms', (extract(epoch FROM e.ended_at) * 1000)::float8))
+                      'start_ms', ${epochMs("e.started_at")}, 'end_ms', ${epochMs("e.ended_at")}))
                FROM time_entries e
               WHERE e.tenant_id = $1 AND e.user_id = u.id
                 AND e.started_at >= $2::timestamptz - interval '24 hours' AND e.started_at < $3 AND e.ended_at > $2) AS entries
@@ -317,22 +316,17 @@ async function teamRows(tenantId: string, s: TimesheetSettings, weekStart: strin
     [tenantId, new Date(bounds[0]), new Date(bounds[7]), weekStart],
     t,
   );
-  const approvedSet = new Set(people.filter((p) => p.approved).map((p) => p.id));
-  const byUser = new Map<string, { spans: PaidSpan[]; pending: Set<string> }>();
-  for (const p of people) {
-    if (!p.entries) continue;
-    const person = { spans: [] as PaidSpan[], pending: new Set<string>() };
-    byUser.set(p.id, person);
-    for (const e of p.entries) {
-      if (e.pending) person.pending.add(e.id);
-      else if (e.paid) person.spans.push({ start: Number(e.start_ms), end: Number(e.end_ms) });
-    }
-  }
+  // Anyone with entries in the week has a row; technicians have one in any case.
   return people
-    .filter((p) => p.role === "technician" || byUser.has(p.id))
+    .filter((p) => p.role === "technician" || p.entries)
     .map((p) => {
-      const person = byUser.get(p.id);
-      const hours = weekHours(person?.spans ?? [], s.rules, weekStart, s.timeZone, bounds);
+      const spans: PaidSpan[] = [];
+      let pendingCount = 0;
+      for (const e of p.entries ?? []) {
+        if (e.pending) pendingCount++;
+        else if (e.paid) spans.push({ start: Number(e.start_ms), end: Number(e.end_ms) });
+      }
+      const hours = weekHours(spans, s.rules, weekStart, s.timeZone, bounds);
       return {
         userId: p.id,
         name: p.name,
@@ -341,8 +335,8 @@ async function teamRows(tenantId: string, s: TimesheetSettings, weekStart: strin
         paidMinutes: hours.paidMinutes,
         regularMinutes: hours.regularMinutes,
         overtimeMinutes: hours.overtimeMinutes,
-        pendingCount: person?.pending.size ?? 0,
-        approved: approvedSet.has(p.id),
+        pendingCount,
+        approved: p.approved,
       };
     });
 }
