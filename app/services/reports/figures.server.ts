@@ -23,23 +23,22 @@ const bucketOf = (due: string, today = "$2::date") => `CASE WHEN ${due} IS NULL 
                  ELSE 'over-90' END`;
 
 /**
- * What is owed today by age, from the open invoices' balances, as a JSON array of `AgingRow`s:
- * an expression over the tenant's row `tn` (its `today` a date column), so the reports read it
- * in the same statement as the tenant's clock.
+ * What is owed today by age, from the open invoices' balances: one `AgingRow` per bucket and
+ * currency of the tenant `tenant`, `today` its today (SQL expressions).
  */
-export const AGING_JSON = `(SELECT coalesce(json_agg(a), '[]') FROM (
-         SELECT ${bucketOf("b.due_date", "tn.today")} AS bucket, b.currency, count(*)::int AS invoices,
-                sum(b.cents)::bigint AS cents
-           FROM invoice_balances b WHERE b.tenant_id = tn.id GROUP BY 1, 2) a)`;
+const agingSql = (tenant: string, today: string) =>
+  `SELECT ${bucketOf("b.due_date", today)} AS bucket, b.currency, count(*)::int AS invoices, sum(b.cents)::bigint AS cents
+     FROM invoice_balances b WHERE b.tenant_id = ${tenant} GROUP BY 1, 2`;
+
+/**
+ * The same as a JSON array, an expression over the tenant's row `tn` (its `today` a date
+ * column), so the reports read it in the same statement as the tenant's clock.
+ */
+export const AGING_JSON = `(SELECT coalesce(json_agg(a), '[]') FROM (${agingSql("tn.id", "tn.today")}) a)`;
 
 /** The reports' figures for a period from the summaries: one indexed read of a few hundred rows. */
 export async function summaryFigures(t: Tx, tenantId: string, range: PeriodRange, today: string): Promise<Figures> {
-  const agingRows = await rows<AgingRow>(
-    `SELECT ${bucketOf("due_date")} AS bucket, currency, count(*)::int AS invoices, sum(cents)::bigint AS cents
-       FROM invoice_balances WHERE tenant_id = $1 GROUP BY 1, 2`,
-    [tenantId, today],
-    t,
-  );
+  const agingRows = await rows<AgingRow>(agingSql("$1", "$2::date"), [tenantId, today], t);
   return { ...(await summarySums(t, tenantId, range)), agingRows };
 }
 
