@@ -10,6 +10,7 @@ import type { Browser, Page } from "playwright-core";
 import {
   consoleErrors,
   expectNoSeriousAxeViolations,
+  imageLoaded,
   JS_MODES,
   phoneContext,
   screenshot,
@@ -21,9 +22,8 @@ import { createTenantWithUsers } from "../helpers/fixtures";
 import { testPng } from "../helpers/photos";
 import { portalSetup } from "../helpers/portal";
 
-/** Whether an <img> has loaded a picture (not a broken image). */
-const loaded = (page: Page, selector: string) =>
-  page.locator(selector).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0);
+/** Whether an <img> has loaded a picture (not a broken image), once it has finished loading. */
+const loaded = (page: Page, selector: string) => imageLoaded(page.locator(selector));
 
 /** Whether the page is wider than the window (a horizontal scroll on the phone). */
 const overflows = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);

@@ -10,7 +10,14 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { Browser, BrowserContext, Page, Request } from "playwright-core";
 import { one, rows } from "../../db/index";
-import { expectNoSeriousAxeViolations, screenshot, signIn, SKIP_BROWSER, withBrowser } from "../helpers/browser";
+import {
+  expectNoSeriousAxeViolations,
+  imageLoaded,
+  screenshot,
+  signIn,
+  SKIP_BROWSER,
+  withBrowser,
+} from "../helpers/browser";
 import { BASE_URL } from "../helpers/client";
 import { createCustomer, createJob, createTenantWithUsers } from "../helpers/fixtures";
 import { testPng } from "../helpers/photos";
@@ -304,10 +311,7 @@ describe("browser: a technician's day on a phone, offline", { skip: SKIP_BROWSER
       for (const item of CHECKLIST)
         assert.match(await desk.locator(".checklist-view").innerText(), new RegExp(`${item}[\\s\\S]*?\\(ticked\\)`));
       const img = desk.getByRole("img", { name: "Signature of Maria Gonzalez" });
-      assert.ok(
-        await img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 100),
-        "the drawing is shown",
-      );
+      assert.ok(await imageLoaded(img, 101), "the drawing is shown");
       assert.match(
         await desk.locator(".signature-view figcaption").innerText(),
         /Signed by Maria Gonzalez, .*; collected by/,

@@ -90,6 +90,23 @@ export async function screenshot(page: Page, name: string, o: { fullPage?: boole
   await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: o.fullPage ?? true });
 }
 
+/**
+ * Whether an <img> shows a picture (not a broken image), waiting for it if it is still loading:
+ * an element that has just appeared may not have fetched its picture yet.
+ */
+export function imageLoaded(img: Locator, minWidth = 1): Promise<boolean> {
+  return img.evaluate(
+    (el: HTMLImageElement, min: number) =>
+      el.complete
+        ? el.naturalWidth >= min
+        : new Promise<boolean>((resolve) => {
+            el.addEventListener("load", () => resolve(el.naturalWidth >= min), { once: true });
+            el.addEventListener("error", () => resolve(false), { once: true });
+          }),
+    minWidth,
+  );
+}
+
 /** Whether the whole of the element is inside the window as the page is now scrolled. */
 export async function inWindow(page: Page, locator: Locator): Promise<boolean> {
   const box = await locator.boundingBox();
