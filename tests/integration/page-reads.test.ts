@@ -2,6 +2,7 @@
 // a tenant with thousands of records, judged by the rows each plan reads (never by time).
 import assert from "node:assert/strict";
 import { before, test } from "node:test";
+import pg from "pg";
 import { db, one, rows } from "../../db/index";
 import { VISITS_TO_INVOICE_SQL } from "../../app/services/jobs/items.server";
 import {
@@ -11,7 +12,12 @@ import {
   dashboardCounts,
   dashboardLists,
 } from "../../app/services/dashboard/dashboard.server";
-import { scheduleBoard, UNSCHEDULED_LIMIT, waitingJobsWhere } from "../../app/services/schedule/board.server";
+import {
+  forgetKeptBoards,
+  scheduleBoard,
+  UNSCHEDULED_LIMIT,
+  waitingJobsWhere,
+} from "../../app/services/schedule/board.server";
 import { zonedToday, zonedToUtc } from "../../app/services/jobs/local-time";
 import { addDays, weekStart } from "../../app/services/schedule/days";
 import { PERSON_WEEK_VISITS_SQL, personWeekVisitsBind } from "../../app/services/timesheets/timesheets.server";
@@ -205,5 +211,145 @@ test("the week board asks the database twice: the week's visits, then everything
     }
   } finally {
     db().removeHook("beforeQuery", "board-statements");
+  }
+});
+
+test("the week board keeps its visits until a write: a repeated view asks no visits, and every kind of write shows on the next", async () => {
+  // docs/decisions/501-the-board-keeps-its-visits-until-a-write.md. The writes below go straight
+  // to the database (as another app server's would): only the version read with the view says so.
+  forgetKeptBoards();
+  const B = await createTenantWithUsers("Board kept plumbing");
+  const zone = "America/Chicago";
+  const monday = weekStart(zonedToday(zone));
+  const tech = B.users.technician;
+  const customer = await createCustomer(B.id, { name: "Rosa Marquez" });
+  const jobs: Array<{ id: string }> = [];
+  for (let d = 0; d < 3; d++)
+    jobs.push(
+      await createJob(B.id, {
+        customerId: customer.id,
+        assigneeId: tech.id,
+        title: `Visit ${d}`,
+        scheduledStart: zonedToUtc(`${addDays(monday, d)}T09:00`, zone),
+      }),
+    );
+  const [visit] = await rows<{ id: string }>(`SELECT id FROM visits WHERE tenant_id = $1 AND job_id = $2`, [
+    B.id,
+    jobs[0].id,
+  ]);
+  const sent: string[] = [];
+  // After each statement, its text (a query's SQL is set as it runs).
+  db().addHook(
+    "afterQuery",
+    "board-kept",
+    (_options, query) => void sent.push(String((query as { sql?: string }).sql)),
+  );
+  const visitsRead = () => sent.filter((q) => q.includes("FROM visits v JOIN jobs j")).length;
+  const office = { tenantId: B.id, userId: B.users.office.id, role: B.users.office.role };
+  const view = async () => {
+    sent.length = 0;
+    return scheduleBoard(office, { view: "week", date: monday }, zone);
+  };
+  const first = (b: Awaited<ReturnType<typeof view>>) => b.visits.find((v) => v.visitId === visit.id);
+  try {
+    assert.equal((await view()).visits.length, 3);
+    assert.equal(visitsRead(), 1);
+    const again = await view();
+    assert.equal(visitsRead(), 0, "the repeated view reads no visits");
+    assert.ok(sent.length <= 3, `${sent.length} statements: ${sent.map((q) => q.slice(0, 40)).join(" | ")}`);
+    assert.equal(again.visits.length, 3);
+    assert.equal(first(again)!.title, "Visit 0");
+
+    const writes: Array<[string, () => Promise<unknown>, (b: Awaited<ReturnType<typeof view>>) => void]> = [
+      [
+        "a visit moved",
+        () =>
+          rows(
+            `UPDATE visits SET starts_at = starts_at + interval '1 hour', ends_at = ends_at + interval '1 hour' WHERE tenant_id = $1 AND id = $2`,
+            [B.id, visit.id],
+          ),
+        (b) => assert.equal(first(b)!.start, `${monday}T10:00`),
+      ],
+      [
+        "a visit's status",
+        () => rows(`UPDATE visits SET status = 'in_progress' WHERE tenant_id = $1 AND id = $2`, [B.id, visit.id]),
+        (b) => assert.equal(first(b)!.status, "in_progress"),
+      ],
+      [
+        "the crew",
+        () =>
+          rows(`INSERT INTO visit_assignees (tenant_id, visit_id, user_id) VALUES ($1, $2, $3)`, [
+            B.id,
+            visit.id,
+            B.users.office.id,
+          ]),
+        (b) => assert.deepEqual(first(b)!.crew, [tech.id, B.users.office.id]),
+      ],
+      [
+        "a job's title",
+        () => rows(`UPDATE jobs SET title = 'Boiler service' WHERE tenant_id = $1 AND id = $2`, [B.id, jobs[0].id]),
+        (b) => assert.equal(first(b)!.title, "Boiler service"),
+      ],
+      [
+        "a customer's name",
+        () =>
+          rows(`UPDATE customers SET name = 'Rosa Marquez-Lee' WHERE tenant_id = $1 AND id = $2`, [B.id, customer.id]),
+        (b) => assert.ok(b.visits.every((v) => v.customerName === "Rosa Marquez-Lee")),
+      ],
+      [
+        "a job's clock",
+        () =>
+          rows(`INSERT INTO job_clocks (tenant_id, job_id, user_id, started_at) VALUES ($1, $2, $3, now())`, [
+            B.id,
+            jobs[0].id,
+            tech.id,
+          ]),
+        (b) => assert.ok(first(b)!.clock),
+      ],
+      [
+        "a user's name",
+        () => rows(`UPDATE users SET name = 'Dana Okafor' WHERE tenant_id = $1 AND id = $2`, [B.id, tech.id]),
+        (b) => assert.equal(b.members.find((m) => m.id === tech.id)!.name, "Dana Okafor"),
+      ],
+      [
+        "a visit added",
+        () =>
+          createJob(B.id, {
+            customerId: customer.id,
+            assigneeId: tech.id,
+            title: "Visit 3",
+            scheduledStart: zonedToUtc(`${addDays(monday, 4)}T09:00`, zone),
+          }),
+        (b) => assert.equal(b.visits.length, 4),
+      ],
+      [
+        "a visit deleted",
+        () => rows(`DELETE FROM visits WHERE tenant_id = $1 AND id = $2`, [B.id, visit.id]),
+        (b) => assert.equal(first(b), undefined),
+      ],
+    ];
+    for (const [what, write, shows] of writes) {
+      await write();
+      shows(await view());
+      await view();
+      assert.equal(visitsRead(), 0, `kept again after ${what}`);
+    }
+
+    // A write still open while a view keeps its read is seen once it commits: the version the
+    // view kept does not count it, the next view's does.
+    const other = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await other.connect();
+    try {
+      await other.query("BEGIN");
+      await other.query(`UPDATE jobs SET title = 'Late rename' WHERE tenant_id = $1 AND id = $2`, [B.id, jobs[1].id]);
+      const during = await view();
+      assert.equal(during.visits.find((v) => v.jobId === jobs[1].id)!.title, "Visit 1");
+      await other.query("COMMIT");
+    } finally {
+      await other.end();
+    }
+    assert.equal((await view()).visits.find((v) => v.jobId === jobs[1].id)!.title, "Late rename");
+  } finally {
+    db().removeHook("afterQuery", "board-kept");
   }
 });

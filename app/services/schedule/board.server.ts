@@ -119,6 +119,26 @@ const JOB_FROM = `JOIN customers c ON c.tenant_id = j.tenant_id AND c.id = j.cus
                       ORDER BY k.started_at LIMIT 1) k ON true`;
 
 /**
+ * A week's (or day's) visits as cards, kept in this process with the tenant's board version
+ * they were read at: the sum of the tenant's board_changes rows, which every committed write to
+ * the tables the visits are read from moves (a statement trigger inserts a row, migration 0391).
+ * A view reads the version in its own statement with the waiting jobs and the rows, and uses the
+ * kept cards only while it is the same: equal sums in two snapshots mean the same committed
+ * writes, as rows are only inserted (and folded into one row of their sum). Each process keeps
+ * its own; a few views at a time (the oldest goes first).
+ * (docs/decisions/501-the-board-keeps-its-visits-until-a-write.md)
+ */
+type KeptVisits = { version: string; visits: BoardJob[]; onCrews: string[] };
+const keptVisits = new Map<string, KeptVisits>();
+const KEPT_VIEWS = 32;
+const BOARD_VERSION = `(SELECT coalesce(sum(b.amount), 0)::text FROM board_changes b WHERE b.tenant_id = $1)`;
+
+/** Forgets every kept week (tests start from a cold board). */
+export function forgetKeptBoards() {
+  keptVisits.clear();
+}
+
+/**
  * GET /schedule: one row per technician with the day's or week's visits by
  * time in the tenant's zone, and the jobs with no visit yet beside it. A technician sees only
  * their own row, their own visits and their own unscheduled jobs; office and above see everyone
@@ -149,14 +169,24 @@ export async function scheduleBoard(
   const ownOnly = recordScope(actor.role) !== "all";
 
   return inTenant(actor.tenantId, async (t) => {
+    const key = [
+      actor.tenantId,
+      view,
+      timeZone,
+      from.toISOString(),
+      to.toISOString(),
+      ownOnly ? actor.userId : "",
+    ].join("|");
+    const kept = keptVisits.get(key);
     const bind: unknown[] = [actor.tenantId, from, to];
     const own = ownOnly
       ? `AND EXISTS (SELECT 1 FROM visit_assignees m WHERE m.tenant_id = v.tenant_id AND m.visit_id = v.id AND m.user_id = $${bind.push(actor.userId)})`
       : "";
     // Visits that start in the window, or started up to a week (the longest visit) before and
     // still run into it: a range of the visits_start index.
-    const scheduled = await rows<CardRow>(
-      `SELECT v.id, v.id AS visit_id, v.job_id, v.status, ${epochMs("v.starts_at")} AS starts_at,
+    const readVisits = () =>
+      rows<CardRow & { version: string }>(
+        `SELECT ${BOARD_VERSION} AS version, v.id, v.id AS visit_id, v.job_id, v.status, ${epochMs("v.starts_at")} AS starts_at,
               ${epochMs("v.ends_at")} AS ends_at, ${JOB_COLUMNS},
               coalesce((SELECT string_agg(a.user_id::text, ',' ORDER BY a.created_at, a.user_id) FROM visit_assignees a
                          WHERE a.tenant_id = v.tenant_id AND a.visit_id = v.id), '') AS crew,
@@ -166,13 +196,11 @@ export async function scheduleBoard(
         WHERE v.tenant_id = $1 AND v.starts_at < $3 AND v.starts_at >= $2::timestamptz - interval '${MAX_JOB_MINUTES} minutes'
           AND coalesce(v.ends_at, v.starts_at + interval '${DEFAULT_MINUTES} minutes') > $2 ${own}
         ORDER BY v.starts_at, v.id`,
-      bind,
-      t,
-    );
+        bind,
+        t,
+      );
     const crewOf = (r: CardRow) => (r.crew ? r.crew.split(",") : []);
-    const onCrews = [...new Set(scheduled.flatMap(crewOf))];
-    const besideBind: unknown[] = [actor.tenantId, onCrews];
-    const me = ownOnly ? `$${besideBind.push(actor.userId)}` : "";
+    const me = ownOnly ? "$3" : "";
     // coalesce(...) = 'infinity' is the jobs_schedule_order index's key for "not scheduled":
     // a job's row has no start exactly when it has no visit. Its booking length is its quote's
     // labour hours (docs/decisions/310-visits-on-the-board.md).
@@ -193,12 +221,15 @@ export async function scheduleBoard(
     // Everything beside the week's visits in one statement (one round trip, not three): the
     // waiting jobs, their count (read only when the list is full) and the rows, each as JSON
     // (docs/decisions/498-the-week-board-goes-out-gzipped-from-kept-blocks.md).
-    const [beside] = await rows<{
-      waiting: CardRow[];
-      total: number;
-      members: Array<BoardMember & { own: boolean }>;
-    }>(
-      `WITH w AS (
+    const readBeside = async (onCrews: string[]) =>
+      (
+        await rows<{
+          version: string;
+          waiting: CardRow[];
+          total: number;
+          members: Array<BoardMember & { own: boolean }>;
+        }>(
+          `WITH w AS (
          SELECT j.id, j.created_at FROM jobs j WHERE ${waitingWhere} ORDER BY j.created_at, j.id LIMIT ${UNSCHEDULED_LIMIT}
        ), cards AS (
          SELECT w.created_at, j.id, NULL AS visit_id, j.id AS job_id, j.status, NULL AS starts_at, NULL AS ends_at,
@@ -206,14 +237,15 @@ export async function scheduleBoard(
                 ${LABOUR_MINUTES} AS labour_minutes
            FROM w JOIN jobs j ON j.tenant_id = $1 AND j.id = w.id ${JOB_FROM}
        )
-       SELECT (SELECT coalesce(json_agg(cards ORDER BY cards.created_at, cards.id), '[]') FROM cards) AS waiting,
+       SELECT ${BOARD_VERSION} AS version,
+              (SELECT coalesce(json_agg(cards ORDER BY cards.created_at, cards.id), '[]') FROM cards) AS waiting,
               CASE WHEN (SELECT count(*) FROM w) < ${UNSCHEDULED_LIMIT} THEN (SELECT count(*)::int FROM w)
                    ELSE (SELECT count(*)::int FROM jobs j WHERE ${waitingWhere}) END AS total,
               (SELECT coalesce(json_agg(m ORDER BY ${membersOrder}), '[]') FROM (${members}) m) AS members`,
-      besideBind,
-      t,
-    );
-    const { waiting, total } = beside;
+          ownOnly ? [actor.tenantId, onCrews, actor.userId] : [actor.tenantId, onCrews],
+          t,
+        )
+      )[0]!;
 
     // Only what the page draws goes to the browser, and a field that has nothing is left out:
     // the week of a big firm is hundreds of cards, and this is serialised once more into the page.
@@ -246,6 +278,25 @@ export async function scheduleBoard(
       return card;
     };
 
+    // A kept week is checked by the version read with everything beside it (one statement);
+    // else the visits are read with the version they are kept at, then what is beside them.
+    const checked = kept ? await readBeside(kept.onCrews) : undefined;
+    let beside: NonNullable<typeof checked>;
+    let visits: BoardJob[];
+    if (kept && checked && checked.version === kept.version) [beside, visits] = [checked, kept.visits];
+    else {
+      const scheduled = await readVisits();
+      visits = scheduled.map(toCard);
+      const onCrews = [...new Set(scheduled.flatMap(crewOf))];
+      if (scheduled.length > 0) {
+        keptVisits.delete(key);
+        if (keptVisits.size >= KEPT_VIEWS) keptVisits.delete(keptVisits.keys().next().value!);
+        keptVisits.set(key, { version: scheduled[0]!.version, visits, onCrews });
+      } else keptVisits.delete(key);
+      beside = checked && onCrews.join() === kept!.onCrews.join() ? checked : await readBeside(onCrews);
+    }
+    const { waiting, total } = beside;
+
     return {
       view,
       date,
@@ -258,7 +309,7 @@ export async function scheduleBoard(
       members: beside.members
         .sort((a, b) => Number(b.own) - Number(a.own))
         .map((m) => ({ id: m.id, name: m.name, role: m.role, ...(ownOnly && !m.own ? { nameOnly: true } : {}) })),
-      visits: scheduled.map(toCard),
+      visits,
       unscheduled: waiting.map(toCard),
       unscheduledTotal: total,
       canMove: can(actor.role, "manage_records"),
