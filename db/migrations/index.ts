@@ -54,6 +54,7 @@ import * as m0370 from "./0370-jobs-waiting";
 import * as m0380 from "./0380-customers-figure";
 import * as m0381 from "./0381-dashboard-indexes-under-rls";
 import * as m0390 from "./0390-visit-trigger-arguments";
+import * as m0395 from "./0395-owed-by-due-date";
 
 /**
  * Every migration, in order. Listed by hand (not globbed) so the compiled server bundle
@@ -116,4 +117,5 @@ export const MIGRATIONS: Array<[string, MigrationModule]> = [
   ["0380-customers-figure", m0380],
   ["0381-dashboard-indexes-under-rls", m0381],
   ["0390-visit-trigger-arguments", m0390],
+  ["0395-owed-by-due-date", m0395],
 ];
