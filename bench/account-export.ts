@@ -8,18 +8,23 @@
 import fs from "node:fs";
 import os from "node:os";
 import pg from "pg";
-import { figure, round, type Figure } from "./lib";
+import { figure, processTree, round, type Figure } from "./lib";
 import type { RunningServer } from "../tests/helpers/server";
 import type { BigTenant } from "./big-tenant";
 
 /** The process's resident set in MB (VmRSS), or null when it cannot be read. */
+/** The resident memory of the largest of a server's processes (the one exporting), in MB. */
 function rssMb(pid: number | undefined): number | null {
-  try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
-    return m ? Number(m[1]) / 1024 : null;
-  } catch {
-    return null;
-  }
+  if (pid === undefined) return null;
+  const sizes = processTree(pid).flatMap((p) => {
+    try {
+      const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${p}/status`, "utf8"));
+      return m ? [Number(m[1]) / 1024] : [];
+    } catch {
+      return [];
+    }
+  });
+  return sizes.length ? Math.max(...sizes) : null;
 }
 
 export async function benchAccountExport(

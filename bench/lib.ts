@@ -116,6 +116,8 @@ export function productionServer(extra: Record<string, string | undefined> = {})
     ...BENCH_SECRETS,
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "error",
     SERVER_EXEC_ARGV: process.env.BENCH_SERVER_EXEC_ARGV,
+    // As `npm start` serves in production: one process per core (BENCH_WEB_CONCURRENCY=1 for one).
+    WEB_CONCURRENCY: process.env.BENCH_WEB_CONCURRENCY ?? String(Math.max(1, os.availableParallelism())),
     ...extra,
   });
 }
@@ -205,18 +207,46 @@ export function normalised(value: number, unit: string, floorRps: number): numbe
   return undefined;
 }
 
-/**
- * CPU seconds (user + system) a process has used so far, or null off Linux. Per request it says
- * what a route costs the server even when other work shares the machine and moves req/s and
- * p99 around (docs/decisions/114).
- */
-export function processCpu(pid: number | undefined): number | null {
+/** A process's (user, system) CPU seconds and its parent's pid, from /proc; null when unreadable. */
+function procStat(pid: number): { cpu: number; ppid: number } | null {
   try {
     const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+    // state ppid ... utime stime, in clock ticks (USER_HZ = 100)
+    return { cpu: (Number(fields[11]) + Number(fields[12])) / 100, ppid: Number(fields[1]) };
   } catch {
     return null;
   }
+}
+
+/**
+ * A process and the processes under it: the serving processes of a server run with
+ * WEB_CONCURRENCY > 1 are children of its launcher.
+ */
+export function processTree(pid: number): number[] {
+  const all = fs
+    .readdirSync("/proc")
+    .filter((d) => /^\d+$/.test(d))
+    .map((d) => ({ pid: Number(d), ppid: procStat(Number(d))?.ppid }));
+  const tree = new Set([pid]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const p of all)
+      if (p.ppid !== undefined && !tree.has(p.pid) && tree.has(p.ppid)) {
+        tree.add(p.pid);
+        grew = true;
+      }
+  }
+  return [...tree];
+}
+
+/**
+ * CPU seconds (user + system) a server's processes have used so far, or null off Linux. Per
+ * request it says what a route costs the server even when other work shares the machine and
+ * moves req/s and p99 around (docs/decisions/114).
+ */
+export function processCpu(pid: number | undefined): number | null {
+  if (pid === undefined || procStat(pid) === null) return null;
+  return processTree(pid).reduce((sum, p) => sum + (procStat(p)?.cpu ?? 0), 0);
 }
 
 /**

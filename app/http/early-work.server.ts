@@ -43,7 +43,10 @@ declare global {
 function gate() {
   if (!globalThis.__heavyGate) {
     const e = env();
-    const limit = e.HEAVY_PAGES_PER_SERVER ?? 2 * Math.max(1, os.availableParallelism());
+    // Twice the cores for the machine, shared by the processes that serve on it (WEB_CONCURRENCY).
+    const processes = e.WEB_CONCURRENCY ?? 1;
+    const limit =
+      e.HEAVY_PAGES_PER_SERVER ?? Math.max(2, Math.round((2 * Math.max(1, os.availableParallelism())) / processes));
     const share = limit ? Math.max(1, Math.floor(limit / 2)) : 0;
     globalThis.__heavyGate = new HeavyGate({
       limit,

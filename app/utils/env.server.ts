@@ -42,6 +42,12 @@ const schema = z.object({
   SESSION_SECRET: secretList.optional(),
   PORTAL_TOKEN_SECRET: secretList.optional(),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  /**
+   * How many remix-serve processes `npm start` runs on the one port (scripts/serve-cluster.mjs).
+   * Default: one per core (os.availableParallelism()); one under NODE_ENV=test. Each has its own
+   * pool of DB_POOL_MAX connections.
+   */
+  WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
   DB_POOL_ACQUIRE_MS: z.coerce.number().int().min(100).max(120_000).default(5_000),
   /**
    * Heavy pages (searches, reports, import previews) one app server renders at once; a tenant

@@ -1,6 +1,9 @@
 import { env } from "./env.server";
 
-/** A small structured logger: one JSON line per event on stderr. */
+/**
+ * A small structured logger: one JSON line per event on stderr, with the process that wrote it
+ * (several serving processes share one stderr under WEB_CONCURRENCY).
+ */
 type Level = "error" | "info" | "debug";
 const ORDER: Record<string, number> = { silent: 0, error: 1, info: 2, debug: 3 };
 
@@ -24,7 +27,7 @@ function write(level: Level, msg: string, extra?: Record<string, unknown>) {
   for (const [k, v] of Object.entries(extra ?? {})) {
     fields[k] = v instanceof Error ? { name: v.name, message: v.message, stack: v.stack } : v;
   }
-  process.stderr.write(JSON.stringify({ t: new Date().toISOString(), level, msg, ...fields }) + "\n");
+  process.stderr.write(JSON.stringify({ t: new Date().toISOString(), level, pid: process.pid, msg, ...fields }) + "\n");
 }
 
 export const log = {

@@ -1,7 +1,10 @@
 -- Statement trigger on invoices (insert, update, delete): the change to "invoiced" (issued,
 -- neither draft nor void, by issue month and currency) as one delta row per month and
--- currency that moved, and each open invoice's balance in invoice_balances (what the ageing
--- of receivables reads). Insert-only deltas: no summary row is updated, so concurrent
+-- currency that moved; what is owed on the open (sent, partly paid) invoices by due date and
+-- currency, "owed" (cents) and "owed_invoices" (how many), whose period is the due date
+-- ('infinity' for none: never past due), so the ageing of receivables sums a few rows per due
+-- date instead of every open invoice; and each open invoice's balance in invoice_balances (the
+-- dashboard's unpaid and overdue read it). Insert-only deltas: no summary row is updated, so concurrent
 -- payments never wait on one another here.
 -- Shard-local (docs/decisions/496-summaries-on-a-citus-cluster.md): the changed rows are copied
 -- out of the transition tables first, and each statement names one tenant, so on a cluster it
@@ -24,6 +27,16 @@ BEGIN
      WHERE x.tenant_id = v_tenant AND x.status NOT IN ('draft', 'void') AND x.issue_date IS NOT NULL
      GROUP BY 3, x.currency
     HAVING sum(x.sign * x.total_cents) <> 0;
+
+    -- An open invoice left as it was (a note edited) moves nothing: its old and new rows cancel.
+    INSERT INTO summary_deltas (tenant_id, figure, period, currency, amount)
+    SELECT v_tenant, f.figure, coalesce(x.due_date, 'infinity'), x.currency,
+           sum(x.sign * CASE f.figure WHEN 'owed' THEN x.total_cents - x.amount_paid_cents ELSE 1 END)
+      FROM (SELECT -1 AS sign, r.* FROM unnest(o) r UNION ALL SELECT 1, r.* FROM unnest(n) r) x
+     CROSS JOIN (VALUES ('owed'), ('owed_invoices')) f (figure)
+     WHERE x.tenant_id = v_tenant AND x.status IN ('sent', 'partial')
+     GROUP BY f.figure, 3, x.currency
+    HAVING sum(x.sign * CASE f.figure WHEN 'owed' THEN x.total_cents - x.amount_paid_cents ELSE 1 END) <> 0;
 
     -- Open before, not open now: the balance goes.
     v_gone := ARRAY(SELECT r.id FROM unnest(o) r WHERE r.tenant_id = v_tenant

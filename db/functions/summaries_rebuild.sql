@@ -40,6 +40,12 @@ BEGIN
     ) d GROUP BY 2, 3
     UNION ALL
     SELECT 'customers', '-infinity'::date, NULL, '', count(*) FROM customers WHERE tenant_id = p_tenant
+    UNION ALL
+    SELECT f.figure, coalesce(i.due_date, 'infinity'), NULL, i.currency::text,
+           sum(CASE f.figure WHEN 'owed' THEN i.total_cents - i.amount_paid_cents ELSE 1 END)::bigint
+      FROM invoices i CROSS JOIN (VALUES ('owed'), ('owed_invoices')) f (figure)
+     WHERE i.tenant_id = p_tenant AND i.status IN ('sent', 'partial')
+     GROUP BY 1, 2, 4
   ) f WHERE f.amount <> 0;
   GET DIAGNOSTICS n = ROW_COUNT;
   INSERT INTO invoice_balances (tenant_id, invoice_id, due_date, currency, cents)

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { freePort } from "../../db/embedded";
 import { APP_ROLE } from "../../db/migrations/0009-row-level-security";
-import { REMIX_SERVE, SERVE_HOOKS } from "../../scripts/start";
+import { SERVE_HOOKS, serveArgs } from "../../scripts/start";
 
 export type RunningServer = {
   url: string;
@@ -51,7 +51,8 @@ function migrate(env: NodeJS.ProcessEnv): Promise<void> {
 }
 
 /**
- * Starts the app as `npm start` serves it: `remix-serve build/index.js` against DATABASE_URL
+ * Starts the app as `npm start` serves it: `remix-serve build/index.js` (WEB_CONCURRENCY of them
+ * on the one port under scripts/serve-cluster.mjs when that is over 1) against DATABASE_URL
  * (migrated by the test runner, or here when it is another database) on a free port, as the app role, with the hooks of
  * scripts/serve-hooks.mjs; `kill()` then reaches the very process that serves. With
  * DATABASE_URL removed (`{ DATABASE_URL: undefined }`) it runs scripts/start.ts instead, which
@@ -75,9 +76,7 @@ export async function startServer(extraEnv: Record<string, string | undefined> =
   const execArgv = (env.SERVER_EXEC_ARGV ?? "").split(" ").filter(Boolean);
   const child = spawn(
     process.execPath,
-    viaStartScript
-      ? ["--import", "tsx", path.join(ROOT, "scripts/start.ts")]
-      : [...execArgv, REMIX_SERVE, "build/index.js"],
+    viaStartScript ? ["--import", "tsx", path.join(ROOT, "scripts/start.ts")] : [...execArgv, ...serveArgs(env)],
     {
       cwd: ROOT,
       env,

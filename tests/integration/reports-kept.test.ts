@@ -2,6 +2,9 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { db, one, rows } from "../../db/index";
 import { loadReports } from "../../app/services/reports/reports.server";
+import { recordOfficePayment } from "../../app/services/invoices/payments.server";
+import { voidInvoice } from "../../app/services/invoices/invoices.server";
+import { officePaymentSchema } from "../../app/services/invoices/schemas";
 import { BASE_URL, clientFor } from "../helpers/client";
 import { createCustomer, createInvoice, createJob, createTenantWithUsers, createUser } from "../helpers/fixtures";
 
@@ -141,4 +144,80 @@ test("the reports ask the database three times in their transaction: the clock w
   // ages were statements of their own).
   assert.ok(sent.length >= 3, "the statements were counted");
   assert.ok(sent.length <= 5, `${sent.length} statements: ${sent.join(" | ")}`);
+});
+
+test("what is owed by age is kept per due date by the writes: a row or two per due date, and each change shows on the very next view", async () => {
+  const t = await createTenantWithUsers("Reports owed by due date");
+  const customer = await createCustomer(t.id, { name: "Rosa Owed" });
+  const actor = { tenantId: t.id, userId: t.users.owner.id, role: "owner" as const };
+  const day = (offset: number) => new Date(Date.now() + offset * 86400_000).toISOString().slice(0, 10);
+  // Twelve open invoices on three due dates (45 days ago, 10 days ago, in 20 days) and one with no due date.
+  const ids: string[] = [];
+  for (let i = 0; i < 12; i++)
+    ids.push((await createInvoice(t.id, { customerId: customer.id, dueDate: day([-45, -10, 20][i % 3]) })).id);
+  const undated = (await createInvoice(t.id, { customerId: customer.id, dueDate: null })).id;
+  await createInvoice(t.id, { customerId: customer.id, status: "draft" });
+
+  // The ages from the invoices themselves, as the from-scratch check computes them.
+  const expected = async () =>
+    rows<{ bucket: string; invoices: number; cents: number }>(
+      `SELECT CASE WHEN i.due_date IS NULL OR i.due_date > tn.today THEN 'current'
+                   WHEN tn.today - i.due_date <= 30 THEN '0-30' WHEN tn.today - i.due_date <= 60 THEN '31-60'
+                   WHEN tn.today - i.due_date <= 90 THEN '61-90' ELSE 'over-90' END AS bucket,
+              count(*)::int AS invoices, sum(i.total_cents - i.amount_paid_cents)::bigint AS cents
+         FROM invoices i, (SELECT (now() AT TIME ZONE time_zone)::date AS today FROM tenants WHERE id = $1) tn
+        WHERE i.tenant_id = $1 AND i.status IN ('sent', 'partial')
+        GROUP BY 1 ORDER BY 1`,
+      [t.id],
+    );
+  const viewed = async () =>
+    (await loadReports(actor, "last-12-months")).aging
+      .filter((a) => a.invoices)
+      .map((a) => ({ bucket: a.bucket, invoices: a.invoices, cents: a.cents }))
+      .sort((a, b) => a.bucket.localeCompare(b.bucket));
+  const same = async (after: string) => {
+    const want = (await expected()).map((r) => ({ ...r, cents: Number(r.cents) }));
+    assert.deepEqual(await viewed(), want, `the ages after ${after}`);
+  };
+  await same("thirteen invoices sent");
+  assert.deepEqual(
+    (await viewed()).map((a) => [a.bucket, a.invoices]),
+    [
+      ["0-30", 4],
+      ["31-60", 4],
+      ["current", 5],
+    ],
+  );
+
+  // Folded, what the ages read is two rows per due date (cents and how many), not one per invoice.
+  await one(`SELECT summaries_fold($1)`, [t.id]);
+  const owedRows = await one<{ n: number }>(
+    `SELECT count(*)::int AS n FROM summary_deltas WHERE tenant_id = $1 AND figure IN ('owed', 'owed_invoices')`,
+    [t.id],
+  );
+  assert.equal(owedRows!.n, 8, "four due dates (one of them none), two rows each");
+  await same("a fold");
+
+  // A payment, a due date moved, a void, an invoice deleted (as an import's undo does), a new one.
+  await recordOfficePayment(
+    actor,
+    ids[0],
+    officePaymentSchema.parse({
+      amount: "100.00",
+      method: "check",
+      reference: "test",
+      receivedOn: day(0),
+      idempotencyKey: `owed-${t.id}`,
+    }),
+  );
+  await same("a payment");
+  await rows(`UPDATE invoices SET due_date = $3 WHERE tenant_id = $1 AND id = $2`, [t.id, ids[1], day(-100)]);
+  await same("a due date moved");
+  await voidInvoice(actor, ids[2]);
+  await same("a void");
+  await rows(`DELETE FROM invoices WHERE tenant_id = $1 AND id = ANY ($2::uuid[])`, [t.id, [ids[4], undated]]);
+  await same("two invoices deleted");
+  await createInvoice(t.id, { customerId: customer.id, dueDate: day(-70) });
+  await same("a new invoice");
+  assert.ok((await viewed()).some((a) => a.bucket === "over-90") && (await viewed()).some((a) => a.bucket === "61-90"));
 });

@@ -5,7 +5,8 @@ import path from "node:path";
 import { test } from "node:test";
 import { Client } from "../helpers/client";
 import { spawn } from "node:child_process";
-import { freePort } from "../../db/embedded";
+import pg from "pg";
+import { embeddedAddressFile, freePort } from "../../db/embedded";
 import { ROOT, startServer, testServerEnv } from "../helpers/server";
 import { DEFAULT_PASSWORD } from "../../scripts/seeds/factories";
 import { LoopbackSmtp } from "../helpers/smtp";
@@ -173,6 +174,52 @@ function processTree(pid: number): string[] {
   walk(pid);
   return out;
 }
+
+test("a stop keeps the embedded database up until remix-serve has finished (an open event stream ends first)", async () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "fieldservice-stop-"));
+  fs.chmodSync(dataDir, 0o755);
+  const env = { DATABASE_URL: undefined, DATA_DIR: dataDir, SESSION_SECRET: undefined, PORTAL_TOKEN_SECRET: undefined };
+  try {
+    const server = await startServer(env);
+    try {
+      const c = new Client(server.url);
+      const signup = await c.post("/signup", {
+        businessName: "Orderly Stops",
+        name: "Pat",
+        email: `stop-${Date.now()}@example.test`,
+        password: "a-long-password-1",
+      });
+      assert.equal(signup.status, 303, server.logs.join(""));
+      // A request still open when the stop comes: the event stream, cut by remix-serve's
+      // graceful stop after 5 s.
+      const stream = await fetch(`${server.url}/events`, { headers: { cookie: c.cookieHeader() } });
+      assert.equal(stream.status, 200);
+      const streamEnded = stream.text().then(
+        () => true,
+        () => true,
+      );
+      const { url } = JSON.parse(fs.readFileSync(embeddedAddressFile(dataDir), "utf8")) as { url: string };
+
+      const stopped = server.stop();
+      await new Promise((r) => setTimeout(r, 1_000));
+      const db = new pg.Client({ connectionString: url });
+      await db.connect();
+      try {
+        const { rows } = await db.query<{ one: number }>("SELECT 1 AS one");
+        assert.equal(rows[0].one, 1, "the database still serves while remix-serve finishes its requests");
+      } finally {
+        await db.end();
+      }
+      await stopped;
+      assert.equal(await streamEnded, true);
+      assert.equal(server.child.exitCode, 0, server.logs.join(""));
+    } finally {
+      await server.kill();
+    }
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+});
 
 test("`npm start` migrates, then serves the build with remix-serve (remix-serve build/index.js)", async () => {
   const port = await freePort();

@@ -339,7 +339,15 @@ test("summaries equal the from-scratch figures after random imports, undos, edit
   // quotes_approved needs a random run to import approved quotes that were sent: compared whenever
   // it appears, but not required: a random mix may hold none (seen in two runs of this test).
   const names = kept.map((k) => k.figure);
-  for (const figure of ["invoiced", "collected", "quotes_sent", "visits_completed", "customers"])
+  for (const figure of [
+    "invoiced",
+    "collected",
+    "quotes_sent",
+    "visits_completed",
+    "customers",
+    "owed",
+    "owed_invoices",
+  ])
     assert.ok(names.includes(figure), `${figure} among the figures kept: ${names.join(", ")}`);
 });
 
@@ -375,6 +383,10 @@ test("npm run summaries -- rebuild restores damaged summaries; check finds the d
     [t.id],
   );
   await rows(
+    `DELETE FROM summary_deltas WHERE tenant_id = $1 AND figure IN ('owed', 'owed_invoices') AND period = $2::date`,
+    [t.id, dayBack(95)],
+  );
+  await rows(
     `INSERT INTO summary_deltas (tenant_id, figure, period, amount) VALUES ($1, 'customers', '-infinity', 3)`,
     [t.id],
   );
@@ -390,7 +402,7 @@ test("npm run summaries -- rebuild restores damaged summaries; check finds the d
     });
   const check = script(["check", t.id]);
   assert.equal(check.status, 1, check.stdout + check.stderr);
-  assert.match(check.stdout, /money, aging, customers differ from the records/);
+  assert.match(check.stdout, /money, aging, customers, balances differ from the records/);
 
   const rebuilt = script(["rebuild"]);
   assert.equal(rebuilt.status, 0, rebuilt.stdout + rebuilt.stderr);

@@ -74,14 +74,26 @@ export async function compareSummaries(tenantId: string) {
       [tenantId],
       t,
     );
+    // The open invoices' balances the dashboard's unpaid and overdue read: each invoice's due
+    // date and balance, kept and from the invoices.
+    const balances = await one<{ kept: string; counted: string }>(
+      `SELECT (SELECT coalesce(string_agg(invoice_id || ' ' || coalesce(due_date::text, '') || ' ' || currency || ' ' || cents, ',' ORDER BY invoice_id), '')
+                 FROM invoice_balances WHERE tenant_id = $1) AS kept,
+              (SELECT coalesce(string_agg(id || ' ' || coalesce(due_date::text, '') || ' ' || currency || ' ' || (total_cents - amount_paid_cents), ',' ORDER BY id), '')
+                 FROM invoices WHERE tenant_id = $1 AND status IN ('sent', 'partial')) AS counted`,
+      [tenantId],
+      t,
+    );
     return {
       summaries: {
         ...normalise(await summaryFigures(t, tenantId, ALL_TIME, clock!.today)),
         customers: customers!.kept,
+        balances: balances!.kept,
       },
       records: {
         ...normalise(await scratchFigures(t, tenantId, clock!.time_zone, ALL_TIME, clock!.today)),
         customers: customers!.counted,
+        balances: balances!.counted,
       },
     };
   });
