@@ -116,8 +116,8 @@ export function productionServer(extra: Record<string, string | undefined> = {})
     ...BENCH_SECRETS,
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "error",
     SERVER_EXEC_ARGV: process.env.BENCH_SERVER_EXEC_ARGV,
-    // As `npm start` serves in production: one process per core (BENCH_WEB_CONCURRENCY=1 for one).
-    WEB_CONCURRENCY: process.env.BENCH_WEB_CONCURRENCY ?? String(Math.max(1, os.availableParallelism())),
+    // As `npm start` serves: one process unless BENCH_WEB_CONCURRENCY says how many (docs/decisions/507).
+    WEB_CONCURRENCY: process.env.BENCH_WEB_CONCURRENCY,
     ...extra,
   });
 }

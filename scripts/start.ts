@@ -3,8 +3,8 @@
  * the configuration, starts the embedded PostgreSQL when DATABASE_URL is unset (data in
  * DATA_DIR/pg), applies the migrations as the database owner, then runs
  * `remix-serve build/index.js`, which serves the app as the unprivileged app role (row-level
- * security): one process per core (WEB_CONCURRENCY) on the one port, under
- * scripts/serve-cluster.mjs, or remix-serve alone when one is asked for. A stop signal is passed on to remix-serve; when it has ended, the embedded
+ * security): remix-serve alone, or WEB_CONCURRENCY of them on the one port under
+ * scripts/serve-cluster.mjs (docs/decisions/507). A stop signal is passed on to remix-serve; when it has ended, the embedded
  * database is stopped. docs/decisions/111.
  *
  * `npm run dev` (`tsx scripts/start.ts --dev`) prepares the database the same way, then runs
@@ -14,7 +14,6 @@
  */
 import exitHook from "async-exit-hook";
 import { spawn } from "node:child_process";
-import os from "node:os";
 import path from "node:path";
 import { ConfigError, databaseOptions, parseEnv, type Env } from "../app/utils/env.server";
 import { closeDb, configureDb, db } from "../db/index";
@@ -50,9 +49,13 @@ export function serveEnv(config: Env, databaseUrl: string, base: NodeJS.ProcessE
   };
 }
 
-/** How many processes serve: WEB_CONCURRENCY, else one per core (one for tests). */
-export function serveProcesses(config: Pick<Env, "WEB_CONCURRENCY" | "NODE_ENV">): number {
-  return config.WEB_CONCURRENCY ?? (config.NODE_ENV === "test" ? 1 : Math.max(1, os.availableParallelism()));
+/**
+ * How many processes serve: WEB_CONCURRENCY, else one. One per core pays where PostgreSQL has
+ * cores of its own; beside the embedded database on two cores it gained on some pages and lost
+ * on others (docs/decisions/507).
+ */
+export function serveProcesses(config: Pick<Env, "WEB_CONCURRENCY">): number {
+  return config.WEB_CONCURRENCY ?? 1;
 }
 
 /**

@@ -44,7 +44,7 @@ const schema = z.object({
   DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
   /**
    * How many remix-serve processes `npm start` runs on the one port (scripts/serve-cluster.mjs).
-   * Default: one per core (os.availableParallelism()); one under NODE_ENV=test. Each has its own
+   * Default one; one per core pays where PostgreSQL runs on cores of its own. Each has its own
    * pool of DB_POOL_MAX connections.
    */
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),

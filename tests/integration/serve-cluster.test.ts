@@ -1,5 +1,5 @@
 // A server of several processes (WEB_CONCURRENCY, scripts/serve-cluster.mjs), as `npm start`
-// runs one per core: every serving process answers on the one port, one that dies is replaced
+// runs them when asked: every serving process answers on the one port, one that dies is replaced
 // while the others go on serving, a stop ends them all, and a process that cannot start stops
 // the server instead of being restarted in a loop.
 import assert from "node:assert/strict";
@@ -66,10 +66,9 @@ function refusedWebhook(url: string): Promise<number> {
   });
 }
 
-test("the number of serving processes: WEB_CONCURRENCY, else one per core, one for tests", () => {
-  assert.equal(serveProcesses({ WEB_CONCURRENCY: 3, NODE_ENV: "production" }), 3);
-  assert.equal(serveProcesses({ WEB_CONCURRENCY: undefined, NODE_ENV: "test" }), 1);
-  assert.ok(serveProcesses({ WEB_CONCURRENCY: undefined, NODE_ENV: "production" }) >= 1);
+test("the number of serving processes: WEB_CONCURRENCY, else one", () => {
+  assert.equal(serveProcesses({ WEB_CONCURRENCY: 3 }), 3);
+  assert.equal(serveProcesses({ WEB_CONCURRENCY: undefined }), 1);
   assert.match(serveArgs({ WEB_CONCURRENCY: "1" }).join(" "), /^\S+@remix-run\/serve\/dist\/cli\.js build\/index\.js$/);
   assert.match(serveArgs({}).join(" "), /^\S+@remix-run\/serve\/dist\/cli\.js build\/index\.js$/);
   assert.match(
