@@ -8,8 +8,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import pg from "pg";
-import { figure, processTree, round, type Figure } from "./lib";
-import type { RunningServer } from "../tests/helpers/server";
+import { figure, round, type Figure } from "./lib";
+import { processTree, type RunningServer } from "../tests/helpers/server";
 import type { BigTenant } from "./big-tenant";
 
 /** The process's resident set in MB (VmRSS), or null when it cannot be read. */

@@ -9,7 +9,7 @@ import autocannon from "autocannon";
 import { freePort, startEmbedded, type EmbeddedDb } from "../db/embedded";
 import { closeDb, configureDb, db, rows } from "../db/index";
 import { migrateUp } from "../db/migrate";
-import { startServer, ROOT, type RunningServer } from "../tests/helpers/server";
+import { processTree, startServer, ROOT, type RunningServer } from "../tests/helpers/server";
 
 export type Figure = {
   name: string;
@@ -207,46 +207,25 @@ export function normalised(value: number, unit: string, floorRps: number): numbe
   return undefined;
 }
 
-/** A process's (user, system) CPU seconds and its parent's pid, from /proc; null when unreadable. */
-function procStat(pid: number): { cpu: number; ppid: number } | null {
+/** A process's CPU seconds (user + system) so far, from /proc; null when unreadable. */
+function processSeconds(pid: number): number | null {
   try {
     const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-    // state ppid ... utime stime, in clock ticks (USER_HZ = 100)
-    return { cpu: (Number(fields[11]) + Number(fields[12])) / 100, ppid: Number(fields[1]) };
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
   } catch {
     return null;
   }
 }
 
 /**
- * A process and the processes under it: the serving processes of a server run with
- * WEB_CONCURRENCY > 1 are children of its launcher.
- */
-export function processTree(pid: number): number[] {
-  const all = fs
-    .readdirSync("/proc")
-    .filter((d) => /^\d+$/.test(d))
-    .map((d) => ({ pid: Number(d), ppid: procStat(Number(d))?.ppid }));
-  const tree = new Set([pid]);
-  for (let grew = true; grew;) {
-    grew = false;
-    for (const p of all)
-      if (p.ppid !== undefined && !tree.has(p.pid) && tree.has(p.ppid)) {
-        tree.add(p.pid);
-        grew = true;
-      }
-  }
-  return [...tree];
-}
-
-/**
- * CPU seconds (user + system) a server's processes have used so far, or null off Linux. Per
- * request it says what a route costs the server even when other work shares the machine and
- * moves req/s and p99 around (docs/decisions/114).
+ * CPU seconds (user + system) a server's processes (its launcher and serving processes under
+ * WEB_CONCURRENCY) have used so far, or null off Linux. Per request it says what a route costs
+ * the server even when other work shares the machine and moves req/s and p99 around
+ * (docs/decisions/114).
  */
 export function processCpu(pid: number | undefined): number | null {
-  if (pid === undefined || procStat(pid) === null) return null;
-  return processTree(pid).reduce((sum, p) => sum + (procStat(p)?.cpu ?? 0), 0);
+  if (pid === undefined || processSeconds(pid) === null) return null;
+  return processTree(pid).reduce((sum, p) => sum + (processSeconds(p) ?? 0), 0);
 }
 
 /**

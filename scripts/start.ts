@@ -50,15 +50,6 @@ export function serveEnv(config: Env, databaseUrl: string, base: NodeJS.ProcessE
 }
 
 /**
- * How many processes serve: WEB_CONCURRENCY, else one. One per core pays where PostgreSQL has
- * cores of its own; beside the embedded database on two cores it gained on some pages and lost
- * on others (docs/decisions/507).
- */
-export function serveProcesses(config: Pick<Env, "WEB_CONCURRENCY">): number {
-  return config.WEB_CONCURRENCY ?? 1;
-}
-
-/**
  * The node arguments that serve the build: `remix-serve build/index.js` itself for one process,
  * or the cluster launcher that runs it WEB_CONCURRENCY times on the one port.
  */
@@ -105,7 +96,7 @@ async function main() {
   await closeDb();
 
   const dev = process.argv.includes("--dev");
-  const env = { ...serveEnv(config, databaseUrl), WEB_CONCURRENCY: String(serveProcesses(config)) };
+  const env = { ...serveEnv(config, databaseUrl), WEB_CONCURRENCY: String(config.WEB_CONCURRENCY) };
   const serve = dev
     ? // remix dev runs the command with its own variables (REMIX_DEV_ORIGIN); the preload is
       // given to the serving process alone, not to the compiler.

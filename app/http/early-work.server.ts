@@ -44,9 +44,9 @@ function gate() {
   if (!globalThis.__heavyGate) {
     const e = env();
     // Twice the cores for the machine, shared by the processes that serve on it (WEB_CONCURRENCY).
-    const processes = e.WEB_CONCURRENCY ?? 1;
     const limit =
-      e.HEAVY_PAGES_PER_SERVER ?? Math.max(2, Math.round((2 * Math.max(1, os.availableParallelism())) / processes));
+      e.HEAVY_PAGES_PER_SERVER ??
+      Math.max(2, Math.round((2 * Math.max(1, os.availableParallelism())) / e.WEB_CONCURRENCY));
     const share = limit ? Math.max(1, Math.floor(limit / 2)) : 0;
     globalThis.__heavyGate = new HeavyGate({
       limit,

@@ -47,7 +47,7 @@ const schema = z.object({
    * Default one; one per core pays where PostgreSQL runs on cores of its own. Each has its own
    * pool of DB_POOL_MAX connections.
    */
-  WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
+  WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   DB_POOL_ACQUIRE_MS: z.coerce.number().int().min(100).max(120_000).default(5_000),
   /**
    * Heavy pages (searches, reports, import previews) one app server renders at once; a tenant

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
 import path from "node:path";
 import { freePort } from "../../db/embedded";
 import { APP_ROLE } from "../../db/migrations/0009-row-level-security";
@@ -114,4 +115,34 @@ export async function startServer(extraEnv: Record<string, string | undefined> =
       child.kill(sig);
     });
   return { url, port, child, logs, stop: () => signal("SIGTERM"), kill: () => signal("SIGKILL") };
+}
+
+/**
+ * A process and all its descendants, parents first (Linux /proc): a server run with
+ * WEB_CONCURRENCY > 1 serves from the children of its launcher. A process that ended meanwhile
+ * is left out.
+ */
+export function processTree(pid: number): number[] {
+  const out: number[] = [];
+  const walk = (p: number) => {
+    let children: string;
+    try {
+      children = fs.readFileSync(`/proc/${p}/task/${p}/children`, "utf8");
+    } catch {
+      return;
+    }
+    out.push(p);
+    for (const child of children.trim().split(/\s+/).filter(Boolean)) walk(Number(child));
+  };
+  walk(pid);
+  return out;
+}
+
+/** A process's command line, its arguments joined by spaces ("" once it has ended). */
+export function commandLine(pid: number): string {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ").trim();
+  } catch {
+    return "";
+  }
 }

@@ -8,43 +8,17 @@ import fs from "node:fs";
 import http from "node:http";
 import { test } from "node:test";
 import { freePort } from "../../db/embedded";
-import { serveArgs, serveProcesses } from "../../scripts/start";
-import { ROOT, startServer, testServerEnv } from "../helpers/server";
+import { parseEnv } from "../../app/utils/env.server";
+import { serveArgs } from "../../scripts/start";
+import { commandLine, processTree, ROOT, startServer, testServerEnv } from "../helpers/server";
+import { eventually } from "../helpers/smtp";
 
 const CLI = "@remix-run/serve/dist/cli.js";
 
-/** The pids of the processes directly under `pid` that run remix-serve. */
-function servingChildren(pid: number): number[] {
-  try {
-    return fs
-      .readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8")
-      .trim()
-      .split(/\s+/)
-      .filter(Boolean)
-      .map(Number)
-      .filter((child) => {
-        try {
-          return fs.readFileSync(`/proc/${child}/cmdline`, "utf8").includes(CLI);
-        } catch {
-          return false;
-        }
-      });
-  } catch {
-    return [];
-  }
-}
+/** The pids of the processes under the launcher `pid` that run remix-serve. */
+const servingChildren = (pid: number) => processTree(pid).filter((p) => p !== pid && commandLine(p).includes(CLI));
 
 const alive = (pid: number) => fs.existsSync(`/proc/${pid}`);
-
-async function until<T>(what: string, get: () => T | undefined | false, ms = 60_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = get();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** A refused billing webhook on a connection of its own (the launcher deals connections in turn). */
 function refusedWebhook(url: string): Promise<number> {
@@ -67,8 +41,8 @@ function refusedWebhook(url: string): Promise<number> {
 }
 
 test("the number of serving processes: WEB_CONCURRENCY, else one", () => {
-  assert.equal(serveProcesses({ WEB_CONCURRENCY: 3 }), 3);
-  assert.equal(serveProcesses({ WEB_CONCURRENCY: undefined }), 1);
+  assert.equal(parseEnv({ NODE_ENV: "test", WEB_CONCURRENCY: "3" }).WEB_CONCURRENCY, 3);
+  assert.equal(parseEnv({ NODE_ENV: "test" }).WEB_CONCURRENCY, 1);
   assert.match(serveArgs({ WEB_CONCURRENCY: "1" }).join(" "), /^\S+@remix-run\/serve\/dist\/cli\.js build\/index\.js$/);
   assert.match(serveArgs({}).join(" "), /^\S+@remix-run\/serve\/dist\/cli\.js build\/index\.js$/);
   assert.match(
@@ -86,11 +60,11 @@ test("WEB_CONCURRENCY=2: both processes answer on the one port; one killed is re
   });
   try {
     const primary = server.child.pid!;
-    const first = await until("two serving processes", () => {
+    const first = await eventually("two serving processes", () => {
       const pids = servingChildren(primary);
       return pids.length === 2 && pids;
     });
-    await until("both listening", () => server.logs.join("").split("[remix-serve]").length - 1 >= 2);
+    await eventually("both listening", () => server.logs.join("").split("[remix-serve]").length - 1 >= 2);
 
     // Each refusal is logged by the process that served it, with its pid.
     const codes = [];
@@ -107,23 +81,27 @@ test("WEB_CONCURRENCY=2: both processes answer on the one port; one killed is re
           .filter((line) => line.includes('"billing webhook refused"'))
           .map((line) => (JSON.parse(line) as { pid: number }).pid),
       );
-    await until("the refusals logged", () => loggedBy().size >= 2, 10_000);
+    await eventually("the refusals logged", () => loggedBy().size >= 2, 10_000);
     assert.deepEqual([...loggedBy()].sort(), [...first].sort(), "each serving process answered some");
 
     // One killed outright: a new one takes its place, and the server answers on.
     process.kill(first[0], "SIGKILL");
-    const replaced = await until("a replacement", () => {
+    const replaced = await eventually("a replacement", () => {
       const pids = servingChildren(primary);
       return pids.length === 2 && !pids.includes(first[0]) && pids;
     });
     assert.ok(replaced.includes(first[1]), "the other process was left alone");
-    await until("the replacement listening", () => server.logs.join("").split("[remix-serve]").length - 1 >= 3);
+    await eventually("the replacement listening", () => server.logs.join("").split("[remix-serve]").length - 1 >= 3);
     for (let i = 0; i < 4; i++) assert.equal(await refusedWebhook(server.url), codes[0]);
-    await until("the replacement answered", () => loggedBy().has(replaced.find((pid) => pid !== first[1])!), 10_000);
+    await eventually(
+      "the replacement answered",
+      () => loggedBy().has(replaced.find((pid) => pid !== first[1])!),
+      10_000,
+    );
 
     await server.stop();
     assert.equal(server.child.exitCode, 0);
-    await until("every serving process ended", () => replaced.every((pid) => !alive(pid)), 10_000);
+    await eventually("every serving process ended", () => replaced.every((pid) => !alive(pid)), 10_000);
   } finally {
     await server.kill();
   }

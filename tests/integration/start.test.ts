@@ -7,7 +7,7 @@ import { Client } from "../helpers/client";
 import { spawn } from "node:child_process";
 import pg from "pg";
 import { embeddedAddressFile, freePort } from "../../db/embedded";
-import { ROOT, startServer, testServerEnv } from "../helpers/server";
+import { commandLine, processTree, ROOT, startServer, testServerEnv } from "../helpers/server";
 import { DEFAULT_PASSWORD } from "../../scripts/seeds/factories";
 import { LoopbackSmtp } from "../helpers/smtp";
 
@@ -160,20 +160,7 @@ test("in production the session cookie is Secure and __Host- prefixed; a missing
 });
 
 /** The command lines of a process and all its descendants (Linux /proc). */
-function processTree(pid: number): string[] {
-  const out: string[] = [];
-  const walk = (p: number) => {
-    try {
-      out.push(fs.readFileSync(`/proc/${p}/cmdline`, "utf8").split("\0").join(" ").trim());
-      const children = fs.readFileSync(`/proc/${p}/task/${p}/children`, "utf8").trim();
-      for (const child of children.split(/\s+/).filter(Boolean)) walk(Number(child));
-    } catch {
-      /* the process ended meanwhile */
-    }
-  };
-  walk(pid);
-  return out;
-}
+const commandLines = (pid: number) => processTree(pid).map(commandLine);
 
 test("a stop keeps the embedded database up until remix-serve has finished (an open event stream ends first)", async () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "fieldservice-stop-"));
@@ -241,10 +228,10 @@ test("`npm start` migrates, then serves the build with remix-serve (remix-serve 
     }
     const health = await fetch(`http://localhost:${port}/healthz`);
     assert.equal(health.status, 200);
-    const serving = processTree(start.pid!).filter((cmd) =>
+    const serving = commandLines(start.pid!).filter((cmd) =>
       cmd.includes("@remix-run/serve/dist/cli.js build/index.js"),
     );
-    assert.equal(serving.length, 1, `one remix-serve process under npm start:\n${processTree(start.pid!).join("\n")}`);
+    assert.equal(serving.length, 1, `one remix-serve process under npm start:\n${commandLines(start.pid!).join("\n")}`);
   } finally {
     const exited = new Promise((r) => start.once("exit", r));
     process.kill(-start.pid!, "SIGTERM");
