@@ -16,7 +16,16 @@ export async function planReads(
   const plan = await inTenant(tenantId, async (t) => {
     // A test tenant's tables are small enough for PostgreSQL to scan whole; the big firm's are
     // not. `asOnBigTables` plans as it would there (an index wherever one fits).
-    if (opts.asOnBigTables) await one(`SET LOCAL enable_seqscan = off`, [], t);
+    if (opts.asOnBigTables) {
+      // On a Citus coordinator the setting must reach the workers, where the shards are planned.
+      const citus = await one<{ on: boolean }>(
+        `SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus') AS on`,
+        [],
+        t,
+      );
+      if (citus!.on) await one(`SET LOCAL citus.propagate_set_commands = 'local'`, [], t);
+      await one(`SET LOCAL enable_seqscan = off`, [], t);
+    }
     // `asApp`: as the app's role, under row-level security, where a condition PostgreSQL
     // thinks may leak a hidden row (coalesce() of a column, say) is never an index condition.
     if (opts.asApp) await one(`SET LOCAL ROLE ${APP_ROLE}`, [], t);
@@ -29,7 +38,18 @@ export async function planReads(
   const scans: string[] = [];
   /** Each scan node as "<node type> <table>" (an Index Only Scan reads no table rows). */
   const nodes: string[] = [];
-  const walk = (node: Record<string, unknown>) => {
+  // On a Citus coordinator the plan is a "Custom Scan" whose "Distributed Query" holds each
+  // task's plan on its worker, with the shards' names (`invoices_102106`): those plans are walked
+  // as the plan, under the tables' own names, so the same checks hold on a cluster.
+  const remote = (node: Record<string, unknown>) =>
+    (
+      (node["Distributed Query"] as { Job?: { Tasks?: Array<{ "Remote Plan"?: unknown[][] }> } } | undefined)?.Job
+        ?.Tasks ?? []
+    ).flatMap((task) => (task["Remote Plan"] ?? []).flat() as Array<{ Plan: Record<string, unknown> }>);
+  const walk = (node: Record<string, unknown>, onShard = false) => {
+    if (onShard && node["Relation Name"] !== undefined)
+      node = { ...node, "Relation Name": String(node["Relation Name"]).replace(/_\d+$/, "") };
+    for (const task of remote(node)) walk(task.Plan, true);
     const type = String(node["Node Type"]);
     if (type === "Seq Scan") seqScans.push(String(node["Relation Name"]));
     if (/^(Seq Scan|Index Scan|Index Only Scan|Bitmap Heap Scan)$/.test(type)) {
@@ -46,7 +66,7 @@ export async function planReads(
       const table = String(node["Relation Name"]);
       byTable[table] = (byTable[table] ?? 0) + n;
     }
-    for (const child of (node.Plans as Record<string, unknown>[] | undefined) ?? []) walk(child);
+    for (const child of (node.Plans as Record<string, unknown>[] | undefined) ?? []) walk(child, onShard);
   };
   walk((plan as Array<{ Plan: Record<string, unknown> }>)[0].Plan);
   return { read, byTable, seqScans, scans, nodes };

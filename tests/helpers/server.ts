@@ -86,6 +86,10 @@ export async function startServer(extraEnv: Record<string, string | undefined> =
   );
   child.stdout?.on("data", (d) => logs.push(String(d)));
   child.stderr?.on("data", (d) => logs.push(String(d)));
+  // DUMP_SERVER_LOG=<file>: every test server's output is also appended there, to read the
+  // error behind a 500 (e.g. a run of the suite on a Citus cluster).
+  const dump = process.env.DUMP_SERVER_LOG;
+  if (dump) for (const out of [child.stdout, child.stderr]) out?.on("data", (d) => fs.appendFileSync(dump, String(d)));
   const url = `http://localhost:${port}`;
   // remix-serve says it listens once its server is up (the database may still be starting:
   // a test that needs it waits for /healthz itself).

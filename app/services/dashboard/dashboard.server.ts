@@ -165,8 +165,8 @@ export const DASHBOARD_LISTS_SQL = `SELECT
            WHERE j.tenant_id = $1 AND j.status NOT IN ${NOT_UPCOMING} AND j.scheduled_start IS NULL
            ORDER BY j.id LIMIT 6)
        ) j
-       JOIN customers c ON c.tenant_id = j.tenant_id AND c.id = j.customer_id
-       LEFT JOIN users u ON u.tenant_id = j.tenant_id AND u.id = j.assignee_id
+       JOIN customers c ON c.tenant_id = $1 AND c.id = j.customer_id
+       LEFT JOIN users u ON u.tenant_id = $1 AND u.id = j.assignee_id
       ORDER BY coalesce(j.scheduled_start, 'infinity'::timestamptz), j.id LIMIT 6) x) AS "upcomingJobs",
   -- The newest booking requests.
   (SELECT coalesce(json_agg(x ORDER BY x.created_at DESC), '[]') FROM (

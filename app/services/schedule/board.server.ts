@@ -238,10 +238,10 @@ export async function scheduleBoard(
            FROM w JOIN jobs j ON j.tenant_id = $1 AND j.id = w.id ${JOB_FROM}
        )
        SELECT ${BOARD_VERSION} AS version,
-              (SELECT coalesce(json_agg(cards ORDER BY cards.created_at, cards.id), '[]') FROM cards) AS waiting,
+              (SELECT coalesce(json_agg(to_json(cards) ORDER BY cards.created_at, cards.id), '[]') FROM cards) AS waiting,
               CASE WHEN (SELECT count(*) FROM w) < ${UNSCHEDULED_LIMIT} THEN (SELECT count(*)::int FROM w)
                    ELSE (SELECT count(*)::int FROM jobs j WHERE ${waitingWhere}) END AS total,
-              (SELECT coalesce(json_agg(m ORDER BY ${membersOrder}), '[]') FROM (${members}) m) AS members`,
+              (SELECT coalesce(json_agg(to_json(m) ORDER BY ${membersOrder}), '[]') FROM (${members}) m) AS members`,
           ownOnly ? [actor.tenantId, onCrews, actor.userId] : [actor.tenantId, onCrews],
           t,
         )

@@ -184,10 +184,10 @@ async function lockVisit(actor: Actor, visitId: string, t: Tx): Promise<LockedVi
   await lockJob(actor, found.job_id, t);
   const visit = await one<LockedVisit>(
     `SELECT v.id, v.job_id, v.starts_at, v.ends_at, v.status, j.title, j.status AS job_status,
-            ARRAY(SELECT a.user_id FROM visit_assignees a WHERE a.tenant_id = v.tenant_id AND a.visit_id = v.id
+            ARRAY(SELECT a.user_id FROM visit_assignees a WHERE a.tenant_id = $1 AND a.visit_id = v.id
                    ORDER BY a.created_at, a.user_id) AS crew,
-            EXISTS (SELECT 1 FROM time_entries e WHERE e.tenant_id = v.tenant_id AND e.visit_id = v.id) AS worked
-       FROM visits v JOIN jobs j ON j.tenant_id = v.tenant_id AND j.id = v.job_id
+            EXISTS (SELECT 1 FROM time_entries e WHERE e.tenant_id = $1 AND e.visit_id = v.id) AS worked
+       FROM visits v JOIN jobs j ON j.tenant_id = $1 AND j.id = v.job_id
       WHERE v.tenant_id = $1 AND v.id = $2
         FOR UPDATE OF v`,
     [actor.tenantId, visitId],
