@@ -105,8 +105,11 @@ export async function applyFunctions(sequelize: Sequelize, files = functionFiles
       if (citus) {
         for (const d of DISTRIBUTED_FUNCTIONS.filter((f) => f.signature.startsWith(`${file.name}(`)))
           await query(
+            // Citus records every new function in pg_dist_object (to create it on the workers):
+            // only one with a distribution argument is already delegated to its tenant's worker.
             `SELECT create_distributed_function($1::regprocedure, $2, colocate_with => $3)
-              WHERE NOT EXISTS (SELECT 1 FROM pg_dist_object WHERE objid = $1::regprocedure)`,
+              WHERE NOT EXISTS (SELECT 1 FROM pg_dist_object WHERE objid = $1::regprocedure
+                                   AND distribution_argument_index IS NOT NULL)`,
             [d.signature, d.argument, DISTRIBUTION_ROOT],
           );
       }

@@ -26,6 +26,11 @@ AS $function$
       v_clock job_clocks%ROWTYPE;
       v_stop text; -- 'all': every clock on the visit; 'own': the caller's
       v_end timestamptz;
+      -- Whether a time entry lands in an approved week, asked before its INSERT: on a Citus
+      -- shard a function that reads tables may not run inside another statement.
+      v_state text;
+      v_break_start timestamptz;
+      v_break_visit uuid;
     BEGIN
       PERFORM set_config('app.tenant_id', p_tenant::text, true);
       IF p_client IS NOT NULL THEN
@@ -134,9 +139,9 @@ AS $function$
           INSERT INTO job_notes (tenant_id, job_id, author_id, body, occurred_at)
           VALUES (p_tenant, p_job, p_user, p_body, p_occurred);
         ELSIF p_type = 'job.time_entry' THEN
+          v_state := CASE WHEN timesheet_week_locked(p_tenant, p_user, p_started, p_ended) THEN 'pending' ELSE 'counted' END;
           INSERT INTO time_entries (tenant_id, job_id, user_id, started_at, ended_at, note, visit_id, state)
-          VALUES (p_tenant, p_job, p_user, p_started, p_ended, p_body, v_visit,
-                  CASE WHEN timesheet_week_locked(p_tenant, p_user, p_started, p_ended) THEN 'pending' ELSE 'counted' END);
+          VALUES (p_tenant, p_job, p_user, p_started, p_ended, p_body, v_visit, v_state);
         ELSIF p_type = 'job.clock' THEN
           IF v_args ->> 'action' = 'start' THEN
             IF v_clock.job_id IS NOT NULL THEN
@@ -148,14 +153,17 @@ AS $function$
               VALUES (p_tenant, p_job, p_user, p_occurred, CASE WHEN v_from = 'in_progress' THEN p_occurred END, v_visit);
               -- Restarting one's own stopped clock on the same visit: the pause was a break (a
               -- timesheet line, never paid or billed).
-              INSERT INTO time_entries (tenant_id, job_id, user_id, started_at, ended_at, visit_id, kind, state)
-              SELECT p_tenant, p_job, p_user, e.ended_at, p_occurred, e.visit_id, 'break',
-                     CASE WHEN timesheet_week_locked(p_tenant, p_user, e.ended_at, p_occurred) THEN 'pending' ELSE 'counted' END
+              SELECT e.ended_at, e.visit_id INTO v_break_start, v_break_visit
                 FROM time_entries e
                WHERE e.tenant_id = p_tenant AND e.job_id = p_job AND e.user_id = p_user AND e.kind <> 'break'
                  AND e.visit_id IS NOT DISTINCT FROM v_visit
                  AND e.ended_at < p_occurred AND e.ended_at > p_occurred - interval '12 hours'
                ORDER BY e.ended_at DESC LIMIT 1;
+              IF FOUND THEN
+                v_state := CASE WHEN timesheet_week_locked(p_tenant, p_user, v_break_start, p_occurred) THEN 'pending' ELSE 'counted' END;
+                INSERT INTO time_entries (tenant_id, job_id, user_id, started_at, ended_at, visit_id, kind, state)
+                VALUES (p_tenant, p_job, p_user, v_break_start, p_occurred, v_break_visit, 'break', v_state);
+              END IF;
             END IF;
           ELSIF v_clock.job_id IS NULL THEN
             v_outcome := 'conflict'; v_reason := 'clock_stopped';
@@ -198,6 +206,7 @@ AS $function$
              ORDER BY k.user_id FOR UPDATE
           LOOP
             v_end := least(greatest(p_occurred, v_clock.started_at), v_clock.started_at + interval '24 hours');
+            v_state := CASE WHEN timesheet_week_locked(p_tenant, v_clock.user_id, v_clock.started_at, v_end) THEN 'pending' ELSE 'counted' END;
             -- The time before "Start work" (on_site_at) was travel: the timesheet shows it apart.
             INSERT INTO time_entries (tenant_id, job_id, user_id, started_at, ended_at, note, visit_id, on_site_at, state)
             VALUES (p_tenant, p_job, v_clock.user_id, v_clock.started_at, v_end,
@@ -205,7 +214,7 @@ AS $function$
                          THEN 'The clock ran for more than 24 hours; this entry stops at 24 hours.' END,
                     coalesce(v_clock.visit_id, v_visit),
                     CASE WHEN v_clock.on_site_at IS NOT NULL THEN least(v_clock.on_site_at, v_end) ELSE v_end END,
-                    CASE WHEN timesheet_week_locked(p_tenant, v_clock.user_id, v_clock.started_at, v_end) THEN 'pending' ELSE 'counted' END);
+                    v_state);
             DELETE FROM job_clocks WHERE tenant_id = p_tenant AND job_id = p_job AND user_id = v_clock.user_id;
           END LOOP;
         END IF;
