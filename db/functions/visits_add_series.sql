@@ -13,6 +13,7 @@ DECLARE
   v_made integer;
   v_jobs uuid[];
   v_firsts timestamptz[];
+  v_follow uuid[];
 BEGIN
   PERFORM set_config('app.visit_sync', 'on', true);
   WITH v AS (
@@ -24,8 +25,8 @@ BEGIN
   ), crew AS (
     INSERT INTO visit_assignees (tenant_id, visit_id, user_id)
     SELECT v.tenant_id, v.id, u.id FROM v
-      JOIN visit_series s ON s.tenant_id = v.tenant_id AND s.id = v.series_id
-      JOIN users u ON u.tenant_id = v.tenant_id AND u.id = ANY (s.crew)
+      JOIN visit_series s ON s.tenant_id = p_tenant AND s.id = v.series_id
+      JOIN users u ON u.tenant_id = p_tenant AND u.id = ANY (s.crew)
     RETURNING 1
   ), by_job AS (
     SELECT v.job_id, min(v.starts_at) AS first_new, count(*) AS n FROM v GROUP BY v.job_id
@@ -34,13 +35,18 @@ BEGIN
     INTO v_made, v_jobs, v_firsts
     FROM by_job b;
   -- A job whose row says scheduled has no visit under way (its row follows its visits), so
-  -- the job's own status answers that without reading every visit of the tenant.
-  PERFORM job_follow_visits(p_tenant, j.id)
-     FROM unnest(v_jobs, v_firsts) AS j(id, first_new)
-     JOIN jobs jb ON jb.tenant_id = p_tenant AND jb.id = j.id
-    WHERE jb.status <> 'scheduled'
-       OR NOT EXISTS (SELECT 1 FROM visits o WHERE o.tenant_id = p_tenant AND o.job_id = j.id
-                         AND o.status = 'scheduled' AND o.starts_at < j.first_new);
+  -- the job's own status answers that without reading every visit of the tenant. The jobs are
+  -- picked first and followed one call each: on a Citus cluster a function that reads tables
+  -- may not run inside a statement on a shard.
+  SELECT array_agg(j.id ORDER BY j.id) INTO v_follow
+    FROM unnest(v_jobs, v_firsts) AS j(id, first_new)
+    JOIN jobs jb ON jb.tenant_id = p_tenant AND jb.id = j.id
+   WHERE jb.status <> 'scheduled'
+      OR NOT EXISTS (SELECT 1 FROM visits o WHERE o.tenant_id = p_tenant AND o.job_id = j.id
+                        AND o.status = 'scheduled' AND o.starts_at < j.first_new);
+  FOR i IN 1 .. coalesce(array_length(v_follow, 1), 0) LOOP
+    PERFORM job_follow_visits(p_tenant, v_follow[i]);
+  END LOOP;
   PERFORM set_config('app.visit_sync', coalesce(v_prev, ''), true);
   RETURN v_made;
 END

@@ -120,7 +120,7 @@ function toRun(r: RunRow): ImportRun {
 async function findRun(tenantId: string, id: string, t: Tx, lock = false): Promise<ImportRun> {
   if (!isUuid(id)) throw notFound("This import does not exist.");
   const r = await one<RunRow>(
-    `SELECT ${RUN_COLUMNS} FROM import_runs r LEFT JOIN users u ON u.tenant_id = r.tenant_id AND u.id = r.created_by
+    `SELECT ${RUN_COLUMNS} FROM import_runs r LEFT JOIN users u ON u.tenant_id = $1 AND u.id = r.created_by
       WHERE r.tenant_id = $1 AND r.id = $2 ${lock ? "FOR UPDATE OF r" : ""}`,
     [tenantId, id],
     t,

@@ -62,7 +62,7 @@ export async function withPortal<T>(
       }>(
         `SELECT pl.customer_id, pl.expires_at, (pl.revoked_at IS NULL AND pl.expires_at > now()) AS usable,
                 tn.name, tn.time_zone, (now() AT TIME ZONE tn.time_zone)::date::text AS today
-           FROM portal_links pl JOIN tenants tn ON tn.id = pl.tenant_id
+           FROM portal_links pl JOIN tenants tn ON tn.id = $1
           WHERE pl.tenant_id = $1 AND pl.id = $2 ${opts.lock ? "FOR SHARE OF pl" : ""}`,
         [claims.tenantId, claims.linkId],
         t,

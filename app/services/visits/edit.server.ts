@@ -50,8 +50,8 @@ async function findVisit(actor: Actor, visitId: string, t: Tx, lock = false): Pr
         `SELECT v.id, v.job_id, j.title AS job_title, j.status AS job_status, v.starts_at, v.ends_at, v.status, v.note,
                 v.series_id, to_char(v.occurrence, 'YYYY-MM-DD"T"HH24:MI') AS occurrence,
                 coalesce((SELECT array_agg(a.user_id::text ORDER BY a.created_at, a.user_id) FROM visit_assignees a
-                           WHERE a.tenant_id = v.tenant_id AND a.visit_id = v.id), '{}') AS crew
-           FROM visits v JOIN jobs j ON j.tenant_id = v.tenant_id AND j.id = v.job_id
+                           WHERE a.tenant_id = $1 AND a.visit_id = v.id), '{}') AS crew
+           FROM visits v JOIN jobs j ON j.tenant_id = $1 AND j.id = v.job_id
           WHERE v.tenant_id = $1 AND v.id = $2${lock ? " FOR UPDATE OF v" : ""}`,
         [actor.tenantId, visitId],
         t,
