@@ -165,9 +165,16 @@ test("a two-person crew: both see the visit in /field and in their calendar feed
   assert.equal(r.results[0].status, "rejected");
   assert.match(r.results[0].error!.message, /already running/);
 
-  // Ann completes: the visit and the job complete for both; Ben's clock stops with it.
+  // Ann completes: the visit and the job complete for both; Ben's clock stops with it. The moment
+  // is 178 minutes after Ann set off, or midnight in the business's zone if that came later (a run
+  // just after midnight would otherwise complete it yesterday, and "Done today" below would miss).
+  const midnight = await one<{ at: Date }>(
+    `SELECT date_trunc('day', now() AT TIME ZONE time_zone) AT TIME ZONE time_zone AS at FROM tenants WHERE id = $1`,
+    [t.id],
+  );
+  const doneAt = new Date(Math.max(Date.parse(at(178)), midnight!.at.getTime())).toISOString();
   r = await push(a, ca, [
-    { id: 3, type: "job.status", occurredAt: at(178), args: { jobId: job.id, visitId: visit.id, status: "completed" } },
+    { id: 3, type: "job.status", occurredAt: doneAt, args: { jobId: job.id, visitId: visit.id, status: "completed" } },
   ]);
   assert.deepEqual(r.results, [{ id: 3, status: "applied" }]);
   const after = await one<{ job: string; visit: string; completed_at: Date }>(
@@ -175,7 +182,7 @@ test("a two-person crew: both see the visit in /field and in their calendar feed
       WHERE j.tenant_id = $1 AND j.id = $2`,
     [t.id, job.id],
   );
-  assert.deepEqual([after!.job, after!.visit, after!.completed_at.toISOString()], ["completed", "completed", at(178)]);
+  assert.deepEqual([after!.job, after!.visit, after!.completed_at.toISOString()], ["completed", "completed", doneAt]);
   assert.equal(
     (await rows(`SELECT 1 FROM job_clocks WHERE tenant_id = $1 AND job_id = $2`, [t.id, job.id])).length,
     0,
@@ -188,14 +195,14 @@ test("a two-person crew: both see the visit in /field and in their calendar feed
   assert.deepEqual(
     entries.map((e) => [e.user_id, e.started_at.toISOString(), e.ended_at.toISOString(), e.visit_id]),
     [
-      [ann.id, at(0), at(178), visit.id],
-      [ben.id, at(30), at(178), visit.id],
+      [ann.id, at(0), doneAt, visit.id],
+      [ben.id, at(30), doneAt, visit.id],
     ],
     "each member has their own time entry on the visit",
   );
   // Ben's late "Complete" finds it completed: refused, nothing doubled.
   r = await push(b, cb, [
-    { id: 3, type: "job.status", occurredAt: at(179), args: { jobId: job.id, visitId: visit.id, status: "completed" } },
+    { id: 3, type: "job.status", occurredAt: doneAt, args: { jobId: job.id, visitId: visit.id, status: "completed" } },
   ]);
   assert.equal(r.results[0].status, "rejected");
   assert.equal(r.results[0].error!.code, "CONFLICT");
