@@ -12,7 +12,6 @@ import { figure, round, type Figure } from "./lib";
 import { processTree, type RunningServer } from "../tests/helpers/server";
 import type { BigTenant } from "./big-tenant";
 
-/** The process's resident set in MB (VmRSS), or null when it cannot be read. */
 /** The resident memory of the largest of a server's processes (the one exporting), in MB. */
 function rssMb(pid: number | undefined): number | null {
   if (pid === undefined) return null;

@@ -212,24 +212,27 @@ const rateChangedSql = (kind: "quote" | "invoice") => `
 /** Per type: the statement creating the main records (its row count must equal the records
  * stored), with `with` its leading common table expressions, then statements for their parts
  * (line items, payments), then a count of what changed since the preview (must be 0).
+ * `after`: common table expressions written after the main one (it is `ins`).
  * `checksOwnRows`: the main statement also writes rows whose keys refer to rows it inserts. */
 export const COMMIT_SQL: Record<
   ImportType,
-  { with?: string; main: string; parts: string[]; changed?: string; checksOwnRows?: boolean }
+  { with?: string; main: string; after?: string; parts: string[]; changed?: string; checksOwnRows?: boolean }
 > = {
   customers: {
     // One statement over one parse of the stored records: the customers, and in the same
     // statement their service properties (one row per element of a record's list), whose keys
-    // PostgreSQL checks at the statement's end, when the customers are in.
-    with: `r AS MATERIALIZED (${records(RECORD_COLUMNS.customers)}),
-      properties AS (
+    // PostgreSQL checks at the statement's end, when the customers are in. The properties come
+    // after the customers: Citus runs each common table expression that writes as its own step,
+    // in the order written, and checks each step's keys at its end.
+    with: `r AS MATERIALIZED (${records(RECORD_COLUMNS.customers)})`,
+    main: `
+      INSERT INTO customers (tenant_id, id, ${CUSTOMER_FIELDS.map((f) => f.column).join(", ")}, import_run_id)
+      SELECT $1, r.id, ${CUSTOMER_FIELDS.map((f) => `r.${f.column}`).join(", ")}, $2 FROM r`,
+    after: `properties AS (
         INSERT INTO customer_properties (tenant_id, customer_id, position, ${PROPERTY_COLUMNS.map((c) => c[0]).join(", ")}, import_run_id)
         SELECT $1, r.id, p.ord, ${PROPERTY_COLUMNS.map((_, i) => `p.v->>${i}`).join(", ")}, $2
           FROM r CROSS JOIN LATERAL jsonb_array_elements(r.properties) WITH ORDINALITY AS p(v, ord)
         RETURNING 1)`,
-    main: `
-      INSERT INTO customers (tenant_id, id, ${CUSTOMER_FIELDS.map((f) => f.column).join(", ")}, import_run_id)
-      SELECT $1, r.id, ${CUSTOMER_FIELDS.map((f) => `r.${f.column}`).join(", ")}, $2 FROM r`,
     parts: [],
     checksOwnRows: true,
   },
@@ -321,7 +324,7 @@ export async function insertRecords(
   expected: number,
   t: Tx,
 ): Promise<number> {
-  const { with: leading, main, parts, checksOwnRows } = COMMIT_SQL[type];
+  const { with: leading, main, after, parts, checksOwnRows } = COMMIT_SQL[type];
   // The joins hash up to 50,000 records and the tenant's customers: room to do it in memory.
   await rows(`SET LOCAL work_mem = '64MB'`, [], t);
   // Keys that point at rows this commit inserts (a property at its customer) are checked by
@@ -337,7 +340,7 @@ export async function insertRecords(
   try {
     if (checksOwnRows) await freshKeyChecks();
     const [{ n }] = await rows<{ n: number }>(
-      `WITH ${leading ? `${leading}, ` : ""}ins AS (${main} RETURNING 1) SELECT count(*)::int AS n FROM ins`,
+      `WITH ${leading ? `${leading}, ` : ""}ins AS (${main} RETURNING 1)${after ? `, ${after}` : ""} SELECT count(*)::int AS n FROM ins`,
       [tenantId, runId],
       t,
     );

@@ -430,7 +430,7 @@ export async function previewValidRows(actor: Actor, previewId: string): Promise
     // The valid rows become the new preview's rows; its records and the left-out rows move with them.
     await rows(
       `INSERT INTO import_run_data (tenant_id, run_id, kind, seq, data)
-       SELECT tenant_id, $3, CASE kind WHEN 'valid' THEN 'rows' ELSE kind END, seq, data FROM import_run_data
+       SELECT tenant_id, $3, CASE WHEN kind = 'valid' THEN 'rows' ELSE kind END, seq, data FROM import_run_data
         WHERE tenant_id = $1 AND run_id = $2 AND kind IN ('valid', 'records', 'left_out')`,
       [actor.tenantId, source.id, made!.id],
       t,

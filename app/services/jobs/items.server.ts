@@ -50,10 +50,10 @@ export async function jobBilling(actor: Actor, jobId: string) {
     const visits = await rows<BillableVisit>(
       `SELECT v.id, v.starts_at, v.ends_at, v.status, i.id AS invoice_id, i.number AS invoice_number,
               (SELECT string_agg(u.name, ', ' ORDER BY u.name) FROM visit_assignees a
-                 JOIN users u ON u.tenant_id = a.tenant_id AND u.id = a.user_id
-                WHERE a.tenant_id = v.tenant_id AND a.visit_id = v.id) AS crew
+                 JOIN users u ON u.tenant_id = $1 AND u.id = a.user_id
+                WHERE a.tenant_id = $1 AND a.visit_id = v.id) AS crew
          FROM visits v
-         LEFT JOIN invoices i ON i.tenant_id = v.tenant_id AND i.visit_id = v.id
+         LEFT JOIN invoices i ON i.tenant_id = $1 AND i.visit_id = v.id
         WHERE v.tenant_id = $1 AND v.job_id = $2
         ORDER BY v.starts_at, v.id`,
       [actor.tenantId, jobId],
@@ -77,19 +77,20 @@ export async function addJobItem(actor: Actor, jobId: string, v: JobItemValue): 
   assertManagesRecords(actor);
   await inTenant(actor.tenantId, async (t) => {
     const job = await lockJob(actor, jobId, t);
-    const count = await one<{ n: number }>(
-      `SELECT count(*)::int AS n FROM job_items WHERE tenant_id = $1 AND job_id = $2`,
+    // The job's row is locked: the count and the next position hold until the insert.
+    const list = await one<{ n: number; next: number }>(
+      `SELECT count(*)::int AS n, coalesce(max(position), 0) + 1 AS next FROM job_items WHERE tenant_id = $1 AND job_id = $2`,
       [actor.tenantId, job.id],
       t,
     );
-    if (count!.n >= 200) throw conflict("A job has at most 200 line items.");
+    if (list!.n >= 200) throw conflict("A job has at most 200 line items.");
     await rows(
       `INSERT INTO job_items (tenant_id, job_id, position, description, quantity, unit_price_cents, tax_rate, per_visit)
-       SELECT $1, $2, coalesce(max(position), 0) + 1, $3, $4::numeric, $5, $6::numeric, $7
-         FROM job_items WHERE tenant_id = $1 AND job_id = $2`,
+       VALUES ($1, $2, $3, $4, $5::numeric, $6, $7::numeric, $8)`,
       [
         actor.tenantId,
         job.id,
+        list!.next,
         v.description,
         milliToDecimal(v.quantity),
         v.unitPrice,

@@ -528,11 +528,14 @@ export async function changeEntry(
       // Accepting a late entry reopens its approved week: the totals change, so it needs approving again.
       if (locked) {
         const weeks = await rows<{ week_start: string }>(
-          `DELETE FROM timesheet_weeks w USING tenants tn
-            WHERE w.tenant_id = $1 AND tn.id = w.tenant_id AND w.user_id = $2
-              AND w.week_start <= ($4::timestamptz AT TIME ZONE tn.time_zone)::date
-              AND w.week_start + 7 > ($3::timestamptz AT TIME ZONE tn.time_zone)::date
-            RETURNING to_char(w.week_start, 'YYYY-MM-DD') AS week_start`,
+          // The days are written out of the RETURNING: Citus allows only immutable functions there.
+          `WITH gone AS (
+             DELETE FROM timesheet_weeks w USING tenants tn
+              WHERE w.tenant_id = $1 AND tn.id = $1 AND w.user_id = $2
+                AND w.week_start <= ($4::timestamptz AT TIME ZONE tn.time_zone)::date
+                AND w.week_start + 7 > ($3::timestamptz AT TIME ZONE tn.time_zone)::date
+              RETURNING w.week_start)
+           SELECT to_char(week_start, 'YYYY-MM-DD') AS week_start FROM gone`,
           [actor.tenantId, userId, entry.started_at, entry.ended_at],
           t,
         );

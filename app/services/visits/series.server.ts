@@ -161,7 +161,7 @@ export async function extendTenantSeries(
     `SELECT s.id, s.job_id, s.rule, to_char(s.first_local, 'YYYY-MM-DD"T"HH24:MI') AS first_local, s.time_zone,
             s.duration_minutes, to_char(s.made_until, 'YYYY-MM-DD"T"HH24:MI') AS made_until,
             (SELECT to_char(max(v.occurrence), 'YYYY-MM-DD"T"HH24:MI') FROM visits v
-              WHERE v.tenant_id = s.tenant_id AND v.series_id = s.id) AS last_local
+              WHERE v.tenant_id = $1 AND v.series_id = s.id) AS last_local
        FROM visit_series s
       WHERE s.tenant_id = $1 AND s.open_ended AND s.made_until < ($2::timestamptz AT TIME ZONE s.time_zone) + interval '12 months'
       ORDER BY s.made_until, s.id
