@@ -160,10 +160,10 @@ export async function setJobBilling(actor: Actor, jobId: string, billing: JobBil
  */
 export const VISITS_TO_INVOICE_SQL = `SELECT v.id, v.job_id, j.title, v.starts_at, c.name AS customer
          FROM visits v
-         JOIN jobs j ON j.tenant_id = v.tenant_id AND j.id = v.job_id AND j.billing = 'per_visit'
-         JOIN customers c ON c.tenant_id = j.tenant_id AND c.id = j.customer_id
+         JOIN jobs j ON j.tenant_id = $1 AND j.id = v.job_id AND j.billing = 'per_visit'
+         JOIN customers c ON c.tenant_id = $1 AND c.id = j.customer_id
         WHERE v.tenant_id = $1 AND v.status = 'completed'
-          AND NOT EXISTS (SELECT 1 FROM invoices i WHERE i.tenant_id = v.tenant_id AND i.visit_id = v.id)
+          AND NOT EXISTS (SELECT 1 FROM invoices i WHERE i.tenant_id = $1 AND i.visit_id = v.id)
         ORDER BY v.starts_at, v.id
         LIMIT $2`;
 
