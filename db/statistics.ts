@@ -18,6 +18,8 @@ export const BULK_WRITTEN_TABLES = [
   "customer_properties",
   "users",
   "jobs",
+  "visits",
+  "visit_assignees",
   "quotes",
   "quote_items",
   "invoices",

@@ -9,8 +9,8 @@ DECLARE
   t text;
 BEGIN
   FOREACH t IN ARRAY p_tables LOOP
-    IF NOT t = ANY (ARRAY['customers', 'customer_properties', 'users', 'jobs', 'quotes', 'quote_items', 'invoices',
-                          'invoice_items', 'payments']) THEN
+    IF NOT t = ANY (ARRAY['customers', 'customer_properties', 'users', 'jobs', 'visits', 'visit_assignees',
+                          'quotes', 'quote_items', 'invoices', 'invoice_items', 'payments']) THEN
       RAISE EXCEPTION 'app_refresh_statistics: % is not a table an import writes', t;
     END IF;
     EXECUTE format('ANALYZE %I', t);

@@ -28,10 +28,19 @@ const WRITES: Record<ImportType, { table: BulkTable; counted: boolean; versioned
   ],
 };
 
-/** Every table a commit of `type` writes rows to (line items too, which its undo removes by cascade). */
+/**
+ * Every table a commit of `type` writes rows to: line items too, and a job's visit and its
+ * assignees (made by the jobs' insert trigger), which its undo removes by cascade. The cascade
+ * deletes them row by row with plans cached per connection, so their statistics matter as much.
+ */
+const PARTS_WRITTEN: Partial<Record<ImportType, BulkTable[]>> = {
+  jobs: ["visits", "visit_assignees"],
+  quotes: ["quote_items"],
+  invoices: ["invoice_items"],
+};
+
 export function writtenTables(type: ImportType): BulkTable[] {
-  const parts: BulkTable[] = type === "quotes" ? ["quote_items"] : type === "invoices" ? ["invoice_items"] : [];
-  return [...WRITES[type].map((w) => w.table), ...parts];
+  return [...WRITES[type].map((w) => w.table), ...(PARTS_WRITTEN[type] ?? [])];
 }
 
 /** Rows that are part of an imported record (deleted with it by ON DELETE CASCADE). */
