@@ -29,29 +29,42 @@ const WRITES: Record<ImportType, { table: BulkTable; counted: boolean; versioned
 };
 
 /**
- * Every table a commit of `type` writes rows to: line items too, and a job's visit and its
- * assignees (made by the jobs' insert trigger), which its undo removes by cascade. The cascade
- * deletes them row by row with plans cached per connection, so their statistics matter as much.
+ * The rows that go with a run's records by ON DELETE CASCADE, per type, each table named once:
+ * - `part`: part of an imported record (its line items);
+ * - `made with`: made by the database together with an imported record, in the same
+ *   transaction (a job's one visit, docs/decisions/276-visits.md): the same `created_at` says
+ *   so. One made later (a visit the office added) refers to the record from outside;
+ * - `under`: made with those (the visit's assignees).
+ * The undo deletes them row by row with plans cached per connection, so their statistics are
+ * refreshed with the records' (writtenTables).
  */
-const PARTS_WRITTEN: Partial<Record<ImportType, BulkTable[]>> = {
-  jobs: ["visits", "visit_assignees"],
-  quotes: ["quote_items"],
-  invoices: ["invoice_items"],
+const CASCADED: Record<ImportType, { table: BulkTable; as: "part" | "made with" | "under" }[]> = {
+  customers: [],
+  team: [],
+  jobs: [
+    { table: "visits", as: "made with" },
+    { table: "visit_assignees", as: "under" },
+  ],
+  quotes: [{ table: "quote_items", as: "part" }],
+  invoices: [{ table: "invoice_items", as: "part" }],
 };
 
+/** Every table a commit of `type` writes rows to, with those its records bring by cascade. */
 export function writtenTables(type: ImportType): BulkTable[] {
-  return [...WRITES[type].map((w) => w.table), ...(PARTS_WRITTEN[type] ?? [])];
+  return [...WRITES[type].map((w) => w.table), ...CASCADED[type].map((c) => c.table)];
 }
 
-/** Rows that are part of an imported record (deleted with it by ON DELETE CASCADE). */
-const PARTS = new Set(["quote_items", "invoice_items"]);
-
-/**
- * Rows the database makes together with an imported record, in the same transaction (a job's
- * one visit, docs/decisions/276-visits.md): the same `created_at` says so, and they go with it
- * by cascade. One made later (a visit the office added) refers to it from outside.
- */
-const MADE_WITH = new Set(["visits"]);
+const cascadedAs = (as: (typeof CASCADED)[ImportType][number]["as"]): Set<string> =>
+  new Set(
+    Object.values(CASCADED)
+      .flat()
+      .filter((c) => c.as === as)
+      .map((c) => c.table),
+  );
+/** Referring rows that are part of an imported record: never "outside". */
+const PARTS = cascadedAs("part");
+/** Referring rows made with an imported record: outside only when made later. */
+const MADE_WITH = cascadedAs("made with");
 
 /** How a referring row is named in the message. */
 const REFERRERS: Record<string, string> = {
