@@ -31,6 +31,21 @@ export type DbOptions = {
   logSql?: boolean;
 };
 
+/**
+ * node-postgres as Sequelize gets it, with one difference: each client listens for "error" from
+ * its creation. Sequelize adds its own listener only once the connect has resolved, a microtask
+ * after the connect's last message; an error read in the same chunk (PostgreSQL shutting down
+ * sends "terminating connection due to administrator command" to every new session) found no
+ * listener and ended the process. The client is marked as Sequelize's own listener marks it
+ * (`_invalid`), so the pool drops it, and its first query fails as a lost connection (503).
+ */
+class ListeningClient extends pg.Client {
+  constructor(config?: string | pg.ClientConfig) {
+    super(config);
+    this.on("error", () => void ((this as { _invalid?: boolean })._invalid = true));
+  }
+}
+const PG_LISTENING: typeof pg = Object.create(pg, { Client: { value: ListeningClient } });
 /** Sets the options the one Sequelize instance is created with (before its first use; a later call applies after closeDb). */
 export function configureDb(options: DbOptions): void {
   globalThis.__dbOptions = options;
@@ -60,6 +75,7 @@ export function db(options: { poolMax?: number } = {}): Sequelize {
     const setRole = config.setRole;
     globalThis.__db = new Sequelize(config.url, {
       dialect: "postgres",
+      dialectModule: PG_LISTENING,
       logging: config.logSql ? (sql) => process.stderr.write(sql + "\n") : false,
       models: MODELS,
       pool: {
