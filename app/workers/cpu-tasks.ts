@@ -1,9 +1,9 @@
 // What the CPU pool's threads run (decision 331): each task takes plain data (the file's
 // bytes, the rows) and returns plain data; nothing here touches the database or a request.
 import zlib from "node:zlib";
-import { analyseUpload } from "~/services/import/mapping/analyse.server";
+import { analyseUpload, analyseWithMapping } from "~/services/import/mapping/analyse.server";
 import { csvLine } from "~/services/import/csv-write";
-import { serialisedChunks } from "~/services/import/stored-chunks";
+import { checkedChunks, packFile } from "~/services/import/stored-chunks";
 import { renderPdf } from "~/services/documents/pdf-layout.server";
 import { reportCsv } from "~/services/reports/csv";
 import type { CpuTask, ExportSlice, ExportSliceTask } from "~/services/work/tasks";
@@ -28,10 +28,17 @@ export default async function run(task: CpuTask): Promise<unknown> {
   switch (task.kind) {
     case "import-analyse": {
       const data = Buffer.from(task.data.buffer, task.data.byteOffset, task.data.byteLength);
-      return analyseUpload(task.type, data, async () => task.known, task.context);
+      const analysed = await analyseUpload(task.type, data, async () => task.known, task.context);
+      // An analysed file goes back packed: the request thread never receives its rows as objects.
+      return analysed.ok && !("needsMapping" in analysed) ? packFile(analysed) : analysed;
+    }
+    case "import-map": {
+      const data = Buffer.from(task.data.buffer, task.data.byteOffset, task.data.byteLength);
+      const analysed = await analyseWithMapping(task.type, data, task.fields, task.preset, task.context);
+      return analysed.ok ? packFile(analysed) : analysed;
     }
     case "import-serialise":
-      return serialisedChunks(task.file);
+      return checkedChunks(task.file, task.answers);
     case "export-slice":
       return exportSlice(task);
     case "pdf": {

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { rows } from "../../db/index";
-import { clientFor, type Client } from "../helpers/client";
+import { BASE_URL, clientFor, type Client } from "../helpers/client";
 import { createTenantWithUsers } from "../helpers/fixtures";
 import { commit, countOf, idIn, pageText, upload } from "../helpers/import";
 import {
@@ -170,6 +170,7 @@ test("an ambiguous header stops at the mapping step; the choice is used and reme
   assert.equal(await countOf(t.id, "import_runs"), 0);
   assert.equal(await countOf(t.id, "import_mappings"), 0);
 
+  const ranBefore = await poolRan();
   const mapped = await c.post(`/import-data/map?type=customers&upload=${uploadId}`, {
     uploadId,
     "column.0": "name",
@@ -177,6 +178,10 @@ test("an ambiguous header stops at the mapping step; the choice is used and reme
     "column.2": "phone",
   });
   const previewId = idIn(mapped, "preview");
+  const ranAfter = await poolRan();
+  // The mapped file is read and checked in the CPU pool, as an upload is, not on the request thread.
+  assert.equal(ranAfter["import-map"] - (ranBefore["import-map"] ?? 0), 1, "the mapped file was read in the pool");
+  assert.equal(ranAfter["import-serialise"] - ranBefore["import-serialise"], 1, "and checked and stored from there");
   const preview = pageText(await (await c.get(mapped.headers.get("location")!)).text());
   assert.match(preview, /Contact → phone/);
   idIn(await commit(c, previewId), "run");
@@ -205,3 +210,10 @@ test("errors name the file's own headers", async () => {
   assert.match(page, /2 E-mail /);
   assert.doesNotMatch(page, /\b2 email\b/);
 });
+
+/** How many tasks of each kind the serving process's CPU pool ran (the health check, outside production). */
+async function poolRan(): Promise<Record<string, number>> {
+  const res = await fetch(`${BASE_URL}/healthz?figures=1`);
+  assert.equal(res.status, 200);
+  return ((await res.json()) as { data: { pool: { ran: Record<string, number> } } }).data.pool.ran;
+}

@@ -15,17 +15,18 @@ import { isUuid } from "~/utils/crypto.server";
 import { notify } from "~/services/events/events.server";
 import type { Actor } from "~/services/accounts/actor";
 import { IMPORT_LIMITS, mayImportType, type ImportType } from "./columns";
-import { checkAgainstDatabase } from "./checks.server";
+import { askDatabase } from "./checks.server";
 import { toCsv } from "./csv-write";
 import type { CsvInput, FileError, RowError } from "./parse.server";
 import { insertRecords } from "./records.server";
 import {
   ERRORS_PER_CHUNK,
   ROWS_PER_CHUNK,
-  errorsByRow,
-  importableRows,
+  packFile,
   type AnalysedFile,
   type Chunk,
+  type checkedChunks,
+  type PackedFile,
   type StoredError,
   type StoredRow,
 } from "./stored-chunks";
@@ -295,19 +296,27 @@ function assertMayImport(actor: Actor, type: ImportType) {
     throw forbidden("Importing team members needs the manage_team permission (owner or admin).");
 }
 
-export async function createPreview(actor: Actor, file: AnalysedFile, upload: UploadInfo): Promise<ImportRun> {
+export async function createPreview(
+  actor: Actor,
+  file: AnalysedFile | PackedFile,
+  upload: UploadInfo,
+): Promise<ImportRun> {
   assertMayImport(actor, file.type);
+  // The rows stay packed on this thread: the CPU pool marks them from the database's answers
+  // and writes the stored form (display rows, errors, records as JSON) with the run's counts.
+  const packed = "packed" in file ? file : packFile(file);
   return inTenant(actor.tenantId, async (t) => {
-    await checkAgainstDatabase(actor.tenantId, file, t);
-    if (file.columnHeaders || file.mergedRows) nameFileColumns(file);
-    const byRow = errorsByRow(file);
-    const invalidCount = byRow.size;
-    const importable = importableRows(file, byRow);
-    await lockPreviews(actor.tenantId, file.type, t);
+    const answers = await askDatabase(actor.tenantId, packed.questions, t);
+    const { summary, chunks } = await runCpu<ReturnType<typeof checkedChunks>>(actor.tenantId, {
+      kind: "import-serialise",
+      file: packed,
+      answers,
+    });
+    await lockPreviews(actor.tenantId, packed.type, t);
     const superseded = await rows<{ id: string }>(
       `UPDATE import_runs SET state = 'superseded', superseded_at = now()
         WHERE tenant_id = $1 AND type = $2 AND state = 'previewed' RETURNING id`,
-      [actor.tenantId, file.type],
+      [actor.tenantId, packed.type],
       t,
     );
     if (superseded.length) {
@@ -317,52 +326,31 @@ export async function createPreview(actor: Actor, file: AnalysedFile, upload: Up
         t,
       );
     }
-    const documents = "documents" in file ? file.documents : null;
     const run = await one<{ id: string }>(
       `INSERT INTO import_runs (tenant_id, type, file_name, file_bytes, headers, warnings, row_count, valid_count, invalid_count,
          error_count, document_count, item_count, created_by, mapping, importable_count)
        VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7, $8, $9, $10, $11, $12, $13, $14::jsonb, $15) RETURNING id`,
       [
         actor.tenantId,
-        file.type,
+        packed.type,
         upload.fileName ? upload.fileName.slice(0, 255) : null,
         upload.bytes,
-        JSON.stringify(file.headers),
-        JSON.stringify(file.warnings),
-        file.rows.length,
-        file.rows.length - invalidCount,
-        invalidCount,
-        file.errors.length,
-        documents ? documents.length : null,
-        documents ? documents.reduce((n, d) => n + d.rowNumbers.length, 0) : null,
+        JSON.stringify(summary.headers),
+        JSON.stringify(summary.warnings),
+        summary.rowCount,
+        summary.rowCount - summary.invalidCount,
+        summary.invalidCount,
+        summary.errorCount,
+        summary.documentCount,
+        summary.itemCount,
         actor.userId,
-        file.mapping ? JSON.stringify(file.mapping) : null,
-        invalidCount > 0 ? importable.rows.size : null,
+        summary.mapping ? JSON.stringify(summary.mapping) : null,
+        summary.importableCount,
       ],
       t,
     );
-    // The stored form (display rows, errors, records as JSON) is written in the CPU pool.
-    const chunks = await runCpu<Chunk[]>(actor.tenantId, { kind: "import-serialise", file });
     await storeChunks(actor.tenantId, run!.id, chunks, t);
     return findRun(actor.tenantId, run!.id, t);
-  });
-}
-
-/**
- * A mapped file (section 14): errors the database checks found name the file's own headers, and
- * an error of a record folded from several rows (a client with several properties) names all
- * of its rows.
- */
-function nameFileColumns(file: AnalysedFile) {
-  const headers = file.columnHeaders ?? {};
-  file.errors = file.errors.map((e) => {
-    const column = e.column !== null && headers[e.column] ? headers[e.column] : e.column;
-    const more = file.mergedRows?.get(e.row) ?? [];
-    const message =
-      more.length && !e.message.includes("(rows ")
-        ? `${e.message} (rows ${[e.row, ...more].join(", ")} of the file are this one record)`
-        : e.message;
-    return { row: e.row, column, message };
   });
 }
 

@@ -8,7 +8,7 @@ import { isUuid } from "~/utils/crypto.server";
 import { notFound, validationFailed } from "~/utils/app-error";
 import type { Actor } from "~/services/accounts/actor";
 import type { ImportType } from "./columns";
-import { analyseWithMapping, peekCsv, type AnalysedUpload } from "./mapping/analyse.server";
+import { peekCsv, type AnalysedUpload } from "./mapping/analyse.server";
 import { runCpu } from "~/services/work/pool.server";
 import { IMPORT_LIMITS } from "./columns";
 import type { MappingContext } from "./mapping/apply.server";
@@ -18,6 +18,7 @@ import { IGNORE, isTarget, missingRequired } from "./mapping/targets";
 import type { CsvInput, FileError } from "./parse.server";
 import type { ImportRun } from "./run-types";
 import { createPreview, type UploadInfo } from "./runs.server";
+import type { PackedFile } from "./stored-chunks";
 import { importRatesOf } from "./rates";
 import { loadRateBook } from "~/services/taxes/taxes.server";
 
@@ -44,18 +45,22 @@ async function mappingContext(tenantId: string): Promise<MappingContext> {
   });
 }
 
-/** Reads an upload: its analysis, a file error, or "needs mapping" (with the file kept in memory). */
+/** An upload read in the CPU pool: a file error, "needs mapping" (with the file), or its analysis packed. */
+export type PackedUpload<T extends ImportType> =
+  Exclude<AnalysedUpload<T>, { ok: true; needsMapping?: undefined }> | PackedFile;
+
+/** Reads an upload: its analysis (packed), a file error, or "needs mapping" (with the file kept in memory). */
 export async function analyseImportUpload<T extends ImportType>(
   actor: Actor,
   type: T,
   input: CsvInput,
-): Promise<AnalysedUpload<T>> {
+): Promise<PackedUpload<T>> {
   // The bytes are read here (a file over the limit stops at the limit: the parser says so);
   // the parse and the checks run in the CPU pool (decision 331).
   const data = await readUpTo(input, IMPORT_LIMITS.maxBytes + 1);
   const peek = peekHead(data);
   const known = peek?.headers.length ? await remembered(actor.tenantId, type, headerKey(peek.headers)) : null;
-  const result = await runCpu<AnalysedUpload<T>>(actor.tenantId, {
+  const result = await runCpu<PackedUpload<T>>(actor.tenantId, {
     kind: "import-analyse",
     type,
     data,
@@ -212,7 +217,15 @@ export async function mapUpload(
 
   const normalised = fields.map((f) => (f === IGNORE ? null : f));
   const preset = PRESETS.find((p) => p.type === u.type && matchHeaders(u.type, u.headers).preset?.id === p.id) ?? null;
-  const file = await analyseWithMapping(u.type, u.data, normalised, preset, await mappingContext(actor.tenantId));
+  // Read through the mapping in the CPU pool, as an upload is: the rows come back packed.
+  const file = await runCpu<PackedFile | FileError>(actor.tenantId, {
+    kind: "import-map",
+    type: u.type,
+    data: u.data,
+    fields: normalised,
+    preset,
+    context: await mappingContext(actor.tenantId),
+  });
   if (!file.ok) return file;
   const run = await createPreview(actor, file, { fileName: u.file_name, bytes: Number(u.file_bytes) });
   await inTenant(actor.tenantId, async (t) => {

@@ -44,7 +44,7 @@ function state(): State {
     figures: {
       size: POOL_SIZE,
       tenantShare: TENANT_SHARE,
-      ran: { "import-analyse": 0, "import-serialise": 0, "export-slice": 0, pdf: 0, "report-csv": 0 },
+      ran: { "import-analyse": 0, "import-map": 0, "import-serialise": 0, "export-slice": 0, pdf: 0, "report-csv": 0 },
       waitedForShare: 0,
       mostHeldByOneTenant: 0,
     },

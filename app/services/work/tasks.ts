@@ -1,8 +1,10 @@
 // The tasks the CPU pool runs (decision 331), shared by the pool and its threads.
 import type { ImportType } from "~/services/import/columns";
 import type { MappingContext } from "~/services/import/mapping/apply.server";
+import type { Preset } from "~/services/import/mapping/known-headers";
 import type { CsvCell } from "~/services/import/csv-write";
-import type { AnalysedFile } from "~/services/import/stored-chunks";
+import type { PackedFile } from "~/services/import/stored-chunks";
+import type { DatabaseAnswers } from "~/services/import/database-checks";
 import type { PdfDocument } from "~/services/documents/pdf-layout.server";
 import type { Reports } from "~/services/reports/reports.server";
 import type { ReportName } from "~/services/reports/csv";
@@ -14,6 +16,16 @@ export type ImportAnalyseTask = {
   data: Uint8Array;
   /** The mapping the tenant chose before for these headers, if any. */
   known: (string | null)[] | null;
+  context?: MappingContext;
+};
+
+/** A file kept at the mapping step, read through the columns the user mapped. */
+export type ImportMapTask = {
+  kind: "import-map";
+  type: ImportType;
+  data: Uint8Array;
+  fields: (string | null)[];
+  preset: Preset | null;
   context?: MappingContext;
 };
 
@@ -39,8 +51,8 @@ export type ExportSliceTask = {
 
 export type ExportSlice = { data: Uint8Array; crc: number; size: number };
 
-/** A checked import file (after the database's checks) made into its stored chunks (JSON). */
-export type ImportSerialiseTask = { kind: "import-serialise"; file: AnalysedFile };
+/** An analysed import file, packed, marked from the database's answers and made into its stored chunks (JSON). */
+export type ImportSerialiseTask = { kind: "import-serialise"; file: PackedFile; answers: DatabaseAnswers };
 
 /** A quote, invoice or receipt drawn as a PDF (pdfkit, the embedded fonts); answers its bytes. */
 export type PdfTask = { kind: "pdf"; doc: PdfDocument };
@@ -48,6 +60,7 @@ export type PdfTask = { kind: "pdf"; doc: PdfDocument };
 /** One report's figures written as its CSV download; answers the text. */
 export type ReportCsvTask = { kind: "report-csv"; name: ReportName; reports: Reports };
 
-export type CpuTask = ImportAnalyseTask | ImportSerialiseTask | ExportSliceTask | PdfTask | ReportCsvTask;
+export type CpuTask =
+  ImportAnalyseTask | ImportMapTask | ImportSerialiseTask | ExportSliceTask | PdfTask | ReportCsvTask;
 
 export type CpuKind = CpuTask["kind"];
