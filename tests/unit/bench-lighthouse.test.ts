@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
-import { LIGHTHOUSE_TRIES, lighthouseWithRetries } from "../../bench/lighthouse";
+import { LIGHTHOUSE_TRIES, lighthouseWithRetries, medianRun, type LighthouseResult } from "../../bench/lighthouse";
 
 // Lighthouse sometimes fails to record a page's trace (NO_NAVSTART); the bench tries the page
 // again instead of stopping the whole run. A stand-in for Lighthouse's command line fails a
@@ -50,4 +50,16 @@ test("a page that fails every try comes back as its error, after the set number 
   assert.ok(r instanceof Error);
   assert.match(r.message, /NO_NAVSTART/);
   assert.equal(lh.calls(), LIGHTHOUSE_TRIES);
+});
+
+test("a page's figures are those of its run with the median score", () => {
+  const run = (score: number, tbtMs: number) => ({ score, tbtMs }) as LighthouseResult;
+  assert.deepEqual(medianRun([run(84, 480), run(98, 90), run(91, 260)]), run(91, 260));
+  assert.deepEqual(
+    medianRun([run(90, 300), run(90, 250), run(99, 40)]),
+    run(90, 250),
+    "a tie: the shorter blocking time",
+  );
+  assert.deepEqual(medianRun([run(95, 200), run(88, 400)]), run(88, 400), "an even number: the lower middle");
+  assert.deepEqual(medianRun([run(77, 900)]), run(77, 900));
 });
