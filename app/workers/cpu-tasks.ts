@@ -24,17 +24,18 @@ function exportSlice(task: ExportSliceTask): ExportSlice {
   return { data, crc: zlib.crc32(raw, task.crc), size: raw.length };
 }
 
+/** A file's bytes as a Buffer over the same memory (they cross into the thread as a plain Uint8Array). */
+const bufferOf = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
 export default async function run(task: CpuTask): Promise<unknown> {
   switch (task.kind) {
     case "import-analyse": {
-      const data = Buffer.from(task.data.buffer, task.data.byteOffset, task.data.byteLength);
-      const analysed = await analyseUpload(task.type, data, async () => task.known, task.context);
+      const analysed = await analyseUpload(task.type, bufferOf(task.data), async () => task.known, task.context);
       // An analysed file goes back packed: the request thread never receives its rows as objects.
       return analysed.ok && !("needsMapping" in analysed) ? packFile(analysed) : analysed;
     }
     case "import-map": {
-      const data = Buffer.from(task.data.buffer, task.data.byteOffset, task.data.byteLength);
-      const analysed = await analyseWithMapping(task.type, data, task.fields, task.preset, task.context);
+      const analysed = await analyseWithMapping(task.type, bufferOf(task.data), task.fields, task.preset, task.context);
       return analysed.ok ? packFile(analysed) : analysed;
     }
     case "import-serialise":

@@ -14,12 +14,13 @@ const EXISTING: Record<ExistingKind, string> = {
 
 /** The database's answers to a checked file's questions (one transaction is one connection: one query after the other). */
 export async function askDatabase(tenantId: string, q: DatabaseQuestions, t: Tx): Promise<DatabaseAnswers> {
-  const answers: DatabaseAnswers = { existing: {} };
+  const existing: NonNullable<DatabaseAnswers["existing"]> = {};
   for (const [kind, values] of Object.entries(q.existing ?? {}) as [ExistingKind, string[]][]) {
-    answers.existing![kind] = values.length
+    existing[kind] = values.length
       ? (await rows<{ v: string }>(EXISTING[kind], [tenantId, values], t)).map((r) => r.v)
       : [];
   }
+  const answers: DatabaseAnswers = { existing };
   const { emails = [], externalIds = [] } = q.customers ?? {};
   if (emails.length || externalIds.length) {
     const found = await rows<{ id: string; email: string | null; external_id: string | null }>(

@@ -42,7 +42,7 @@ const whole = (raw: string) => (raw.includes("\u0000") ? raw.replaceAll("\u0000"
  * without an error; for quotes and invoices, only the rows of documents none of whose rows has
  * one (a document is imported whole or not at all). `documentOf`: each row's document number.
  */
-export function importableRows(file: AnalysedFile, byRow: Map<number, [string | null, string][]>) {
+function importableRows(file: AnalysedFile, byRow: Map<number, [string | null, string][]>) {
   const rows = new Set<number>();
   const documentOf = new Map<number, string>();
   if (file.type === "quotes" || file.type === "invoices") {
@@ -57,7 +57,7 @@ export function importableRows(file: AnalysedFile, byRow: Map<number, [string | 
 }
 
 /** Rows with errors, as [column, message] lists by row number. */
-export function errorsByRow(file: AnalysedFile): Map<number, [string | null, string][]> {
+function errorsByRow(file: AnalysedFile): Map<number, [string | null, string][]> {
   const byRow = new Map<number, [string | null, string][]>();
   for (const e of file.errors) {
     let list = byRow.get(e.row);
@@ -69,7 +69,7 @@ export function errorsByRow(file: AnalysedFile): Map<number, [string | null, str
 
 /** The stored form of a checked analysis, chunk by chunk: display rows, rows with errors,
  * errors and (when valid) records. Made lazily, so only a few chunks exist at a time. */
-export function* serialise(
+function* serialise(
   file: AnalysedFile,
   byRow: Map<number, [string | null, string][]>,
   importable: ReturnType<typeof importableRows>,
