@@ -243,7 +243,12 @@ export async function runImportBench(): Promise<{ figures: Figure[]; postgres: s
 
     const customers = customersCsv();
     const jobs = jobsCsv(team);
-    server = await startServer({ NODE_ENV: "production", ...BENCH_SECRETS, LOG_LEVEL: "error" });
+    server = await startServer({
+      NODE_ENV: "production",
+      ...BENCH_SECRETS,
+      LOG_LEVEL: "error",
+      SERVER_EXEC_ARGV: process.env.BENCH_SERVER_EXEC_ARGV,
+    });
     const c = new Client(server.url);
     const login = await c.post("/login", { email: owner.email, password: DEFAULT_PASSWORD });
     if (login.status !== 303) throw new Error(`sign-in failed: ${login.status}`);

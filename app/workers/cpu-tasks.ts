@@ -1,12 +1,13 @@
 // What the CPU pool's threads run (decision 331): each task takes plain data (the file's
 // bytes, the rows) and returns plain data; nothing here touches the database or a request.
 import zlib from "node:zlib";
+import { Piscina } from "piscina";
 import { analyseUpload, analyseWithMapping } from "~/services/import/mapping/analyse.server";
 import { csvLine } from "~/services/import/csv-write";
-import { checkedChunks, packFile } from "~/services/import/stored-chunks";
+import { checkedChunks, packFile, type AnalysedFile, type EncodedChunk } from "~/services/import/stored-chunks";
 import { renderPdf } from "~/services/documents/pdf-layout.server";
 import { reportCsv } from "~/services/reports/csv";
-import type { CpuTask, ExportSlice, ExportSliceTask } from "~/services/work/tasks";
+import { movableBuffers, type CpuTask, type ExportSlice, type ExportSliceTask } from "~/services/work/tasks";
 
 /** CSV lines of an export slice, deflated and flushed to a byte boundary (the stream is not ended). */
 function exportSlice(task: ExportSliceTask): ExportSlice {
@@ -27,19 +28,38 @@ function exportSlice(task: ExportSliceTask): ExportSlice {
 /** A file's bytes as a Buffer over the same memory (they cross into the thread as a plain Uint8Array). */
 const bufferOf = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
+type Movable = Parameters<typeof Piscina.move>[0];
+
+/** An answer whose large buffers move to the request thread rather than being copied there. */
+function moving<T extends object>(value: T, buffers: ArrayBuffer[]): unknown {
+  const answer = { [Piscina.transferableSymbol]: buffers, [Piscina.valueSymbol]: value };
+  return buffers.length ? Piscina.move(answer as unknown as Movable) : value;
+}
+
+/** A packed file answered with its bytes moved (tens of megabytes for a large file). */
+const packedAnswer = (file: AnalysedFile) => {
+  const packed = packFile(file);
+  return moving(packed, movableBuffers(packed.packed));
+};
+
 export default async function run(task: CpuTask): Promise<unknown> {
   switch (task.kind) {
     case "import-analyse": {
       const analysed = await analyseUpload(task.type, bufferOf(task.data), async () => task.known, task.context);
       // An analysed file goes back packed: the request thread never receives its rows as objects.
-      return analysed.ok && !("needsMapping" in analysed) ? packFile(analysed) : analysed;
+      return analysed.ok && !("needsMapping" in analysed) ? packedAnswer(analysed) : analysed;
     }
     case "import-map": {
       const analysed = await analyseWithMapping(task.type, bufferOf(task.data), task.fields, task.preset, task.context);
-      return analysed.ok ? packFile(analysed) : analysed;
+      return analysed.ok ? packedAnswer(analysed) : analysed;
     }
-    case "import-serialise":
-      return checkedChunks(task.file, task.answers);
+    case "import-serialise": {
+      // The stored chunks go back as UTF-8 bytes, moved: the request thread binds them as they are.
+      const { summary, chunks } = checkedChunks(task.file, task.answers);
+      const encoder = new TextEncoder();
+      const encoded: EncodedChunk[] = chunks.map(([kind, seq, json]) => [kind, seq, encoder.encode(json)]);
+      return moving({ summary, chunks: encoded }, movableBuffers(...encoded.map((c) => c[2])));
+    }
     case "export-slice":
       return exportSlice(task);
     case "pdf": {

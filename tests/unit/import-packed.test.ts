@@ -3,11 +3,17 @@
 // second task marks the rows from the database's answers and writes the stored chunks and the
 // run's counts. Receiving 40,000 row objects held the request thread 130-200 ms (every other
 // tenant's request waited), and sending them back as long again.
-import { describe, it } from "node:test";
+import { after, describe, it } from "node:test";
 import assert from "node:assert/strict";
+import { Piscina } from "piscina";
 import run from "../../app/workers/cpu-tasks";
-import type { PackedFile, checkedChunks } from "../../app/services/import/stored-chunks";
+import type { CheckedSummary, EncodedChunk, PackedFile } from "../../app/services/import/stored-chunks";
 import type { DatabaseAnswers } from "../../app/services/import/database-checks";
+import { runCpu } from "../../app/services/work/pool.server";
+import { movableBuffers } from "../../app/services/work/tasks";
+
+type Checked = { summary: CheckedSummary; chunks: EncodedChunk[] };
+const decoded = (json: Uint8Array) => JSON.parse(new TextDecoder().decode(json));
 
 const analyse = async (type: "customers" | "jobs" | "invoices", csv: string) =>
   (await run({
@@ -19,10 +25,10 @@ const analyse = async (type: "customers" | "jobs" | "invoices", csv: string) =>
   })) as PackedFile;
 
 const check = async (file: PackedFile, answers: DatabaseAnswers) =>
-  (await run({ kind: "import-serialise", file, answers })) as ReturnType<typeof checkedChunks>;
+  (await run({ kind: "import-serialise", file, answers })) as Checked;
 
-const storedErrors = (chunks: ReturnType<typeof checkedChunks>["chunks"]) =>
-  chunks.filter(([kind]) => kind === "errors").flatMap(([, , json]) => JSON.parse(json) as [number, string, string][]);
+const storedErrors = (chunks: EncodedChunk[]) =>
+  chunks.filter(([kind]) => kind === "errors").flatMap(([, , json]) => decoded(json) as [number, string, string][]);
 
 describe("an import preview crosses the request thread packed", () => {
   it("the analysis answers bytes and the database's questions, not rows", async () => {
@@ -76,5 +82,80 @@ describe("an import preview crosses the request thread packed", () => {
       [2, "external_id", "A job with this external_id already exists"],
       [3, "customer_email", "No customer has this email. Import or add the customer first."],
     ]);
+  });
+});
+
+// A 50,000-row file's packed bytes are tens of megabytes, its stored chunks twenty: copied at
+// each crossing (structured clone), they held the preview about a second on this machine
+// (decision 511's last section). They move instead: the sender's view is emptied.
+describe("a large file's bytes move between the threads, not copied", () => {
+  const csv = [
+    "name,email,city",
+    ...Array.from({ length: 3000 }, (_, i) => `Customer ${i},c${i}@example.com,Town ${i % 40}`),
+  ].join("\r\n");
+  const context = { timeZone: "UTC", rates: {} };
+  after(async () => {
+    const hooks = (globalThis as { __stopHooks?: Set<() => Promise<void>> }).__stopHooks ?? new Set();
+    for (const stop of hooks) await stop();
+  });
+
+  it("the thread's answer moves the packed bytes and the chunks' bytes", async () => {
+    const answer = (await run({
+      kind: "import-analyse",
+      type: "customers",
+      data: Buffer.from(csv),
+      known: null,
+      context,
+    })) as Record<symbol, unknown>;
+    assert.ok(Piscina.transferableSymbol in answer, "the analysis answers a movable value");
+    const file = answer[Piscina.valueSymbol] as PackedFile;
+    assert.deepEqual(answer[Piscina.transferableSymbol], [file.packed.buffer]);
+
+    const checked = (await run({
+      kind: "import-serialise",
+      file,
+      answers: { customers: { byEmail: [], byExternalId: [] } },
+    })) as Record<symbol, unknown>;
+    const value = checked[Piscina.valueSymbol] as Checked;
+    const moved = checked[Piscina.transferableSymbol] as ArrayBuffer[];
+    const large = value.chunks.filter(([, , json]) => json.byteLength > Buffer.poolSize);
+    assert.ok(large.length > 0);
+    assert.deepEqual(moved.length, large.length);
+    for (const [, , json] of large) assert.ok(moved.includes(json.buffer as ArrayBuffer));
+  });
+
+  it("through the pool: the request thread's packed bytes go to the thread, the chunks arrive whole", async () => {
+    const tenant = "8d1c3b9e-0000-4000-8000-00000000000a";
+    const file = await runCpu<PackedFile>(tenant, {
+      kind: "import-analyse",
+      type: "customers",
+      data: Buffer.from(csv),
+      known: null,
+      context,
+    });
+    const sent = file.packed;
+    const size = sent.byteLength;
+    assert.ok(size > Buffer.poolSize);
+    const { summary, chunks } = await runCpu<Checked>(
+      tenant,
+      { kind: "import-serialise", file, answers: { customers: { byEmail: [], byExternalId: [] } } },
+      movableBuffers(file.packed),
+    );
+    assert.equal(sent.byteLength, 0, "moved: the sender's view is empty");
+    assert.equal(summary.rowCount, 3000);
+    const records = chunks.filter(([kind]) => kind === "records").flatMap(([, , json]) => decoded(json) as unknown[]);
+    assert.equal(records.length, 3000);
+  });
+
+  it("a small Buffer from Node's shared pool is copied, never moved", () => {
+    const small = Buffer.from("name\r\nAda\r\n");
+    assert.deepEqual(movableBuffers(small), []);
+    assert.deepEqual(
+      movableBuffers(new Uint8Array(new ArrayBuffer(Buffer.poolSize * 4), 8)),
+      [],
+      "a view of part of its memory",
+    );
+    const own = new Uint8Array(Buffer.poolSize * 4);
+    assert.deepEqual(movableBuffers(own, own), [own.buffer]);
   });
 });

@@ -24,13 +24,15 @@ import {
   ROWS_PER_CHUNK,
   packFile,
   type AnalysedFile,
+  type CheckedSummary,
   type Chunk,
-  type checkedChunks,
+  type EncodedChunk,
   type PackedFile,
   type StoredError,
   type StoredRow,
 } from "./stored-chunks";
 import { runCpu } from "~/services/work/pool.server";
+import { movableBuffers } from "~/services/work/tasks";
 import { deleteRunRecords, undoStatus, writtenTables, type UndoStatus } from "./undo.server";
 import { analyseCsv, type AnalysedCsv } from "./validate.server";
 import { importRatesOf, type ImportRates } from "./rates";
@@ -253,7 +255,7 @@ export function analyseImport<T extends ImportType>(
 
 /** Writes the chunks in statements of about 2 MB: the driver copies each statement's
  * parameters, so one statement for a 50,000-row preview would hold tens of MB at once. */
-async function storeChunks(tenantId: string, runId: string, chunks: Iterable<Chunk>, t: Tx) {
+async function storeChunks(tenantId: string, runId: string, chunks: Iterable<Chunk | EncodedChunk>, t: Tx) {
   let bind: unknown[] = [tenantId, runId];
   let values: string[] = [];
   let size = 0;
@@ -268,7 +270,9 @@ async function storeChunks(tenantId: string, runId: string, chunks: Iterable<Chu
     values = [];
     size = 0;
   };
-  for (const [kind, seq, data] of chunks) {
+  for (const [kind, seq, json] of chunks) {
+    // UTF-8 bytes go to the text column as they are (pg binds a Buffer in binary form).
+    const data = typeof json === "string" ? json : Buffer.from(json.buffer, json.byteOffset, json.byteLength);
     bind.push(data);
     values.push(`($1, $2, '${kind}', ${seq}, $${bind.length})`);
     size += data.length;
@@ -284,7 +288,8 @@ export interface UploadInfo {
 
 /**
  * Checks an analysed file against the tenant's records and stores it as the type's preview.
- * The previous preview of the type (if any) becomes superseded.
+ * The previous preview of the type (if any) becomes superseded. A packed file is used up: its
+ * bytes move to the CPU pool.
  */
 /**
  * A team import grants roles, so it is bounded like /team: it needs `manage_team` (an office
@@ -307,11 +312,12 @@ export async function createPreview(
   const packed = "packed" in file ? file : packFile(file);
   return inTenant(actor.tenantId, async (t) => {
     const answers = await askDatabase(actor.tenantId, packed.questions, t);
-    const { summary, chunks } = await runCpu<ReturnType<typeof checkedChunks>>(actor.tenantId, {
-      kind: "import-serialise",
-      file: packed,
-      answers,
-    });
+    // The packed bytes move to the pool (this file cannot be read again here).
+    const { summary, chunks } = await runCpu<{ summary: CheckedSummary; chunks: EncodedChunk[] }>(
+      actor.tenantId,
+      { kind: "import-serialise", file: packed, answers },
+      movableBuffers(packed.packed),
+    );
     await lockPreviews(actor.tenantId, packed.type, t);
     const superseded = await rows<{ id: string }>(
       `UPDATE import_runs SET state = 'superseded', superseded_at = now()

@@ -33,6 +33,8 @@ function cut(raw: string): string {
 }
 
 export type Chunk = [kind: "rows" | "invalid" | "errors" | "records" | "valid" | "left_out", seq: number, json: string];
+/** A chunk as the CPU pool answers it: its JSON as UTF-8 bytes. */
+export type EncodedChunk = [kind: Chunk[0], seq: number, json: Uint8Array];
 
 /** A cell whole, as the file had it (a NUL shown as U+FFFD): the left-out rows' CSV. */
 const whole = (raw: string) => (raw.includes("\u0000") ? raw.replaceAll("\u0000", "\ufffd") : raw);

@@ -108,11 +108,14 @@ function giveShare(tenantId: string) {
   else s.held.delete(tenantId);
 }
 
-/** Runs a task in the pool within the tenant's share of its threads. */
-export async function runCpu<T>(tenantId: string, task: CpuTask): Promise<T> {
+/**
+ * Runs a task in the pool within the tenant's share of its threads. `move`: buffers of the task
+ * that go to the thread instead of being copied; the caller cannot read them afterwards.
+ */
+export async function runCpu<T>(tenantId: string, task: CpuTask, move: ArrayBuffer[] = []): Promise<T> {
   await takeShare(tenantId);
   try {
-    const result = (await pool().run(task)) as T;
+    const result = (await pool().run(task, { transferList: move })) as T;
     state().figures.ran[task.kind]++;
     return result;
   } finally {

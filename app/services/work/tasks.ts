@@ -64,3 +64,23 @@ export type CpuTask =
   ImportAnalyseTask | ImportMapTask | ImportSerialiseTask | ExportSliceTask | PdfTask | ReportCsvTask;
 
 export type CpuKind = CpuTask["kind"];
+
+/**
+ * The memory under these views that can move between threads instead of being copied: a view
+ * that covers all of its ArrayBuffer, larger than a piece of Node's shared pool of small Buffers
+ * (moving the pool would take it from every other Buffer that uses it). The others are copied.
+ */
+export function movableBuffers(...views: Uint8Array[]): ArrayBuffer[] {
+  const out = new Set<ArrayBuffer>();
+  for (const v of views) {
+    const b = v.buffer;
+    if (
+      b instanceof ArrayBuffer &&
+      v.byteOffset === 0 &&
+      v.byteLength === b.byteLength &&
+      b.byteLength > Buffer.poolSize
+    )
+      out.add(b);
+  }
+  return [...out];
+}
