@@ -4,7 +4,15 @@ import zlib from "node:zlib";
 import { Piscina } from "piscina";
 import { analyseUpload, analyseWithMapping } from "~/services/import/mapping/analyse.server";
 import { csvLine } from "~/services/import/csv-write";
-import { checkedChunks, packFile, type AnalysedFile, type EncodedChunk } from "~/services/import/stored-chunks";
+import { answersThatMarkNothing, databaseQuestions, type DatabaseAnswers } from "~/services/import/database-checks";
+import {
+  checkFile,
+  packFile,
+  unpackFile,
+  type AnalysedFile,
+  type CheckedFile,
+  type PackedFile,
+} from "~/services/import/stored-chunks";
 import { renderPdf } from "~/services/documents/pdf-layout.server";
 import { reportCsv } from "~/services/reports/csv";
 import { movableBuffers, type CpuTask, type ExportSlice, type ExportSliceTask } from "~/services/work/tasks";
@@ -36,30 +44,49 @@ function moving<T extends object>(value: T, buffers: ArrayBuffer[]): unknown {
   return buffers.length ? Piscina.move(answer as unknown as Movable) : value;
 }
 
-/** A packed file answered with its bytes moved (tens of megabytes for a large file). */
-const packedAnswer = (file: AnalysedFile) => {
+/** A checked file answered with its chunks' bytes moved. */
+function checkedAnswer<T extends object>(value: T & CheckedFile): unknown {
+  return moving(value, movableBuffers(...value.chunks.map((c) => c[2])));
+}
+
+/** The stored chunks' JSON as UTF-8 bytes: the request thread binds them as they are. */
+function checked(file: AnalysedFile, answers: DatabaseAnswers): CheckedFile {
+  const { summary, chunks } = checkFile(file, answers);
+  const encoder = new TextEncoder();
+  return { summary, chunks: chunks.map(([kind, seq, json]) => [kind, seq, encoder.encode(json)]) };
+}
+
+/**
+ * An analysed file's answer. With the database's answers, the file checked. Otherwise the
+ * questions it asks, and either the file checked as if the answers mark nothing (customers,
+ * team: the request thread keeps that when they do, and sends the task again with them when
+ * not), or its rows packed (bytes moved: tens of megabytes for a large file).
+ */
+function analysedAnswer(file: AnalysedFile, answers: DatabaseAnswers | undefined): unknown {
+  if (answers) return checkedAnswer(checked(file, answers));
+  const clean = answersThatMarkNothing(file.type);
+  if (clean) {
+    const questions = databaseQuestions(file);
+    const answer: PackedFile = { ok: true, type: file.type, questions, unmarked: checked(file, clean) };
+    return moving(answer, movableBuffers(...answer.unmarked!.chunks.map((c) => c[2])));
+  }
   const packed = packFile(file);
   return moving(packed, movableBuffers(packed.packed));
-};
+}
 
 export default async function run(task: CpuTask): Promise<unknown> {
   switch (task.kind) {
     case "import-analyse": {
       const analysed = await analyseUpload(task.type, bufferOf(task.data), async () => task.known, task.context);
-      // An analysed file goes back packed: the request thread never receives its rows as objects.
-      return analysed.ok && !("needsMapping" in analysed) ? packedAnswer(analysed) : analysed;
+      // The request thread never receives an analysed file's rows as objects.
+      return analysed.ok && !("needsMapping" in analysed) ? analysedAnswer(analysed, task.answers) : analysed;
     }
     case "import-map": {
       const analysed = await analyseWithMapping(task.type, bufferOf(task.data), task.fields, task.preset, task.context);
-      return analysed.ok ? packedAnswer(analysed) : analysed;
+      return analysed.ok ? analysedAnswer(analysed, task.answers) : analysed;
     }
-    case "import-serialise": {
-      // The stored chunks go back as UTF-8 bytes, moved: the request thread binds them as they are.
-      const { summary, chunks } = checkedChunks(task.file, task.answers);
-      const encoder = new TextEncoder();
-      const encoded: EncodedChunk[] = chunks.map(([kind, seq, json]) => [kind, seq, encoder.encode(json)]);
-      return moving({ summary, chunks: encoded }, movableBuffers(...encoded.map((c) => c[2])));
-    }
+    case "import-serialise":
+      return checkedAnswer(checked(unpackFile(task.packed), task.answers));
     case "export-slice":
       return exportSlice(task);
     case "pdf": {

@@ -173,3 +173,32 @@ export function applyDatabaseAnswers(result: ValidationResult, answers: Database
   }
   if (errors.length !== before) errors.sort((a, b) => a.row - b.row);
 }
+
+/**
+ * The answers under which the database marks no row of a file of this type, where that is known
+ * without the rows: customers and team members are only checked for clashes with existing
+ * records, so answers that find none mark nothing. Jobs, quotes and invoices refer to records
+ * that must exist (and to one customer by two keys): null.
+ */
+export function answersThatMarkNothing(type: ImportType): DatabaseAnswers | null {
+  switch (type) {
+    case "customers":
+      return { customers: { byEmail: [], byExternalId: [] } };
+    case "team":
+      return { existing: { "user-email": [] } };
+    default:
+      return null;
+  }
+}
+
+/** Whether these answers mark no row of a file of this type (false where that needs the rows). */
+export function answersMarkNothing(type: ImportType, answers: DatabaseAnswers): boolean {
+  switch (type) {
+    case "customers":
+      return !answers.customers?.byEmail.length && !answers.customers?.byExternalId.length;
+    case "team":
+      return !answers.existing?.["user-email"]?.length;
+    default:
+      return false;
+  }
+}

@@ -16,6 +16,7 @@ import { notify } from "~/services/events/events.server";
 import type { Actor } from "~/services/accounts/actor";
 import { IMPORT_LIMITS, mayImportType, type ImportType } from "./columns";
 import { askDatabase } from "./checks.server";
+import { answersMarkNothing, type DatabaseAnswers } from "./database-checks";
 import { toCsv } from "./csv-write";
 import type { CsvInput, FileError, RowError } from "./parse.server";
 import { insertRecords } from "./records.server";
@@ -24,7 +25,7 @@ import {
   ROWS_PER_CHUNK,
   packFile,
   type AnalysedFile,
-  type CheckedSummary,
+  type CheckedFile,
   type Chunk,
   type EncodedChunk,
   type PackedFile,
@@ -287,6 +288,25 @@ export interface UploadInfo {
 }
 
 /**
+ * A packed file checked with the database's answers, in the CPU pool: kept as the pool checked it
+ * when the answers mark nothing, else analysed again with them; or its packed rows marked from
+ * them (the bytes move to the pool: the file cannot be read again here).
+ */
+async function checkedInPool(tenantId: string, file: PackedFile, answers: DatabaseAnswers): Promise<CheckedFile> {
+  if (file.unmarked && answersMarkNothing(file.type, answers)) return file.unmarked;
+  if (file.unmarked) {
+    if (!file.redo) throw new Error("An import file checked in advance came without the task that reads it again.");
+    return runCpu<CheckedFile>(tenantId, { ...file.redo, answers });
+  }
+  if (!file.packed) throw new Error("An import file came without its rows.");
+  return runCpu<CheckedFile>(
+    tenantId,
+    { kind: "import-serialise", packed: file.packed, answers },
+    movableBuffers(file.packed),
+  );
+}
+
+/**
  * Checks an analysed file against the tenant's records and stores it as the type's preview.
  * The previous preview of the type (if any) becomes superseded. A packed file is used up: its
  * bytes move to the CPU pool.
@@ -309,15 +329,10 @@ export async function createPreview(
   assertMayImport(actor, file.type);
   // The rows stay packed on this thread: the CPU pool marks them from the database's answers
   // and writes the stored form (display rows, errors, records as JSON) with the run's counts.
-  const packed = "packed" in file ? file : packFile(file);
+  const packed = "questions" in file ? file : packFile(file);
   return inTenant(actor.tenantId, async (t) => {
     const answers = await askDatabase(actor.tenantId, packed.questions, t);
-    // The packed bytes move to the pool (this file cannot be read again here).
-    const { summary, chunks } = await runCpu<{ summary: CheckedSummary; chunks: EncodedChunk[] }>(
-      actor.tenantId,
-      { kind: "import-serialise", file: packed, answers },
-      movableBuffers(packed.packed),
-    );
+    const { summary, chunks } = await checkedInPool(actor.tenantId, packed, answers);
     await lockPreviews(actor.tenantId, packed.type, t);
     const superseded = await rows<{ id: string }>(
       `UPDATE import_runs SET state = 'superseded', superseded_at = now()

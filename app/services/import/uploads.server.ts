@@ -10,6 +10,7 @@ import type { Actor } from "~/services/accounts/actor";
 import type { ImportType } from "./columns";
 import { peekCsv, type AnalysedUpload } from "./mapping/analyse.server";
 import { runCpu } from "~/services/work/pool.server";
+import type { ImportAnalyseTask, ImportMapTask } from "~/services/work/tasks";
 import { IMPORT_LIMITS } from "./columns";
 import type { MappingContext } from "./mapping/apply.server";
 import { PRESETS } from "./mapping/known-headers";
@@ -60,13 +61,16 @@ export async function analyseImportUpload<T extends ImportType>(
   const data = await readUpTo(input, IMPORT_LIMITS.maxBytes + 1);
   const peek = peekHead(data);
   const known = peek?.headers.length ? await remembered(actor.tenantId, type, headerKey(peek.headers)) : null;
-  const result = await runCpu<PackedUpload<T>>(actor.tenantId, {
+  const task: ImportAnalyseTask = {
     kind: "import-analyse",
     type,
     data,
     known,
     context: await mappingContext(actor.tenantId),
-  });
+  };
+  const result = await runCpu<PackedUpload<T>>(actor.tenantId, task);
+  // A file checked in advance is read again, with the database's answers, when they mark rows.
+  if ("unmarked" in result && result.unmarked) result.redo = task;
   // A kept file comes back from the thread as plain bytes.
   if ("needsMapping" in result && result.needsMapping && !Buffer.isBuffer(result.data)) {
     const bytes = result.data as Uint8Array;
@@ -218,15 +222,17 @@ export async function mapUpload(
   const normalised = fields.map((f) => (f === IGNORE ? null : f));
   const preset = PRESETS.find((p) => p.type === u.type && matchHeaders(u.type, u.headers).preset?.id === p.id) ?? null;
   // Read through the mapping in the CPU pool, as an upload is: the rows come back packed.
-  const file = await runCpu<PackedFile | FileError>(actor.tenantId, {
+  const task: ImportMapTask = {
     kind: "import-map",
     type: u.type,
     data: u.data,
     fields: normalised,
     preset,
     context: await mappingContext(actor.tenantId),
-  });
+  };
+  const file = await runCpu<PackedFile | FileError>(actor.tenantId, task);
   if (!file.ok) return file;
+  if (file.unmarked) file.redo = task;
   const run = await createPreview(actor, file, { fileName: u.file_name, bytes: Number(u.file_bytes) });
   await inTenant(actor.tenantId, async (t) => {
     await rows(

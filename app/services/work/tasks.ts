@@ -3,7 +3,6 @@ import type { ImportType } from "~/services/import/columns";
 import type { MappingContext } from "~/services/import/mapping/apply.server";
 import type { Preset } from "~/services/import/mapping/known-headers";
 import type { CsvCell } from "~/services/import/csv-write";
-import type { PackedFile } from "~/services/import/stored-chunks";
 import type { DatabaseAnswers } from "~/services/import/database-checks";
 import type { PdfDocument } from "~/services/documents/pdf-layout.server";
 import type { Reports } from "~/services/reports/reports.server";
@@ -17,6 +16,8 @@ export type ImportAnalyseTask = {
   /** The mapping the tenant chose before for these headers, if any. */
   known: (string | null)[] | null;
   context?: MappingContext;
+  /** The database's answers: the task then answers the file checked (CheckedFile), not analysed. */
+  answers?: DatabaseAnswers;
 };
 
 /** A file kept at the mapping step, read through the columns the user mapped. */
@@ -27,6 +28,8 @@ export type ImportMapTask = {
   fields: (string | null)[];
   preset: Preset | null;
   context?: MappingContext;
+  /** As ImportAnalyseTask's. */
+  answers?: DatabaseAnswers;
 };
 
 /**
@@ -51,8 +54,8 @@ export type ExportSliceTask = {
 
 export type ExportSlice = { data: Uint8Array; crc: number; size: number };
 
-/** An analysed import file, packed, marked from the database's answers and made into its stored chunks (JSON). */
-export type ImportSerialiseTask = { kind: "import-serialise"; file: PackedFile; answers: DatabaseAnswers };
+/** An analysed import file's packed rows, marked from the database's answers and made into its stored chunks (JSON). */
+export type ImportSerialiseTask = { kind: "import-serialise"; packed: Uint8Array; answers: DatabaseAnswers };
 
 /** A quote, invoice or receipt drawn as a PDF (pdfkit, the embedded fonts); answers its bytes. */
 export type PdfTask = { kind: "pdf"; doc: PdfDocument };
