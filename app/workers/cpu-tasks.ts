@@ -44,11 +44,6 @@ function moving<T extends object>(value: T, buffers: ArrayBuffer[]): unknown {
   return buffers.length ? Piscina.move(answer as unknown as Movable) : value;
 }
 
-/** A checked file answered with its chunks' bytes moved. */
-function checkedAnswer<T extends object>(value: T & CheckedFile): unknown {
-  return moving(value, movableBuffers(...value.chunks.map((c) => c[2])));
-}
-
 /** The stored chunks' JSON as UTF-8 bytes: the request thread binds them as they are. */
 function checked(file: AnalysedFile, answers: DatabaseAnswers): CheckedFile {
   const { summary, chunks } = checkFile(file, answers);
@@ -56,19 +51,25 @@ function checked(file: AnalysedFile, answers: DatabaseAnswers): CheckedFile {
   return { summary, chunks: chunks.map(([kind, seq, json]) => [kind, seq, encoder.encode(json)]) };
 }
 
+/** The memory of a checked file's chunks that moves with the answer. */
+const chunkBuffers = (file: CheckedFile) => movableBuffers(...file.chunks.map((c) => c[2]));
+
 /**
  * An analysed file's answer. With the database's answers, the file checked. Otherwise the
  * questions it asks, and either the file checked as if the answers mark nothing (customers,
- * team: the request thread keeps that when they do, and sends the task again with them when
- * not), or its rows packed (bytes moved: tens of megabytes for a large file).
+ * team: the request thread keeps that when they do mark nothing, and sends the task again with
+ * them when they mark rows), or its rows packed (tens of megabytes for a large file).
  */
 function analysedAnswer(file: AnalysedFile, answers: DatabaseAnswers | undefined): unknown {
-  if (answers) return checkedAnswer(checked(file, answers));
+  if (answers) {
+    const done = checked(file, answers);
+    return moving(done, chunkBuffers(done));
+  }
   const clean = answersThatMarkNothing(file.type);
   if (clean) {
     const questions = databaseQuestions(file);
-    const answer: PackedFile = { ok: true, type: file.type, questions, unmarked: checked(file, clean) };
-    return moving(answer, movableBuffers(...answer.unmarked!.chunks.map((c) => c[2])));
+    const unmarked = checked(file, clean);
+    return moving({ ok: true, type: file.type, questions, unmarked } satisfies PackedFile, chunkBuffers(unmarked));
   }
   const packed = packFile(file);
   return moving(packed, movableBuffers(packed.packed));
@@ -85,8 +86,10 @@ export default async function run(task: CpuTask): Promise<unknown> {
       const analysed = await analyseWithMapping(task.type, bufferOf(task.data), task.fields, task.preset, task.context);
       return analysed.ok ? analysedAnswer(analysed, task.answers) : analysed;
     }
-    case "import-serialise":
-      return checkedAnswer(checked(unpackFile(task.packed), task.answers));
+    case "import-serialise": {
+      const done = checked(unpackFile(task.packed), task.answers);
+      return moving(done, chunkBuffers(done));
+    }
     case "export-slice":
       return exportSlice(task);
     case "pdf": {

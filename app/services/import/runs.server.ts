@@ -307,11 +307,6 @@ async function checkedInPool(tenantId: string, file: PackedFile, answers: Databa
 }
 
 /**
- * Checks an analysed file against the tenant's records and stores it as the type's preview.
- * The previous preview of the type (if any) becomes superseded. A packed file is used up: its
- * bytes move to the CPU pool.
- */
-/**
  * A team import grants roles, so it is bounded like /team: it needs `manage_team` (an office
  * user may import customers and jobs, not members) and a row never names a role above the
  * importer's own (the team file's roles stop at admin).
@@ -321,14 +316,20 @@ function assertMayImport(actor: Actor, type: ImportType) {
     throw forbidden("Importing team members needs the manage_team permission (owner or admin).");
 }
 
+/**
+ * Checks an analysed file against the tenant's records and stores it as the type's preview.
+ * The previous preview of the type (if any) becomes superseded. A packed file is used up: its
+ * bytes move to the CPU pool.
+ */
 export async function createPreview(
   actor: Actor,
   file: AnalysedFile | PackedFile,
   upload: UploadInfo,
 ): Promise<ImportRun> {
   assertMayImport(actor, file.type);
-  // The rows stay packed on this thread: the CPU pool marks them from the database's answers
-  // and writes the stored form (display rows, errors, records as JSON) with the run's counts.
+  // The rows never reach this thread as objects: the CPU pool checked the file already, or marks
+  // its packed rows from the database's answers, and writes the stored form (display rows,
+  // errors, records as JSON) with the run's counts.
   const packed = "questions" in file ? file : packFile(file);
   return inTenant(actor.tenantId, async (t) => {
     const answers = await askDatabase(actor.tenantId, packed.questions, t);
