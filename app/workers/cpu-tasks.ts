@@ -44,7 +44,7 @@ function moving<T extends object>(value: T, buffers: ArrayBuffer[]): unknown {
   return buffers.length ? Piscina.move(answer as unknown as Movable) : value;
 }
 
-/** The stored chunks' JSON as UTF-8 bytes: the request thread binds them as they are. */
+/** A file checked under these answers: the stored chunks' JSON as UTF-8 bytes (the request thread binds them as they are). */
 function checked(file: AnalysedFile, answers: DatabaseAnswers): CheckedFile {
   const { summary, chunks } = checkFile(file, answers);
   const encoder = new TextEncoder();
@@ -54,6 +54,12 @@ function checked(file: AnalysedFile, answers: DatabaseAnswers): CheckedFile {
 /** The memory of a checked file's chunks that moves with the answer. */
 const chunkBuffers = (file: CheckedFile) => movableBuffers(...file.chunks.map((c) => c[2]));
 
+/** The answer of a file checked under the database's answers, its chunks' memory moved. */
+function checkedAnswer(file: AnalysedFile, answers: DatabaseAnswers): unknown {
+  const done = checked(file, answers);
+  return moving(done, chunkBuffers(done));
+}
+
 /**
  * An analysed file's answer. With the database's answers, the file checked. Otherwise the
  * questions it asks, and either the file checked as if the answers mark nothing (customers,
@@ -61,10 +67,7 @@ const chunkBuffers = (file: CheckedFile) => movableBuffers(...file.chunks.map((c
  * them when they mark rows), or its rows packed (tens of megabytes for a large file).
  */
 function analysedAnswer(file: AnalysedFile, answers: DatabaseAnswers | undefined): unknown {
-  if (answers) {
-    const done = checked(file, answers);
-    return moving(done, chunkBuffers(done));
-  }
+  if (answers) return checkedAnswer(file, answers);
   const clean = answersThatMarkNothing(file.type);
   if (clean) {
     const questions = databaseQuestions(file);
@@ -86,10 +89,8 @@ export default async function run(task: CpuTask): Promise<unknown> {
       const analysed = await analyseWithMapping(task.type, bufferOf(task.data), task.fields, task.preset, task.context);
       return analysed.ok ? analysedAnswer(analysed, task.answers) : analysed;
     }
-    case "import-serialise": {
-      const done = checked(unpackFile(task.packed), task.answers);
-      return moving(done, chunkBuffers(done));
-    }
+    case "import-serialise":
+      return checkedAnswer(unpackFile(task.packed), task.answers);
     case "export-slice":
       return exportSlice(task);
     case "pdf": {

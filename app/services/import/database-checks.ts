@@ -175,30 +175,25 @@ export function applyDatabaseAnswers(result: ValidationResult, answers: Database
 }
 
 /**
- * The answers under which the database marks no row of a file of this type, where that is known
- * without the rows: customers and team members are only checked for clashes with existing
- * records, so answers that find none mark nothing. Jobs, quotes and invoices refer to records
- * that must exist (and to one customer by two keys): null.
+ * The types the database only checks for clashes with existing records, and the answers that
+ * find none: under those answers no row of such a file is marked, which is known without the
+ * rows. Jobs, quotes and invoices refer to records that must exist (and to one customer by two
+ * keys), so they are not here.
  */
+const CLASHES_ONLY: Partial<Record<ImportType, DatabaseAnswers>> = {
+  customers: { customers: { byEmail: [], byExternalId: [] } },
+  team: { existing: { "user-email": [] } },
+};
+
+/** The answers under which the database marks no row of a file of this type, or null where that needs the rows. */
 export function answersThatMarkNothing(type: ImportType): DatabaseAnswers | null {
-  switch (type) {
-    case "customers":
-      return { customers: { byEmail: [], byExternalId: [] } };
-    case "team":
-      return { existing: { "user-email": [] } };
-    default:
-      return null;
-  }
+  return CLASHES_ONLY[type] ?? null;
 }
 
 /** Whether these answers mark no row of a file of this type (false where that needs the rows). */
 export function answersMarkNothing(type: ImportType, answers: DatabaseAnswers): boolean {
-  switch (type) {
-    case "customers":
-      return !answers.customers?.byEmail.length && !answers.customers?.byExternalId.length;
-    case "team":
-      return !answers.existing?.["user-email"]?.length;
-    default:
-      return false;
-  }
+  if (!CLASHES_ONLY[type]) return false;
+  const { customers, existing } = answers;
+  const lists = [customers?.byEmail, customers?.byExternalId, ...Object.values(existing ?? {})];
+  return lists.every((list) => !list?.length);
 }
