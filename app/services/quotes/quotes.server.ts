@@ -59,13 +59,16 @@ export async function tenantOf(t: Tx, tenantId: string) {
 export async function builderContext(actor: Actor) {
   return inTenant(actor.tenantId, async (t) => {
     const tenant = await tenantOf(t, actor.tenantId);
+    // Plain rows, only the columns the builder shows: up to 500 model instances were built and dropped per page.
     const priceBook = await PriceBookItem.findAll({
+      attributes: ["id", "kind", "name", "description", "unitPriceCents", "taxRate", "taxRateId"],
       where: { tenantId: actor.tenantId },
       order: [
         ["name", "ASC"],
         ["id", "ASC"],
       ],
       limit: 500,
+      raw: true,
       transaction: t,
     });
     const book = await loadRateBook(t, actor.tenantId);
