@@ -718,7 +718,7 @@ test("calendar feed: RFC 5545 that a second library parses, exactly the technici
   assert.equal((await dana.get(danaLive)).status, 200);
 });
 
-test("calendar feed kept rendered between polls never goes stale: a renamed customer, an edited job, a new job and a renamed member show at once", async () => {
+test("calendar feed kept rendered between polls never goes stale: a renamed customer, an edited job, a new job, a renamed member and a renamed crewmate show at once", async () => {
   const s = await setup();
   const job = await jobAt(s.t.id, {
     customerId: s.customer.id,
@@ -764,6 +764,17 @@ test("calendar feed kept rendered between polls never goes stale: a renamed cust
   );
   await rows(`UPDATE users SET name = 'Dana Diaz-Wu' WHERE tenant_id = $1 AND id = $2`, [s.t.id, s.dana.id]);
   assert.match(await read(), /X-WR-CALNAME:Dana Diaz-Wu/);
+  // Another member on the visit's crew, then renamed: no write to the board's tables moves the
+  // board version for a rename, the members' names in the fingerprint do.
+  await rows(
+    `INSERT INTO visit_assignees (tenant_id, visit_id, user_id)
+     SELECT tenant_id, id, $3 FROM visits WHERE tenant_id = $1 AND job_id = $2`,
+    [s.t.id, job.id, s.eli.id],
+  );
+  const crewOf = async () => parseFeed(await read()).find((e) => e.uid === `${job.id}@fieldwork`)!.description!;
+  assert.match(await crewOf(), /Crew: Dana Diaz-Wu, Eli Moreau/);
+  await rows(`UPDATE users SET name = 'Eli Moreau-Park' WHERE tenant_id = $1 AND id = $2`, [s.t.id, s.eli.id]);
+  assert.match(await crewOf(), /Crew: Dana Diaz-Wu, Eli Moreau-Park/);
   await rows(`DELETE FROM jobs WHERE tenant_id = $1 AND id = $2`, [s.t.id, added.id]);
   assert.deepEqual(
     parseFeed(await read()).map((e) => e.uid),

@@ -131,7 +131,11 @@ const JOB_FROM = `JOIN customers c ON c.tenant_id = j.tenant_id AND c.id = j.cus
 type KeptVisits = { version: string; visits: BoardJob[]; onCrews: string[] };
 const keptVisits = new Map<string, KeptVisits>();
 const KEPT_VIEWS = 32;
-const BOARD_VERSION = `(SELECT coalesce(sum(b.amount), 0)::text FROM board_changes b WHERE b.tenant_id = $1)`;
+/**
+ * The tenant's board version ($1 the tenant): moves with every committed write to visits, their
+ * crews, jobs, customers, booking requests and job clocks. The calendar feeds key their kept files on it too.
+ */
+export const BOARD_VERSION = `(SELECT coalesce(sum(b.amount), 0)::text FROM board_changes b WHERE b.tenant_id = $1)`;
 
 /** Forgets every kept week (tests start from a cold board). */
 export function forgetKeptBoards() {

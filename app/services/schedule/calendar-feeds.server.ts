@@ -1,7 +1,7 @@
 import ical, { ICalEventStatus } from "ical-generator";
 import { Op } from "sequelize";
 import { inTenant, rows } from "../../../db/index";
-import { CalendarFeed, Tenant, User } from "../../../db/models/index";
+import { CalendarFeed, User } from "../../../db/models/index";
 import { forbidden, notFound } from "~/utils/app-error";
 import type { Actor } from "~/services/accounts/actor";
 import { isUuid } from "~/utils/crypto.server";
@@ -9,6 +9,7 @@ import { env } from "~/utils/env.server";
 import { can, mayManageMember, type Role } from "~/utils/permissions";
 import { signIdToken, verifyIdToken } from "~/utils/signed-ids.server";
 import { addressSql } from "~/services/records/sql.server";
+import { BOARD_VERSION } from "~/services/schedule/board.server";
 
 // Calendar feeds (docs/decisions/133): a member subscribes to their jobs
 // in Google Calendar, Outlook or Apple Calendar with `APP_URL/calendar/<token>.ics`. The token
@@ -166,9 +167,13 @@ const FEED_ADDRESS = `coalesce(j.address, ${addressSql("c")})`;
 
 /**
  * Rendered feeds kept in memory, keyed by feed id, each with the fingerprint of everything it was
- * made from (docs/decisions/183). Calendars poll every few minutes and ical-generator costs about
- * 0.2 ms per event, so a 500-job feed is rendered once per change instead of once per poll. Bounded
- * by total size; the least recently used go first.
+ * made from (docs/decisions/183, 514). Calendars poll every few minutes and ical-generator costs
+ * about 0.2 ms per event, so a 500-job feed is rendered once per change instead of once per poll.
+ * The fingerprint is the tenant's board version (every committed write to visits, crews, jobs and
+ * customers moves it), the names of the tenant's members (crews and the calendar's name), the
+ * tenant's name, the app's address and the hour (the window's ends move with the clock: a visit
+ * leaves the window's far ends up to an hour late). Reading it costs one short statement, not the
+ * window's rows. Bounded by total size; the least recently used go first.
  */
 const rendered = new Map<string, { fingerprint: string; body: string }>();
 const RENDERED_MAX_BYTES = 32 * 1024 * 1024;
@@ -226,28 +231,28 @@ export async function feedCalendar(token: string): Promise<string | null> {
   const ids = verifyIdToken("calendar", token);
   if (!ids) return null;
   return inTenant(ids.tenantId, async (t) => {
-    const feed = await CalendarFeed.findOne({
-      where: { tenantId: ids.tenantId, id: ids.rowId, revokedAt: null },
-      attributes: ["userId"],
-      transaction: t,
-    });
-    if (!feed) return null;
-    const [tenant, member] = await Promise.all([
-      Tenant.findByPk(ids.tenantId, { attributes: ["name"], transaction: t }),
-      User.findOne({ where: { tenantId: ids.tenantId, id: feed.userId }, attributes: ["name"], transaction: t }),
-    ]);
-    const app = env().APP_URL;
-    // The fingerprint of every value the file is made from, hashed in the database (one row back
-    // instead of the window's rows): a renamed customer, a moved or cancelled job, a job entering
-    // or leaving the window each change it. Set-based, so raw SQL.
-    const [{ digest }] = await rows<{ digest: string | null }>(
-      `SELECT md5(string_agg(json_build_array(j.id, v.id, fv.first_visit, cr.crew, j.title, j.description, j.status, v.status, v.starts_at, v.ends_at,
-                                       v.sequence, j.schedule_sequence, v.updated_at, j.updated_at, v.created_at, ${FEED_ADDRESS}, c.name, c.phone)::text, E'\\n' ORDER BY v.starts_at, v.id)) AS digest
-       ${FEED_JOBS}`,
-      [ids.tenantId, feed.userId],
+    // The feed, whose it is, and the fingerprint's parts: one statement. Read before the rows (a
+    // later snapshot), so a kept file is never older than the version it is kept under.
+    const [feed] = await rows<{
+      user_id: string;
+      member: string | null;
+      tenant: string | null;
+      version: string;
+      people: string;
+    }>(
+      `SELECT f.user_id, m.name AS member, tn.name AS tenant, ${BOARD_VERSION} AS version,
+              (SELECT md5(string_agg(u.id::text || ':' || u.name, ',' ORDER BY u.id)) FROM users u WHERE u.tenant_id = $1) AS people
+         FROM calendar_feeds f
+         LEFT JOIN users m ON m.tenant_id = f.tenant_id AND m.id = f.user_id
+         LEFT JOIN tenants tn ON tn.id = f.tenant_id
+        WHERE f.tenant_id = $1 AND f.id = $2 AND f.revoked_at IS NULL`,
+      [ids.tenantId, ids.rowId],
       t,
     );
-    const fingerprint = JSON.stringify([digest, tenant?.name, member?.name, app]);
+    if (!feed) return null;
+    const app = env().APP_URL;
+    const hour = Math.floor(Date.now() / 3_600_000);
+    const fingerprint = JSON.stringify([feed.version, feed.people, hour, feed.tenant, feed.member, app]);
     const known = recall(ids.rowId, fingerprint);
     if (known !== null) return known;
     // A window of one member's jobs joined to their customers: one set-based read.
@@ -261,12 +266,12 @@ export async function feedCalendar(token: string): Promise<string | null> {
               ${FEED_ADDRESS} AS address, c.name AS customer_name, c.phone AS customer_phone
        ${FEED_JOBS}
         ORDER BY v.starts_at, v.id`,
-      [ids.tenantId, feed.userId],
+      [ids.tenantId, feed.user_id],
       t,
     );
     const calendar = ical({
-      name: `${member?.name ?? "Jobs"} · ${tenant?.name ?? "Fieldwork"}`,
-      description: `Jobs assigned to ${member?.name ?? "this member"} at ${tenant?.name ?? "the business"}, from ${FEED_DAYS_BACK} days ago to ${FEED_DAYS_AHEAD} days ahead.`,
+      name: `${feed.member ?? "Jobs"} · ${feed.tenant ?? "Fieldwork"}`,
+      description: `Jobs assigned to ${feed.member ?? "this member"} at ${feed.tenant ?? "the business"}, from ${FEED_DAYS_BACK} days ago to ${FEED_DAYS_AHEAD} days ahead.`,
       prodId: { company: "Fieldwork", product: "Schedule", language: "EN" },
       // Calendars that honour it refresh the subscription every 15 minutes.
       ttl: 15 * 60,
