@@ -1,6 +1,7 @@
 // Values kept per process under a key that names their content, up to a total size, least
-// recently used out first: the rendered markup of docs/decisions/465 and the drawn PDFs of
-// docs/decisions/491 (each key a hash of everything the value was made from).
+// recently used out first: the rendered markup of docs/decisions/465, the drawn PDFs of
+// docs/decisions/491 and the calendar feeds' files (each key names everything the value was made
+// from).
 
 export class KeptBySize<V> {
   private readonly values = new Map<string, V>();

@@ -8,6 +8,7 @@ import { isUuid } from "~/utils/crypto.server";
 import { env } from "~/utils/env.server";
 import { can, mayManageMember, type Role } from "~/utils/permissions";
 import { signIdToken, verifyIdToken } from "~/utils/signed-ids.server";
+import { KeptBySize } from "~/utils/kept-by-size";
 import { addressSql } from "~/services/records/sql.server";
 import { BOARD_VERSION } from "~/services/schedule/board.server";
 
@@ -173,34 +174,10 @@ const FEED_ADDRESS = `coalesce(j.address, ${addressSql("c")})`;
  * customers moves it), the names of the tenant's members (crews and the calendar's name), the
  * tenant's name, the app's address and the hour (the window's ends move with the clock: a visit
  * leaves the window's far ends up to an hour late). Reading it costs one short statement, not the
- * window's rows. Bounded by total size; the least recently used go first.
+ * window's rows. Kept as UTF-8 bytes, under the feed's id and fingerprint (a changed feed's older
+ * file ages out), up to a total size, the least recently used first.
  */
-const rendered = new Map<string, { fingerprint: string; body: string }>();
-const RENDERED_MAX_BYTES = 32 * 1024 * 1024;
-let renderedBytes = 0;
-
-function remember(feedId: string, fingerprint: string, body: string) {
-  const old = rendered.get(feedId);
-  if (old) {
-    rendered.delete(feedId);
-    renderedBytes -= old.body.length;
-  }
-  rendered.set(feedId, { fingerprint, body });
-  renderedBytes += body.length;
-  for (const [id, entry] of rendered) {
-    if (renderedBytes <= RENDERED_MAX_BYTES) break;
-    rendered.delete(id);
-    renderedBytes -= entry.body.length;
-  }
-}
-
-function recall(feedId: string, fingerprint: string): string | null {
-  const entry = rendered.get(feedId);
-  if (!entry || entry.fingerprint !== fingerprint) return null;
-  rendered.delete(feedId); // most recently used last
-  rendered.set(feedId, entry);
-  return entry.body;
-}
+const rendered = new KeptBySize<Uint8Array<ArrayBuffer>>(32 * 1024 * 1024, (body) => body.byteLength);
 
 type FeedJob = {
   id: string;
@@ -227,7 +204,7 @@ type FeedJob = {
  * has the member and that starts in the window, cancelled ones included as STATUS:CANCELLED so
  * a calendar that had them removes them; times in UTC; SEQUENCE counts the visit's moves.
  */
-export async function feedCalendar(token: string): Promise<string | null> {
+export async function feedCalendar(token: string): Promise<Uint8Array<ArrayBuffer> | null> {
   const ids = verifyIdToken("calendar", token);
   if (!ids) return null;
   return inTenant(ids.tenantId, async (t) => {
@@ -253,8 +230,9 @@ export async function feedCalendar(token: string): Promise<string | null> {
     const app = env().APP_URL;
     const hour = Math.floor(Date.now() / 3_600_000);
     const fingerprint = JSON.stringify([feed.version, feed.people, hour, feed.tenant, feed.member, app]);
-    const known = recall(ids.rowId, fingerprint);
-    if (known !== null) return known;
+    const key = `${ids.rowId} ${fingerprint}`;
+    const known = rendered.get(key);
+    if (known) return known;
     // A window of one member's jobs joined to their customers: one set-based read.
     const jobs = await rows<FeedJob>(
       `SELECT j.id, v.id AS visit_id, fv.first_visit, cr.crew, cr.crew_size, j.title, j.description,
@@ -307,8 +285,6 @@ export async function feedCalendar(token: string): Promise<string | null> {
     // Every content line ends with CRLF (RFC 5545 3.1), the last one too; ical-generator
     // leaves the last line's off.
     const text = calendar.toString();
-    const body = text.endsWith("\r\n") ? text : `${text}\r\n`;
-    remember(ids.rowId, fingerprint, body);
-    return body;
+    return rendered.keep(key, new TextEncoder().encode(text.endsWith("\r\n") ? text : `${text}\r\n`));
   });
 }
