@@ -167,15 +167,14 @@ const FEED_JOBS = `
 const FEED_ADDRESS = `coalesce(j.address, ${addressSql("c")})`;
 
 /**
- * Rendered feeds kept in memory, keyed by feed id, each with the fingerprint of everything it was
- * made from (docs/decisions/183, 514). Calendars poll every few minutes and ical-generator costs
+ * Rendered feeds kept in memory as UTF-8 bytes, under the feed's id and the fingerprint of what the
+ * file was made from (docs/decisions/183, 514). Calendars poll every few minutes and ical-generator costs
  * about 0.2 ms per event, so a 500-job feed is rendered once per change instead of once per poll.
  * The fingerprint is the tenant's board version (every committed write to visits, crews, jobs and
  * customers moves it), the names of the tenant's members (crews and the calendar's name), the
  * tenant's name, the app's address and the hour (the window's ends move with the clock: a visit
  * leaves the window's far ends up to an hour late). Reading it costs one short statement, not the
- * window's rows. Kept as UTF-8 bytes, under the feed's id and fingerprint (a changed feed's older
- * file ages out), up to a total size, the least recently used first.
+ * window's rows. A changed feed's older file ages out: up to a total size, the least recently used first.
  */
 const rendered = new KeptBySize<Uint8Array<ArrayBuffer>>(32 * 1024 * 1024, (body) => body.byteLength);
 
