@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import { createHash } from "node:crypto";
 import pg from "pg";
 import { Sequelize } from "sequelize-typescript";
 import { Transaction, type TransactionOptions } from "sequelize";
@@ -187,6 +188,23 @@ export const epochMs = (sql: string) => `(extract(epoch FROM ${sql}) * 1000)::fl
 export async function rows<T = Record<string, unknown>>(sql: string, bind: unknown[] = [], t?: Tx): Promise<T[]> {
   const [result] = await db().query(sql, { bind, transaction: t, raw: true });
   return result as T[];
+}
+
+/**
+ * Rows of a statement PostgreSQL plans once per connection: a named prepared statement, named by
+ * a hash of its text (the driver parses it on a connection's first use; after a few runs
+ * PostgreSQL keeps a generic plan when it costs no more than planning anew). For a large read
+ * whose planning costs more than its run: a dashboard's lists took about 3 ms to plan and 0.2 ms
+ * to run. It runs on the transaction's own connection.
+ */
+export async function preparedRows<T extends object = Record<string, unknown>>(
+  sql: string,
+  bind: unknown[],
+  t: Tx,
+): Promise<T[]> {
+  const client = (t as unknown as { connection: pg.Client }).connection;
+  const name = `fw_${createHash("sha1").update(sql).digest("hex")}`;
+  return (await client.query<T>({ name, text: sql, values: bind })).rows;
 }
 
 /**

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { db, rows } from "../../db/index";
+import { db, rows, type Tx } from "../../db/index";
 import { isUuid } from "../../db/ids";
 import { APP_ROLE, GLOBAL_TABLES } from "../../db/migrations/0009-row-level-security";
 import { LOCAL_TABLES } from "../../db/distribution";
@@ -109,4 +109,42 @@ test("the server answers each tenant from its own rows under concurrent load", a
     assert.equal(count, i % 2 ? "0" : "3", `request ${i}`);
   }
   assert.ok(new Client());
+});
+
+test("a statement prepared once per connection answers each tenant from its own rows, its plan kept", async () => {
+  const { a, b } = await twoTenants();
+  const tag = `Prepared ${a.id.slice(0, 8)}`;
+  await createCustomer(a.id, { name: `${tag} A` });
+  await createCustomer(b.id, { name: `${tag} B` });
+  const { preparedRows } = await import("../../db/index");
+  // No tenant condition in the text: row-level security alone keeps the tenants apart, also
+  // once PostgreSQL keeps a generic plan (after five runs on a connection).
+  const sql = `SELECT c.name FROM customers c WHERE c.name LIKE $1 ORDER BY c.name`;
+  const asAppWith = async <T>(tenantId: string, fn: (t: Tx) => Promise<T>): Promise<T> => {
+    const t = await db().transaction();
+    try {
+      await db().query(`SET LOCAL ROLE ${APP_ROLE}`, { transaction: t });
+      await db().query(`SET LOCAL app.tenant_id = '${tenantId}'`, { transaction: t });
+      return await fn(t);
+    } finally {
+      await t.rollback();
+    }
+  };
+  for (let i = 0; i < 12; i++) {
+    const tenant = i % 2 ? b : a;
+    const names = await asAppWith(tenant.id, (t) => preparedRows<{ name: string }>(sql, [`${tag}%`], t));
+    assert.deepEqual(
+      names.map((r) => r.name),
+      [`${tag} ${i % 2 ? "B" : "A"}`],
+      `run ${i}`,
+    );
+  }
+  const kept = await asAppWith(a.id, async (t) => {
+    await preparedRows(sql, ["x"], t);
+    return (await db().query(`SELECT count(*)::int AS n FROM pg_prepared_statements WHERE statement = $1`, {
+      bind: [sql],
+      transaction: t,
+    })) as unknown as [{ n: number }[]];
+  });
+  assert.equal(kept[0][0].n, 1, "the statement is prepared on the connection that ran it");
 });

@@ -1,4 +1,4 @@
-import { inTenant, one } from "../../../db/index";
+import { inTenant, preparedRows } from "../../../db/index";
 import { VISITS_TO_INVOICE_SQL } from "~/services/jobs/items.server";
 import { formatMoneyTotals } from "~/utils/format";
 import { JOB_STATUSES } from "../../../db/enums";
@@ -59,7 +59,7 @@ export const DASHBOARD_COUNTS_SQL = `WITH m AS MATERIALIZED (
  */
 export async function dashboardCounts(tenantId: string) {
   return inTenant(tenantId, async (t) => {
-    const r = await one<{
+    const [r] = await preparedRows<{
       customers: number;
       open_by_status: Record<string, number> | null;
       quotes_awaiting: number;
@@ -190,7 +190,7 @@ export const DASHBOARD_LISTS_SQL = `SELECT
 /** The dashboard's lists: who is in the field, what comes up, new requests, asked changes, visits to invoice. */
 export async function dashboardLists(tenantId: string): Promise<Lists> {
   return inTenant(tenantId, async (t) => {
-    const r = (await one<Lists>(DASHBOARD_LISTS_SQL, [tenantId, 10], t))!;
+    const [r] = await preparedRows<Lists>(DASHBOARD_LISTS_SQL, [tenantId, 10], t);
     for (const j of r.upcomingJobs) delete (j as { o?: unknown }).o;
     return r;
   });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { epochMs, inTenant, rows } from "../../../db/index";
+import { epochMs, inTenant, preparedRows, rows } from "../../../db/index";
 import type { Actor } from "~/services/accounts/actor";
 import { can, recordScope } from "~/utils/permissions";
 import { utcToZoned, zonedToday, zonedToUtc } from "~/services/jobs/local-time";
@@ -227,7 +227,7 @@ export async function scheduleBoard(
     // (docs/decisions/498-the-week-board-goes-out-gzipped-from-kept-blocks.md).
     const readBeside = async (onCrews: string[]) =>
       (
-        await rows<{
+        await preparedRows<{
           version: string;
           waiting: CardRow[];
           total: number;
