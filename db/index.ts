@@ -193,9 +193,11 @@ export async function rows<T = Record<string, unknown>>(sql: string, bind: unkno
 /**
  * Rows of a statement PostgreSQL plans once per connection: a named prepared statement, named by
  * a hash of its text (the driver parses it on a connection's first use; after a few runs
- * PostgreSQL keeps a generic plan when it costs no more than planning anew). For a large read
- * whose planning costs more than its run: a dashboard's lists took about 3 ms to plan and 0.2 ms
- * to run. It runs on the transaction's own connection.
+ * PostgreSQL keeps a generic plan when it costs no more than planning anew). For a large read a
+ * page runs on every view: its parse is always saved, its planning too where PostgreSQL keeps the
+ * generic plan (a dashboard's lists took about 3 ms to plan and 0.2 ms to run). It runs on the
+ * transaction's own connection. Opt-in: the app's other statements are many and mostly cheap to
+ * plan, and each name is kept by every connection that ran it.
  */
 export async function preparedRows<T extends object = Record<string, unknown>>(
   sql: string,

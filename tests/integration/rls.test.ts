@@ -10,7 +10,7 @@ import { Client, clientFor } from "../helpers/client";
 /** Runs `fn` as the app role with `tenantId` set, the way the server runs a request, then rolls back. */
 async function asApp<T>(
   tenantId: string | null,
-  fn: (q: (sql: string, bind?: unknown[]) => Promise<any[]>) => Promise<T>,
+  fn: (q: (sql: string, bind?: unknown[]) => Promise<any[]>, t: Tx) => Promise<T>,
 ): Promise<T> {
   const t = await db().transaction();
   try {
@@ -20,7 +20,7 @@ async function asApp<T>(
       assert.ok(isUuid(tenantId));
       await db().query(`SET LOCAL app.tenant_id = '${tenantId}'`, { transaction: t });
     }
-    return await fn(async (sql, bind = []) => (await db().query(sql, { bind, transaction: t }))[0] as any[]);
+    return await fn(async (sql, bind = []) => (await db().query(sql, { bind, transaction: t }))[0] as any[], t);
   } finally {
     await t.rollback();
   }
@@ -120,31 +120,18 @@ test("a statement prepared once per connection answers each tenant from its own 
   // No tenant condition in the text: row-level security alone keeps the tenants apart, also
   // once PostgreSQL keeps a generic plan (after five runs on a connection).
   const sql = `SELECT c.name FROM customers c WHERE c.name LIKE $1 ORDER BY c.name`;
-  const asAppWith = async <T>(tenantId: string, fn: (t: Tx) => Promise<T>): Promise<T> => {
-    const t = await db().transaction();
-    try {
-      await db().query(`SET LOCAL ROLE ${APP_ROLE}`, { transaction: t });
-      await db().query(`SET LOCAL app.tenant_id = '${tenantId}'`, { transaction: t });
-      return await fn(t);
-    } finally {
-      await t.rollback();
-    }
-  };
   for (let i = 0; i < 12; i++) {
     const tenant = i % 2 ? b : a;
-    const names = await asAppWith(tenant.id, (t) => preparedRows<{ name: string }>(sql, [`${tag}%`], t));
+    const names = await asApp(tenant.id, (_q, t) => preparedRows<{ name: string }>(sql, [`${tag}%`], t));
     assert.deepEqual(
       names.map((r) => r.name),
       [`${tag} ${i % 2 ? "B" : "A"}`],
       `run ${i}`,
     );
   }
-  const kept = await asAppWith(a.id, async (t) => {
+  const kept = await asApp(a.id, async (q, t) => {
     await preparedRows(sql, ["x"], t);
-    return (await db().query(`SELECT count(*)::int AS n FROM pg_prepared_statements WHERE statement = $1`, {
-      bind: [sql],
-      transaction: t,
-    })) as unknown as [{ n: number }[]];
+    return q(`SELECT count(*)::int AS n FROM pg_prepared_statements WHERE statement = $1`, [sql]);
   });
-  assert.equal(kept[0][0].n, 1, "the statement is prepared on the connection that ran it");
+  assert.equal(kept[0].n, 1, "the statement is prepared on the connection that ran it");
 });
