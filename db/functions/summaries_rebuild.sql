@@ -41,6 +41,13 @@ BEGIN
     UNION ALL
     SELECT 'customers', '-infinity'::date, NULL, '', count(*) FROM customers WHERE tenant_id = p_tenant
     UNION ALL
+    SELECT CASE WHEN status = 'completed' THEN 'jobs_to_invoice' ELSE 'jobs_' || status END, '-infinity'::date, NULL, '', count(*)
+      FROM jobs WHERE tenant_id = p_tenant AND (status NOT IN ('completed', 'cancelled') OR (status = 'completed' AND invoice_id IS NULL))
+     GROUP BY 1
+    UNION ALL
+    SELECT 'quotes_to_schedule', '-infinity'::date, NULL, '', count(*)
+      FROM quotes WHERE tenant_id = p_tenant AND status = 'approved' AND job_id IS NULL
+    UNION ALL
     SELECT f.figure, coalesce(i.due_date, 'infinity'), NULL, i.currency::text,
            sum(CASE f.figure WHEN 'owed' THEN i.total_cents - i.amount_paid_cents ELSE 1 END)::bigint
       FROM invoices i CROSS JOIN (VALUES ('owed'), ('owed_invoices')) f (figure)

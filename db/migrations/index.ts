@@ -56,6 +56,7 @@ import * as m0381 from "./0381-dashboard-indexes-under-rls";
 import * as m0390 from "./0390-visit-trigger-arguments";
 import * as m0391 from "./0391-board-changes";
 import * as m0395 from "./0395-owed-by-due-date";
+import * as m0396 from "./0396-open-work-figures";
 
 /**
  * Every migration, in order. Listed by hand (not globbed) so the compiled server bundle
@@ -120,4 +121,5 @@ export const MIGRATIONS: Array<[string, MigrationModule]> = [
   ["0390-visit-trigger-arguments", m0390],
   ["0391-board-changes", m0391],
   ["0395-owed-by-due-date", m0395],
+  ["0396-open-work-figures", m0396],
 ];

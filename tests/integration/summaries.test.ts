@@ -108,6 +108,24 @@ const op = fc.oneof(
   { arbitrary: fc.record({ kind: fc.constant("approveQuote" as const), pick }), weight: 1 },
   {
     arbitrary: fc.record({
+      kind: fc.constant("jobStatus" as const),
+      pick,
+      status: fc.constantFrom(
+        "unscheduled",
+        "scheduled",
+        "en_route",
+        "in_progress",
+        "on_hold",
+        "completed",
+        "cancelled",
+      ),
+    }),
+    weight: 2,
+  },
+  { arbitrary: fc.record({ kind: fc.constant("convertQuote" as const), pick }), weight: 1 },
+  { arbitrary: fc.record({ kind: fc.constant("invoiceJob" as const), pick }), weight: 1 },
+  {
+    arbitrary: fc.record({
       kind: fc.constant("timeZone" as const),
       zone: fc.constantFrom("Pacific/Auckland", "America/Los_Angeles", "UTC"),
     }),
@@ -301,6 +319,44 @@ async function apply(t: TestTenant, actor: Actor, runs: string[], o: Op): Promis
       if (id) await rows(`UPDATE quotes SET status = 'approved', approved_at = now() WHERE id = $1`, [id]);
       return;
     }
+    case "jobStatus": {
+      const id = await pickOne(t, `SELECT id FROM jobs WHERE tenant_id = $1 ORDER BY id`, o.pick);
+      if (id)
+        await rows(
+          `UPDATE jobs SET status = $2, completed_at = CASE WHEN $2 = 'completed' THEN coalesce(completed_at, now()) END
+            WHERE id = $1`,
+          [id, o.status],
+        );
+      return;
+    }
+    case "convertQuote": {
+      // An approved quote made into a job: it leaves "to schedule".
+      const id = await pickOne(
+        t,
+        `SELECT id FROM quotes WHERE tenant_id = $1 AND status = 'approved' AND job_id IS NULL ORDER BY id`,
+        o.pick,
+      );
+      const job = await one<{ id: string }>(
+        `SELECT j.id FROM jobs j WHERE j.tenant_id = $1 AND NOT EXISTS (SELECT 1 FROM quotes q WHERE q.job_id = j.id) LIMIT 1`,
+        [t.id],
+      );
+      if (id && job) await rows(`UPDATE quotes SET job_id = $2 WHERE id = $1`, [id, job.id]);
+      return;
+    }
+    case "invoiceJob": {
+      // An invoice linked to a completed job (the database links the job back): it leaves "to invoice".
+      const id = await pickOne(
+        t,
+        `SELECT id FROM jobs WHERE tenant_id = $1 AND status = 'completed' AND invoice_id IS NULL ORDER BY id`,
+        o.pick,
+      );
+      const invoice = await one<{ id: string }>(
+        `SELECT id FROM invoices WHERE tenant_id = $1 AND job_id IS NULL ORDER BY id LIMIT 1`,
+        [t.id],
+      );
+      if (id && invoice) await rows(`UPDATE invoices SET job_id = $2 WHERE id = $1`, [invoice.id, id]);
+      return;
+    }
     case "timeZone":
       await rows(`UPDATE tenants SET time_zone = $2 WHERE id = $1`, [t.id, o.zone]);
       return;
@@ -315,7 +371,7 @@ async function assertSummariesMatch(tenantId: string, after: string) {
   assert.deepEqual(summaries, records, `summaries equal the records after ${after}`);
 }
 
-test("summaries equal the from-scratch figures after random imports, undos, edits, sends, voids, payments, visits and folds", async () => {
+test("summaries equal the from-scratch figures after random imports, undos, edits, sends, voids, payments, visits, job states, conversions and folds", async () => {
   let tenants = 0;
   await fc.assert(
     fc.asyncProperty(fc.array(op, { minLength: 4, maxLength: 12 }), async (ops) => {

@@ -7,35 +7,54 @@ import { JOB_STATUSES } from "../../../db/enums";
 export const OPEN_JOB_STATUSES = JOB_STATUSES.filter((s) => s !== "completed" && s !== "cancelled");
 
 /**
- * The dashboard's counts and money figures in one statement ($1 the tenant, $2 the open job
- * states). The tenant's day is computed once (a materialized CTE, not per row), and the open
- * invoices' balances are read once for both what is owed and how many are overdue. The
- * customers are the figure the writes keep (a few delta rows, not 50,000 customers counted on
- * each view); the quotes awaiting a response are the sent quotes still valid plus those with
+ * The figures the writes keep that the dashboard counts with: the customers (migration 0380), the
+ * open jobs by state, the completed jobs not invoiced and the approved quotes not converted
+ * (migration 0396), each the sum of a few delta rows.
+ */
+export const DASHBOARD_KEPT_FIGURES = [
+  "customers",
+  ...OPEN_JOB_STATUSES.map((s) => `jobs_${s}`),
+  "jobs_to_invoice",
+  "quotes_to_schedule",
+];
+
+/**
+ * The dashboard's counts and money figures in one statement ($1 the tenant, $2
+ * DASHBOARD_KEPT_FIGURES). The tenant's day is computed once (a materialized CTE, not per row).
+ * The customers, the open work and what is owed are figures the writes keep (a few delta rows
+ * each, not 50,000 customers, 11,000 open jobs or 12,000 open invoices read on each view), each
+ * read once; the quotes awaiting a response are the sent quotes still valid plus those with
  * no valid_until, two ranges of one index (quotes_awaiting) reading only those entries. Under
  * row-level security a condition with coalesce() is never an index condition (PostgreSQL
- * counts it as possibly leaking the row), so none here or in the lists bounds an index (docs/decisions/480-dashboard-counts-kept-or-indexed.md).
+ * counts it as possibly leaking the row), so none here or in the lists bounds an index (docs/decisions/480-dashboard-counts-kept-or-indexed.md,
+ * 515-the-dashboards-counts-all-kept.md).
  */
 export const DASHBOARD_COUNTS_SQL = `WITH m AS MATERIALIZED (
    SELECT currency::text AS currency, today, date_trunc('month', today)::date AS this_month, (date_trunc('month', today) - interval '1 month')::date AS last_month,
           (date_trunc('month', today) + interval '1 month')::date AS next_month
      FROM (SELECT currency, (now() AT TIME ZONE time_zone)::date AS today FROM tenants WHERE id = $1) t
  ),
- -- The open invoices' balances read once: what is owed per currency and how many are overdue.
+ k AS MATERIALIZED (
+   SELECT figure, sum(amount)::bigint AS n FROM summary_deltas WHERE tenant_id = $1 AND figure = ANY ($2::text[]) GROUP BY figure
+ ),
+ -- What is owed per currency and how many open invoices are overdue, from the delta rows the
+ -- invoices' writes keep per due date (a few rows per due date, not one per open invoice).
  b AS MATERIALIZED (
-   SELECT currency, sum(cents)::bigint AS cents, count(*) FILTER (WHERE due_date < (SELECT today FROM m))::int AS overdue
-     FROM invoice_balances WHERE tenant_id = $1 GROUP BY currency
+   SELECT currency, coalesce(sum(amount) FILTER (WHERE figure = 'owed'), 0)::bigint AS cents,
+          coalesce(sum(amount) FILTER (WHERE figure = 'owed_invoices' AND period < (SELECT today FROM m)), 0)::int AS overdue
+     FROM summary_deltas WHERE tenant_id = $1 AND figure IN ('owed', 'owed_invoices') GROUP BY currency
+   HAVING sum(amount) FILTER (WHERE figure = 'owed_invoices') <> 0
  )
  SELECT
-   (SELECT coalesce(sum(amount), 0) FROM summary_deltas WHERE tenant_id = $1 AND figure = 'customers')::int AS customers,
-   (SELECT json_object_agg(status, n) FROM (SELECT status, count(*)::int AS n FROM jobs
-      WHERE tenant_id = $1 AND status = ANY($2::text[]) GROUP BY status) s) AS open_by_status,
+   (SELECT coalesce(sum(n), 0) FROM k WHERE figure = 'customers')::int AS customers,
+   (SELECT json_object_agg(substr(figure, 6), n) FROM k
+     WHERE figure NOT IN ('customers', 'jobs_to_invoice', 'quotes_to_schedule')) AS open_by_status,
    ((SELECT count(*) FROM quotes WHERE tenant_id = $1 AND status = 'sent' AND valid_until >= m.today)
     + (SELECT count(*) FROM quotes WHERE tenant_id = $1 AND status = 'sent' AND valid_until IS NULL))::int AS quotes_awaiting,
    (SELECT count(*) FROM booking_requests WHERE tenant_id = $1 AND status = 'new')::int AS new_requests,
    (SELECT coalesce(sum(overdue), 0) FROM b)::int AS overdue_invoices,
-   (SELECT count(*) FROM quotes WHERE tenant_id = $1 AND status = 'approved' AND job_id IS NULL)::int AS quotes_to_schedule,
-   (SELECT count(*) FROM jobs WHERE tenant_id = $1 AND status = 'completed' AND invoice_id IS NULL)::int AS jobs_to_invoice,
+   (SELECT coalesce(sum(n), 0) FROM k WHERE figure = 'quotes_to_schedule')::int AS quotes_to_schedule,
+   (SELECT coalesce(sum(n), 0) FROM k WHERE figure = 'jobs_to_invoice')::int AS jobs_to_invoice,
    (SELECT json_agg(json_build_object('currency', currency, 'cents', cents) ORDER BY currency) FROM b) AS unpaid,
    m.currency, to_char(m.this_month, 'YYYY-MM') AS this_month, to_char(m.last_month, 'YYYY-MM') AS last_month,
    c.collected_this, c.collected_last
@@ -52,8 +71,8 @@ export const DASHBOARD_COUNTS_SQL = `WITH m AS MATERIALIZED (
  * /quotes?status=sent lists (sent, not past valid_until); each figure that links to a list
  * counts what that list shows: approved quotes not yet converted (/quotes?status=to_schedule),
  * completed jobs with no invoice (/jobs?status=to_invoice, jobs.invoice_id kept by the database),
- * overdue invoices (/invoices?status=overdue). The customers and the money figures read the
- * summaries the writes keep (migrations 0260, 0380): what is owed and overdue from the open invoices' balances, collected
+ * overdue invoices (/invoices?status=overdue). The customers, the open work and the money figures
+ * read the summaries the writes keep (migrations 0260, 0380, 0395, 0396): what is owed and overdue by due date, collected
  * (by the tenant's calendar day the money arrived, in the tenant's currency) this month so far
  * and last month from the delta rows.
  */
@@ -73,7 +92,7 @@ export async function dashboardCounts(tenantId: string) {
       last_month: string;
       collected_this: number;
       collected_last: number;
-    }>(DASHBOARD_COUNTS_SQL, [tenantId, OPEN_JOB_STATUSES], t);
+    }>(DASHBOARD_COUNTS_SQL, [tenantId, DASHBOARD_KEPT_FIGURES], t);
     const byStatus = OPEN_JOB_STATUSES.map((status) => ({ status, count: r!.open_by_status?.[status] ?? 0 }));
     return {
       customers: r!.customers,

@@ -84,16 +84,35 @@ export async function compareSummaries(tenantId: string) {
       [tenantId],
       t,
     );
+    // The open work the dashboard counts (migration 0396): open jobs by state, completed jobs not
+    // invoiced, approved quotes not converted; kept and counted, as "figure count" lists.
+    const openWork = await one<{ kept: string; counted: string }>(
+      `SELECT (SELECT coalesce(string_agg(figure || ' ' || n, ',' ORDER BY figure), '') FROM (
+                 SELECT figure, sum(amount) AS n FROM summary_deltas
+                  WHERE tenant_id = $1 AND (figure LIKE 'jobs\\_%' OR figure = 'quotes_to_schedule')
+                  GROUP BY figure HAVING sum(amount) <> 0) k) AS kept,
+              (SELECT coalesce(string_agg(figure || ' ' || n, ',' ORDER BY figure), '') FROM (
+                 SELECT CASE WHEN status = 'completed' THEN 'jobs_to_invoice' ELSE 'jobs_' || status END AS figure, count(*) AS n
+                   FROM jobs WHERE tenant_id = $1 AND (status NOT IN ('completed', 'cancelled') OR invoice_id IS NULL AND status = 'completed')
+                  GROUP BY 1
+                 UNION ALL
+                 SELECT 'quotes_to_schedule', count(*) FROM quotes
+                  WHERE tenant_id = $1 AND status = 'approved' AND job_id IS NULL HAVING count(*) > 0) c) AS counted`,
+      [tenantId],
+      t,
+    );
     return {
       summaries: {
         ...normalise(await summaryFigures(t, tenantId, ALL_TIME, clock!.today)),
         customers: customers!.kept,
         balances: balances!.kept,
+        openWork: openWork!.kept,
       },
       records: {
         ...normalise(await scratchFigures(t, tenantId, clock!.time_zone, ALL_TIME, clock!.today)),
         customers: customers!.counted,
         balances: balances!.counted,
+        openWork: openWork!.counted,
       },
     };
   });
