@@ -21,14 +21,19 @@ const OPEN_WORK = [
   "jobs_to_invoice",
   "quotes_to_schedule",
 ];
+/** When an update moves a row from one figure to another (or into or out of one). */
+const MOVES: Record<string, string> = {
+  jobs: `(OLD.status, OLD.invoice_id IS NULL) IS DISTINCT FROM (NEW.status, NEW.invoice_id IS NULL)`,
+  quotes: `(OLD.status = 'approved' AND OLD.job_id IS NULL) IS DISTINCT FROM (NEW.status = 'approved' AND NEW.job_id IS NULL)`,
+};
 const figureCheck = (figures: string[]) => `CHECK (figure IN (${figures.map((f) => `'${f}'`).join(", ")}))`;
 
 /**
  * The dashboard's counts of open work, kept by the writes as its customers are (migration
  * 0380; docs/decisions/515-the-dashboards-counts-all-kept.md): the open jobs by status, the
  * completed jobs not invoiced and the approved quotes not converted, as figures in
- * summary_deltas moved by a statement trigger on jobs and on quotes
- * (db/functions/summaries_open_work.sql), and made once here from the rows there are. The
+ * summary_deltas moved by triggers on jobs and on quotes (db/functions/summaries_open_work.sql:
+ * per statement for inserts and deletes, per row for an update that moves a row's figure), and made once here from the rows there are. The
  * dashboard then sums a few rows instead of counting tens of thousands of index entries.
  */
 export const up: Migration = async ({ context: sql }) => {
@@ -40,11 +45,11 @@ export const up: Migration = async ({ context: sql }) => {
   for (const table of ["jobs", "quotes"])
     await sql.query(`
       CREATE TRIGGER open_work_${table}_insert AFTER INSERT ON ${table} REFERENCING NEW TABLE AS new_rows
-        FOR EACH STATEMENT EXECUTE FUNCTION summaries_open_work();
-      CREATE TRIGGER open_work_${table}_update AFTER UPDATE ON ${table} REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-        FOR EACH STATEMENT EXECUTE FUNCTION summaries_open_work();
+        FOR EACH STATEMENT EXECUTE FUNCTION summaries_open_work('${table}');
+      CREATE TRIGGER open_work_${table}_update AFTER UPDATE ON ${table} FOR EACH ROW
+        WHEN (${MOVES[table]}) EXECUTE FUNCTION summaries_open_work('${table}');
       CREATE TRIGGER open_work_${table}_delete AFTER DELETE ON ${table} REFERENCING OLD TABLE AS old_rows
-        FOR EACH STATEMENT EXECUTE FUNCTION summaries_open_work();
+        FOR EACH STATEMENT EXECUTE FUNCTION summaries_open_work('${table}');
     `);
   await sql.query(`
     INSERT INTO summary_deltas (tenant_id, figure, period, amount)
