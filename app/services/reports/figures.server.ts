@@ -3,8 +3,8 @@ import type { PeriodRange } from "./periods";
 
 // The figures behind the reports and the dashboard, from two sources that must agree:
 // - `summaryFigures`: what the pages read. Sums of the delta rows the writes keep
-//   (summary_deltas, one small row per change, migration 0260) and today's ageing over the open
-//   invoices' balances (invoice_balances): a read that does not grow with the tenant's history.
+//   (summary_deltas, one small row per change, migration 0260), today's ageing among them (what is
+//   owed per due date, migration 0395): a read that does not grow with the tenant's history.
 // - `scratchFigures`: the same figures aggregated from the invoices, payments, quotes, visits
 //   and jobs themselves, in the tenant's time zone. The summaries command checks one against
 //   the other, and the tests compare them after random changes.

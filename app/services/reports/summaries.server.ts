@@ -74,8 +74,8 @@ export async function compareSummaries(tenantId: string) {
       [tenantId],
       t,
     );
-    // The open invoices' balances the dashboard's unpaid and overdue read: each invoice's due
-    // date and balance, kept and from the invoices.
+    // The open invoices' balances the "owed" figures per due date are moved from: each invoice's
+    // due date and balance, kept and from the invoices.
     const balances = await one<{ kept: string; counted: string }>(
       `SELECT (SELECT coalesce(string_agg(invoice_id || ' ' || coalesce(due_date::text, '') || ' ' || currency || ' ' || cents, ',' ORDER BY invoice_id), '')
                  FROM invoice_balances WHERE tenant_id = $1) AS kept,
