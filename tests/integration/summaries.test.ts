@@ -5,6 +5,7 @@ import path from "node:path";
 import { test } from "node:test";
 import fc from "fast-check";
 import { one, rows } from "../../db/index";
+import { JOB_STATUSES } from "../../db/enums";
 import { clientFor } from "../helpers/client";
 import { createTenantWithUsers, type TestTenant } from "../helpers/fixtures";
 import { commit, idIn, preview, undo } from "../helpers/import";
@@ -110,15 +111,7 @@ const op = fc.oneof(
     arbitrary: fc.record({
       kind: fc.constant("jobStatus" as const),
       pick,
-      status: fc.constantFrom(
-        "unscheduled",
-        "scheduled",
-        "en_route",
-        "in_progress",
-        "on_hold",
-        "completed",
-        "cancelled",
-      ),
+      status: fc.constantFrom(...JOB_STATUSES),
     }),
     weight: 2,
   },
@@ -150,6 +143,13 @@ async function importRun(t: TestTenant, type: string, csv: string): Promise<stri
 async function pickOne(t: TestTenant, sql: string, n: number): Promise<string | null> {
   const found = await rows<{ id: string }>(sql, [t.id]);
   return found.length ? found[n % found.length].id : null;
+}
+
+/** Links the row of `pickSql` picked by `n` to the first row of `partnerSql` with `update` ($1 the picked row, $2 the partner), when both exist. */
+async function linkOne(t: TestTenant, pickSql: string, n: number, partnerSql: string, update: string): Promise<void> {
+  const id = await pickOne(t, pickSql, n);
+  const partner = await pickOne(t, partnerSql, 0);
+  if (id && partner) await rows(update, [id, partner]);
 }
 
 async function apply(t: TestTenant, actor: Actor, runs: string[], o: Op): Promise<void> {
@@ -329,34 +329,26 @@ async function apply(t: TestTenant, actor: Actor, runs: string[], o: Op): Promis
         );
       return;
     }
-    case "convertQuote": {
+    case "convertQuote":
       // An approved quote made into a job: it leaves "to schedule".
-      const id = await pickOne(
+      await linkOne(
         t,
         `SELECT id FROM quotes WHERE tenant_id = $1 AND status = 'approved' AND job_id IS NULL ORDER BY id`,
         o.pick,
+        `SELECT j.id FROM jobs j WHERE j.tenant_id = $1 AND NOT EXISTS (SELECT 1 FROM quotes q WHERE q.job_id = j.id) ORDER BY j.id`,
+        `UPDATE quotes SET job_id = $2 WHERE id = $1`,
       );
-      const job = await one<{ id: string }>(
-        `SELECT j.id FROM jobs j WHERE j.tenant_id = $1 AND NOT EXISTS (SELECT 1 FROM quotes q WHERE q.job_id = j.id) LIMIT 1`,
-        [t.id],
-      );
-      if (id && job) await rows(`UPDATE quotes SET job_id = $2 WHERE id = $1`, [id, job.id]);
       return;
-    }
-    case "invoiceJob": {
+    case "invoiceJob":
       // An invoice linked to a completed job (the database links the job back): it leaves "to invoice".
-      const id = await pickOne(
+      await linkOne(
         t,
         `SELECT id FROM jobs WHERE tenant_id = $1 AND status = 'completed' AND invoice_id IS NULL ORDER BY id`,
         o.pick,
+        `SELECT id FROM invoices WHERE tenant_id = $1 AND job_id IS NULL ORDER BY id`,
+        `UPDATE invoices SET job_id = $1 WHERE id = $2`,
       );
-      const invoice = await one<{ id: string }>(
-        `SELECT id FROM invoices WHERE tenant_id = $1 AND job_id IS NULL ORDER BY id LIMIT 1`,
-        [t.id],
-      );
-      if (id && invoice) await rows(`UPDATE invoices SET job_id = $2 WHERE id = $1`, [invoice.id, id]);
       return;
-    }
     case "timeZone":
       await rows(`UPDATE tenants SET time_zone = $2 WHERE id = $1`, [t.id, o.zone]);
       return;
