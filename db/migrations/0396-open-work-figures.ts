@@ -33,8 +33,9 @@ const figureCheck = (figures: string[]) => `CHECK (figure IN (${figures.map((f) 
  * 0380; docs/decisions/515-the-dashboards-counts-all-kept.md): the open jobs by status, the
  * completed jobs not invoiced and the approved quotes not converted, as figures in
  * summary_deltas moved by triggers on jobs and on quotes (db/functions/summaries_open_work.sql:
- * per statement for inserts and deletes, per row for an update that moves a row's figure), and made once here from the rows there are. The
- * dashboard then sums a few rows instead of counting tens of thousands of index entries.
+ * per statement for inserts and deletes, per row for an update that moves a row's figure), and
+ * made once here from the rows there are. The dashboard then sums a few rows instead of counting
+ * tens of thousands of index entries.
  */
 export const up: Migration = async ({ context: sql }) => {
   await sql.query(`
