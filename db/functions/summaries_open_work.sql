@@ -37,6 +37,13 @@ BEGIN
     END IF;
     RETURN NULL;
   END IF;
+  -- A new quote is a draft almost always (one made in the builder): nothing to count, and no
+  -- statement to plan.
+  IF TG_ARGV[0] = 'quotes' AND TG_OP = 'INSERT' THEN
+    IF NOT EXISTS (SELECT 1 FROM new_rows r WHERE r.status = 'approved' AND r.job_id IS NULL) THEN
+      RETURN NULL;
+    END IF;
+  END IF;
   EXECUTE format(
     'SELECT array_agg(x.tenant_id), array_agg(x.figure), array_agg(x.amount) FROM (
        SELECT r.tenant_id, %s AS figure, count(*) AS amount FROM %s r GROUP BY 1, 2) x WHERE x.figure IS NOT NULL',
